@@ -1,0 +1,154 @@
+import { z } from 'zod';
+
+// Every variable the app reads, with its default. Messages name the rule, never the value: some of
+// these variables are secrets, and a config error is printed to the console.
+
+const integer = (fallback: number, min: number, max: number) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value === '') return fallback;
+      const parsed = Number(value);
+      if (!Number.isInteger(parsed) || parsed < min || parsed > max) {
+        ctx.addIssue({ code: 'custom', message: `must be a whole number from ${min} to ${max}` });
+        return z.NEVER;
+      }
+      return parsed;
+    });
+
+const required = (what: string) =>
+  z
+    .string({ error: `is required (${what})` })
+    .trim()
+    .min(1, { error: `is required (${what})` });
+
+const optionalText = z
+  .string()
+  .trim()
+  .optional()
+  .transform((value) => (value ? value : undefined));
+
+const queryParamName = (fallback: string) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((value, ctx) => {
+      const name = value || fallback;
+      if (!/^[A-Za-z0-9_.[\]-]{1,64}$/.test(name)) {
+        ctx.addIssue({
+          code: 'custom',
+          message: 'must be a query parameter name (letters, digits, _ . - [ ])',
+        });
+        return z.NEVER;
+      }
+      return name;
+    });
+
+const httpUrl = (what: string) =>
+  required(what).refine(
+    (value) => {
+      try {
+        const url = new URL(value);
+        return url.protocol === 'http:' || url.protocol === 'https:';
+      } catch {
+        return false;
+      }
+    },
+    { error: 'must be an http(s) URL' },
+  );
+
+const optionalHttpUrl = z
+  .string()
+  .trim()
+  .optional()
+  .transform((value, ctx) => {
+    if (!value) return undefined;
+    try {
+      const url = new URL(value);
+      if (url.protocol === 'http:' || url.protocol === 'https:')
+        return value.endsWith('/') ? value : `${value}/`;
+    } catch {
+      // reported below
+    }
+    ctx.addIssue({ code: 'custom', message: 'must be an http(s) URL' });
+    return z.NEVER;
+  });
+
+const idList = (pattern: RegExp, what: string) =>
+  z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      const ids = (value ?? '')
+        .split(/[\s,]+/)
+        .map((id) => id.trim())
+        .filter(Boolean);
+      const bad = ids.filter((id) => !pattern.test(id));
+      if (bad.length > 0) {
+        ctx.addIssue({ code: 'custom', message: `must be a comma-separated list of ${what}` });
+        return z.NEVER;
+      }
+      return [...new Set(ids)];
+    });
+
+const userIds = idList(/^[UW][A-Z0-9]{2,}$/, 'Slack user IDs (U…/W…)');
+const usergroupIds = idList(/^S[A-Z0-9]{2,}$/, 'Slack user group IDs (S…)');
+
+export const PartnerEnvSchema = z.object({
+  PARTNER_API_BASE_URL: httpUrl('the partner API base URL'),
+  PARTNER_API_KEY: required('the partner API key'),
+  PARTNER_API_TIMEOUT_MS: integer(10_000, 100, 120_000),
+  PARTNER_API_MAX_CONCURRENCY: integer(4, 1, 64),
+  PARTNER_API_RETRY_LIMIT: integer(2, 0, 10),
+  PARTNER_API_SEARCH_PARAM: queryParamName('search'),
+  PARTNER_API_PAGE_PARAM: queryParamName('page'),
+  PARTNER_API_LIMIT_PARAM: queryParamName('limit'),
+});
+
+export const AppEnvSchema = PartnerEnvSchema.extend({
+  SLACK_BOT_TOKEN: required('the bot token, xoxb-…').refine((value) => value.startsWith('xoxb-'), {
+    error: 'must be a bot token starting with xoxb-',
+  }),
+  SLACK_SIGNING_SECRET: optionalText,
+  SLACK_APP_TOKEN: optionalText.refine((value) => value === undefined || value.startsWith('xapp-'), {
+    error: 'must be an app-level token starting with xapp-',
+  }),
+  SLACK_API_URL: optionalHttpUrl,
+  PORT: integer(3000, 0, 65_535),
+  LOG_LEVEL: z
+    .string()
+    .trim()
+    .optional()
+    .transform((value) => value || 'info')
+    .pipe(
+      z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+        error: 'must be one of fatal, error, warn, info, debug, trace, silent',
+      }),
+    ),
+  CURRENCY: optionalText.refine((value) => value === undefined || /^[A-Z]{3}$/.test(value), {
+    error: 'must be a three-letter ISO 4217 code such as EUR',
+  }),
+  KEYS_ALLOWED_USERS: userIds,
+  KEYS_ALLOWED_USERGROUPS: usergroupIds,
+  FINANCE_ALLOWED_USERS: userIds,
+  FINANCE_ALLOWED_USERGROUPS: usergroupIds,
+  USERGROUP_CACHE_SECONDS: integer(300, 0, 86_400),
+  BALANCE_CACHE_SECONDS: integer(60, 0, 86_400),
+  AUDIT_CHANNEL_ID: optionalText.refine((value) => value === undefined || /^[CGD][A-Z0-9]{2,}$/.test(value), {
+    error: 'must be a Slack channel ID (C…, G… or D…)',
+  }),
+}).superRefine((env, ctx) => {
+  if (!env.SLACK_APP_TOKEN && !env.SLACK_SIGNING_SECRET) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['SLACK_SIGNING_SECRET'],
+      message: 'is required in HTTP mode (set it, or set SLACK_APP_TOKEN for Socket Mode)',
+    });
+  }
+});
+
+export type PartnerEnv = z.output<typeof PartnerEnvSchema>;
+export type AppEnv = z.output<typeof AppEnvSchema>;

@@ -1,0 +1,34 @@
+import type { z } from 'zod';
+import { PartnerApiError } from './errors.js';
+import { EnvelopeSchema } from './schemas.js';
+import type { JsonResult } from './transport.js';
+
+/**
+ * Checks the envelope, then the payload. A mismatch is invalid_response: the request worked, the
+ * data did not. The message names the failing paths, never the values (they may be keys).
+ */
+export function parsePayload<Schema extends z.ZodType>(
+  result: JsonResult,
+  schema: Schema,
+  operation: string,
+): z.output<Schema> {
+  const envelope = EnvelopeSchema.safeParse(result.body);
+  if (!envelope.success) throw schemaError(envelope.error, operation, result.traceId, 'envelope');
+  const payload = schema.safeParse(envelope.data.details.data);
+  if (!payload.success) throw schemaError(payload.error, operation, result.traceId, 'details.data');
+  return payload.data;
+}
+
+function schemaError(error: z.ZodError, operation: string, traceId: string | undefined, where: string) {
+  const paths = error.issues
+    .slice(0, 5)
+    .map((issue) => `${where}${issue.path.length ? `.${issue.path.join('.')}` : ''}: ${issue.code}`)
+    .join('; ');
+  return new PartnerApiError({
+    kind: 'invalid_response',
+    operation,
+    status: 200,
+    traceId,
+    cause: new Error(`Response did not match the schema (${paths})`),
+  });
+}

@@ -1,0 +1,54 @@
+import type { OrderSummary } from './schemas.js';
+import type { OrderPage, RecentOrders } from './types.js';
+
+export type PageFetcher = (page: number, limit: number) => Promise<OrderPage>;
+
+function timeOf(order: OrderSummary): number {
+  const time = order.createdAt ? Date.parse(order.createdAt) : Number.NaN;
+  return Number.isNaN(time) ? Number.NEGATIVE_INFINITY : time;
+}
+
+export function newestFirst(orders: readonly OrderSummary[]): OrderSummary[] {
+  return [...orders].sort((a, b) => timeOf(b) - timeOf(a));
+}
+
+/** Reads the page's direction from created_at; 'unknown' when it cannot tell (one order, equal times). */
+export function detectOrdering(orders: readonly OrderSummary[]): RecentOrders['apiOrdering'] {
+  const first = orders[0];
+  const last = orders[orders.length - 1];
+  if (!first || !last) return 'unknown';
+  const delta = timeOf(first) - timeOf(last);
+  if (!Number.isFinite(delta) || delta === 0) return 'unknown';
+  return delta > 0 ? 'newest_first' : 'oldest_first';
+}
+
+/**
+ * The `count` most recent orders. The API's ordering is "not shown", so page 1 is read first; when it
+ * is oldest-first (or cannot be told), the last pages, which then hold the newest orders, are read too.
+ */
+export async function findRecentOrders(fetchPage: PageFetcher, count: number): Promise<RecentOrders> {
+  // At least two per page so the direction can be read from the page itself.
+  const limit = Math.max(count, 2);
+  const first = await fetchPage(1, limit);
+  const ordering = detectOrdering(first.orders);
+  const totalPages = first.totalPages ?? 1;
+  if (ordering === 'newest_first' || totalPages <= 1) {
+    return {
+      orders: newestFirst(first.orders).slice(0, count),
+      apiOrdering: ordering,
+      traceId: first.traceId,
+    };
+  }
+  const lastPage = await fetchPage(totalPages, limit);
+  const candidates = [...first.orders, ...lastPage.orders];
+  if (lastPage.orders.length < count && totalPages - 1 > 1) {
+    const beforeLast = await fetchPage(totalPages - 1, limit);
+    candidates.push(...beforeLast.orders);
+  }
+  const unique = [...new Map(candidates.map((order) => [order.id, order])).values()];
+  return {
+    orders: newestFirst(unique).slice(0, count),
+    apiOrdering: ordering,
+    traceId: lastPage.traceId ?? first.traceId,
+  };
+}

@@ -1,0 +1,233 @@
+import ky, { HTTPError, type KyInstance, TimeoutError } from 'ky';
+import pLimit from 'p-limit';
+import { PartnerApiError } from './errors.js';
+import {
+  extractTraceId,
+  extractUpstreamMessage,
+  kindForStatus,
+  parseRetryAfterSeconds,
+  scrubMessage,
+} from './status-mapping.js';
+
+export interface RetryPolicy {
+  /** Retries after the first attempt (GET only). */
+  limit: number;
+  /** First backoff delay; each further retry doubles it, up to maxBackoffMs. */
+  backoffMs: number;
+  maxBackoffMs: number;
+  /** A Retry-After longer than this is not waited for: the caller gets rate_limited at once. */
+  maxRetryAfterMs: number;
+}
+
+export const defaultRetryPolicy: RetryPolicy = {
+  limit: 2,
+  backoffMs: 300,
+  maxBackoffMs: 3_000,
+  maxRetryAfterMs: 10_000,
+};
+
+/** What the transport tells its owner; every field is free of secrets. */
+export type TransportEvent =
+  | { type: 'retry'; operation: string; attempt: number; reason: string }
+  | {
+      type: 'failure';
+      operation: string;
+      kind: string;
+      status?: number | undefined;
+      traceId?: string | undefined;
+    };
+
+export interface TransportOptions {
+  baseUrl: string;
+  apiKey: string;
+  timeoutMs: number;
+  maxConcurrency: number;
+  retry?: Partial<RetryPolicy> | undefined;
+  onEvent?: ((event: TransportEvent) => void) | undefined;
+  /** For tests that need a custom fetch; production uses the global one. */
+  fetch?: typeof fetch | undefined;
+}
+
+export interface TransportMetrics {
+  active: number;
+  queued: number;
+  maxActive: number;
+  maxQueueWaitMs: number;
+}
+
+export interface JsonResult {
+  body: unknown;
+  traceId: string | undefined;
+}
+
+export interface Transport {
+  getJson(path: string, searchParams: Record<string, string | number> | undefined): Promise<JsonResult>;
+  metrics(): TransportMetrics;
+}
+
+const RETRY_STATUSES = [408, 429, 500, 502, 503, 504];
+const MAX_ERROR_BODY = 64 * 1024;
+
+export function createTransport(options: TransportOptions): Transport {
+  const policy: RetryPolicy = { ...defaultRetryPolicy, ...options.retry };
+  const limit = pLimit(options.maxConcurrency);
+  const secrets = [options.apiKey];
+  const metrics: TransportMetrics = { active: 0, queued: 0, maxActive: 0, maxQueueWaitMs: 0 };
+  const api: KyInstance = ky.create({
+    prefixUrl: options.baseUrl,
+    headers: { 'x-api-key': options.apiKey, accept: 'application/json' },
+    timeout: options.timeoutMs,
+    // The API key travels in a header; following a redirect could hand it to another host.
+    redirect: 'manual',
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    retry: {
+      limit: policy.limit,
+      methods: ['get'],
+      statusCodes: RETRY_STATUSES,
+      afterStatusCodes: [429, 503],
+      maxRetryAfter: policy.maxRetryAfterMs,
+      backoffLimit: policy.maxBackoffMs,
+      delay: (attempt) => policy.backoffMs * 2 ** (attempt - 1),
+      shouldRetry: ({ error }) => {
+        // Waiting longer than the cap would leave a Slack user staring at nothing: give up and say when.
+        if (error instanceof HTTPError) {
+          const wait = parseRetryAfterSeconds(error.response.headers.get('retry-after'));
+          if (wait !== undefined && wait * 1000 > policy.maxRetryAfterMs) return false;
+        }
+        return undefined;
+      },
+    },
+    hooks: {
+      beforeRetry: [
+        ({ request, error, retryCount }) => {
+          const reason = error instanceof HTTPError ? `HTTP ${error.response.status}` : error.name;
+          options.onEvent?.({
+            type: 'retry',
+            operation: `GET ${new URL(request.url).pathname}`,
+            attempt: retryCount,
+            reason,
+          });
+        },
+      ],
+    },
+  });
+
+  async function getJson(
+    path: string,
+    searchParams: Record<string, string | number> | undefined,
+  ): Promise<JsonResult> {
+    const operation = `GET /${path}`;
+    const queuedAt = performance.now();
+    metrics.queued++;
+    const text = await limit(async () => {
+      metrics.queued--;
+      metrics.maxQueueWaitMs = Math.max(metrics.maxQueueWaitMs, performance.now() - queuedAt);
+      metrics.active++;
+      metrics.maxActive = Math.max(metrics.maxActive, metrics.active);
+      try {
+        const response = await api.get(path, searchParams ? { searchParams } : {});
+        return await response.text();
+      } catch (error) {
+        throw await toPartnerError(error, operation, secrets);
+      } finally {
+        metrics.active--;
+      }
+    }).catch((error: unknown) => {
+      if (error instanceof PartnerApiError) {
+        options.onEvent?.({
+          type: 'failure',
+          operation,
+          kind: error.kind,
+          status: error.status,
+          traceId: error.traceId,
+        });
+      }
+      throw error;
+    });
+    return parseSuccessBody(text, operation, secrets);
+  }
+
+  return { getJson, metrics: () => ({ ...metrics }) };
+}
+
+function parseSuccessBody(text: string, operation: string, secrets: readonly string[]): JsonResult {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new PartnerApiError({
+      kind: 'invalid_response',
+      operation,
+      status: 200,
+      cause: new Error(`Body is not JSON (${text.length} characters)`),
+    });
+  }
+  const traceId = extractTraceId(body);
+  const success = (body as { success?: unknown } | null)?.success;
+  if (success !== true) {
+    const upstream = extractUpstreamMessage(body);
+    throw new PartnerApiError({
+      kind: 'invalid_response',
+      operation,
+      status: 200,
+      traceId,
+      upstreamMessage: upstream ? scrubMessage(upstream, secrets) : undefined,
+      cause: new Error('Envelope has success other than true'),
+    });
+  }
+  return { body, traceId };
+}
+
+async function toPartnerError(
+  error: unknown,
+  operation: string,
+  secrets: readonly string[],
+): Promise<PartnerApiError> {
+  if (error instanceof PartnerApiError) return error;
+  if (error instanceof HTTPError) {
+    const { response } = error;
+    const body = await readErrorBody(response);
+    const upstreamRaw = extractUpstreamMessage(body);
+    const upstreamMessage = upstreamRaw ? scrubMessage(upstreamRaw, secrets) : undefined;
+    const kind = kindForStatus(response.status, upstreamMessage);
+    return new PartnerApiError({
+      kind,
+      operation,
+      status: response.status,
+      traceId: extractTraceId(body) ?? response.headers.get('x-trace-id') ?? undefined,
+      upstreamMessage,
+      retryAfterSeconds:
+        kind === 'rate_limited' || kind === 'unavailable'
+          ? parseRetryAfterSeconds(response.headers.get('retry-after'))
+          : undefined,
+      userMessage:
+        response.status >= 300 && response.status < 400
+          ? 'The partner API answered with a redirect, which Order Desk does not follow (it would send our API key elsewhere). Ask your admin to check PARTNER_API_BASE_URL.'
+          : undefined,
+      // A plain Error, not ky's: ky's error holds the Request, and the Request holds the API key.
+      cause: new Error(`HTTP ${response.status}`),
+    });
+  }
+  if (error instanceof TimeoutError) {
+    return new PartnerApiError({ kind: 'timeout', operation, cause: new Error('Request timed out') });
+  }
+  const networkCode = describeNetworkError(error);
+  return new PartnerApiError({ kind: 'unavailable', operation, cause: new Error(networkCode) });
+}
+
+async function readErrorBody(response: Response): Promise<unknown> {
+  try {
+    const text = await response.text();
+    const bounded = text.length > MAX_ERROR_BODY ? text.slice(0, MAX_ERROR_BODY) : text;
+    return JSON.parse(bounded);
+  } catch {
+    return undefined;
+  }
+}
+
+function describeNetworkError(error: unknown): string {
+  if (!(error instanceof Error)) return 'Network error';
+  const cause = error.cause as { code?: unknown } | undefined;
+  const code = typeof cause?.code === 'string' ? cause.code : error.name;
+  return `Network error (${code})`;
+}

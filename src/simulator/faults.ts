@@ -1,0 +1,75 @@
+/** Ways an answer can be broken on purpose, for tests, benchmarks and the sandbox. */
+export const malformedKinds = ['html', 'truncated', 'not-json', 'success-false', 'schema', 'empty'] as const;
+export type MalformedKind = (typeof malformedKinds)[number];
+
+export interface Fault {
+  /** Answer with this status and an error envelope. */
+  status?: number | undefined;
+  retryAfter?: string | undefined;
+  /** For 3xx: where the redirect points. */
+  location?: string | undefined;
+  /** Answer 200 with a broken body. */
+  malformed?: MalformedKind | undefined;
+  /** Extra delay for this one answer. */
+  delayMs?: number | undefined;
+}
+
+export interface FaultSettings {
+  /** Added to every answer. */
+  latencyMs: number;
+  /** Fraction (0..1) of answers replaced by `errorStatus`. */
+  errorRate: number;
+  errorStatus: number;
+}
+
+/** Holds the fault plan: steady settings plus a queue of one-off faults for the next requests. */
+export class FaultPlan {
+  settings: FaultSettings = { latencyMs: 0, errorRate: 0, errorStatus: 503 };
+  private queue: Fault[] = [];
+
+  constructor(private readonly random: () => number = Math.random) {}
+
+  set(settings: Partial<FaultSettings>): void {
+    this.settings = { ...this.settings, ...settings };
+  }
+
+  /** The next `count` requests get `fault`, after any already queued. */
+  next(count: number, fault: Fault): void {
+    for (let i = 0; i < count; i++) this.queue.push(fault);
+  }
+
+  reset(): void {
+    this.settings = { latencyMs: 0, errorRate: 0, errorStatus: 503 };
+    this.queue = [];
+  }
+
+  /** The fault for the request now arriving, if any. */
+  take(): Fault | undefined {
+    const queued = this.queue.shift();
+    if (queued) return queued;
+    if (this.settings.errorRate > 0 && this.random() < this.settings.errorRate) {
+      return { status: this.settings.errorStatus };
+    }
+    return undefined;
+  }
+}
+
+/**
+ * Reads SIMULATOR_FAULTS, a comma list of `<status or malformed kind>*<count>`, e.g. "503*3,html*1":
+ * the first three requests get 503, the fourth an HTML page.
+ */
+export function parseFaultList(text: string | undefined): Array<{ count: number; fault: Fault }> {
+  if (!text?.trim()) return [];
+  return text.split(',').map((entry) => {
+    const [what = '', countText = '1'] = entry.trim().split('*');
+    const count = Number(countText);
+    if (!Number.isInteger(count) || count < 1) throw new Error(`SIMULATOR_FAULTS: bad count in "${entry}"`);
+    if (/^\d{3}$/.test(what)) return { count, fault: { status: Number(what) } };
+    if ((malformedKinds as readonly string[]).includes(what)) {
+      return { count, fault: { malformed: what as MalformedKind } };
+    }
+    throw new Error(
+      `SIMULATOR_FAULTS: "${what}" is neither a status code nor one of ${malformedKinds.join(', ')}`,
+    );
+  });
+}

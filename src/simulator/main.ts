@@ -1,0 +1,47 @@
+import { parseFaultList } from './faults.js';
+import { DEFAULT_SIMULATOR_API_KEY, startSimulator } from './server.js';
+
+// `npm run simulator`: the partner API on this machine, for tests, benchmarks and anyone without
+// partner credentials. This is a command-line tool, so it prints to the console.
+
+function numberFrom(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value)) {
+    console.error(`${name} must be a number.`);
+    process.exit(1);
+  }
+  return value;
+}
+
+try {
+  const ordering = process.env.SIMULATOR_ORDERING === 'oldest_first' ? 'oldest_first' : 'newest_first';
+  const simulator = await startSimulator({
+    port: numberFrom('SIMULATOR_PORT', 4010),
+    host: process.env.SIMULATOR_HOST || '127.0.0.1',
+    apiKey: process.env.SIMULATOR_API_KEY || DEFAULT_SIMULATOR_API_KEY,
+    orders: numberFrom('SIMULATOR_ORDERS', 1200),
+    seed: numberFrom('SIMULATOR_SEED', 42),
+    latencyMs: numberFrom('SIMULATOR_LATENCY_MS', 0),
+    ordering,
+  });
+  simulator.faults.set({
+    errorRate: numberFrom('SIMULATOR_ERROR_RATE', 0),
+    errorStatus: numberFrom('SIMULATOR_ERROR_STATUS', 503),
+  });
+  for (const { count, fault } of parseFaultList(process.env.SIMULATOR_FAULTS))
+    simulator.faults.next(count, fault);
+  console.log(`Partner API simulator listening on ${simulator.url}`);
+  console.log(`  PARTNER_API_BASE_URL=${simulator.url}`);
+  console.log(`  PARTNER_API_KEY=${simulator.apiKey}`);
+  console.log(
+    `  ${simulator.allOrders().length} orders (${ordering}), seed ${numberFrom('SIMULATOR_SEED', 42)}`,
+  );
+  const shutdown = () => void simulator.stop().then(() => process.exit(0));
+  process.once('SIGINT', shutdown);
+  process.once('SIGTERM', shutdown);
+} catch (error) {
+  console.error(`The simulator could not start: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+}

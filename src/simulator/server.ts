@@ -1,0 +1,373 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { generateOrders, keysFor, newOrderId, type SimOrder } from './data.js';
+import { type Fault, FaultPlan, type MalformedKind } from './faults.js';
+import { seededRandom } from './random.js';
+
+export const DEFAULT_SIMULATOR_API_KEY = 'sim-partner-key-0000';
+export const DEFAULT_PAGE_SIZE = 20;
+export const MAX_PAGE_SIZE = 500;
+
+export interface SimulatorOptions {
+  port?: number | undefined;
+  host?: string | undefined;
+  apiKey?: string | undefined;
+  orders?: number | undefined;
+  seed?: number | undefined;
+  latencyMs?: number | undefined;
+  /** The real API's ordering is "not shown": tests run both. */
+  ordering?: 'newest_first' | 'oldest_first' | undefined;
+  anchor?: string | undefined;
+  balance?: number | undefined;
+  creditLimit?: number | undefined;
+  /** Query parameter names; the real ones are "not shown". */
+  params?: { search?: string; page?: string; limit?: string } | undefined;
+}
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  authorized: boolean;
+  status: number;
+}
+
+export interface SimulatorStats {
+  requests: number;
+  inFlight: number;
+  maxInFlight: number;
+}
+
+export interface NewOrder {
+  id?: string;
+  reference_id?: string;
+  status?: string;
+  title?: string;
+  quantity?: number;
+  amount?: number;
+  created_at?: string;
+  keyTypes?: string[];
+}
+
+const RECORD_LIMIT = 20_000;
+
+export class PartnerSimulator {
+  readonly apiKey: string;
+  readonly faults: FaultPlan;
+  readonly recorded: RecordedRequest[] = [];
+  readonly stats: SimulatorStats = { requests: 0, inFlight: 0, maxInFlight: 0 };
+  balance: { balance: number; credit_limit: number };
+  private orders: SimOrder[];
+  private byId: Map<string, SimOrder>;
+  private server: Server | undefined;
+  private boundPort: number;
+  private readonly seed: number;
+  private readonly ordering: 'newest_first' | 'oldest_first';
+  private readonly params: { search: string; page: string; limit: string };
+  private readonly random: () => number;
+  private readonly host: string;
+  private readonly sockets = new Set<import('node:net').Socket>();
+
+  constructor(options: SimulatorOptions = {}) {
+    this.apiKey = options.apiKey ?? DEFAULT_SIMULATOR_API_KEY;
+    this.seed = options.seed ?? 42;
+    this.ordering = options.ordering ?? 'newest_first';
+    this.boundPort = options.port ?? 0;
+    this.host = options.host ?? '127.0.0.1';
+    this.random = seededRandom(this.seed ^ 0x5eed);
+    this.faults = new FaultPlan(this.random);
+    this.faults.set({ latencyMs: options.latencyMs ?? 0 });
+    this.params = { search: 'search', page: 'page', limit: 'limit', ...options.params };
+    this.orders = generateOrders({ count: options.orders ?? 1200, seed: this.seed, anchor: options.anchor });
+    this.byId = new Map(this.orders.map((order) => [order.id, order]));
+    this.balance = { balance: options.balance ?? 24_870.55, credit_limit: options.creditLimit ?? 10_000 };
+  }
+
+  get url(): string {
+    return `http://${this.host}:${this.boundPort}`;
+  }
+
+  get port(): number {
+    return this.boundPort;
+  }
+
+  /** Starts listening (again, after stop(), on the same port). */
+  async start(): Promise<this> {
+    const server = createServer((request, response) => {
+      this.handle(request, response).catch(() => {
+        if (!response.headersSent) response.writeHead(500);
+        response.end();
+      });
+    });
+    server.keepAliveTimeout = 5_000;
+    server.on('connection', (socket) => {
+      this.sockets.add(socket);
+      socket.on('close', () => this.sockets.delete(socket));
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(this.boundPort, this.host, () => resolve());
+    });
+    this.boundPort = (server.address() as AddressInfo).port;
+    this.server = server;
+    return this;
+  }
+
+  /** Stops listening and drops open connections, as a crashed upstream would. */
+  async stop(): Promise<void> {
+    const server = this.server;
+    this.server = undefined;
+    if (!server) return;
+    for (const socket of this.sockets) socket.destroy();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  /** All orders, newest first. */
+  allOrders(): readonly SimOrder[] {
+    return this.orders;
+  }
+
+  findOrder(predicate: (order: SimOrder) => boolean): SimOrder | undefined {
+    return this.orders.find(predicate);
+  }
+
+  keysOf(orderId: string) {
+    const order = this.byId.get(orderId);
+    return order ? keysFor(order, this.seed) : [];
+  }
+
+  /** Adds an order as the newest one, for a test or a demo that needs a particular case. */
+  addOrder(spec: NewOrder = {}): SimOrder {
+    const newest = this.orders[0];
+    const createdAt =
+      spec.created_at ??
+      new Date(Date.parse(newest?.created_at ?? '2026-11-20T09:00:00.000Z') + 60_000).toISOString();
+    const quantity = spec.quantity ?? 1;
+    const order: SimOrder = {
+      id: spec.id ?? newOrderId(this.random),
+      reference_id: spec.reference_id ?? `PO-X-${this.orders.length + 1}`,
+      status: spec.status ?? 'COMPLETED',
+      item: {
+        id: '5f3c1a2b4d6e8f9a0b1c2d3e',
+        title: spec.title ?? 'Office Suite 2024 Professional',
+        quantity,
+        amount: spec.amount ?? Math.round(quantity * 19.99 * 100) / 100,
+      },
+      created_at: createdAt,
+      keyTypes: spec.keyTypes ?? ['text'],
+    };
+    this.orders = [order, ...this.orders].sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at));
+    this.byId.set(order.id, order);
+    return order;
+  }
+
+  resetStats(): void {
+    this.recorded.length = 0;
+    this.stats.requests = 0;
+    this.stats.maxInFlight = this.stats.inFlight;
+  }
+
+  private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    this.stats.requests++;
+    this.stats.inFlight++;
+    this.stats.maxInFlight = Math.max(this.stats.maxInFlight, this.stats.inFlight);
+    const url = new URL(request.url ?? '/', 'http://simulator');
+    const authorized = request.headers['x-api-key'] === this.apiKey;
+    const record: RecordedRequest = {
+      method: request.method ?? 'GET',
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      authorized,
+      status: 0,
+    };
+    if (this.recorded.length < RECORD_LIMIT) this.recorded.push(record);
+    try {
+      const fault = this.faults.take();
+      const delay = this.faults.settings.latencyMs + (fault?.delayMs ?? 0);
+      if (delay > 0) await sleep(delay);
+      const answer =
+        fault && (fault.status || fault.malformed)
+          ? faultAnswer(fault)
+          : this.route(request, url, authorized);
+      record.status = answer.status;
+      if (!response.destroyed) {
+        response.writeHead(answer.status, {
+          'content-type': answer.contentType ?? 'application/json; charset=utf-8',
+          'cache-control': 'no-store',
+          ...answer.headers,
+        });
+        response.end(answer.body);
+      }
+    } finally {
+      this.stats.inFlight--;
+    }
+  }
+
+  private route(request: IncomingMessage, url: URL, authorized: boolean): Answer {
+    if (!authorized) return errorAnswer(401, 'UNAUTHORIZED', 'Missing or invalid API key.');
+    if (request.method !== 'GET') return errorAnswer(405, 'METHOD_NOT_ALLOWED', 'Only GET is supported.');
+    if (url.pathname === '/v1/partners/orders') return this.listOrders(url.searchParams);
+    const keysPath = /^\/v1\/partners\/orders\/([^/]+)\/keys$/.exec(url.pathname);
+    if (keysPath?.[1]) return this.orderKeys(decodeURIComponent(keysPath[1]));
+    return errorAnswer(404, 'NOT_FOUND', 'No such endpoint.');
+  }
+
+  private listOrders(query: URLSearchParams): Answer {
+    const limitText = query.get(this.params.limit);
+    const pageText = query.get(this.params.page);
+    const limit = limitText === null ? DEFAULT_PAGE_SIZE : Number(limitText);
+    const page = pageText === null ? 1 : Number(pageText);
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
+      return errorAnswer(400, 'INVALID_LIMIT', `limit must be an integer from 1 to ${MAX_PAGE_SIZE}.`);
+    }
+    if (!Number.isInteger(page) || page < 1)
+      return errorAnswer(400, 'INVALID_PAGE', 'page must be an integer from 1.');
+    const search = query.get(this.params.search)?.trim().toLowerCase();
+    let matching = search
+      ? this.orders.filter(
+          (order) =>
+            order.id.toLowerCase().includes(search) || order.reference_id.toLowerCase().includes(search),
+        )
+      : this.orders;
+    if (this.ordering === 'oldest_first') matching = [...matching].reverse();
+    const total = Math.max(1, Math.ceil(matching.length / limit));
+    const slice = matching.slice((page - 1) * limit, page * limit);
+    return okAnswer({
+      hits: matching.length,
+      orders: slice.map(summaryOf),
+      pages: { page, total, limit },
+    });
+  }
+
+  private orderKeys(orderId: string): Answer {
+    const order = this.byId.get(orderId);
+    if (!order) return errorAnswer(404, 'ORDER_NOT_FOUND', `Order ${orderId.slice(0, 64)} was not found.`);
+    if (order.status !== 'COMPLETED') {
+      return errorAnswer(
+        409,
+        'ORDER_NOT_COMPLETED',
+        `Order ${order.id} is ${order.status}, not completed; keys are not available.`,
+      );
+    }
+    return okAnswer({
+      id: order.id,
+      status: order.status,
+      products: [
+        {
+          id: order.item.id,
+          title: order.item.title,
+          quantity: order.item.quantity,
+          keys: keysFor(order, this.seed),
+        },
+      ],
+      total_debit: order.item.amount,
+      balance: { ...this.balance },
+    });
+  }
+}
+
+interface Answer {
+  status: number;
+  body: string;
+  contentType?: string;
+  headers?: Record<string, string>;
+}
+
+function summaryOf(order: SimOrder) {
+  return {
+    id: order.id,
+    reference_id: order.reference_id,
+    status: order.status,
+    item: { ...order.item },
+    created_at: order.created_at,
+  };
+}
+
+function extensions() {
+  return { cache: 'no-store', trace_id: randomBytes(8).toString('hex'), timestamp: new Date().toISOString() };
+}
+
+function okAnswer(data: unknown): Answer {
+  return {
+    status: 200,
+    body: JSON.stringify({ status: 200, success: true, details: { data, extensions: extensions() } }),
+  };
+}
+
+/**
+ * The error body shape the simulator chose (the real API's is "not shown"): the success envelope with
+ * success false, the HTTP status mirrored, and `details.error` holding a code and a message.
+ */
+function errorAnswer(
+  status: number,
+  code: string,
+  message: string,
+  headers?: Record<string, string>,
+): Answer {
+  return {
+    status,
+    body: JSON.stringify({
+      status,
+      success: false,
+      details: { data: null, error: { code, message }, extensions: extensions() },
+    }),
+    ...(headers ? { headers } : {}),
+  };
+}
+
+function faultAnswer(fault: Fault): Answer {
+  if (fault.malformed) return malformedAnswer(fault.malformed);
+  const status = fault.status ?? 500;
+  const headers: Record<string, string> = {};
+  if (fault.retryAfter) headers['retry-after'] = fault.retryAfter;
+  if (fault.location) headers.location = fault.location;
+  return errorAnswer(status, `SIMULATED_${status}`, `Simulated failure with status ${status}.`, headers);
+}
+
+function malformedAnswer(kind: MalformedKind): Answer {
+  switch (kind) {
+    case 'html':
+      return {
+        status: 200,
+        contentType: 'text/html',
+        body: '<html><body><h1>502 Bad Gateway</h1></body></html>',
+      };
+    case 'truncated':
+      return { status: 200, body: '{"status":200,"success":true,"details":{"data":{"hits":3,"ord' };
+    case 'not-json':
+      return { status: 200, contentType: 'text/plain', body: 'OK' };
+    case 'empty':
+      return { status: 200, body: '' };
+    case 'success-false':
+      return {
+        status: 200,
+        body: JSON.stringify({
+          status: 200,
+          success: false,
+          details: {
+            data: null,
+            message: 'Simulated failure reported in the body.',
+            extensions: extensions(),
+          },
+        }),
+      };
+    case 'schema':
+      return {
+        status: 200,
+        body: JSON.stringify({
+          status: 200,
+          success: true,
+          details: { data: { orders: 'not-a-list', id: 42 }, extensions: extensions() },
+        }),
+      };
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+export async function startSimulator(options: SimulatorOptions = {}): Promise<PartnerSimulator> {
+  return new PartnerSimulator(options).start();
+}

@@ -1,0 +1,21 @@
+import { createPartnerClient, type PartnerClientOptions } from '../../src/partner-api/index.js';
+import { type PartnerSimulator, type SimulatorOptions, startSimulator } from '../../src/simulator/server.js';
+
+export const TEST_API_KEY = 'test-partner-key-7f3a9c';
+
+export async function startTestSimulator(options: SimulatorOptions = {}): Promise<PartnerSimulator> {
+  return startSimulator({ apiKey: TEST_API_KEY, orders: 300, ...options });
+}
+
+/** A client aimed at the simulator, with fast retries so fault tests stay quick. */
+export function clientFor(simulator: PartnerSimulator, overrides: Partial<PartnerClientOptions> = {}) {
+  return createPartnerClient({
+    baseUrl: simulator.url,
+    apiKey: simulator.apiKey,
+    timeoutMs: 2_000,
+    maxConcurrency: 4,
+    queryParams: { search: 'search', page: 'page', limit: 'limit' },
+    retry: { limit: 2, backoffMs: 5, maxBackoffMs: 20, maxRetryAfterMs: 2_000 },
+    ...overrides,
+  });
+}

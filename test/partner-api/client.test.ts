@@ -1,0 +1,142 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PartnerSimulator } from '../../src/simulator/server.js';
+import { clientFor, startTestSimulator } from '../helpers/partner.js';
+
+describe('partner client against the simulator', () => {
+  let simulator: PartnerSimulator;
+  beforeAll(async () => {
+    simulator = await startTestSimulator({ orders: 1_234 });
+  });
+  afterAll(() => simulator.stop());
+
+  it('parses every field of an order summary into camelCase', async () => {
+    const page = await clientFor(simulator).orders.list({ limit: 5 });
+    const raw = simulator.allOrders()[0];
+    expect(raw).toBeDefined();
+    expect(page.orders[0]).toEqual({
+      id: raw?.id,
+      referenceId: raw?.reference_id,
+      status: raw?.status,
+      item: raw?.item,
+      createdAt: raw?.created_at,
+    });
+    expect(page).toMatchObject({ hits: 1_234, page: 1, totalPages: 247, limit: 5 });
+    expect(page.traceId).toMatch(/^[0-9a-f]{16}$/);
+  });
+
+  it('parses every field of an order keys answer, with the balance', async () => {
+    const order = simulator.findOrder((o) => o.status === 'COMPLETED' && o.item.quantity >= 2);
+    if (!order) throw new Error('fixture: no completed order with two keys');
+    const keys = await clientFor(simulator).orders.keys(order.id);
+    expect(keys).toMatchObject({
+      orderId: order.id,
+      status: 'COMPLETED',
+      totalDebit: order.item.amount,
+      balance: { balance: simulator.balance.balance, creditLimit: simulator.balance.credit_limit },
+    });
+    expect(keys.products).toEqual([
+      {
+        id: order.item.id,
+        title: order.item.title,
+        quantity: order.item.quantity,
+        keys: simulator.keysOf(order.id),
+      },
+    ]);
+    expect(keys.traceId).toBeTruthy();
+  });
+
+  it('pages through the list with the configured parameter names', async () => {
+    const renamed = await startTestSimulator({
+      orders: 45,
+      params: { search: 'q', page: 'p', limit: 'per_page' },
+    });
+    try {
+      const client = clientFor(renamed, { queryParams: { search: 'q', page: 'p', limit: 'per_page' } });
+      const pages = await Promise.all([1, 2, 3].map((page) => client.orders.list({ page, limit: 20 })));
+      expect(pages.map((p) => p.orders.length)).toEqual([20, 20, 5]);
+      const ids = pages.flatMap((p) => p.orders.map((o) => o.id));
+      expect(ids).toEqual(renamed.allOrders().map((o) => o.id));
+      expect(renamed.recorded.at(-1)?.query).toMatchObject({ per_page: '20' });
+    } finally {
+      await renamed.stop();
+    }
+  });
+
+  it('finds an order by ID and by reference, exact matches first', async () => {
+    const client = clientFor(simulator);
+    const target = simulator.allOrders()[100];
+    if (!target) throw new Error('fixture');
+    const byId = await client.orders.find(target.id.toLowerCase());
+    expect(byId.orders[0]?.id).toBe(target.id);
+    expect(byId.exactMatches).toBe(1);
+
+    // "PO-2026-000010" is also a prefix of nothing else, but "PO-2026-00001" matches ten references.
+    const prefix = target.reference_id.slice(0, -1);
+    const exactRef = simulator.allOrders().find((o) => o.reference_id === prefix);
+    const several = await client.orders.find(prefix);
+    expect(several.hits).toBeGreaterThan(1);
+    expect(several.orders.length).toBe(several.hits);
+    if (exactRef) expect(several.orders[0]?.id).toBe(exactRef.id);
+    const byRef = await client.orders.find(`  ${target.reference_id}\t`);
+    expect(byRef.query).toBe(target.reference_id);
+    expect(byRef.orders.map((o) => o.id)).toEqual([target.id]);
+  });
+
+  it('refuses a page size above 500 before any request, and accepts 500', async () => {
+    const client = clientFor(simulator);
+    simulator.resetStats();
+    await expect(client.orders.list({ limit: 501 })).rejects.toMatchObject({ kind: 'invalid_input' });
+    await expect(client.orders.list({ limit: 0 })).rejects.toMatchObject({ kind: 'invalid_input' });
+    expect(simulator.stats.requests).toBe(0);
+    const page = await client.orders.list({ limit: 500 });
+    expect(page.orders).toHaveLength(500);
+  });
+
+  it('iterates the whole history once, never above the concurrency cap', async () => {
+    const client = clientFor(simulator, { maxConcurrency: 3 });
+    simulator.resetStats();
+    simulator.faults.set({ latencyMs: 15 });
+    try {
+      const seen: string[] = [];
+      for await (const order of client.orders.all({ pageSize: 50 })) seen.push(order.id);
+      expect(seen).toHaveLength(1_234);
+      expect(new Set(seen).size).toBe(1_234);
+      expect(seen).toEqual(simulator.allOrders().map((o) => o.id));
+      // The cap is reached (prefetch works) and never exceeded, as the simulator saw it.
+      expect(simulator.stats.maxInFlight).toBe(3);
+      expect(client.metrics().maxActive).toBe(3);
+    } finally {
+      simulator.faults.reset();
+    }
+  });
+
+  it('stops cleanly when the reader breaks out early', async () => {
+    const client = clientFor(simulator);
+    let count = 0;
+    for await (const _order of client.orders.all({ pageSize: 100 })) {
+      if (++count === 150) break;
+    }
+    expect(count).toBe(150);
+  });
+
+  it.each(['newest_first', 'oldest_first'] as const)(
+    'finds the most recent orders when the API is %s',
+    async (ordering) => {
+      const sim = await startTestSimulator({ orders: 57, ordering });
+      try {
+        const recent = await clientFor(sim).orders.recent(5);
+        expect(recent.apiOrdering).toBe(ordering);
+        expect(recent.orders.map((o) => o.id)).toEqual(
+          sim
+            .allOrders()
+            .slice(0, 5)
+            .map((o) => o.id),
+        );
+        // Oldest-first needs the far end of the history: the last page (57 = 11 pages of 5 + 2, so also the one before).
+        expect(sim.stats.requests).toBe(ordering === 'newest_first' ? 1 : 3);
+      } finally {
+        await sim.stop();
+      }
+    },
+  );
+});
