@@ -1,0 +1,18 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { benchHistoryScan } from './history-scan.js';
+import { type BenchRow, renderTable } from './table.js';
+
+// `npm run bench`: every figure beside a baseline measured in the same run, so the ratios hold on a
+// noisy shared machine even when the absolute times do not. This is a CLI: it prints to stdout.
+
+const rows: BenchRow[] = [];
+rows.push(...(await benchHistoryScan()));
+
+const table = renderTable(rows);
+console.log(table);
+mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
+const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+const result = { at: new Date().toISOString(), node: process.version, rows, table };
+writeFileSync(new URL(`./results/bench-${stamp}.json`, import.meta.url), `${JSON.stringify(result, null, 2)}\n`);
+writeFileSync(new URL('./results/latest.json', import.meta.url), `${JSON.stringify(result, null, 2)}\n`);
+process.exit(0);
