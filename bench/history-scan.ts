@@ -33,7 +33,11 @@ function memoryTracker(totalPages: number) {
       peakHeap = Math.max(peakHeap, heapUsed);
       if (pages <= totalPages / 5) earlyHeap = peakHeap;
     },
-    result: () => ({ peakRssMb: peakRss / 2 ** 20, peakHeapMb: peakHeap / 2 ** 20, earlyHeapMb: earlyHeap / 2 ** 20 }),
+    result: () => ({
+      peakRssMb: peakRss / 2 ** 20,
+      peakHeapMb: peakHeap / 2 ** 20,
+      earlyHeapMb: earlyHeap / 2 ** 20,
+    }),
   };
 }
 
@@ -65,7 +69,9 @@ async function scanBare(url: string, apiKey: string): Promise<ScanResult> {
       const response = await fetch(`${url}/v1/partners/orders?page=${page}&limit=${PAGE_SIZE}`, {
         headers: { 'x-api-key': apiKey },
       });
-      return JSON.parse(await response.text()) as { details: { data: { orders: unknown[]; pages: { total: number } } } };
+      return JSON.parse(await response.text()) as {
+        details: { data: { orders: unknown[]; pages: { total: number } } };
+      };
     });
   const first = await fetchPage(1);
   let orders = first.details.data.orders.length;
@@ -86,21 +92,28 @@ async function scanBare(url: string, apiKey: string): Promise<ScanResult> {
 
 /** Per-page cost of JSON.parse against JSON.parse plus the envelope and payload schemas. */
 async function validationCost(url: string, apiKey: string): Promise<{ parseMs: number; validateMs: number }> {
-  const response = await fetch(`${url}/v1/partners/orders?page=1&limit=${PAGE_SIZE}`, { headers: { 'x-api-key': apiKey } });
+  const response = await fetch(`${url}/v1/partners/orders?page=1&limit=${PAGE_SIZE}`, {
+    headers: { 'x-api-key': apiKey },
+  });
   const text = await response.text();
   const iterations = 200;
-  for (let i = 0; i < 20; i++) parsePayload({ body: JSON.parse(text), traceId: undefined }, OrderListSchema, 'bench');
+  for (let i = 0; i < 20; i++)
+    parsePayload({ body: JSON.parse(text), traceId: undefined }, OrderListSchema, 'bench');
   let started = performance.now();
   for (let i = 0; i < iterations; i++) JSON.parse(text);
   const parseMs = (performance.now() - started) / iterations;
   started = performance.now();
-  for (let i = 0; i < iterations; i++) parsePayload({ body: JSON.parse(text), traceId: undefined }, OrderListSchema, 'bench');
+  for (let i = 0; i < iterations; i++)
+    parsePayload({ body: JSON.parse(text), traceId: undefined }, OrderListSchema, 'bench');
   const totalMs = (performance.now() - started) / iterations;
   return { parseMs, validateMs: totalMs - parseMs };
 }
 
 export async function benchHistoryScan(): Promise<BenchRow[]> {
-  const simulator = await spawnSimulator({ SIMULATOR_ORDERS: String(ORDERS), SIMULATOR_API_KEY: 'bench-key' });
+  const simulator = await spawnSimulator({
+    SIMULATOR_ORDERS: String(ORDERS),
+    SIMULATOR_API_KEY: 'bench-key',
+  });
   try {
     await scanBare(simulator.url, simulator.apiKey); // warm both paths and the simulator
     await scanWithClient(simulator.url, simulator.apiKey);
@@ -119,10 +132,42 @@ export async function benchHistoryScan(): Promise<BenchRow[]> {
     const last = client.at(-1) as ScanResult;
     const section = `History scan (${ORDERS.toLocaleString('en')} orders, ${ORDERS / PAGE_SIZE} pages, concurrency ${CONCURRENCY})`;
     return [
-      { section, metric: 'full scan, median of 3', value: clientMs, baseline: bareMs, baselineLabel: 'fetch + JSON.parse', unit: 'ms', goal: 'ratio <= 1.15', met: clientMs / bareMs <= 1.15 },
-      { section, metric: 'peak RSS during scan', value: Math.max(...client.map((r) => r.peakRssMb)), baseline: Math.max(...bare.map((r) => r.peakRssMb)), baselineLabel: 'fetch + JSON.parse', unit: 'MB' },
-      { section, metric: 'peak heap, whole history vs first fifth', value: last.peakHeapMb, baseline: last.earlyHeapMb, baselineLabel: 'first 40 pages', unit: 'MB', goal: 'ratio <= 1.5 (no growth)', met: last.peakHeapMb / last.earlyHeapMb <= 1.5 },
-      { section, metric: 'schema validation per 500-order page', value: cost.validateMs, baseline: cost.parseMs, baselineLabel: 'JSON.parse', unit: 'ms' },
+      {
+        section,
+        metric: 'full scan, median of 3',
+        value: clientMs,
+        baseline: bareMs,
+        baselineLabel: 'fetch + JSON.parse',
+        unit: 'ms',
+        goal: 'ratio <= 1.15',
+        met: clientMs / bareMs <= 1.15,
+      },
+      {
+        section,
+        metric: 'peak RSS during scan',
+        value: Math.max(...client.map((r) => r.peakRssMb)),
+        baseline: Math.max(...bare.map((r) => r.peakRssMb)),
+        baselineLabel: 'fetch + JSON.parse',
+        unit: 'MB',
+      },
+      {
+        section,
+        metric: 'peak heap, whole history vs first fifth',
+        value: last.peakHeapMb,
+        baseline: last.earlyHeapMb,
+        baselineLabel: 'first 40 pages',
+        unit: 'MB',
+        goal: 'ratio <= 1.5 (no growth)',
+        met: last.peakHeapMb / last.earlyHeapMb <= 1.5,
+      },
+      {
+        section,
+        metric: 'schema validation per 500-order page',
+        value: cost.validateMs,
+        baseline: cost.parseMs,
+        baselineLabel: 'JSON.parse',
+        unit: 'ms',
+      },
     ];
   } finally {
     await simulator.stop();

@@ -13,6 +13,9 @@ console.log(table);
 mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
 const stamp = new Date().toISOString().replace(/[:.]/g, '-');
 const result = { at: new Date().toISOString(), node: process.version, rows, table };
-writeFileSync(new URL(`./results/bench-${stamp}.json`, import.meta.url), `${JSON.stringify(result, null, 2)}\n`);
+writeFileSync(
+  new URL(`./results/bench-${stamp}.json`, import.meta.url),
+  `${JSON.stringify(result, null, 2)}\n`,
+);
 writeFileSync(new URL('./results/latest.json', import.meta.url), `${JSON.stringify(result, null, 2)}\n`);
 process.exit(0);

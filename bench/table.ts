@@ -29,7 +29,9 @@ export function renderTable(rows: readonly BenchRow[]): string {
     row.section,
     row.metric,
     format(row.value, row.unit),
-    row.baseline === undefined ? '' : `${format(row.baseline, row.unit)}${row.baselineLabel ? ` (${row.baselineLabel})` : ''}`,
+    row.baseline === undefined
+      ? ''
+      : `${format(row.baseline, row.unit)}${row.baselineLabel ? ` (${row.baselineLabel})` : ''}`,
     ratioOf(row),
     row.goal ?? '',
     row.met === undefined ? '' : row.met ? 'yes' : 'NO',

@@ -95,7 +95,10 @@ export const OrderKeysSchema = z
     })),
     totalDebit: amountOrNull(order.total_debit),
     balance: order.balance
-      ? { balance: amountOrNull(order.balance.balance), creditLimit: amountOrNull(order.balance.credit_limit) }
+      ? {
+          balance: amountOrNull(order.balance.balance),
+          creditLimit: amountOrNull(order.balance.credit_limit),
+        }
       : null,
   }));
 

@@ -1,0 +1,136 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { App } from '@slack/bolt';
+import type { AppEnv } from '../config/index.js';
+import { partnerClientOptions } from '../config/index.js';
+import { registerListeners } from '../listeners/index.js';
+import { type AppLogger, boltLogger } from '../logger.js';
+import { createPartnerClient, type PartnerClient } from '../partner-api/index.js';
+import { createAuditLog } from '../services/audit.js';
+import { createAuthorizer } from '../services/authorization.js';
+import { createBalanceService } from '../services/balance.js';
+import { createUsergroupMembers } from '../services/usergroup-members.js';
+import type { AppDeps } from './deps.js';
+import { createInflightTracker } from './inflight.js';
+import { type BotIdentity, verifyBotToken, webClientOptions } from './slack-client.js';
+
+export interface OrderDesk {
+  app: App;
+  deps: AppDeps;
+  mode: 'http' | 'socket';
+  /** Starts listening; resolves with the HTTP port (HTTP mode, or Socket Mode's health port). */
+  start(): Promise<number | undefined>;
+  /** Stops taking requests, then waits (up to the timeout) for replies already under way. */
+  stop(timeoutMs?: number): Promise<void>;
+}
+
+export interface BuildOptions {
+  env: AppEnv;
+  logger: AppLogger;
+  /** Skips the start-up token check when the identity is known (tests that already checked it). */
+  identity?: BotIdentity | undefined;
+  partner?: PartnerClient | undefined;
+  now?: (() => Date) | undefined;
+}
+
+export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> {
+  const { env, logger } = options;
+  const clientOptions = webClientOptions(env.SLACK_API_URL, logger);
+  const identity = options.identity ?? (await verifyBotToken(env.SLACK_BOT_TOKEN, clientOptions));
+  const mode = env.SLACK_APP_TOKEN ? 'socket' : 'http';
+  const startedAt = Date.now();
+  let partner: PartnerClient;
+
+  const app = new App({
+    token: env.SLACK_BOT_TOKEN,
+    botId: identity.botId,
+    botUserId: identity.botUserId,
+    logger: boltLogger(logger),
+    clientOptions,
+    ...(mode === 'socket'
+      ? { socketMode: true, appToken: env.SLACK_APP_TOKEN }
+      : { signingSecret: env.SLACK_SIGNING_SECRET, processBeforeResponse: false }),
+    port: env.PORT,
+    customRoutes: [
+      {
+        path: '/healthz',
+        method: ['GET'],
+        handler: (_req, res) => {
+          const body = JSON.stringify({
+            status: 'ok',
+            mode,
+            uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
+            inflightReplies: tracker.size,
+            partnerRequests: { active: partner.metrics().active, queued: partner.metrics().queued },
+          });
+          res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+          res.end(body);
+        },
+      },
+    ],
+  });
+
+  partner =
+    options.partner ??
+    createPartnerClient({
+      ...partnerClientOptions(env),
+      onEvent: (event) => logger.child({ component: 'partner-api' }).warn(event, `partner API ${event.type}`),
+    });
+  const tracker = createInflightTracker();
+  const groups = createUsergroupMembers(app.client, env.USERGROUP_CACHE_SECONDS, logger);
+  const deps: AppDeps = {
+    partner,
+    auth: createAuthorizer(
+      {
+        keys: { users: env.KEYS_ALLOWED_USERS, usergroups: env.KEYS_ALLOWED_USERGROUPS },
+        finance: { users: env.FINANCE_ALLOWED_USERS, usergroups: env.FINANCE_ALLOWED_USERGROUPS },
+      },
+      groups,
+    ),
+    balance: createBalanceService(partner, env.BALANCE_CACHE_SECONDS, options.now),
+    audit: createAuditLog(logger, app.client, env.AUDIT_CHANNEL_ID),
+    logger,
+    tracker,
+    slack: app.client,
+    currency: env.CURRENCY,
+    now: options.now ?? (() => new Date()),
+  };
+  registerListeners(app, deps);
+  app.error(async (error) => {
+    logger.error(
+      { error: { name: error.name, code: error.code, message: error.message } },
+      'unhandled Bolt error',
+    );
+  });
+
+  if (env.KEYS_ALLOWED_USERS.length === 0 && env.KEYS_ALLOWED_USERGROUPS.length === 0) {
+    logger.warn('KEYS_ALLOWED_USERS and KEYS_ALLOWED_USERGROUPS are both empty: nobody can retrieve keys.');
+  }
+  if (env.FINANCE_ALLOWED_USERS.length === 0 && env.FINANCE_ALLOWED_USERGROUPS.length === 0) {
+    logger.warn(
+      'FINANCE_ALLOWED_USERS and FINANCE_ALLOWED_USERGROUPS are both empty: nobody sees the balance.',
+    );
+  }
+
+  return {
+    app,
+    deps,
+    mode,
+    async start() {
+      const server = (await app.start(env.PORT)) as unknown;
+      const address = (server as Server | undefined)?.address?.() as AddressInfo | null | undefined;
+      const port = address?.port;
+      logger.info({ mode, port, botUserId: identity.botUserId }, 'Order Desk is running');
+      return port;
+    },
+    async stop(timeoutMs = 10_000) {
+      await app
+        .stop()
+        .catch((error: unknown) =>
+          logger.warn({ error: (error as Error).message }, 'stopping the receiver failed'),
+        );
+      const drained = await tracker.drain(timeoutMs);
+      logger.info({ drained, left: tracker.size }, 'Order Desk stopped');
+    },
+  };
+}

@@ -1,0 +1,21 @@
+import type { WebClient } from '@slack/web-api';
+import type { AppLogger } from '../logger.js';
+import type { PartnerClient } from '../partner-api/index.js';
+import type { AuditLog } from '../services/audit.js';
+import type { Authorizer } from '../services/authorization.js';
+import type { BalanceService } from '../services/balance.js';
+import type { InflightTracker } from './inflight.js';
+
+/** Everything a listener needs, passed in: tests build the app with real parts and no module mocks. */
+export interface AppDeps {
+  partner: PartnerClient;
+  auth: Authorizer;
+  balance: BalanceService;
+  audit: AuditLog;
+  logger: AppLogger;
+  tracker: InflightTracker;
+  /** The bot's Web API client, for calls outside a listener's own `client` (none carry keys). */
+  slack: WebClient;
+  currency: string | undefined;
+  now: () => Date;
+}

@@ -1,0 +1,54 @@
+import { WebClient, type WebClientOptions } from '@slack/web-api';
+import type { AppLogger } from '../logger.js';
+import { boltLogger } from '../logger.js';
+
+/**
+ * Web API client options: bounded retries (the default policy retries for about 30 minutes), and a
+ * 429 is returned to the caller instead of being waited out, so a rate limit never piles up work.
+ */
+export function webClientOptions(apiUrl: string | undefined, logger: AppLogger): WebClientOptions {
+  return {
+    ...(apiUrl ? { slackApiUrl: apiUrl } : {}),
+    logger: boltLogger(logger),
+    retryConfig: { retries: 2, factor: 2, minTimeout: 200, maxTimeout: 2_000, randomize: true },
+    rejectRateLimitedCalls: true,
+    timeout: 10_000,
+  };
+}
+
+export class SlackStartupError extends Error {
+  override readonly name = 'SlackStartupError';
+}
+
+export interface BotIdentity {
+  botId: string;
+  botUserId: string;
+  teamId: string | undefined;
+}
+
+/**
+ * Checks the bot token once at start-up. Bolt would otherwise call auth.test itself inside its
+ * constructor, where a rejection is unhandled and crashes the process without a useful message.
+ */
+export async function verifyBotToken(token: string, options: WebClientOptions): Promise<BotIdentity> {
+  const client = new WebClient(token, {
+    ...options,
+    retryConfig: { retries: 1, minTimeout: 200, maxTimeout: 500 },
+  });
+  try {
+    const result = await client.auth.test();
+    if (!result.bot_id || !result.user_id)
+      throw new SlackStartupError('SLACK_BOT_TOKEN is not a bot token (auth.test returned no bot ID).');
+    return { botId: result.bot_id, botUserId: result.user_id, teamId: result.team_id };
+  } catch (error) {
+    if (error instanceof SlackStartupError) throw error;
+    const code = (error as { data?: { error?: string } }).data?.error;
+    if (code)
+      throw new SlackStartupError(
+        `Slack rejected SLACK_BOT_TOKEN (${code}). Check the token under OAuth & Permissions and reinstall the app if needed.`,
+      );
+    throw new SlackStartupError(
+      `Slack could not be reached to check SLACK_BOT_TOKEN (${(error as Error).message.replace(/xox[a-z]-\S+/g, '[redacted]')}).`,
+    );
+  }
+}

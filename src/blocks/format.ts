@@ -1,0 +1,71 @@
+import { addMinutes, format, formatDistanceStrict } from 'date-fns';
+
+/** Escapes the three characters Slack's mrkdwn treats as control characters. */
+export function escapeMrkdwn(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+const STATUS_LABELS: Record<string, string> = {
+  COMPLETED: 'Completed',
+  PROCESSING: 'Processing',
+  PENDING: 'Pending',
+  CANCELED: 'Canceled',
+  CANCELLED: 'Canceled',
+  REFUNDED: 'Refunded',
+  FAILED: 'Failed',
+};
+
+const STATUS_EMOJI: Record<string, string> = {
+  Completed: ':large_green_circle:',
+  Processing: ':large_yellow_circle:',
+  Pending: ':large_yellow_circle:',
+  Canceled: ':red_circle:',
+  Refunded: ':large_blue_circle:',
+  Failed: ':red_circle:',
+};
+
+/** "COMPLETED" reads "Completed"; a status the spec does not show is displayed as it came. */
+export function statusLabel(status: string | null): string {
+  if (!status) return 'Unknown';
+  return STATUS_LABELS[status.toUpperCase()] ?? status;
+}
+
+export function statusWithEmoji(status: string | null): string {
+  const label = statusLabel(status);
+  return `${STATUS_EMOJI[label] ?? ':white_circle:'} ${escapeMrkdwn(label)}`;
+}
+
+export function isCompleted(status: string | null): boolean {
+  return status?.toUpperCase() === 'COMPLETED';
+}
+
+/** Formats an amount; the spec names no currency, so it comes from configuration when set. */
+export function formatMoney(amount: number | null, currency: string | undefined): string {
+  if (amount === null || !Number.isFinite(amount)) return '—';
+  if (currency) {
+    return new Intl.NumberFormat('en-US', { style: 'currency', currency }).format(amount);
+  }
+  return new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(
+    amount,
+  );
+}
+
+/**
+ * A Slack date token, so each viewer sees the time in their own zone, with a UTC fallback for
+ * clients that cannot render it and a relative "2 days ago".
+ */
+export function slackDate(iso: string | null, now: Date): string {
+  if (!iso) return 'unknown';
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return escapeMrkdwn(iso);
+  const seconds = Math.floor(date.getTime() / 1000);
+  // date-fns formats in the server's zone; shifting by the offset makes the fallback read in UTC.
+  const fallback = `${format(addMinutes(date, date.getTimezoneOffset()), 'd MMM yyyy, HH:mm')} UTC`;
+  const relative = formatDistanceStrict(date, now, { addSuffix: true });
+  return `<!date^${seconds}^{date_short_pretty} at {time}|${fallback}> (${relative})`;
+}
+
+/** Cuts text to a Block Kit limit, marking the cut. */
+export function truncate(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}

@@ -1,0 +1,114 @@
+import type { types } from '@slack/bolt';
+import type { OrderSummary, PartnerApiError } from '../partner-api/index.js';
+import { ActionIds } from './action-ids.js';
+import { escapeMrkdwn, formatMoney, slackDate } from './format.js';
+import { KEYS_USAGE, ORDER_USAGE } from './messages.js';
+import { orderRows } from './order-list.js';
+import { type Block, button, type RenderOptions } from './types.js';
+
+export interface BalanceReading {
+  balance: number | null;
+  creditLimit: number | null;
+  readAt: Date;
+  /** The order whose keys answer carried the balance (its keys were dropped at once). */
+  sourceOrderId: string;
+  traceId: string | undefined;
+}
+
+export type BalanceState =
+  | { kind: 'reading'; reading: BalanceReading }
+  | { kind: 'no_completed_order' }
+  | { kind: 'error'; error: PartnerApiError };
+
+export interface HomeInput {
+  isFinance: boolean;
+  /** Only looked up for finance users. */
+  balance?: BalanceState | undefined;
+  recent: readonly OrderSummary[] | PartnerApiError;
+}
+
+function section(text: string): Block {
+  return { type: 'section', text: { type: 'mrkdwn', text } };
+}
+
+function balanceBlocks(state: BalanceState | undefined, options: RenderOptions): Block[] {
+  const refresh: Block = {
+    type: 'actions',
+    block_id: 'home_balance',
+    elements: [button(ActionIds.refreshHome, 'Refresh', 'refresh')],
+  };
+  if (!state) return [];
+  if (state.kind === 'no_completed_order') {
+    return [
+      section(
+        'The balance is not available yet: the partner API reports it only with the keys of a completed order, and the account has none.',
+      ),
+      refresh,
+    ];
+  }
+  if (state.kind === 'error') {
+    const trace = state.error.traceId ? ` Trace ID \`${escapeMrkdwn(state.error.traceId)}\`.` : '';
+    return [section(`:warning: The balance could not be read. ${state.error.userMessage}${trace}`), refresh];
+  }
+  const { reading } = state;
+  const available =
+    reading.balance !== null && reading.creditLimit !== null
+      ? [
+          {
+            type: 'mrkdwn' as const,
+            text: `*Available incl. credit*\n${formatMoney(reading.balance + reading.creditLimit, options.currency)}`,
+          },
+        ]
+      : [];
+  return [
+    {
+      type: 'section',
+      fields: [
+        { type: 'mrkdwn', text: `*Balance*\n${formatMoney(reading.balance, options.currency)}` },
+        { type: 'mrkdwn', text: `*Credit limit*\n${formatMoney(reading.creditLimit, options.currency)}` },
+        ...available,
+      ],
+    },
+    {
+      type: 'context',
+      elements: [
+        {
+          type: 'mrkdwn',
+          text: `Read ${slackDate(reading.readAt.toISOString(), options.now)} from the partner API.`,
+        },
+      ],
+    },
+    refresh,
+  ];
+}
+
+/** The Home tab: what Order Desk does for everyone, the balance for finance only. */
+export function renderHome(input: HomeInput, options: RenderOptions): types.HomeView {
+  const blocks: Block[] = [
+    { type: 'header', text: { type: 'plain_text', text: 'Order Desk' } },
+    section(
+      'Look up partner orders, share them with your team, and retrieve digital keys without leaving Slack.',
+    ),
+    section(ORDER_USAGE),
+    section(KEYS_USAGE),
+    { type: 'divider' },
+    { type: 'header', text: { type: 'plain_text', text: 'Account balance' } },
+  ];
+  if (input.isFinance) blocks.push(...balanceBlocks(input.balance, options));
+  else blocks.push(section(':lock: The balance and credit limit are visible to finance only.'));
+  blocks.push(
+    { type: 'divider' },
+    { type: 'header', text: { type: 'plain_text', text: 'Most recent orders' } },
+  );
+  if (Array.isArray(input.recent)) {
+    if (input.recent.length === 0) blocks.push(section('There are no orders on the account yet.'));
+    else blocks.push(...orderRows(input.recent, options, { openButtons: false }));
+  } else {
+    const error = input.recent as PartnerApiError;
+    const trace = error.traceId ? ` Trace ID \`${escapeMrkdwn(error.traceId)}\`.` : '';
+    blocks.push(
+      section(`:warning: The most recent orders could not be loaded. ${error.userMessage}${trace}`),
+    );
+  }
+  return { type: 'home', blocks };
+}

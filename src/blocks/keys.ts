@@ -1,0 +1,197 @@
+import type { DigitalKey, OrderKeys } from '../partner-api/index.js';
+import { ActionIds } from './action-ids.js';
+import { escapeMrkdwn, truncate } from './format.js';
+import { type Block, button, type SlackMessage } from './types.js';
+
+// Slack's limits (see shared/SLACK-NOTES.md): 3,000 characters a section, 50 blocks a message, and
+// 5 posts to one response_url. Keys are packed within them; what does not fit is counted and said.
+const SECTION_LIMIT = 3_000;
+const BLOCKS_PER_MESSAGE = 50;
+const FRAME_BLOCKS = 4; // intro, closing context, "not shown" note, actions
+export const MAX_KEY_MESSAGES = 5;
+const MAX_PRINTABLE_KEY = 1_000;
+
+type KeyPiece =
+  | { kind: 'code'; text: string }
+  | { kind: 'link'; url: string }
+  | { kind: 'plain'; text: string }
+  | { kind: 'note'; text: string };
+
+const BINARY_TYPES = new Set(['image', 'binary', 'file', 'pdf', 'png', 'jpeg', 'jpg', 'qr', 'barcode']);
+// biome-ignore lint/suspicious/noControlCharactersInRegex: rejecting control characters is the point
+const UNPRINTABLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\ufffd]/;
+
+/** Decides how one key can be shown safely, whatever type the API gives it. */
+export function classifyKey(key: DigitalKey, position: number): KeyPiece {
+  const type = (key.type ?? 'text').toLowerCase();
+  const value = key.value;
+  if (value === null || value === '')
+    return { kind: 'note', text: `Key ${position} was delivered without a value.` };
+  if (BINARY_TYPES.has(type) || value.startsWith('data:')) {
+    return {
+      kind: 'note',
+      text: `Key ${position} is ${type === 'text' ? 'binary data' : `of type “${escapeMrkdwn(truncate(type, 30))}”`} and cannot be shown in Slack; retrieve it from the partner platform.`,
+    };
+  }
+  const printable = !UNPRINTABLE.test(value) && value.length <= MAX_PRINTABLE_KEY;
+  if (type === 'url' || type === 'link') {
+    return printable && /^https?:\/\/[^\s<>|]+$/i.test(value)
+      ? { kind: 'link', url: value }
+      : {
+          kind: 'note',
+          text: `Key ${position} is a link Slack cannot display safely; retrieve it from the partner platform.`,
+        };
+  }
+  if (!printable) {
+    return {
+      kind: 'note',
+      text: `Key ${position} contains characters Slack cannot display; retrieve it from the partner platform.`,
+    };
+  }
+  // A backtick would end the code block early; such a key goes out as plain text, which Slack never formats.
+  if (value.includes('`')) return { kind: 'plain', text: value };
+  // Known text types and unknown ones alike: a printable value is shown as text, as the issue asks.
+  return { kind: 'code', text: value };
+}
+
+interface Piece {
+  block: Block;
+  keys: number;
+}
+
+/** Groups consecutive keys of one kind into as few blocks as the section limit allows. */
+function piecesForKeys(keys: readonly DigitalKey[]): Piece[] {
+  const pieces: Piece[] = [];
+  let code: string[] = [];
+  let links: string[] = [];
+  let notes: string[] = [];
+  const codeLength = () => code.reduce((sum, k) => sum + k.length + 1, 6);
+  const flushCode = () => {
+    if (code.length) pieces.push({ block: mrkdwn(`\`\`\`${code.join('\n')}\`\`\``), keys: code.length });
+    code = [];
+  };
+  const flushLinks = () => {
+    if (links.length) pieces.push({ block: mrkdwn(links.join('\n')), keys: links.length });
+    links = [];
+  };
+  const flushNotes = () => {
+    if (notes.length)
+      pieces.push({
+        block: { type: 'context', elements: [{ type: 'mrkdwn', text: notes.join('\n') }] },
+        keys: notes.length,
+      });
+    notes = [];
+  };
+  keys.forEach((key, index) => {
+    const piece = classifyKey(key, index + 1);
+    if (piece.kind !== 'code') flushCode();
+    if (piece.kind !== 'link') flushLinks();
+    if (piece.kind !== 'note') flushNotes();
+    if (piece.kind === 'code') {
+      if (codeLength() + piece.text.length + 1 > SECTION_LIMIT) flushCode();
+      code.push(piece.text);
+    } else if (piece.kind === 'link') {
+      const line = `${index + 1}. <${piece.url}>`;
+      if (links.join('\n').length + line.length + 1 > SECTION_LIMIT) flushLinks();
+      links.push(line);
+    } else if (piece.kind === 'note') {
+      const joined = notes.join('\n');
+      if (joined.length + piece.text.length + 1 > 2_000) flushNotes();
+      notes.push(piece.text);
+    } else {
+      pieces.push({
+        block: { type: 'section', text: { type: 'plain_text', text: piece.text, emoji: false } },
+        keys: 1,
+      });
+    }
+  });
+  flushCode();
+  flushLinks();
+  flushNotes();
+  return pieces;
+}
+
+function mrkdwn(text: string): Block {
+  return { type: 'section', text: { type: 'mrkdwn', text } };
+}
+
+export interface KeyMessages {
+  messages: SlackMessage[];
+  totalKeys: number;
+  shownKeys: number;
+}
+
+/**
+ * The keys of an order, grouped by product, as up to five ephemeral messages. Each carries a
+ * "Hide keys" button. The notification text says how many keys, never what they are.
+ */
+export function renderKeyMessages(order: OrderKeys, maxMessages: number = MAX_KEY_MESSAGES): KeyMessages {
+  const pieces: Piece[] = [];
+  let totalKeys = 0;
+  for (const product of order.products) {
+    totalKeys += product.keys.length;
+    const quantity = product.quantity === null ? '' : ` · quantity ${product.quantity}`;
+    const count = product.keys.length === 1 ? '1 key' : `${product.keys.length} keys`;
+    pieces.push({
+      block: mrkdwn(
+        truncate(
+          `*${escapeMrkdwn(product.title ?? 'Untitled product')}*${quantity} · ${count}`,
+          SECTION_LIMIT,
+        ),
+      ),
+      keys: 0,
+    });
+    if (product.keys.length === 0)
+      pieces.push({
+        block: {
+          type: 'context',
+          elements: [{ type: 'mrkdwn', text: 'No keys were delivered for this product.' }],
+        },
+        keys: 0,
+      });
+    pieces.push(...piecesForKeys(product.keys));
+  }
+  if (order.products.length === 0) {
+    pieces.push({ block: mrkdwn('The partner API returned no products for this order.'), keys: 0 });
+  }
+
+  const perMessage = BLOCKS_PER_MESSAGE - FRAME_BLOCKS;
+  const groups: Piece[][] = [];
+  for (let i = 0; i < pieces.length; i += perMessage) groups.push(pieces.slice(i, i + perMessage));
+  const shownGroups = groups.slice(0, maxMessages);
+  const shownKeys = shownGroups.flat().reduce((sum, piece) => sum + piece.keys, 0);
+  const notShown = totalKeys - shownKeys;
+  const keyWord = totalKeys === 1 ? 'key' : 'keys';
+
+  const messages = shownGroups.map((group, index) => {
+    const part = shownGroups.length > 1 ? ` (part ${index + 1} of ${shownGroups.length})` : '';
+    const blocks: Block[] = [
+      mrkdwn(`:key: *Keys for order \`${order.orderId}\`*${part} · ${totalKeys} ${keyWord}`),
+      ...group.map((piece) => piece.block),
+    ];
+    const isLast = index === shownGroups.length - 1;
+    if (isLast && notShown > 0) {
+      blocks.push(
+        mrkdwn(
+          `:warning: *${notShown} of ${totalKeys} keys are not shown.* Slack allows only ${maxMessages} replies to one command, and they are full. Retrieve the rest from the partner platform.`,
+        ),
+      );
+    }
+    blocks.push({
+      type: 'context',
+      elements: [
+        {
+          type: 'mrkdwn',
+          text: 'Only visible to you. Order Desk never posts keys in channels and does not store them.',
+        },
+      ],
+    });
+    blocks.push({
+      type: 'actions',
+      block_id: 'keys_actions',
+      elements: [button(ActionIds.hideKeys, 'Hide keys', 'hide')],
+    });
+    return { text: `Keys for order ${order.orderId}: ${totalKeys} ${keyWord}${part}`, blocks };
+  });
+  return { messages, totalKeys, shownKeys };
+}

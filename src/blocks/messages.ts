@@ -1,0 +1,86 @@
+import type { OrderSummary, PartnerApiError } from '../partner-api/index.js';
+import { escapeMrkdwn, truncate } from './format.js';
+import { orderRows } from './order-list.js';
+import type { Block, RenderOptions, SlackMessage } from './types.js';
+
+function section(text: string): Block {
+  return { type: 'section', text: { type: 'mrkdwn', text: truncate(text, 3_000) } };
+}
+
+function context(text: string): Block {
+  return { type: 'context', elements: [{ type: 'mrkdwn', text: truncate(text, 2_000) }] };
+}
+
+export const ORDER_USAGE =
+  '*How to look up an order:* `/order <order ID or reference>`, e.g. `/order K7QX2M9PLA` or `/order PO-2026-004512`. A partial reference lists every match.';
+export const KEYS_USAGE =
+  '*How to get an order’s keys:* `/order-keys <order ID>` (authorised agents only; the keys are shown only to you).';
+
+/** `/order` with no text: how to use it, and the most recent orders to start from. */
+export function renderOrderHelp(
+  recent: readonly OrderSummary[] | PartnerApiError,
+  options: RenderOptions,
+): SlackMessage {
+  const blocks: Block[] = [section(ORDER_USAGE), section(KEYS_USAGE), { type: 'divider' }];
+  if (Array.isArray(recent)) {
+    if (recent.length === 0) blocks.push(section('There are no orders on the account yet.'));
+    else blocks.push(section('*Most recent orders*'), ...orderRows(recent, options));
+  } else {
+    const error = recent as PartnerApiError;
+    blocks.push(
+      section(`The most recent orders could not be loaded: ${error.userMessage}`),
+      ...traceContext(error),
+    );
+  }
+  return { text: 'How to use /order', blocks };
+}
+
+export function renderNoMatch(query: string): SlackMessage {
+  return {
+    text: `No order matches “${truncate(query, 100)}”`,
+    blocks: [
+      section(`:mag: No order matches *“${escapeMrkdwn(query)}”*.`),
+      context(
+        'Search by the full order ID (e.g. `K7QX2M9PLA`) or by your reference (e.g. `PO-2026-004512`); part of a reference also works. Type `/order` alone to see the most recent orders.',
+      ),
+    ],
+  };
+}
+
+function traceContext(error: PartnerApiError): Block[] {
+  return error.traceId
+    ? [context(`Reference for escalation: trace ID \`${escapeMrkdwn(error.traceId)}\``)]
+    : [];
+}
+
+const ERROR_TITLES: Record<PartnerApiError['kind'], string> = {
+  unauthorized: ':lock: Order Desk cannot sign in to the partner API',
+  forbidden: ':no_entry: The partner API refused access',
+  not_found: ':mag: Order not found',
+  not_ready: ':hourglass_flowing_sand: Keys not available yet',
+  rate_limited: ':traffic_light: Too many requests right now',
+  unavailable: ':warning: The partner API is unavailable',
+  timeout: ':stopwatch: The partner API is not answering',
+  invalid_response: ':warning: Unexpected answer from the partner API',
+  invalid_input: ':pencil2: That does not look right',
+};
+
+/** One clear message per error kind, with the trace ID for escalation; never a stack or a body. */
+export function renderPartnerError(error: PartnerApiError, subject?: string): SlackMessage {
+  const about = subject ? ` (${escapeMrkdwn(subject)})` : '';
+  return {
+    text: `${ERROR_TITLES[error.kind].replace(/^:[a-z_]+: /, '')}${subject ? ` (${truncate(subject, 80)})` : ''}`,
+    blocks: [section(`*${ERROR_TITLES[error.kind]}*${about}\n${error.userMessage}`), ...traceContext(error)],
+  };
+}
+
+export function renderNotice(text: string, detail?: string): SlackMessage {
+  return {
+    text: truncate(text.replace(/[*_`]/g, ''), 300),
+    blocks: [section(text), ...(detail ? [context(detail)] : [])],
+  };
+}
+
+export function renderSharedNotice(orderId: string): SlackMessage {
+  return renderNotice(`Order \`${orderId}\` was shared in the channel.`);
+}

@@ -1,0 +1,77 @@
+import type { OrderSummary } from '../partner-api/index.js';
+import { ActionIds } from './action-ids.js';
+import { encodeButton } from './button-values.js';
+import {
+  escapeMrkdwn,
+  formatMoney,
+  isCompleted,
+  slackDate,
+  statusLabel,
+  statusWithEmoji,
+  truncate,
+} from './format.js';
+import { type Block, type Button, button, type RenderOptions, type SlackMessage } from './types.js';
+
+export interface OrderCardOptions extends RenderOptions {
+  /** Ephemeral preview (Share + Show keys) or the shared copy in a channel (Show keys only). */
+  variant: 'preview' | 'shared';
+  sharedBy?: string | undefined;
+  /** When the card was opened from a result list, a "Back to results" button returns there. */
+  backTo?: { query: string; offset: number } | undefined;
+}
+
+function orderFields(order: OrderSummary, options: RenderOptions): Block {
+  const quantity = order.item.quantity === null ? '' : ` × ${order.item.quantity}`;
+  return {
+    type: 'section',
+    fields: [
+      { type: 'mrkdwn', text: `*Order ID*\n\`${order.id}\`` },
+      { type: 'mrkdwn', text: `*Reference*\n${order.referenceId ? escapeMrkdwn(order.referenceId) : '—'}` },
+      { type: 'mrkdwn', text: `*Status*\n${statusWithEmoji(order.status)}` },
+      { type: 'mrkdwn', text: `*Amount*\n${formatMoney(order.item.amount, options.currency)}` },
+      {
+        type: 'mrkdwn',
+        text: truncate(`*Item*\n${escapeMrkdwn(order.item.title ?? 'Untitled item')}${quantity}`, 2_000),
+      },
+      { type: 'mrkdwn', text: `*Created*\n${slackDate(order.createdAt, options.now)}` },
+    ],
+  };
+}
+
+/** The order card: what a support agent needs to answer a customer, in one glance. */
+export function renderOrderCard(order: OrderSummary, options: OrderCardOptions): SlackMessage {
+  const title = `Order ${order.id}`;
+  const blocks: Block[] = [
+    { type: 'header', text: { type: 'plain_text', text: truncate(title, 150), emoji: false } },
+    orderFields(order, options),
+    {
+      type: 'context',
+      elements: [{ type: 'mrkdwn', text: `Item ID \`${escapeMrkdwn(order.item.id ?? 'unknown')}\`` }],
+    },
+  ];
+  const buttons: Button[] = [];
+  if (options.variant === 'preview') {
+    buttons.push(button(ActionIds.shareOrder, 'Share in channel', encodeButton({ o: order.id }), 'primary'));
+  }
+  if (isCompleted(order.status)) {
+    buttons.push(button(ActionIds.showKeys, 'Show keys', encodeButton({ o: order.id })));
+  }
+  if (options.variant === 'preview' && options.backTo) {
+    buttons.push(
+      button(
+        ActionIds.resultsPage,
+        'Back to results',
+        encodeButton({ q: options.backTo.query, p: options.backTo.offset }),
+      ),
+    );
+  }
+  if (buttons.length > 0) blocks.push({ type: 'actions', block_id: 'order_actions', elements: buttons });
+  if (options.variant === 'shared' && options.sharedBy) {
+    blocks.push({
+      type: 'context',
+      elements: [{ type: 'mrkdwn', text: `Shared by <@${options.sharedBy}>` }],
+    });
+  }
+  const text = `Order ${order.id} (${order.referenceId ?? 'no reference'}): ${statusLabel(order.status)}`;
+  return { text: truncate(text, 300), blocks };
+}

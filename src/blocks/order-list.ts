@@ -1,0 +1,90 @@
+import type { OrderSummary } from '../partner-api/index.js';
+import { ActionIds } from './action-ids.js';
+import { encodeButton } from './button-values.js';
+import { escapeMrkdwn, formatMoney, slackDate, statusWithEmoji, truncate } from './format.js';
+import { type Block, type Button, button, type RenderOptions } from './types.js';
+
+export const RESULTS_PER_PAGE = 10;
+
+/** One line per order with an "Open" button; shared by search results, /order help and the Home tab. */
+export interface RowOptions {
+  /** Where "Back to results" returns to, carried in each Open button. */
+  back?: { query: string; offset: number } | undefined;
+  /** The Home tab has no response_url to answer a click with, so its rows carry no button. */
+  openButtons?: boolean | undefined;
+}
+
+export function orderRows(
+  orders: readonly OrderSummary[],
+  options: RenderOptions,
+  rows: RowOptions = {},
+): Block[] {
+  const { back, openButtons = true } = rows;
+  return orders.map((order) => {
+    const quantity = order.item.quantity === null ? '' : ` × ${order.item.quantity}`;
+    const line = [
+      `*\`${order.id}\`* · ${order.referenceId ? escapeMrkdwn(order.referenceId) : 'no reference'} · ${statusWithEmoji(order.status)}`,
+      `${escapeMrkdwn(order.item.title ?? 'Untitled item')}${quantity} · ${formatMoney(order.item.amount, options.currency)} · ${slackDate(order.createdAt, options.now)}`,
+    ].join('\n');
+    const text = { type: 'mrkdwn' as const, text: truncate(line, 3_000) };
+    if (!openButtons) return { type: 'section', text } satisfies Block;
+    return {
+      type: 'section',
+      text,
+      accessory: button(
+        ActionIds.openOrder,
+        'Open',
+        encodeButton(back ? { o: order.id, q: back.query, p: back.offset } : { o: order.id }),
+      ),
+    } satisfies Block;
+  });
+}
+
+export interface ResultListInput {
+  query: string;
+  orders: readonly OrderSummary[];
+  /** What the API reported as the total, which can be more than we fetched. */
+  hits: number;
+  offset: number;
+}
+
+/** Several matches: ten per message, Previous/Next carry the query and offset in their values. */
+export function renderResultList(input: ResultListInput, options: RenderOptions) {
+  const { query, orders, hits, offset } = input;
+  const start = Math.min(Math.max(0, offset), Math.max(0, orders.length - 1));
+  const page = orders.slice(start, start + RESULTS_PER_PAGE);
+  const shownTo = start + page.length;
+  const more =
+    hits > orders.length
+      ? ` The partner API reported ${hits} in all; narrow the search to see the others.`
+      : '';
+  const blocks: Block[] = [
+    {
+      type: 'section',
+      text: {
+        type: 'mrkdwn',
+        text: truncate(
+          `*${orders.length} orders match* “${escapeMrkdwn(query)}”. Showing ${start + 1}–${shownTo}.${more}`,
+          3_000,
+        ),
+      },
+    },
+    { type: 'divider' },
+    ...orderRows(page, options, { back: { query, offset: start } }),
+  ];
+  const nav: Button[] = [];
+  if (start > 0) {
+    nav.push(
+      button(
+        `${ActionIds.resultsPage}_prev`,
+        '← Previous',
+        encodeButton({ q: query, p: Math.max(0, start - RESULTS_PER_PAGE) }),
+      ),
+    );
+  }
+  if (shownTo < orders.length) {
+    nav.push(button(`${ActionIds.resultsPage}_next`, 'Next →', encodeButton({ q: query, p: shownTo })));
+  }
+  if (nav.length > 0) blocks.push({ type: 'actions', block_id: 'results_nav', elements: nav });
+  return { text: `${orders.length} orders match “${truncate(query, 100)}”`, blocks };
+}

@@ -1,0 +1,28 @@
+import type { types } from '@slack/bolt';
+
+export type Block = types.KnownBlock;
+
+/** A message ready for respond(): the notification text plus the blocks. */
+export interface SlackMessage {
+  /** What notifications and screen readers show; never holds a secret. */
+  text: string;
+  blocks: Block[];
+}
+
+/** Settings the builders need, from configuration. */
+export interface RenderOptions {
+  currency: string | undefined;
+  now: Date;
+}
+
+export type Button = types.Button;
+
+export function button(actionId: string, text: string, value: string, style?: 'primary' | 'danger'): Button {
+  return {
+    type: 'button',
+    action_id: actionId,
+    text: { type: 'plain_text', text, emoji: true },
+    value,
+    ...(style ? { style } : {}),
+  };
+}

@@ -1,0 +1,53 @@
+/** What the fake Slack keeps: messages as a Slack client would show them, and every call made. */
+export interface FakeMessage {
+  id: string;
+  ts: string;
+  channel: string;
+  /** Set for an ephemeral message: the only user who sees it. */
+  visibleTo?: string | undefined;
+  text: string;
+  blocks: unknown[];
+  via: 'response_url' | 'chat.postMessage' | 'chat.postEphemeral' | 'command';
+  /** The user a message was posted for (the command's author, or the bot). */
+  author: string;
+  deleted: boolean;
+  replacedCount: number;
+}
+
+export interface RecordedCall {
+  method: string;
+  args: Record<string, unknown>;
+  status: number;
+  ok: boolean;
+  at: number;
+}
+
+export interface ResponsePost {
+  responseUrlId: string;
+  body: Record<string, unknown>;
+  status: number;
+  at: number;
+  /** Who the response_url belongs to, for leak checks. */
+  user: string;
+  channel: string;
+}
+
+export interface ResponseTarget {
+  channel: string;
+  user: string;
+  /** The message whose button was clicked; replace_original / delete_original act on it. */
+  originalMessageId?: string | undefined;
+  posts: number;
+  createdAt: number;
+}
+
+export interface FakeUser {
+  id: string;
+  name: string;
+  realName: string;
+}
+
+export interface FakeChannel {
+  id: string;
+  name: string;
+}

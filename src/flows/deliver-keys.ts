@@ -1,0 +1,80 @@
+import type { RespondFn } from '@slack/bolt';
+import type { AppDeps } from '../app/deps.js';
+import { renderKeyMessages, renderNotice, renderPartnerError } from '../blocks/index.js';
+import { isPartnerApiError, isValidOrderId } from '../partner-api/index.js';
+import type { KeysAuditEntry } from '../services/audit.js';
+import type { AccessDecision } from '../services/authorization.js';
+import { reply } from './respond.js';
+
+export interface KeysRequest {
+  userId: string;
+  channelId: string | undefined;
+  rawOrderId: string;
+  via: KeysAuditEntry['via'];
+  respond: RespondFn;
+}
+
+const DENIALS: Record<Exclude<AccessDecision, { allowed: true }>['reason'], string> = {
+  not_listed:
+    ':no_entry: *You are not authorised to see order keys.* Ask your Order Desk admin to add you to KEYS_ALLOWED_USERS or to an allowed user group.',
+  lookup_failed:
+    ':no_entry: *Order Desk could not confirm your access with Slack just now*, so the keys stay hidden. Try again in a minute.',
+  nobody_configured:
+    ':no_entry: *Key retrieval is switched off:* no users or user groups are authorised. Ask your Order Desk admin to set KEYS_ALLOWED_USERS or KEYS_ALLOWED_USERGROUPS.',
+};
+
+/**
+ * The one path to keys, for `/order-keys` and for every "Show keys" click: authorise (fail closed),
+ * validate, fetch, deliver only as ephemeral replies to the requester, audit. Keys never leave this
+ * function except inside those replies.
+ */
+export async function deliverKeys(deps: AppDeps, request: KeysRequest): Promise<void> {
+  const orderId = request.rawOrderId.trim();
+  const audit = (entry: Pick<KeysAuditEntry, 'outcome' | 'keyCount' | 'traceId'>) =>
+    deps.audit.keysRequest({
+      userId: request.userId,
+      channelId: request.channelId,
+      orderId: orderId || '(none)',
+      via: request.via,
+      ...entry,
+    });
+
+  const decision = await deps.auth.canSeeKeys(request.userId);
+  if (!decision.allowed) {
+    await audit({ outcome: 'denied', keyCount: 0, traceId: undefined });
+    await reply(request.respond, renderNotice(DENIALS[decision.reason]), 'new_ephemeral', deps.logger);
+    return;
+  }
+  if (!isValidOrderId(orderId)) {
+    await audit({ outcome: 'invalid_input', keyCount: 0, traceId: undefined });
+    const message = orderId
+      ? 'That is not a valid order ID: order IDs use only letters, digits, `-` and `_` (1 to 64 characters).'
+      : '*Which order?* Type `/order-keys <order ID>`, e.g. `/order-keys K7QX2M9PLA`. Use `/order` to find an order ID.';
+    await reply(request.respond, renderNotice(message), 'new_ephemeral', deps.logger);
+    return;
+  }
+
+  let keys: Awaited<ReturnType<AppDeps['partner']['orders']['keys']>>;
+  try {
+    keys = await deps.partner.orders.keys(orderId);
+  } catch (error) {
+    if (!isPartnerApiError(error)) throw error;
+    await audit({ outcome: `failed:${error.kind}`, keyCount: 0, traceId: error.traceId });
+    await reply(request.respond, renderPartnerError(error, `order ${orderId}`), 'new_ephemeral', deps.logger);
+    return;
+  }
+
+  deps.balance.record(keys.balance, keys.orderId, keys.traceId);
+  const rendered = renderKeyMessages(keys);
+  let delivered = 0;
+  for (const message of rendered.messages) {
+    if (!(await reply(request.respond, message, 'new_ephemeral', deps.logger))) break;
+    delivered++;
+  }
+  const complete = delivered === rendered.messages.length;
+  await audit({
+    outcome: complete ? 'shown' : 'failed:delivery',
+    keyCount: complete ? rendered.shownKeys : 0,
+    traceId: keys.traceId,
+  });
+}

@@ -1,0 +1,39 @@
+import type { WebClient } from '@slack/web-api';
+import type { AppDeps } from '../app/deps.js';
+import { renderHome } from '../blocks/index.js';
+import { isPartnerApiError } from '../partner-api/index.js';
+import { RECENT_ORDERS_SHOWN, renderOptions } from './lookup-order.js';
+
+/**
+ * Builds and publishes one user's Home tab. Finance status is checked on every publish (and so on
+ * every Refresh click); the balance is looked up only for finance users.
+ */
+export async function publishHome(
+  deps: AppDeps,
+  client: WebClient,
+  userId: string,
+  options: { forceBalance?: boolean } = {},
+): Promise<void> {
+  const finance = await deps.auth.isFinance(userId);
+  const [recent, balance] = await Promise.all([
+    deps.partner.orders.recent(RECENT_ORDERS_SHOWN).then(
+      (result) => result.orders,
+      (error: unknown) => {
+        if (isPartnerApiError(error)) return error;
+        throw error;
+      },
+    ),
+    finance.allowed
+      ? deps.balance.current({ force: options.forceBalance ?? false })
+      : Promise.resolve(undefined),
+  ]);
+  const view = renderHome({ isFinance: finance.allowed, balance, recent }, renderOptions(deps));
+  try {
+    await client.views.publish({ user_id: userId, view });
+  } catch (error) {
+    const code =
+      (error as { data?: { error?: string }; code?: string }).data?.error ??
+      (error as { code?: string }).code;
+    deps.logger.warn({ userId, error: code }, 'views.publish failed');
+  }
+}

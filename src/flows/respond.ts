@@ -1,0 +1,52 @@
+import type { RespondFn } from '@slack/bolt';
+import type { SlackMessage } from '../blocks/index.js';
+import type { AppLogger } from '../logger.js';
+
+/** The three ways Order Desk answers through a response_url. */
+export type ReplyMode = 'new_ephemeral' | 'replace' | 'in_channel';
+
+/**
+ * Posts through the response_url, which works in DMs and private channels the bot is not in.
+ * Every post says explicitly whether it replaces the original and who sees it: a keys reply to a
+ * click on a shared card must never replace that card or become visible to the channel.
+ */
+export async function reply(
+  respond: RespondFn,
+  message: SlackMessage,
+  mode: ReplyMode,
+  logger: AppLogger,
+): Promise<boolean> {
+  try {
+    await respond({
+      text: message.text,
+      blocks: message.blocks,
+      response_type: mode === 'in_channel' ? 'in_channel' : 'ephemeral',
+      replace_original: mode === 'replace',
+    });
+    return true;
+  } catch (error) {
+    // An expired or used-up response_url: the user cannot be reached any more; say so in the log.
+    logger.warn({ error: errorCode(error), mode }, 'reply through response_url failed');
+    return false;
+  }
+}
+
+export async function deleteOriginal(respond: RespondFn, logger: AppLogger): Promise<boolean> {
+  try {
+    await respond({ delete_original: true });
+    return true;
+  } catch (error) {
+    logger.warn({ error: errorCode(error) }, 'delete_original through response_url failed');
+    return false;
+  }
+}
+
+function errorCode(error: unknown): string {
+  if (error && typeof error === 'object') {
+    const { code, message } = error as { code?: unknown; message?: unknown };
+    // The message of a RespondError names the response_url, which is a bearer URL: keep only the code.
+    if (typeof code === 'string') return code;
+    if (typeof message === 'string') return message.replace(/https?:\/\/\S+/g, '[url]').slice(0, 200);
+  }
+  return 'unknown';
+}

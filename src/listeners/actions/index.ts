@@ -1,0 +1,18 @@
+import type { App, BlockAction } from '@slack/bolt';
+import type { AppDeps } from '../../app/deps.js';
+import { ActionIds } from '../../blocks/index.js';
+import { hideKeysAction } from './hide-keys.js';
+import { openOrderAction } from './open-order.js';
+import { refreshHomeAction } from './refresh-home.js';
+import { resultsPageAction } from './results-page.js';
+import { shareOrderAction } from './share-order.js';
+import { showKeysAction } from './show-keys.js';
+
+export function registerActions(app: App, deps: AppDeps): void {
+  app.action<BlockAction>(ActionIds.shareOrder, shareOrderAction(deps));
+  app.action<BlockAction>(ActionIds.showKeys, showKeysAction(deps));
+  app.action<BlockAction>(ActionIds.hideKeys, hideKeysAction(deps));
+  app.action<BlockAction>(ActionIds.openOrder, openOrderAction(deps));
+  app.action<BlockAction>(new RegExp(`^${ActionIds.resultsPage}(_prev|_next)?$`), resultsPageAction(deps));
+  app.action<BlockAction>(ActionIds.refreshHome, refreshHomeAction(deps));
+}

@@ -1,0 +1,11 @@
+import type { App } from '@slack/bolt';
+import type { AppDeps } from '../../app/deps.js';
+import { orderCommand } from './order.js';
+import { orderKeysCommand } from './order-keys.js';
+
+export const COMMANDS = ['/order', '/order-keys'] as const;
+
+export function registerCommands(app: App, deps: AppDeps): void {
+  app.command('/order', orderCommand(deps));
+  app.command('/order-keys', orderKeysCommand(deps));
+}

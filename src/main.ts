@@ -1,0 +1,47 @@
+import { buildOrderDesk } from './app/create-app.js';
+import { SlackStartupError } from './app/slack-client.js';
+import { AppEnvSchema, ConfigError, loadDotEnv, parseEnv } from './config/index.js';
+import { createLogger } from './logger.js';
+
+// The entry point: configuration, logger, app, signals. Everything else lives in the modules.
+loadDotEnv();
+let env: ReturnType<typeof parseEnv<typeof AppEnvSchema>>;
+try {
+  env = parseEnv(AppEnvSchema, process.env);
+} catch (error) {
+  if (!(error instanceof ConfigError)) throw error;
+  process.stderr.write(`${error.message}\nSee .env.example for what each variable means.\n`);
+  process.exit(1);
+}
+
+const logger = createLogger({
+  level: env.LOG_LEVEL,
+  secrets: [env.SLACK_BOT_TOKEN, env.SLACK_SIGNING_SECRET, env.SLACK_APP_TOKEN, env.PARTNER_API_KEY].filter(
+    (s): s is string => Boolean(s),
+  ),
+});
+
+try {
+  const desk = await buildOrderDesk({ env, logger });
+  await desk.start();
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'stopping: no new requests, finishing replies under way');
+    void desk.stop().then(() => process.exit(0));
+  };
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
+} catch (error) {
+  if (error instanceof SlackStartupError) {
+    logger.fatal(error.message);
+    process.stderr.write(`Order Desk cannot start: ${error.message}\n`);
+    process.exit(1);
+  }
+  logger.fatal(
+    { error: { name: (error as Error).name, message: (error as Error).message } },
+    'start-up failed',
+  );
+  process.exit(1);
+}

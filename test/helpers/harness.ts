@@ -1,0 +1,114 @@
+import { Writable } from 'node:stream';
+import { buildOrderDesk, type OrderDesk } from '../../src/app/create-app.js';
+import { AppEnvSchema, parseEnv } from '../../src/config/index.js';
+import { BOT, type FakeSlack, startFakeSlack } from '../../src/fake-slack/server.js';
+import { createLogger } from '../../src/logger.js';
+import type { PartnerSimulator, SimulatorOptions } from '../../src/simulator/server.js';
+import { startTestSimulator } from './partner.js';
+
+export const USERS = {
+  agent: 'U0AGENT',
+  finance: 'U0FINANCE',
+  member: 'U0MEMBER',
+  groupAgent: 'U0GROUPIE',
+} as const;
+export const CHANNEL = 'C0SUPPORT';
+export const AUDIT_CHANNEL = 'C0AUDIT';
+export const BOT_TOKEN = 'xoxb-test-bot-token-5a7c';
+export const SIGNING_SECRET = 'test-signing-secret-91be';
+
+export interface Harness {
+  desk: OrderDesk;
+  slack: FakeSlack;
+  simulator: PartnerSimulator;
+  appUrl: string;
+  logs: string[];
+  stop(): Promise<void>;
+}
+
+export interface HarnessOptions {
+  simulator?: SimulatorOptions;
+  env?: Record<string, string>;
+  now?: () => Date;
+}
+
+/** The real app in HTTP mode on a random port, the partner simulator, and the fake Slack. */
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+  const simulator = await startTestSimulator(options.simulator);
+  const slack = await startFakeSlack({
+    botToken: BOT_TOKEN,
+    signingSecret: SIGNING_SECRET,
+    users: [
+      { id: USERS.agent, name: 'ana.agent', realName: 'Ana Agent' },
+      { id: USERS.finance, name: 'fin.lead', realName: 'Fin Lead' },
+      { id: USERS.member, name: 'max.member', realName: 'Max Member' },
+      { id: USERS.groupAgent, name: 'gus.group', realName: 'Gus Group' },
+    ],
+    channels: [
+      { id: CHANNEL, name: 'support' },
+      { id: AUDIT_CHANNEL, name: 'audit' },
+    ],
+    usergroups: { S0KEYS: [USERS.groupAgent] },
+  });
+  const env = parseEnv(AppEnvSchema, {
+    PARTNER_API_BASE_URL: simulator.url,
+    PARTNER_API_KEY: simulator.apiKey,
+    PARTNER_API_TIMEOUT_MS: '5000',
+    SLACK_BOT_TOKEN: BOT_TOKEN,
+    SLACK_SIGNING_SECRET: SIGNING_SECRET,
+    SLACK_API_URL: slack.apiUrl,
+    PORT: '0',
+    LOG_LEVEL: 'info',
+    KEYS_ALLOWED_USERS: USERS.agent,
+    KEYS_ALLOWED_USERGROUPS: 'S0KEYS',
+    FINANCE_ALLOWED_USERS: USERS.finance,
+    CURRENCY: 'EUR',
+    AUDIT_CHANNEL_ID: AUDIT_CHANNEL,
+    ...options.env,
+  });
+  const logs: string[] = [];
+  const destination = new Writable({
+    write(chunk, _encoding, done) {
+      logs.push(...String(chunk).split('\n').filter(Boolean));
+      done();
+    },
+  });
+  const logger = createLogger({
+    level: env.LOG_LEVEL,
+    secrets: [BOT_TOKEN, SIGNING_SECRET, simulator.apiKey],
+    destination,
+  });
+  const desk = await buildOrderDesk({ env, logger, now: options.now });
+  const port = await desk.start();
+  const appUrl = `http://127.0.0.1:${port}`;
+  slack.appUrl = appUrl;
+  return {
+    desk,
+    slack,
+    simulator,
+    appUrl,
+    logs,
+    async stop() {
+      await desk.stop(2_000);
+      await slack.stop();
+      await simulator.stop();
+    },
+  };
+}
+
+/** Waits for the next message the app posts through `responseUrlId` or into `channel`. */
+export function nthResponse(slack: FakeSlack, responseUrlId: string, n = 1) {
+  return slack.waitFor(() => {
+    const posts = slack.responsePosts.filter((p) => p.responseUrlId === responseUrlId);
+    return posts.length >= n ? posts[n - 1] : undefined;
+  });
+}
+
+export function latestVisible(slack: FakeSlack, user: string, via: 'response_url' = 'response_url') {
+  return slack
+    .visibleMessages(CHANNEL, user)
+    .filter((m) => m.via === via)
+    .at(-1);
+}
+
+export { BOT };

@@ -1,0 +1,121 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { CHANNEL, type Harness, nthResponse, startHarness, USERS } from '../../helpers/harness.js';
+
+const textOf = (blocks: unknown) => JSON.stringify(blocks);
+
+describe('/order', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ simulator: { orders: 300 } });
+  });
+  afterEach(() => h.simulator.faults.reset());
+  afterAll(() => h.stop());
+
+  const run = (text: string, user: string = USERS.member) =>
+    h.slack.runCommand({ user, channel: CHANNEL, command: '/order', text });
+
+  it('acks within 3 s while the partner API takes longer, then answers', async () => {
+    h.simulator.faults.set({ latencyMs: 3_500 });
+    const order = h.simulator.allOrders()[3];
+    const sent = await run(order?.id ?? '');
+    expect(sent.status).toBe(200);
+    expect(sent.ackMs).toBeLessThan(3_000);
+    const post = await nthResponse(h.slack, sent.responseUrlId ?? '');
+    expect(post.body.response_type).toBe('ephemeral');
+    expect(textOf(post.body.blocks)).toContain(order?.id);
+  });
+
+  it('with no text: usage and the five most recent orders', async () => {
+    const sent = await run('   ');
+    const post = await nthResponse(h.slack, sent.responseUrlId ?? '');
+    const blocks = textOf(post.body.blocks);
+    expect(blocks).toContain('How to look up an order');
+    for (const order of h.simulator.allOrders().slice(0, 5)) expect(blocks).toContain(order.id);
+    expect(blocks).not.toContain(h.simulator.allOrders()[5]?.id);
+  });
+
+  it('one match by ID: an ephemeral order card with every field', async () => {
+    const order = h.simulator.findOrder((o) => o.status === 'COMPLETED');
+    if (!order) throw new Error('fixture');
+    const sent = await run(order.id);
+    const post = await nthResponse(h.slack, sent.responseUrlId ?? '');
+    expect(post.body).toMatchObject({ response_type: 'ephemeral', replace_original: false });
+    const blocks = textOf(post.body.blocks);
+    for (const part of [
+      order.id,
+      order.reference_id,
+      'Completed',
+      order.item.title,
+      order.item.id,
+      `× ${order.item.quantity}`,
+      '<!date^',
+    ]) {
+      expect(blocks).toContain(part);
+    }
+    expect(blocks).toContain('€');
+    expect(blocks).toContain('order_share');
+    expect(blocks).toContain('order_show_keys');
+  });
+
+  it('by reference, exact match wins over partial matches', async () => {
+    const order = h.simulator.allOrders().find((o) => o.reference_id.endsWith('00010'));
+    const sent = await run(order?.reference_id ?? '');
+    const post = await nthResponse(h.slack, sent.responseUrlId ?? '');
+    expect(String(post.body.text)).toContain(order?.id);
+  });
+
+  it('several matches: a list of 10 with Next, and Next/Previous page through it', async () => {
+    const sent = await run('PO-2026-0000');
+    const post = await nthResponse(h.slack, sent.responseUrlId ?? '');
+    expect(post.body.text).toMatch(/^99 orders match/);
+    const list = h.slack.visibleMessages(CHANNEL, USERS.member).at(-1);
+    if (!list) throw new Error('no list message');
+    expect(list.blocks.filter((b) => (b as { accessory?: unknown }).accessory)).toHaveLength(10);
+    await h.slack.click({ user: USERS.member, messageId: list.id, actionId: 'results_page_next' });
+    await h.slack.waitFor(() => list.replacedCount === 1);
+    expect(textOf(list.blocks)).toContain('Showing 11–20');
+    await h.slack.click({ user: USERS.member, messageId: list.id, actionId: 'results_page_prev' });
+    await h.slack.waitFor(() => list.replacedCount === 2);
+    expect(textOf(list.blocks)).toContain('Showing 1–10');
+    // Open a row: the list becomes that order's card, with a way back.
+    await h.slack.click({ user: USERS.member, messageId: list.id, actionId: 'order_open' });
+    await h.slack.waitFor(() => list.replacedCount === 3);
+    expect(textOf(list.blocks)).toContain('Back to results');
+    await h.slack.click({ user: USERS.member, messageId: list.id, actionId: 'results_page' });
+    await h.slack.waitFor(() => list.replacedCount === 4);
+    expect(textOf(list.blocks)).toContain('Showing 1–10');
+  });
+
+  it('no match: says what was searched and how to search', async () => {
+    const sent = await run('NOTHING-LIKE-THIS');
+    const post = await nthResponse(h.slack, sent.responseUrlId ?? '');
+    expect(textOf(post.body.blocks)).toContain('NOTHING-LIKE-THIS');
+    expect(textOf(post.body.blocks)).toContain('Search by the full order ID');
+  });
+
+  it('search text over the limit gets a clear message and no partner call', async () => {
+    h.simulator.resetStats();
+    const sent = await run('x'.repeat(150));
+    const post = await nthResponse(h.slack, sent.responseUrlId ?? '');
+    expect(textOf(post.body.blocks)).toContain('the limit is 100');
+    expect(h.simulator.stats.requests).toBe(0);
+  });
+
+  it.each([
+    [{ status: 503 }, 'unavailable', 'The partner API is unavailable'],
+    [{ status: 429, retryAfter: '90' }, 'rate limited', 'Try again in 2 minutes'],
+    [{ status: 401 }, 'unauthorized', 'cannot sign in'],
+    [{ status: 403 }, 'forbidden', 'refused access'],
+    [{ malformed: 'html' as const }, 'invalid response', 'could not read'],
+    [{ status: 400 }, 'invalid input', 'does not look right'],
+    [{ delayMs: 6_000 }, 'timeout', 'took too long'],
+  ])('partner error %j is shown as %s, with the trace ID when there is one', async (fault, _kind, phrase) => {
+    h.simulator.faults.next(5, fault);
+    const sent = await run('PO-2026-000123');
+    const post = await nthResponse(h.slack, sent.responseUrlId ?? '');
+    const blocks = textOf(post.body.blocks);
+    expect(blocks).toContain(phrase);
+    if (!('delayMs' in fault) && !('malformed' in fault)) expect(blocks).toMatch(/trace ID `[0-9a-f]{16}`/);
+    expect(blocks).not.toMatch(/stack|at .*\.ts:|Simulated failure/);
+  });
+});
