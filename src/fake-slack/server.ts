@@ -372,23 +372,32 @@ export class FakeSlack extends EventEmitter {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const body = await readBody(req);
     const url = new URL(req.url ?? '/', 'http://fake-slack');
-    if (req.method === 'POST' && url.pathname.startsWith('/api/'))
-      return this.webApi(url.pathname.slice(5), req, body, res);
-    if (req.method === 'POST' && url.pathname.startsWith('/response/'))
-      return this.responseUrl(url.pathname.slice(10), body, res);
+    if (req.method === 'POST' && url.pathname.startsWith('/api/')) {
+      this.webApi(url.pathname.slice(5), req, body, res);
+      return;
+    }
+    if (req.method === 'POST' && url.pathname.startsWith('/response/')) {
+      this.responseUrl(url.pathname.slice(10), body, res);
+      return;
+    }
     if (this.fallback && (await this.fallback(req, res, body))) return;
     res.writeHead(404, { 'content-type': 'text/plain' });
     res.end('not found');
   }
 
-  private webApi(method: string, req: IncomingMessage, raw: string, res: ServerResponse): void {
+  private webApi(method: string, req: IncomingMessage, raw: string, res: ServerResponse): boolean {
     const args = parseArgs(req.headers['content-type'], raw);
     const token = (req.headers.authorization ?? '').replace(/^Bearer /, '') || String(args.token ?? '');
-    const answer = (status: number, body: Record<string, unknown>, headers: Record<string, string> = {}) => {
+    const answer = (
+      status: number,
+      body: Record<string, unknown>,
+      headers: Record<string, string> = {},
+    ): true => {
       this.calls.push({ method, args, status, ok: body.ok === true, at: Date.now() });
       res.writeHead(status, { 'content-type': 'application/json', ...headers });
       res.end(JSON.stringify(body));
       this.emit('change');
+      return true;
     };
     if (token !== this.options.botToken) return answer(200, { ok: false, error: 'invalid_auth' });
     const fault = this.methodFaults.get(method);
@@ -458,7 +467,7 @@ export class FakeSlack extends EventEmitter {
     }
   }
 
-  private responseUrl(id: string, raw: string, res: ServerResponse): void {
+  private responseUrl(id: string, raw: string, res: ServerResponse): boolean {
     const target = this.targets.get(id);
     let body: Record<string, unknown> = {};
     try {
@@ -466,7 +475,7 @@ export class FakeSlack extends EventEmitter {
     } catch {
       // recorded as sent; answered 400 below
     }
-    const finish = (status: number, text: string) => {
+    const finish = (status: number, text: string): true => {
       this.responsePosts.push({
         responseUrlId: id,
         body,
@@ -478,6 +487,7 @@ export class FakeSlack extends EventEmitter {
       res.writeHead(status, { 'content-type': 'text/plain' });
       res.end(text);
       this.emit('change');
+      return true;
     };
     if (this.responseUrlFault && this.responseUrlFault.count > 0) {
       this.responseUrlFault.count--;
