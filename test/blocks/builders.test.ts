@@ -1,0 +1,204 @@
+import { describe, expect, it } from 'vitest';
+import { escapeMrkdwn, formatMoney, slackDate, statusLabel } from '../../src/blocks/format.js';
+import {
+  renderHome,
+  renderKeyMessages,
+  renderNoMatch,
+  renderOrderCard,
+  renderOrderHelp,
+  renderPartnerError,
+  renderResultList,
+} from '../../src/blocks/index.js';
+import { classifyKey } from '../../src/blocks/keys.js';
+import { type OrderKeys, type OrderSummary, PartnerApiError } from '../../src/partner-api/index.js';
+
+const now = new Date('2026-11-22T12:00:00.000Z');
+const options = { currency: 'EUR', now };
+
+function order(n: number, overrides: Partial<OrderSummary> = {}): OrderSummary {
+  return {
+    id: `ORDER${String(n).padStart(5, '0')}`,
+    referenceId: `PO-2026-${String(n).padStart(6, '0')}`,
+    status: 'COMPLETED',
+    item: { id: '5f3c1a2b4d6e8f9a0b1c2d3e', title: 'Office Suite <Pro> & More', quantity: 2, amount: 39.98 },
+    createdAt: '2026-11-20T09:30:00.000Z',
+    ...overrides,
+  };
+}
+
+function keysOf(count: number, type = 'text'): OrderKeys {
+  return {
+    orderId: 'ORDER00001',
+    status: 'COMPLETED',
+    products: [
+      {
+        id: 'p1',
+        title: 'Office Suite',
+        quantity: count,
+        keys: Array.from({ length: count }, (_, i) => ({
+          value: `KEY${String(i).padStart(4, '0')}-ABCDE-FGHIJ-KLMNO-PQRST`,
+          type,
+        })),
+      },
+    ],
+    totalDebit: 10,
+    balance: { balance: 1, creditLimit: 2 },
+    traceId: 'trace1',
+  };
+}
+
+describe('formatting', () => {
+  it.each([
+    ['COMPLETED', 'Completed'],
+    ['canceled', 'Canceled'],
+    ['ON_HOLD_FOR_REVIEW', 'ON_HOLD_FOR_REVIEW'],
+    [null, 'Unknown'],
+  ])('status %j reads %j', (status, label) => expect(statusLabel(status)).toBe(label));
+
+  it.each([
+    [1234.5, 'EUR', '€1,234.50'],
+    [1234.5, 'USD', '$1,234.50'],
+    [1234.5, undefined, '1,234.50'],
+    [null, 'EUR', '—'],
+  ])('money %j in %j reads %j', (amount, currency, text) => expect(formatMoney(amount, currency)).toBe(text));
+
+  it('dates become a Slack token with a UTC fallback and a relative time', () => {
+    expect(slackDate('2026-11-20T09:30:00.000Z', now)).toBe(
+      '<!date^1795167000^{date_short_pretty} at {time}|20 Nov 2026, 09:30 UTC> (2 days ago)',
+    );
+    expect(slackDate('not a date', now)).toBe('not a date');
+    expect(slackDate(null, now)).toBe('unknown');
+  });
+
+  it('escapes mrkdwn control characters from API data', () => {
+    expect(escapeMrkdwn('<!channel> & <@U1>')).toBe('&lt;!channel&gt; &amp; &lt;@U1&gt;');
+  });
+});
+
+describe('classifyKey', () => {
+  it.each([
+    [{ value: 'ABC-123', type: 'text' }, 'code'],
+    [{ value: 'ABC-123', type: null }, 'code'],
+    [{ value: 'ABC-123', type: 'mystery' }, 'code'],
+    [{ value: 'https://redeem.example.com/x', type: 'url' }, 'link'],
+    [{ value: 'javascript:alert(1)', type: 'url' }, 'note'],
+    [{ value: 'data:image/png;base64,AAAA', type: 'image' }, 'note'],
+    [{ value: 'data:application/octet-stream;base64,AAAA', type: 'text' }, 'note'],
+    [{ value: 'AB\u0000CD', type: 'mystery' }, 'note'],
+    [{ value: 'has`backtick', type: 'text' }, 'plain'],
+    [{ value: null, type: 'text' }, 'note'],
+  ])('%j is shown as %s', (key, kind) => expect(classifyKey(key, 1).kind).toBe(kind));
+});
+
+describe('keys messages', () => {
+  it.each([1, 95, 500, 5_000])(
+    '%i keys: within every Slack limit, each key once, or counted as not shown',
+    (count) => {
+      const { messages, totalKeys, shownKeys } = renderKeyMessages(keysOf(count));
+      expect(totalKeys).toBe(count);
+      expect(messages.length).toBeLessThanOrEqual(5);
+      const all = JSON.stringify(messages);
+      for (const message of messages) {
+        expect(message.blocks.length).toBeLessThanOrEqual(50);
+        for (const block of message.blocks as Array<{ text?: { text: string } }>)
+          expect(block.text?.text.length ?? 0).toBeLessThanOrEqual(3_000);
+        expect(message.text).not.toContain('KEY0');
+      }
+      let found = 0;
+      for (let i = 0; i < count; i++) if (all.includes(`KEY${String(i).padStart(4, '0')}-`)) found++;
+      expect(found).toBe(shownKeys);
+      if (shownKeys < count) expect(all).toContain(`${count - shownKeys} of ${count} keys are not shown`);
+      else expect(shownKeys).toBe(count);
+    },
+  );
+
+  it('an order that needs more than five messages says how many keys are left out', () => {
+    const { shownKeys, messages } = renderKeyMessages(keysOf(30_000));
+    expect(messages).toHaveLength(5);
+    expect(shownKeys).toBeLessThan(30_000);
+    expect(JSON.stringify(messages.at(-1))).toContain('are not shown');
+  });
+});
+
+describe('one snapshot per surface', () => {
+  const error = new PartnerApiError({
+    kind: 'rate_limited',
+    operation: 'GET /v1/partners/orders',
+    status: 429,
+    traceId: 'abc123',
+    retryAfterSeconds: 30,
+  });
+  it.each([
+    ['order card, preview', () => renderOrderCard(order(1), { ...options, variant: 'preview' })],
+    [
+      'order card, shared',
+      () =>
+        renderOrderCard(order(1, { status: 'PROCESSING' }), {
+          ...options,
+          variant: 'shared',
+          sharedBy: 'U0AGENT',
+        }),
+    ],
+    [
+      'order card, from a list',
+      () =>
+        renderOrderCard(order(1), { ...options, variant: 'preview', backTo: { query: 'PO', offset: 10 } }),
+    ],
+    [
+      'result list, page 2',
+      () =>
+        renderResultList(
+          { query: 'PO-2026', orders: Array.from({ length: 25 }, (_, i) => order(i)), hits: 40, offset: 10 },
+          options,
+        ),
+    ],
+    ['help with recent orders', () => renderOrderHelp([order(1), order(2)], options)],
+    ['help when the API failed', () => renderOrderHelp(error, options)],
+    ['no match', () => renderNoMatch('<nothing>')],
+    ['partner error', () => renderPartnerError(error, 'PO-1')],
+    [
+      'keys',
+      () =>
+        renderKeyMessages({
+          ...keysOf(3),
+          products: [
+            ...keysOf(3).products,
+            {
+              id: 'p2',
+              title: 'Game',
+              quantity: 1,
+              keys: [{ value: 'https://redeem.example.com/a', type: 'url' }],
+            },
+          ],
+        }).messages,
+    ],
+    [
+      'home, finance',
+      () =>
+        renderHome(
+          {
+            isFinance: true,
+            balance: {
+              kind: 'reading',
+              reading: {
+                balance: 24870.55,
+                creditLimit: 10000,
+                readAt: now,
+                sourceOrderId: 'ORDER00001',
+                traceId: 't',
+              },
+            },
+            recent: [order(1)],
+          },
+          options,
+        ),
+    ],
+    [
+      'home, finance, no completed order',
+      () => renderHome({ isFinance: true, balance: { kind: 'no_completed_order' }, recent: [] }, options),
+    ],
+    ['home, member', () => renderHome({ isFinance: false, recent: [order(1)] }, options)],
+  ])('%s', (_name, build) => {
+    expect(build()).toMatchSnapshot();
+  });
+});

@@ -1,0 +1,107 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Harness, startHarness, USERS } from '../../helpers/harness.js';
+
+const textOf = (value: unknown) => JSON.stringify(value);
+
+describe('Home tab', () => {
+  let h: Harness;
+  let now = new Date('2026-11-22T10:00:00.000Z');
+  beforeAll(async () => {
+    h = await startHarness({
+      simulator: { orders: 150 },
+      now: () => now,
+      env: { BALANCE_CACHE_SECONDS: '60' },
+    });
+  });
+  afterAll(() => h.stop());
+
+  const publishesFor = (user: string) =>
+    h.slack.calls.filter((c) => c.method === 'views.publish' && c.args.user_id === user);
+  async function openHome(user: string) {
+    const before = publishesFor(user).length;
+    const sent = await h.slack.openHome(user);
+    expect(sent.status).toBe(200);
+    await h.slack.waitFor(() => publishesFor(user).length > before);
+    return h.slack.views.get(user);
+  }
+  const keysCalls = () => h.simulator.recorded.filter((r) => r.path.endsWith('/keys')).length;
+
+  it('finance sees balance and credit limit, formatted, with when they were read, and Refresh', async () => {
+    const view = textOf(await openHome(USERS.finance));
+    expect(view).toContain('€24,870.55');
+    expect(view).toContain('€10,000.00');
+    expect(view).toContain('<!date^');
+    expect(view).toContain('home_refresh');
+    for (const order of h.simulator.allOrders().slice(0, 5)) expect(view).toContain(order.id);
+  });
+
+  it('reads the balance from the most recent completed order and never shows its keys', async () => {
+    const source = h.simulator.allOrders().find((o) => o.status === 'COMPLETED');
+    const view = textOf(h.slack.views.get(USERS.finance));
+    for (const key of h.simulator.keysOf(source?.id ?? '')) expect(view).not.toContain(key.value);
+    expect(h.simulator.recorded.some((r) => r.path === `/v1/partners/orders/${source?.id}/keys`)).toBe(true);
+  });
+
+  it('caches the balance, and Refresh reads it again', async () => {
+    const before = keysCalls();
+    await openHome(USERS.finance);
+    expect(keysCalls()).toBe(before);
+    h.simulator.balance = { balance: 1_234.5, credit_limit: 5_000 };
+    const published = publishesFor(USERS.finance).length;
+    await h.slack.clickHome({ user: USERS.finance, actionId: 'home_refresh' });
+    await h.slack.waitFor(() => publishesFor(USERS.finance).length > published);
+    expect(keysCalls()).toBe(before + 1);
+    expect(textOf(h.slack.views.get(USERS.finance))).toContain('€1,234.50');
+  });
+
+  it('reads it again once the cache has expired', async () => {
+    const before = keysCalls();
+    now = new Date(now.getTime() + 61_000);
+    await openHome(USERS.finance);
+    expect(keysCalls()).toBe(before + 1);
+  });
+
+  it('an ordinary member sees usage and recent orders, and that the balance is for finance only', async () => {
+    const before = keysCalls();
+    const view = textOf(await openHome(USERS.member));
+    expect(view).toContain('visible to finance only');
+    expect(view).not.toContain('€1,234.50');
+    expect(view).not.toContain('home_refresh');
+    expect(view).toContain('/order-keys');
+    expect(keysCalls()).toBe(before);
+  });
+
+  it('ignores the Messages tab', async () => {
+    const before = h.slack.calls.filter((c) => c.method === 'views.publish').length;
+    await h.slack.openHome(USERS.member, 'messages');
+    // A Home open afterwards is published; the Messages one before it was not.
+    await openHome(USERS.agent);
+    expect(h.slack.calls.filter((c) => c.method === 'views.publish').length).toBe(before + 1);
+  });
+
+  it('Refresh by a non-finance user re-checks and shows no figures', async () => {
+    await h.slack.waitFor(() => h.slack.views.get(USERS.member));
+    const before = keysCalls();
+    const published = publishesFor(USERS.member).length;
+    // A stale finance view cannot be used to read the balance: the click itself is checked.
+    h.slack.views.set(USERS.member, h.slack.views.get(USERS.finance));
+    await h.slack.clickHome({ user: USERS.member, actionId: 'home_refresh' });
+    await h.slack.waitFor(() => publishesFor(USERS.member).length > published);
+    expect(textOf(h.slack.views.get(USERS.member))).toContain('visible to finance only');
+    expect(keysCalls()).toBe(before);
+  });
+});
+
+describe('Home tab without a completed order', () => {
+  it('says the balance is not available yet', async () => {
+    const h = await startHarness({ simulator: { orders: 0 } });
+    try {
+      h.simulator.addOrder({ status: 'PROCESSING' });
+      await h.slack.openHome(USERS.finance);
+      const view = await h.slack.waitFor(() => h.slack.views.get(USERS.finance));
+      expect(textOf(view)).toContain('not available yet');
+    } finally {
+      await h.stop();
+    }
+  });
+});

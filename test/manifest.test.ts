@@ -1,0 +1,72 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { COMMANDS } from '../src/listeners/commands/index.js';
+import { EVENTS } from '../src/listeners/events/index.js';
+
+// The scope each Web API method the code calls needs. A new call that is missing here fails the test,
+// so nobody adds a call without deciding its scope (and the manifest with it).
+const SCOPE_OF_METHOD: Record<string, string | null> = {
+  'auth.test': null,
+  'chat.postMessage': 'chat:write',
+  'usergroups.users.list': 'usergroups:read',
+  'views.publish': null,
+};
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory())
+      return name === 'fake-slack' || name === 'sandbox' || name === 'simulator' ? [] : sourceFiles(path);
+    return path.endsWith('.ts') ? [path] : [];
+  });
+}
+
+const source = sourceFiles('src')
+  .map((path) => readFileSync(path, 'utf8'))
+  .join('\n');
+const manifest = parse(readFileSync('manifest.yml', 'utf8'));
+
+describe('manifest.yml matches the code', () => {
+  it('declares exactly the slash commands the app registers, with descriptions and hints', () => {
+    const registered = [...source.matchAll(/app\.command\('([^']+)'/g)].map((m) => m[1]).sort();
+    const declared = manifest.features.slash_commands.map((c: { command: string }) => c.command).sort();
+    expect(registered).toEqual([...COMMANDS].sort());
+    expect(declared).toEqual(registered);
+    for (const command of manifest.features.slash_commands) {
+      expect(command.description.length).toBeGreaterThan(10);
+      expect(command.usage_hint).toBeTruthy();
+      expect(command.url).toMatch(/\/slack\/events$/);
+    }
+  });
+
+  it('subscribes to exactly the events the app listens to', () => {
+    const registered = [...source.matchAll(/app\.event\('([^']+)'/g)].map((m) => m[1]).sort();
+    expect(registered).toEqual([...EVENTS].sort());
+    expect([...manifest.settings.event_subscriptions.bot_events].sort()).toEqual(registered);
+  });
+
+  it('asks for the scopes the code uses and no more', () => {
+    const called = new Set(
+      [
+        ...source.matchAll(
+          /\b(?:client|slack)\.(auth|chat|usergroups|views|users|conversations|reactions|files|im)\.([a-zA-Z]+(?:\.[a-zA-Z]+)?)\(/g,
+        ),
+      ].map((m) => `${m[1]}.${m[2]}`),
+    );
+    expect([...called].sort()).toEqual(Object.keys(SCOPE_OF_METHOD).sort());
+    const needed = new Set<string>(['commands']);
+    for (const method of called) {
+      const scope = SCOPE_OF_METHOD[method];
+      if (scope) needed.add(scope);
+    }
+    expect([...manifest.oauth_config.scopes.bot].sort()).toEqual([...needed].sort());
+  });
+
+  it('turns on the Home tab and interactivity', () => {
+    expect(manifest.features.app_home.home_tab_enabled).toBe(true);
+    expect(manifest.settings.interactivity.is_enabled).toBe(true);
+    expect(manifest.features.bot_user.display_name).toBe('Order Desk');
+  });
+});
