@@ -140,14 +140,11 @@ export const AppEnvSchema = PartnerEnvSchema.extend({
   AUDIT_CHANNEL_ID: optionalText.refine((value) => value === undefined || /^[CGD][A-Z0-9]{2,}$/.test(value), {
     error: 'must be a Slack channel ID (C…, G… or D…)',
   }),
-}).superRefine((env, ctx) => {
-  if (!env.SLACK_APP_TOKEN && !env.SLACK_SIGNING_SECRET) {
-    ctx.addIssue({
-      code: 'custom',
-      path: ['SLACK_SIGNING_SECRET'],
-      message: 'is required in HTTP mode (set it, or set SLACK_APP_TOKEN for Socket Mode)',
-    });
-  }
+}).refine((env) => Boolean(env.SLACK_APP_TOKEN || env.SLACK_SIGNING_SECRET), {
+  path: ['SLACK_SIGNING_SECRET'],
+  error: 'is required in HTTP mode (set it, or set SLACK_APP_TOKEN for Socket Mode)',
+  // Run even when other variables failed, so one start-up lists every problem at once.
+  when: () => true,
 });
 
 export type PartnerEnv = z.output<typeof PartnerEnvSchema>;

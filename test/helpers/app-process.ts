@@ -1,0 +1,75 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+
+export interface AppProcess {
+  child: ChildProcess;
+  stdout: string[];
+  stderr: () => string;
+  /** Resolves with the first stdout JSON line that satisfies `check`. */
+  waitForLog(check: (line: Record<string, unknown>) => boolean, timeoutMs?: number): Promise<Record<string, unknown>>;
+  exited: Promise<number | null>;
+}
+
+/** Runs the real entry point (src/main.ts) as its own process, as `npm run dev` does. */
+export function spawnApp(env: Record<string, string>): AppProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const stdout: string[] = [];
+  let stderr = '';
+  let buffer = '';
+  const listeners = new Set<() => void>();
+  child.stdout?.on('data', (chunk: Buffer) => {
+    buffer += chunk.toString();
+    const lines = buffer.split('\n');
+    buffer = lines.pop() ?? '';
+    stdout.push(...lines.filter(Boolean));
+    for (const listener of listeners) listener();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const exited = once(child, 'exit').then(([code]) => code as number | null);
+  return {
+    child,
+    stdout,
+    stderr: () => stderr,
+    exited,
+    waitForLog(check, timeoutMs = 15_000) {
+      return new Promise((resolve, reject) => {
+        const attempt = () => {
+          for (const line of stdout) {
+            try {
+              const parsed = JSON.parse(line) as Record<string, unknown>;
+              if (check(parsed)) {
+                cleanup();
+                resolve(parsed);
+                return;
+              }
+            } catch {
+              // not a JSON line
+            }
+          }
+        };
+        const timer = setTimeout(() => {
+          cleanup();
+          reject(new Error(`no matching log line within ${timeoutMs} ms; stderr: ${stderr}`));
+        }, timeoutMs);
+        const cleanup = () => {
+          clearTimeout(timer);
+          listeners.delete(attempt);
+        };
+        listeners.add(attempt);
+        void exited.then(() => {
+          attempt();
+          if (listeners.has(attempt)) {
+            cleanup();
+            reject(new Error(`the app exited; stderr: ${stderr}`));
+          }
+        });
+        attempt();
+      });
+    },
+  };
+}
