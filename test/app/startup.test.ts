@@ -28,10 +28,15 @@ describe('the process: start-up and shutdown', () => {
   });
 
   it('bad configuration: exits 1 listing every variable, printing no value', async () => {
-    const app = spawnApp({ PARTNER_API_KEY: 'pk-should-not-print', PARTNER_API_BASE_URL: 'nope', SLACK_BOT_TOKEN: 'xoxp-should-not-print' });
+    const app = spawnApp({
+      PARTNER_API_KEY: 'pk-should-not-print',
+      PARTNER_API_BASE_URL: 'nope',
+      SLACK_BOT_TOKEN: 'xoxp-should-not-print',
+    });
     expect(await app.exited).toBe(1);
     const stderr = app.stderr();
-    for (const name of ['PARTNER_API_BASE_URL', 'SLACK_BOT_TOKEN', 'SLACK_SIGNING_SECRET']) expect(stderr).toContain(name);
+    for (const name of ['PARTNER_API_BASE_URL', 'SLACK_BOT_TOKEN', 'SLACK_SIGNING_SECRET'])
+      expect(stderr).toContain(name);
     expect(stderr).not.toContain('should-not-print');
   });
 
@@ -49,11 +54,18 @@ describe('the process: start-up and shutdown', () => {
     expect((await fetch(`${slack.appUrl}/healthz`)).status).toBe(200);
     simulator.faults.set({ latencyMs: 1_000 });
     try {
-      const sent = await slack.runCommand({ user: USERS.member, channel: CHANNEL, command: '/order', text: simulator.allOrders()[0]?.id ?? '' });
+      const sent = await slack.runCommand({
+        user: USERS.member,
+        channel: CHANNEL,
+        command: '/order',
+        text: simulator.allOrders()[0]?.id ?? '',
+      });
       expect(sent.status).toBe(200);
       app.child.kill('SIGTERM');
       await app.waitForLog((line) => line.msg === 'stopping: no new requests, finishing replies under way');
-      const reply = await slack.waitFor(() => slack.responsePosts.find((p) => p.responseUrlId === sent.responseUrlId));
+      const reply = await slack.waitFor(() =>
+        slack.responsePosts.find((p) => p.responseUrlId === sent.responseUrlId),
+      );
       expect(reply.status).toBe(200);
       expect(await app.exited).toBe(0);
       await expect(fetch(`${slack.appUrl}/healthz`)).rejects.toThrow();

@@ -6,7 +6,10 @@ export interface AppProcess {
   stdout: string[];
   stderr: () => string;
   /** Resolves with the first stdout JSON line that satisfies `check`. */
-  waitForLog(check: (line: Record<string, unknown>) => boolean, timeoutMs?: number): Promise<Record<string, unknown>>;
+  waitForLog(
+    check: (line: Record<string, unknown>) => boolean,
+    timeoutMs?: number,
+  ): Promise<Record<string, unknown>>;
   exited: Promise<number | null>;
 }
 

@@ -1,0 +1,149 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { startFakeSlack } from '../fake-slack/server.js';
+import { startSimulator } from '../simulator/server.js';
+import { attachSandboxPage, type SandboxUser } from './server.js';
+
+// `npm run sandbox`: the partner API simulator, the real app (src/main.ts, HTTP mode, signed
+// requests) and a local Slack in the browser, with no Slack workspace and no partner credentials.
+// This is a command-line tool, so it prints to the console.
+
+const USERS: SandboxUser[] = [
+  {
+    id: 'U0AGENT',
+    name: 'ana.agent',
+    realName: 'Ana Agent (support, may see keys)',
+    role: 'Support agent in KEYS_ALLOWED_USERS: can retrieve keys.',
+  },
+  {
+    id: 'U0GROUPIE',
+    name: 'gus.group',
+    realName: 'Gus Group (support, keys via user group)',
+    role: 'Member of the user group S0KEYS, which may retrieve keys.',
+  },
+  {
+    id: 'U0FINANCE',
+    name: 'fin.lead',
+    realName: 'Fin Lead (finance)',
+    role: 'In FINANCE_ALLOWED_USERS: sees the balance on the Home tab.',
+  },
+  {
+    id: 'U0MEMBER',
+    name: 'max.member',
+    realName: 'Max Member (ordinary member)',
+    role: 'Can look orders up and share them; no keys, no balance.',
+  },
+];
+const CHANNELS = [
+  { id: 'C0SUPPORT', name: 'support' },
+  { id: 'C0GENERAL', name: 'general' },
+  { id: 'C0AUDIT', name: 'order-desk-audit' },
+];
+
+function port(name: string, fallback: number): number {
+  const raw = process.env[name];
+  const value = raw === undefined || raw === '' ? fallback : Number(raw);
+  if (!Number.isInteger(value) || value < 0 || value > 65_535) {
+    console.error(`${name} must be a port number (0 picks a free one).`);
+    process.exit(1);
+  }
+  return value;
+}
+
+const PINO_LEVELS: Record<string, number> = {
+  trace: 10,
+  debug: 20,
+  info: 30,
+  warn: 40,
+  error: 50,
+  fatal: 60,
+  silent: 100,
+};
+const printLevel = PINO_LEVELS[process.env.SANDBOX_LOG_LEVEL ?? 'info'] ?? 30;
+const botToken = `xoxb-sandbox-${randomBytes(8).toString('hex')}`;
+const signingSecret = randomBytes(16).toString('hex');
+let app: ChildProcess | undefined;
+
+try {
+  const simulator = await startSimulator({ port: port('SANDBOX_PARTNER_PORT', 4010), orders: 1200 });
+  const slack = await startFakeSlack({
+    botToken,
+    signingSecret,
+    port: port('SANDBOX_PORT', 3000),
+    users: USERS,
+    channels: CHANNELS,
+    usergroups: { S0KEYS: ['U0GROUPIE'] },
+  });
+  attachSandboxPage(slack, USERS);
+
+  const main = fileURLToPath(new URL('../main.ts', import.meta.url));
+  app = spawn(process.execPath, ['--import', 'tsx', main], {
+    env: {
+      ...process.env,
+      PARTNER_API_BASE_URL: simulator.url,
+      PARTNER_API_KEY: simulator.apiKey,
+      SLACK_BOT_TOKEN: botToken,
+      SLACK_SIGNING_SECRET: signingSecret,
+      SLACK_APP_TOKEN: '',
+      SLACK_API_URL: slack.apiUrl,
+      PORT: String(port('SANDBOX_APP_PORT', 3001)),
+      // The sandbox reads the app's start-up line for its port, so the app always logs at info;
+      // SANDBOX_LOG_LEVEL decides what of it is printed here.
+      LOG_LEVEL: 'info',
+      KEYS_ALLOWED_USERS: 'U0AGENT',
+      KEYS_ALLOWED_USERGROUPS: 'S0KEYS',
+      FINANCE_ALLOWED_USERS: 'U0FINANCE',
+      FINANCE_ALLOWED_USERGROUPS: '',
+      CURRENCY: process.env.CURRENCY || 'EUR',
+      AUDIT_CHANNEL_ID: 'C0AUDIT',
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const appPort = await new Promise<number>((resolve, reject) => {
+    let buffer = '';
+    app?.stdout?.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString();
+      const lines = buffer.split('\n');
+      buffer = lines.pop() ?? '';
+      for (const line of lines) {
+        try {
+          const parsed = JSON.parse(line) as { msg?: string; port?: number; level?: number };
+          if ((parsed.level ?? 100) >= printLevel) process.stdout.write(`[app] ${line}\n`);
+          if (parsed.msg === 'Order Desk is running' && parsed.port) resolve(parsed.port);
+        } catch {
+          process.stdout.write(`[app] ${line}\n`);
+        }
+      }
+    });
+    app?.once('exit', (code) => reject(new Error(`the app exited with code ${code}`)));
+  });
+  slack.appUrl = `http://127.0.0.1:${appPort}`;
+
+  console.log('');
+  console.log(`Order Desk sandbox is ready: open http://localhost:${slack.url.split(':').at(-1)}`);
+  console.log(`  app (HTTP mode):      ${slack.appUrl}/slack/events`);
+  console.log(`  partner simulator:    ${simulator.url}`);
+  console.log('  Pick who you are at the top left, then type /order in #support.');
+
+  const shutdown = async () => {
+    app?.kill('SIGTERM');
+    await Promise.all([slack.stop(), simulator.stop()]);
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown());
+  process.once('SIGTERM', () => void shutdown());
+  app.once('exit', (code) => {
+    console.error(`The app stopped (exit code ${code}); stopping the sandbox.`);
+    void Promise.all([slack.stop(), simulator.stop()]).then(() => process.exit(code ?? 1));
+  });
+} catch (error) {
+  app?.kill('SIGTERM');
+  const message = error instanceof Error ? error.message : String(error);
+  console.error(`The sandbox could not start: ${message}`);
+  if (/EADDRINUSE/.test(message))
+    console.error(
+      'A port is taken: set SANDBOX_PORT, SANDBOX_APP_PORT or SANDBOX_PARTNER_PORT (0 picks a free one).',
+    );
+  process.exit(1);
+}

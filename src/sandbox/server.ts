@@ -1,0 +1,150 @@
+import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type FakeSlack, findButton } from '../fake-slack/server.js';
+
+// The sandbox page and its small JSON API, served beside the fake Slack's Web API on one port.
+
+export interface SandboxUser {
+  id: string;
+  name: string;
+  realName: string;
+  role: string;
+}
+
+const STATIC: Record<string, { file: string; type: string }> = {
+  '/': { file: 'index.html', type: 'text/html; charset=utf-8' },
+  '/app.js': { file: 'app.js', type: 'text/javascript; charset=utf-8' },
+  '/render.js': { file: 'render.js', type: 'text/javascript; charset=utf-8' },
+  '/style.css': { file: 'style.css', type: 'text/css; charset=utf-8' },
+};
+
+const PUBLIC_DIR = new URL('./public/', import.meta.url);
+const MAX_COMMAND_LENGTH = 4_000;
+
+export function attachSandboxPage(slack: FakeSlack, users: SandboxUser[]): void {
+  const known = (user: unknown): user is string =>
+    typeof user === 'string' && users.some((u) => u.id === user);
+  const json = (res: ServerResponse, status: number, body: unknown) => {
+    res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+    res.end(JSON.stringify(body));
+    return true;
+  };
+
+  slack.fallback = async (req: IncomingMessage, res: ServerResponse, raw: string) => {
+    const url = new URL(req.url ?? '/', 'http://sandbox');
+    const asset = STATIC[url.pathname];
+    if (req.method === 'GET' && asset) {
+      const content = await readFile(new URL(asset.file, PUBLIC_DIR));
+      // A strict policy: the page runs only its own files, so it works offline and loads nothing else.
+      res.writeHead(200, {
+        'content-type': asset.type,
+        'cache-control': 'no-store',
+        'content-security-policy':
+          "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'",
+      });
+      res.end(content);
+      return true;
+    }
+    if (url.pathname === '/favicon.ico') {
+      res.writeHead(204);
+      res.end();
+      return true;
+    }
+    if (!url.pathname.startsWith('/sandbox/api/')) return false;
+    const route = url.pathname.slice('/sandbox/api/'.length);
+    let body: Record<string, unknown> = {};
+    if (req.method === 'POST') {
+      try {
+        body = JSON.parse(raw || '{}') as Record<string, unknown>;
+      } catch {
+        return json(res, 400, { error: 'The request body is not JSON.' });
+      }
+    }
+    switch (`${req.method} ${route}`) {
+      case 'GET setup':
+        return json(res, 200, { users, channels: slack.channels });
+      case 'GET state': {
+        const user = url.searchParams.get('user');
+        if (!known(user)) return json(res, 400, { error: 'Unknown user.' });
+        const channel = url.searchParams.get('channel') ?? '';
+        const messages = channel
+          ? slack.visibleMessages(channel, user).map((m) => ({
+              id: m.id,
+              text: m.text,
+              blocks: m.blocks,
+              ephemeral: m.visibleTo !== undefined,
+              author: m.author,
+              via: m.via,
+            }))
+          : [];
+        return json(res, 200, { messages, home: slack.views.get(user) ?? null });
+      }
+      case 'POST command': {
+        const { user, channel, text } = body;
+        if (
+          !known(user) ||
+          typeof channel !== 'string' ||
+          typeof text !== 'string' ||
+          text.length > MAX_COMMAND_LENGTH
+        ) {
+          return json(res, 400, { error: 'A command needs a known user, a channel and text.' });
+        }
+        const match = /^(\/order(?:-keys)?)(?:\s+([\s\S]*))?$/.exec(text.trim());
+        if (!match?.[1]) return json(res, 400, { error: 'Only /order and /order-keys are available here.' });
+        const sent = await slack.runCommand({
+          user,
+          channel,
+          command: match[1],
+          text: (match[2] ?? '').trim(),
+        });
+        return json(res, sent.status === 200 ? 200 : 502, { status: sent.status, ackMs: sent.ackMs });
+      }
+      case 'POST click': {
+        const { user, location, actionId, value } = body;
+        if (!known(user) || typeof location !== 'string' || typeof actionId !== 'string')
+          return json(res, 400, { error: 'A click needs a user, a location and an action.' });
+        const wanted = typeof value === 'string' && value !== '' ? value : undefined;
+        if (location === 'home') {
+          const sent = await slack.clickHome({ user, actionId });
+          return json(res, 200, { status: sent.status, ackMs: sent.ackMs });
+        }
+        const message = slack.findMessage(location);
+        if (!message || message.deleted || (message.visibleTo !== undefined && message.visibleTo !== user))
+          return json(res, 404, { error: 'That message is gone.' });
+        if (!findButton(message.blocks, actionId, wanted))
+          return json(res, 404, { error: 'That button is gone.' });
+        const sent = await slack.click({ user, messageId: location, actionId, value: wanted });
+        return json(res, 200, { status: sent.status, ackMs: sent.ackMs });
+      }
+      case 'POST home': {
+        if (!known(body.user)) return json(res, 400, { error: 'Unknown user.' });
+        const sent = await slack.openHome(body.user);
+        return json(res, 200, { status: sent.status });
+      }
+      case 'GET events': {
+        res.writeHead(200, {
+          'content-type': 'text/event-stream',
+          'cache-control': 'no-store',
+          connection: 'keep-alive',
+        });
+        res.write(`: ${randomBytes(2).toString('hex')}\n\n`);
+        // Changes come in bursts (several posts per command); one notice per tick is enough.
+        let queued = false;
+        const onChange = () => {
+          if (queued) return;
+          queued = true;
+          setImmediate(() => {
+            queued = false;
+            res.write('event: change\ndata: {}\n\n');
+          });
+        };
+        slack.on('change', onChange);
+        req.on('close', () => slack.off('change', onChange));
+        return true;
+      }
+      default:
+        return json(res, 404, { error: 'No such sandbox endpoint.' });
+    }
+  };
+}

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+// @ts-expect-error: a plain browser module without type declarations, loaded here as the page loads it
+import { renderBlocks, renderMrkdwn } from '../../src/sandbox/public/render.js';
+
+const context = {
+  users: [{ id: 'U0AGENT', name: 'ana.agent' }],
+  channels: [{ id: 'C1', name: 'support' }],
+  now: new Date('2026-11-22T12:00:00Z'),
+};
+
+describe('sandbox mrkdwn renderer', () => {
+  it.each([
+    ['*bold*', '<strong>bold</strong>'],
+    ['_italic_', '<em>italic</em>'],
+    ['~strike~', '<del>strike</del>'],
+    ['`code`', '<code>code</code>'],
+    ['*`ID1`*', '<strong><code>ID1</code></strong>'],
+    ['```A-1\nB-2```', '<pre class="code">A-1\nB-2</pre>'],
+    ['```*not bold*```', '<pre class="code">*not bold*</pre>'],
+    [
+      '<https://example.com|site>',
+      '<a href="https://example.com" target="_blank" rel="noopener noreferrer">site</a>',
+    ],
+    ['<@U0AGENT>', '<span class="mention">@ana.agent</span>'],
+    ['<#C1>', '<span class="mention">#support</span>'],
+    ['&lt;script&gt;', '&lt;script&gt;'],
+    ['<javascript:alert(1)|x>', '&lt;javascript:alert(1)|x&gt;'],
+    ['a\nb', 'a<br>b'],
+  ])('%j renders as %j', (input, html) => {
+    expect(renderMrkdwn(input, context)).toBe(html);
+  });
+
+  it('renders date tokens in the viewer’s time zone, with the fallback as a title', () => {
+    const html = renderMrkdwn(
+      '<!date^1795167000^{date_short_pretty} at {time}|20 Nov 2026, 09:30 UTC>',
+      context,
+    );
+    expect(html).toMatch(
+      /^<time class="date" title="20 Nov 2026, 09:30 UTC">Nov 20, 2026 at \d\d:\d\d<\/time>$/,
+    );
+  });
+
+  it('escapes what a message says and keeps buttons addressable', () => {
+    const html = renderBlocks(
+      [
+        { type: 'header', text: { type: 'plain_text', text: '<b>Order</b>' } },
+        {
+          type: 'actions',
+          elements: [
+            {
+              type: 'button',
+              action_id: 'a"b',
+              value: '{"o":"X"}',
+              text: { type: 'plain_text', text: 'Go' },
+            },
+          ],
+        },
+        { type: 'image' },
+      ],
+      context,
+      'M1',
+    );
+    expect(html).toContain('&lt;b&gt;Order&lt;/b&gt;');
+    expect(html).toContain('data-action-id="a&quot;b"');
+    expect(html).toContain('data-value="{&quot;o&quot;:&quot;X&quot;}"');
+    expect(html).toContain('data-location="M1"');
+    expect(html).toContain('Unsupported block: image');
+  });
+});

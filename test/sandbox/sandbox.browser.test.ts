@@ -1,0 +1,166 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type SandboxProcess, startSandboxProcess } from '../helpers/sandbox-process.js';
+
+// Drives `npm run sandbox` in Debian's Chromium as a person would. Without Chromium the test is
+// skipped with a message, except under CI=true, where a missing browser is a failure.
+const CANDIDATES = [process.env.CHROMIUM_PATH, '/usr/lib/chromium/chromium', '/usr/bin/chromium'].filter(
+  Boolean,
+) as string[];
+const chromiumPath = CANDIDATES.find((path) => existsSync(path));
+const inCi = process.env.CI === 'true';
+if (!chromiumPath && !inCi) {
+  console.warn(
+    'Skipping the sandbox browser test: Chromium is not installed (apt-get install -y --no-install-recommends chromium).',
+  );
+}
+
+const SHOTS = 'test-results';
+
+describe.skipIf(!chromiumPath && !inCi)('the sandbox in a browser', () => {
+  let sandbox: SandboxProcess;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    if (!chromiumPath)
+      throw new Error(`CI=true and no Chromium at ${CANDIDATES.join(', ')}: .ci/run installs it.`);
+    mkdirSync(SHOTS, { recursive: true });
+    sandbox = await startSandboxProcess();
+    browser = await chromium.launch({
+      executablePath: chromiumPath,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    });
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    // The page must load nothing from outside this machine.
+    const outside: string[] = [];
+    page.on('request', (request) => {
+      if (!request.url().startsWith(sandbox.url)) outside.push(request.url());
+    });
+    await page.goto(sandbox.url);
+    await page.waitForSelector('body[data-ready=true]');
+    expect(outside).toEqual([]);
+  }, 40_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await sandbox?.stop();
+  });
+
+  async function as(userId: string) {
+    await page.selectOption('#user-picker', userId);
+  }
+  async function go(target: string) {
+    await page.click(`.nav-item[data-target="${target}"]`);
+  }
+  async function type(text: string) {
+    await page.fill('#message-box', text);
+    await page.press('#message-box', 'Enter');
+  }
+
+  it('an agent looks an order up and shares it; another user sees the shared card', async () => {
+    await as('U0AGENT');
+    await go('C0SUPPORT');
+    await type('/order PO-2026-001199');
+    const preview = page.locator('.message.is-ephemeral', { hasText: 'Share in channel' }).last();
+    await preview.waitFor();
+    await expect(preview.locator('.ephemeral').innerText()).resolves.toContain('Only visible to you');
+    const orderId = (await preview.locator('.header').innerText()).replace('Order ', '').trim();
+    await page.screenshot({ path: `${SHOTS}/1-order-card.png` });
+    await preview.getByRole('button', { name: 'Share in channel' }).click();
+    const shared = page.locator('.message:not(.is-ephemeral)', { hasText: 'Shared by' }).last();
+    await shared.waitFor();
+    await expect(
+      page.locator('.message.is-ephemeral', { hasText: 'Share in channel' }).count(),
+    ).resolves.toBe(0);
+
+    await as('U0MEMBER');
+    const seen = page.locator('.message', { hasText: 'Shared by' }).last();
+    await seen.waitFor();
+    expect(await seen.innerText()).toContain(orderId);
+    expect(await seen.innerText()).toContain('@ana.agent');
+    expect(await page.locator('.message.is-ephemeral', { hasText: orderId }).count()).toBe(0);
+    await page.screenshot({ path: `${SHOTS}/2-shared-card-seen-by-member.png` });
+  });
+
+  it('keys: denied to an ordinary member, shown only to the agent, hidden again with "Hide keys"', async () => {
+    const orderId = (
+      await page.locator('.message', { hasText: 'Shared by' }).last().locator('.header').innerText()
+    )
+      .replace('Order ', '')
+      .trim();
+    await as('U0MEMBER');
+    await type(`/order-keys ${orderId}`);
+    await page.locator('.message.is-ephemeral', { hasText: 'not authorised' }).last().waitFor();
+
+    await as('U0AGENT');
+    await type(`/order-keys ${orderId}`);
+    const keys = page.locator('.message.is-ephemeral', { hasText: `Keys for order ${orderId}` }).last();
+    await keys.waitFor();
+    const codeBlock = await keys.locator('pre.code').first().innerText();
+    expect(codeBlock).toMatch(/^[A-Z0-9]{5}(-[A-Z0-9]{5}){4}/);
+    await page.screenshot({ path: `${SHOTS}/3-keys-for-agent.png` });
+
+    await as('U0MEMBER');
+    await page.locator('#messages').waitFor();
+    await expect(page.locator('#messages').innerText()).resolves.not.toContain(
+      codeBlock.split('\n')[0] ?? 'none',
+    );
+    expect(await page.locator('.message', { hasText: `Keys for order ${orderId}` }).count()).toBe(0);
+
+    await as('U0AGENT');
+    const again = page.locator('.message.is-ephemeral', { hasText: `Keys for order ${orderId}` }).last();
+    await again.waitFor();
+    const before = await page.locator('.message', { hasText: `Keys for order ${orderId}` }).count();
+    await again.getByRole('button', { name: 'Hide keys' }).click();
+    await page.waitForFunction(
+      ([id, count]) =>
+        document.querySelectorAll('.message').length > 0 &&
+        [...document.querySelectorAll('.message')].filter((m) =>
+          m.textContent?.includes(`Keys for order ${id}`),
+        ).length ===
+          Number(count) - 1,
+      [orderId, before],
+    );
+  });
+
+  it('pages through several matches', async () => {
+    await as('U0AGENT');
+    await type('/order PO-2026-0011');
+    const list = page.locator('.message.is-ephemeral', { hasText: 'orders match' }).last();
+    await list.waitFor();
+    expect(await list.innerText()).toContain('Showing 1–10');
+    await list.getByRole('button', { name: 'Next →' }).click();
+    await page.locator('.message.is-ephemeral', { hasText: 'Showing 11–20' }).waitFor();
+    await page.screenshot({ path: `${SHOTS}/4-result-list-page-2.png` });
+    await page
+      .locator('.message.is-ephemeral', { hasText: 'Showing 11–20' })
+      .getByRole('button', { name: '← Previous' })
+      .click();
+    await page.locator('.message.is-ephemeral', { hasText: 'Showing 1–10' }).waitFor();
+  });
+
+  it('the Home tab: balance for finance, "finance only" for an ordinary member', async () => {
+    await as('U0FINANCE');
+    await go('home');
+    await page.locator('#home', { hasText: 'Credit limit' }).waitFor();
+    const home = await page.locator('#home').innerText();
+    expect(home).toMatch(/Balance\s+€[\d,]+\.\d\d/);
+    expect(home).toContain('Most recent orders');
+    await page.screenshot({ path: `${SHOTS}/5-home-finance.png` });
+
+    await as('U0MEMBER');
+    await page.locator('#home', { hasText: 'visible to finance only' }).waitFor();
+    expect(await page.locator('#home').innerText()).not.toContain('Credit limit');
+    await page.screenshot({ path: `${SHOTS}/6-home-member.png` });
+  });
+});
