@@ -85,26 +85,6 @@ describe('order card buttons', () => {
     expect(h.simulator.recorded.filter((r) => r.path.endsWith('/keys'))).toHaveLength(0);
   });
 
-  it('"Show keys" on a preview re-checks authorisation at click time', async () => {
-    const order = completed();
-    const preview = await previewFor(USERS.agent, order.id);
-    // The agent loses access between the lookup and the click.
-    const auth = h.desk.deps.auth;
-    const original = auth.canSeeKeys;
-    auth.canSeeKeys = async () => ({ allowed: false, reason: 'not_listed' });
-    try {
-      const click = await h.slack.click({
-        user: USERS.agent,
-        messageId: preview.id,
-        actionId: 'order_show_keys',
-      });
-      const post = await nthResponse(h.slack, click.responseUrlId ?? '');
-      expect(textOf(post.body.blocks)).toContain('not authorised');
-    } finally {
-      auth.canSeeKeys = original;
-    }
-  });
-
   it.each([
     ['order_show_keys', '{"o":"../../etc/passwd"}'],
     ['order_show_keys', 'not json'],
@@ -120,5 +100,38 @@ describe('order card buttons', () => {
     const post = await nthResponse(h.slack, click.responseUrlId ?? '');
     expect(textOf(post.body.blocks)).toContain('out of date');
     expect(h.simulator.stats.requests).toBe(0);
+  });
+});
+
+describe('authorisation is checked at click time', () => {
+  it('an agent removed from the allowed user group after the lookup is denied on "Show keys"', async () => {
+    const h = await startHarness({ simulator: { orders: 40 }, env: { USERGROUP_CACHE_SECONDS: '0' } });
+    try {
+      const order = h.simulator.findOrder((o) => o.status === 'COMPLETED');
+      const sent = await h.slack.runCommand({
+        user: USERS.groupAgent,
+        channel: CHANNEL,
+        command: '/order',
+        text: order?.id ?? '',
+      });
+      await nthResponse(h.slack, sent.responseUrlId ?? '');
+      const preview = h.slack
+        .visibleMessages(CHANNEL, USERS.groupAgent)
+        .filter((m) => m.via === 'response_url')
+        .at(-1);
+      if (!preview) throw new Error('no preview');
+      h.slack.usergroups.set('S0KEYS', []);
+      h.simulator.resetStats();
+      const click = await h.slack.click({
+        user: USERS.groupAgent,
+        messageId: preview.id,
+        actionId: 'order_show_keys',
+      });
+      const post = await nthResponse(h.slack, click.responseUrlId ?? '');
+      expect(textOf(post.body.blocks)).toContain('not authorised');
+      expect(h.simulator.recorded.filter((r) => r.path.endsWith('/keys'))).toHaveLength(0);
+    } finally {
+      await h.stop();
+    }
   });
 });
