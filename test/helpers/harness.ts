@@ -1,9 +1,11 @@
+import { EventEmitter } from 'node:events';
 import { Writable } from 'node:stream';
 import { buildOrderDesk, type OrderDesk } from '../../src/app/create-app.js';
 import { AppEnvSchema, parseEnv } from '../../src/config/index.js';
 import { BOT, type FakeSlack, startFakeSlack } from '../../src/fake-slack/server.js';
 import { createLogger } from '../../src/logger.js';
 import type { PartnerSimulator, SimulatorOptions } from '../../src/simulator/server.js';
+import { secretLeaks } from './hygiene.js';
 import { startTestSimulator } from './partner.js';
 
 export const USERS = {
@@ -23,6 +25,12 @@ export interface Harness {
   simulator: PartnerSimulator;
   appUrl: string;
   logs: string[];
+  /** Resolves with the first log line (parsed) whose msg is `msg` and that passes `check`. */
+  waitForLog(
+    msg: string,
+    check?: (line: Record<string, unknown>) => boolean,
+    timeoutMs?: number,
+  ): Promise<Record<string, unknown>>;
   stop(): Promise<void>;
 }
 
@@ -67,12 +75,37 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     ...options.env,
   });
   const logs: string[] = [];
+  const logEvents = new EventEmitter();
   const destination = new Writable({
     write(chunk, _encoding, done) {
       logs.push(...String(chunk).split('\n').filter(Boolean));
+      logEvents.emit('line');
       done();
     },
   });
+  const waitForLog: Harness['waitForLog'] = (msg, check = () => true, timeoutMs = 10_000) =>
+    new Promise((resolve, reject) => {
+      const attempt = () => {
+        for (const line of logs) {
+          const parsed = JSON.parse(line) as Record<string, unknown>;
+          if (parsed.msg === msg && check(parsed)) {
+            cleanup();
+            resolve(parsed);
+            return;
+          }
+        }
+      };
+      const timer = setTimeout(() => {
+        cleanup();
+        reject(new Error(`no log line "${msg}" within ${timeoutMs} ms`));
+      }, timeoutMs);
+      const cleanup = () => {
+        clearTimeout(timer);
+        logEvents.off('line', attempt);
+      };
+      logEvents.on('line', attempt);
+      attempt();
+    });
   const logger = createLogger({
     level: env.LOG_LEVEL,
     secrets: [BOT_TOKEN, SIGNING_SECRET, simulator.apiKey],
@@ -88,10 +121,15 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     simulator,
     appUrl,
     logs,
+    waitForLog,
     async stop() {
       await desk.stop(2_000);
       await slack.stop();
       await simulator.stop();
+      // Secret hygiene over everything this run recorded: a leak fails the test file that caused it.
+      const leaks = secretLeaks(slack, logs, [simulator.apiKey, BOT_TOKEN, SIGNING_SECRET]);
+      if (leaks.length > 0)
+        throw new Error(`Secrets leaked:\n${[...new Set(leaks)].slice(0, 20).join('\n')}`);
     },
   };
 }

@@ -1,0 +1,46 @@
+import type { FakeSlack } from '../../src/fake-slack/server.js';
+
+// Every key the simulator hands out has one of these shapes, so a leak is found by shape, whatever
+// order it came from: cheaper than listing every key, and it also catches keys of orders a test added.
+const KEY_SHAPES = [
+  /[A-Z0-9]{5}(?:-[A-Z0-9]{5}){4}/,
+  /redeem\.example\.com\/r\/[a-z0-9]+/,
+  /data:image\/png;base64,iVBORw0KGgo[A-Z0-9]+/,
+];
+
+export function findKeyShape(text: string): string | undefined {
+  for (const shape of KEY_SHAPES) {
+    const match = shape.exec(text);
+    if (match) return match[0];
+  }
+  return undefined;
+}
+
+/**
+ * Secret hygiene, checked at the end of every test file that runs the app: no key value or API key
+ * in any log line, in-channel message, Home view, Web API call or notification text. Keys may only be
+ * in the blocks of ephemeral response_url replies.
+ */
+export function secretLeaks(slack: FakeSlack, logs: readonly string[], secrets: readonly string[]): string[] {
+  const problems: string[] = [];
+  const check = (where: string, text: string) => {
+    const key = findKeyShape(text);
+    if (key) problems.push(`${where}: a key value`);
+    for (const secret of secrets) if (text.includes(secret)) problems.push(`${where}: a secret`);
+  };
+  for (const [index, line] of logs.entries()) check(`log line ${index + 1}`, line);
+  for (const message of slack.messages) {
+    if (message.visibleTo === undefined) check(`in-channel message ${message.id}`, JSON.stringify(message));
+    check(`notification text of ${message.id}`, message.text);
+  }
+  for (const [user, view] of slack.views) check(`Home view of ${user}`, JSON.stringify(view));
+  for (const call of slack.calls) check(`Web API call ${call.method}`, JSON.stringify(call.args));
+  for (const post of slack.responsePosts) {
+    check('response_url notification text', String(post.body.text ?? ''));
+    if (post.body.response_type === 'in_channel')
+      check('in-channel response_url post', JSON.stringify(post.body));
+    for (const secret of secrets)
+      if (JSON.stringify(post.body).includes(secret)) problems.push('response_url post: a secret');
+  }
+  return problems;
+}

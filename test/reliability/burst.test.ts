@@ -1,0 +1,44 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHANNEL, type Harness, startHarness, USERS } from '../helpers/harness.js';
+
+describe('a burst of commands while the partner API is slow', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({
+      simulator: { orders: 300, latencyMs: 1_000 },
+      env: { PARTNER_API_MAX_CONCURRENCY: '25' },
+    });
+  });
+  afterAll(() => h.stop());
+
+  it('200 commands: every one acked within 3 s and answered, none lost, the cap held', async () => {
+    const orders = h.simulator.allOrders();
+    h.simulator.resetStats();
+    const sent = await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        h.slack.runCommand({
+          user: i % 2 ? USERS.agent : USERS.member,
+          channel: CHANNEL,
+          command: '/order',
+          text: orders[i % orders.length]?.id ?? '',
+        }),
+      ),
+    );
+    const acks = sent.map((s) => s.ackMs);
+    expect(sent.every((s) => s.status === 200)).toBe(true);
+    expect(Math.max(...acks)).toBeLessThan(3_000);
+    const ids = new Set(sent.map((s) => s.responseUrlId));
+    await h.slack.waitFor(
+      () =>
+        new Set(h.slack.responsePosts.filter((p) => ids.has(p.responseUrlId)).map((p) => p.responseUrlId))
+          .size === 200,
+      30_000,
+    );
+    const answers = h.slack.responsePosts.filter((p) => ids.has(p.responseUrlId));
+    expect(answers).toHaveLength(200);
+    expect(answers.every((p) => p.status === 200 && JSON.stringify(p.body.blocks).includes('Order ID'))).toBe(
+      true,
+    );
+    expect(h.simulator.stats.maxInFlight).toBeLessThanOrEqual(25);
+  }, 60_000);
+});
