@@ -11,6 +11,7 @@ import { createAuthorizer } from '../services/authorization.js';
 import { createBalanceService } from '../services/balance.js';
 import { createUsergroupMembers } from '../services/usergroup-members.js';
 import type { AppDeps } from './deps.js';
+import { healthRoute } from './health.js';
 import { createInflightTracker } from './inflight.js';
 import { type BotIdentity, verifyBotToken, webClientOptions } from './slack-client.js';
 
@@ -52,21 +53,12 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
       : { signingSecret: env.SLACK_SIGNING_SECRET, processBeforeResponse: false }),
     port: env.PORT,
     customRoutes: [
-      {
-        path: '/healthz',
-        method: ['GET'],
-        handler: (_req, res) => {
-          const body = JSON.stringify({
-            status: 'ok',
-            mode,
-            uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
-            inflightReplies: tracker.size,
-            partnerRequests: { active: partner.metrics().active, queued: partner.metrics().queued },
-          });
-          res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
-          res.end(body);
-        },
-      },
+      healthRoute({
+        mode,
+        startedAt,
+        inflightReplies: () => tracker.size,
+        partnerMetrics: () => partner.metrics(),
+      }),
     ],
   });
 

@@ -27,6 +27,8 @@ export interface ResponsePost {
   body: Record<string, unknown>;
   status: number;
   at: number;
+  /** performance.now() when the post arrived, for latency measured in the same process. */
+  receivedAt: number;
   /** Who the response_url belongs to, for leak checks. */
   user: string;
   channel: string;

@@ -481,6 +481,7 @@ export class FakeSlack extends EventEmitter {
         body,
         status,
         at: Date.now(),
+        receivedAt: performance.now(),
         user: target?.user ?? '',
         channel: target?.channel ?? '',
       });

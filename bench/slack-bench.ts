@@ -1,0 +1,309 @@
+import { startFakeSlack } from '../src/fake-slack/server.js';
+import { startSimulator } from '../src/simulator/server.js';
+import { APP_ENTRY, BARE_ENTRY, type NodeProcess, startNodeProcess } from './processes.js';
+import { spawnSimulator } from './simulator-process.js';
+import { sendCommands, waitForAnswers } from './slack-load.js';
+import { type BenchRow, percentile } from './table.js';
+
+const BOT_TOKEN = 'xoxb-bench-token';
+const SIGNING_SECRET = 'bench-signing-secret';
+
+interface Health {
+  partnerRequests: { maxActive: number; maxQueueWaitMs: number };
+}
+
+/** Sections 1, 2, 3 and 5: the app in HTTP mode against a bare Bolt app, the simulator, a fake Slack. */
+export async function benchSlackApp(): Promise<BenchRow[]> {
+  const simulator = await startSimulator({ orders: 2_000, apiKey: 'bench-partner-key' });
+  const slack = await startFakeSlack({
+    botToken: BOT_TOKEN,
+    signingSecret: SIGNING_SECRET,
+    responseUrlLimit: 5,
+  });
+  const orderIds = simulator.allOrders().map((o) => o.id);
+  const commonEnv = {
+    SLACK_BOT_TOKEN: BOT_TOKEN,
+    SLACK_SIGNING_SECRET: SIGNING_SECRET,
+    SLACK_API_URL: slack.apiUrl,
+    SLACK_APP_TOKEN: '',
+  };
+  const appEnv = (extra: Record<string, string> = {}) => ({
+    ...commonEnv,
+    PARTNER_API_BASE_URL: simulator.url,
+    PARTNER_API_KEY: simulator.apiKey,
+    LOG_LEVEL: 'info',
+    KEYS_ALLOWED_USERS: 'U0BENCH',
+    ...extra,
+  });
+  const processes: NodeProcess[] = [];
+  const rows: BenchRow[] = [];
+  try {
+    // 5 (first half): start-up and idle memory, each against the bare app.
+    const bare = await startNodeProcess(BARE_ENTRY, commonEnv);
+    processes.push(bare);
+    const app = await startNodeProcess(APP_ENTRY, appEnv());
+    processes.push(app);
+    const idleApp = app.rssMb();
+    const idleBare = bare.rssMb();
+
+    // 1. Ack path: 2,000 signed /order at concurrency 50, simulator at 0 ms.
+    const ack = async (url: string) => {
+      await sendCommands({
+        slack,
+        appUrl: url,
+        signingSecret: SIGNING_SECRET,
+        count: 1_000,
+        concurrency: 50,
+        text: (i) => orderIds[i % orderIds.length] ?? '',
+      });
+      return sendCommands({
+        slack,
+        appUrl: url,
+        signingSecret: SIGNING_SECRET,
+        count: 2_000,
+        concurrency: 50,
+        text: (i) => orderIds[i % orderIds.length] ?? '',
+      });
+    };
+    const bareRun = await ack(`http://127.0.0.1:${bare.port}`);
+    const appRun = await ack(`http://127.0.0.1:${app.port}`);
+    const answered = await waitForAnswers(slack, appRun.timings, 60_000);
+    const acks = (run: typeof appRun) => run.timings.map((t) => t.ackMs);
+    const rps = (run: typeof appRun) => run.timings.length / (run.wallMs / 1000);
+    const allOk = (run: typeof appRun) => run.timings.every((t) => t.status === 200);
+    const ackSection = '1. Ack path (2,000 signed /order, concurrency 50, partner 0 ms)';
+    rows.push(
+      {
+        section: ackSection,
+        metric: 'throughput',
+        value: rps(appRun),
+        baseline: rps(bareRun),
+        baselineLabel: 'bare Bolt ack',
+        unit: 'req/s',
+        goal: 'ratio >= 0.8',
+        met: rps(appRun) / rps(bareRun) >= 0.8 && allOk(appRun),
+      },
+      {
+        section: ackSection,
+        metric: 'ack p50',
+        value: percentile(acks(appRun), 50),
+        baseline: percentile(acks(bareRun), 50),
+        baselineLabel: 'bare Bolt ack',
+        unit: 'ms',
+      },
+      {
+        section: ackSection,
+        metric: 'ack p99',
+        value: percentile(acks(appRun), 99),
+        baseline: percentile(acks(bareRun), 99),
+        baselineLabel: 'bare Bolt ack',
+        unit: 'ms',
+        goal: '< 50 ms',
+        met: percentile(acks(appRun), 99) < 50,
+      },
+      {
+        section: ackSection,
+        metric: 'commands answered',
+        value: (100 * answered.size) / appRun.timings.length,
+        baseline: 100,
+        baselineLabel: 'all',
+        unit: '%',
+        goal: '100%',
+        met: answered.size === appRun.timings.length,
+      },
+    );
+
+    // 2. Answer overhead: command to response_url post, one command at a time, against a direct call
+    // to the simulator. Here the simulator runs in its own process, so the direct call crosses a
+    // process boundary exactly as the app's call does.
+    for (const latencyMs of [0, 200]) {
+      const partner = await spawnSimulator({
+        SIMULATOR_ORDERS: '2000',
+        SIMULATOR_API_KEY: 'bench-partner-key',
+        SIMULATOR_LATENCY_MS: String(latencyMs),
+      });
+      const answering = await startNodeProcess(APP_ENTRY, { ...appEnv(), PARTNER_API_BASE_URL: partner.url });
+      try {
+        const ids = (
+          (await (
+            await fetch(`${partner.url}/v1/partners/orders?limit=500`, {
+              headers: { 'x-api-key': partner.apiKey },
+            })
+          ).json()) as { details: { data: { orders: Array<{ id: string }> } } }
+        ).details.data.orders.map((o) => o.id);
+        const direct: number[] = [];
+        for (let i = 0; i < 200; i++) {
+          const started = performance.now();
+          const response = await fetch(
+            `${partner.url}/v1/partners/orders?search=${ids[i % ids.length]}&limit=100&page=1`,
+            { headers: { 'x-api-key': partner.apiKey } },
+          );
+          await response.arrayBuffer();
+          direct.push(performance.now() - started);
+        }
+        const options = {
+          slack,
+          appUrl: `http://127.0.0.1:${answering.port}`,
+          signingSecret: SIGNING_SECRET,
+          concurrency: 1,
+          awaitAnswer: true,
+          text: (i: number) => ids[i % ids.length] ?? '',
+        };
+        await sendCommands({ ...options, count: 50 });
+        const run = await sendCommands({ ...options, count: 200 });
+        const posts = await waitForAnswers(slack, run.timings, 60_000);
+        const answerMs = run.timings
+          .map((t) => (posts.get(t.responseUrlId) ?? Number.NaN) - t.sentAt)
+          .filter(Number.isFinite);
+        const added = percentile(answerMs, 50) - percentile(direct, 50);
+        if (latencyMs === 0) {
+          // What any Bolt app pays for an answer: the ack and one response_url post, no partner call.
+          const floor = await startNodeProcess(BARE_ENTRY, { ...commonEnv, BARE_RESPOND: '1' });
+          try {
+            const bareOptions = { ...options, appUrl: `http://127.0.0.1:${floor.port}` };
+            await sendCommands({ ...bareOptions, count: 50 });
+            const bareRun = await sendCommands({ ...bareOptions, count: 200 });
+            const barePosts = await waitForAnswers(slack, bareRun.timings, 60_000);
+            const bareMs = bareRun.timings
+              .map((t) => (barePosts.get(t.responseUrlId) ?? Number.NaN) - t.sentAt)
+              .filter(Number.isFinite);
+            rows.push({
+              section: '2. Answer time (200 /order one at a time, partner 0 ms)',
+              metric: 'command to answer, p50, against an app that answers without the partner',
+              value: percentile(answerMs, 50),
+              baseline: percentile(bareMs, 50),
+              baselineLabel: 'bare Bolt ack + respond',
+              unit: 'ms',
+            });
+          } finally {
+            await floor.stop();
+          }
+        }
+        rows.push({
+          section: `2. Answer time (200 /order one at a time, partner ${latencyMs} ms)`,
+          metric: `command to answer, p50 (adds ${added.toFixed(1)} ms)`,
+          value: percentile(answerMs, 50),
+          baseline: percentile(direct, 50),
+          baselineLabel: 'direct partner call',
+          unit: 'ms',
+          goal: '<= 5 ms added',
+          met: added <= 5,
+        });
+      } finally {
+        await answering.stop();
+        await partner.stop();
+      }
+    }
+    simulator.faults.reset();
+    const afterRunsApp = app.rssMb();
+    const afterRunsBare = bare.rssMb();
+
+    // 3. Slow partner: 2 s per answer, a burst of 500 commands.
+    const cap = 25;
+    const slow = await startNodeProcess(
+      APP_ENTRY,
+      appEnv({ PARTNER_API_MAX_CONCURRENCY: String(cap), PARTNER_API_TIMEOUT_MS: '10000' }),
+    );
+    processes.push(slow);
+    simulator.faults.set({ latencyMs: 2_000 });
+    simulator.resetStats();
+    const burst = await sendCommands({
+      slack,
+      appUrl: `http://127.0.0.1:${slow.port}`,
+      signingSecret: SIGNING_SECRET,
+      count: 500,
+      concurrency: 500,
+      text: (i) => orderIds[i % orderIds.length] ?? '',
+    });
+    const burstAnswers = await waitForAnswers(slack, burst.timings, 120_000);
+    const health = (await (await fetch(`http://127.0.0.1:${slow.port}/healthz`)).json()) as Health;
+    simulator.faults.reset();
+    const slowSection = `3. Slow partner (2 s per answer, burst of 500, cap ${cap})`;
+    const within3s = burst.timings.filter((t) => t.status === 200 && t.ackMs < 3_000).length / 5;
+    // The ideal FIFO queue: the last request waits for (500 / cap - 1) rounds of 2 s.
+    const idealWait = (Math.ceil(500 / cap) - 1) * 2_000;
+    rows.push(
+      {
+        section: slowSection,
+        metric: 'acked within 3 s',
+        value: within3s,
+        baseline: 100,
+        baselineLabel: 'all',
+        unit: '%',
+        goal: '100%',
+        met: within3s === 100,
+      },
+      {
+        section: slowSection,
+        metric: 'answered',
+        value: burstAnswers.size / 5,
+        baseline: 100,
+        baselineLabel: 'all',
+        unit: '%',
+        goal: '100%',
+        met: burstAnswers.size === 500,
+      },
+      {
+        section: slowSection,
+        metric: 'max concurrent partner requests (seen by simulator)',
+        value: simulator.stats.maxInFlight,
+        baseline: cap,
+        baselineLabel: 'PARTNER_API_MAX_CONCURRENCY',
+        unit: '',
+        goal: '<= cap',
+        met: simulator.stats.maxInFlight <= cap,
+      },
+      {
+        section: slowSection,
+        metric: 'longest queue wait',
+        value: health.partnerRequests.maxQueueWaitMs,
+        baseline: idealWait,
+        baselineLabel: 'ideal FIFO queue',
+        unit: 'ms',
+      },
+      {
+        section: slowSection,
+        metric: 'ack p99',
+        value: percentile(
+          burst.timings.map((t) => t.ackMs),
+          99,
+        ),
+        unit: 'ms',
+      },
+    );
+
+    // 5 (second half).
+    const startSection = '5. Start-up and memory';
+    rows.push(
+      {
+        section: startSection,
+        metric: 'start-up to first 200 from /healthz',
+        value: app.startupMs,
+        baseline: bare.startupMs,
+        baselineLabel: 'bare Bolt app',
+        unit: 'ms',
+      },
+      {
+        section: startSection,
+        metric: 'resident memory, idle',
+        value: idleApp,
+        baseline: idleBare,
+        baselineLabel: 'bare Bolt app',
+        unit: 'MB',
+      },
+      {
+        section: startSection,
+        metric: 'resident memory after runs 1-2',
+        value: afterRunsApp,
+        baseline: afterRunsBare,
+        baselineLabel: 'bare Bolt app',
+        unit: 'MB',
+      },
+    );
+    return rows;
+  } finally {
+    for (const process of processes) await process.stop();
+    await slack.stop();
+    await simulator.stop();
+  }
+}

@@ -1,0 +1,102 @@
+import { Agent, request } from 'node:http';
+import type { FakeSlack } from '../src/fake-slack/server.js';
+import { signedHeaders } from '../src/fake-slack/signing.js';
+
+export interface CommandTiming {
+  sentAt: number;
+  ackMs: number;
+  status: number;
+  responseUrlId: string;
+}
+
+/**
+ * Sends `count` signed /order commands to `appUrl`, at most `concurrency` at a time, each with its
+ * own response_url on the fake Slack. Returns one timing per command.
+ */
+export async function sendCommands(options: {
+  slack: FakeSlack;
+  appUrl: string;
+  signingSecret: string;
+  count: number;
+  concurrency: number;
+  text: (index: number) => string;
+  /** Closed loop: each worker waits for a command's answer before sending its next one. */
+  awaitAnswer?: boolean;
+}): Promise<{ timings: CommandTiming[]; wallMs: number }> {
+  const { slack, appUrl, signingSecret, count, concurrency } = options;
+  const timings: CommandTiming[] = new Array(count);
+  let next = 0;
+  const started = performance.now();
+  async function worker() {
+    while (next < count) {
+      const index = next++;
+      const responseUrlId = slack.createResponseUrl({ channel: 'C0BENCH', user: 'U0BENCH' });
+      const body = new URLSearchParams({
+        token: 'x',
+        team_id: 'T0SANDBOX',
+        channel_id: 'C0BENCH',
+        user_id: 'U0BENCH',
+        user_name: 'bench',
+        command: '/order',
+        text: options.text(index),
+        api_app_id: 'A0ORDERDESK',
+        response_url: `${slack.url}/response/${responseUrlId}`,
+        trigger_id: `t.${index}`,
+      }).toString();
+      const sentAt = performance.now();
+      const status = await post(
+        `${appUrl}/slack/events`,
+        signedHeaders(signingSecret, body, 'application/x-www-form-urlencoded'),
+        body,
+      );
+      timings[index] = { sentAt, ackMs: performance.now() - sentAt, status, responseUrlId };
+      if (options.awaitAnswer)
+        await slack.waitFor(() => slack.responsePosts.some((p) => p.responseUrlId === responseUrlId), 30_000);
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker));
+  return { timings, wallMs: performance.now() - started };
+}
+
+// node:http with a keep-alive agent costs the load generator less per request than fetch, so the
+// generator is less likely to be what limits the measured throughput.
+const agent = new Agent({ keepAlive: true, maxSockets: 1_000 });
+
+function post(url: string, headers: Record<string, string>, body: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      { method: 'POST', agent, headers: { ...headers, 'content-length': Buffer.byteLength(body) } },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** Waits (event-driven) until every command has its first response_url post, or the deadline. */
+export async function waitForAnswers(
+  slack: FakeSlack,
+  timings: readonly CommandTiming[],
+  timeoutMs: number,
+): Promise<Map<string, number>> {
+  const wanted = new Set(timings.map((t) => t.responseUrlId));
+  const firstPost = new Map<string, number>();
+  let scanned = 0;
+  const collect = () => {
+    for (; scanned < slack.responsePosts.length; scanned++) {
+      const post = slack.responsePosts[scanned];
+      if (post && wanted.has(post.responseUrlId) && !firstPost.has(post.responseUrlId))
+        firstPost.set(post.responseUrlId, post.receivedAt);
+    }
+    return firstPost.size >= wanted.size ? firstPost : undefined;
+  };
+  try {
+    return await slack.waitFor(collect, timeoutMs);
+  } catch {
+    return firstPost;
+  }
+}

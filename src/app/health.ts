@@ -1,0 +1,38 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { TransportMetrics } from '../partner-api/index.js';
+
+export interface HealthSources {
+  mode: 'http' | 'socket';
+  startedAt: number;
+  inflightReplies: () => number;
+  partnerMetrics: () => TransportMetrics;
+}
+
+/** The body of GET /healthz: enough to see the app is alive and how loaded it is; nothing secret. */
+export function healthStatus(sources: HealthSources) {
+  const metrics = sources.partnerMetrics();
+  return {
+    status: 'ok',
+    mode: sources.mode,
+    uptimeSeconds: Math.round((Date.now() - sources.startedAt) / 1000),
+    inflightReplies: sources.inflightReplies(),
+    partnerRequests: {
+      active: metrics.active,
+      queued: metrics.queued,
+      maxActive: metrics.maxActive,
+      maxQueueWaitMs: Math.round(metrics.maxQueueWaitMs),
+    },
+    memoryMb: { rss: Math.round(process.memoryUsage.rss() / 2 ** 20) },
+  };
+}
+
+export function healthRoute(sources: HealthSources) {
+  return {
+    path: '/healthz',
+    method: ['GET'],
+    handler: (_req: IncomingMessage, res: ServerResponse) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+      res.end(JSON.stringify(healthStatus(sources)));
+    },
+  };
+}
