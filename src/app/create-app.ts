@@ -49,7 +49,13 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
     logger: boltLogger(logger),
     clientOptions,
     ...(mode === 'socket'
-      ? { socketMode: true, appToken: env.SLACK_APP_TOKEN }
+      ? {
+          socketMode: true,
+          appToken: env.SLACK_APP_TOKEN,
+          // The Socket Mode client has a Web API client of its own (for apps.connections.open): it
+          // gets the same base URL and bounded retries, not its default of 100 retries.
+          installerOptions: { clientOptions },
+        }
       : { signingSecret: env.SLACK_SIGNING_SECRET, processBeforeResponse: false }),
     port: env.PORT,
     customRoutes: [

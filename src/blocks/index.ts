@@ -3,13 +3,12 @@ export type { OrderButton, PageButton } from './button-values.js';
 export { decodeButton, OrderButtonSchema, PageButtonSchema } from './button-values.js';
 export type { BalanceReading, BalanceState, HomeInput } from './home.js';
 export { renderHome } from './home.js';
-export { MAX_KEY_MESSAGES, renderKeyMessages } from './keys.js';
+export { renderKeyMessages } from './keys.js';
 export {
   renderNoMatch,
   renderNotice,
   renderOrderHelp,
   renderPartnerError,
-  renderSharedNotice,
 } from './messages.js';
 export { renderOrderCard } from './order-card.js';
 export { RESULTS_PER_PAGE, renderResultList } from './order-list.js';

@@ -80,7 +80,3 @@ export function renderNotice(text: string, detail?: string): SlackMessage {
     blocks: [section(text), ...(detail ? [context(detail)] : [])],
   };
 }
-
-export function renderSharedNotice(orderId: string): SlackMessage {
-  return renderNotice(`Order \`${orderId}\` was shared in the channel.`);
-}

@@ -25,6 +25,8 @@ export interface FakeSlackOptions {
   channels?: FakeChannel[] | undefined;
   usergroups?: Record<string, string[]> | undefined;
   port?: number | undefined;
+  /** The app-level token (xapp-) Socket Mode authenticates with, when a test uses Socket Mode. */
+  appToken?: string | undefined;
   /** Posts one response_url accepts, and for how long (Slack: 5 within 30 minutes). */
   responseUrlLimit?: number | undefined;
   responseUrlTtlMs?: number | undefined;
@@ -64,6 +66,8 @@ export class FakeSlack extends EventEmitter {
   readonly methodFaults = new Map<string, MethodFault>();
   responseUrlFault: { status: number; count: number } | undefined;
   appUrl: string | undefined;
+  /** Where apps.connections.open sends a Socket Mode client (a test's WebSocket server). */
+  socketModeUrl: string | undefined;
   private readonly targets = new Map<string, ResponseTarget>();
   private server: Server | undefined;
   private boundPort: number;
@@ -399,6 +403,12 @@ export class FakeSlack extends EventEmitter {
       this.emit('change');
       return true;
     };
+    if (method === 'apps.connections.open') {
+      // Socket Mode asks with the app-level token for the WebSocket address to connect to.
+      if (!this.options.appToken || token !== this.options.appToken || !this.socketModeUrl)
+        return answer(200, { ok: false, error: 'invalid_auth' });
+      return answer(200, { ok: true, url: this.socketModeUrl });
+    }
     if (token !== this.options.botToken) return answer(200, { ok: false, error: 'invalid_auth' });
     const fault = this.methodFaults.get(method);
     if (fault && fault.count > 0) {

@@ -1,4 +1,3 @@
-import type { RespondFn } from '@slack/bolt';
 import type { AppDeps } from '../app/deps.js';
 import {
   type RenderOptions,
@@ -11,7 +10,6 @@ import {
   type SlackMessage,
 } from '../blocks/index.js';
 import { isPartnerApiError, type OrderSummary } from '../partner-api/index.js';
-import { type ReplyMode, reply } from './respond.js';
 
 export const RECENT_ORDERS_SHOWN = 5;
 
@@ -32,7 +30,7 @@ export async function withPartnerErrors<T>(
   }
 }
 
-function isMessage(value: unknown): value is SlackMessage {
+export function isMessage(value: unknown): value is SlackMessage {
   return typeof value === 'object' && value !== null && 'blocks' in value && 'text' in value;
 }
 
@@ -81,14 +79,3 @@ export async function loadOrder(deps: AppDeps, orderId: string): Promise<OrderSu
   const order = result.orders.find((candidate) => candidate.id === orderId);
   return order ?? renderNotice(`Order \`${orderId}\` is no longer available from the partner API.`);
 }
-
-export async function sendOrderMessage(
-  deps: AppDeps,
-  respond: RespondFn,
-  message: SlackMessage,
-  mode: ReplyMode,
-) {
-  return reply(respond, message, mode, deps.logger);
-}
-
-export { isMessage };

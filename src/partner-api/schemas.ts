@@ -103,7 +103,6 @@ export const OrderKeysSchema = z
   }));
 
 export type OrderSummary = ReturnType<typeof toOrderSummary>;
-export type OrderList = z.output<typeof OrderListSchema>;
 export type OrderKeysData = z.output<typeof OrderKeysSchema>;
 export type KeyedProduct = OrderKeysData['products'][number];
 export type DigitalKey = KeyedProduct['keys'][number];

@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildOrderDesk, type OrderDesk } from '../../src/app/create-app.js';
+import { AppEnvSchema, parseEnv } from '../../src/config/index.js';
+import { type FakeSlack, startFakeSlack } from '../../src/fake-slack/server.js';
+import { createLogger } from '../../src/logger.js';
+import type { PartnerSimulator } from '../../src/simulator/server.js';
+import { FakeSocketMode } from '../helpers/fake-socket-mode.js';
+import { freePort } from '../helpers/free-port.js';
+import { BOT_TOKEN, SIGNING_SECRET, USERS } from '../helpers/harness.js';
+import { startTestSimulator } from '../helpers/partner.js';
+
+const APP_TOKEN = 'xapp-test-app-token-42';
+
+describe('Socket Mode (SLACK_APP_TOKEN set)', () => {
+  let simulator: PartnerSimulator;
+  let slack: FakeSlack;
+  let socket: FakeSocketMode;
+  let desk: OrderDesk;
+  let healthPort: number;
+  beforeAll(async () => {
+    simulator = await startTestSimulator({ orders: 30 });
+    slack = await startFakeSlack({ botToken: BOT_TOKEN, signingSecret: SIGNING_SECRET, appToken: APP_TOKEN });
+    socket = await new FakeSocketMode().start();
+    slack.socketModeUrl = socket.url;
+    healthPort = await freePort();
+    const env = parseEnv(AppEnvSchema, {
+      PARTNER_API_BASE_URL: simulator.url,
+      PARTNER_API_KEY: simulator.apiKey,
+      SLACK_BOT_TOKEN: BOT_TOKEN,
+      SLACK_APP_TOKEN: APP_TOKEN,
+      SLACK_API_URL: slack.apiUrl,
+      PORT: String(healthPort),
+      LOG_LEVEL: 'silent',
+    });
+    desk = await buildOrderDesk({ env, logger: createLogger({ level: 'silent', secrets: [] }) });
+    await desk.start();
+    await socket.connected();
+  });
+  afterAll(async () => {
+    await desk.stop(2_000);
+    await socket.stop();
+    await slack.stop();
+    await simulator.stop();
+  });
+
+  it('connects through apps.connections.open with the app token, needing no signing secret', () => {
+    expect(desk.mode).toBe('socket');
+    expect(slack.calls.filter((c) => c.method === 'apps.connections.open' && c.ok)).toHaveLength(1);
+  });
+
+  it('acks a slash command over the socket, then answers through the response_url', async () => {
+    const order = simulator.allOrders()[0];
+    const responseUrlId = slack.createResponseUrl({ channel: 'C0SUPPORT', user: USERS.member });
+    const ackMs = await socket.sendSlashCommand({
+      command: '/order',
+      text: order?.id ?? '',
+      user_id: USERS.member,
+      channel_id: 'C0SUPPORT',
+      team_id: 'T0SANDBOX',
+      api_app_id: 'A0ORDERDESK',
+      response_url: `${slack.url}/response/${responseUrlId}`,
+      trigger_id: 't.1',
+    });
+    expect(ackMs).toBeLessThan(3_000);
+    const post = await slack.waitFor(() =>
+      slack.responsePosts.find((p) => p.responseUrlId === responseUrlId),
+    );
+    expect(JSON.stringify(post.body.blocks)).toContain(order?.id);
+  });
+
+  it('serves /healthz on PORT', async () => {
+    const response = await fetch(`http://127.0.0.1:${healthPort}/healthz`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ status: 'ok', mode: 'socket' });
+  });
+});
