@@ -1,0 +1,46 @@
+import type { z } from 'zod';
+import type { AppDeps } from '../../app/deps.js';
+import { decodeButton, renderNotice } from '../../blocks/index.js';
+import { reply } from '../../flows/respond.js';
+import { replyUnexpected } from '../unexpected.js';
+import { type ButtonClickArgs, clickedValue } from './click.js';
+
+export interface ButtonListenerOptions<Schema extends z.ZodType> {
+  /** Names the listener in the log when something unexpected happens. */
+  where: string;
+  /** The shape of the button's value; anything else is a stale or tampered button. */
+  schema: Schema;
+  /** What the user reads when the value does not parse. */
+  staleText: string;
+  /** Called before the stale notice, e.g. to audit a refused keys click. */
+  onStale?: ((args: ButtonClickArgs) => Promise<void>) | undefined;
+}
+
+/**
+ * The common frame of a button that carries state: ack at once, parse the value as untrusted input,
+ * do the work after the ack (tracked, so a graceful stop waits for it), and answer every failure.
+ */
+export function buttonListener<Schema extends z.ZodType>(
+  deps: AppDeps,
+  options: ButtonListenerOptions<Schema>,
+  work: (value: z.output<Schema>, args: ButtonClickArgs) => Promise<void>,
+) {
+  return async (args: ButtonClickArgs) => {
+    await args.ack();
+    await deps.tracker.track(
+      (async () => {
+        try {
+          const value = decodeButton(options.schema, clickedValue(args));
+          if (value === undefined) {
+            await options.onStale?.(args);
+            await reply(args.respond, renderNotice(options.staleText), 'new_ephemeral', deps.logger);
+            return;
+          }
+          await work(value, args);
+        } catch (error) {
+          await replyUnexpected(deps, args.respond, error, options.where);
+        }
+      })(),
+    );
+  };
+}

@@ -1,0 +1,24 @@
+import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt';
+import type { AppDeps } from '../../app/deps.js';
+import { replyUnexpected } from '../unexpected.js';
+
+export type CommandArgs = SlackCommandMiddlewareArgs & AllMiddlewareArgs;
+
+/**
+ * The common frame of a slash command: ack at once (Slack waits 3 s, the partner API may take
+ * longer), then do the work, tracked so a graceful stop waits for it, and answer every failure.
+ */
+export function commandListener(deps: AppDeps, where: string, work: (args: CommandArgs) => Promise<void>) {
+  return async (args: CommandArgs) => {
+    await args.ack();
+    await deps.tracker.track(
+      (async () => {
+        try {
+          await work(args);
+        } catch (error) {
+          await replyUnexpected(deps, args.respond, error, where);
+        }
+      })(),
+    );
+  };
+}
