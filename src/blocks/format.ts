@@ -76,6 +76,15 @@ export function slackDate(iso: string | null, now: Date): string {
   return `<!date^${seconds}^{date_short_pretty} at {time}|${fallback}> (${relative})`;
 }
 
+/**
+ * The top-level `text` of a message: what notifications and screen readers show. Slack parses it as
+ * mrkdwn too, so data from users or the API is escaped there as well (a reference of "<!channel>" must
+ * not ping a channel).
+ */
+export function notificationText(text: string): string {
+  return escapeMrkdwn(truncate(text, 300));
+}
+
 /** Cuts text to a Block Kit limit, marking the cut. */
 export function truncate(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;

@@ -1,6 +1,6 @@
 import type { DigitalKey, OrderKeys } from '../partner-api/index.js';
 import { ActionIds } from './action-ids.js';
-import { escapeMrkdwn, truncate } from './format.js';
+import { escapeMrkdwn, notificationText, truncate } from './format.js';
 import { type Block, button, type SlackMessage } from './types.js';
 
 // Slack's limits (see shared/SLACK-NOTES.md): 3,000 characters a section, 50 blocks a message, and
@@ -88,10 +88,12 @@ function piecesForKeys(keys: readonly DigitalKey[]): Piece[] {
     if (piece.kind !== 'link') flushLinks();
     if (piece.kind !== 'note') flushNotes();
     if (piece.kind === 'code') {
-      if (codeLength() + piece.text.length + 1 > SECTION_LIMIT) flushCode();
-      code.push(piece.text);
+      // Slack unescapes &amp; &lt; &gt; inside code blocks too, so the key reads exactly as delivered.
+      const escaped = escapeMrkdwn(piece.text);
+      if (codeLength() + escaped.length + 1 > SECTION_LIMIT) flushCode();
+      code.push(escaped);
     } else if (piece.kind === 'link') {
-      const line = `${index + 1}. <${piece.url}>`;
+      const line = `${index + 1}. <${escapeMrkdwn(piece.url)}>`;
       if (links.join('\n').length + line.length + 1 > SECTION_LIMIT) flushLinks();
       links.push(line);
     } else if (piece.kind === 'note') {
@@ -166,7 +168,7 @@ export function renderKeyMessages(order: OrderKeys, maxMessages: number = MAX_KE
   const messages = shownGroups.map((group, index) => {
     const part = shownGroups.length > 1 ? ` (part ${index + 1} of ${shownGroups.length})` : '';
     const blocks: Block[] = [
-      mrkdwn(`:key: *Keys for order \`${order.orderId}\`*${part} · ${totalKeys} ${keyWord}`),
+      mrkdwn(`:key: *Keys for order \`${escapeMrkdwn(order.orderId)}\`*${part} · ${totalKeys} ${keyWord}`),
       ...group.map((piece) => piece.block),
     ];
     const isLast = index === shownGroups.length - 1;
@@ -191,7 +193,10 @@ export function renderKeyMessages(order: OrderKeys, maxMessages: number = MAX_KE
       block_id: 'keys_actions',
       elements: [button(ActionIds.hideKeys, 'Hide keys', 'hide')],
     });
-    return { text: `Keys for order ${order.orderId}: ${totalKeys} ${keyWord}${part}`, blocks };
+    return {
+      text: notificationText(`Keys for order ${order.orderId}: ${totalKeys} ${keyWord}${part}`),
+      blocks,
+    };
   });
   return { messages, totalKeys, shownKeys };
 }

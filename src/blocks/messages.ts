@@ -1,5 +1,5 @@
 import type { OrderSummary, PartnerApiError } from '../partner-api/index.js';
-import { escapeMrkdwn, truncate } from './format.js';
+import { escapeMrkdwn, notificationText, truncate } from './format.js';
 import { orderRows } from './order-list.js';
 import type { Block, RenderOptions, SlackMessage } from './types.js';
 
@@ -37,7 +37,7 @@ export function renderOrderHelp(
 
 export function renderNoMatch(query: string): SlackMessage {
   return {
-    text: `No order matches “${truncate(query, 100)}”`,
+    text: notificationText(`No order matches “${truncate(query, 100)}”`),
     blocks: [
       section(`:mag: No order matches *“${escapeMrkdwn(query)}”*.`),
       context(
@@ -69,7 +69,9 @@ const ERROR_TITLES: Record<PartnerApiError['kind'], string> = {
 export function renderPartnerError(error: PartnerApiError, subject?: string): SlackMessage {
   const about = subject ? ` (${escapeMrkdwn(subject)})` : '';
   return {
-    text: `${ERROR_TITLES[error.kind].replace(/^:[a-z_]+: /, '')}${subject ? ` (${truncate(subject, 80)})` : ''}`,
+    text: notificationText(
+      `${ERROR_TITLES[error.kind].replace(/^:[a-z_]+: /, '')}${subject ? ` (${truncate(subject, 80)})` : ''}`,
+    ),
     blocks: [section(`*${ERROR_TITLES[error.kind]}*${about}\n${error.userMessage}`), ...traceContext(error)],
   };
 }

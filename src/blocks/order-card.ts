@@ -5,6 +5,7 @@ import {
   escapeMrkdwn,
   formatMoney,
   isCompleted,
+  notificationText,
   slackDate,
   statusLabel,
   statusWithEmoji,
@@ -25,7 +26,7 @@ function orderFields(order: OrderSummary, options: RenderOptions): Block {
   return {
     type: 'section',
     fields: [
-      { type: 'mrkdwn', text: `*Order ID*\n\`${order.id}\`` },
+      { type: 'mrkdwn', text: `*Order ID*\n\`${escapeMrkdwn(order.id)}\`` },
       { type: 'mrkdwn', text: `*Reference*\n${order.referenceId ? escapeMrkdwn(order.referenceId) : '—'}` },
       { type: 'mrkdwn', text: `*Status*\n${statusWithEmoji(order.status)}` },
       { type: 'mrkdwn', text: `*Amount*\n${formatMoney(order.item.amount, options.currency)}` },
@@ -73,5 +74,5 @@ export function renderOrderCard(order: OrderSummary, options: OrderCardOptions):
     });
   }
   const text = `Order ${order.id} (${order.referenceId ?? 'no reference'}): ${statusLabel(order.status)}`;
-  return { text: truncate(text, 300), blocks };
+  return { text: notificationText(text), blocks };
 }

@@ -1,7 +1,14 @@
 import type { OrderSummary } from '../partner-api/index.js';
 import { ActionIds } from './action-ids.js';
 import { encodeButton } from './button-values.js';
-import { escapeMrkdwn, formatMoney, slackDate, statusWithEmoji, truncate } from './format.js';
+import {
+  escapeMrkdwn,
+  formatMoney,
+  notificationText,
+  slackDate,
+  statusWithEmoji,
+  truncate,
+} from './format.js';
 import { type Block, type Button, button, type RenderOptions } from './types.js';
 
 export const RESULTS_PER_PAGE = 10;
@@ -23,7 +30,7 @@ export function orderRows(
   return orders.map((order) => {
     const quantity = order.item.quantity === null ? '' : ` × ${order.item.quantity}`;
     const line = [
-      `*\`${order.id}\`* · ${order.referenceId ? escapeMrkdwn(order.referenceId) : 'no reference'} · ${statusWithEmoji(order.status)}`,
+      `*\`${escapeMrkdwn(order.id)}\`* · ${order.referenceId ? escapeMrkdwn(order.referenceId) : 'no reference'} · ${statusWithEmoji(order.status)}`,
       `${escapeMrkdwn(order.item.title ?? 'Untitled item')}${quantity} · ${formatMoney(order.item.amount, options.currency)} · ${slackDate(order.createdAt, options.now)}`,
     ].join('\n');
     const text = { type: 'mrkdwn' as const, text: truncate(line, 3_000) };
@@ -86,5 +93,5 @@ export function renderResultList(input: ResultListInput, options: RenderOptions)
     nav.push(button(`${ActionIds.resultsPage}_next`, 'Next →', encodeButton({ q: query, p: shownTo })));
   }
   if (nav.length > 0) blocks.push({ type: 'actions', block_id: 'results_nav', elements: nav });
-  return { text: `${orders.length} orders match “${truncate(query, 100)}”`, blocks };
+  return { text: notificationText(`${orders.length} orders match “${truncate(query, 100)}”`), blocks };
 }

@@ -69,7 +69,8 @@ export function extractTraceId(body: unknown): string | undefined {
     | undefined;
   const candidates = [extensions?.trace_id, record.trace_id, record.traceId];
   const found = candidates.find((value) => typeof value === 'string' && value.length > 0);
-  return typeof found === 'string' ? found.slice(0, 128) : undefined;
+  // The trace ID is shown to users and posted to the audit channel: only characters that cannot format.
+  return typeof found === 'string' ? found.slice(0, 128).replace(/[^\w.:/-]/g, '_') : undefined;
 }
 
 /** Removes secrets and control characters from a message that came from outside, and shortens it. */

@@ -1,5 +1,6 @@
 import type { WebClient } from '@slack/web-api';
 import type { AppLogger } from '../logger.js';
+import { isValidOrderId } from '../partner-api/index.js';
 
 export type KeysOutcome = 'shown' | 'denied' | 'invalid_input' | `failed:${string}`;
 
@@ -30,11 +31,15 @@ export function createAuditLog(
   const audit = logger.child({ component: 'audit' });
   return {
     async keysRequest(entry) {
-      audit.info({ event: 'keys_request', ...entry }, 'keys request');
+      // The log line keeps what was asked for, cut short: JSON escapes it, so it cannot forge a field.
+      audit.info({ event: 'keys_request', ...entry, orderId: entry.orderId.slice(0, 100) }, 'keys request');
       if (!channelId) return;
       const where = entry.channelId ? `<#${entry.channelId}>` : 'a direct message';
       const trace = entry.traceId ? ` · trace \`${entry.traceId}\`` : '';
-      const text = `:key: <@${entry.userId}> asked for the keys of order \`${entry.orderId.slice(0, 64)}\` in ${where} via ${entry.via}: *${entry.outcome}*, ${entry.keyCount} keys${trace}`;
+      // What a user typed is not echoed into the channel unless it is a valid order ID: a backtick in
+      // it could end the code span and mention the whole channel.
+      const order = isValidOrderId(entry.orderId) ? `\`${entry.orderId}\`` : '(not a valid order ID)';
+      const text = `:key: <@${entry.userId}> asked for the keys of order ${order} in ${where} via ${entry.via}: *${entry.outcome}*, ${entry.keyCount} keys${trace}`;
       try {
         await client.chat.postMessage({ channel: channelId, text, unfurl_links: false, unfurl_media: false });
       } catch (error) {

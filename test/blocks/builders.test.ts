@@ -202,3 +202,36 @@ describe('one snapshot per surface', () => {
     expect(build()).toMatchSnapshot();
   });
 });
+
+describe('data from users and the API cannot format or ping', () => {
+  it('escapes mrkdwn in notification texts and blocks', () => {
+    const hostile = order(1, { id: 'A<!channel>', referenceId: '<!here> & co' });
+    // Only mrkdwn is parsed by Slack: plain_text and button values are shown or sent back as they are.
+    const parsed = (message: { text: string; blocks: unknown[] }) =>
+      [message.text, ...mrkdwnTexts(message.blocks)].join('\n');
+    const card = renderOrderCard(hostile, { ...options, variant: 'shared', sharedBy: 'U1' });
+    expect(parsed(card)).not.toMatch(/<!(channel|here)>/);
+    expect(parsed(card)).toContain('&lt;!here&gt; &amp; co');
+    expect(renderNoMatch('<!everyone>').text).toContain('&lt;!everyone&gt;');
+    const list = renderResultList(
+      { query: '<@U1>', orders: [hostile, order(2)], hits: 2, offset: 0 },
+      options,
+    );
+    expect(parsed(list)).not.toMatch(/<!(channel|here)>|<@U1>/);
+  });
+
+  it('escapes key values inside code blocks so they read exactly as delivered', () => {
+    const keys = keysOf(1);
+    const first = keys.products[0]?.keys[0];
+    if (first) first.value = 'AB<C>&D';
+    expect(JSON.stringify(renderKeyMessages(keys).messages)).toContain('AB&lt;C&gt;&amp;D');
+  });
+});
+
+function mrkdwnTexts(node: unknown): string[] {
+  if (Array.isArray(node)) return node.flatMap(mrkdwnTexts);
+  if (node === null || typeof node !== 'object') return [];
+  const record = node as Record<string, unknown>;
+  const own = record.type === 'mrkdwn' && typeof record.text === 'string' ? [record.text] : [];
+  return [...own, ...Object.values(record).flatMap(mrkdwnTexts)];
+}

@@ -218,3 +218,23 @@ describe('/order-keys with nobody authorised', () => {
     }
   });
 });
+
+describe('the audit channel', () => {
+  it('does not echo an invalid order ID, so typed text cannot mention the channel', async () => {
+    const h = await startHarness({ simulator: { orders: 10 } });
+    try {
+      const sent = await h.slack.runCommand({
+        user: USERS.member,
+        channel: CHANNEL,
+        command: '/order-keys',
+        text: 'x` <!channel> `y',
+      });
+      await nthResponse(h.slack, sent.responseUrlId ?? '');
+      const posted = await h.slack.waitFor(() => h.slack.messages.find((m) => m.channel === AUDIT_CHANNEL));
+      expect(posted.text).toContain('(not a valid order ID)');
+      expect(posted.text).not.toContain('<!channel>');
+    } finally {
+      await h.stop();
+    }
+  });
+});
