@@ -40,7 +40,14 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
   const identity = options.identity ?? (await verifyBotToken(env.SLACK_BOT_TOKEN, clientOptions));
   const mode = env.SLACK_APP_TOKEN ? 'socket' : 'http';
   const startedAt = Date.now();
-  let partner: PartnerClient;
+  const partnerLog = logger.child({ component: 'partner-api' });
+  const partner =
+    options.partner ??
+    createPartnerClient({
+      ...partnerClientOptions(env),
+      onEvent: (event) => partnerLog.warn(event, `partner API ${event.type}`),
+    });
+  const tracker = createInflightTracker();
 
   const app = new App({
     token: env.SLACK_BOT_TOKEN,
@@ -68,13 +75,6 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
     ],
   });
 
-  partner =
-    options.partner ??
-    createPartnerClient({
-      ...partnerClientOptions(env),
-      onEvent: (event) => logger.child({ component: 'partner-api' }).warn(event, `partner API ${event.type}`),
-    });
-  const tracker = createInflightTracker();
   const groups = createUsergroupMembers(app.client, env.USERGROUP_CACHE_SECONDS, logger);
   const deps: AppDeps = {
     partner,
