@@ -41,16 +41,21 @@ export async function deliverKeys(deps: AppDeps, request: KeysRequest): Promise<
 
   const decision = await deps.auth.canSeeKeys(request.userId);
   if (!decision.allowed) {
-    await audit({ outcome: 'denied', keyCount: 0, traceId: undefined });
-    await reply(request.respond, renderNotice(DENIALS[decision.reason]), 'new_ephemeral', deps.logger);
+    // The audit post (a Slack call) and the user's answer go out together: neither waits for the other.
+    await Promise.all([
+      audit({ outcome: 'denied', keyCount: 0, traceId: undefined }),
+      reply(request.respond, renderNotice(DENIALS[decision.reason]), 'new_ephemeral', deps.logger),
+    ]);
     return;
   }
   if (!isValidOrderId(orderId)) {
-    await audit({ outcome: 'invalid_input', keyCount: 0, traceId: undefined });
     const message = orderId
       ? 'That is not a valid order ID: order IDs use only letters, digits, `-` and `_` (1 to 64 characters).'
       : '*Which order?* Type `/order-keys <order ID>`, e.g. `/order-keys K7QX2M9PLA`. Use `/order` to find an order ID.';
-    await reply(request.respond, renderNotice(message), 'new_ephemeral', deps.logger);
+    await Promise.all([
+      audit({ outcome: 'invalid_input', keyCount: 0, traceId: undefined }),
+      reply(request.respond, renderNotice(message), 'new_ephemeral', deps.logger),
+    ]);
     return;
   }
 
@@ -59,8 +64,10 @@ export async function deliverKeys(deps: AppDeps, request: KeysRequest): Promise<
     keys = await deps.partner.orders.keys(orderId);
   } catch (error) {
     if (!isPartnerApiError(error)) throw error;
-    await audit({ outcome: `failed:${error.kind}`, keyCount: 0, traceId: error.traceId });
-    await reply(request.respond, renderPartnerError(error, `order ${orderId}`), 'new_ephemeral', deps.logger);
+    await Promise.all([
+      audit({ outcome: `failed:${error.kind}`, keyCount: 0, traceId: error.traceId }),
+      reply(request.respond, renderPartnerError(error, `order ${orderId}`), 'new_ephemeral', deps.logger),
+    ]);
     return;
   }
 
