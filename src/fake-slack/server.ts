@@ -11,6 +11,7 @@ import type {
   ResponseTarget,
 } from './model.js';
 import { signedHeaders } from './signing.js';
+import { waitForEvent } from './wait.js';
 
 // A stand-in for Slack on this machine: the Web API the app calls, the response_urls it posts to,
 // and the client side that sends the app signed commands, clicks and events. The end-to-end tests
@@ -315,25 +316,7 @@ export class FakeSlack extends EventEmitter {
 
   /** Resolves when `check` finds what it waits for, re-checked on every change; rejects at timeout. */
   waitFor<T>(check: () => T | undefined | false, timeoutMs = 10_000): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      const attempt = () => {
-        const found = check();
-        if (found !== undefined && found !== false) {
-          cleanup();
-          resolve(found);
-        }
-      };
-      const timer = setTimeout(() => {
-        cleanup();
-        reject(new Error(`fake Slack: timed out after ${timeoutMs} ms waiting for a change`));
-      }, timeoutMs);
-      const cleanup = () => {
-        clearTimeout(timer);
-        this.off('change', attempt);
-      };
-      this.on('change', attempt);
-      attempt();
-    });
+    return waitForEvent(this, 'change', check, timeoutMs, 'a change in the fake Slack');
   }
 
   private async send(

@@ -3,6 +3,7 @@ import { Writable } from 'node:stream';
 import { buildOrderDesk, type OrderDesk } from '../../src/app/create-app.js';
 import { AppEnvSchema, parseEnv } from '../../src/config/index.js';
 import { BOT, type FakeSlack, startFakeSlack } from '../../src/fake-slack/server.js';
+import { waitForEvent } from '../../src/fake-slack/wait.js';
 import { createLogger } from '../../src/logger.js';
 import type { PartnerSimulator, SimulatorOptions } from '../../src/simulator/server.js';
 import { secretLeaks } from './hygiene.js';
@@ -84,28 +85,16 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     },
   });
   const waitForLog: Harness['waitForLog'] = (msg, check = () => true, timeoutMs = 10_000) =>
-    new Promise((resolve, reject) => {
-      const attempt = () => {
-        for (const line of logs) {
-          const parsed = JSON.parse(line) as Record<string, unknown>;
-          if (parsed.msg === msg && check(parsed)) {
-            cleanup();
-            resolve(parsed);
-            return;
-          }
-        }
-      };
-      const timer = setTimeout(() => {
-        cleanup();
-        reject(new Error(`no log line "${msg}" within ${timeoutMs} ms`));
-      }, timeoutMs);
-      const cleanup = () => {
-        clearTimeout(timer);
-        logEvents.off('line', attempt);
-      };
-      logEvents.on('line', attempt);
-      attempt();
-    });
+    waitForEvent(
+      logEvents,
+      'line',
+      () =>
+        logs
+          .map((line) => JSON.parse(line) as Record<string, unknown>)
+          .find((line) => line.msg === msg && check(line)),
+      timeoutMs,
+      `the log line "${msg}"`,
+    );
   const logger = createLogger({
     level: env.LOG_LEVEL,
     secrets: [BOT_TOKEN, SIGNING_SECRET, simulator.apiKey],
