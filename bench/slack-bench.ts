@@ -2,7 +2,7 @@ import { startFakeSlack } from '../src/fake-slack/server.js';
 import { startSimulator } from '../src/simulator/server.js';
 import { APP_ENTRY, BARE_ENTRY, type NodeProcess, startNodeProcess } from './processes.js';
 import { spawnSimulator } from './simulator-process.js';
-import { sendCommands, waitForAnswers } from './slack-load.js';
+import { measureAnswerTimes, sendCommands, waitForAnswers } from './slack-load.js';
 import { type BenchRow, percentile } from './table.js';
 
 const BOT_TOKEN = 'xoxb-bench-token';
@@ -143,30 +143,19 @@ export async function benchSlackApp(): Promise<BenchRow[]> {
         }
         const options = {
           slack,
-          appUrl: `http://127.0.0.1:${answering.port}`,
           signingSecret: SIGNING_SECRET,
-          concurrency: 1,
-          awaitAnswer: true,
           text: (i: number) => ids[i % ids.length] ?? '',
         };
-        await sendCommands({ ...options, count: 50 });
-        const run = await sendCommands({ ...options, count: 200 });
-        const posts = await waitForAnswers(slack, run.timings, 60_000);
-        const answerMs = run.timings
-          .map((t) => (posts.get(t.responseUrlId) ?? Number.NaN) - t.sentAt)
-          .filter(Number.isFinite);
+        const answerMs = await measureAnswerTimes({
+          ...options,
+          appUrl: `http://127.0.0.1:${answering.port}`,
+        });
         const added = percentile(answerMs, 50) - percentile(direct, 50);
         if (latencyMs === 0) {
           // What any Bolt app pays for an answer: the ack and one response_url post, no partner call.
           const floor = await startNodeProcess(BARE_ENTRY, { ...commonEnv, BARE_RESPOND: '1' });
           try {
-            const bareOptions = { ...options, appUrl: `http://127.0.0.1:${floor.port}` };
-            await sendCommands({ ...bareOptions, count: 50 });
-            const bareRun = await sendCommands({ ...bareOptions, count: 200 });
-            const barePosts = await waitForAnswers(slack, bareRun.timings, 60_000);
-            const bareMs = bareRun.timings
-              .map((t) => (barePosts.get(t.responseUrlId) ?? Number.NaN) - t.sentAt)
-              .filter(Number.isFinite);
+            const bareMs = await measureAnswerTimes({ ...options, appUrl: `http://127.0.0.1:${floor.port}` });
             rows.push({
               section: '2. Answer time (200 /order one at a time, partner 0 ms)',
               metric: 'command to answer, p50, against an app that answers without the partner',

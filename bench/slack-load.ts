@@ -100,3 +100,20 @@ export async function waitForAnswers(
     return firstPost;
   }
 }
+
+/**
+ * Answer times, one command at a time: 50 warm-up commands, then `count` measured ones, each from
+ * sending the command to its first response_url post.
+ */
+export async function measureAnswerTimes(
+  options: Omit<Parameters<typeof sendCommands>[0], 'count' | 'concurrency' | 'awaitAnswer'>,
+  count = 200,
+): Promise<number[]> {
+  const closedLoop = { ...options, concurrency: 1, awaitAnswer: true };
+  await sendCommands({ ...closedLoop, count: 50 });
+  const run = await sendCommands({ ...closedLoop, count });
+  const posts = await waitForAnswers(options.slack, run.timings, 60_000);
+  return run.timings
+    .map((t) => (posts.get(t.responseUrlId) ?? Number.NaN) - t.sentAt)
+    .filter(Number.isFinite);
+}
