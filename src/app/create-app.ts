@@ -9,6 +9,7 @@ import { createPartnerClient, type PartnerClient } from '../partner-api/index.js
 import { createAuditLog } from '../services/audit.js';
 import { createAuthorizer } from '../services/authorization.js';
 import { createBalanceService } from '../services/balance.js';
+import { createSearchWatch } from '../services/search-watch.js';
 import { createUsergroupMembers } from '../services/usergroup-members.js';
 import type { AppDeps } from './deps.js';
 import { healthRoute } from './health.js';
@@ -45,7 +46,10 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
     options.partner ??
     createPartnerClient({
       ...partnerClientOptions(env),
-      onEvent: (event) => partnerLog.warn(event, `partner API ${event.type}`),
+      // Failures are logged where a user is shown them (once, with the trace ID), not here as well.
+      onEvent: (event) => {
+        if (event.type !== 'failure') partnerLog.warn(event, `partner API ${event.type}`);
+      },
     });
   const tracker = createInflightTracker();
 
@@ -85,7 +89,8 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
       },
       groups,
     ),
-    balance: createBalanceService(partner, env.BALANCE_CACHE_SECONDS, options.now),
+    balance: createBalanceService(partner, env.BALANCE_CACHE_SECONDS, logger, options.now),
+    searchWatch: createSearchWatch(logger, env.PARTNER_API_SEARCH_PARAM),
     audit: createAuditLog(logger, app.client, env.AUDIT_CHANNEL_ID),
     logger,
     tracker,

@@ -4,6 +4,7 @@ import type { PartnerClient } from '../partner-api/index.js';
 import type { AuditLog } from '../services/audit.js';
 import type { Authorizer } from '../services/authorization.js';
 import type { BalanceService } from '../services/balance.js';
+import type { SearchWatch } from '../services/search-watch.js';
 import type { InflightTracker } from './inflight.js';
 
 /** Everything a listener needs, passed in: tests build the app with real parts and no module mocks. */
@@ -11,6 +12,7 @@ export interface AppDeps {
   partner: PartnerClient;
   auth: Authorizer;
   balance: BalanceService;
+  searchWatch: SearchWatch;
   audit: AuditLog;
   logger: AppLogger;
   tracker: InflightTracker;

@@ -9,6 +9,7 @@ export {
   renderNotice,
   renderOrderHelp,
   renderPartnerError,
+  renderUnrelatedResults,
 } from './messages.js';
 export { renderOrderCard } from './order-card.js';
 export { RESULTS_PER_PAGE, renderResultList } from './order-list.js';

@@ -1,13 +1,20 @@
-import type { DigitalKey, OrderKeys } from '../partner-api/index.js';
+import {
+  type DecodedImage,
+  type DigitalKey,
+  decodeImageKey,
+  describeSize,
+  normalizeKeyType,
+  type OrderKeys,
+} from '../partner-api/index.js';
 import { ActionIds } from './action-ids.js';
-import { escapeMrkdwn, notificationText, truncate } from './format.js';
+import { escapeMrkdwn, isCompleted, notificationText, truncate } from './format.js';
 import { type Block, button, type SlackMessage } from './types.js';
 
 // Slack's limits (see shared/SLACK-NOTES.md): 3,000 characters a section, 50 blocks a message, and
 // 5 posts to one response_url. Keys are packed within them; what does not fit is counted and said.
 const SECTION_LIMIT = 3_000;
 const BLOCKS_PER_MESSAGE = 50;
-const FRAME_BLOCKS = 4; // intro, closing context, "not shown" note, actions
+const FRAME_BLOCKS = 6; // intro, up to two warnings, closing context, "not shown" note, actions
 export const MAX_KEY_MESSAGES = 5;
 const MAX_PRINTABLE_KEY = 1_000;
 
@@ -17,40 +24,62 @@ type KeyPiece =
   | { kind: 'plain'; text: string }
   | { kind: 'note'; text: string };
 
-const BINARY_TYPES = new Set(['image', 'binary', 'file', 'pdf', 'png', 'jpeg', 'jpg', 'qr', 'barcode']);
 // biome-ignore lint/suspicious/noControlCharactersInRegex: rejecting control characters is the point
 const UNPRINTABLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\ufffd]/;
 
-/** Decides how one key can be shown safely, whatever type the API gives it. */
+function describeImage(image: DecodedImage): string {
+  return `an image key (${image.format}, ${describeSize(image.bytes.length)})`;
+}
+
+const IMAGE_NOT_IN_SLACK =
+  'Slack cannot show image keys in a message; retrieve it from the partner platform.';
+
+/** Decides how one key can be shown safely, whatever type the API gives it and however it spells it. */
 export function classifyKey(key: DigitalKey, position: number): KeyPiece {
-  const type = (key.type ?? 'text').toLowerCase();
+  const kind = normalizeKeyType(key.type);
   const value = key.value;
+  if (kind === 'pre_order' && !value)
+    return { kind: 'note', text: `Key ${position} is a pre-order: the partner has not released it yet.` };
   if (value === null || value === '')
     return { kind: 'note', text: `Key ${position} was delivered without a value.` };
-  if (BINARY_TYPES.has(type) || value.startsWith('data:')) {
+  const looksLikeImage = kind === 'image' || /^data:image\//i.test(value);
+  // An image is named only once its bytes say so, whatever the type field claimed.
+  const image = looksLikeImage || kind === 'unknown' ? decodeImageKey(value) : undefined;
+  if (image)
+    return { kind: 'note', text: `Key ${position} is ${describeImage(image)}. ${IMAGE_NOT_IN_SLACK}` };
+  if (looksLikeImage) {
     return {
       kind: 'note',
-      text: `Key ${position} is ${type === 'text' ? 'binary data' : `of type “${escapeMrkdwn(truncate(type, 30))}”`} and cannot be shown in Slack; retrieve it from the partner platform.`,
+      text: `Key ${position} is marked as an image (type “${escapeMrkdwn(truncate(key.type ?? 'image', 30))}”), but its data is not a PNG, JPEG or GIF image. Retrieve it from the partner platform.`,
+    };
+  }
+  if (value.startsWith('data:')) {
+    return {
+      kind: 'note',
+      text: `Key ${position} is a file (${escapeMrkdwn(truncate(value.slice(5).split(/[;,]/)[0] || 'unknown type', 40))}) that Slack cannot show; retrieve it from the partner platform.`,
     };
   }
   const printable = !UNPRINTABLE.test(value) && value.length <= MAX_PRINTABLE_KEY;
-  if (type === 'url' || type === 'link') {
+  if (kind === 'link') {
     return printable && /^https?:\/\/[^\s<>|]+$/i.test(value)
       ? { kind: 'link', url: value }
       : {
           kind: 'note',
-          text: `Key ${position} is a link Slack cannot display safely; retrieve it from the partner platform.`,
+          text: `Key ${position} is a link that is not a plain web address, so Slack cannot show it safely; retrieve it from the partner platform.`,
         };
   }
   if (!printable) {
     return {
       kind: 'note',
-      text: `Key ${position} contains characters Slack cannot display; retrieve it from the partner platform.`,
+      text:
+        value.length > MAX_PRINTABLE_KEY
+          ? `Key ${position} is ${value.length.toLocaleString('en-US')} characters long, too long to be a key to type; retrieve it from the partner platform.`
+          : `Key ${position} contains control characters, so it would not read as delivered; retrieve it from the partner platform.`,
     };
   }
   // A backtick would end the code block early; such a key goes out as plain text, which Slack never formats.
   if (value.includes('`')) return { kind: 'plain', text: value };
-  // Known text types and unknown ones alike: a printable value is shown as text, as the issue asks.
+  // Text and unknown types alike: a printable value is shown as text.
   return { kind: 'code', text: value };
 }
 
@@ -117,6 +146,52 @@ function mrkdwn(text: string): Block {
   return { type: 'section', text: { type: 'mrkdwn', text } };
 }
 
+// Statuses after which delivered keys may have been revoked by the platform.
+const WITHDRAWN =
+  /^(refunded|partially_refunded|canceled|cancelled|returned|revoked|reversed|chargeback|charged_back|void|voided|disputed)$/i;
+const IN_PROGRESS =
+  /^(processing|pending|in_process|in_progress|pre_order|preorder|partially_delivered|partial|awaiting_delivery|on_hold|backorder)$/i;
+
+/**
+ * What the agent must know before handing these keys to a customer: an order that is not completed
+ * (refunded keys may no longer work) and a delivery that is not complete ("3 of 5 keys so far").
+ */
+export function deliveryWarnings(order: OrderKeys): Block[] {
+  const blocks: Block[] = [];
+  const rawStatus = order.status?.trim();
+  const delivered = order.products.reduce((sum, product) => sum + product.keys.length, 0);
+  const ordered = order.products.reduce((sum, product) => sum + (product.quantity ?? product.keys.length), 0);
+  const status = rawStatus ? escapeMrkdwn(truncate(rawStatus.toUpperCase(), 40)) : undefined;
+  const normalized = rawStatus?.replace(/[\s-]+/g, '_');
+  if (status && normalized && !isCompleted(rawStatus ?? null)) {
+    if (WITHDRAWN.test(normalized)) {
+      blocks.push(
+        mrkdwn(
+          `:warning: *This order is ${status}: these keys may no longer work.* Check with the partner before giving them to a customer.`,
+        ),
+      );
+    } else if (IN_PROGRESS.test(normalized)) {
+      blocks.push(
+        mrkdwn(`:hourglass_flowing_sand: *This order is ${status}:* the partner is still delivering it.`),
+      );
+    } else {
+      blocks.push(
+        mrkdwn(
+          `:warning: *This order is ${status}, not completed.* Check with the partner before giving these keys to a customer.`,
+        ),
+      );
+    }
+  }
+  if (ordered > delivered) {
+    blocks.push(
+      mrkdwn(
+        `:hourglass_flowing_sand: *${delivered} of ${ordered} keys delivered so far.* Run \`/order-keys ${escapeMrkdwn(order.orderId)}\` again later for the rest.`,
+      ),
+    );
+  }
+  return blocks;
+}
+
 export interface KeyMessages {
   messages: SlackMessage[];
   totalKeys: number;
@@ -133,7 +208,13 @@ export function renderKeyMessages(order: OrderKeys, maxMessages: number = MAX_KE
   for (const product of order.products) {
     totalKeys += product.keys.length;
     const quantity = product.quantity === null ? '' : ` · quantity ${product.quantity}`;
-    const count = product.keys.length === 1 ? '1 key' : `${product.keys.length} keys`;
+    const delivered = product.keys.length;
+    const count =
+      product.quantity !== null && product.quantity > delivered
+        ? `${delivered} of ${product.quantity} keys delivered`
+        : delivered === 1
+          ? '1 key'
+          : `${delivered} keys`;
     pieces.push({
       block: mrkdwn(
         truncate(
@@ -165,10 +246,13 @@ export function renderKeyMessages(order: OrderKeys, maxMessages: number = MAX_KE
   const notShown = totalKeys - shownKeys;
   const keyWord = totalKeys === 1 ? 'key' : 'keys';
 
+  const warnings = deliveryWarnings(order);
   const messages = shownGroups.map((group, index) => {
     const part = shownGroups.length > 1 ? ` (part ${index + 1} of ${shownGroups.length})` : '';
     const blocks: Block[] = [
       mrkdwn(`:key: *Keys for order \`${escapeMrkdwn(order.orderId)}\`*${part} · ${totalKeys} ${keyWord}`),
+      // Every part repeats the warnings: an agent may read only the part with the key they need.
+      ...warnings,
       ...group.map((piece) => piece.block),
     ];
     const isLast = index === shownGroups.length - 1;

@@ -47,6 +47,25 @@ export function renderNoMatch(query: string): SlackMessage {
   };
 }
 
+/** Orders came back, but none contains the search text: most likely the API ignored the search. */
+export function renderUnrelatedResults(
+  query: string,
+  returned: number,
+  traceId: string | undefined,
+): SlackMessage {
+  return {
+    text: notificationText(`The partner API returned orders that do not match “${truncate(query, 100)}”`),
+    blocks: [
+      section(
+        `:warning: *The partner API returned ${returned === 1 ? 'an order' : `${returned} orders`} that do not match “${escapeMrkdwn(query)}”*: none of them contains it in its order ID or reference, so they are not listed.`,
+      ),
+      context(
+        `If this keeps happening, ask your Order Desk admin to check \`PARTNER_API_SEARCH_PARAM\` (the name of the partner API's search parameter).${traceId ? ` Trace ID \`${escapeMrkdwn(traceId)}\`.` : ''}`,
+      ),
+    ],
+  };
+}
+
 function traceContext(error: PartnerApiError): Block[] {
   return error.traceId
     ? [context(`Reference for escalation: trace ID \`${escapeMrkdwn(error.traceId)}\``)]
@@ -63,16 +82,46 @@ const ERROR_TITLES: Record<PartnerApiError['kind'], string> = {
   timeout: ':stopwatch: The partner API is not answering',
   invalid_response: ':warning: Unexpected answer from the partner API',
   invalid_input: ':pencil2: That does not look right',
+  mismatch: ':no_entry: The partner API answered for another order',
 };
+
+function errorTitle(error: PartnerApiError): string {
+  // A 400 from the API is not the agent's typing: Order Desk's request was refused.
+  if (error.kind === 'invalid_input' && error.status !== undefined)
+    return ':warning: The partner API refused the request';
+  return ERROR_TITLES[error.kind];
+}
+
+const PARTNER_MESSAGE_SHOWN = 200;
+
+/** The partner's own words, when it sent any: often the most useful line for the agent. */
+function partnerSaid(error: PartnerApiError): Block[] {
+  if (!error.upstreamMessage) return [];
+  const code = error.code ? ` (\`${escapeMrkdwn(error.code)}\`)` : '';
+  return [
+    context(
+      `The partner API said${code}: “${escapeMrkdwn(truncate(error.upstreamMessage.replace(/\s+/g, ' '), PARTNER_MESSAGE_SHOWN))}”`,
+    ),
+  ];
+}
 
 /** One clear message per error kind, with the trace ID for escalation; never a stack or a body. */
 export function renderPartnerError(error: PartnerApiError, subject?: string): SlackMessage {
+  const title = errorTitle(error);
   const about = subject ? ` (${escapeMrkdwn(subject)})` : '';
+  const other =
+    error.kind === 'mismatch'
+      ? `\nThe answer named ${error.answeredOrderId ? `order \`${error.answeredOrderId}\`` : 'an order ID that is not valid'}.`
+      : '';
   return {
     text: notificationText(
-      `${ERROR_TITLES[error.kind].replace(/^:[a-z_]+: /, '')}${subject ? ` (${truncate(subject, 80)})` : ''}`,
+      `${title.replace(/^:[a-z_]+: /, '')}${subject ? ` (${truncate(subject, 80)})` : ''}`,
     ),
-    blocks: [section(`*${ERROR_TITLES[error.kind]}*${about}\n${error.userMessage}`), ...traceContext(error)],
+    blocks: [
+      section(`*${title}*${about}\n${error.userMessage}${other}`),
+      ...partnerSaid(error),
+      ...traceContext(error),
+    ],
   };
 }
 

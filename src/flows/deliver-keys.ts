@@ -30,7 +30,7 @@ const DENIALS: Record<Exclude<AccessDecision, { allowed: true }>['reason'], stri
  */
 export async function deliverKeys(deps: AppDeps, request: KeysRequest): Promise<void> {
   const orderId = request.rawOrderId.trim();
-  const audit = (entry: Pick<KeysAuditEntry, 'outcome' | 'keyCount' | 'traceId'>) =>
+  const audit = (entry: Pick<KeysAuditEntry, 'outcome' | 'keyCount' | 'traceId' | 'failure'>) =>
     deps.audit.keysRequest({
       userId: request.userId,
       channelId: request.channelId,
@@ -65,7 +65,7 @@ export async function deliverKeys(deps: AppDeps, request: KeysRequest): Promise<
   } catch (error) {
     if (!isPartnerApiError(error)) throw error;
     await Promise.all([
-      audit({ outcome: `failed:${error.kind}`, keyCount: 0, traceId: error.traceId }),
+      audit({ outcome: `failed:${error.kind}`, keyCount: 0, traceId: error.traceId, failure: error }),
       reply(request.respond, renderPartnerError(error, `order ${orderId}`), 'new_ephemeral', deps.logger),
     ]);
     return;

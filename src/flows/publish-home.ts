@@ -2,7 +2,7 @@ import type { WebClient } from '@slack/web-api';
 import type { AppDeps } from '../app/deps.js';
 import { renderHome } from '../blocks/index.js';
 import { isPartnerApiError } from '../partner-api/index.js';
-import { RECENT_ORDERS_SHOWN, renderOptions } from './lookup-order.js';
+import { partnerResult, RECENT_ORDERS_SHOWN, renderOptions } from './lookup-order.js';
 
 /**
  * Builds and publishes one user's Home tab. Finance status is checked on every publish (and so on
@@ -16,18 +16,15 @@ export async function publishHome(
 ): Promise<void> {
   const finance = await deps.auth.isFinance(userId);
   const [recent, balance] = await Promise.all([
-    deps.partner.orders.recent(RECENT_ORDERS_SHOWN).then(
-      (result) => result.orders,
-      (error: unknown) => {
-        if (isPartnerApiError(error)) return error;
-        throw error;
-      },
-    ),
+    partnerResult(deps, { where: 'home', userId }, () => deps.partner.orders.recent(RECENT_ORDERS_SHOWN)),
     finance.allowed
       ? deps.balance.current({ force: options.forceBalance ?? false })
       : Promise.resolve(undefined),
   ]);
-  const view = renderHome({ isFinance: finance.allowed, balance, recent }, renderOptions(deps));
+  const view = renderHome(
+    { isFinance: finance.allowed, balance, recent: isPartnerApiError(recent) ? recent : recent.orders },
+    renderOptions(deps),
+  );
   try {
     await client.views.publish({ user_id: userId, view });
   } catch (error) {

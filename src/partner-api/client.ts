@@ -1,3 +1,4 @@
+import { isPartnerApiError, PartnerApiError } from './errors.js';
 import { walkPages } from './history.js';
 import {
   checkPageNumber,
@@ -8,7 +9,7 @@ import {
 } from './inputs.js';
 import { parsePayload } from './parse.js';
 import { findRecentOrders } from './recent.js';
-import { OrderKeysSchema, OrderListSchema, type OrderSummary } from './schemas.js';
+import { OrderKeysSchema, OrderListSchema, type OrderSummary, RawOrderSummary } from './schemas.js';
 import {
   createTransport,
   type RetryPolicy,
@@ -57,14 +58,45 @@ export interface PartnerClient {
 }
 
 const ORDERS_PATH = 'v1/partners/orders';
+const LIST_OPERATION = `GET /${ORDERS_PATH}`;
+const KEYS_OPERATION = 'GET /v1/partners/orders/{order_id}/keys';
+
+/** Case and punctuation apart, does the order's ID or reference contain the search text? */
+export function orderContainsText(order: OrderSummary, searchText: string): boolean {
+  const wanted = comparable(searchText);
+  if (!wanted) return true;
+  return comparable(order.id).includes(wanted) || comparable(order.referenceId ?? '').includes(wanted);
+}
+
+function comparable(text: string): string {
+  return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+}
 
 export function createPartnerClient(options: PartnerClientOptions): PartnerClient {
   const transport = createTransport(options);
   const names = options.queryParams;
   const searchLimit = options.searchLimit ?? 100;
 
+  /** Every failure of an operation is reported once, whichever step failed (HTTP, envelope, schema). */
+  async function observed<T>(operation: string, work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      if (isPartnerApiError(error)) {
+        options.onEvent?.({
+          type: 'failure',
+          operation,
+          kind: error.kind,
+          status: error.status,
+          traceId: error.traceId,
+        });
+      }
+      throw error;
+    }
+  }
+
   async function list(params: ListParams = {}): Promise<OrderPage> {
-    const operation = `GET /${ORDERS_PATH}`;
+    const operation = LIST_OPERATION;
     const page = params.page ?? 1;
     checkPageNumber(page, operation);
     const query: Record<string, string | number> = { [names.page]: page };
@@ -76,8 +108,21 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
       const search = cleanSearchText(params.search, operation);
       if (search) query[names.search] = search;
     }
-    const result = await transport.getJson(ORDERS_PATH, query);
-    const data = parsePayload(result, OrderListSchema, operation);
+    let dropped = 0;
+    // One order without an ID must not make a whole page unreadable: it is left out, and said.
+    const dropUnreadableOrders = (data: unknown) => {
+      const orders = (data as { orders?: unknown } | null)?.orders;
+      if (!Array.isArray(orders)) return data;
+      const readable = orders.filter((order) => RawOrderSummary.safeParse(order).success);
+      dropped = orders.length - readable.length;
+      return { ...(data as object), orders: readable };
+    };
+    const result = await observed(operation, () => transport.getJson(ORDERS_PATH, query));
+    const data = await observed(operation, async () =>
+      parsePayload(result, OrderListSchema, operation, dropUnreadableOrders),
+    );
+    if (dropped > 0)
+      options.onEvent?.({ type: 'dropped', operation, count: dropped, traceId: result.traceId });
     return {
       orders: data.orders,
       hits: data.hits,
@@ -100,6 +145,7 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
       query,
       orders: [...exact, ...rest],
       exactMatches: exact.length,
+      containingQuery: page.orders.filter((order) => orderContainsText(order, query)).length,
       hits: page.hits,
       traceId: page.traceId,
     };
@@ -123,12 +169,27 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
     );
   }
 
-  async function keys(orderId: string): Promise<OrderKeys> {
-    const operation = 'GET /v1/partners/orders/{order_id}/keys';
+  async function keys(rawOrderId: string): Promise<OrderKeys> {
+    const operation = KEYS_OPERATION;
+    const orderId = rawOrderId.trim();
     const segment = orderIdPathSegment(orderId, operation);
-    const result = await transport.getJson(`${ORDERS_PATH}/${segment}/keys`, undefined);
-    const data = parsePayload(result, OrderKeysSchema, operation);
-    return { ...data, traceId: result.traceId };
+    return observed(operation, async () => {
+      const result = await transport.getJson(`${ORDERS_PATH}/${segment}/keys`, undefined);
+      const data = parsePayload(result, OrderKeysSchema, operation);
+      // Keys of another order must never reach the agent as if they were this order's. Case apart,
+      // the IDs must agree; an answer that names no order cannot contradict the request.
+      if (data.orderId !== null && data.orderId.toLowerCase() !== orderId.toLowerCase()) {
+        throw new PartnerApiError({
+          kind: 'mismatch',
+          operation,
+          status: 200,
+          traceId: result.traceId,
+          answeredOrderId: data.orderId,
+          cause: new Error('The keys answer names another order'),
+        });
+      }
+      return { ...data, orderId: data.orderId ?? orderId, traceId: result.traceId };
+    });
   }
 
   return {

@@ -8,6 +8,7 @@ export const partnerErrorKinds = [
   'timeout',
   'invalid_response',
   'invalid_input',
+  'mismatch',
 ] as const;
 
 export type PartnerErrorKind = (typeof partnerErrorKinds)[number];
@@ -20,7 +21,11 @@ export interface PartnerApiErrorDetails {
   traceId?: string | undefined;
   /** The partner API's own message, already scrubbed of the API key and cut to a sane length. */
   upstreamMessage?: string | undefined;
+  /** The partner API's own error code (e.g. ORDER_NOT_COMPLETED), restricted to safe characters. */
+  code?: string | undefined;
   retryAfterSeconds?: number | undefined;
+  /** For `mismatch`: the order the answer named instead (shown only when it is a valid order ID). */
+  answeredOrderId?: string | undefined;
   /** Overrides the default sentence for the kind, e.g. to say which input was refused. */
   userMessage?: string | undefined;
   cause?: Error | undefined;
@@ -37,7 +42,9 @@ export class PartnerApiError extends Error {
   readonly status: number | undefined;
   readonly traceId: string | undefined;
   readonly upstreamMessage: string | undefined;
+  readonly code: string | undefined;
   readonly retryAfterSeconds: number | undefined;
+  readonly answeredOrderId: string | undefined;
   /** A sentence written for the support agent who will read it in Slack. */
   readonly userMessage: string;
 
@@ -52,8 +59,37 @@ export class PartnerApiError extends Error {
     this.status = details.status;
     this.traceId = details.traceId;
     this.upstreamMessage = details.upstreamMessage;
+    this.code = details.code;
     this.retryAfterSeconds = details.retryAfterSeconds;
+    this.answeredOrderId =
+      details.answeredOrderId && /^[A-Za-z0-9_-]{1,64}$/.test(details.answeredOrderId)
+        ? details.answeredOrderId
+        : undefined;
     this.userMessage = details.userMessage ?? defaultUserMessage(details);
+  }
+}
+
+/**
+ * Whose fault a failure is, which sets its log level: `ours` (Order Desk's configuration or request:
+ * error), `partner` (the partner API failed or answered wrongly: warn), `user` (nothing is broken: the
+ * order is not there or not ready, or the input was refused before any request: info).
+ */
+export function faultOf(error: PartnerApiError): 'ours' | 'partner' | 'user' {
+  switch (error.kind) {
+    case 'unauthorized':
+    case 'forbidden':
+      return 'ours';
+    case 'invalid_input':
+      // A 400 from the API means the request Order Desk built was wrong (a parameter name, a bound).
+      return error.status === undefined ? 'user' : 'ours';
+    case 'invalid_response':
+      // A redirect means PARTNER_API_BASE_URL points at the wrong place.
+      return error.status !== undefined && error.status >= 300 && error.status < 400 ? 'ours' : 'partner';
+    case 'not_found':
+    case 'not_ready':
+      return 'user';
+    default:
+      return 'partner';
   }
 }
 
@@ -70,7 +106,9 @@ function defaultUserMessage(details: PartnerApiErrorDetails): string {
     case 'not_found':
       return 'The partner API has no order with that ID for our account. Check the ID, or search with `/order` by reference.';
     case 'not_ready':
-      return 'This order is not completed yet, so its keys are not available. Try again once its status is Completed.';
+      return details.retryAfterSeconds === undefined
+        ? 'The partner has not delivered keys for this order: it is not completed or not dispatched yet. While it is still being processed this clears by itself: try again in a few minutes.'
+        : `The partner has not delivered keys for this order: it is not completed or not dispatched yet. Try again in ${formatWait(details.retryAfterSeconds)}.`;
     case 'rate_limited':
       return details.retryAfterSeconds === undefined
         ? 'The partner API is limiting how often we can ask. Try again in a minute.'
@@ -82,7 +120,9 @@ function defaultUserMessage(details: PartnerApiErrorDetails): string {
     case 'invalid_response':
       return 'The partner API sent an answer Order Desk could not read. Try again; if it happens again, escalate with the reference below.';
     case 'invalid_input':
-      return 'That request was not valid for the partner API.';
+      return 'The partner API refused the request Order Desk sent. If this keeps happening, ask your Order Desk admin to check the PARTNER_API_* settings, with the reference below.';
+    case 'mismatch':
+      return 'The partner API answered with the keys of a different order than the one asked for, so Order Desk shows none. Escalate to the partner with the reference below.';
   }
 }
 

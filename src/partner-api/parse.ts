@@ -6,17 +6,24 @@ import type { JsonResult } from './transport.js';
 /**
  * Checks the envelope, then the payload. A mismatch is invalid_response: the request worked, the
  * data did not. The message names the failing paths, never the values (they may be keys).
+ *
+ * `repair`, when given, gets one chance to make a refused payload readable (e.g. drop the one order in
+ * a page that has no ID, rather than refuse the page); it runs only after the fast strict check failed.
  */
 export function parsePayload<Schema extends z.ZodType>(
   result: JsonResult,
   schema: Schema,
   operation: string,
+  repair?: (data: unknown) => unknown,
 ): z.output<Schema> {
   const envelope = EnvelopeSchema.safeParse(result.body);
   if (!envelope.success) throw schemaError(envelope.error, operation, result.traceId, 'envelope');
-  const payload = schema.safeParse(envelope.data.details.data);
-  if (!payload.success) throw schemaError(payload.error, operation, result.traceId, 'details.data');
-  return payload.data;
+  const data = envelope.data.details.data;
+  const payload = schema.safeParse(data);
+  if (payload.success) return payload.data;
+  const repaired = repair ? schema.safeParse(repair(data)) : undefined;
+  if (repaired?.success) return repaired.data;
+  throw schemaError(payload.error, operation, result.traceId, 'details.data');
 }
 
 function schemaError(error: z.ZodError, operation: string, traceId: string | undefined, where: string) {

@@ -23,12 +23,13 @@ export const ExtensionsSchema = z
 
 /** The outer envelope; `details.data` is checked separately so a payload mismatch can name its path. */
 export const EnvelopeSchema = z.object({
-  status: z.number().nullish(),
-  success: z.boolean(),
+  // A number per the spec; some APIs send "OK". Failures were already told apart by the transport.
+  status: z.unknown(),
+  success: z.boolean().nullish(),
   details: z.object({ data: z.unknown(), extensions: ExtensionsSchema }),
 });
 
-const RawOrderSummary = z.object({
+export const RawOrderSummary = z.object({
   id: z.string().min(1),
   reference_id: optionalText,
   status: optionalText,
@@ -53,19 +54,25 @@ function toOrderSummary(order: z.output<typeof RawOrderSummary>) {
   };
 }
 
+// Many servers send `null` for an empty list, for the list itself as much as for its orders.
 export const OrderListSchema = z
   .object({
     hits: optionalCount,
-    orders: z.array(RawOrderSummary),
+    orders: z.array(RawOrderSummary).nullish(),
     pages: z.object({ page: optionalCount, total: optionalCount, limit: optionalCount }).nullish(),
   })
-  .transform((list) => ({
-    hits: list.hits ?? list.orders.length,
-    orders: list.orders.map(toOrderSummary),
-    page: orNull(list.pages?.page),
-    totalPages: orNull(list.pages?.total),
-    limit: orNull(list.pages?.limit),
-  }));
+  .nullish()
+  .transform((raw) => {
+    const list = raw ?? {};
+    const orders = list.orders ?? [];
+    return {
+      hits: list.hits ?? orders.length,
+      orders: orders.map(toOrderSummary),
+      page: orNull(list.pages?.page),
+      totalPages: orNull(list.pages?.total),
+      limit: orNull(list.pages?.limit),
+    };
+  });
 
 const RawKey = z.object({ value: optionalText, type: optionalText });
 
@@ -78,14 +85,15 @@ const RawProduct = z.object({
 
 export const OrderKeysSchema = z
   .object({
-    id: z.string().min(1),
+    // Nullable like the rest: when present it is checked against the order asked for (client.keys).
+    id: optionalText,
     status: optionalText,
     products: z.array(RawProduct).nullish(),
     total_debit: optionalAmount,
     balance: z.object({ balance: optionalAmount, credit_limit: optionalAmount }).nullish(),
   })
   .transform((order) => ({
-    orderId: order.id,
+    orderId: orNull(order.id),
     status: orNull(order.status),
     products: (order.products ?? []).map((product) => ({
       id: orNull(product.id),

@@ -1,13 +1,16 @@
 import ky, { HTTPError, type KyInstance, TimeoutError } from 'ky';
 import pLimit from 'p-limit';
-import { PartnerApiError } from './errors.js';
 import {
+  classifyFailure,
   extractTraceId,
-  extractUpstreamMessage,
-  kindForStatus,
+  isFailureBody,
   parseRetryAfterSeconds,
+  readUpstreamError,
+  safeCode,
+  safeTraceId,
   scrubMessage,
-} from './status-mapping.js';
+} from './error-mapping.js';
+import { PartnerApiError } from './errors.js';
 
 export interface RetryPolicy {
   /** Retries after the first attempt (GET only). */
@@ -35,7 +38,8 @@ export type TransportEvent =
       kind: string;
       status?: number | undefined;
       traceId?: string | undefined;
-    };
+    }
+  | { type: 'dropped'; operation: string; count: number; traceId?: string | undefined };
 
 export interface TransportOptions {
   baseUrl: string;
@@ -132,17 +136,6 @@ export function createTransport(options: TransportOptions): Transport {
       } finally {
         metrics.active--;
       }
-    }).catch((error: unknown) => {
-      if (error instanceof PartnerApiError) {
-        options.onEvent?.({
-          type: 'failure',
-          operation,
-          kind: error.kind,
-          status: error.status,
-          traceId: error.traceId,
-        });
-      }
-      throw error;
     });
     return parseSuccessBody(text, operation, secrets);
   }
@@ -163,19 +156,42 @@ function parseSuccessBody(text: string, operation: string, secrets: readonly str
     });
   }
   const traceId = extractTraceId(body);
-  const success = (body as { success?: unknown } | null)?.success;
-  if (success !== true) {
-    const upstream = extractUpstreamMessage(body);
-    throw new PartnerApiError({
-      kind: 'invalid_response',
-      operation,
-      status: 200,
-      traceId,
-      upstreamMessage: upstream ? scrubMessage(upstream, secrets) : undefined,
-      cause: new Error('Envelope has success other than true'),
-    });
+  if (isFailureBody(body)) {
+    // Some APIs answer 200 and say inside that it failed: read it exactly as an HTTP error body.
+    throw upstreamError({ status: 200, body, operation, secrets, traceId, headers: undefined });
   }
   return { body, traceId };
+}
+
+interface UpstreamFailure {
+  status: number;
+  body: unknown;
+  operation: string;
+  secrets: readonly string[];
+  traceId: string | undefined;
+  headers: Headers | undefined;
+}
+
+function upstreamError(failure: UpstreamFailure): PartnerApiError {
+  const { status, body, operation, secrets, headers } = failure;
+  const upstream = readUpstreamError(body);
+  const upstreamMessage = upstream.message ? scrubMessage(upstream.message, secrets) : undefined;
+  const kind = classifyFailure(status, upstream);
+  const isRedirect = status >= 300 && status < 400;
+  const waitable = kind === 'rate_limited' || kind === 'unavailable' || kind === 'not_ready';
+  return new PartnerApiError({
+    kind,
+    operation,
+    status,
+    traceId: failure.traceId,
+    upstreamMessage,
+    code: safeCode(upstream.code, secrets),
+    retryAfterSeconds: waitable && headers ? parseRetryAfterSeconds(headers.get('retry-after')) : undefined,
+    userMessage: isRedirect
+      ? 'The partner API answered with a redirect, which Order Desk does not follow (it would send our API key elsewhere). Ask your admin to check PARTNER_API_BASE_URL.'
+      : undefined,
+    cause: new Error(status === 200 ? 'The answer reports a failure' : `HTTP ${status}`),
+  });
 }
 
 async function toPartnerError(
@@ -187,25 +203,15 @@ async function toPartnerError(
   if (error instanceof HTTPError) {
     const { response } = error;
     const body = await readErrorBody(response);
-    const upstreamRaw = extractUpstreamMessage(body);
-    const upstreamMessage = upstreamRaw ? scrubMessage(upstreamRaw, secrets) : undefined;
-    const kind = kindForStatus(response.status, upstreamMessage);
-    return new PartnerApiError({
-      kind,
-      operation,
+    const headerTrace = response.headers.get('x-trace-id') ?? response.headers.get('x-request-id');
+    // ky's error holds the Request, and the Request holds the API key: only plain values go on.
+    return upstreamError({
       status: response.status,
-      traceId: extractTraceId(body) ?? response.headers.get('x-trace-id') ?? undefined,
-      upstreamMessage,
-      retryAfterSeconds:
-        kind === 'rate_limited' || kind === 'unavailable'
-          ? parseRetryAfterSeconds(response.headers.get('retry-after'))
-          : undefined,
-      userMessage:
-        response.status >= 300 && response.status < 400
-          ? 'The partner API answered with a redirect, which Order Desk does not follow (it would send our API key elsewhere). Ask your admin to check PARTNER_API_BASE_URL.'
-          : undefined,
-      // A plain Error, not ky's: ky's error holds the Request, and the Request holds the API key.
-      cause: new Error(`HTTP ${response.status}`),
+      body,
+      operation,
+      secrets,
+      traceId: extractTraceId(body) ?? (headerTrace ? safeTraceId(headerTrace) : undefined),
+      headers: response.headers,
     });
   }
   if (error instanceof TimeoutError) {

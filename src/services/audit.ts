@@ -1,6 +1,7 @@
 import type { WebClient } from '@slack/web-api';
 import type { AppLogger } from '../logger.js';
-import { isValidOrderId } from '../partner-api/index.js';
+import { isValidOrderId, type PartnerApiError } from '../partner-api/index.js';
+import { failureLogLevel, partnerFailureFields } from './partner-failures.js';
 
 export type KeysOutcome = 'shown' | 'denied' | 'invalid_input' | `failed:${string}`;
 
@@ -13,6 +14,12 @@ export interface KeysAuditEntry {
   keyCount: number;
   traceId: string | undefined;
   via: 'command' | 'button';
+  /**
+   * The partner failure the user was shown, when there was one. The audit line then doubles as the
+   * failure's one log line (at its level, with operation, status, kind and code), so a trace ID
+   * finds exactly one line.
+   */
+  failure?: PartnerApiError | undefined;
 }
 
 export interface AuditLog {
@@ -31,8 +38,22 @@ export function createAuditLog(
   const audit = logger.child({ component: 'audit' });
   return {
     async keysRequest(entry) {
+      const { failure, ...fields } = entry;
       // The log line keeps what was asked for, cut short: JSON escapes it, so it cannot forge a field.
-      audit.info({ event: 'keys_request', ...entry, orderId: entry.orderId.slice(0, 100) }, 'keys request');
+      const line = { ...fields, event: 'keys_request', orderId: entry.orderId.slice(0, 100) };
+      if (failure) {
+        const {
+          event: _failureEvent,
+          where: _where,
+          userId: _userId,
+          ...partner
+        } = partnerFailureFields(failure, {
+          where: entry.via,
+        });
+        audit[failureLogLevel(failure)]({ ...line, ...partner }, 'keys request');
+      } else {
+        audit.info(line, 'keys request');
+      }
       if (!channelId) return;
       const where = entry.channelId ? `<#${entry.channelId}>` : 'a direct message';
       const trace = entry.traceId ? ` · trace \`${entry.traceId}\`` : '';

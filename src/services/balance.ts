@@ -1,5 +1,7 @@
 import type { BalanceReading, BalanceState } from '../blocks/index.js';
+import type { AppLogger } from '../logger.js';
 import { type AccountBalance, isPartnerApiError, type PartnerClient } from '../partner-api/index.js';
+import { logPartnerFailure } from './partner-failures.js';
 
 export interface BalanceService {
   /** The cached reading when fresh; otherwise one is read (concurrent callers share it). */
@@ -20,6 +22,7 @@ const SCAN_LIMIT = 2_000;
 export function createBalanceService(
   partner: PartnerClient,
   ttlSeconds: number,
+  logger: AppLogger,
   clock: () => Date = () => new Date(),
 ): BalanceService {
   let cached: BalanceReading | undefined;
@@ -47,8 +50,10 @@ export function createBalanceService(
       record(balance, orderId, traceId);
       return cached ? { kind: 'reading', reading: cached } : { kind: 'no_completed_order' };
     } catch (error) {
-      if (isPartnerApiError(error)) return { kind: 'error', error };
-      throw error;
+      if (!isPartnerApiError(error)) throw error;
+      // Logged here, once per reading: finance users waiting on the same reading share its failure.
+      logPartnerFailure(logger, error, { where: 'balance' });
+      return { kind: 'error', error };
     }
   }
 

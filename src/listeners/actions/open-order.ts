@@ -13,8 +13,8 @@ export function openOrderAction(deps: AppDeps) {
       schema: OrderButtonSchema,
       staleText: 'This button is out of date. Look the order up again with `/order`.',
     },
-    async (button, { respond }) => {
-      const order = await loadOrder(deps, button.o);
+    async (button, { respond, body }) => {
+      const order = await loadOrder(deps, button.o, { where: 'open order', userId: body.user.id });
       if (isMessage(order)) {
         await reply(respond, order, 'new_ephemeral', deps.logger);
         return;

@@ -13,8 +13,12 @@ export function resultsPageAction(deps: AppDeps) {
       schema: PageButtonSchema,
       staleText: 'This button is out of date. Search again with `/order`.',
     },
-    async (page, { respond }) => {
-      await reply(respond, await answerResultsPage(deps, page.q, page.p), 'replace', deps.logger);
+    async (page, { respond, body }) => {
+      const message = await answerResultsPage(deps, page.q, page.p, {
+        where: 'results page',
+        userId: body.user.id,
+      });
+      await reply(respond, message, 'replace', deps.logger);
     },
   );
 }

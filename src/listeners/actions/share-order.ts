@@ -17,7 +17,7 @@ export function shareOrderAction(deps: AppDeps) {
       staleText: 'This button is out of date. Look the order up again with `/order`.',
     },
     async (button, { respond, body }) => {
-      const order = await loadOrder(deps, button.o);
+      const order = await loadOrder(deps, button.o, { where: 'share order', userId: body.user.id });
       if (isMessage(order)) {
         await reply(respond, order, 'new_ephemeral', deps.logger);
         return;

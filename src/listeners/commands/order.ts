@@ -6,7 +6,10 @@ import { commandListener } from './command-listener.js';
 /** `/order <id-or-reference>`: answered ephemerally through the response_url. */
 export function orderCommand(deps: AppDeps) {
   return commandListener(deps, '/order', async ({ command, respond }) => {
-    const message = await answerOrderSearch(deps, command.text ?? '');
+    const message = await answerOrderSearch(deps, command.text ?? '', {
+      where: '/order',
+      userId: command.user_id,
+    });
     await reply(respond, message, 'new_ephemeral', deps.logger);
   });
 }

@@ -118,7 +118,8 @@ describe('/order-keys', () => {
       h.slack,
       (await run(pending?.id ?? '', USERS.agent)).responseUrlId ?? '',
     );
-    expect(textOf(notReady.body.blocks)).toContain('not completed yet');
+    expect(textOf(notReady.body.blocks)).toContain('Keys not available yet');
+    expect(textOf(notReady.body.blocks)).toContain(`The partner API said (\`ORDER_NOT_COMPLETED\`): “Order ${pending?.id}`);
     expect(textOf(notReady.body.blocks)).toMatch(/trace ID `[0-9a-f]{16}`/);
     const missing = await nthResponse(h.slack, (await run('NOSUCHORDER', USERS.agent)).responseUrlId ?? '');
     expect(textOf(missing.body.blocks)).toContain('Order not found');
@@ -148,7 +149,7 @@ describe('/order-keys', () => {
     const blocks = textOf(post.body.blocks);
     expect(blocks).toContain(`<${keys[0]?.value}>`);
     expect(blocks).not.toContain(keys[1]?.value);
-    expect(blocks).toContain('cannot be shown in Slack');
+    expect(blocks).toMatch(/Key 2 is an image key \(PNG, [\d,]+ (bytes|kB)\)/);
     expect(blocks).toContain(keys[2]?.value);
   });
 

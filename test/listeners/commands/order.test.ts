@@ -107,7 +107,7 @@ describe('/order', () => {
     [{ status: 401 }, 'unauthorized', 'cannot sign in'],
     [{ status: 403 }, 'forbidden', 'refused access'],
     [{ malformed: 'html' as const }, 'invalid response', 'could not read'],
-    [{ status: 400 }, 'invalid input', 'does not look right'],
+    [{ status: 400 }, 'refused request', 'refused the request Order Desk sent'],
     [{ delayMs: 6_000 }, 'timeout', 'took too long'],
   ])('partner error %j is shown as %s, with the trace ID when there is one', async (fault, _kind, phrase) => {
     h.simulator.faults.next(5, fault);
@@ -116,6 +116,11 @@ describe('/order', () => {
     const blocks = textOf(post.body.blocks);
     expect(blocks).toContain(phrase);
     if (!('delayMs' in fault) && !('malformed' in fault)) expect(blocks).toMatch(/trace ID `[0-9a-f]{16}`/);
-    expect(blocks).not.toMatch(/stack|at .*\.ts:|Simulated failure/);
+    expect(blocks).not.toMatch(/stack|at .*\.ts:/);
+    // The partner's own words come under Order Desk's explanation, never as a raw body.
+    if ('status' in fault) {
+      expect(blocks).toContain(`The partner API said (\`SIMULATED_${fault.status}\`): “Simulated failure`);
+      expect(blocks).not.toContain('"success":false');
+    }
   });
 });

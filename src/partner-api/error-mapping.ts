@@ -1,0 +1,194 @@
+import type { PartnerErrorKind } from './errors.js';
+import { CONTROL_CHARACTERS } from './inputs.js';
+
+// The spec shows no error at all ("not shown"), and comparable wholesale APIs disagree on everything:
+// `{kind, status, title, detail}`, `{code, message}`, `{error, error_description}`,
+// `{status: "ERROR", message, code}`, the success envelope with `success: false`, and HTTP 200 with
+// any of those inside. This module is the one place that reads such a body and decides what it means.
+
+/** What an error body says, in whichever shape it came. */
+export interface UpstreamError {
+  /** A machine code such as ORDER_NOT_COMPLETED, when the body has one. */
+  code: string | undefined;
+  /** The partner's own sentence, when the body has one (not yet scrubbed). */
+  message: string | undefined;
+  /** An HTTP-like status number the body reports about itself (the envelope mirrors it). */
+  bodyStatus: number | undefined;
+}
+
+const MESSAGE_FIELDS = ['detail', 'message', 'error_description', 'errorMessage', 'title', 'description'];
+const CODE_FIELDS = ['code', 'error_code', 'errorCode', 'kind', 'type', 'error'];
+const NESTED_FIELDS = ['error', 'errors', 'details', 'data'];
+// A code is a short machine word ("ORDER_NOT_COMPLETED", "invalid_token", "not-dispatched"); a field
+// such as `error` can hold either a code or a sentence, and only the former is read as a code.
+const CODE_SHAPE = /^[A-Za-z][A-Za-z0-9_.:/-]{1,80}$/;
+
+function asRecord(value: unknown): Record<string, unknown> | undefined {
+  if (Array.isArray(value)) return asRecord(value[0]);
+  return value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : undefined;
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' && value.trim() ? value.trim() : undefined;
+}
+
+/** Problem+json `type` is a URI; its last segment is the code ("…/errors/order-not-ready"). */
+function codeFrom(value: unknown): string | undefined {
+  const raw = text(value);
+  if (!raw) return typeof value === 'number' && Number.isInteger(value) ? String(value) : undefined;
+  const segment = raw.includes('/') ? (raw.split('/').filter(Boolean).at(-1) ?? '') : raw;
+  return CODE_SHAPE.test(segment) && !/\s/.test(segment) && segment !== 'about:blank' ? segment : undefined;
+}
+
+/** Reads the code, the message and the self-reported status of an error body of any common shape. */
+export function readUpstreamError(body: unknown): UpstreamError {
+  const found: UpstreamError = { code: undefined, message: undefined, bodyStatus: undefined };
+  const seen = new Set<unknown>();
+  const visit = (value: unknown, depth: number) => {
+    const record = asRecord(value);
+    if (!record || depth > 3 || seen.has(record)) return;
+    seen.add(record);
+    if (found.bodyStatus === undefined && typeof record.status === 'number') found.bodyStatus = record.status;
+    if (!found.message) {
+      for (const field of MESSAGE_FIELDS) {
+        found.message = text(record[field]);
+        if (found.message) break;
+      }
+      // `error` is a sentence in some APIs ("Order not found") and a code in others ("invalid_token").
+      const error = text(record.error);
+      if (!found.message && error && /\s/.test(error)) found.message = error;
+    }
+    if (!found.code) {
+      for (const field of CODE_FIELDS) {
+        found.code = codeFrom(record[field]);
+        if (found.code) break;
+      }
+    }
+    for (const field of NESTED_FIELDS) visit(record[field], depth + 1);
+  };
+  visit(body, 0);
+  return found;
+}
+
+/**
+ * True when a 200 answer is a failure in disguise: `success: false`, `status: "ERROR"` (or "fail"),
+ * a status number of 400 or more, or an `error`/`errors` field and no data.
+ */
+export function isFailureBody(body: unknown): boolean {
+  const record = asRecord(body);
+  if (!record || Array.isArray(body)) return true;
+  if (record.success === false) return true;
+  if (typeof record.status === 'string' && /^(error|errors|fail|failed|failure|ko)$/i.test(record.status))
+    return true;
+  if (typeof record.status === 'number' && record.status >= 400) return true;
+  const details = asRecord(record.details);
+  const hasData = details !== undefined && 'data' in details && details.data !== null;
+  if (!hasData && (record.error !== undefined || record.errors !== undefined)) return true;
+  if (!hasData && details?.error !== undefined) return true;
+  return record.success !== true && !hasData;
+}
+
+// "The keys are not there yet", in the words and codes partner APIs use: not completed (or "not in a
+// completed state"), not dispatched, not ready, pending, in process, still processing, pre-order.
+// "processing" alone is not enough in a sentence ("error processing request"), only as a code.
+const NOT_READY_WORDS =
+  /(?:\bnot|n't)\s+(?:yet\s+)?(?:been\s+)?(?:in\s+(?:a|the)\s+)?(?:completed?|dispatched|ready|fulfill?ed|delivered|processed|released|shipped)\b|\bpending\b|\bin\s+(?:process|progress)\b|\b(?:still|being|currently)\s+(?:being\s+)?process(?:ed|ing)\b|\bpre-?\s?orders?\b|\bawaiting\b|\bon\s+hold\b/i;
+const NOT_READY_CODE =
+  /NOT_?(?:YET_?)?(?:BEEN_?)?(?:COMPLETED?|DISPATCHED|READY|FULFILL?ED|DELIVERED|PROCESSED|RELEASED|SHIPPED)|PENDING|IN_?PROCESS|IN_?PROGRESS|PROCESSING|PRE_?ORDER|AWAITING|ON_?HOLD/i;
+
+function saysNotReady(upstream: UpstreamError): boolean {
+  const code = upstream.code?.replace(/[\s-]+/g, '_');
+  return Boolean(
+    (code && NOT_READY_CODE.test(code)) || (upstream.message && NOT_READY_WORDS.test(upstream.message)),
+  );
+}
+
+// Codes read when the HTTP status alone does not say what happened (400, 422, other 4xx, or a
+// failure inside a 200). Checked in this order; the first that matches wins.
+const CODE_KINDS: Array<[RegExp, PartnerErrorKind]> = [
+  [/not[\s_-]*found|unknown[\s_-]*order|no[\s_-]*such/i, 'not_found'],
+  [/unauthori[sz]ed|unauthenticated|invalid[\s_-]*(api[\s_-]*)?(key|token)|api[\s_-]*key/i, 'unauthorized'],
+  [/forbidden|access[\s_-]*denied|permission|not[\s_-]*allowed/i, 'forbidden'],
+  [/rate[\s_-]*limit|too[\s_-]*many|throttl|quota/i, 'rate_limited'],
+  [/time[\s_-]*out|timed[\s_-]*out/i, 'timeout'],
+  [/internal|unavailable|maintenance|server[\s_-]*error|upstream/i, 'unavailable'],
+  [/invalid|validation|bad[\s_-]*request|malformed|missing/i, 'invalid_input'],
+];
+
+function kindFromStatus(status: number): PartnerErrorKind {
+  if (status === 401) return 'unauthorized';
+  if (status === 403) return 'forbidden';
+  if (status === 404 || status === 410) return 'not_found';
+  if (status === 408) return 'timeout';
+  if (status === 409 || status === 422 || status === 425) return 'not_ready';
+  if (status === 429) return 'rate_limited';
+  if (status >= 500) return 'unavailable';
+  if (status === 400) return 'invalid_input';
+  // 3xx (redirects are never followed: the key must not travel to another host) and other 4xx.
+  return 'invalid_response';
+}
+
+// Statuses that say by themselves what happened; a body's code does not override them.
+const DEFINITE_STATUSES = new Set([401, 403, 404, 408, 410, 429]);
+
+/**
+ * The one place a failure becomes an error kind. `status` is the HTTP status (200 for a failure
+ * reported inside a successful answer).
+ */
+export function classifyFailure(status: number, upstream: UpstreamError): PartnerErrorKind {
+  const isRedirect = status >= 300 && status < 400;
+  const definite = DEFINITE_STATUSES.has(status) || status >= 500 || isRedirect;
+  if (!definite && saysNotReady(upstream)) return 'not_ready';
+  if (definite) return kindFromStatus(status);
+  const byCode = CODE_KINDS.find(([pattern]) => upstream.code && pattern.test(upstream.code));
+  if (byCode) return byCode[1];
+  if (status !== 200) return kindFromStatus(status);
+  // A failure inside a 200: the body's own status, then its words, then "we could not read it".
+  if (upstream.bodyStatus !== undefined && upstream.bodyStatus >= 300)
+    return kindFromStatus(upstream.bodyStatus);
+  const byWords = CODE_KINDS.find(([pattern]) => upstream.message && pattern.test(upstream.message));
+  return byWords && byWords[1] !== 'invalid_input' ? byWords[1] : 'invalid_response';
+}
+
+/** Reads Retry-After as seconds or as an HTTP date; undefined when absent or unreadable. */
+export function parseRetryAfterSeconds(header: string | null, now: number = Date.now()): number | undefined {
+  if (!header) return undefined;
+  const trimmed = header.trim();
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Number(trimmed);
+  const date = Date.parse(trimmed);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, (date - now) / 1000);
+}
+
+/** Finds `trace_id` where the envelope puts it, or at the top level of a non-envelope error body. */
+export function extractTraceId(body: unknown): string | undefined {
+  const record = asRecord(body);
+  if (!record) return undefined;
+  const extensions = asRecord(asRecord(record.details)?.extensions);
+  const candidates = [extensions?.trace_id, record.trace_id, record.traceId, record.request_id];
+  const found = candidates.find((value) => typeof value === 'string' && value.length > 0);
+  return typeof found === 'string' ? safeTraceId(found) : undefined;
+}
+
+/** The trace ID is shown to users and posted to the audit channel: only characters that cannot format. */
+export function safeTraceId(raw: string): string {
+  return raw.slice(0, 128).replace(/[^\w.:/-]/g, '_');
+}
+
+const MAX_UPSTREAM_MESSAGE = 300;
+
+/** Removes secrets and control characters from a message that came from outside, and shortens it. */
+export function scrubMessage(message: string, secrets: readonly string[]): string {
+  let scrubbed = message;
+  for (const secret of secrets) {
+    if (secret.length >= 4) scrubbed = scrubbed.split(secret).join('[redacted]');
+  }
+  scrubbed = scrubbed.replace(CONTROL_CHARACTERS, ' ');
+  return scrubbed.length > MAX_UPSTREAM_MESSAGE ? `${scrubbed.slice(0, MAX_UPSTREAM_MESSAGE)}…` : scrubbed;
+}
+
+/** A code is shown and logged; keep it to characters that cannot format or forge anything. */
+export function safeCode(code: string | undefined, secrets: readonly string[]): string | undefined {
+  if (!code || secrets.some((secret) => secret.length >= 4 && code.includes(secret))) return undefined;
+  return code.slice(0, 64).replace(/[^\w.:/-]/g, '_');
+}

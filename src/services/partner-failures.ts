@@ -1,0 +1,41 @@
+import type { AppLogger } from '../logger.js';
+import { faultOf, type PartnerApiError } from '../partner-api/index.js';
+
+export interface FailureContext {
+  /** What the user was doing, e.g. "/order", "open order", "home". */
+  where: string;
+  userId?: string | undefined;
+}
+
+const LEVELS = { ours: 'error', partner: 'warn', user: 'info' } as const;
+
+/**
+ * The log line for a partner failure that a user is about to see: exactly one per failure, so the
+ * trace ID in the user's message finds it. Only the error's plain fields go in: no body, no key.
+ */
+export function logPartnerFailure(logger: AppLogger, error: PartnerApiError, context: FailureContext): void {
+  logger[failureLogLevel(error)](
+    partnerFailureFields(error, context),
+    'partner API failure shown to the user',
+  );
+}
+
+/** error for Order Desk's own faults, warn for the partner's, info when nothing is broken. */
+export function failureLogLevel(error: PartnerApiError): 'error' | 'warn' | 'info' {
+  return LEVELS[faultOf(error)];
+}
+
+export function partnerFailureFields(error: PartnerApiError, context: FailureContext) {
+  return {
+    event: 'partner_failure',
+    where: context.where,
+    userId: context.userId,
+    operation: error.operation,
+    status: error.status,
+    kind: error.kind,
+    code: error.code,
+    traceId: error.traceId,
+    upstreamMessage: error.upstreamMessage,
+    reason: error.cause instanceof Error ? error.cause.message : undefined,
+  };
+}
