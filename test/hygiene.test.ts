@@ -7,7 +7,9 @@ describe('the secret hygiene check', () => {
   it.each([
     'ABCDE-12345-FGHIJ-67890-KLMNO',
     'redeem.example.com/r/abc123',
-    'data:image/png;base64,iVBORw0KGgoAB12',
+    'iVBORw0KGgoAAAANSUhEUgAAAhwAAAAl',
+    'R0lGODlhHAIlAIEAAP///yIiIgAAAAAA',
+    '/9j/4AAQSkZJRgABAQAAAQABAAD/2wBD',
   ])('recognises the key %s', (key) => {
     expect(findKeyShape(`before ${key} after`)).toBe(key);
   });

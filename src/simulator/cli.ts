@@ -1,4 +1,5 @@
 import { parseFaultList } from './faults.js';
+import { realismFromEnv } from './realism.js';
 import { DEFAULT_SIMULATOR_API_KEY, startSimulator } from './server.js';
 
 // `npm run simulator`: the partner API on this machine, for tests, benchmarks and anyone without
@@ -25,6 +26,7 @@ try {
     seed: numberFrom('SIMULATOR_SEED', 42),
     latencyMs: numberFrom('SIMULATOR_LATENCY_MS', 0),
     ordering,
+    realism: realismFromEnv(process.env),
   });
   simulator.faults.set({
     errorRate: numberFrom('SIMULATOR_ERROR_RATE', 0),
@@ -38,6 +40,7 @@ try {
   console.log(
     `  ${simulator.allOrders().length} orders (${ordering}), seed ${numberFrom('SIMULATOR_SEED', 42)}`,
   );
+  console.log(`  ${JSON.stringify(simulator.realism)}`);
   const shutdown = () => void simulator.stop().then(() => process.exit(0));
   process.once('SIGINT', shutdown);
   process.once('SIGTERM', shutdown);

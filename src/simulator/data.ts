@@ -1,4 +1,6 @@
+import { keyImageBase64, type SimImageFormat } from './images.js';
 import { hashSeed, randomString, seededRandom } from './random.js';
+import { defaultRealism, keyTypeName, type Realism, type SimKeyKind } from './realism.js';
 
 // The simulator's own model of the partner account. It deliberately shares nothing with the client's
 // schemas: it is a second reading of the spec, so a misreading cannot hide on both sides of a test.
@@ -9,7 +11,12 @@ export interface SimOrder {
   status: string;
   item: { id: string; title: string; quantity: number; amount: number };
   created_at: string;
-  /** Key types to deliver, cycled over the keys; defaults to all "text". */
+  /** For pre-orders: when the keys are released (an extra field, as some APIs send). */
+  release_date?: string | undefined;
+  /**
+   * Kinds of key to deliver, cycled over the keys: text, url, image-png, image-jpeg, image-gif (plain
+   * "image" is a PNG). How their type is spelled depends on the simulator's key-type style.
+   */
   keyTypes: string[];
 }
 
@@ -43,11 +50,14 @@ const PRODUCTS = [
 // Weighted: most orders are completed; the rest exercise the "keys not ready" paths.
 const STATUSES: Array<[string, number]> = [
   ['COMPLETED', 0.86],
-  ['PROCESSING', 0.06],
-  ['PENDING', 0.03],
+  ['PROCESSING', 0.05],
+  ['PENDING', 0.02],
+  ['PRE_ORDER', 0.02],
   ['CANCELED', 0.03],
   ['REFUNDED', 0.02],
 ];
+
+const IMAGE_FORMATS: SimImageFormat[] = ['png', 'jpeg', 'gif'];
 
 export const DEFAULT_ANCHOR = '2026-11-20T09:00:00.000Z';
 
@@ -73,12 +83,16 @@ export function generateOrders({ count, seed, anchor = DEFAULT_ANCHOR }: Generat
     const quantity = random() < 0.06 ? 10 + Math.floor(random() * 41) : 1 + Math.floor(random() * 5);
     const unitPrice = Math.round((4 + random() * 180) * 100) / 100;
     const typeRoll = random();
-    const keyTypes = typeRoll < 0.03 ? ['url'] : typeRoll < 0.045 ? ['text', 'image'] : ['text'];
+    // The image format comes from the ID's hash, not from `random`: the rest of the account stays as it was.
+    const imageFormat = IMAGE_FORMATS[hashSeed(seed, id) % IMAGE_FORMATS.length] as SimImageFormat;
+    const keyTypes =
+      typeRoll < 0.03 ? ['url'] : typeRoll < 0.045 ? ['text', `image-${imageFormat}`] : ['text'];
+    const status = weightedStatus(random());
     orders.push({
       id,
       // Reference numbers run in sequence, so a prefix like "PO-2026-1" matches several orders.
       reference_id: `PO-2026-${String(count - index).padStart(6, '0')}`,
-      status: weightedStatus(random()),
+      status,
       item: {
         id: productIds[productIndex] as string,
         title: PRODUCTS[productIndex] as string,
@@ -86,6 +100,7 @@ export function generateOrders({ count, seed, anchor = DEFAULT_ANCHOR }: Generat
         amount: Math.round(unitPrice * quantity * 100) / 100,
       },
       created_at: new Date(time).toISOString(),
+      ...(status === 'PRE_ORDER' ? { release_date: new Date(time + 21 * 86_400_000).toISOString() } : {}),
       keyTypes,
     });
     time -= 60_000 + Math.floor(random() * 6 * 3_600_000);
@@ -102,22 +117,53 @@ function weightedStatus(roll: number): string {
   return 'COMPLETED';
 }
 
-/** Keys are derived from the order, never stored: a 100,000-order account costs no key memory. */
-export function keysFor(order: SimOrder, seed: number): SimKey[] {
+/** The kind of a key as the simulator models it; "image" alone is a PNG. */
+export function keyKindOf(name: string): SimKeyKind {
+  if (name === 'image') return 'image-png';
+  if (['text', 'url', 'image-png', 'image-jpeg', 'image-gif', 'pre-order'].includes(name))
+    return name as SimKeyKind;
+  return 'text';
+}
+
+/**
+ * The keys of an order, derived from it and never stored: a 100,000-order account costs no key
+ * memory. `count` limits them (partial delivery); the type names follow the realism's style.
+ */
+export function keysFor(
+  order: SimOrder,
+  seed: number,
+  realism: Pick<Realism, 'keyTypes' | 'imageEncoding'> = defaultRealism,
+  count: number = order.item.quantity,
+): SimKey[] {
   const random = seededRandom(hashSeed(seed, order.id));
   const keys: SimKey[] = [];
-  for (let index = 0; index < order.item.quantity; index++) {
-    const type = order.keyTypes[index % order.keyTypes.length] ?? 'text';
-    keys.push({ type, value: keyValue(type, random) });
+  for (let index = 0; index < Math.min(count, order.item.quantity); index++) {
+    const kind = keyKindOf(order.keyTypes[index % order.keyTypes.length] ?? 'text');
+    keys.push({ type: keyTypeName(kind, realism.keyTypes), value: keyValue(kind, random, realism.imageEncoding) });
   }
   return keys;
 }
 
-function keyValue(type: string, random: () => number): string {
+function keyValue(kind: SimKeyKind, random: () => number, encoding: Realism['imageEncoding']): string {
   const code = Array.from({ length: 5 }, () => randomString(random, KEY_ALPHABET, 5)).join('-');
-  if (type === 'url') return `https://redeem.example.com/r/${code.toLowerCase().replaceAll('-', '')}`;
-  if (type === 'image') return `data:image/png;base64,iVBORw0KGgo${randomString(random, KEY_ALPHABET, 32)}`;
+  if (kind === 'url') return `https://redeem.example.com/r/${code.toLowerCase().replaceAll('-', '')}`;
+  if (kind.startsWith('image-')) {
+    const format = kind.slice('image-'.length) as SimImageFormat;
+    const base64 = keyImageBase64(code, format);
+    return encoding === 'data-uri' ? `data:image/${format};base64,${base64}` : base64;
+  }
   return code;
+}
+
+/** The code an image key shows (its picture is drawn from it), for tests that check the picture. */
+export function imageKeyCodes(order: SimOrder, seed: number): string[] {
+  const random = seededRandom(hashSeed(seed, order.id));
+  const codes: string[] = [];
+  for (let index = 0; index < order.item.quantity; index++) {
+    const code = Array.from({ length: 5 }, () => randomString(random, KEY_ALPHABET, 5)).join('-');
+    codes.push(code);
+  }
+  return codes;
 }
 
 export function newOrderId(random: () => number): string {

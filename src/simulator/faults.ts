@@ -12,6 +12,8 @@ export interface Fault {
   malformed?: MalformedKind | undefined;
   /** Extra delay for this one answer. */
   delayMs?: number | undefined;
+  /** A keys answer that names another order than the one asked for. */
+  mismatch?: boolean | undefined;
 }
 
 export interface FaultSettings {
@@ -65,11 +67,12 @@ export function parseFaultList(text: string | undefined): Array<{ count: number;
     const count = Number(countText);
     if (!Number.isInteger(count) || count < 1) throw new Error(`SIMULATOR_FAULTS: bad count in "${entry}"`);
     if (/^\d{3}$/.test(what)) return { count, fault: { status: Number(what) } };
+    if (what === 'mismatch') return { count, fault: { mismatch: true } };
     if ((malformedKinds as readonly string[]).includes(what)) {
       return { count, fault: { malformed: what as MalformedKind } };
     }
     throw new Error(
-      `SIMULATOR_FAULTS: "${what}" is neither a status code nor one of ${malformedKinds.join(', ')}`,
+      `SIMULATOR_FAULTS: "${what}" is neither a status code nor one of ${malformedKinds.join(', ')}, mismatch`,
     );
   });
 }

@@ -1,9 +1,17 @@
-import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { generateOrders, keysFor, newOrderId, type SimOrder } from './data.js';
 import { type Fault, FaultPlan, type MalformedKind } from './faults.js';
 import { seededRandom } from './random.js';
+import {
+  defaultRealism,
+  errorAnswer as shapedError,
+  extensions,
+  okAnswer,
+  RateWindow,
+  type Realism,
+  type SimAnswer,
+} from './realism.js';
 
 export const DEFAULT_SIMULATOR_API_KEY = 'sim-partner-key-0000';
 export const DEFAULT_PAGE_SIZE = 20;
@@ -23,6 +31,8 @@ export interface SimulatorOptions {
   creditLimit?: number | undefined;
   /** Query parameter names; the real ones are "not shown". */
   params?: { search?: string; page?: string; limit?: string } | undefined;
+  /** How the partner speaks where the spec is silent (key types, errors, nulls, rate limit, …). */
+  realism?: Partial<Realism> | undefined;
 }
 
 export interface RecordedRequest {
@@ -47,6 +57,7 @@ export interface NewOrder {
   quantity?: number;
   amount?: number;
   created_at?: string;
+  release_date?: string;
   keyTypes?: string[];
 }
 
@@ -58,6 +69,11 @@ export class PartnerSimulator {
   readonly recorded: RecordedRequest[] = [];
   readonly stats: SimulatorStats = { requests: 0, inFlight: 0, maxInFlight: 0 };
   balance: { balance: number; credit_limit: number };
+  /** Changeable from code at any time, like the faults. */
+  realism: Realism;
+  /** Arrival time (ms) of every request answered 429 by the rate limit, and of every other one. */
+  readonly arrivals: Array<{ at: number; limited: boolean }> = [];
+  private readonly rateWindow = new RateWindow();
   private orders: SimOrder[];
   private byId: Map<string, SimOrder>;
   private server: Server | undefined;
@@ -82,6 +98,7 @@ export class PartnerSimulator {
     this.orders = generateOrders({ count: options.orders ?? 1200, seed: this.seed, anchor: options.anchor });
     this.byId = new Map(this.orders.map((order) => [order.id, order]));
     this.balance = { balance: options.balance ?? 24_870.55, credit_limit: options.creditLimit ?? 10_000 };
+    this.realism = { ...defaultRealism, ...options.realism };
   }
 
   get url(): string {
@@ -132,9 +149,14 @@ export class PartnerSimulator {
     return this.orders.find(predicate);
   }
 
+  /** The keys the simulator delivers for a completed order, as it would send them now. */
   keysOf(orderId: string) {
     const order = this.byId.get(orderId);
-    return order ? keysFor(order, this.seed) : [];
+    return order ? keysFor(order, this.seed, this.realism) : [];
+  }
+
+  get dataSeed(): number {
+    return this.seed;
   }
 
   /** Adds an order as the newest one, for a test or a demo that needs a particular case. */
@@ -155,6 +177,7 @@ export class PartnerSimulator {
         amount: spec.amount ?? Math.round(quantity * 19.99 * 100) / 100,
       },
       created_at: createdAt,
+      ...(spec.release_date ? { release_date: spec.release_date } : {}),
       keyTypes: spec.keyTypes ?? ['text'],
     };
     this.orders = [order, ...this.orders].sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at));
@@ -164,6 +187,7 @@ export class PartnerSimulator {
 
   resetStats(): void {
     this.recorded.length = 0;
+    this.arrivals.length = 0;
     this.stats.requests = 0;
     this.stats.maxInFlight = this.stats.inFlight;
   }
@@ -183,13 +207,19 @@ export class PartnerSimulator {
     };
     if (this.recorded.length < RECORD_LIMIT) this.recorded.push(record);
     try {
-      const fault = this.faults.take();
+      const wait = this.rateWindow.take(this.realism.maxRps);
+      if (this.arrivals.length < RECORD_LIMIT) this.arrivals.push({ at: Date.now(), limited: wait !== undefined });
+      const fault = wait === undefined ? this.faults.take() : undefined;
       const delay = this.faults.settings.latencyMs + (fault?.delayMs ?? 0);
       if (delay > 0) await sleep(delay);
       const answer =
-        fault && (fault.status || fault.malformed)
-          ? faultAnswer(fault)
-          : this.route(request, url, authorized);
+        wait !== undefined
+          ? this.error(429, 'RATE_LIMIT_EXCEEDED', `At most ${this.realism.maxRps} requests per second.`, {
+              'retry-after': String(wait),
+            })
+          : fault && (fault.status || fault.malformed)
+            ? this.faultAnswer(fault)
+            : this.route(request, url, authorized, fault);
       record.status = answer.status;
       if (!response.destroyed) {
         response.writeHead(answer.status, {
@@ -204,13 +234,17 @@ export class PartnerSimulator {
     }
   }
 
-  private route(request: IncomingMessage, url: URL, authorized: boolean): Answer {
-    if (!authorized) return errorAnswer(401, 'UNAUTHORIZED', 'Missing or invalid API key.');
-    if (request.method !== 'GET') return errorAnswer(405, 'METHOD_NOT_ALLOWED', 'Only GET is supported.');
+  private error(status: number, code: string, message: string, headers?: Record<string, string>): Answer {
+    return shapedError(this.realism.errorShape, status, code, message, headers);
+  }
+
+  private route(request: IncomingMessage, url: URL, authorized: boolean, fault: Fault | undefined): Answer {
+    if (!authorized) return this.error(401, 'UNAUTHORIZED', 'Missing or invalid API key.');
+    if (request.method !== 'GET') return this.error(405, 'METHOD_NOT_ALLOWED', 'Only GET is supported.');
     if (url.pathname === '/v1/partners/orders') return this.listOrders(url.searchParams);
     const keysPath = /^\/v1\/partners\/orders\/([^/]+)\/keys$/.exec(url.pathname);
-    if (keysPath?.[1]) return this.orderKeys(decodeURIComponent(keysPath[1]));
-    return errorAnswer(404, 'NOT_FOUND', 'No such endpoint.');
+    if (keysPath?.[1]) return this.orderKeys(decodeURIComponent(keysPath[1]), fault);
+    return this.error(404, 'NOT_FOUND', 'No such endpoint.');
   }
 
   private listOrders(query: URLSearchParams): Answer {
@@ -219,10 +253,10 @@ export class PartnerSimulator {
     const limit = limitText === null ? DEFAULT_PAGE_SIZE : Number(limitText);
     const page = pageText === null ? 1 : Number(pageText);
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
-      return errorAnswer(400, 'INVALID_LIMIT', `limit must be an integer from 1 to ${MAX_PAGE_SIZE}.`);
+      return this.error(400, 'INVALID_LIMIT', `limit must be an integer from 1 to ${MAX_PAGE_SIZE}.`);
     }
     if (!Number.isInteger(page) || page < 1)
-      return errorAnswer(400, 'INVALID_PAGE', 'page must be an integer from 1.');
+      return this.error(400, 'INVALID_PAGE', 'page must be an integer from 1.');
     const search = query.get(this.params.search)?.trim().toLowerCase();
     let matching = search
       ? this.orders.filter(
@@ -233,96 +267,87 @@ export class PartnerSimulator {
     if (this.ordering === 'oldest_first') matching = [...matching].reverse();
     const total = Math.max(1, Math.ceil(matching.length / limit));
     const slice = matching.slice((page - 1) * limit, page * limit);
+    const nulls = this.realism.nulls;
     return okAnswer({
       hits: matching.length,
-      orders: slice.map(summaryOf),
+      // Many servers send null, not [], for an empty list.
+      orders: nulls && slice.length === 0 ? null : slice.map((order) => summaryOf(order, nulls)),
       pages: { page, total, limit },
     });
   }
 
-  private orderKeys(orderId: string): Answer {
+  private orderKeys(orderId: string, fault: Fault | undefined): Answer {
     const order = this.byId.get(orderId);
-    if (!order) return errorAnswer(404, 'ORDER_NOT_FOUND', `Order ${orderId.slice(0, 64)} was not found.`);
-    if (order.status !== 'COMPLETED') {
-      return errorAnswer(
+    if (!order) return this.error(404, 'ORDER_NOT_FOUND', `Order ${orderId.slice(0, 64)} was not found.`);
+    const { processing, refundedKeys, nulls } = this.realism;
+    let delivered = order.item.quantity;
+    if (order.status === 'PRE_ORDER') {
+      const release = order.release_date ? ` on ${order.release_date.slice(0, 10)}` : ' later';
+      return this.error(422, 'PRE_ORDER', `Order ${order.id} is a pre-order; its keys are released${release}.`);
+    }
+    if (order.status === 'PROCESSING' && processing === 'partial') {
+      // Keys arrive over time: about half so far.
+      delivered = Math.floor(order.item.quantity / 2);
+    } else if (order.status === 'PROCESSING' && processing === 'not-dispatched') {
+      return this.error(
+        422,
+        'ORDER_NOT_DISPATCHED',
+        `Order ${order.id} has not been dispatched yet, retry later.`,
+      );
+    } else if ((order.status === 'REFUNDED' || order.status === 'CANCELED') && refundedKeys) {
+      // The keys come back, though the platform may have revoked them.
+    } else if (order.status !== 'COMPLETED') {
+      return this.error(
         409,
         'ORDER_NOT_COMPLETED',
         `Order ${order.id} is ${order.status}, not completed; keys are not available.`,
       );
     }
+    const keys = keysFor(order, this.seed, this.realism, delivered);
+    const other = fault?.mismatch ? this.orders.find((candidate) => candidate.id !== order.id) : undefined;
     return okAnswer({
-      id: order.id,
+      id: other ? other.id : order.id,
       status: order.status,
-      products: [
-        {
-          id: order.item.id,
-          title: order.item.title,
-          quantity: order.item.quantity,
-          keys: keysFor(order, this.seed),
-        },
-      ],
-      total_debit: order.item.amount,
+      products:
+        nulls && keys.length === 0
+          ? null
+          : [
+              {
+                id: order.item.id,
+                title: order.item.title,
+                quantity: order.item.quantity,
+                keys: nulls && keys.length === 0 ? null : keys,
+              },
+            ],
+      total_debit: nulls && order.status !== 'COMPLETED' ? null : order.item.amount,
       balance: { ...this.balance },
     });
   }
+
+  private faultAnswer(fault: Fault): Answer {
+    if (fault.malformed) return malformedAnswer(fault.malformed);
+    const status = fault.status ?? 500;
+    const headers: Record<string, string> = {};
+    if (fault.retryAfter) headers['retry-after'] = fault.retryAfter;
+    if (fault.location) headers.location = fault.location;
+    return this.error(status, `SIMULATED_${status}`, `Simulated failure with status ${status}.`, headers);
+  }
 }
 
-interface Answer {
-  status: number;
-  body: string;
-  contentType?: string;
-  headers?: Record<string, string>;
-}
+type Answer = SimAnswer;
 
-function summaryOf(order: SimOrder) {
+/** One order of the list. With `nulls`, fields whose nullability the spec leaves open are sometimes null. */
+function summaryOf(order: SimOrder, nulls: boolean) {
+  // Every seventh order (by its ID) has no reference and no amount: deterministic, and spread out.
+  const sparse = nulls && order.id.charCodeAt(0) % 7 === 0;
   return {
     id: order.id,
-    reference_id: order.reference_id,
+    reference_id: sparse ? null : order.reference_id,
     status: order.status,
-    item: { ...order.item },
+    item: { ...order.item, ...(sparse ? { amount: null } : {}) },
     created_at: order.created_at,
+    ...(order.release_date ? { release_date: order.release_date } : {}),
   };
-}
-
-function extensions() {
-  return { cache: 'no-store', trace_id: randomBytes(8).toString('hex'), timestamp: new Date().toISOString() };
-}
-
-function okAnswer(data: unknown): Answer {
-  return {
-    status: 200,
-    body: JSON.stringify({ status: 200, success: true, details: { data, extensions: extensions() } }),
-  };
-}
-
-/**
- * The error body shape the simulator chose (the real API's is "not shown"): the success envelope with
- * success false, the HTTP status mirrored, and `details.error` holding a code and a message.
- */
-function errorAnswer(
-  status: number,
-  code: string,
-  message: string,
-  headers?: Record<string, string>,
-): Answer {
-  return {
-    status,
-    body: JSON.stringify({
-      status,
-      success: false,
-      details: { data: null, error: { code, message }, extensions: extensions() },
-    }),
-    ...(headers ? { headers } : {}),
-  };
-}
-
-function faultAnswer(fault: Fault): Answer {
-  if (fault.malformed) return malformedAnswer(fault.malformed);
-  const status = fault.status ?? 500;
-  const headers: Record<string, string> = {};
-  if (fault.retryAfter) headers['retry-after'] = fault.retryAfter;
-  if (fault.location) headers.location = fault.location;
-  return errorAnswer(status, `SIMULATED_${status}`, `Simulated failure with status ${status}.`, headers);
 }
 
 function malformedAnswer(kind: MalformedKind): Answer {

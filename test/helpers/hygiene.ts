@@ -5,7 +5,10 @@ import type { FakeSlack } from '../../src/fake-slack/server.js';
 const KEY_SHAPES = [
   /[A-Z0-9]{5}(?:-[A-Z0-9]{5}){4}/,
   /redeem\.example\.com\/r\/[a-z0-9]+/,
-  /data:image\/png;base64,iVBORw0KGgo[A-Z0-9]+/,
+  // Image keys, as raw base64 or in a data: URI: PNG, GIF and the simulator's JPEG sample.
+  /iVBORw0KGgo[A-Za-z0-9+/]{16,}/,
+  /R0lGODlh[A-Za-z0-9+/]{16,}/,
+  /\/9j\/4AAQSkZJRg[A-Za-z0-9+/]{16,}/,
 ];
 
 export function findKeyShape(text: string): string | undefined {
