@@ -2,8 +2,10 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { startFakeSlack } from '../fake-slack/server.js';
+import { realisticProfile } from '../simulator/realism.js';
 import { startSimulator } from '../simulator/server.js';
 import { attachSandboxPage, type SandboxUser } from './server.js';
+import { addShowcaseOrders } from './showcase.js';
 
 // `npm run sandbox`: the partner API simulator, the real app (src/main.ts, HTTP mode, signed
 // requests) and a local Slack in the browser, with no Slack workspace and no partner credentials.
@@ -66,7 +68,14 @@ const signingSecret = randomBytes(16).toString('hex');
 let app: ChildProcess | undefined;
 
 try {
-  const simulator = await startSimulator({ port: port('SANDBOX_PARTNER_PORT', 4010), orders: 1200 });
+  // The partner speaks as real wholesale APIs do (MIME key types, image keys as base64, partial
+  // deliveries, refunded keys), and a few showcase orders put each case within reach.
+  const simulator = await startSimulator({
+    port: port('SANDBOX_PARTNER_PORT', 4010),
+    orders: 1200,
+    realism: realisticProfile,
+  });
+  addShowcaseOrders(simulator);
   const slack = await startFakeSlack({
     botToken,
     signingSecret,

@@ -139,7 +139,10 @@ export function keysFor(
   const keys: SimKey[] = [];
   for (let index = 0; index < Math.min(count, order.item.quantity); index++) {
     const kind = keyKindOf(order.keyTypes[index % order.keyTypes.length] ?? 'text');
-    keys.push({ type: keyTypeName(kind, realism.keyTypes), value: keyValue(kind, random, realism.imageEncoding) });
+    keys.push({
+      type: keyTypeName(kind, realism.keyTypes),
+      value: keyValue(kind, random, realism.imageEncoding),
+    });
   }
   return keys;
 }

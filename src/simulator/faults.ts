@@ -3,8 +3,11 @@ export const malformedKinds = ['html', 'truncated', 'not-json', 'success-false',
 export type MalformedKind = (typeof malformedKinds)[number];
 
 export interface Fault {
-  /** Answer with this status and an error envelope. */
+  /** Answer with this status and an error body (in the simulator's error shape). */
   status?: number | undefined;
+  /** The error body's code and message, instead of SIMULATED_<status>. */
+  code?: string | undefined;
+  message?: string | undefined;
   retryAfter?: string | undefined;
   /** For 3xx: where the redirect points. */
   location?: string | undefined;

@@ -13,7 +13,14 @@ export const processingModes = ['conflict', 'partial', 'not-dispatched'] as cons
 export type ProcessingMode = (typeof processingModes)[number];
 
 /** The shape of an error body. `ok-false` answers HTTP 200 with `success: false` inside. */
-export const errorShapes = ['envelope', 'problem', 'code-message', 'oauth', 'status-error', 'ok-false'] as const;
+export const errorShapes = [
+  'envelope',
+  'problem',
+  'code-message',
+  'oauth',
+  'status-error',
+  'ok-false',
+] as const;
 export type ErrorShape = (typeof errorShapes)[number];
 
 export interface Realism {
@@ -40,13 +47,15 @@ export const defaultRealism: Realism = {
   maxRps: 0,
 };
 
-/** The realistic profile the sandbox uses: what a newcomer should see at least once. */
+/**
+ * The realistic profile the sandbox uses. Nulls stay off there: a newcomer should meet them in the
+ * tests, not as orders without a reference in their first search.
+ */
 export const realisticProfile: Partial<Realism> = {
   keyTypes: 'mime',
   imageEncoding: 'raw',
   processing: 'partial',
   refundedKeys: true,
-  nulls: true,
 };
 
 export type SimKeyKind = 'text' | 'url' | 'image-png' | 'image-jpeg' | 'image-gif' | 'pre-order';
@@ -203,7 +212,11 @@ export class RateWindow {
   }
 }
 
-function pick<T extends string>(name: string, value: string | undefined, allowed: readonly T[]): T | undefined {
+function pick<T extends string>(
+  name: string,
+  value: string | undefined,
+  allowed: readonly T[],
+): T | undefined {
   if (value === undefined || value === '') return undefined;
   if ((allowed as readonly string[]).includes(value)) return value as T;
   throw new Error(`${name} must be one of ${allowed.join(', ')}`);
@@ -224,7 +237,10 @@ export function realismFromEnv(env: NodeJS.ProcessEnv): Partial<Realism> {
     throw new Error('SIMULATOR_MAX_RPS must be a number of 0 or more');
   const chosen: Partial<Realism> = {
     keyTypes: pick('SIMULATOR_KEY_TYPES', env.SIMULATOR_KEY_TYPES, keyTypeStyles),
-    imageEncoding: pick('SIMULATOR_IMAGE_ENCODING', env.SIMULATOR_IMAGE_ENCODING, ['raw', 'data-uri'] as const),
+    imageEncoding: pick('SIMULATOR_IMAGE_ENCODING', env.SIMULATOR_IMAGE_ENCODING, [
+      'raw',
+      'data-uri',
+    ] as const),
     processing: pick('SIMULATOR_PROCESSING', env.SIMULATOR_PROCESSING, processingModes),
     refundedKeys: flag('SIMULATOR_REFUNDED_KEYS', env.SIMULATOR_REFUNDED_KEYS),
     nulls: flag('SIMULATOR_NULLS', env.SIMULATOR_NULLS),

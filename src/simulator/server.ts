@@ -5,12 +5,12 @@ import { type Fault, FaultPlan, type MalformedKind } from './faults.js';
 import { seededRandom } from './random.js';
 import {
   defaultRealism,
-  errorAnswer as shapedError,
   extensions,
   okAnswer,
   RateWindow,
   type Realism,
   type SimAnswer,
+  errorAnswer as shapedError,
 } from './realism.js';
 
 export const DEFAULT_SIMULATOR_API_KEY = 'sim-partner-key-0000';
@@ -208,7 +208,8 @@ export class PartnerSimulator {
     if (this.recorded.length < RECORD_LIMIT) this.recorded.push(record);
     try {
       const wait = this.rateWindow.take(this.realism.maxRps);
-      if (this.arrivals.length < RECORD_LIMIT) this.arrivals.push({ at: Date.now(), limited: wait !== undefined });
+      if (this.arrivals.length < RECORD_LIMIT)
+        this.arrivals.push({ at: Date.now(), limited: wait !== undefined });
       const fault = wait === undefined ? this.faults.take() : undefined;
       const delay = this.faults.settings.latencyMs + (fault?.delayMs ?? 0);
       if (delay > 0) await sleep(delay);
@@ -283,7 +284,11 @@ export class PartnerSimulator {
     let delivered = order.item.quantity;
     if (order.status === 'PRE_ORDER') {
       const release = order.release_date ? ` on ${order.release_date.slice(0, 10)}` : ' later';
-      return this.error(422, 'PRE_ORDER', `Order ${order.id} is a pre-order; its keys are released${release}.`);
+      return this.error(
+        422,
+        'PRE_ORDER',
+        `Order ${order.id} is a pre-order; its keys are released${release}.`,
+      );
     }
     if (order.status === 'PROCESSING' && processing === 'partial') {
       // Keys arrive over time: about half so far.
@@ -330,7 +335,12 @@ export class PartnerSimulator {
     const headers: Record<string, string> = {};
     if (fault.retryAfter) headers['retry-after'] = fault.retryAfter;
     if (fault.location) headers.location = fault.location;
-    return this.error(status, `SIMULATED_${status}`, `Simulated failure with status ${status}.`, headers);
+    return this.error(
+      status,
+      fault.code ?? `SIMULATED_${status}`,
+      fault.message ?? `Simulated failure with status ${status}.`,
+      headers,
+    );
   }
 }
 

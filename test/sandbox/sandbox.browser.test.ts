@@ -133,10 +133,38 @@ describe.skipIf(!chromiumPath && !inCi)('the sandbox in a browser', () => {
     );
   });
 
+  it('the showcase orders: image keys described, a partial delivery, a refunded order', async () => {
+    await as('U0AGENT');
+    await type('/order PO-DEMO');
+    const list = page.locator('.message.is-ephemeral', { hasText: '4 orders match' }).last();
+    await list.waitFor();
+    const idOf = async (reference: string) =>
+      /`?([A-Z0-9]{10})`?/.exec(
+        await list.locator('.section', { hasText: reference }).first().innerText(),
+      )?.[1] ?? 'none';
+    const images = await idOf('PO-DEMO-IMAGES');
+    const partial = await idOf('PO-DEMO-PARTIAL');
+    const refunded = await idOf('PO-DEMO-REFUNDED');
+    await type(`/order-keys ${images}`);
+    const keys = page.locator('.message.is-ephemeral', { hasText: `Keys for order ${images}` }).last();
+    await keys.waitFor();
+    const text = await keys.innerText();
+    for (const format of ['PNG', 'JPEG', 'GIF'])
+      expect(text).toMatch(new RegExp(`an image key \\(${format}, `));
+    await type(`/order-keys ${partial}`);
+    await page.locator('.message.is-ephemeral', { hasText: '2 of 5 keys delivered so far' }).last().waitFor();
+    await type(`/order-keys ${refunded}`);
+    await page
+      .locator('.message.is-ephemeral', { hasText: 'This order is REFUNDED: these keys may no longer work' })
+      .last()
+      .waitFor();
+    await page.screenshot({ path: `${SHOTS}/4a-showcase-keys.png` });
+  });
+
   it('pages through several matches', async () => {
     await as('U0AGENT');
     await type('/order PO-2026-0011');
-    const list = page.locator('.message.is-ephemeral', { hasText: 'orders match' }).last();
+    const list = page.locator('.message.is-ephemeral', { hasText: 'orders match “PO-2026-0011”' }).last();
     await list.waitFor();
     expect(await list.innerText()).toContain('Showing 1–10');
     await list.getByRole('button', { name: 'Next →' }).click();

@@ -119,7 +119,9 @@ describe('/order-keys', () => {
       (await run(pending?.id ?? '', USERS.agent)).responseUrlId ?? '',
     );
     expect(textOf(notReady.body.blocks)).toContain('Keys not available yet');
-    expect(textOf(notReady.body.blocks)).toContain(`The partner API said (\`ORDER_NOT_COMPLETED\`): “Order ${pending?.id}`);
+    expect(textOf(notReady.body.blocks)).toContain(
+      `The partner API said (\`ORDER_NOT_COMPLETED\`): “Order ${pending?.id}`,
+    );
     expect(textOf(notReady.body.blocks)).toMatch(/trace ID `[0-9a-f]{16}`/);
     const missing = await nthResponse(h.slack, (await run('NOSUCHORDER', USERS.agent)).responseUrlId ?? '');
     expect(textOf(missing.body.blocks)).toContain('Order not found');

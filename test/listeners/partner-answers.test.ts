@@ -1,0 +1,234 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { defaultRealism } from '../../src/simulator/realism.js';
+import { CHANNEL, type Harness, nthResponse, startHarness, USERS } from '../helpers/harness.js';
+
+const textOf = (value: unknown) => JSON.stringify(value) ?? '';
+const parsedLogs = (h: Harness) => h.logs.map((line) => JSON.parse(line) as Record<string, unknown>);
+
+// The app against a partner that speaks as real wholesale APIs do: every case the README's "What
+// Order Desk does with partner answers" section lists, as a support agent meets it in Slack.
+describe('partner answers as real wholesale APIs send them', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ simulator: { orders: 300 } });
+  });
+  afterEach(() => {
+    h.simulator.realism = { ...defaultRealism };
+    h.simulator.faults.reset();
+  });
+  afterAll(() => h.stop());
+
+  async function answer(command: '/order' | '/order-keys', text: string, user: string = USERS.agent) {
+    const sent = await h.slack.runCommand({ user, channel: CHANNEL, command, text });
+    const post = await nthResponse(h.slack, sent.responseUrlId ?? '');
+    return { post, blocks: textOf(post.body.blocks), text: String(post.body.text) };
+  }
+
+  const completed = () => {
+    const order = h.simulator.findOrder((o) => o.status === 'COMPLETED' && o.keyTypes.join() === 'text');
+    if (!order) throw new Error('fixture');
+    return order;
+  };
+
+  describe('null lists and fields', () => {
+    it('a search with `orders: null` is "no match", not an unreadable answer', async () => {
+      h.simulator.realism.nulls = true;
+      const { blocks } = await answer('/order', 'PO-NOTHING-LIKE-THIS');
+      expect(blocks).toContain('No order matches');
+      expect(blocks).not.toContain('Unexpected answer');
+    });
+
+    it('`/order` alone, Previous/Next, Open and the Home tab read null fields and null lists', async () => {
+      h.simulator.realism.nulls = true;
+      const help = await answer('/order', '');
+      expect(help.blocks).toContain('Most recent orders');
+      const list = await answer('/order', 'PO-2026-0001');
+      expect(list.blocks).toContain('orders match');
+      const message = h.slack.visibleMessages(CHANNEL, USERS.agent).at(-1);
+      const next = await h.slack.click({
+        user: USERS.agent,
+        messageId: message?.id ?? '',
+        actionId: 'results_page_next',
+      });
+      const page2 = await nthResponse(h.slack, next.responseUrlId ?? '');
+      expect(textOf(page2.body.blocks)).toContain('Showing 11–');
+      await h.slack.openHome(USERS.finance);
+      const view = await h.slack.waitFor(() => {
+        const home = textOf(h.slack.views.get(USERS.finance));
+        return home.includes('Most recent orders') && home.includes('Balance') ? home : undefined;
+      });
+      expect(view).not.toContain('could not');
+      const sparse = h.simulator.allOrders().find((o) => o.id.charCodeAt(0) % 7 === 0);
+      const card = await answer('/order', sparse?.id ?? '');
+      expect(card.blocks).toContain('*Reference*\\n—');
+      expect(card.blocks).toContain('*Amount*\\n—');
+    });
+  });
+
+  describe('errors in the words partners use', () => {
+    it('a 400 worded as the spec words it is "keys not available yet", with the partner’s message', async () => {
+      const order = completed();
+      h.simulator.faults.next(1, {
+        status: 400,
+        code: 'ORDER_NOT_COMPLETED',
+        message: `Order ${order.id} is not in a completed state`,
+      });
+      const { blocks } = await answer('/order-keys', order.id);
+      expect(blocks).toContain('Keys not available yet');
+      expect(blocks).toContain(
+        `The partner API said (\`ORDER_NOT_COMPLETED\`): “Order ${order.id} is not in a completed state”`,
+      );
+      expect(blocks).not.toContain('does not look right');
+    });
+
+    it('a 422 "not dispatched" says to try again later', async () => {
+      h.simulator.realism.processing = 'not-dispatched';
+      h.simulator.realism.errorShape = 'problem';
+      const order = h.simulator.addOrder({ status: 'PROCESSING', quantity: 2 });
+      const { blocks } = await answer('/order-keys', order.id);
+      expect(blocks).toContain('Keys not available yet');
+      expect(blocks).toContain('try again in a few minutes');
+      expect(blocks).toContain('has not been dispatched yet, retry later');
+    });
+
+    it('the partner’s message is escaped and shortened', async () => {
+      h.simulator.faults.next(3, { status: 503, message: `<!channel> down ${'x'.repeat(400)}` });
+      const { blocks } = await answer('/order', 'PO-2026-000100');
+      expect(blocks).toContain('&lt;!channel&gt; down');
+      expect(blocks).not.toContain('<!channel>');
+      expect(blocks).not.toContain('x'.repeat(250));
+    });
+  });
+
+  describe('the keys answer, checked against the request', () => {
+    it('keys of another order are refused, said, and audited as failed:mismatch', async () => {
+      const order = completed();
+      h.simulator.faults.next(1, { mismatch: true });
+      const { blocks } = await answer('/order-keys', order.id);
+      expect(blocks).toContain('The partner API answered for another order');
+      expect(blocks).not.toContain('```');
+      const other = h.simulator.allOrders().find((o) => o.id !== order.id);
+      for (const key of h.simulator.keysOf(other?.id ?? '')) expect(blocks).not.toContain(key.value);
+      const audit = await h.waitForLog(
+        'keys request',
+        (line) => line.orderId === order.id && line.outcome === 'failed:mismatch',
+      );
+      expect(audit).toMatchObject({ keyCount: 0, kind: 'mismatch', level: 40 });
+    });
+
+    it('a refunded order’s keys come with a warning that they may no longer work', async () => {
+      h.simulator.realism.refundedKeys = true;
+      const order = h.simulator.addOrder({ status: 'REFUNDED', quantity: 2 });
+      const { blocks } = await answer('/order-keys', order.id);
+      expect(blocks).toContain('This order is REFUNDED: these keys may no longer work.');
+      for (const key of h.simulator.keysOf(order.id)) expect(blocks).toContain(key.value);
+    });
+
+    it('a partial delivery says how many keys have come so far', async () => {
+      h.simulator.realism.processing = 'partial';
+      const order = h.simulator.addOrder({ status: 'PROCESSING', quantity: 5 });
+      const { blocks } = await answer('/order-keys', order.id);
+      expect(blocks).toContain('This order is PROCESSING:');
+      expect(blocks).toContain('2 of 5 keys delivered so far.');
+      expect(blocks).toContain(`Run \`/order-keys ${order.id}\` again later`);
+    });
+
+    it.each([
+      ['image/png', 'image-png', 'PNG'],
+      ['image/jpeg', 'image-jpeg', 'JPEG'],
+      ['image/gif', 'image-gif', 'GIF'],
+    ])('an image key typed %s is described exactly, never shown raw', async (_type, kind, format) => {
+      h.simulator.realism.keyTypes = 'mime';
+      h.simulator.realism.imageEncoding = 'raw';
+      const order = h.simulator.addOrder({ quantity: 2, keyTypes: ['text', kind] });
+      const [text, image] = h.simulator.keysOf(order.id);
+      const { blocks } = await answer('/order-keys', order.id);
+      expect(blocks).toContain(text?.value);
+      expect(blocks).toMatch(new RegExp(`Key 2 is an image key \\(${format}, \\d+ (bytes|kB)\\)`));
+      expect(blocks).not.toContain(image?.value.slice(0, 40));
+      expect(blocks).not.toContain('characters Slack cannot display');
+    });
+  });
+});
+
+describe('a search parameter the partner API ignores', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ simulator: { orders: 80 }, env: { PARTNER_API_SEARCH_PARAM: 'q' } });
+  });
+  afterAll(() => h.stop());
+
+  it('says the returned orders do not match, points at PARTNER_API_SEARCH_PARAM, and warns once', async () => {
+    for (const query of ['PO-2026-000100', 'K7QX2M9PLA']) {
+      const sent = await h.slack.runCommand({
+        user: USERS.member,
+        channel: CHANNEL,
+        command: '/order',
+        text: query,
+      });
+      const post = await nthResponse(h.slack, sent.responseUrlId ?? '');
+      const blocks = textOf(post.body.blocks);
+      expect(blocks).toContain(`orders that do not match “${query}”`);
+      expect(blocks).toContain('PARTNER_API_SEARCH_PARAM');
+      expect(blocks).not.toContain('orders match');
+    }
+    const warnings = parsedLogs(h).filter((line) => line.event === 'search_unrelated');
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatchObject({ level: 40, searchParam: 'q' });
+  });
+});
+
+describe('every failure a user sees has exactly one log line with its trace ID', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ simulator: { orders: 120 } });
+  });
+  afterAll(() => h.stop());
+
+  const traceIn = (text: string) => /trace ID `([0-9a-f]{16})`/.exec(text)?.[1];
+
+  it.each([
+    ['/order', 'PO-2026-000050', { status: 503 }, 'warn'],
+    ['/order', 'PO-2026-000050', { malformed: 'schema' as const }, 'warn'],
+    ['/order', 'PO-2026-000050', { malformed: 'success-false' as const }, 'warn'],
+    ['/order', 'PO-2026-000050', { status: 401 }, 'error'],
+    ['/order', '', { status: 502 }, 'warn'],
+    ['/order-keys', 'NOSUCHORDER', undefined, 'info'],
+    ['/order-keys', '{completed}', { mismatch: true }, 'warn'],
+    ['/order-keys', '{completed}', { malformed: 'success-false' as const }, 'warn'],
+    ['/order-keys', '{completed}', { status: 400 }, 'error'],
+  ] as const)('%s %j with %j: one line at %s', async (command, rawText, fault, level) => {
+    const completed = h.simulator.findOrder((o) => o.status === 'COMPLETED');
+    const text = rawText === '{completed}' ? (completed?.id ?? '') : rawText;
+    if (fault) h.simulator.faults.next(3, fault);
+    const sent = await h.slack.runCommand({ user: USERS.agent, channel: CHANNEL, command, text });
+    const post = await nthResponse(h.slack, sent.responseUrlId ?? '');
+    h.simulator.faults.reset();
+    const traceId = traceIn(textOf(post.body.blocks));
+    expect(traceId).toBeDefined();
+    // The failure is logged before the answer is posted (and the keys audit before its reply), so
+    // by now every line about it is written.
+    const withTrace = h.logs.filter((line) => line.includes(traceId ?? 'none'));
+    expect(withTrace).toHaveLength(1);
+    const line = JSON.parse(withTrace[0] ?? '{}') as Record<string, unknown>;
+    expect(line.level).toBe({ info: 30, warn: 40, error: 50 }[level]);
+    expect(line).toMatchObject({
+      traceId,
+      operation: expect.stringMatching(/^GET \//),
+      kind: expect.any(String),
+    });
+    expect(line.userId ?? line.where).toBeDefined();
+  });
+
+  it('a Home tab whose recent orders fail logs the failure once', async () => {
+    h.simulator.faults.next(3, { status: 500 });
+    await h.slack.openHome(USERS.member);
+    const view = await h.slack.waitFor(() => {
+      const home = textOf(h.slack.views.get(USERS.member));
+      return home.includes('could not be loaded') ? home : undefined;
+    });
+    const traceId = /Trace ID `([0-9a-f]{16})`/.exec(view)?.[1];
+    expect(traceId).toBeDefined();
+    expect(h.logs.filter((line) => line.includes(traceId ?? 'none'))).toHaveLength(1);
+  });
+});

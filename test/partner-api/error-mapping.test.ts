@@ -1,0 +1,198 @@
+import { describe, expect, it } from 'vitest';
+import { classifyFailure, isFailureBody, readUpstreamError } from '../../src/partner-api/error-mapping.js';
+import { faultOf, PartnerApiError } from '../../src/partner-api/errors.js';
+
+// Every error-body shape comparable wholesale APIs document, with the wordings they use. Each row:
+// the HTTP status, the body, the kind Order Desk must read, and the code and message it must find.
+const CASES: Array<[string, number, unknown, string, string | undefined, string | undefined]> = [
+  [
+    'the spec-worded 400 ({code, message})',
+    400,
+    { code: 'ORDER_NOT_COMPLETED', message: 'Order X is not in a completed state' },
+    'not_ready',
+    'ORDER_NOT_COMPLETED',
+    'Order X is not in a completed state',
+  ],
+  [
+    'a problem+json 422 ({kind, status, title, detail})',
+    422,
+    {
+      kind: 'ORDER_NOT_DISPATCHED',
+      status: 422,
+      title: 'Unprocessable Entity',
+      detail: 'Not dispatched yet, retry later',
+    },
+    'not_ready',
+    'ORDER_NOT_DISPATCHED',
+    'Not dispatched yet, retry later',
+  ],
+  [
+    'an OAuth-style 400 ({error, error_description})',
+    400,
+    { error: 'order_pending', error_description: 'The order is pending.' },
+    'not_ready',
+    'order_pending',
+    'The order is pending.',
+  ],
+  [
+    "a {status: 'ERROR'} 400 with the wording only in the message",
+    400,
+    { status: 'ERROR', message: 'Order is still being processed', code: 1042 },
+    'not_ready',
+    '1042',
+    'Order is still being processed',
+  ],
+  [
+    'the envelope with details.error (the simulator’s default)',
+    409,
+    {
+      status: 409,
+      success: false,
+      details: { data: null, error: { code: 'ORDER_NOT_COMPLETED', message: 'Order X is PROCESSING' } },
+    },
+    'not_ready',
+    'ORDER_NOT_COMPLETED',
+    'Order X is PROCESSING',
+  ],
+  [
+    'a 200 with success: false and a not-found code',
+    200,
+    {
+      status: 404,
+      success: false,
+      details: { data: null, error: { code: 'ORDER_NOT_FOUND', message: 'Order X was not found.' } },
+    },
+    'not_found',
+    'ORDER_NOT_FOUND',
+    'Order X was not found.',
+  ],
+  [
+    "a 200 with status: 'ERROR' and an in-process wording",
+    200,
+    { status: 'ERROR', message: 'Order in process', code: 'E_STATE' },
+    'not_ready',
+    'E_STATE',
+    'Order in process',
+  ],
+  [
+    'a 200 with success: false and nothing else',
+    200,
+    { success: false },
+    'invalid_response',
+    undefined,
+    undefined,
+  ],
+  [
+    'a 200 whose code says the key is wrong',
+    200,
+    { status: 'ERROR', code: 'INVALID_API_KEY', message: 'Key rejected' },
+    'unauthorized',
+    'INVALID_API_KEY',
+    'Key rejected',
+  ],
+  [
+    'a 400 whose message says "processing" only as part of an error',
+    400,
+    { code: 'BAD_REQUEST', message: 'Error processing request: limit too large' },
+    'invalid_input',
+    'BAD_REQUEST',
+    'Error processing request: limit too large',
+  ],
+  [
+    'a 400 with a not-found code',
+    400,
+    { code: 'ORDER_NOT_FOUND', message: 'No order X' },
+    'not_found',
+    'ORDER_NOT_FOUND',
+    'No order X',
+  ],
+  [
+    'a 401 (the status decides, whatever the words)',
+    401,
+    { error: 'invalid_token', error_description: 'Order pending review' },
+    'unauthorized',
+    'invalid_token',
+    'Order pending review',
+  ],
+  [
+    'a 404 with a problem type URI',
+    404,
+    { type: 'https://partner.example/errors/order-not-found', title: 'Order not found', status: 404 },
+    'not_found',
+    'order-not-found',
+    'Order not found',
+  ],
+  ['a 503 with an HTML body', 503, undefined, 'unavailable', undefined, undefined],
+  [
+    'a 429 with {code, message}',
+    429,
+    { code: 'RATE_LIMIT', message: 'Too many requests, retry later' },
+    'rate_limited',
+    'RATE_LIMIT',
+    'Too many requests, retry later',
+  ],
+  [
+    'a 422 pre-order',
+    422,
+    { code: 'PRE_ORDER', message: 'Keys are released on 2026-12-05.' },
+    'not_ready',
+    'PRE_ORDER',
+    'Keys are released on 2026-12-05.',
+  ],
+  [
+    'a 422 "has not been dispatched"',
+    422,
+    { message: "Order hasn't been dispatched yet" },
+    'not_ready',
+    undefined,
+    "Order hasn't been dispatched yet",
+  ],
+  [
+    'an errors array',
+    400,
+    { errors: [{ code: 'VALIDATION_FAILED', message: 'limit must be at most 500' }] },
+    'invalid_input',
+    'VALIDATION_FAILED',
+    'limit must be at most 500',
+  ],
+  ['a 418 with nothing readable', 418, {}, 'invalid_response', undefined, undefined],
+];
+
+describe('partner error mapping', () => {
+  it.each(CASES)('%s', (_name, status, body, kind, code, message) => {
+    const upstream = readUpstreamError(body);
+    expect(upstream.code).toBe(code);
+    expect(upstream.message).toBe(message);
+    expect(classifyFailure(status, upstream)).toBe(kind);
+  });
+
+  it.each([
+    [{ status: 200, success: true, details: { data: { orders: [] } } }, false],
+    [{ success: true, details: { data: null } }, false],
+    [{ status: 'OK', details: { data: { orders: [] } } }, false],
+    [{ status: 200, success: false, details: { data: null } }, true],
+    [{ status: 'ERROR', message: 'x' }, true],
+    [{ status: 'error', details: { data: { orders: [] } } }, true],
+    [{ error: 'invalid_token' }, true],
+    [{ details: { data: null, error: { code: 'X' } } }, true],
+    [[], true],
+    ['OK', true],
+  ])('a 200 body %j is a failure: %s', (body, failure) => {
+    expect(isFailureBody(body)).toBe(failure);
+  });
+
+  it.each([
+    [{ kind: 'unauthorized' }, 'ours'],
+    [{ kind: 'forbidden' }, 'ours'],
+    [{ kind: 'invalid_input', status: 400 }, 'ours'],
+    [{ kind: 'invalid_input' }, 'user'],
+    [{ kind: 'invalid_response', status: 302 }, 'ours'],
+    [{ kind: 'invalid_response', status: 200 }, 'partner'],
+    [{ kind: 'unavailable', status: 503 }, 'partner'],
+    [{ kind: 'mismatch', status: 200 }, 'partner'],
+    [{ kind: 'not_found', status: 404 }, 'user'],
+    [{ kind: 'not_ready', status: 409 }, 'user'],
+  ] as const)('%j is the fault of: %s', (details, fault) => {
+    expect(faultOf(new PartnerApiError({ operation: 'GET /x', ...details }))).toBe(fault);
+  });
+});
