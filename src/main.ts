@@ -2,6 +2,7 @@ import { buildOrderDesk } from './app/create-app.js';
 import { SlackStartupError } from './app/slack-client.js';
 import { AppEnvSchema, ConfigError, loadDotEnv, parseEnv } from './config/index.js';
 import { createLogger } from './logger.js';
+import { RedisStartupError } from './state/index.js';
 
 // The entry point: configuration, logger, app, signals. Everything else lives in the modules.
 loadDotEnv();
@@ -34,7 +35,7 @@ try {
   process.once('SIGTERM', () => shutdown('SIGTERM'));
   process.once('SIGINT', () => shutdown('SIGINT'));
 } catch (error) {
-  if (error instanceof SlackStartupError) {
+  if (error instanceof SlackStartupError || error instanceof RedisStartupError) {
     logger.fatal(error.message);
     process.stderr.write(`Order Desk cannot start: ${error.message}\n`);
     process.exit(1);

@@ -9,11 +9,14 @@ import { createPartnerClient, type PartnerClient } from '../partner-api/index.js
 import { createAuditLog } from '../services/audit.js';
 import { createAuthorizer } from '../services/authorization.js';
 import { createBalanceService } from '../services/balance.js';
+import { createPartnerGate } from '../services/partner-gate.js';
 import { createSearchWatch } from '../services/search-watch.js';
 import { createUsergroupMembers } from '../services/usergroup-members.js';
+import { type CacheResult, createSharedState, type SharedState } from '../state/index.js';
 import type { AppDeps } from './deps.js';
 import { healthRoute } from './health.js';
 import { createInflightTracker } from './inflight.js';
+import { createMetrics, metricsRoute } from './metrics.js';
 import { type BotIdentity, verifyBotToken, webClientOptions } from './slack-client.js';
 
 export interface OrderDesk {
@@ -32,6 +35,8 @@ export interface BuildOptions {
   /** Skips the start-up token check when the identity is known (tests that already checked it). */
   identity?: BotIdentity | undefined;
   partner?: PartnerClient | undefined;
+  /** A shared state built elsewhere (tests); otherwise REDIS_URL decides. */
+  state?: SharedState | undefined;
   now?: (() => Date) | undefined;
 }
 
@@ -42,15 +47,30 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
   const mode = env.SLACK_APP_TOKEN ? 'socket' : 'http';
   const startedAt = Date.now();
   const partnerLog = logger.child({ component: 'partner-api' });
+  // REDIS_URL set but Redis unreachable ends start-up here, with one line saying so.
+  const state =
+    options.state ?? (await createSharedState({ redisUrl: env.REDIS_URL, prefix: env.REDIS_PREFIX, logger }));
+  const ownsState = options.state === undefined;
+  const metrics = createMetrics();
+  const gate = createPartnerGate(state, env.PARTNER_API_MAX_RPS || undefined);
   const partner =
     options.partner ??
     createPartnerClient({
       ...partnerClientOptions(env),
-      // Failures are logged where a user is shown them (once, with the trace ID), not here as well.
+      gate,
       onEvent: (event) => {
-        if (event.type !== 'failure') partnerLog.warn(event, `partner API ${event.type}`);
+        if (event.type === 'request') {
+          metrics.partnerRequests.inc({ operation: event.operation, outcome: event.outcome });
+          metrics.partnerRequestSeconds.observe({ operation: event.operation }, event.seconds);
+        } else if (event.type !== 'failure') {
+          // Failures are logged where a user is shown them (once, with the trace ID), not here too.
+          partnerLog.warn(event, `partner API ${event.type}`);
+        }
       },
     });
+  metrics.sources.partnerQueueDepth = () => partner.metrics().queued;
+  metrics.sources.partnerCooldownActive = () => gate.cooldownActive();
+  metrics.sources.stateBackendUp = () => state.isUp();
   const tracker = createInflightTracker();
 
   const app = new App({
@@ -75,11 +95,21 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
         startedAt,
         inflightReplies: () => tracker.size,
         partnerMetrics: () => partner.metrics(),
+        state: () => ({ backend: state.backend, up: state.isUp() }),
       }),
+      metricsRoute(metrics),
     ],
   });
 
-  const groups = createUsergroupMembers(app.client, env.USERGROUP_CACHE_SECONDS, logger);
+  const countCache = (cache: string) => (result: CacheResult) => metrics.cacheRequests.inc({ cache, result });
+  const groups = createUsergroupMembers({
+    client: app.client,
+    state,
+    ttlSeconds: env.USERGROUP_CACHE_SECONDS,
+    logger,
+    onCache: countCache('usergroup_members'),
+    onSlackError: (method) => metrics.slackApiErrors.inc({ method }),
+  });
   const deps: AppDeps = {
     partner,
     auth: createAuthorizer(
@@ -89,9 +119,18 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
       },
       groups,
     ),
-    balance: createBalanceService(partner, env.BALANCE_CACHE_SECONDS, logger, options.now),
+    balance: createBalanceService({
+      partner,
+      state,
+      ttlSeconds: env.BALANCE_CACHE_SECONDS,
+      logger,
+      onCache: countCache('balance'),
+      clock: options.now,
+    }),
     searchWatch: createSearchWatch(logger, env.PARTNER_API_SEARCH_PARAM),
-    audit: createAuditLog(logger, app.client, env.AUDIT_CHANNEL_ID),
+    audit: createAuditLog(logger, app.client, env.AUDIT_CHANNEL_ID, metrics),
+    state,
+    metrics,
     logger,
     tracker,
     slack: app.client,
@@ -133,6 +172,7 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
           logger.warn({ error: (error as Error).message }, 'stopping the receiver failed'),
         );
       const drained = await tracker.drain(timeoutMs);
+      if (ownsState) await state.close().catch(() => undefined);
       logger.info({ drained, left: tracker.size }, 'Order Desk stopped');
     },
   };

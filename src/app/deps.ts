@@ -5,7 +5,9 @@ import type { AuditLog } from '../services/audit.js';
 import type { Authorizer } from '../services/authorization.js';
 import type { BalanceService } from '../services/balance.js';
 import type { SearchWatch } from '../services/search-watch.js';
+import type { SharedState } from '../state/index.js';
 import type { InflightTracker } from './inflight.js';
+import type { AppMetrics } from './metrics.js';
 
 /** Everything a listener needs, passed in: tests build the app with real parts and no module mocks. */
 export interface AppDeps {
@@ -13,6 +15,9 @@ export interface AppDeps {
   auth: Authorizer;
   balance: BalanceService;
   searchWatch: SearchWatch;
+  /** Shared across replicas: Redis when REDIS_URL is set, this process's memory otherwise. */
+  state: SharedState;
+  metrics: AppMetrics;
   audit: AuditLog;
   logger: AppLogger;
   tracker: InflightTracker;

@@ -6,13 +6,18 @@ export interface HealthSources {
   startedAt: number;
   inflightReplies: () => number;
   partnerMetrics: () => TransportMetrics;
+  state: () => { backend: 'memory' | 'redis'; up: boolean };
 }
 
 /** The body of GET /healthz: enough to see the app is alive and how loaded it is; nothing secret. */
 export function healthStatus(sources: HealthSources) {
   const metrics = sources.partnerMetrics();
+  const state = sources.state();
   return {
     status: 'ok',
+    // Degraded: the shared state is unreachable; every user is still answered (see README).
+    state: state.up ? 'ok' : 'degraded',
+    stateBackend: state.backend,
     mode: sources.mode,
     uptimeSeconds: Math.round((Date.now() - sources.startedAt) / 1000),
     inflightReplies: sources.inflightReplies(),

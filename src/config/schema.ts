@@ -106,7 +106,25 @@ export const PartnerEnvSchema = z.object({
   PARTNER_API_SEARCH_PARAM: queryParamName('search'),
   PARTNER_API_PAGE_PARAM: queryParamName('page'),
   PARTNER_API_LIMIT_PARAM: queryParamName('limit'),
+  // Requests per second across every replica (the partner's limit is per API key); 0: no cap.
+  PARTNER_API_MAX_RPS: integer(0, 0, 10_000),
 });
+
+const redisUrl = z
+  .string()
+  .trim()
+  .optional()
+  .transform((value, ctx) => {
+    if (!value) return undefined;
+    try {
+      const url = new URL(value);
+      if (url.protocol === 'redis:' || url.protocol === 'rediss:') return value;
+    } catch {
+      // reported below; the value itself is never echoed (it may hold a password)
+    }
+    ctx.addIssue({ code: 'custom', message: 'must be a redis:// or rediss:// URL' });
+    return z.NEVER;
+  });
 
 export const AppEnvSchema = PartnerEnvSchema.extend({
   SLACK_BOT_TOKEN: required('the bot token, xoxb-…').refine((value) => value.startsWith('xoxb-'), {
@@ -137,6 +155,13 @@ export const AppEnvSchema = PartnerEnvSchema.extend({
   FINANCE_ALLOWED_USERGROUPS: usergroupIds,
   USERGROUP_CACHE_SECONDS: integer(300, 0, 86_400),
   BALANCE_CACHE_SECONDS: integer(60, 0, 86_400),
+  REDIS_URL: redisUrl,
+  REDIS_PREFIX: z
+    .string()
+    .trim()
+    .optional()
+    .transform((value) => value || 'order-desk:')
+    .pipe(z.string().regex(/^[\w:.-]{1,64}$/, { error: 'must be 1 to 64 letters, digits, _ : . -' })),
   AUDIT_CHANNEL_ID: optionalText.refine((value) => value === undefined || /^[CGD][A-Z0-9]{2,}$/.test(value), {
     error: 'must be a Slack channel ID (C…, G… or D…)',
   }),

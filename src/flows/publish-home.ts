@@ -31,6 +31,7 @@ export async function publishHome(
     const code =
       (error as { data?: { error?: string }; code?: string }).data?.error ??
       (error as { code?: string }).code;
+    deps.metrics.slackApiErrors.inc({ method: 'views.publish' });
     deps.logger.warn({ userId, error: code }, 'views.publish failed');
   }
 }

@@ -1,4 +1,5 @@
 import { isPartnerApiError, PartnerApiError } from './errors.js';
+import type { PartnerGate } from './gate.js';
 import { walkPages } from './history.js';
 import {
   checkPageNumber,
@@ -33,6 +34,7 @@ export interface PartnerClientOptions {
   queryParams: QueryParamNames;
   retry?: Partial<RetryPolicy> | undefined;
   onEvent?: ((event: TransportEvent) => void) | undefined;
+  gate?: PartnerGate | undefined;
   /** How many matches `find` reads in one request. */
   searchLimit?: number | undefined;
   fetch?: typeof fetch | undefined;
@@ -117,7 +119,7 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
       dropped = orders.length - readable.length;
       return { ...(data as object), orders: readable };
     };
-    const result = await observed(operation, () => transport.getJson(ORDERS_PATH, query));
+    const result = await observed(operation, () => transport.getJson(ORDERS_PATH, query, operation));
     const data = await observed(operation, async () =>
       parsePayload(result, OrderListSchema, operation, dropUnreadableOrders),
     );
@@ -174,7 +176,7 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
     const orderId = rawOrderId.trim();
     const segment = orderIdPathSegment(orderId, operation);
     return observed(operation, async () => {
-      const result = await transport.getJson(`${ORDERS_PATH}/${segment}/keys`, undefined);
+      const result = await transport.getJson(`${ORDERS_PATH}/${segment}/keys`, undefined, operation);
       const data = parsePayload(result, OrderKeysSchema, operation);
       // Keys of another order must never reach the agent as if they were this order's. Case apart,
       // the IDs must agree; an answer that names no order cannot contradict the request.

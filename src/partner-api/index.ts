@@ -2,6 +2,7 @@ export type { HistoryOptions, PartnerClient, PartnerClientOptions, QueryParamNam
 export { createPartnerClient, orderContainsText } from './client.js';
 export type { PartnerErrorKind } from './errors.js';
 export { faultOf, isPartnerApiError, PartnerApiError } from './errors.js';
+export type { PartnerGate } from './gate.js';
 export { isValidOrderId, MAX_PAGE_SIZE, MAX_SEARCH_LENGTH } from './inputs.js';
 export type { DecodedImage, ImageFormat, KeyKind } from './key-types.js';
 export { decodeImageKey, describeSize, normalizeKeyType } from './key-types.js';

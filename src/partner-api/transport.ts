@@ -11,6 +11,7 @@ import {
   scrubMessage,
 } from './error-mapping.js';
 import { PartnerApiError } from './errors.js';
+import type { PartnerGate } from './gate.js';
 
 export interface RetryPolicy {
   /** Retries after the first attempt (GET only). */
@@ -29,9 +30,11 @@ export const defaultRetryPolicy: RetryPolicy = {
   maxRetryAfterMs: 10_000,
 };
 
-/** What the transport tells its owner; every field is free of secrets. */
+/** What the transport tells its owner; every field is free of secrets and of order IDs. */
 export type TransportEvent =
   | { type: 'retry'; operation: string; attempt: number; reason: string }
+  | { type: 'request'; operation: string; outcome: string; seconds: number }
+  | { type: 'cooldown'; operation: string; seconds: number }
   | {
       type: 'failure';
       operation: string;
@@ -48,6 +51,8 @@ export interface TransportOptions {
   maxConcurrency: number;
   retry?: Partial<RetryPolicy> | undefined;
   onEvent?: ((event: TransportEvent) => void) | undefined;
+  /** Shared cooldown and rate cap (across replicas); without one, each request goes at once. */
+  gate?: PartnerGate | undefined;
   /** For tests that need a custom fetch; production uses the global one. */
   fetch?: typeof fetch | undefined;
 }
@@ -65,7 +70,12 @@ export interface JsonResult {
 }
 
 export interface Transport {
-  getJson(path: string, searchParams: Record<string, string | number> | undefined): Promise<JsonResult>;
+  /** `operation` names the request for events and errors without IDs, e.g. "GET /v1/partners/orders/{order_id}/keys". */
+  getJson(
+    path: string,
+    searchParams: Record<string, string | number> | undefined,
+    operation: string,
+  ): Promise<JsonResult>;
   metrics(): TransportMetrics;
 }
 
@@ -103,41 +113,88 @@ export function createTransport(options: TransportOptions): Transport {
     },
     hooks: {
       beforeRetry: [
-        ({ request, error, retryCount }) => {
+        async ({ request, error, retryCount }) => {
           const reason = error instanceof HTTPError ? `HTTP ${error.response.status}` : error.name;
-          options.onEvent?.({
-            type: 'retry',
-            operation: `GET ${new URL(request.url).pathname}`,
-            attempt: retryCount,
-            reason,
-          });
+          const operation = operationOf(request);
+          if (error instanceof HTTPError) await noteRetryAfter(error.response, operation);
+          options.onEvent?.({ type: 'retry', operation, attempt: retryCount, reason });
         },
       ],
+      // A retry waits for the shared rate cap too (it never refuses: the caller is already waiting).
+      beforeRequest: options.gate
+        ? [
+            async (_request, _options, { retryCount }) => {
+              if (retryCount > 0) await options.gate?.beforeRequest(policy.maxRetryAfterMs);
+            },
+          ]
+        : [],
     },
   });
+
+  // Requests carry order IDs in their paths; events and metrics name the operation without them.
+  const operationOf = (request: Request) =>
+    `${request.method} ${new URL(request.url).pathname.replace(/\/orders\/[^/]+\/keys$/, '/orders/{order_id}/keys')}`;
+
+  /** A 429 or 503 with Retry-After: every replica holds its partner requests until then. */
+  async function noteRetryAfter(response: Response, operation: string) {
+    if (response.status !== 429 && response.status !== 503) return;
+    const seconds = parseRetryAfterSeconds(response.headers.get('retry-after'));
+    if (seconds === undefined || seconds <= 0) return;
+    await options.gate?.cooldown(seconds);
+    options.onEvent?.({ type: 'cooldown', operation, seconds });
+  }
 
   async function getJson(
     path: string,
     searchParams: Record<string, string | number> | undefined,
+    operation: string,
   ): Promise<JsonResult> {
-    const operation = `GET /${path}`;
     const queuedAt = performance.now();
     metrics.queued++;
+    const report = (outcome: string, startedAt: number) =>
+      options.onEvent?.({
+        type: 'request',
+        operation,
+        outcome,
+        seconds: (performance.now() - startedAt) / 1000,
+      });
     const text = await limit(async () => {
       metrics.queued--;
       metrics.maxQueueWaitMs = Math.max(metrics.maxQueueWaitMs, performance.now() - queuedAt);
       metrics.active++;
       metrics.maxActive = Math.max(metrics.maxActive, metrics.active);
+      const startedAt = performance.now();
       try {
+        const refused = await options.gate?.beforeRequest(policy.maxRetryAfterMs);
+        if (refused) {
+          throw new PartnerApiError({
+            kind: 'rate_limited',
+            operation,
+            retryAfterSeconds: Math.ceil(refused.refusedForMs / 1000),
+            cause: new Error('Held back: the partner asked every replica to wait'),
+          });
+        }
         const response = await api.get(path, searchParams ? { searchParams } : {});
-        return await response.text();
+        const body = await response.text();
+        report('ok', startedAt);
+        return body;
       } catch (error) {
-        throw await toPartnerError(error, operation, secrets);
+        const failure = await toPartnerError(error, operation, secrets);
+        if (failure.retryAfterSeconds !== undefined && failure.status !== undefined)
+          await noteRetryAfterSeconds(failure, operation);
+        report(failure.kind, startedAt);
+        throw failure;
       } finally {
         metrics.active--;
       }
     });
     return parseSuccessBody(text, operation, secrets);
+  }
+
+  async function noteRetryAfterSeconds(failure: PartnerApiError, operation: string) {
+    if ((failure.status !== 429 && failure.status !== 503) || !failure.retryAfterSeconds) return;
+    await options.gate?.cooldown(failure.retryAfterSeconds);
+    options.onEvent?.({ type: 'cooldown', operation, seconds: failure.retryAfterSeconds });
   }
 
   return { getJson, metrics: () => ({ ...metrics }) };

@@ -1,4 +1,5 @@
 import type { WebClient } from '@slack/web-api';
+import type { AppMetrics } from '../app/metrics.js';
 import type { AppLogger } from '../logger.js';
 import { isValidOrderId, type PartnerApiError } from '../partner-api/index.js';
 import { failureLogLevel, partnerFailureFields } from './partner-failures.js';
@@ -34,11 +35,13 @@ export function createAuditLog(
   logger: AppLogger,
   client: WebClient,
   channelId: string | undefined,
+  metrics?: Pick<AppMetrics, 'keyRetrievals' | 'slackApiErrors'>,
 ): AuditLog {
   const audit = logger.child({ component: 'audit' });
   return {
     async keysRequest(entry) {
       const { failure, ...fields } = entry;
+      metrics?.keyRetrievals.inc({ outcome: entry.outcome });
       // The log line keeps what was asked for, cut short: JSON escapes it, so it cannot forge a field.
       const line = { ...fields, event: 'keys_request', orderId: entry.orderId.slice(0, 100) };
       if (failure) {
@@ -64,6 +67,7 @@ export function createAuditLog(
       try {
         await client.chat.postMessage({ channel: channelId, text, unfurl_links: false, unfurl_media: false });
       } catch (error) {
+        metrics?.slackApiErrors.inc({ method: 'chat.postMessage' });
         audit.error(
           { error: (error as { data?: { error?: string } }).data?.error ?? (error as Error).message },
           'audit channel post failed',

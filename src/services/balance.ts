@@ -1,34 +1,54 @@
 import type { BalanceReading, BalanceState } from '../blocks/index.js';
 import type { AppLogger } from '../logger.js';
 import { type AccountBalance, isPartnerApiError, type PartnerClient } from '../partner-api/index.js';
+import { type CacheResult, readThrough, type SharedState, storeCached } from '../state/index.js';
 import { logPartnerFailure } from './partner-failures.js';
 
 export interface BalanceService {
-  /** The cached reading when fresh; otherwise one is read (concurrent callers share it). */
+  /** The cached reading when fresh; otherwise one is read (once across every replica). */
   current(options?: { force?: boolean }): Promise<BalanceState>;
   /** Every successful keys answer carries the balance: keep it, so finance sees it fresh for free. */
   record(balance: AccountBalance | null, orderId: string, traceId: string | undefined): void;
 }
 
+export interface BalanceServiceOptions {
+  partner: PartnerClient;
+  state: SharedState;
+  ttlSeconds: number;
+  logger: AppLogger;
+  onCache?: ((result: CacheResult) => void) | undefined;
+  clock?: (() => Date) | undefined;
+}
+
 // How far back to look for a completed order before saying the balance is not available yet.
 const RECENT_WINDOW = 20;
 const SCAN_LIMIT = 2_000;
+const BALANCE_KEY = 'balance';
+
+/** As stored on the shared state: JSON, so the date is text. */
+interface StoredReading extends Omit<BalanceReading, 'readAt'> {
+  readAt: string;
+}
+
+type StoredState = { kind: 'reading'; reading: StoredReading } | Exclude<BalanceState, { kind: 'reading' }>;
+
+function revive(state: StoredState): BalanceState {
+  return state.kind === 'reading'
+    ? { kind: 'reading', reading: { ...state.reading, readAt: new Date(state.reading.readAt) } }
+    : state;
+}
 
 /**
  * The partner API reports the balance only inside an order's keys answer. So the balance is read
  * from the keys of the most recent completed order; the keys themselves are dropped on the spot
- * (only `balance` leaves this function) and never stored, logged or shown.
+ * (only `balance` leaves this function) and never stored, logged or shown. The reading is kept on the
+ * shared state: one partner read per BALANCE_CACHE_SECONDS serves every replica.
  */
-export function createBalanceService(
-  partner: PartnerClient,
-  ttlSeconds: number,
-  logger: AppLogger,
-  clock: () => Date = () => new Date(),
-): BalanceService {
-  let cached: BalanceReading | undefined;
+export function createBalanceService(options: BalanceServiceOptions): BalanceService {
+  const { partner, state, logger } = options;
+  const clock = options.clock ?? (() => new Date());
+  const ttlMs = options.ttlSeconds * 1000;
   let pending: Promise<BalanceState> | undefined;
-
-  const fresh = () => cached !== undefined && clock().getTime() - cached.readAt.getTime() < ttlSeconds * 1000;
 
   async function findCompletedOrderId(): Promise<string | undefined> {
     const recent = await partner.orders.recent(RECENT_WINDOW);
@@ -42,40 +62,52 @@ export function createBalanceService(
     return undefined;
   }
 
-  async function read(): Promise<BalanceState> {
-    try {
-      const orderId = await findCompletedOrderId();
-      if (!orderId) return { kind: 'no_completed_order' };
-      const { balance, traceId } = await partner.orders.keys(orderId);
-      record(balance, orderId, traceId);
-      return cached ? { kind: 'reading', reading: cached } : { kind: 'no_completed_order' };
-    } catch (error) {
-      if (!isPartnerApiError(error)) throw error;
-      // Logged here, once per reading: finance users waiting on the same reading share its failure.
-      logPartnerFailure(logger, error, { where: 'balance' });
-      return { kind: 'error', error };
-    }
-  }
-
-  function record(balance: AccountBalance | null, orderId: string, traceId: string | undefined): void {
-    if (!balance) return;
-    cached = {
+  function readingOf(balance: AccountBalance, orderId: string, traceId: string | undefined): StoredReading {
+    return {
       balance: balance.balance,
       creditLimit: balance.creditLimit,
-      readAt: clock(),
+      readAt: clock().toISOString(),
       sourceOrderId: orderId,
       traceId,
     };
   }
 
+  async function read(): Promise<{ value: StoredState; cache: boolean }> {
+    try {
+      const orderId = await findCompletedOrderId();
+      if (!orderId) return { value: { kind: 'no_completed_order' }, cache: true };
+      const { balance, traceId } = await partner.orders.keys(orderId);
+      if (!balance) return { value: { kind: 'no_completed_order' }, cache: false };
+      return { value: { kind: 'reading', reading: readingOf(balance, orderId, traceId) }, cache: true };
+    } catch (error) {
+      if (!isPartnerApiError(error)) throw error;
+      // Logged here, once per reading: finance users waiting on the same reading share its failure.
+      logPartnerFailure(logger, error, { where: 'balance' });
+      return { value: { kind: 'error', error }, cache: false };
+    }
+  }
+
   return {
-    current(options = {}) {
-      if (!options.force && fresh() && cached) return Promise.resolve({ kind: 'reading', reading: cached });
-      pending ??= read().finally(() => {
-        pending = undefined;
-      });
+    current(request = {}) {
+      pending ??= readThrough<StoredState>({
+        state,
+        key: BALANCE_KEY,
+        ttlMs,
+        force: request.force,
+        load: read,
+        onResult: options.onCache,
+        now: () => clock().getTime(),
+      })
+        .then(revive)
+        .finally(() => {
+          pending = undefined;
+        });
       return pending;
     },
-    record,
+    record(balance, orderId, traceId) {
+      if (!balance || ttlMs === 0) return;
+      const stored = { kind: 'reading', reading: readingOf(balance, orderId, traceId) } satisfies StoredState;
+      void storeCached(state, BALANCE_KEY, stored, ttlMs, () => clock().getTime()).catch(() => undefined);
+    },
   };
 }

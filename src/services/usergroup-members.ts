@@ -1,50 +1,66 @@
 import type { WebClient } from '@slack/web-api';
 import type { AppLogger } from '../logger.js';
+import { type CacheResult, readThrough, type SharedState } from '../state/index.js';
 
 export interface UsergroupMembers {
   /** Members of a user group, or undefined when Slack could not say (callers must then deny). */
   members(usergroupId: string): Promise<ReadonlySet<string> | undefined>;
 }
 
-interface Entry {
-  members: ReadonlySet<string> | undefined;
-  expiresAt: number;
+export interface UsergroupMembersOptions {
+  client: WebClient;
+  state: SharedState;
+  ttlSeconds: number;
+  logger: AppLogger;
+  onCache?: ((result: CacheResult) => void) | undefined;
+  onSlackError?: ((method: string) => void) | undefined;
+  now?: (() => number) | undefined;
 }
 
-// After a failed lookup (rate limit, plan without user groups) the failure is remembered briefly, so
-// a burst of clicks does not become a burst of calls to a tier-2 method.
+// After a failed lookup (rate limit, plan without user groups) the failure is remembered briefly in
+// this process, so a burst of clicks does not become a burst of calls to a tier-2 method.
 const FAILURE_TTL_MS = 15_000;
 
 /**
- * `usergroups.users.list` with a TTL cache; concurrent lookups of one group share one call. Slack
- * rate-limits this method at about 20 calls a minute.
+ * `usergroups.users.list`, cached on the shared state: Slack rate-limits it at about 20 calls a
+ * minute per workspace, not per replica, so one lookup per TTL serves every replica. Concurrent
+ * lookups of one group in this process share one call too.
  */
-export function createUsergroupMembers(
-  client: WebClient,
-  ttlSeconds: number,
-  logger: AppLogger,
-  now: () => number = Date.now,
-): UsergroupMembers {
-  const cache = new Map<string, Entry>();
+export function createUsergroupMembers(options: UsergroupMembersOptions): UsergroupMembers {
+  const { client, state, ttlSeconds, logger } = options;
+  const now = options.now ?? Date.now;
+  const failedUntil = new Map<string, number>();
   const inFlight = new Map<string, Promise<ReadonlySet<string> | undefined>>();
 
-  async function load(usergroupId: string): Promise<ReadonlySet<string> | undefined> {
+  async function lookUp(usergroupId: string): Promise<{ value: string[] | null; cache: boolean }> {
     try {
       const result = await client.usergroups.users.list({ usergroup: usergroupId });
-      const members = new Set(result.users ?? []);
-      cache.set(usergroupId, { members, expiresAt: now() + ttlSeconds * 1000 });
-      return members;
+      return { value: result.users ?? [], cache: true };
     } catch (error) {
       const code =
         (error as { data?: { error?: string }; code?: string }).data?.error ??
         (error as { code?: string }).code ??
         'unknown';
+      options.onSlackError?.('usergroups.users.list');
       logger.warn(
         { usergroupId, error: code },
         'user group lookup failed; access through this group is denied',
       );
-      cache.set(usergroupId, { members: undefined, expiresAt: now() + FAILURE_TTL_MS });
-      return undefined;
+      failedUntil.set(usergroupId, now() + FAILURE_TTL_MS);
+      return { value: null, cache: false };
+    }
+  }
+
+  async function load(usergroupId: string): Promise<ReadonlySet<string> | undefined> {
+    try {
+      const members = await readThrough({
+        state,
+        key: `usergroup:${usergroupId}`,
+        ttlMs: ttlSeconds * 1000,
+        load: () => lookUp(usergroupId),
+        onResult: options.onCache,
+      });
+      return members ? new Set(members) : undefined;
     } finally {
       inFlight.delete(usergroupId);
     }
@@ -52,8 +68,7 @@ export function createUsergroupMembers(
 
   return {
     members(usergroupId) {
-      const cached = cache.get(usergroupId);
-      if (cached && cached.expiresAt > now()) return Promise.resolve(cached.members);
+      if ((failedUntil.get(usergroupId) ?? 0) > now()) return Promise.resolve(undefined);
       let pending = inFlight.get(usergroupId);
       if (!pending) {
         pending = load(usergroupId);

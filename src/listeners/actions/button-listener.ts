@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { AppDeps } from '../../app/deps.js';
 import { decodeButton, renderNotice } from '../../blocks/index.js';
 import { reply } from '../../flows/respond.js';
+import { instrumented } from '../instrument.js';
 import { replyUnexpected } from '../unexpected.js';
 import { type ButtonClickArgs, clickedValue } from './click.js';
 
@@ -25,22 +26,29 @@ export function buttonListener<Schema extends z.ZodType>(
   options: ButtonListenerOptions<Schema>,
   work: (value: z.output<Schema>, args: ButtonClickArgs) => Promise<void>,
 ) {
-  return async (args: ButtonClickArgs) => {
-    await args.ack();
-    await deps.tracker.track(
-      (async () => {
-        try {
-          const value = decodeButton(options.schema, clickedValue(args));
-          if (value === undefined) {
-            await options.onStale?.(args);
-            await reply(args.respond, renderNotice(options.staleText), 'new_ephemeral', deps.logger);
-            return;
-          }
-          await work(value, args);
-        } catch (error) {
-          await replyUnexpected(deps, args.respond, error, options.where);
-        }
-      })(),
+  return (args: ButtonClickArgs) =>
+    instrumented(
+      deps,
+      'action',
+      (outcome) => deps.metrics.clicks.inc({ action: args.action.action_id, outcome }),
+      () => args.ack(),
+      () =>
+        deps.tracker.track(
+          (async () => {
+            try {
+              const value = decodeButton(options.schema, clickedValue(args));
+              if (value === undefined) {
+                await options.onStale?.(args);
+                await reply(args.respond, renderNotice(options.staleText), 'new_ephemeral', deps.logger);
+                return 'stale';
+              }
+              await work(value, args);
+              return 'ok';
+            } catch (error) {
+              await replyUnexpected(deps, args.respond, error, options.where);
+              return 'error';
+            }
+          })(),
+        ),
     );
-  };
 }

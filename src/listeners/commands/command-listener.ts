@@ -1,5 +1,6 @@
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt';
 import type { AppDeps } from '../../app/deps.js';
+import { instrumented } from '../instrument.js';
 import { replyUnexpected } from '../unexpected.js';
 
 export type CommandArgs = SlackCommandMiddlewareArgs & AllMiddlewareArgs;
@@ -9,16 +10,23 @@ export type CommandArgs = SlackCommandMiddlewareArgs & AllMiddlewareArgs;
  * longer), then do the work, tracked so a graceful stop waits for it, and answer every failure.
  */
 export function commandListener(deps: AppDeps, where: string, work: (args: CommandArgs) => Promise<void>) {
-  return async (args: CommandArgs) => {
-    await args.ack();
-    await deps.tracker.track(
-      (async () => {
-        try {
-          await work(args);
-        } catch (error) {
-          await replyUnexpected(deps, args.respond, error, where);
-        }
-      })(),
+  return (args: CommandArgs) =>
+    instrumented(
+      deps,
+      'command',
+      (outcome) => deps.metrics.commands.inc({ command: args.command.command, outcome }),
+      () => args.ack(),
+      () =>
+        deps.tracker.track(
+          (async () => {
+            try {
+              await work(args);
+              return 'ok';
+            } catch (error) {
+              await replyUnexpected(deps, args.respond, error, where);
+              return 'error';
+            }
+          })(),
+        ),
     );
-  };
 }

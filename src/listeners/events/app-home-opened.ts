@@ -1,17 +1,20 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import type { AppDeps } from '../../app/deps.js';
 import { publishHome } from '../../flows/publish-home.js';
+import { isFirstDelivery } from './first-delivery.js';
 
 /** Publishes the Home tab when it is opened (this event also fires for the Messages tab: ignored). */
 export function appHomeOpened(deps: AppDeps) {
   return async ({
     event,
+    body,
     client,
     context,
   }: SlackEventMiddlewareArgs<'app_home_opened'> & AllMiddlewareArgs) => {
     if (event.tab !== 'home') return;
-    // Bolt acks events before listeners run, so a retry means Slack missed the ack, not our work.
-    if (context.retryNum) return;
+    // Bolt acks events before listeners run, so a redelivery means Slack missed the ack, not our
+    // work: whichever replica it reaches, it is handled once.
+    if (!(await isFirstDelivery(deps, body.event_id, context.retryNum))) return;
     await deps.tracker.track(
       publishHome(deps, client, event.user).catch((error: unknown) => {
         deps.logger.error({ error: (error as Error).message }, 'home publish failed');

@@ -103,12 +103,13 @@ describe('/order', () => {
 
   it.each([
     [{ status: 503 }, 'unavailable', 'The partner API is unavailable'],
-    [{ status: 429, retryAfter: '90' }, 'rate limited', 'Try again in 2 minutes'],
     [{ status: 401 }, 'unauthorized', 'cannot sign in'],
     [{ status: 403 }, 'forbidden', 'refused access'],
     [{ malformed: 'html' as const }, 'invalid response', 'could not read'],
     [{ status: 400 }, 'refused request', 'refused the request Order Desk sent'],
     [{ delayMs: 6_000 }, 'timeout', 'took too long'],
+    // Last: a 90 s Retry-After holds every later partner request for 90 s (the shared cooldown).
+    [{ status: 429, retryAfter: '90' }, 'rate limited', 'Try again in 2 minutes'],
   ])('partner error %j is shown as %s, with the trace ID when there is one', async (fault, _kind, phrase) => {
     h.simulator.faults.next(5, fault);
     const sent = await run('PO-2026-000123');

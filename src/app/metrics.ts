@@ -1,0 +1,143 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+
+// Labels are small closed sets (command names, action IDs, outcomes, operations): never a user,
+// channel, order or trace ID, which would multiply the series without bound and leak data.
+
+export interface MetricSources {
+  partnerQueueDepth: () => number;
+  partnerCooldownActive: () => boolean;
+  stateBackendUp: () => boolean;
+}
+
+export interface AppMetrics {
+  registry: Registry;
+  commands: Counter<'command' | 'outcome'>;
+  clicks: Counter<'action' | 'outcome'>;
+  ackSeconds: Histogram<'surface'>;
+  answerSeconds: Histogram<'surface'>;
+  partnerRequests: Counter<'operation' | 'outcome'>;
+  partnerRequestSeconds: Histogram<'operation'>;
+  cacheRequests: Counter<'cache' | 'result'>;
+  keyRetrievals: Counter<'outcome'>;
+  slackApiErrors: Counter<'method'>;
+  /** The gauges read these when scraped; set once the parts they read exist. */
+  sources: MetricSources;
+}
+
+/** One registry per app (not prom-client's global one), so tests can run several apps in a process. */
+export function createMetrics(): AppMetrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const sources: MetricSources = {
+    partnerQueueDepth: () => 0,
+    partnerCooldownActive: () => false,
+    stateBackendUp: () => true,
+  };
+  const registers = [registry];
+  new Gauge({
+    name: 'order_desk_partner_queue_depth',
+    help: 'Partner API requests waiting for a free slot in this process',
+    registers,
+    collect() {
+      this.set(sources.partnerQueueDepth());
+    },
+  });
+  new Gauge({
+    name: 'order_desk_partner_cooldown_active',
+    help: '1 while the partner API has asked every replica to wait (Retry-After)',
+    registers,
+    collect() {
+      this.set(sources.partnerCooldownActive() ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: 'order_desk_state_backend_up',
+    help: '1 when the shared state (Redis, or memory) can be reached',
+    registers,
+    collect() {
+      this.set(sources.stateBackendUp() ? 1 : 0);
+    },
+  });
+  const seconds = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+  return {
+    registry,
+    sources,
+    commands: new Counter({
+      name: 'order_desk_commands_total',
+      help: 'Slash commands handled, by command and outcome',
+      labelNames: ['command', 'outcome'],
+      registers,
+    }),
+    clicks: new Counter({
+      name: 'order_desk_clicks_total',
+      help: 'Button clicks handled, by action and outcome',
+      labelNames: ['action', 'outcome'],
+      registers,
+    }),
+    ackSeconds: new Histogram({
+      name: 'order_desk_ack_seconds',
+      help: 'From the listener starting to Slack being acknowledged (Slack waits 3 s)',
+      labelNames: ['surface'],
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 3],
+      registers,
+    }),
+    answerSeconds: new Histogram({
+      name: 'order_desk_answer_seconds',
+      help: 'From the listener starting to the user’s answer being posted',
+      labelNames: ['surface'],
+      buckets: seconds,
+      registers,
+    }),
+    partnerRequests: new Counter({
+      name: 'order_desk_partner_requests_total',
+      help: 'Partner API requests (retries included in one), by operation and outcome (ok or error kind)',
+      labelNames: ['operation', 'outcome'],
+      registers,
+    }),
+    partnerRequestSeconds: new Histogram({
+      name: 'order_desk_partner_request_seconds',
+      help: 'Partner API request time, retries and waits included',
+      labelNames: ['operation'],
+      buckets: seconds,
+      registers,
+    }),
+    cacheRequests: new Counter({
+      name: 'order_desk_cache_requests_total',
+      help: 'Shared cache reads: hit, miss (this replica read the source), shared (another replica did), bypass (state down)',
+      labelNames: ['cache', 'result'],
+      registers,
+    }),
+    keyRetrievals: new Counter({
+      name: 'order_desk_key_retrievals_total',
+      help: 'Keys requests, by audited outcome',
+      labelNames: ['outcome'],
+      registers,
+    }),
+    slackApiErrors: new Counter({
+      name: 'order_desk_slack_api_errors_total',
+      help: 'Slack Web API calls that failed, by method',
+      labelNames: ['method'],
+      registers,
+    }),
+  };
+}
+
+export function metricsRoute(metrics: AppMetrics) {
+  return {
+    path: '/metrics',
+    method: ['GET'],
+    handler: (_req: IncomingMessage, res: ServerResponse) => {
+      metrics.registry.metrics().then(
+        (body) => {
+          res.writeHead(200, { 'content-type': metrics.registry.contentType, 'cache-control': 'no-store' });
+          res.end(body);
+        },
+        () => {
+          res.writeHead(500, { 'content-type': 'text/plain' });
+          res.end('metrics unavailable\n');
+        },
+      );
+    },
+  };
+}

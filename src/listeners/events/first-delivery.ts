@@ -1,0 +1,22 @@
+import type { AppDeps } from '../../app/deps.js';
+
+// Slack redelivers an event (same event_id, with x-slack-retry-num) when it misses the ack; the
+// retry can reach any replica. Remembering the ID for an hour covers Slack's three retries.
+const SEEN_FOR_MS = 60 * 60 * 1000;
+
+/**
+ * True for the first delivery of an event across every replica. When the shared state is down, a
+ * retry (retryNum set) is skipped and a first delivery handled: better a rare duplicate than none.
+ */
+export async function isFirstDelivery(
+  deps: AppDeps,
+  eventId: string | undefined,
+  retryNum: number | undefined,
+): Promise<boolean> {
+  if (!eventId) return !retryNum;
+  try {
+    return await deps.state.claim(`event:${eventId}`, SEEN_FOR_MS);
+  } catch {
+    return !retryNum;
+  }
+}

@@ -1,0 +1,78 @@
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { PartnerGate } from '../partner-api/index.js';
+import type { SharedState } from '../state/index.js';
+
+export interface SharedPartnerGate extends PartnerGate {
+  /** Whether this replica currently knows of a cooldown (for the metrics gauge). */
+  cooldownActive(): boolean;
+}
+
+const COOLDOWN_KEY = 'partner:cooldown-until';
+
+/**
+ * The partner's limits are per API key, not per process: a Retry-After one replica receives holds
+ * every replica's new requests until it passes, and PARTNER_API_MAX_RPS is counted across all of
+ * them. Both live on the shared state; when it is down, each replica keeps to its own view (the
+ * cooldown it saw itself, a per-process rate cap) rather than stopping.
+ */
+export function createPartnerGate(
+  state: SharedState,
+  maxRps: number | undefined,
+  now: () => number = Date.now,
+): SharedPartnerGate {
+  let knownUntil = 0;
+  const limiter: RateLimiterAbstract | undefined = maxRps
+    ? state.limiter({ name: 'partner-rps', points: maxRps, durationSeconds: 1, whenDown: 'per-process' })
+    : undefined;
+
+  async function cooldownUntil(): Promise<number> {
+    const shared = await state.get<number>(COOLDOWN_KEY).catch(() => undefined);
+    if (typeof shared === 'number' && shared > knownUntil) knownUntil = shared;
+    return knownUntil;
+  }
+
+  /** Milliseconds until the rate cap lets one more request go (0: now, and it is counted). */
+  async function rateWait(): Promise<number> {
+    if (!limiter) return 0;
+    try {
+      await limiter.consume('all');
+      return 0;
+    } catch (rejection) {
+      const wait = (rejection as { msBeforeNext?: unknown }).msBeforeNext;
+      // Anything else (a backend error without an insurance limiter) lets the request go.
+      return typeof wait === 'number' ? Math.max(1, wait) : 0;
+    }
+  }
+
+  return {
+    async beforeRequest(maxWaitMs) {
+      const startedAt = now();
+      for (;;) {
+        const cooldownWait = (await cooldownUntil()) - now();
+        const waited = now() - startedAt;
+        if (cooldownWait > 0) {
+          if (waited + cooldownWait > maxWaitMs) return { refusedForMs: cooldownWait };
+          await sleep(cooldownWait);
+          continue;
+        }
+        const wait = await rateWait();
+        if (wait === 0) return undefined;
+        if (waited + wait > maxWaitMs) return { refusedForMs: wait };
+        await sleep(wait);
+      }
+    },
+    async cooldown(seconds) {
+      const until = now() + seconds * 1000;
+      if (until <= knownUntil) return;
+      knownUntil = until;
+      const shared = await state.get<number>(COOLDOWN_KEY).catch(() => undefined);
+      if (typeof shared === 'number' && shared >= until) return;
+      await state.set(COOLDOWN_KEY, until, seconds * 1000).catch(() => undefined);
+    },
+    cooldownActive: () => knownUntil > now(),
+  };
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

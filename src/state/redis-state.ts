@@ -1,0 +1,148 @@
+import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
+import { createClient } from 'redis';
+import type { AppLogger } from '../logger.js';
+import { type LimiterOptions, type SharedState, StateUnavailableError } from './shared-state.js';
+
+export interface RedisStateOptions {
+  url: string;
+  prefix: string;
+  logger: AppLogger;
+  /** How long start-up tries to reach Redis before giving up. */
+  connectTimeoutMs?: number | undefined;
+}
+
+/** REDIS_URL as it may be shown: no user name, no password. */
+export function describeRedisUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.protocol}//${parsed.hostname}${parsed.port ? `:${parsed.port}` : ''}${parsed.pathname === '/' ? '' : parsed.pathname}`;
+  } catch {
+    return '(REDIS_URL is not a URL)';
+  }
+}
+
+export class RedisStartupError extends Error {
+  override readonly name = 'RedisStartupError';
+}
+
+// Releases a lock only while it still holds the owner's token (GET and DEL in one step).
+const RELEASE_SCRIPT =
+  "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
+
+/**
+ * The Redis backend. Commands fail at once while the connection is down (no offline queue, so no
+ * request waits on a dead Redis); the client reconnects by itself with a capped backoff. An outage is
+ * logged once when it starts and once when it ends, never once per request.
+ */
+export async function createRedisState(options: RedisStateOptions): Promise<SharedState> {
+  const { prefix, logger } = options;
+  const where = describeRedisUrl(options.url);
+  const log = logger.child({ component: 'shared-state', redis: where });
+  let started = false;
+  let up = false;
+  let lastError = '';
+
+  const client = createClient({
+    url: options.url,
+    disableOfflineQueue: true,
+    socket: {
+      connectTimeout: options.connectTimeoutMs ?? 5_000,
+      // At start-up one failed attempt is final (the process must say so and exit); later, retry for
+      // ever, from 100 ms up to 2 s between attempts: no storm, and back within 2 s of Redis.
+      reconnectStrategy: (retries, cause) =>
+        started ? Math.min(100 * 2 ** Math.min(retries, 5), 2_000) : new RedisStartupError(cause.message),
+    },
+  });
+
+  const markDown = (reason: string) => {
+    lastError = reason;
+    if (!up) return;
+    up = false;
+    log.warn(
+      { error: reason },
+      'shared state (Redis) unreachable: caches fall back to the partner API, limits to this process; reconnecting',
+    );
+  };
+  client.on('error', (error: Error) => markDown(error.message));
+  client.on('ready', () => {
+    if (!up && started) log.info('shared state (Redis) reachable again');
+    up = true;
+  });
+  client.on('end', () => markDown('connection closed'));
+
+  try {
+    await client.connect();
+  } catch (error) {
+    throw new RedisStartupError(
+      `Order Desk could not reach Redis at ${where} (REDIS_URL): ${(error as Error).message || lastError || 'no answer'}. Start Redis, fix REDIS_URL, or unset it to keep state in this process.`,
+    );
+  }
+  started = true;
+  up = true;
+
+  const key = (name: string) => `${prefix}${name}`;
+  async function run<T>(command: () => Promise<T>): Promise<T> {
+    if (!client.isReady) throw new StateUnavailableError(`Redis at ${where} is not reachable`);
+    try {
+      return await command();
+    } catch (error) {
+      markDown((error as Error).message);
+      throw new StateUnavailableError((error as Error).message);
+    }
+  }
+
+  return {
+    backend: 'redis',
+    async get<T>(name: string) {
+      const text = await run(() => client.get(key(name)));
+      return text === null ? undefined : (JSON.parse(text) as T);
+    },
+    async set(name, value, ttlMs) {
+      await run(() =>
+        client.set(key(name), JSON.stringify(value), {
+          expiration: { type: 'PX', value: Math.max(1, Math.round(ttlMs)) },
+        }),
+      );
+    },
+    async delete(name) {
+      await run(() => client.del(key(name)));
+    },
+    async claim(name, ttlMs, token = '1') {
+      const result = await run(() =>
+        client.set(key(name), JSON.stringify(token), {
+          expiration: { type: 'PX', value: Math.max(1, Math.round(ttlMs)) },
+          condition: 'NX',
+        }),
+      );
+      return result === 'OK';
+    },
+    async release(name, token) {
+      await run(() => client.eval(RELEASE_SCRIPT, { keys: [key(name)], arguments: [JSON.stringify(token)] }));
+    },
+    limiter(limit: LimiterOptions) {
+      return new RateLimiterRedis({
+        storeClient: client,
+        useRedisPackage: true,
+        rejectIfRedisNotReady: true,
+        keyPrefix: `${prefix}rl:${limit.name}`,
+        points: limit.points,
+        duration: limit.durationSeconds,
+        ...(limit.whenDown === 'per-process'
+          ? {
+              insuranceLimiter: new RateLimiterMemory({
+                keyPrefix: `rl:${limit.name}`,
+                points: limit.points,
+                duration: limit.durationSeconds,
+              }),
+            }
+          : {}),
+      });
+    },
+    isUp: () => up && client.isReady,
+    async close() {
+      started = false;
+      client.removeAllListeners('end');
+      await client.close().catch(() => client.destroy());
+    },
+  };
+}

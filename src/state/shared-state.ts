@@ -1,0 +1,41 @@
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+
+/** The shared state cannot be reached (Redis down): each caller decides whether to go on without it. */
+export class StateUnavailableError extends Error {
+  override readonly name = 'StateUnavailableError';
+}
+
+export interface LimiterOptions {
+  /** Names the counter; keys live under `<prefix>rl:<name>:`. */
+  name: string;
+  points: number;
+  durationSeconds: number;
+  /**
+   * When the backend is down: `per-process` counts in this process instead (a rate cap that must
+   * not stop the app), `fail` refuses (a security limit that must fail closed).
+   */
+  whenDown: 'per-process' | 'fail';
+}
+
+/**
+ * The one state every replica shares: Redis when REDIS_URL is set, this process's memory otherwise.
+ * The app never knows which it has. Values are JSON; every method may throw StateUnavailableError.
+ */
+export interface SharedState {
+  readonly backend: 'memory' | 'redis';
+  get<T>(key: string): Promise<T | undefined>;
+  set(key: string, value: unknown, ttlMs: number): Promise<void>;
+  delete(key: string): Promise<void>;
+  /**
+   * Sets `key` to `token` only if it is absent, for `ttlMs`: true when this call set it. A short lock,
+   * or "seen once" for de-duplication.
+   */
+  claim(key: string, ttlMs: number, token?: string): Promise<boolean>;
+  /** Deletes `key` only while it still holds `token`: a lock is released only by its owner. */
+  release(key: string, token: string): Promise<void>;
+  /** A rate-limiter-flexible limiter on this backend (one API for memory and Redis). */
+  limiter(options: LimiterOptions): RateLimiterAbstract;
+  /** False while the backend cannot be reached (always true in memory). */
+  isUp(): boolean;
+  close(): Promise<void>;
+}
