@@ -299,19 +299,30 @@ export class FakeSlack extends EventEmitter {
     );
   }
 
-  /** Opens a user's Home tab: the app gets app_home_opened. */
-  async openHome(user: string, tab: 'home' | 'messages' = 'home'): Promise<SendResult> {
+  /**
+   * Opens a user's Home tab: the app gets app_home_opened. `redelivery` sends an event again as
+   * Slack does when it missed the ack: the same event_id, with x-slack-retry-num.
+   */
+  async openHome(
+    user: string,
+    tab: 'home' | 'messages' = 'home',
+    redelivery?: { eventId: string; retryNum: number },
+  ): Promise<SendResult & { eventId: string }> {
+    const eventId = redelivery?.eventId ?? `Ev${randomBytes(6).toString('hex')}`;
     const body = JSON.stringify({
       token: 'legacy-verification-token',
       team_id: BOT.teamId,
       api_app_id: BOT.appId,
       type: 'event_callback',
-      event_id: `Ev${randomBytes(6).toString('hex')}`,
+      event_id: eventId,
       event_time: Math.floor(Date.now() / 1000),
       event: { type: 'app_home_opened', user, channel: `D${user}`, tab, event_ts: `${Date.now() / 1000}` },
       authorizations: [{ team_id: BOT.teamId, user_id: BOT.botUserId, is_bot: true }],
     });
-    return this.send(body, 'application/json');
+    const retryHeaders = redelivery
+      ? { 'x-slack-retry-num': String(redelivery.retryNum), 'x-slack-retry-reason': 'http_timeout' }
+      : undefined;
+    return { ...(await this.send(body, 'application/json', undefined, undefined, retryHeaders)), eventId };
   }
 
   /** Resolves when `check` finds what it waits for, re-checked on every change; rejects at timeout. */
@@ -324,11 +335,16 @@ export class FakeSlack extends EventEmitter {
     contentType: string,
     timestamp?: number,
     signingSecret?: string | null,
+    extraHeaders?: Record<string, string>,
   ): Promise<SendResult> {
     if (!this.appUrl) throw new Error('fake Slack: appUrl is not set');
     const secret = signingSecret === undefined ? this.options.signingSecret : signingSecret;
-    const headers =
-      secret === null ? { 'content-type': contentType } : signedHeaders(secret, body, contentType, timestamp);
+    const headers = {
+      ...(secret === null
+        ? { 'content-type': contentType }
+        : signedHeaders(secret, body, contentType, timestamp)),
+      ...extraHeaders,
+    };
     const started = performance.now();
     const response = await fetch(`${this.appUrl}/slack/events`, { method: 'POST', headers, body });
     const text = await response.text();

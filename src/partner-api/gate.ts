@@ -9,6 +9,9 @@ export interface PartnerGate {
    * that wait would be longer than `maxWaitMs`, resolves at once with how long it would be instead.
    */
   beforeRequest(maxWaitMs: number): Promise<{ refusedForMs: number } | undefined>;
-  /** The partner said to wait this long (Retry-After on a 429 or 503): every replica will. */
-  cooldown(seconds: number): Promise<void>;
+  /**
+   * The partner said to wait this long (Retry-After on a 429 or 503): every replica will. Resolves
+   * true when this extended the cooldown (false: one as long was already known).
+   */
+  cooldown(seconds: number): Promise<boolean>;
 }

@@ -102,9 +102,11 @@ export function createTransport(options: TransportOptions): Transport {
       maxRetryAfter: policy.maxRetryAfterMs,
       backoffLimit: policy.maxBackoffMs,
       delay: (attempt) => policy.backoffMs * 2 ** (attempt - 1),
-      shouldRetry: ({ error }) => {
-        // Waiting longer than the cap would leave a Slack user staring at nothing: give up and say when.
+      // Runs as soon as a failed answer arrives, before ky waits: the moment to tell the other replicas.
+      shouldRetry: async ({ error }) => {
         if (error instanceof HTTPError) {
+          await noteRetryAfter(error.response, operationOf(error.request));
+          // Waiting longer than the cap would leave a Slack user staring at nothing: give up and say when.
           const wait = parseRetryAfterSeconds(error.response.headers.get('retry-after'));
           if (wait !== undefined && wait * 1000 > policy.maxRetryAfterMs) return false;
         }
@@ -113,11 +115,9 @@ export function createTransport(options: TransportOptions): Transport {
     },
     hooks: {
       beforeRetry: [
-        async ({ request, error, retryCount }) => {
+        ({ request, error, retryCount }) => {
           const reason = error instanceof HTTPError ? `HTTP ${error.response.status}` : error.name;
-          const operation = operationOf(request);
-          if (error instanceof HTTPError) await noteRetryAfter(error.response, operation);
-          options.onEvent?.({ type: 'retry', operation, attempt: retryCount, reason });
+          options.onEvent?.({ type: 'retry', operation: operationOf(request), attempt: retryCount, reason });
         },
       ],
       // A retry waits for the shared rate cap too (it never refuses: the caller is already waiting).
@@ -140,8 +140,7 @@ export function createTransport(options: TransportOptions): Transport {
     if (response.status !== 429 && response.status !== 503) return;
     const seconds = parseRetryAfterSeconds(response.headers.get('retry-after'));
     if (seconds === undefined || seconds <= 0) return;
-    await options.gate?.cooldown(seconds);
-    options.onEvent?.({ type: 'cooldown', operation, seconds });
+    if (await options.gate?.cooldown(seconds)) options.onEvent?.({ type: 'cooldown', operation, seconds });
   }
 
   async function getJson(
@@ -193,8 +192,8 @@ export function createTransport(options: TransportOptions): Transport {
 
   async function noteRetryAfterSeconds(failure: PartnerApiError, operation: string) {
     if ((failure.status !== 429 && failure.status !== 503) || !failure.retryAfterSeconds) return;
-    await options.gate?.cooldown(failure.retryAfterSeconds);
-    options.onEvent?.({ type: 'cooldown', operation, seconds: failure.retryAfterSeconds });
+    if (await options.gate?.cooldown(failure.retryAfterSeconds))
+      options.onEvent?.({ type: 'cooldown', operation, seconds: failure.retryAfterSeconds });
   }
 
   return { getJson, metrics: () => ({ ...metrics }) };

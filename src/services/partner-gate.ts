@@ -63,11 +63,13 @@ export function createPartnerGate(
     },
     async cooldown(seconds) {
       const until = now() + seconds * 1000;
-      if (until <= knownUntil) return;
+      // The same Retry-After seen twice (by ky's retry check, then by the final error) is one cooldown.
+      if (until <= knownUntil + 1_000) return false;
       knownUntil = until;
       const shared = await state.get<number>(COOLDOWN_KEY).catch(() => undefined);
-      if (typeof shared === 'number' && shared >= until) return;
+      if (typeof shared === 'number' && shared >= until) return true;
       await state.set(COOLDOWN_KEY, until, seconds * 1000).catch(() => undefined);
+      return true;
     },
     cooldownActive: () => knownUntil > now(),
   };

@@ -47,6 +47,17 @@ describe('the process: start-up and shutdown', () => {
     expect(app.stderr()).not.toMatch(/UnhandledPromiseRejection|xoxb-revoked/);
   });
 
+  it('REDIS_URL set but Redis unreachable: exits 1 with one line naming it, never its password', async () => {
+    const app = spawnApp({ ...baseEnv(), REDIS_URL: 'redis://desk:hunter2-secret@127.0.0.1:1/0' });
+    expect(await app.exited).toBe(1);
+    const stderr = app.stderr();
+    expect(stderr).toContain(
+      'Order Desk cannot start: Order Desk could not reach Redis at redis://127.0.0.1:1/0 (REDIS_URL)',
+    );
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stderr).not.toMatch(/hunter2|UnhandledPromiseRejection/);
+  });
+
   it('SIGTERM: stops taking requests, finishes the reply under way, exits 0', async () => {
     const app = spawnApp({ ...baseEnv(), LOG_LEVEL: 'info' });
     const running = await app.waitForLog((line) => line.msg === 'Order Desk is running');

@@ -41,10 +41,9 @@ export interface HarnessOptions {
   now?: () => Date;
 }
 
-/** The real app in HTTP mode on a random port, the partner simulator, and the fake Slack. */
-export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
-  const simulator = await startTestSimulator(options.simulator);
-  const slack = await startFakeSlack({
+/** The fake Slack every test app talks to: four users, two channels, one user group. */
+export function startTestSlack(): Promise<FakeSlack> {
+  return startFakeSlack({
     botToken: BOT_TOKEN,
     signingSecret: SIGNING_SECRET,
     users: [
@@ -59,6 +58,23 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     ],
     usergroups: { S0KEYS: [USERS.groupAgent] },
   });
+}
+
+/** One running app (a replica, when several share one simulator, fake Slack and Redis). */
+export interface DeskUnderTest {
+  desk: OrderDesk;
+  appUrl: string;
+  logs: string[];
+  waitForLog: Harness['waitForLog'];
+}
+
+/** The real app in HTTP mode on a random port, aimed at the simulator and the fake Slack. */
+export async function startDesk(
+  simulator: PartnerSimulator,
+  slack: FakeSlack,
+  overrides: Record<string, string> = {},
+  now?: () => Date,
+): Promise<DeskUnderTest> {
   const env = parseEnv(AppEnvSchema, {
     PARTNER_API_BASE_URL: simulator.url,
     PARTNER_API_KEY: simulator.apiKey,
@@ -73,7 +89,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     FINANCE_ALLOWED_USERS: USERS.finance,
     CURRENCY: 'EUR',
     AUDIT_CHANNEL_ID: AUDIT_CHANNEL,
-    ...options.env,
+    ...overrides,
   });
   const logs: string[] = [];
   const logEvents = new EventEmitter();
@@ -100,9 +116,22 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     secrets: [BOT_TOKEN, SIGNING_SECRET, simulator.apiKey],
     destination,
   });
-  const desk = await buildOrderDesk({ env, logger, now: options.now });
+  const desk = await buildOrderDesk({ env, logger, now });
   const port = await desk.start();
-  const appUrl = `http://127.0.0.1:${port}`;
+  return { desk, appUrl: `http://127.0.0.1:${port}`, logs, waitForLog };
+}
+
+/** Secret hygiene over everything a run recorded: a leak fails the test file that caused it. */
+export function assertNoSecretLeaks(slack: FakeSlack, logs: readonly string[], apiKey: string): void {
+  const leaks = secretLeaks(slack, logs, [apiKey, BOT_TOKEN, SIGNING_SECRET]);
+  if (leaks.length > 0) throw new Error(`Secrets leaked:\n${[...new Set(leaks)].slice(0, 20).join('\n')}`);
+}
+
+/** The real app in HTTP mode on a random port, the partner simulator, and the fake Slack. */
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+  const simulator = await startTestSimulator(options.simulator);
+  const slack = await startTestSlack();
+  const { desk, appUrl, logs, waitForLog } = await startDesk(simulator, slack, options.env, options.now);
   slack.appUrl = appUrl;
   return {
     desk,
@@ -115,10 +144,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       await desk.stop(2_000);
       await slack.stop();
       await simulator.stop();
-      // Secret hygiene over everything this run recorded: a leak fails the test file that caused it.
-      const leaks = secretLeaks(slack, logs, [simulator.apiKey, BOT_TOKEN, SIGNING_SECRET]);
-      if (leaks.length > 0)
-        throw new Error(`Secrets leaked:\n${[...new Set(leaks)].slice(0, 20).join('\n')}`);
+      assertNoSecretLeaks(slack, logs, simulator.apiKey);
     },
   };
 }

@@ -14,7 +14,13 @@ export function appHomeOpened(deps: AppDeps) {
     if (event.tab !== 'home') return;
     // Bolt acks events before listeners run, so a redelivery means Slack missed the ack, not our
     // work: whichever replica it reaches, it is handled once.
-    if (!(await isFirstDelivery(deps, body.event_id, context.retryNum))) return;
+    if (!(await isFirstDelivery(deps, body.event_id, context.retryNum))) {
+      deps.logger.info(
+        { eventId: body.event_id, retryNum: context.retryNum },
+        'event already handled: skipped',
+      );
+      return;
+    }
     await deps.tracker.track(
       publishHome(deps, client, event.user).catch((error: unknown) => {
         deps.logger.error({ error: (error as Error).message }, 'home publish failed');

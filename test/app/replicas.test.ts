@@ -1,0 +1,257 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FakeSlack } from '../../src/fake-slack/server.js';
+import type { PartnerSimulator } from '../../src/simulator/server.js';
+import {
+  assertNoSecretLeaks,
+  CHANNEL,
+  type DeskUnderTest,
+  nthResponse,
+  startDesk,
+  startTestSlack,
+  USERS,
+} from '../helpers/harness.js';
+import { startTestSimulator } from '../helpers/partner.js';
+import { scrape } from '../helpers/prometheus.js';
+import { type RedisServer, redisTests, startRedisServer } from '../helpers/redis-server.js';
+
+const textOf = (value: unknown) => JSON.stringify(value) ?? '';
+
+interface ReplicaSet {
+  replicas: DeskUnderTest[];
+  slack: FakeSlack;
+  simulator: PartnerSimulator;
+  stop(): Promise<void>;
+}
+
+async function startReplicaSet(redisUrl: string, env: Record<string, string> = {}): Promise<ReplicaSet> {
+  const simulator = await startTestSimulator({ orders: 200 });
+  const slack = await startTestSlack();
+  const shared = { REDIS_URL: redisUrl, REDIS_PREFIX: `t${Date.now()}:`, ...env };
+  const replicas = await Promise.all([0, 1, 2].map(() => startDesk(simulator, slack, shared)));
+  return {
+    replicas,
+    slack,
+    simulator,
+    async stop() {
+      await Promise.all(replicas.map((replica) => replica.desk.stop(2_000)));
+      await slack.stop();
+      await simulator.stop();
+      for (const replica of replicas) assertNoSecretLeaks(slack, replica.logs, simulator.apiKey);
+    },
+  };
+}
+
+/** Sends what `send` sends to one replica: the load balancer's choice, made by the test. */
+function via<T>(set: ReplicaSet, index: number, send: (slack: FakeSlack) => Promise<T>): Promise<T> {
+  set.slack.appUrl = set.replicas[index]?.appUrl;
+  return send(set.slack);
+}
+
+function command(
+  set: ReplicaSet,
+  index: number,
+  name: '/order' | '/order-keys',
+  text: string,
+  user: string = USERS.agent,
+) {
+  return via(set, index, (slack) => slack.runCommand({ user, channel: CHANNEL, command: name, text }));
+}
+
+const keysCalls = (simulator: PartnerSimulator) =>
+  simulator.recorded.filter((request) => request.path.endsWith('/keys')).length;
+
+describe.skipIf(redisTests.skip)('three replicas sharing one Redis', () => {
+  let redis: RedisServer;
+  let set: ReplicaSet;
+  beforeAll(async () => {
+    redis = await startRedisServer();
+    set = await startReplicaSet(redis.url, { BALANCE_CACHE_SECONDS: '60' });
+  });
+  afterAll(async () => {
+    await set?.stop();
+    await redis?.destroy();
+  });
+
+  it('reads the balance once for all three, even when they open the Home tab at the same moment', async () => {
+    set.simulator.resetStats();
+    const publishesBefore = set.slack.calls.filter((call) => call.method === 'views.publish').length;
+    await Promise.all([0, 1, 2].map((index) => via(set, index, (slack) => slack.openHome(USERS.finance))));
+    await set.slack.waitFor(
+      () => set.slack.calls.filter((call) => call.method === 'views.publish').length >= publishesBefore + 3,
+    );
+    expect(textOf(set.slack.views.get(USERS.finance))).toContain('Credit limit');
+    expect(keysCalls(set.simulator)).toBe(1);
+    // Within the TTL, every replica serves it from the shared cache.
+    await Promise.all([0, 1, 2].map((index) => via(set, index, (slack) => slack.openHome(USERS.finance))));
+    await set.slack.waitFor(
+      () => set.slack.calls.filter((call) => call.method === 'views.publish').length >= publishesBefore + 6,
+    );
+    expect(keysCalls(set.simulator)).toBe(1);
+    const cache = await Promise.all(set.replicas.map((replica) => scrape(replica.appUrl)));
+    const results = (result: string) =>
+      cache.reduce(
+        (sum, samples) =>
+          sum + (samples.get(`order_desk_cache_requests_total{cache="balance",result="${result}"}`) ?? 0),
+        0,
+      );
+    expect(results('miss')).toBe(1);
+    expect(results('shared') + results('hit')).toBe(5);
+  });
+
+  it('looks a user group up once for all three (usergroups.users.list is rate-limited per workspace)', async () => {
+    const order = set.simulator.findOrder((o) => o.status === 'COMPLETED');
+    for (const index of [0, 1, 2]) {
+      const sent = await command(set, index, '/order-keys', order?.id ?? '', USERS.groupAgent);
+      const post = await nthResponse(set.slack, sent.responseUrlId ?? '');
+      expect(textOf(post.body.blocks)).toContain('Keys for order');
+    }
+    expect(set.slack.calls.filter((call) => call.method === 'usergroups.users.list')).toHaveLength(1);
+  });
+
+  it('serves a Next click on another replica than the command', async () => {
+    const sent = await command(set, 0, '/order', 'PO-2026-0001');
+    await nthResponse(set.slack, sent.responseUrlId ?? '');
+    const list = set.slack.visibleMessages(CHANNEL, USERS.agent).at(-1);
+    const before = (await scrape(set.replicas[1]?.appUrl ?? '')).get(
+      'order_desk_clicks_total{action="results_page_next",outcome="ok"}',
+    );
+    const click = await via(set, 1, (slack) =>
+      slack.click({ user: USERS.agent, messageId: list?.id ?? '', actionId: 'results_page_next' }),
+    );
+    const page2 = await nthResponse(set.slack, click.responseUrlId ?? '');
+    expect(textOf(page2.body.blocks)).toContain('Showing 11–20');
+    const after = (await scrape(set.replicas[1]?.appUrl ?? '')).get(
+      'order_desk_clicks_total{action="results_page_next",outcome="ok"}',
+    );
+    expect((after ?? 0) - (before ?? 0)).toBe(1);
+  });
+
+  it('handles an event Slack sends again once, whichever replica each delivery reaches', async () => {
+    const publishes = () =>
+      set.slack.calls.filter(
+        (call) => call.method === 'views.publish' && textOf(call.args).includes(USERS.member),
+      ).length;
+    const first = await via(set, 0, (slack) => slack.openHome(USERS.member));
+    await set.slack.waitFor(() => publishes() === 1);
+    for (const [index, retryNum] of [
+      [1, 1],
+      [2, 2],
+    ] as const) {
+      await via(set, index, (slack) =>
+        slack.openHome(USERS.member, 'home', { eventId: first.eventId, retryNum }),
+      );
+      await set.replicas[index]?.waitForLog(
+        'event already handled: skipped',
+        (line) => line.eventId === first.eventId,
+      );
+    }
+    expect(publishes()).toBe(1);
+  });
+
+  it('a 429 with Retry-After seen by one replica holds every replica’s partner requests until it passes', async () => {
+    set.simulator.resetStats();
+    set.simulator.faults.next(1, { status: 429, retryAfter: '2' });
+    const first = await command(set, 0, '/order', 'PO-2026-000010');
+    await set.replicas[0]?.waitForLog('partner API cooldown');
+    const limited = set.simulator.arrivals[0];
+    expect(set.simulator.recorded[0]?.status).toBe(429);
+    const others = await Promise.all([
+      command(set, 1, '/order', 'PO-2026-000011'),
+      command(set, 2, '/order', 'PO-2026-000012'),
+    ]);
+    for (const sent of [first, ...others]) {
+      const post = await nthResponse(set.slack, sent.responseUrlId ?? '');
+      expect(textOf(post.body.blocks)).toContain('Order ');
+      expect(textOf(post.body.blocks)).not.toContain('Too many requests');
+    }
+    const later = set.simulator.arrivals.slice(1);
+    expect(later.length).toBeGreaterThanOrEqual(3);
+    for (const arrival of later) expect(arrival.at - (limited?.at ?? 0)).toBeGreaterThanOrEqual(1_950);
+  });
+
+  it('keeps answering while Redis is down (healthz "degraded", one warning per outage), and recovers', async () => {
+    await redis.stop();
+    for (const replica of set.replicas) {
+      await expect
+        .poll(
+          async () => ((await (await fetch(`${replica.appUrl}/healthz`)).json()) as { state: string }).state,
+          {
+            interval: 50,
+            timeout: 5_000,
+          },
+        )
+        .toBe('degraded');
+    }
+    for (let round = 0; round < 2; round++) {
+      for (const index of [0, 1, 2]) {
+        const sent = await command(set, index, '/order', `PO-2026-00002${index}`);
+        const post = await nthResponse(set.slack, sent.responseUrlId ?? '');
+        expect(textOf(post.body.blocks)).toContain(`PO-2026-00002${index}`);
+      }
+    }
+    const publishes = set.slack.calls.length;
+    await via(set, 2, (slack) => slack.openHome(USERS.finance));
+    await set.slack.waitFor(
+      () =>
+        set.slack.calls.length > publishes &&
+        textOf(set.slack.views.get(USERS.finance)).includes('Credit limit'),
+    );
+    for (const replica of set.replicas) {
+      expect(replica.logs.filter((line) => line.includes('shared state (Redis) unreachable'))).toHaveLength(
+        1,
+      );
+      expect((await scrape(replica.appUrl)).get('order_desk_state_backend_up')).toBe(0);
+    }
+
+    await redis.start();
+    for (const replica of set.replicas) {
+      await expect
+        .poll(
+          async () => ((await (await fetch(`${replica.appUrl}/healthz`)).json()) as { state: string }).state,
+          {
+            interval: 50,
+            timeout: 10_000,
+          },
+        )
+        .toBe('ok');
+      await replica.waitForLog('shared state (Redis) reachable again');
+    }
+    const sent = await command(set, 1, '/order', 'PO-2026-000030');
+    const post = await nthResponse(set.slack, sent.responseUrlId ?? '');
+    expect(textOf(post.body.blocks)).toContain('PO-2026-000030');
+  });
+});
+
+describe.skipIf(redisTests.skip)('the partner rate cap across replicas', () => {
+  let redis: RedisServer;
+  let set: ReplicaSet;
+  beforeAll(async () => {
+    redis = await startRedisServer();
+    set = await startReplicaSet(redis.url, { PARTNER_API_MAX_RPS: '10' });
+  });
+  afterAll(async () => {
+    await set?.stop();
+    await redis?.destroy();
+  });
+
+  it('holds 30 lookups spread over three replicas to 10 requests a second in all', async () => {
+    set.simulator.resetStats();
+    const sent = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        command(set, i % 3, '/order', `PO-2026-0001${String(i).padStart(2, '0')}`),
+      ),
+    );
+    for (const one of sent) {
+      const post = await nthResponse(set.slack, one.responseUrlId ?? '', 1);
+      expect(textOf(post.body.blocks)).not.toContain('Too many requests');
+    }
+    const times = set.simulator.arrivals.map((arrival) => arrival.at).sort((a, b) => a - b);
+    expect(times).toHaveLength(30);
+    // A fixed one-second window lets at most 10 through per window, so at most 20 in any sliding second.
+    for (const [index, start] of times.entries()) {
+      const inWindow = times.slice(index).filter((time) => time - start < 1_000).length;
+      expect(inWindow).toBeLessThanOrEqual(20);
+    }
+    expect((times.at(-1) ?? 0) - (times[0] ?? 0)).toBeGreaterThanOrEqual(1_900);
+  });
+});

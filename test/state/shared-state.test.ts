@@ -1,0 +1,131 @@
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/logger.js';
+import {
+  type CacheResult,
+  createMemoryState,
+  createRedisState,
+  RedisStartupError,
+  readThrough,
+  type SharedState,
+  StateUnavailableError,
+} from '../../src/state/index.js';
+import { type RedisServer, redisTests, startRedisServer } from '../helpers/redis-server.js';
+
+function quietLogger(lines: string[] = []) {
+  const destination = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(...String(chunk).split('\n').filter(Boolean));
+      done();
+    },
+  });
+  return createLogger({ level: 'info', secrets: [], destination });
+}
+
+/** One contract, run against every backend (as keyv does): the app must not care which it has. */
+function stateContract(name: string, make: () => Promise<SharedState>) {
+  describe(`the shared state contract: ${name}`, () => {
+    let state: SharedState;
+    beforeAll(async () => {
+      state = await make();
+    });
+    afterAll(() => state.close());
+
+    it('stores JSON values with a time to live', async () => {
+      await state.set('contract:a', { n: 1, when: '2026-11-22T10:00:00.000Z' }, 60_000);
+      expect(await state.get('contract:a')).toEqual({ n: 1, when: '2026-11-22T10:00:00.000Z' });
+      await state.set('contract:short', 'x', 30);
+      await expect.poll(() => state.get('contract:short'), { interval: 10, timeout: 2_000 }).toBeUndefined();
+      await state.delete('contract:a');
+      expect(await state.get('contract:a')).toBeUndefined();
+    });
+
+    it('claims a key once, and releases it only for its owner', async () => {
+      expect(await state.claim('contract:lock', 5_000, 'owner-1')).toBe(true);
+      expect(await state.claim('contract:lock', 5_000, 'owner-2')).toBe(false);
+      await state.release('contract:lock', 'owner-2');
+      expect(await state.claim('contract:lock', 5_000, 'owner-3')).toBe(false);
+      await state.release('contract:lock', 'owner-1');
+      expect(await state.claim('contract:lock', 5_000, 'owner-3')).toBe(true);
+    });
+
+    it('counts with rate-limiter-flexible and says how long to wait', async () => {
+      const limiter = state.limiter({
+        name: `contract-${name}`,
+        points: 3,
+        durationSeconds: 2,
+        whenDown: 'fail',
+      });
+      for (let i = 0; i < 3; i++) await limiter.consume('user');
+      const refusal = await limiter.consume('user').catch((reason: unknown) => reason);
+      expect((refusal as { msBeforeNext: number }).msBeforeNext).toBeGreaterThan(0);
+      expect((refusal as { msBeforeNext: number }).msBeforeNext).toBeLessThanOrEqual(2_000);
+    });
+
+    it('reads through once for concurrent callers, and serves the cache within its TTL', async () => {
+      let loads = 0;
+      const results: CacheResult[] = [];
+      const read = () =>
+        readThrough({
+          state,
+          key: 'contract:balance',
+          ttlMs: 60_000,
+          load: async () => {
+            loads++;
+            await new Promise((resolve) => setTimeout(resolve, 100));
+            return { value: { balance: 42 }, cache: true };
+          },
+          onResult: (result) => results.push(result),
+        });
+      const values = await Promise.all([read(), read(), read()]);
+      expect(values).toEqual([{ balance: 42 }, { balance: 42 }, { balance: 42 }]);
+      expect(loads).toBe(1);
+      expect(await read()).toEqual({ balance: 42 });
+      expect(loads).toBe(1);
+      expect(results.sort()).toEqual(['hit', 'miss', 'shared', 'shared']);
+    });
+  });
+}
+
+stateContract('memory', async () => createMemoryState());
+
+describe.skipIf(redisTests.skip)('Redis', () => {
+  let redis: RedisServer;
+  beforeAll(async () => {
+    redis = await startRedisServer();
+  });
+  afterAll(() => redis?.destroy());
+
+  stateContract('redis', () =>
+    createRedisState({ url: redis.url, prefix: 'contract:', logger: quietLogger() }),
+  );
+
+  it('refuses to start when Redis cannot be reached, naming it without the password', async () => {
+    const error = await createRedisState({
+      url: 'redis://order-desk:s3cret-pass@127.0.0.1:1',
+      prefix: 'x:',
+      logger: quietLogger(),
+      connectTimeoutMs: 500,
+    }).catch((reason: unknown) => reason);
+    expect(error).toBeInstanceOf(RedisStartupError);
+    expect((error as Error).message).toContain('could not reach Redis at redis://127.0.0.1:1 (REDIS_URL)');
+    expect((error as Error).message).not.toContain('s3cret-pass');
+  });
+
+  it('fails fast while Redis is down, warns once per outage, and reconnects by itself', async () => {
+    const lines: string[] = [];
+    const state = await createRedisState({ url: redis.url, prefix: 'outage:', logger: quietLogger(lines) });
+    await state.set('k', 1, 60_000);
+    await redis.stop();
+    await expect.poll(() => state.isUp(), { interval: 20, timeout: 5_000 }).toBe(false);
+    for (let i = 0; i < 20; i++) await expect(state.get('k')).rejects.toBeInstanceOf(StateUnavailableError);
+    const warnings = lines.filter((line) => line.includes('unreachable'));
+    expect(warnings).toHaveLength(1);
+    await redis.start();
+    await expect.poll(() => state.isUp(), { interval: 50, timeout: 10_000 }).toBe(true);
+    await state.set('k', 2, 60_000);
+    expect(await state.get('k')).toBe(2);
+    expect(lines.filter((line) => line.includes('reachable again'))).toHaveLength(1);
+    await state.close();
+  });
+});
