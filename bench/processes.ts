@@ -16,6 +16,7 @@ export interface NodeProcess {
 /** The built app (`npm start` runs the same file) and the bare Bolt baseline, both plain JavaScript. */
 export const APP_ENTRY = fileURLToPath(new URL('../dist/main.js', import.meta.url));
 export const BARE_ENTRY = fileURLToPath(new URL('./bare-bolt-app.mjs', import.meta.url));
+export const PEER_ENTRY = fileURLToPath(new URL('./peer-bolt-app.mjs', import.meta.url));
 
 /**
  * Starts a JavaScript entry point in its own process on a known port and measures the time to its

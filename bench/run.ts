@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { benchHistoryScan } from './history-scan.js';
+import { benchReplicaCalls } from './replica-calls.js';
 import { benchSlackApp } from './slack-bench.js';
 import { type BenchRow, renderTable } from './table.js';
 
@@ -9,11 +10,14 @@ import { type BenchRow, renderTable } from './table.js';
 
 const slackRows = await benchSlackApp();
 const historyRows = await benchHistoryScan();
-// The table follows the issue's numbering: 1-3 (Slack), 4 (history scan), 5 (start-up, memory).
+const replicaRows = await benchReplicaCalls();
+// The table follows the issues' numbering: 1-3 (Slack), 4 (history scan), 5 (start-up, memory),
+// 6 (replicas).
 const rows: BenchRow[] = [
   ...slackRows.filter((row) => !row.section.startsWith('5.')),
   ...historyRows,
   ...slackRows.filter((row) => row.section.startsWith('5.')),
+  ...replicaRows,
 ];
 
 const table = renderTable(rows);

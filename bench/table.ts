@@ -7,6 +7,8 @@ export interface BenchRow {
   baselineLabel?: string | undefined;
   unit: string;
   goal?: string | undefined;
+  /** A ratio computed otherwise than value / baseline (e.g. the median of per-round ratios). */
+  ratio?: number | undefined;
   /** Whether the goal was met; undefined when the row has no goal. */
   met?: boolean | undefined;
 }
@@ -18,6 +20,7 @@ function format(value: number | undefined, unit: string): string {
 }
 
 export function ratioOf(row: BenchRow): string {
+  if (row.ratio !== undefined) return `${row.ratio.toFixed(2)}x`;
   if (row.baseline === undefined || row.baseline === 0) return '';
   return `${(row.value / row.baseline).toFixed(2)}x`;
 }

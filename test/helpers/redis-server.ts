@@ -1,8 +1,8 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './free-port.js';
 
 /** Where Debian's redis-server is, or undefined when it is not installed. */
 export function redisServerPath(): string | undefined {
@@ -30,14 +30,6 @@ export const redisTests = (() => {
   }
   return { path, skip: !path && process.env.CI !== 'true' };
 })();
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 export interface RedisServer {
   url: string;
