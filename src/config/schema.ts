@@ -60,22 +60,27 @@ const httpUrl = (what: string) =>
     { error: 'must be an http(s) URL' },
   );
 
-const optionalHttpUrl = z
-  .string()
-  .trim()
-  .optional()
-  .transform((value, ctx) => {
-    if (!value) return undefined;
-    try {
-      const url = new URL(value);
-      if (url.protocol === 'http:' || url.protocol === 'https:')
-        return value.endsWith('/') ? value : `${value}/`;
-    } catch {
-      // reported below
-    }
-    ctx.addIssue({ code: 'custom', message: 'must be an http(s) URL' });
-    return z.NEVER;
-  });
+/** An optional URL of one of `protocols`; `normalize` may adjust an accepted value. Never echoes it. */
+const optionalUrl = (protocols: string[], message: string, normalize: (value: string) => string = (v) => v) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((value, ctx) => {
+      if (!value) return undefined;
+      try {
+        if (protocols.includes(new URL(value).protocol)) return normalize(value);
+      } catch {
+        // reported below; the value itself is never echoed (a Redis URL may hold a password)
+      }
+      ctx.addIssue({ code: 'custom', message });
+      return z.NEVER;
+    });
+
+const optionalHttpUrl = optionalUrl(['http:', 'https:'], 'must be an http(s) URL', (value) =>
+  value.endsWith('/') ? value : `${value}/`,
+);
+const redisUrl = optionalUrl(['redis:', 'rediss:'], 'must be a redis:// or rediss:// URL');
 
 const idList = (pattern: RegExp, what: string) =>
   z
@@ -109,22 +114,6 @@ export const PartnerEnvSchema = z.object({
   // Requests per second across every replica (the partner's limit is per API key); 0: no cap.
   PARTNER_API_MAX_RPS: integer(0, 0, 10_000),
 });
-
-const redisUrl = z
-  .string()
-  .trim()
-  .optional()
-  .transform((value, ctx) => {
-    if (!value) return undefined;
-    try {
-      const url = new URL(value);
-      if (url.protocol === 'redis:' || url.protocol === 'rediss:') return value;
-    } catch {
-      // reported below; the value itself is never echoed (it may hold a password)
-    }
-    ctx.addIssue({ code: 'custom', message: 'must be a redis:// or rediss:// URL' });
-    return z.NEVER;
-  });
 
 export const AppEnvSchema = PartnerEnvSchema.extend({
   SLACK_BOT_TOKEN: required('the bot token, xoxb-…').refine((value) => value.startsWith('xoxb-'), {

@@ -111,9 +111,12 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
       if (search) query[names.search] = search;
     }
     let dropped = 0;
-    // One order without an ID must not make a whole page unreadable: it is left out, and said.
-    const dropUnreadableOrders = (data: unknown) => {
-      const orders = (data as { orders?: unknown } | null)?.orders;
+    // Run only when the strict check refused the page: a null list (or null `orders`) is an empty
+    // list, and one order without an ID must not make a whole page unreadable: it is left out, said.
+    const repairList = (data: unknown) => {
+      if (data === null || data === undefined) return { orders: [] };
+      const orders = (data as { orders?: unknown }).orders;
+      if (orders === null || orders === undefined) return { ...(data as object), orders: [] };
       if (!Array.isArray(orders)) return data;
       const readable = orders.filter((order) => RawOrderSummary.safeParse(order).success);
       dropped = orders.length - readable.length;
@@ -121,7 +124,7 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
     };
     const result = await observed(operation, () => transport.getJson(ORDERS_PATH, query, operation));
     const data = await observed(operation, async () =>
-      parsePayload(result, OrderListSchema, operation, dropUnreadableOrders),
+      parsePayload(result, OrderListSchema, operation, repairList),
     );
     if (dropped > 0)
       options.onEvent?.({ type: 'dropped', operation, count: dropped, traceId: result.traceId });

@@ -54,17 +54,17 @@ function toOrderSummary(order: z.output<typeof RawOrderSummary>) {
   };
 }
 
-// Many servers send `null` for an empty list, for the list itself as much as for its orders.
+// Many servers send `null` for an empty list, for the list itself as much as for its orders. The
+// schema stays strict (zod's fast path, see the history-scan benchmark); the client's repair step
+// turns those nulls into empty lists when the strict check refuses them (client.ts).
 export const OrderListSchema = z
   .object({
     hits: optionalCount,
-    orders: z.array(RawOrderSummary).nullish(),
+    orders: z.array(RawOrderSummary),
     pages: z.object({ page: optionalCount, total: optionalCount, limit: optionalCount }).nullish(),
   })
-  .nullish()
-  .transform((raw) => {
-    const list = raw ?? {};
-    const orders = list.orders ?? [];
+  .transform((list) => {
+    const orders = list.orders;
     return {
       hits: list.hits ?? orders.length,
       orders: orders.map(toOrderSummary),

@@ -121,13 +121,15 @@ export function createTransport(options: TransportOptions): Transport {
         },
       ],
       // A retry waits for the shared rate cap too (it never refuses: the caller is already waiting).
-      beforeRequest: options.gate
-        ? [
-            async (_request, _options, { retryCount }) => {
-              if (retryCount > 0) await options.gate?.beforeRequest(policy.maxRetryAfterMs);
-            },
-          ]
-        : [],
+      ...(options.gate
+        ? {
+            beforeRequest: [
+              async (_request, _options, { retryCount }) => {
+                if (retryCount > 0) await options.gate?.beforeRequest(policy.maxRetryAfterMs);
+              },
+            ],
+          }
+        : {}),
     },
   });
 

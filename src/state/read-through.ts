@@ -83,7 +83,15 @@ export async function readThrough<T>(options: ReadThroughOptions<T>): Promise<T>
         onResult?.('shared');
         return stored.value;
       }
-      if ((await state.get(lockKey)) === undefined) break;
+      if ((await state.get(lockKey)) === undefined) {
+        // The holder may have stored its value and released the lock between the two reads above.
+        const late = await state.get<Stored<T>>(key);
+        if (late && late.storedAt >= askedAt - (options.force ? 0 : ttlMs)) {
+          onResult?.('shared');
+          return late.value;
+        }
+        break;
+      }
     }
     return await direct('miss');
   } catch (error) {

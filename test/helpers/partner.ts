@@ -1,4 +1,8 @@
-import { createPartnerClient, type PartnerClientOptions } from '../../src/partner-api/index.js';
+import {
+  createPartnerClient,
+  PartnerApiError,
+  type PartnerClientOptions,
+} from '../../src/partner-api/index.js';
 import { type PartnerSimulator, type SimulatorOptions, startSimulator } from '../../src/simulator/server.js';
 
 export const TEST_API_KEY = 'test-partner-key-7f3a9c';
@@ -18,4 +22,15 @@ export function clientFor(simulator: PartnerSimulator, overrides: Partial<Partne
     retry: { limit: 2, backoffMs: 5, maxBackoffMs: 20, maxRetryAfterMs: 2_000 },
     ...overrides,
   });
+}
+
+/** The PartnerApiError a call fails with; fails the test when it succeeds or fails otherwise. */
+export async function failureOf(promise: Promise<unknown>): Promise<PartnerApiError> {
+  const error = await promise.then(
+    () => undefined,
+    (reason: unknown) => reason,
+  );
+  if (!(error instanceof PartnerApiError))
+    throw new Error(`expected a PartnerApiError, got ${String(error)}`);
+  return error;
 }

@@ -1,19 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { PartnerApiError, type TransportEvent } from '../../src/partner-api/index.js';
+import type { TransportEvent } from '../../src/partner-api/index.js';
 import type { PartnerSimulator } from '../../src/simulator/server.js';
-import { clientFor, startTestSimulator } from '../helpers/partner.js';
-
-async function failureOf(promise: Promise<unknown>): Promise<PartnerApiError> {
-  const error = await promise.then(
-    () => undefined,
-    (reason: unknown) => reason,
-  );
-  if (!(error instanceof PartnerApiError))
-    throw new Error(`expected a PartnerApiError, got ${String(error)}`);
-  return error;
-}
+import { clientFor, failureOf, startTestSimulator } from '../helpers/partner.js';
 
 describe('partner client errors', () => {
   let simulator: PartnerSimulator;

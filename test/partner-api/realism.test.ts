@@ -1,25 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  decodeImageKey,
-  normalizeKeyType,
-  PartnerApiError,
-  type TransportEvent,
-} from '../../src/partner-api/index.js';
+import { decodeImageKey, normalizeKeyType, type TransportEvent } from '../../src/partner-api/index.js';
 import { imageKeyCodes } from '../../src/simulator/data.js';
 import { drawText, encodeGif, encodePng } from '../../src/simulator/images.js';
 import { defaultRealism, errorShapes, keyTypeStyles } from '../../src/simulator/realism.js';
 import type { PartnerSimulator } from '../../src/simulator/server.js';
-import { clientFor, startTestSimulator } from '../helpers/partner.js';
-
-async function failureOf(promise: Promise<unknown>): Promise<PartnerApiError> {
-  const error = await promise.then(
-    () => undefined,
-    (reason: unknown) => reason,
-  );
-  if (!(error instanceof PartnerApiError))
-    throw new Error(`expected a PartnerApiError, got ${String(error)}`);
-  return error;
-}
+import { clientFor, failureOf, startTestSimulator } from '../helpers/partner.js';
 
 // The client against the simulator in each of its realistic modes: what real wholesale APIs send.
 describe('the client against a realistic partner', () => {
