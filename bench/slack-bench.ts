@@ -19,6 +19,8 @@ export async function benchSlackApp(): Promise<BenchRow[]> {
     botToken: BOT_TOKEN,
     signingSecret: SIGNING_SECRET,
     responseUrlLimit: 5,
+    // The load's one user, a full member of the workspace (Order Desk checks users.info).
+    users: [{ id: 'U0BENCH', name: 'bench', realName: 'Bench User' }],
   });
   const orderIds = simulator.allOrders().map((o) => o.id);
   const commonEnv = {

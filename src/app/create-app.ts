@@ -9,6 +9,8 @@ import { createPartnerClient, type PartnerClient } from '../partner-api/index.js
 import { createAuditLog } from '../services/audit.js';
 import { createAuthorizer } from '../services/authorization.js';
 import { createBalanceService } from '../services/balance.js';
+import { createChannelSharing } from '../services/channel-sharing.js';
+import { createOrgMembership } from '../services/org-membership.js';
 import { createPartnerGate } from '../services/partner-gate.js';
 import { createSearchWatch } from '../services/search-watch.js';
 import { createUsergroupMembers } from '../services/usergroup-members.js';
@@ -114,10 +116,22 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
     partner,
     auth: createAuthorizer(
       {
+        orders: { users: env.ORDER_ALLOWED_USERS, usergroups: env.ORDER_ALLOWED_USERGROUPS },
         keys: { users: env.KEYS_ALLOWED_USERS, usergroups: env.KEYS_ALLOWED_USERGROUPS },
         finance: { users: env.FINANCE_ALLOWED_USERS, usergroups: env.FINANCE_ALLOWED_USERGROUPS },
       },
       groups,
+      createOrgMembership({
+        client: app.client,
+        state,
+        teamId: identity.teamId,
+        enterpriseId: identity.enterpriseId,
+        allowGuests: env.ALLOW_GUESTS,
+        ttlSeconds: env.USER_INFO_CACHE_SECONDS,
+        logger,
+        onCache: countCache('user_info'),
+        onSlackError: (method) => metrics.slackApiErrors.inc({ method }),
+      }),
     ),
     balance: createBalanceService({
       partner,
@@ -131,6 +145,13 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
     audit: createAuditLog(logger, app.client, env.AUDIT_CHANNEL_ID, metrics),
     state,
     metrics,
+    channelSharing: createChannelSharing({
+      client: app.client,
+      state,
+      allowExternal: env.ALLOW_EXTERNAL_SHARING,
+      logger,
+      onSlackError: (method) => metrics.slackApiErrors.inc({ method }),
+    }),
     logger,
     tracker,
     slack: app.client,

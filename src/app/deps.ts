@@ -4,6 +4,7 @@ import type { PartnerClient } from '../partner-api/index.js';
 import type { AuditLog } from '../services/audit.js';
 import type { Authorizer } from '../services/authorization.js';
 import type { BalanceService } from '../services/balance.js';
+import type { ChannelSharing } from '../services/channel-sharing.js';
 import type { SearchWatch } from '../services/search-watch.js';
 import type { SharedState } from '../state/index.js';
 import type { InflightTracker } from './inflight.js';
@@ -17,6 +18,7 @@ export interface AppDeps {
   searchWatch: SearchWatch;
   /** Shared across replicas: Redis when REDIS_URL is set, this process's memory otherwise. */
   state: SharedState;
+  channelSharing: ChannelSharing;
   metrics: AppMetrics;
   audit: AuditLog;
   logger: AppLogger;

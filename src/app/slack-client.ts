@@ -24,6 +24,8 @@ export interface BotIdentity {
   botId: string;
   botUserId: string;
   teamId: string | undefined;
+  /** The Enterprise Grid organisation, when the app is installed in one. */
+  enterpriseId?: string | undefined;
 }
 
 /**
@@ -39,7 +41,12 @@ export async function verifyBotToken(token: string, options: WebClientOptions): 
     const result = await client.auth.test();
     if (!result.bot_id || !result.user_id)
       throw new SlackStartupError('SLACK_BOT_TOKEN is not a bot token (auth.test returned no bot ID).');
-    return { botId: result.bot_id, botUserId: result.user_id, teamId: result.team_id };
+    return {
+      botId: result.bot_id,
+      botUserId: result.user_id,
+      teamId: result.team_id,
+      enterpriseId: result.enterprise_id || undefined,
+    };
   } catch (error) {
     if (error instanceof SlackStartupError) throw error;
     const code = (error as { data?: { error?: string } }).data?.error;

@@ -1,5 +1,6 @@
 import type { types } from '@slack/bolt';
 import type { OrderSummary, PartnerApiError } from '../partner-api/index.js';
+import { accessDeniedText, type DenialReason } from './access.js';
 import { ActionIds } from './action-ids.js';
 import { escapeMrkdwn, formatMoney, slackDate } from './format.js';
 import { KEYS_USAGE, ORDER_USAGE } from './messages.js';
@@ -25,6 +26,8 @@ export interface HomeInput {
   /** Only looked up for finance users. */
   balance?: BalanceState | undefined;
   recent: readonly OrderSummary[] | PartnerApiError;
+  /** Set when the user may not see order data (a guest, another organisation's user). */
+  ordersDenied?: DenialReason | undefined;
 }
 
 function section(text: string): Block {
@@ -100,7 +103,9 @@ export function renderHome(input: HomeInput, options: RenderOptions): types.Home
     { type: 'divider' },
     { type: 'header', text: { type: 'plain_text', text: 'Most recent orders' } },
   );
-  if (Array.isArray(input.recent)) {
+  if (input.ordersDenied) {
+    blocks.push(section(accessDeniedText('orders', input.ordersDenied)));
+  } else if (Array.isArray(input.recent)) {
     if (input.recent.length === 0) blocks.push(section('There are no orders on the account yet.'));
     else blocks.push(...orderRows(input.recent, options, { openButtons: false }));
   } else {

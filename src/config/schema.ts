@@ -99,6 +99,19 @@ const idList = (pattern: RegExp, what: string) =>
       return [...new Set(ids)];
     });
 
+const flag = (fallback: boolean) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value === '') return fallback;
+      if (/^(true|1|yes)$/i.test(value)) return true;
+      if (/^(false|0|no)$/i.test(value)) return false;
+      ctx.addIssue({ code: 'custom', message: 'must be true or false' });
+      return z.NEVER;
+    });
+
 const userIds = idList(/^[UW][A-Z0-9]{2,}$/, 'Slack user IDs (U…/W…)');
 const usergroupIds = idList(/^S[A-Z0-9]{2,}$/, 'Slack user group IDs (S…)');
 
@@ -144,6 +157,21 @@ export const AppEnvSchema = PartnerEnvSchema.extend({
   FINANCE_ALLOWED_USERGROUPS: usergroupIds,
   USERGROUP_CACHE_SECONDS: integer(300, 0, 86_400),
   BALANCE_CACHE_SECONDS: integer(60, 0, 86_400),
+  // Who may look orders up (full members of this workspace or organisation by default).
+  ORDER_ALLOWED_USERS: userIds,
+  ORDER_ALLOWED_USERGROUPS: usergroupIds,
+  ALLOW_GUESTS: flag(false),
+  ALLOW_EXTERNAL_SHARING: flag(false),
+  USER_INFO_CACHE_SECONDS: integer(600, 0, 86_400),
+  // Keys: a limit per user, and one-time reveal links for image keys.
+  KEYS_MAX_RETRIEVALS_PER_HOUR: integer(30, 1, 100_000),
+  PUBLIC_URL: optionalUrl(['http:', 'https:'], 'must be an http(s) URL', (value) =>
+    value.replace(/\/+$/, ''),
+  ),
+  KEY_LINK_SECRET: optionalText.refine((value) => value === undefined || value.length >= 32, {
+    error: 'must be at least 32 characters (or leave it unset to derive one from the signing secret)',
+  }),
+  KEY_LINK_TTL_SECONDS: integer(300, 30, 3_600),
   REDIS_URL: redisUrl,
   REDIS_PREFIX: z
     .string()

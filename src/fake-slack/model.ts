@@ -47,9 +47,16 @@ export interface FakeUser {
   id: string;
   name: string;
   realName: string;
+  /** The user's home workspace; another team's ID makes them an external (Slack Connect) user. */
+  teamId?: string | undefined;
+  /** A multi-channel guest (is_restricted) or a single-channel guest (is_ultra_restricted). */
+  guest?: 'multi-channel' | 'single-channel' | undefined;
 }
 
 export interface FakeChannel {
   id: string;
   name: string;
+  /** Shared with another organisation (Slack Connect). */
+  externallyShared?: boolean | undefined;
+  isPrivate?: boolean | undefined;
 }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { conversationInfo, userInfo } from './directory.js';
 import type {
   FakeChannel,
   FakeMessage,
@@ -465,6 +466,14 @@ export class FakeSlack extends EventEmitter {
         if (!userId || !view) return answer(200, { ok: false, error: 'invalid_arguments' });
         this.views.set(userId, view);
         return answer(200, { ok: true, view: { id: `V${userId}`, ...(view as object) } });
+      }
+      case 'users.info': {
+        const result = userInfo(this.users, String(args.user ?? ''), BOT.teamId);
+        return answer(200, result);
+      }
+      case 'conversations.info': {
+        const result = conversationInfo(this.channels, String(args.channel ?? ''));
+        return answer(200, result);
       }
       case 'usergroups.users.list': {
         const members = this.usergroups.get(String(args.usergroup ?? ''));

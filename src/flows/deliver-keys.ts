@@ -1,9 +1,8 @@
 import type { RespondFn } from '@slack/bolt';
 import type { AppDeps } from '../app/deps.js';
-import { renderKeyMessages, renderNotice, renderPartnerError } from '../blocks/index.js';
+import { renderAccessDenied, renderKeyMessages, renderNotice, renderPartnerError } from '../blocks/index.js';
 import { isPartnerApiError, isValidOrderId } from '../partner-api/index.js';
 import type { KeysAuditEntry } from '../services/audit.js';
-import type { AccessDecision } from '../services/authorization.js';
 import { reply } from './respond.js';
 
 export interface KeysRequest {
@@ -13,15 +12,6 @@ export interface KeysRequest {
   via: KeysAuditEntry['via'];
   respond: RespondFn;
 }
-
-const DENIALS: Record<Exclude<AccessDecision, { allowed: true }>['reason'], string> = {
-  not_listed:
-    ':no_entry: *You are not authorised to see order keys.* Ask your Order Desk admin to add you to KEYS_ALLOWED_USERS or to an allowed user group.',
-  lookup_failed:
-    ':no_entry: *Order Desk could not confirm your access with Slack just now*, so the keys stay hidden. Try again in a minute.',
-  nobody_configured:
-    ':no_entry: *Key retrieval is switched off:* no users or user groups are authorised. Ask your Order Desk admin to set KEYS_ALLOWED_USERS or KEYS_ALLOWED_USERGROUPS.',
-};
 
 /**
  * The one path to keys, for `/order-keys` and for every "Show keys" click: authorise (fail closed),
@@ -44,7 +34,7 @@ export async function deliverKeys(deps: AppDeps, request: KeysRequest): Promise<
     // The audit post (a Slack call) and the user's answer go out together: neither waits for the other.
     await Promise.all([
       audit({ outcome: 'denied', keyCount: 0, traceId: undefined }),
-      reply(request.respond, renderNotice(DENIALS[decision.reason]), 'new_ephemeral', deps.logger),
+      reply(request.respond, renderAccessDenied('keys', decision.reason), 'new_ephemeral', deps.logger),
     ]);
     return;
   }

@@ -14,15 +14,23 @@ export async function publishHome(
   userId: string,
   options: { forceBalance?: boolean } = {},
 ): Promise<void> {
-  const finance = await deps.auth.isFinance(userId);
+  const [orders, finance] = await Promise.all([deps.auth.canUseOrders(userId), deps.auth.isFinance(userId)]);
+  // Guests and other organisations' users see what the app is, and no order data.
   const [recent, balance] = await Promise.all([
-    partnerResult(deps, { where: 'home', userId }, () => deps.partner.orders.recent(RECENT_ORDERS_SHOWN)),
+    orders.allowed
+      ? partnerResult(deps, { where: 'home', userId }, () => deps.partner.orders.recent(RECENT_ORDERS_SHOWN))
+      : Promise.resolve(undefined),
     finance.allowed
       ? deps.balance.current({ force: options.forceBalance ?? false })
       : Promise.resolve(undefined),
   ]);
   const view = renderHome(
-    { isFinance: finance.allowed, balance, recent: isPartnerApiError(recent) ? recent : recent.orders },
+    {
+      isFinance: finance.allowed,
+      balance,
+      recent: recent === undefined ? [] : isPartnerApiError(recent) ? recent : recent.orders,
+      ordersDenied: orders.allowed ? undefined : orders.reason,
+    },
     renderOptions(deps),
   );
   try {

@@ -1,3 +1,4 @@
+import type { OrgMembership } from './org-membership.js';
 import type { UsergroupMembers } from './usergroup-members.js';
 
 export interface AccessRule {
@@ -6,10 +7,15 @@ export interface AccessRule {
 }
 
 export type AccessDecision =
-  | { allowed: true; via: 'user' | 'usergroup' }
-  | { allowed: false; reason: 'not_listed' | 'lookup_failed' | 'nobody_configured' };
+  | { allowed: true; via: 'user' | 'usergroup' | 'member' }
+  | {
+      allowed: false;
+      reason: 'not_listed' | 'lookup_failed' | 'nobody_configured' | 'guest' | 'external' | 'deactivated';
+    };
 
 export interface Authorizer {
+  /** `/order`, the order buttons and the Home tab's orders: members of the organisation (and any list). */
+  canUseOrders(userId: string): Promise<AccessDecision>;
   canSeeKeys(userId: string): Promise<AccessDecision>;
   isFinance(userId: string): Promise<AccessDecision>;
 }
@@ -33,12 +39,26 @@ export async function decide(
   return { allowed: false, reason: lookupFailed ? 'lookup_failed' : 'not_listed' };
 }
 
+/**
+ * Every decision starts with membership: guests (unless ALLOW_GUESTS) and people of another
+ * organisation are refused before any list is read. Then the feature's own list: keys and finance
+ * must be listed; orders are open to every member unless ORDER_ALLOWED_* narrows them.
+ */
 export function createAuthorizer(
-  rules: { keys: AccessRule; finance: AccessRule },
+  rules: { orders: AccessRule; keys: AccessRule; finance: AccessRule },
   groups: UsergroupMembers,
+  membership: OrgMembership,
 ): Authorizer {
+  const memberThen = async (userId: string, rule: AccessRule, open: boolean): Promise<AccessDecision> => {
+    const member = await membership.check(userId);
+    if (!member.allowed) return member;
+    if (open && rule.users.length === 0 && rule.usergroups.length === 0)
+      return { allowed: true, via: 'member' };
+    return decide(rule, userId, groups);
+  };
   return {
-    canSeeKeys: (userId) => decide(rules.keys, userId, groups),
-    isFinance: (userId) => decide(rules.finance, userId, groups),
+    canUseOrders: (userId) => memberThen(userId, rules.orders, true),
+    canSeeKeys: (userId) => memberThen(userId, rules.keys, false),
+    isFinance: (userId) => memberThen(userId, rules.finance, false),
   };
 }

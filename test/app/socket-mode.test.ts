@@ -6,7 +6,7 @@ import { createLogger } from '../../src/logger.js';
 import type { PartnerSimulator } from '../../src/simulator/server.js';
 import { FakeSocketMode } from '../helpers/fake-socket-mode.js';
 import { freePort } from '../helpers/free-port.js';
-import { BOT_TOKEN, SIGNING_SECRET, USERS } from '../helpers/harness.js';
+import { BOT_TOKEN, SIGNING_SECRET, TEST_USERS, USERS } from '../helpers/harness.js';
 import { startTestSimulator } from '../helpers/partner.js';
 
 const APP_TOKEN = 'xapp-test-app-token-42';
@@ -19,7 +19,12 @@ describe('Socket Mode (SLACK_APP_TOKEN set)', () => {
   let healthPort: number;
   beforeAll(async () => {
     simulator = await startTestSimulator({ orders: 30 });
-    slack = await startFakeSlack({ botToken: BOT_TOKEN, signingSecret: SIGNING_SECRET, appToken: APP_TOKEN });
+    slack = await startFakeSlack({
+      botToken: BOT_TOKEN,
+      signingSecret: SIGNING_SECRET,
+      appToken: APP_TOKEN,
+      users: TEST_USERS,
+    });
     socket = await new FakeSocketMode().start();
     slack.socketModeUrl = socket.url;
     healthPort = await freePort();

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeSlack, startFakeSlack } from '../../src/fake-slack/server.js';
 import type { PartnerSimulator } from '../../src/simulator/server.js';
 import { spawnApp } from '../helpers/app-process.js';
-import { BOT_TOKEN, CHANNEL, SIGNING_SECRET, USERS } from '../helpers/harness.js';
+import { BOT_TOKEN, CHANNEL, SIGNING_SECRET, TEST_USERS, USERS } from '../helpers/harness.js';
 import { startTestSimulator } from '../helpers/partner.js';
 
 describe('the process: start-up and shutdown', () => {
@@ -10,7 +10,7 @@ describe('the process: start-up and shutdown', () => {
   let simulator: PartnerSimulator;
   beforeAll(async () => {
     simulator = await startTestSimulator({ orders: 30 });
-    slack = await startFakeSlack({ botToken: BOT_TOKEN, signingSecret: SIGNING_SECRET });
+    slack = await startFakeSlack({ botToken: BOT_TOKEN, signingSecret: SIGNING_SECRET, users: TEST_USERS });
   });
   afterAll(async () => {
     await slack.stop();

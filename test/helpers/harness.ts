@@ -41,17 +41,20 @@ export interface HarnessOptions {
   now?: () => Date;
 }
 
+/** Full members of the app's workspace (users.info says so). */
+export const TEST_USERS = [
+  { id: USERS.agent, name: 'ana.agent', realName: 'Ana Agent' },
+  { id: USERS.finance, name: 'fin.lead', realName: 'Fin Lead' },
+  { id: USERS.member, name: 'max.member', realName: 'Max Member' },
+  { id: USERS.groupAgent, name: 'gus.group', realName: 'Gus Group' },
+];
+
 /** The fake Slack every test app talks to: four users, two channels, one user group. */
 export function startTestSlack(): Promise<FakeSlack> {
   return startFakeSlack({
     botToken: BOT_TOKEN,
     signingSecret: SIGNING_SECRET,
-    users: [
-      { id: USERS.agent, name: 'ana.agent', realName: 'Ana Agent' },
-      { id: USERS.finance, name: 'fin.lead', realName: 'Fin Lead' },
-      { id: USERS.member, name: 'max.member', realName: 'Max Member' },
-      { id: USERS.groupAgent, name: 'gus.group', realName: 'Gus Group' },
-    ],
+    users: TEST_USERS,
     channels: [
       { id: CHANNEL, name: 'support' },
       { id: AUDIT_CHANNEL, name: 'audit' },

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { AppDeps } from '../../app/deps.js';
-import { decodeButton, renderNotice } from '../../blocks/index.js';
+import { decodeButton, renderAccessDenied, renderNotice } from '../../blocks/index.js';
 import { reply } from '../../flows/respond.js';
 import { instrumented } from '../instrument.js';
 import { replyUnexpected } from '../unexpected.js';
@@ -15,6 +15,11 @@ export interface ButtonListenerOptions<Schema extends z.ZodType> {
   staleText: string;
   /** Called before the stale notice, e.g. to audit a refused keys click. */
   onStale?: ((args: ButtonClickArgs) => Promise<void>) | undefined;
+  /**
+   * The clicker must be allowed to see order data (checked at every click: anyone who can see a
+   * message can click its buttons, guests and Slack Connect users included).
+   */
+  ordersAccess?: boolean | undefined;
 }
 
 /**
@@ -36,6 +41,18 @@ export function buttonListener<Schema extends z.ZodType>(
         deps.tracker.track(
           (async () => {
             try {
+              if (options.ordersAccess) {
+                const access = await deps.auth.canUseOrders(args.body.user.id);
+                if (!access.allowed) {
+                  await reply(
+                    args.respond,
+                    renderAccessDenied('orders', access.reason),
+                    'new_ephemeral',
+                    deps.logger,
+                  );
+                  return 'denied';
+                }
+              }
               const value = decodeButton(options.schema, clickedValue(args));
               if (value === undefined) {
                 await options.onStale?.(args);

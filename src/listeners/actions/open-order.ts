@@ -10,6 +10,7 @@ export function openOrderAction(deps: AppDeps) {
     deps,
     {
       where: 'open order',
+      ordersAccess: true,
       schema: OrderButtonSchema,
       staleText: 'This button is out of date. Look the order up again with `/order`.',
     },

@@ -10,6 +10,7 @@ export function resultsPageAction(deps: AppDeps) {
     deps,
     {
       where: 'results page',
+      ordersAccess: true,
       schema: PageButtonSchema,
       staleText: 'This button is out of date. Search again with `/order`.',
     },

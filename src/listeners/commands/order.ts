@@ -1,4 +1,5 @@
 import type { AppDeps } from '../../app/deps.js';
+import { renderAccessDenied } from '../../blocks/index.js';
 import { answerOrderSearch } from '../../flows/lookup-order.js';
 import { reply } from '../../flows/respond.js';
 import { commandListener } from './command-listener.js';
@@ -6,10 +7,11 @@ import { commandListener } from './command-listener.js';
 /** `/order <id-or-reference>`: answered ephemerally through the response_url. */
 export function orderCommand(deps: AppDeps) {
   return commandListener(deps, '/order', async ({ command, respond }) => {
-    const message = await answerOrderSearch(deps, command.text ?? '', {
-      where: '/order',
-      userId: command.user_id,
-    });
+    // Guests and other organisations' users get no order data: checked before any partner request.
+    const access = await deps.auth.canUseOrders(command.user_id);
+    const message = access.allowed
+      ? await answerOrderSearch(deps, command.text ?? '', { where: '/order', userId: command.user_id })
+      : renderAccessDenied('orders', access.reason);
     await reply(respond, message, 'new_ephemeral', deps.logger);
   });
 }

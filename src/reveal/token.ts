@@ -1,0 +1,98 @@
+import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
+
+// A one-time link to one image key: `${PUBLIC_URL}/keys/reveal#<token>`. The token sits in the URL
+// fragment, which browsers never send, so no unfurler, proxy or access log sees it. It names the order,
+// the key's place in the keys answer, the Slack user it was made for and when it expires, and carries
+// a random ID that the shared state remembers once it is used. It holds no key: the key is fetched
+// from the partner API again at reveal time.
+
+export interface RevealClaims {
+  orderId: string;
+  /** Position of the key in the keys answer: product index, key index within it. */
+  product: number;
+  key: number;
+  userId: string;
+  /** Unix seconds. */
+  expiresAt: number;
+  /** Random ID: the token works once across every replica. */
+  id: string;
+}
+
+export type TokenCheck =
+  | { ok: true; claims: RevealClaims }
+  | { ok: false; reason: 'malformed' | 'tampered' | 'expired' };
+
+/**
+ * The signing key every replica shares: KEY_LINK_SECRET when set, otherwise derived (HKDF-SHA256)
+ * from the Slack signing secret or app token, so that it never equals a secret used for anything else.
+ */
+export function revealSigningKey(secret: string | undefined, fallbackSecret: string): Buffer {
+  if (secret) return Buffer.from(secret, 'utf8');
+  return Buffer.from(hkdfSync('sha256', fallbackSecret, 'order-desk', 'key-reveal-links v1', 32));
+}
+
+const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+
+function sign(key: Buffer, payload: string): string {
+  return createHmac('sha256', key).update(payload).digest('base64url');
+}
+
+export function mintRevealToken(
+  key: Buffer,
+  claims: Omit<RevealClaims, 'id' | 'expiresAt'>,
+  ttlSeconds: number,
+  now: number = Date.now(),
+): string {
+  const body: RevealClaims = {
+    ...claims,
+    expiresAt: Math.floor(now / 1000) + ttlSeconds,
+    id: randomBytes(12).toString('base64url'),
+  };
+  const payload = Buffer.from(
+    JSON.stringify([body.orderId, body.product, body.key, body.userId, body.expiresAt, body.id]),
+  ).toString('base64url');
+  return `${payload}.${sign(key, payload)}`;
+}
+
+/** Checks shape, signature (in constant time) and expiry, in that order. */
+export function verifyRevealToken(key: Buffer, token: unknown, now: number = Date.now()): TokenCheck {
+  if (typeof token !== 'string' || token.length > 1_000 || !/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/.test(token))
+    return { ok: false, reason: 'malformed' };
+  const [payload = '', signature = ''] = token.split('.');
+  const expected = Buffer.from(sign(key, payload));
+  const given = Buffer.from(signature);
+  if (expected.length !== given.length || !timingSafeEqual(expected, given))
+    return { ok: false, reason: 'tampered' };
+  let fields: unknown;
+  try {
+    fields = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+  } catch {
+    return { ok: false, reason: 'malformed' };
+  }
+  if (!Array.isArray(fields) || fields.length !== 6) return { ok: false, reason: 'malformed' };
+  const [orderId, product, keyIndex, userId, expiresAt, id] = fields as unknown[];
+  if (
+    typeof orderId !== 'string' ||
+    !ID_PATTERN.test(orderId) ||
+    !Number.isInteger(product) ||
+    !Number.isInteger(keyIndex) ||
+    typeof userId !== 'string' ||
+    !/^[UW][A-Z0-9]+$/.test(userId) ||
+    !Number.isInteger(expiresAt) ||
+    typeof id !== 'string' ||
+    !ID_PATTERN.test(id)
+  )
+    return { ok: false, reason: 'malformed' };
+  if ((expiresAt as number) * 1000 <= now) return { ok: false, reason: 'expired' };
+  return {
+    ok: true,
+    claims: {
+      orderId,
+      product: product as number,
+      key: keyIndex as number,
+      userId,
+      expiresAt: expiresAt as number,
+      id,
+    },
+  };
+}

@@ -1,0 +1,54 @@
+import type { WebClient } from '@slack/web-api';
+import type { AppLogger } from '../logger.js';
+import { readThrough, type SharedState } from '../state/index.js';
+
+export type SharingDecision = { allowed: true } | { allowed: false; reason: 'external' | 'lookup_failed' };
+
+export interface ChannelSharing {
+  /** May an order card be posted for everyone in this channel? */
+  check(channelId: string | undefined): Promise<SharingDecision>;
+}
+
+// A channel can become shared at any moment, so its answer is kept only briefly.
+const CACHE_MS = 60_000;
+
+/**
+ * "Share in channel" refuses a channel shared with another organisation (Slack Connect:
+ * `is_ext_shared`, or an invitation pending) unless ALLOW_EXTERNAL_SHARING is set. conversations.info
+ * needs channels:read, groups:read, im:read and mpim:read; when Slack cannot say (a private channel
+ * the bot is not in), sharing is refused: order data never leaves the organisation on a guess.
+ */
+export function createChannelSharing(options: {
+  client: WebClient;
+  state: SharedState;
+  allowExternal: boolean;
+  logger: AppLogger;
+  onSlackError?: ((method: string) => void) | undefined;
+}): ChannelSharing {
+  const { client, state, logger } = options;
+  return {
+    async check(channelId) {
+      if (options.allowExternal) return { allowed: true };
+      if (!channelId) return { allowed: false, reason: 'lookup_failed' };
+      const shared = await readThrough<boolean | null>({
+        state,
+        key: `channel-shared:${channelId}`,
+        ttlMs: CACHE_MS,
+        load: async () => {
+          try {
+            const { channel } = await client.conversations.info({ channel: channelId });
+            const flags = channel as { is_ext_shared?: boolean; is_pending_ext_shared?: boolean } | undefined;
+            return { value: Boolean(flags?.is_ext_shared || flags?.is_pending_ext_shared), cache: true };
+          } catch (error) {
+            options.onSlackError?.('conversations.info');
+            const code = (error as { data?: { error?: string } }).data?.error ?? (error as Error).message;
+            logger.warn({ channelId, error: code }, 'conversations.info failed: sharing refused');
+            return { value: null, cache: false };
+          }
+        },
+      });
+      if (shared === null) return { allowed: false, reason: 'lookup_failed' };
+      return shared ? { allowed: false, reason: 'external' } : { allowed: true };
+    },
+  };
+}

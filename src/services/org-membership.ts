@@ -1,0 +1,85 @@
+import type { WebClient } from '@slack/web-api';
+import type { AppLogger } from '../logger.js';
+import { type CacheResult, readThrough, type SharedState } from '../state/index.js';
+
+export type MembershipDecision =
+  | { allowed: true }
+  | { allowed: false; reason: 'guest' | 'external' | 'deactivated' | 'lookup_failed' };
+
+export interface OrgMembership {
+  /** Whether the user is a full member of the app's own workspace or organisation (or an allowed guest). */
+  check(userId: string): Promise<MembershipDecision>;
+}
+
+export interface OrgMembershipOptions {
+  client: WebClient;
+  state: SharedState;
+  /** The app's own workspace and Enterprise Grid organisation, from auth.test at start-up. */
+  teamId: string | undefined;
+  enterpriseId: string | undefined;
+  allowGuests: boolean;
+  ttlSeconds: number;
+  logger: AppLogger;
+  onCache?: ((result: CacheResult) => void) | undefined;
+  onSlackError?: ((method: string) => void) | undefined;
+}
+
+/** What Order Desk keeps of users.info: who the user belongs to and whether they are a guest. */
+interface UserFacts {
+  teamId: string | null;
+  enterpriseId: string | null;
+  guest: boolean;
+  deleted: boolean;
+}
+
+/**
+ * Order data is for the partner's own staff. users.info (scope users:read) says whether a user is a
+ * guest (`is_restricted`, `is_ultra_restricted`) and which workspace or organisation they belong to (a
+ * Slack Connect user's `team_id` is their own). The answer is cached on the shared state; a lookup that
+ * fails denies (fail closed) and is not cached.
+ */
+export function createOrgMembership(options: OrgMembershipOptions): OrgMembership {
+  const { client, state, logger } = options;
+
+  async function lookUp(userId: string): Promise<{ value: UserFacts | null; cache: boolean }> {
+    try {
+      const { user } = await client.users.info({ user: userId });
+      if (!user) return { value: null, cache: false };
+      const enterprise = (user as { enterprise_user?: { enterprise_id?: string } }).enterprise_user;
+      return {
+        value: {
+          teamId: user.team_id ?? null,
+          enterpriseId: enterprise?.enterprise_id ?? null,
+          guest: user.is_restricted === true || user.is_ultra_restricted === true,
+          deleted: user.deleted === true,
+        },
+        cache: true,
+      };
+    } catch (error) {
+      options.onSlackError?.('users.info');
+      const code = (error as { data?: { error?: string } }).data?.error ?? (error as Error).message;
+      logger.warn({ userId, error: code }, 'users.info failed: order data stays hidden from this user');
+      return { value: null, cache: false };
+    }
+  }
+
+  return {
+    async check(userId) {
+      if (!/^[UW][A-Z0-9]+$/.test(userId)) return { allowed: false, reason: 'lookup_failed' };
+      const facts = await readThrough({
+        state,
+        key: `user:${userId}`,
+        ttlMs: options.ttlSeconds * 1000,
+        load: () => lookUp(userId),
+        onResult: options.onCache,
+      });
+      if (!facts) return { allowed: false, reason: 'lookup_failed' };
+      if (facts.deleted) return { allowed: false, reason: 'deactivated' };
+      const sameTeam = options.teamId !== undefined && facts.teamId === options.teamId;
+      const sameOrg = options.enterpriseId !== undefined && facts.enterpriseId === options.enterpriseId;
+      if (!sameTeam && !sameOrg) return { allowed: false, reason: 'external' };
+      if (facts.guest && !options.allowGuests) return { allowed: false, reason: 'guest' };
+      return { allowed: true };
+    },
+  };
+}
