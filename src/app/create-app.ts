@@ -6,10 +6,14 @@ import { partnerClientOptions } from '../config/index.js';
 import { registerListeners } from '../listeners/index.js';
 import { type AppLogger, boltLogger } from '../logger.js';
 import { createPartnerClient, type PartnerClient } from '../partner-api/index.js';
+import { createRevealLinks } from '../reveal/links.js';
+import { revealRoutes } from '../reveal/routes.js';
+import { revealSigningKey } from '../reveal/token.js';
 import { createAuditLog } from '../services/audit.js';
 import { createAuthorizer } from '../services/authorization.js';
 import { createBalanceService } from '../services/balance.js';
 import { createChannelSharing } from '../services/channel-sharing.js';
+import { createKeyRetrievalLimit } from '../services/key-limit.js';
 import { createOrgMembership } from '../services/org-membership.js';
 import { createPartnerGate } from '../services/partner-gate.js';
 import { createSearchWatch } from '../services/search-watch.js';
@@ -74,6 +78,7 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
   metrics.sources.partnerCooldownActive = () => gate.cooldownActive();
   metrics.sources.stateBackendUp = () => state.isUp();
   const tracker = createInflightTracker();
+  let deps: AppDeps;
 
   const app = new App({
     token: env.SLACK_BOT_TOKEN,
@@ -100,6 +105,8 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
         state: () => ({ backend: state.backend, up: state.isUp() }),
       }),
       metricsRoute(metrics),
+      // Read at request time: the routes must be given to Bolt before the deps that serve them exist.
+      ...revealRoutes(() => deps),
     ],
   });
 
@@ -112,7 +119,12 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
     onCache: countCache('usergroup_members'),
     onSlackError: (method) => metrics.slackApiErrors.inc({ method }),
   });
-  const deps: AppDeps = {
+  const revealSigningKeyValue = revealSigningKey(
+    env.KEY_LINK_SECRET,
+    env.SLACK_SIGNING_SECRET ?? env.SLACK_APP_TOKEN ?? env.SLACK_BOT_TOKEN,
+  );
+  const audit = createAuditLog(logger, app.client, env.AUDIT_CHANNEL_ID, metrics);
+  deps = {
     partner,
     auth: createAuthorizer(
       {
@@ -142,7 +154,20 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
       clock: options.now,
     }),
     searchWatch: createSearchWatch(logger, env.PARTNER_API_SEARCH_PARAM),
-    audit: createAuditLog(logger, app.client, env.AUDIT_CHANNEL_ID, metrics),
+    audit,
+    keyLimit: createKeyRetrievalLimit({
+      state,
+      max: env.KEYS_MAX_RETRIEVALS_PER_HOUR,
+      logger,
+      alert: (text) => audit.alert(text),
+    }),
+    revealLinks: createRevealLinks({
+      publicUrl: env.PUBLIC_URL,
+      signingKey: revealSigningKeyValue,
+      ttlSeconds: env.KEY_LINK_TTL_SECONDS,
+      now: options.now ? () => (options.now as () => Date)().getTime() : undefined,
+    }),
+    revealKey: revealSigningKeyValue,
     state,
     metrics,
     channelSharing: createChannelSharing({
@@ -168,6 +193,11 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
 
   if (env.KEYS_ALLOWED_USERS.length === 0 && env.KEYS_ALLOWED_USERGROUPS.length === 0) {
     logger.warn('KEYS_ALLOWED_USERS and KEYS_ALLOWED_USERGROUPS are both empty: nobody can retrieve keys.');
+  }
+  if (!env.PUBLIC_URL) {
+    logger.warn(
+      'PUBLIC_URL is not set: image keys cannot be revealed (they need a one-time link to this app); keys messages say so.',
+    );
   }
   if (env.FINANCE_ALLOWED_USERS.length === 0 && env.FINANCE_ALLOWED_USERGROUPS.length === 0) {
     logger.warn(

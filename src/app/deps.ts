@@ -1,10 +1,12 @@
 import type { WebClient } from '@slack/web-api';
 import type { AppLogger } from '../logger.js';
 import type { PartnerClient } from '../partner-api/index.js';
+import type { RevealLinks } from '../reveal/links.js';
 import type { AuditLog } from '../services/audit.js';
 import type { Authorizer } from '../services/authorization.js';
 import type { BalanceService } from '../services/balance.js';
 import type { ChannelSharing } from '../services/channel-sharing.js';
+import type { KeyRetrievalLimit } from '../services/key-limit.js';
 import type { SearchWatch } from '../services/search-watch.js';
 import type { SharedState } from '../state/index.js';
 import type { InflightTracker } from './inflight.js';
@@ -19,6 +21,10 @@ export interface AppDeps {
   /** Shared across replicas: Redis when REDIS_URL is set, this process's memory otherwise. */
   state: SharedState;
   channelSharing: ChannelSharing;
+  keyLimit: KeyRetrievalLimit;
+  revealLinks: RevealLinks;
+  /** Signs and checks one-time reveal tokens (the same on every replica). */
+  revealKey: Buffer;
   metrics: AppMetrics;
   audit: AuditLog;
   logger: AppLogger;

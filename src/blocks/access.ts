@@ -45,3 +45,22 @@ export function renderAccessDenied(feature: 'orders' | 'keys', reason: DenialRea
 export function accessDeniedText(feature: 'orders' | 'keys', reason: DenialReason): string {
   return DENIALS[feature][reason];
 }
+
+/** The retrieval limit, refused or uncountable: when the user can retrieve again, or why not now. */
+export function renderKeyLimit(
+  limit: { reason: 'limit'; retryAfterMs: number; max: number } | { reason: 'unavailable' },
+  now: Date,
+): SlackMessage {
+  if (limit.reason === 'unavailable') {
+    return renderNotice(
+      ':no_entry: *Key retrieval is paused:* Order Desk cannot count key retrievals right now (its shared state is unreachable), so it shows no keys. Order lookups still work. Try again in a few minutes.',
+    );
+  }
+  const at = new Date(now.getTime() + limit.retryAfterMs);
+  const seconds = Math.floor(at.getTime() / 1000);
+  const minutes = Math.max(1, Math.ceil(limit.retryAfterMs / 60_000));
+  return renderNotice(
+    `:no_entry: *You have reached the limit of ${limit.max} key retrievals within an hour.* You can retrieve keys again at <!date^${seconds}^{time}|${at.toISOString().slice(11, 16)} UTC> (in ${minutes} minute${minutes === 1 ? '' : 's'}).`,
+    'The limit protects the account if a session is misused. If you need more, ask your Order Desk admin (KEYS_MAX_RETRIEVALS_PER_HOUR).',
+  );
+}

@@ -6,4 +6,6 @@ export const ActionIds = {
   openOrder: 'order_open',
   resultsPage: 'results_page',
   refreshHome: 'home_refresh',
+  /** Prefix of the "View image key" link buttons (one per image key: keys_reveal_<key>_<block>). */
+  revealKey: 'keys_reveal',
 } as const;

@@ -1,5 +1,5 @@
 export type { DenialReason } from './access.js';
-export { accessDeniedText, renderAccessDenied } from './access.js';
+export { accessDeniedText, renderAccessDenied, renderKeyLimit } from './access.js';
 export { ActionIds } from './action-ids.js';
 export type { OrderButton, PageButton } from './button-values.js';
 export { decodeButton, OrderButtonSchema, PageButtonSchema } from './button-values.js';

@@ -20,6 +20,7 @@ const MAX_PRINTABLE_KEY = 1_000;
 
 type KeyPiece =
   | { kind: 'code'; text: string }
+  | { kind: 'image'; text: string }
   | { kind: 'link'; url: string }
   | { kind: 'plain'; text: string }
   | { kind: 'note'; text: string };
@@ -31,8 +32,13 @@ function describeImage(image: DecodedImage): string {
   return `an image key (${image.format}, ${describeSize(image.bytes.length)})`;
 }
 
-const IMAGE_NOT_IN_SLACK =
-  'Slack cannot show image keys in a message; retrieve it from the partner platform.';
+// Slack shows images only from a public URL or an uploaded file (which would stay in Slack's storage),
+// so an image key opens through a one-time link to Order Desk itself, which needs PUBLIC_URL.
+const IMAGE_NEEDS_PUBLIC_URL =
+  'Image keys open through a one-time link, which needs PUBLIC_URL: ask your Order Desk admin to set it (or retrieve the key from the partner platform).';
+
+/** Gives the one-time link for the key at (product, key) of the answer; undefined without PUBLIC_URL. */
+export type RevealLinkFor = (product: number, key: number) => string | undefined;
 
 /** Decides how one key can be shown safely, whatever type the API gives it and however it spells it. */
 export function classifyKey(key: DigitalKey, position: number): KeyPiece {
@@ -45,8 +51,7 @@ export function classifyKey(key: DigitalKey, position: number): KeyPiece {
   const looksLikeImage = kind === 'image' || /^data:image\//i.test(value);
   // An image is named only once its bytes say so, whatever the type field claimed.
   const image = looksLikeImage || kind === 'unknown' ? decodeImageKey(value) : undefined;
-  if (image)
-    return { kind: 'note', text: `Key ${position} is ${describeImage(image)}. ${IMAGE_NOT_IN_SLACK}` };
+  if (image) return { kind: 'image', text: `Key ${position} is ${describeImage(image)}.` };
   if (looksLikeImage) {
     return {
       kind: 'note',
@@ -89,7 +94,10 @@ interface Piece {
 }
 
 /** Groups consecutive keys of one kind into as few blocks as the section limit allows. */
-function piecesForKeys(keys: readonly DigitalKey[]): Piece[] {
+function piecesForKeys(
+  keys: readonly DigitalKey[],
+  revealLink: (key: number) => string | undefined,
+): Piece[] {
   const pieces: Piece[] = [];
   let code: string[] = [];
   let links: string[] = [];
@@ -115,7 +123,8 @@ function piecesForKeys(keys: readonly DigitalKey[]): Piece[] {
     const piece = classifyKey(key, index + 1);
     if (piece.kind !== 'code') flushCode();
     if (piece.kind !== 'link') flushLinks();
-    if (piece.kind !== 'note') flushNotes();
+    if (piece.kind !== 'note' && piece.kind !== 'image') flushNotes();
+    if (piece.kind === 'image' && revealLink(index)) flushNotes();
     if (piece.kind === 'code') {
       // Slack unescapes &amp; &lt; &gt; inside code blocks too, so the key reads exactly as delivered.
       const escaped = escapeMrkdwn(piece.text);
@@ -125,10 +134,26 @@ function piecesForKeys(keys: readonly DigitalKey[]): Piece[] {
       const line = `${index + 1}. <${escapeMrkdwn(piece.url)}>`;
       if (links.join('\n').length + line.length + 1 > SECTION_LIMIT) flushLinks();
       links.push(line);
-    } else if (piece.kind === 'note') {
+    } else if (piece.kind === 'note' || (piece.kind === 'image' && !revealLink(index))) {
+      const text = piece.kind === 'image' ? `${piece.text} ${IMAGE_NEEDS_PUBLIC_URL}` : piece.text;
       const joined = notes.join('\n');
-      if (joined.length + piece.text.length + 1 > 2_000) flushNotes();
-      notes.push(piece.text);
+      if (joined.length + text.length + 1 > 2_000) flushNotes();
+      notes.push(text);
+    } else if (piece.kind === 'image') {
+      // The link's token is in the URL's fragment: it reaches no server until the agent clicks Reveal.
+      pieces.push({
+        block: {
+          type: 'section',
+          text: { type: 'mrkdwn', text: `${piece.text} It opens once, for you, for a few minutes.` },
+          accessory: {
+            type: 'button',
+            action_id: `${ActionIds.revealKey}_${index}_${pieces.length}`,
+            text: { type: 'plain_text', text: 'View image key', emoji: false },
+            url: revealLink(index) as string,
+          },
+        },
+        keys: 1,
+      });
     } else {
       pieces.push({
         block: { type: 'section', text: { type: 'plain_text', text: piece.text, emoji: false } },
@@ -202,10 +227,14 @@ export interface KeyMessages {
  * The keys of an order, grouped by product, as up to five ephemeral messages. Each carries a
  * "Hide keys" button. The notification text says how many keys, never what they are.
  */
-export function renderKeyMessages(order: OrderKeys, maxMessages: number = MAX_KEY_MESSAGES): KeyMessages {
+export function renderKeyMessages(
+  order: OrderKeys,
+  maxMessages: number = MAX_KEY_MESSAGES,
+  revealLink: RevealLinkFor = () => undefined,
+): KeyMessages {
   const pieces: Piece[] = [];
   let totalKeys = 0;
-  for (const product of order.products) {
+  for (const [productIndex, product] of order.products.entries()) {
     totalKeys += product.keys.length;
     const quantity = product.quantity === null ? '' : ` · quantity ${product.quantity}`;
     const delivered = product.keys.length;
@@ -232,7 +261,7 @@ export function renderKeyMessages(order: OrderKeys, maxMessages: number = MAX_KE
         },
         keys: 0,
       });
-    pieces.push(...piecesForKeys(product.keys));
+    pieces.push(...piecesForKeys(product.keys, (key) => revealLink(productIndex, key)));
   }
   if (order.products.length === 0) {
     pieces.push({ block: mrkdwn('The partner API returned no products for this order.'), keys: 0 });

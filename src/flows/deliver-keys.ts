@@ -1,6 +1,12 @@
 import type { RespondFn } from '@slack/bolt';
 import type { AppDeps } from '../app/deps.js';
-import { renderAccessDenied, renderKeyMessages, renderNotice, renderPartnerError } from '../blocks/index.js';
+import {
+  renderAccessDenied,
+  renderKeyLimit,
+  renderKeyMessages,
+  renderNotice,
+  renderPartnerError,
+} from '../blocks/index.js';
 import { isPartnerApiError, isValidOrderId } from '../partner-api/index.js';
 import type { KeysAuditEntry } from '../services/audit.js';
 import { reply } from './respond.js';
@@ -49,6 +55,20 @@ export async function deliverKeys(deps: AppDeps, request: KeysRequest): Promise<
     return;
   }
 
+  // Counted before any keys request reaches the partner API; refused (or uncountable) means none does.
+  const limit = await deps.keyLimit.take(request.userId);
+  if (!limit.allowed) {
+    await Promise.all([
+      audit({
+        outcome: limit.reason === 'limit' ? 'rate_limited' : 'failed:limit_unavailable',
+        keyCount: 0,
+        traceId: undefined,
+      }),
+      reply(request.respond, renderKeyLimit(limit, deps.now()), 'new_ephemeral', deps.logger),
+    ]);
+    return;
+  }
+
   let keys: Awaited<ReturnType<AppDeps['partner']['orders']['keys']>>;
   try {
     keys = await deps.partner.orders.keys(orderId);
@@ -62,7 +82,10 @@ export async function deliverKeys(deps: AppDeps, request: KeysRequest): Promise<
   }
 
   deps.balance.record(keys.balance, keys.orderId, keys.traceId);
-  const rendered = renderKeyMessages(keys);
+  // Image keys get one-time links made for this user only (see src/reveal/).
+  const rendered = renderKeyMessages(keys, undefined, (product, key) =>
+    deps.revealLinks.linkFor({ orderId: keys.orderId, product, key, userId: request.userId }),
+  );
   let delivered = 0;
   for (const message of rendered.messages) {
     if (!(await reply(request.respond, message, 'new_ephemeral', deps.logger))) break;

@@ -20,7 +20,9 @@ export interface RevealClaims {
 
 export type TokenCheck =
   | { ok: true; claims: RevealClaims }
-  | { ok: false; reason: 'malformed' | 'tampered' | 'expired' };
+  | { ok: false; reason: 'malformed' | 'tampered' }
+  /** Signed by us, so its claims can be trusted for the audit, but too late. */
+  | { ok: false; reason: 'expired'; claims: RevealClaims };
 
 /**
  * The signing key every replica shares: KEY_LINK_SECRET when set, otherwise derived (HKDF-SHA256)
@@ -83,16 +85,14 @@ export function verifyRevealToken(key: Buffer, token: unknown, now: number = Dat
     !ID_PATTERN.test(id)
   )
     return { ok: false, reason: 'malformed' };
-  if ((expiresAt as number) * 1000 <= now) return { ok: false, reason: 'expired' };
-  return {
-    ok: true,
-    claims: {
-      orderId,
-      product: product as number,
-      key: keyIndex as number,
-      userId,
-      expiresAt: expiresAt as number,
-      id,
-    },
+  const claims: RevealClaims = {
+    orderId,
+    product: product as number,
+    key: keyIndex as number,
+    userId,
+    expiresAt: expiresAt as number,
+    id,
   };
+  if (claims.expiresAt * 1000 <= now) return { ok: false, reason: 'expired', claims };
+  return { ok: true, claims };
 }

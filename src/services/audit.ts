@@ -4,7 +4,7 @@ import type { AppLogger } from '../logger.js';
 import { isValidOrderId, type PartnerApiError } from '../partner-api/index.js';
 import { failureLogLevel, partnerFailureFields } from './partner-failures.js';
 
-export type KeysOutcome = 'shown' | 'denied' | 'invalid_input' | `failed:${string}`;
+export type KeysOutcome = 'shown' | 'denied' | 'invalid_input' | 'rate_limited' | `failed:${string}`;
 
 export interface KeysAuditEntry {
   userId: string;
@@ -14,7 +14,7 @@ export interface KeysAuditEntry {
   /** Keys delivered (0 when none); never the keys themselves. */
   keyCount: number;
   traceId: string | undefined;
-  via: 'command' | 'button';
+  via: 'command' | 'button' | 'reveal';
   /**
    * The partner failure the user was shown, when there was one. The audit line then doubles as the
    * failure's one log line (at its level, with operation, status, kind and code), so a trace ID
@@ -25,6 +25,8 @@ export interface KeysAuditEntry {
 
 export interface AuditLog {
   keysRequest(entry: KeysAuditEntry): Promise<void>;
+  /** A warning for whoever watches the audit channel (and the log), e.g. a user near the key limit. */
+  alert(text: string): Promise<void>;
 }
 
 /**
@@ -58,21 +60,35 @@ export function createAuditLog(
         audit.info(line, 'keys request');
       }
       if (!channelId) return;
-      const where = entry.channelId ? `<#${entry.channelId}>` : 'a direct message';
+      const where = entry.channelId
+        ? `<#${entry.channelId}>`
+        : entry.via === 'reveal'
+          ? 'a reveal link'
+          : 'a direct message';
       const trace = entry.traceId ? ` · trace \`${entry.traceId}\`` : '';
       // What a user typed is not echoed into the channel unless it is a valid order ID: a backtick in
       // it could end the code span and mention the whole channel.
       const order = isValidOrderId(entry.orderId) ? `\`${entry.orderId}\`` : '(not a valid order ID)';
-      const text = `:key: <@${entry.userId}> asked for the keys of order ${order} in ${where} via ${entry.via}: *${entry.outcome}*, ${entry.keyCount} keys${trace}`;
-      try {
-        await client.chat.postMessage({ channel: channelId, text, unfurl_links: false, unfurl_media: false });
-      } catch (error) {
-        metrics?.slackApiErrors.inc({ method: 'chat.postMessage' });
-        audit.error(
-          { error: (error as { data?: { error?: string } }).data?.error ?? (error as Error).message },
-          'audit channel post failed',
-        );
-      }
+      await post(
+        `:key: <@${entry.userId}> asked for the keys of order ${order} in ${where} via ${entry.via}: *${entry.outcome}*, ${entry.keyCount} keys${trace}`,
+      );
+    },
+    async alert(text) {
+      audit.warn({ event: 'keys_alert' }, text.replace(/:[a-z_]+: /, ''));
+      await post(text);
     },
   };
+
+  async function post(text: string): Promise<void> {
+    if (!channelId) return;
+    try {
+      await client.chat.postMessage({ channel: channelId, text, unfurl_links: false, unfurl_media: false });
+    } catch (error) {
+      metrics?.slackApiErrors.inc({ method: 'chat.postMessage' });
+      audit.error(
+        { error: (error as { data?: { error?: string } }).data?.error ?? (error as Error).message },
+        'audit channel post failed',
+      );
+    }
+  }
 }

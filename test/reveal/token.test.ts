@@ -24,9 +24,10 @@ describe('one-time reveal tokens', () => {
   });
 
   it('refuses an expired token', () => {
-    expect(verifyRevealToken(key, mintRevealToken(key, claims, 300, now), now + 300_000)).toEqual({
+    expect(verifyRevealToken(key, mintRevealToken(key, claims, 300, now), now + 300_000)).toMatchObject({
       ok: false,
       reason: 'expired',
+      claims,
     });
   });
 

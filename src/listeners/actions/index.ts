@@ -5,6 +5,7 @@ import { hideKeysAction } from './hide-keys.js';
 import { openOrderAction } from './open-order.js';
 import { refreshHomeAction } from './refresh-home.js';
 import { resultsPageAction } from './results-page.js';
+import { revealLinkAction } from './reveal-link.js';
 import { shareOrderAction } from './share-order.js';
 import { showKeysAction } from './show-keys.js';
 
@@ -15,4 +16,5 @@ export function registerActions(app: App, deps: AppDeps): void {
   app.action<BlockAction>(ActionIds.openOrder, openOrderAction(deps));
   app.action<BlockAction>(new RegExp(`^${ActionIds.resultsPage}(_prev|_next)?$`), resultsPageAction(deps));
   app.action<BlockAction>(ActionIds.refreshHome, refreshHomeAction(deps));
+  app.action<BlockAction>(new RegExp(`^${ActionIds.revealKey}_\\d+_\\d+$`), revealLinkAction(deps));
 }

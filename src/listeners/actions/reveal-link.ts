@@ -1,0 +1,19 @@
+import type { AppDeps } from '../../app/deps.js';
+import { instrumented } from '../instrument.js';
+import type { ButtonClickArgs } from './click.js';
+
+/**
+ * "View image key" is a link button: Slack opens the reveal page in the browser and also sends the
+ * click here, where it only needs an ack. Nothing is revealed by the click: the page asks for the key
+ * when the agent presses Reveal there, and every check happens then.
+ */
+export function revealLinkAction(deps: AppDeps) {
+  return ({ ack }: ButtonClickArgs) =>
+    instrumented(
+      deps,
+      'action',
+      (outcome) => deps.metrics.clicks.inc({ action: 'keys_reveal', outcome }),
+      () => ack(),
+      async () => 'ok',
+    );
+}

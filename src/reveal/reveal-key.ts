@@ -1,0 +1,167 @@
+import type { AppDeps } from '../app/deps.js';
+import { type DecodedImage, decodeImageKey, isPartnerApiError } from '../partner-api/index.js';
+import type { KeysOutcome } from '../services/audit.js';
+import { type RevealClaims, verifyRevealToken } from './token.js';
+
+export type RevealOutcome =
+  | { ok: true; image: DecodedImage; orderId: string }
+  | {
+      ok: false;
+      status: number;
+      error: RevealError;
+      title: string;
+      message: string;
+      traceId?: string | undefined;
+    };
+
+export type RevealError =
+  | 'tampered'
+  | 'expired'
+  | 'used'
+  | 'not_allowed'
+  | 'rate_limited'
+  | 'unavailable'
+  | 'partner'
+  | 'gone';
+
+const AGAIN = 'Run `/order-keys` for the order again in Slack to get a new link.';
+
+function refusal(
+  status: number,
+  error: RevealError,
+  title: string,
+  message: string,
+  traceId?: string,
+): Extract<RevealOutcome, { ok: false }> {
+  return { ok: false, status, error, title, message, traceId };
+}
+
+/**
+ * POST /keys/reveal: everything is checked at this moment, in this order: the token's signature and
+ * expiry; that the user it names may still see keys (they may have left the allow list since); that it
+ * was not used (on any replica); the retrieval limit; then the key is fetched from the partner API
+ * again (nothing was stored) and served once. Every outcome is audited like any keys request.
+ */
+export async function revealKey(deps: AppDeps, token: unknown): Promise<RevealOutcome> {
+  const check = verifyRevealToken(deps.revealKey, token, deps.now().getTime());
+  if (!check.ok && check.reason !== 'expired') {
+    await audit(deps, undefined, 'failed:tampered');
+    return refusal(400, 'tampered', 'This link is not valid', `It is incomplete or was changed. ${AGAIN}`);
+  }
+  if (!check.ok) {
+    await audit(deps, check.claims, 'failed:expired');
+    return refusal(
+      410,
+      'expired',
+      'This link has expired',
+      `Links to image keys work for a few minutes. ${AGAIN}`,
+    );
+  }
+  const { claims } = check;
+  const usedKey = `reveal-used:${claims.id}`;
+  const access = await deps.auth.canSeeKeys(claims.userId);
+  if (!access.allowed) {
+    await audit(deps, claims, 'denied');
+    return refusal(
+      403,
+      'not_allowed',
+      'You may no longer see keys',
+      'The person this link was made for is not allowed to retrieve keys now. Ask your Order Desk admin.',
+    );
+  }
+  try {
+    if ((await deps.state.get(usedKey)) !== undefined) {
+      await audit(deps, claims, 'failed:used');
+      return refusal(410, 'used', 'This link was already used', `Each link opens its key once. ${AGAIN}`);
+    }
+  } catch {
+    return stateDown(deps, claims);
+  }
+  const limit = await deps.keyLimit.take(claims.userId);
+  if (!limit.allowed) {
+    await audit(deps, claims, limit.reason === 'limit' ? 'rate_limited' : 'failed:limit_unavailable');
+    return limit.reason === 'limit'
+      ? refusal(
+          429,
+          'rate_limited',
+          'Key retrieval limit reached',
+          `You have retrieved keys ${limit.max} times within the hour. Try again in ${Math.ceil(limit.retryAfterMs / 60_000)} minutes.`,
+        )
+      : stateDown(deps, claims, false);
+  }
+  try {
+    // Claimed for the rest of the token's life: a second use, here or on another replica, is refused.
+    const lifeMs = Math.max(1_000, claims.expiresAt * 1000 - deps.now().getTime() + 60_000);
+    if (!(await deps.state.claim(usedKey, lifeMs))) {
+      await audit(deps, claims, 'failed:used');
+      return refusal(410, 'used', 'This link was already used', `Each link opens its key once. ${AGAIN}`);
+    }
+  } catch {
+    return stateDown(deps, claims);
+  }
+  let keys: Awaited<ReturnType<AppDeps['partner']['orders']['keys']>>;
+  try {
+    keys = await deps.partner.orders.keys(claims.orderId);
+  } catch (error) {
+    if (!isPartnerApiError(error)) throw error;
+    await deps.audit.keysRequest({
+      ...entry(claims),
+      outcome: `failed:${error.kind}`,
+      keyCount: 0,
+      traceId: error.traceId,
+      failure: error,
+    });
+    return refusal(
+      502,
+      'partner',
+      'The partner API did not deliver the key',
+      `${error.userMessage} ${AGAIN}`,
+      error.traceId,
+    );
+  }
+  const value = keys.products[claims.product]?.keys[claims.key]?.value;
+  const image = value ? decodeImageKey(value) : undefined;
+  if (!image) {
+    await deps.audit.keysRequest({
+      ...entry(claims),
+      outcome: 'failed:gone',
+      keyCount: 0,
+      traceId: keys.traceId,
+    });
+    return refusal(
+      410,
+      'gone',
+      'This key is no longer in the order',
+      `The partner API's answer for this order has changed. ${AGAIN}`,
+      keys.traceId,
+    );
+  }
+  await deps.audit.keysRequest({ ...entry(claims), outcome: 'shown', keyCount: 1, traceId: keys.traceId });
+  return { ok: true, image, orderId: claims.orderId };
+}
+
+function entry(claims: RevealClaims) {
+  return { userId: claims.userId, channelId: undefined, orderId: claims.orderId, via: 'reveal' as const };
+}
+
+async function audit(deps: AppDeps, claims: RevealClaims | undefined, outcome: KeysOutcome) {
+  await deps.audit.keysRequest({
+    userId: claims?.userId ?? '(unknown)',
+    channelId: undefined,
+    orderId: claims?.orderId ?? '(invalid link)',
+    via: 'reveal',
+    outcome,
+    keyCount: 0,
+    traceId: undefined,
+  });
+}
+
+async function stateDown(deps: AppDeps, claims: RevealClaims, auditIt = true) {
+  if (auditIt) await audit(deps, claims, 'failed:state_unavailable');
+  return refusal(
+    503,
+    'unavailable',
+    'Key retrieval is paused',
+    'Order Desk cannot check this link right now, so the key stays hidden. Try again in a few minutes.',
+  );
+}
