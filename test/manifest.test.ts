@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { COMMANDS } from '../src/listeners/commands/index.js';
 import { EVENTS } from '../src/listeners/events/index.js';
+import { SHORTCUTS } from '../src/listeners/shortcuts/index.js';
 
 // The scope each Web API method the code calls needs. A new call that is missing here fails the test,
 // so nobody adds a call without deciding its scope (and the manifest with it).
@@ -41,6 +42,19 @@ describe('manifest.yml matches the code', () => {
       expect(command.description.length).toBeGreaterThan(10);
       expect(command.usage_hint).toBeTruthy();
       expect(command.url).toMatch(/\/slack\/events$/);
+    }
+  });
+
+  it('declares exactly the message shortcuts the app handles', () => {
+    const registered = [...source.matchAll(/callback_id: ([A-Z_]+|'[^']+')/g)].length;
+    const declared =
+      (manifest.features.shortcuts as Array<{ callback_id: string; type: string; description: string }>) ??
+      [];
+    expect(declared.map((s) => s.callback_id).sort()).toEqual([...SHORTCUTS].sort());
+    expect(registered).toBe(SHORTCUTS.length);
+    for (const shortcut of declared) {
+      expect(shortcut.type).toBe('message');
+      expect(shortcut.description.length).toBeGreaterThan(10);
     }
   });
 

@@ -8,8 +8,10 @@ export { renderHome } from './home.js';
 export { renderKeyMessages } from './keys.js';
 export {
   renderNoMatch,
+  renderNoOrdersInMessage,
   renderNotice,
   renderOrderHelp,
+  renderOrdersInMessage,
   renderPartnerError,
   renderUnrelatedResults,
 } from './messages.js';

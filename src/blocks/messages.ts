@@ -131,3 +131,57 @@ export function renderNotice(text: string, detail?: string): SlackMessage {
     blocks: [section(text), ...(detail ? [context(detail)] : [])],
   };
 }
+
+/** The message shortcut found nothing that matches an order. */
+export function renderNoOrdersInMessage(searched: readonly string[]): SlackMessage {
+  const what =
+    searched.length === 0
+      ? ':mag: *No order ID or reference found in that message.*'
+      : `:mag: *No order matches ${searched
+          .slice(0, 5)
+          .map((word) => `“${escapeMrkdwn(word)}”`)
+          .join(', ')}${searched.length > 5 ? ` or ${searched.length - 5} more` : ''}* from that message.`;
+  return {
+    text: 'No order found in that message',
+    blocks: [
+      section(what),
+      context(
+        'To search by hand, type `/order <order ID or reference>` in a channel (slash commands do not work in threads), e.g. `/order PO-2026-004512`; part of a reference also works.',
+      ),
+    ],
+  };
+}
+
+export interface OrdersInMessage {
+  orders: readonly OrderSummary[];
+  searched: number;
+  skipped: number;
+  failures: readonly PartnerApiError[];
+}
+
+/** Several orders found in one message: one list, each with Open. */
+export function renderOrdersInMessage(input: OrdersInMessage, options: RenderOptions): SlackMessage {
+  const notes: string[] = [];
+  if (input.skipped > 0)
+    notes.push(
+      `The message has ${input.searched + input.skipped} possible IDs; the first ${input.searched} were looked up.`,
+    );
+  if (input.failures.length > 0) {
+    const traces = input.failures.flatMap((failure) =>
+      failure.traceId ? [`\`${escapeMrkdwn(failure.traceId)}\``] : [],
+    );
+    notes.push(
+      `${input.failures.length} lookup${input.failures.length === 1 ? '' : 's'} failed: ${escapeMrkdwn(input.failures[0]?.userMessage ?? '')}${traces.length ? ` Trace ID ${traces.join(', ')}.` : ''}`,
+    );
+  }
+  const count = input.orders.length;
+  return {
+    text: notificationText(`${count} order${count === 1 ? '' : 's'} found in that message`),
+    blocks: [
+      section(`*${count} order${count === 1 ? '' : 's'} found in that message*`),
+      { type: 'divider' },
+      ...orderRows(input.orders.slice(0, 20), options),
+      ...(notes.length ? [context(notes.join('\n'))] : []),
+    ],
+  };
+}

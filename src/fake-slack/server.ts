@@ -270,6 +270,56 @@ export class FakeSlack extends EventEmitter {
     return { ...result, responseUrlId };
   }
 
+  /**
+   * Runs the message shortcut `callbackId` on a message, as Slack does (in a thread too: `threadTs`),
+   * with a fresh response_url for the answer to the person who clicked.
+   */
+  async runMessageShortcut(input: {
+    user: string;
+    channel: string;
+    callbackId: string;
+    messageText: string;
+    threadTs?: string | undefined;
+  }): Promise<SendResult> {
+    const responseUrlId = this.createResponseUrl({ channel: input.channel, user: input.user });
+    const user = this.users.find((u) => u.id === input.user);
+    const ts = `${Math.floor(Date.now() / 1000)}.000${++this.tsCounter}`;
+    const payload = {
+      type: 'message_action',
+      token: 'legacy-verification-token',
+      action_ts: `${Date.now() / 1000}`,
+      team: { id: BOT.teamId, domain: 'sandbox' },
+      user: {
+        id: input.user,
+        username: user?.name ?? 'user',
+        name: user?.name ?? 'user',
+        team_id: BOT.teamId,
+      },
+      channel: {
+        id: input.channel,
+        name: this.channels.find((c) => c.id === input.channel)?.name ?? 'channel',
+      },
+      is_enterprise_install: false,
+      enterprise: null,
+      callback_id: input.callbackId,
+      trigger_id: `trigger.${randomBytes(6).toString('hex')}`,
+      response_url: `${this.url}/response/${responseUrlId}`,
+      message_ts: ts,
+      message: {
+        type: 'message',
+        user: 'U0CUSTOMER',
+        ts,
+        text: input.messageText,
+        ...(input.threadTs ? { thread_ts: input.threadTs } : {}),
+      },
+    };
+    const result = await this.send(
+      new URLSearchParams({ payload: JSON.stringify(payload) }).toString(),
+      'application/x-www-form-urlencoded',
+    );
+    return { ...result, responseUrlId };
+  }
+
   /** Clicks a button on a user's Home tab (no response_url: Home clicks have none). */
   async clickHome(input: { user: string; actionId: string }): Promise<SendResult> {
     const view = this.views.get(input.user) as { blocks?: unknown[] } | undefined;

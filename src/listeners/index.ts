@@ -3,9 +3,11 @@ import type { AppDeps } from '../app/deps.js';
 import { registerActions } from './actions/index.js';
 import { registerCommands } from './commands/index.js';
 import { registerEvents } from './events/index.js';
+import { registerShortcuts } from './shortcuts/index.js';
 
 export function registerListeners(app: App, deps: AppDeps): void {
   registerCommands(app, deps);
   registerActions(app, deps);
   registerEvents(app, deps);
+  registerShortcuts(app, deps);
 }

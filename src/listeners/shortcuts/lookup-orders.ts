@@ -1,0 +1,45 @@
+import type { AllMiddlewareArgs, MessageShortcut, SlackShortcutMiddlewareArgs } from '@slack/bolt';
+import type { AppDeps } from '../../app/deps.js';
+import { renderAccessDenied } from '../../blocks/index.js';
+import { answerOrdersInMessage } from '../../flows/orders-in-message.js';
+import { reply } from '../../flows/respond.js';
+import { instrumented } from '../instrument.js';
+import { replyUnexpected } from '../unexpected.js';
+
+export const LOOKUP_ORDERS = 'lookup_orders';
+
+type MessageShortcutArgs = SlackShortcutMiddlewareArgs<MessageShortcut> & AllMiddlewareArgs;
+
+/**
+ * "Look up orders" on any message, threads included (where slash commands do not work): the orders
+ * named in it, answered only to the person who clicked, through the shortcut's response_url.
+ */
+export function lookupOrdersShortcut(deps: AppDeps) {
+  return (args: MessageShortcutArgs) =>
+    instrumented(
+      deps,
+      'action',
+      (outcome) => deps.metrics.clicks.inc({ action: LOOKUP_ORDERS, outcome }),
+      () => args.ack(),
+      () =>
+        deps.tracker.track(
+          (async () => {
+            const { shortcut, respond } = args;
+            try {
+              const access = await deps.auth.canUseOrders(shortcut.user.id);
+              const message = access.allowed
+                ? await answerOrdersInMessage(deps, shortcut.message.text ?? '', {
+                    where: 'lookup orders shortcut',
+                    userId: shortcut.user.id,
+                  })
+                : renderAccessDenied('orders', access.reason);
+              await reply(respond, message, 'new_ephemeral', deps.logger);
+              return access.allowed ? 'ok' : 'denied';
+            } catch (error) {
+              await replyUnexpected(deps, respond, error, 'lookup orders shortcut');
+              return 'error';
+            }
+          })(),
+        ),
+    );
+}
