@@ -127,7 +127,8 @@ export function renderPartnerError(error: PartnerApiError, subject?: string): Sl
 
 export function renderNotice(text: string, detail?: string): SlackMessage {
   return {
-    text: truncate(text.replace(/[*_`]/g, ''), 300),
+    // The notification shows plain words: no emoji codes, no mrkdwn marks.
+    text: truncate(text.replace(/:[a-z0-9_+-]+:\s*/g, '').replace(/[*_`]/g, ''), 300),
     blocks: [section(text), ...(detail ? [context(detail)] : [])],
   };
 }

@@ -1,5 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { startFakeSlack } from '../fake-slack/server.js';
 import { realisticProfile } from '../simulator/realism.js';
@@ -36,12 +38,31 @@ const USERS: SandboxUser[] = [
     realName: 'Max Member (ordinary member)',
     role: 'Can look orders up and share them; no keys, no balance.',
   },
+  {
+    id: 'U0GUEST',
+    name: 'gia.guest',
+    realName: 'Gia Guest (guest account)',
+    role: 'A multi-channel guest: Order Desk shows guests no order data (ALLOW_GUESTS is off).',
+    guest: 'multi-channel',
+  },
 ];
 const CHANNELS = [
   { id: 'C0SUPPORT', name: 'support' },
   { id: 'C0GENERAL', name: 'general' },
   { id: 'C0AUDIT', name: 'order-desk-audit' },
+  // Shared with a reseller (Slack Connect): "Share in channel" refuses it.
+  { id: 'C0CONNECT', name: 'shared-with-reseller', externallyShared: true },
 ];
+
+/** A port to tell the app before it starts (PUBLIC_URL must name it); 0 picks a free one. */
+async function appPortFor(wanted: number): Promise<number> {
+  if (wanted !== 0) return wanted;
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port: free } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return free;
+}
 
 function port(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -87,6 +108,7 @@ try {
   attachSandboxPage(slack, USERS);
 
   const main = fileURLToPath(new URL('../main.ts', import.meta.url));
+  const appPort = await appPortFor(port('SANDBOX_APP_PORT', 3001));
   app = spawn(process.execPath, ['--import', 'tsx', main], {
     env: {
       ...process.env,
@@ -96,7 +118,9 @@ try {
       SLACK_SIGNING_SECRET: signingSecret,
       SLACK_APP_TOKEN: '',
       SLACK_API_URL: slack.apiUrl,
-      PORT: String(port('SANDBOX_APP_PORT', 3001)),
+      PORT: String(appPort),
+      // Image keys open through one-time links to the app itself: in the sandbox, on this machine.
+      PUBLIC_URL: `http://localhost:${appPort}`,
       // The sandbox reads the app's start-up line for its port, so the app always logs at info;
       // SANDBOX_LOG_LEVEL decides what of it is printed here.
       LOG_LEVEL: 'info',
@@ -109,7 +133,7 @@ try {
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const appPort = await new Promise<number>((resolve, reject) => {
+  const listening = await new Promise<number>((resolve, reject) => {
     let buffer = '';
     app?.stdout?.on('data', (chunk: Buffer) => {
       buffer += chunk.toString();
@@ -127,7 +151,7 @@ try {
     });
     app?.once('exit', (code) => reject(new Error(`the app exited with code ${code}`)));
   });
-  slack.appUrl = `http://127.0.0.1:${appPort}`;
+  slack.appUrl = `http://127.0.0.1:${listening}`;
 
   console.log('');
   console.log(`Order Desk sandbox is ready: open http://localhost:${slack.url.split(':').at(-1)}`);

@@ -1,14 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FakeUser } from '../fake-slack/model.js';
 import { type FakeSlack, findButton } from '../fake-slack/server.js';
 
 // The sandbox page and its small JSON API, served beside the fake Slack's Web API on one port.
 
-export interface SandboxUser {
-  id: string;
-  name: string;
-  realName: string;
+export interface SandboxUser extends FakeUser {
   role: string;
 }
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeSlack } from '../../src/fake-slack/server.js';
 import type { PartnerSimulator } from '../../src/simulator/server.js';
 import {
+  AUDIT_CHANNEL,
   assertNoSecretLeaks,
   CHANNEL,
   type DeskUnderTest,
@@ -253,5 +254,89 @@ describe.skipIf(redisTests.skip)('the partner rate cap across replicas', () => {
       expect(inWindow).toBeLessThanOrEqual(20);
     }
     expect((times.at(-1) ?? 0) - (times[0] ?? 0)).toBeGreaterThanOrEqual(1_900);
+  });
+});
+
+describe.skipIf(redisTests.skip)('keys guarded across replicas', () => {
+  let redis: RedisServer;
+  let set: ReplicaSet;
+  beforeAll(async () => {
+    redis = await startRedisServer();
+    set = await startReplicaSet(redis.url, {
+      KEYS_MAX_RETRIEVALS_PER_HOUR: '3',
+      PUBLIC_URL: 'https://order-desk.test',
+    });
+  });
+  afterAll(async () => {
+    await set?.stop();
+    await redis?.destroy();
+  });
+
+  const reveal = (index: number, token: string) =>
+    fetch(`${set.replicas[index]?.appUrl}/keys/reveal`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token }),
+    });
+
+  it('a reveal link works once across replicas; the retrieval limit counts across them; alerts come once', async () => {
+    const order = set.simulator.addOrder({ quantity: 1, keyTypes: ['image-png'] });
+    const sent = await command(set, 0, '/order-keys', order.id);
+    const blocks = textOf((await nthResponse(set.slack, sent.responseUrlId ?? '')).body.blocks);
+    const token = /keys\/reveal#([A-Za-z0-9_.-]+)"/.exec(blocks)?.[1] ?? '';
+    expect((await reveal(1, token)).status).toBe(200);
+    expect((await reveal(2, token)).status).toBe(410);
+    expect((await reveal(0, token)).status).toBe(410);
+    // Two retrievals so far (the command and the reveal); the third on replica 2, the fourth refused on 1.
+    const third = await command(set, 2, '/order-keys', order.id);
+    expect(textOf((await nthResponse(set.slack, third.responseUrlId ?? '')).body.blocks)).toContain(
+      'View image key',
+    );
+    set.simulator.resetStats();
+    const fourth = await command(set, 1, '/order-keys', order.id);
+    expect(textOf((await nthResponse(set.slack, fourth.responseUrlId ?? '')).body.blocks)).toContain(
+      'limit of 3 key retrievals',
+    );
+    expect(set.simulator.recorded.filter((r) => r.path.endsWith('/keys'))).toHaveLength(0);
+    const fifth = await command(set, 0, '/order-keys', order.id);
+    expect(textOf((await nthResponse(set.slack, fifth.responseUrlId ?? '')).body.blocks)).toContain(
+      'limit of 3 key retrievals',
+    );
+    const alerts = () =>
+      set.slack.messages.filter(
+        (m) => m.channel === AUDIT_CHANNEL && m.visibleTo === undefined && /limit of 3/.test(m.text),
+      );
+    await set.slack.waitFor(() => alerts().find((m) => m.text.includes('reached the limit')));
+    expect(alerts().filter((m) => m.text.includes('reached the limit'))).toHaveLength(1);
+    expect(alerts().filter((m) => m.text.includes('%'))).toHaveLength(1);
+  });
+
+  it('with Redis down, keys fail closed with a clear message while lookups go on', async () => {
+    await redis.stop();
+    try {
+      await expect
+        .poll(
+          async () =>
+            ((await (await fetch(`${set.replicas[0]?.appUrl}/healthz`)).json()) as { state: string }).state,
+          {
+            interval: 50,
+            timeout: 5_000,
+          },
+        )
+        .toBe('degraded');
+      const order = set.simulator.findOrder((o) => o.status === 'COMPLETED');
+      set.simulator.resetStats();
+      const keys = await command(set, 0, '/order-keys', order?.id ?? '', USERS.groupAgent);
+      expect(textOf((await nthResponse(set.slack, keys.responseUrlId ?? '')).body.blocks)).toContain(
+        'Key retrieval is paused',
+      );
+      expect(set.simulator.recorded.filter((r) => r.path.endsWith('/keys'))).toHaveLength(0);
+      const lookup = await command(set, 0, '/order', order?.id ?? '');
+      expect(textOf((await nthResponse(set.slack, lookup.responseUrlId ?? '')).body.blocks)).toContain(
+        `Order ${order?.id}`,
+      );
+    } finally {
+      await redis.start();
+    }
   });
 });

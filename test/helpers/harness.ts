@@ -14,7 +14,12 @@ export const USERS = {
   finance: 'U0FINANCE',
   member: 'U0MEMBER',
   groupAgent: 'U0GROUPIE',
+  guest: 'U0GUEST',
+  singleChannelGuest: 'U0SGUEST',
+  external: 'U0EXTERNAL',
 } as const;
+/** A Slack Connect channel: shared with another organisation. */
+export const CONNECT_CHANNEL = 'C0CONNECT';
 export const CHANNEL = 'C0SUPPORT';
 export const AUDIT_CHANNEL = 'C0AUDIT';
 export const BOT_TOKEN = 'xoxb-test-bot-token-5a7c';
@@ -47,6 +52,14 @@ export const TEST_USERS = [
   { id: USERS.finance, name: 'fin.lead', realName: 'Fin Lead' },
   { id: USERS.member, name: 'max.member', realName: 'Max Member' },
   { id: USERS.groupAgent, name: 'gus.group', realName: 'Gus Group' },
+  { id: USERS.guest, name: 'gina.guest', realName: 'Gina Guest', guest: 'multi-channel' as const },
+  {
+    id: USERS.singleChannelGuest,
+    name: 'sam.single',
+    realName: 'Sam Single',
+    guest: 'single-channel' as const,
+  },
+  { id: USERS.external, name: 'ext.partner', realName: 'Ext Partner', teamId: 'T0OTHERORG' },
 ];
 
 /** The fake Slack every test app talks to: four users, two channels, one user group. */
@@ -58,6 +71,7 @@ export function startTestSlack(): Promise<FakeSlack> {
     channels: [
       { id: CHANNEL, name: 'support' },
       { id: AUDIT_CHANNEL, name: 'audit' },
+      { id: CONNECT_CHANNEL, name: 'shared-with-reseller', externallyShared: true },
     ],
     usergroups: { S0KEYS: [USERS.groupAgent] },
   });

@@ -3,6 +3,8 @@ import { once } from 'node:events';
 
 export interface SandboxProcess {
   url: string;
+  /** The sandbox's partner API simulator (its default API key), for checking what the page shows. */
+  partnerUrl: string;
   child: ChildProcess;
   stop(): Promise<void>;
 }
@@ -24,7 +26,7 @@ export async function startSandboxProcess(): Promise<SandboxProcess> {
   child.stderr?.on('data', (chunk: Buffer) => {
     errors += chunk.toString();
   });
-  const url = await new Promise<string>((resolve, reject) => {
+  const addresses = await new Promise<{ url: string; partnerUrl: string }>((resolve, reject) => {
     const timer = setTimeout(
       () => reject(new Error(`sandbox did not start in 20 s: ${output} ${errors}`)),
       20_000,
@@ -32,9 +34,10 @@ export async function startSandboxProcess(): Promise<SandboxProcess> {
     child.stdout?.on('data', (chunk: Buffer) => {
       output += chunk.toString();
       const found = /open (http:\/\/localhost:\d+)/.exec(output)?.[1];
-      if (found) {
+      const partner = /partner simulator:\s+(http:\/\/[\d.:]+)/.exec(output)?.[1];
+      if (found && partner) {
         clearTimeout(timer);
-        resolve(found);
+        resolve({ url: found, partnerUrl: partner });
       }
     });
     child.once('exit', (code) => {
@@ -43,7 +46,7 @@ export async function startSandboxProcess(): Promise<SandboxProcess> {
     });
   });
   return {
-    url,
+    ...addresses,
     child,
     async stop() {
       if (child.exitCode !== null) return;

@@ -58,6 +58,8 @@ describe.skipIf(!chromiumPath && !inCi)('the sandbox in a browser', () => {
 
   async function as(userId: string) {
     await page.selectOption('#user-picker', userId);
+    // Wait until the page is painted for that user, not just picked.
+    await page.waitForSelector(`body[data-shown-user="${userId}"]`);
   }
   async function go(target: string) {
     await page.click(`.nav-item[data-target="${target}"]`);
@@ -151,6 +153,40 @@ describe.skipIf(!chromiumPath && !inCi)('the sandbox in a browser', () => {
     const text = await keys.innerText();
     for (const format of ['PNG', 'JPEG', 'GIF'])
       expect(text).toMatch(new RegExp(`an image key \\(${format}, `));
+
+    // Reveal the PNG key: the link opens the reveal page in a new tab; Reveal shows the image once.
+    const [popup] = await Promise.all([
+      page.waitForEvent('popup'),
+      keys.getByRole('link', { name: 'View image key' }).first().click(),
+    ]);
+    await popup.waitForSelector('#reveal:not([disabled])');
+    expect(new URL(popup.url()).hash).toBe('');
+    // The bytes the page receives, captured on their way in (a blob's body is not kept by the browser).
+    let served: Buffer | undefined;
+    await popup.route('**/keys/reveal', async (route) => {
+      const response = await route.fetch();
+      served = await response.body();
+      await route.fulfill({ response });
+    });
+    await popup.click('#reveal');
+    await popup.waitForSelector('#result:not([hidden])');
+    expect(
+      await popup.locator('#key-image').evaluate((img: HTMLImageElement) => img.naturalWidth),
+    ).toBeGreaterThan(100);
+    expect(await popup.locator('#download').getAttribute('download')).toBe('order-key.png');
+    const answer = (await (
+      await fetch(`${sandbox.partnerUrl}/v1/partners/orders/${images}/keys`, {
+        headers: { 'x-api-key': 'sim-partner-key-0000' },
+      })
+    ).json()) as { details: { data: { products: Array<{ keys: Array<{ value: string }> }> } } };
+    const pngKey = answer.details.data.products[0]?.keys[1]?.value ?? '';
+    expect(served?.equals(Buffer.from(pngKey, 'base64'))).toBe(true);
+    await popup.screenshot({ path: `${SHOTS}/4b-image-key-revealed.png` });
+    // Opened again, the page has no token left: it says the link is incomplete, and what to do.
+    await popup.reload();
+    await popup.waitForSelector('#status:not(:empty)');
+    expect(await popup.locator('#status').innerText()).toContain('This link is incomplete');
+    await popup.close();
     await type(`/order-keys ${partial}`);
     await page.locator('.message.is-ephemeral', { hasText: '2 of 5 keys delivered so far' }).last().waitFor();
     await type(`/order-keys ${refunded}`);

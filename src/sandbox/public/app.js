@@ -73,6 +73,8 @@ async function refresh() {
   );
   if (ticket !== latestRefresh) return;
   state.data = data;
+  // Who the painted page is for: a test (or a curious newcomer) can tell a repaint has happened.
+  document.body.dataset.shownUser = state.user;
   renderSidebar();
   $('main-title').textContent = onHome
     ? 'Order Desk — Home'
@@ -121,6 +123,15 @@ async function init() {
     if (nav) return show(nav.dataset.target);
     const button = event.target.closest('.block-button');
     if (!button) return;
+    if (button.tagName === 'A') {
+      // The browser opens the link; the app is told of the click, as Slack tells it.
+      void api('click', {
+        user: state.user,
+        location: button.dataset.location,
+        actionId: button.dataset.actionId,
+      }).catch(() => undefined);
+      return;
+    }
     button.disabled = true;
     try {
       await api('click', {

@@ -137,6 +137,10 @@ function renderText(text, context) {
 
 function renderButton(element, location) {
   const style = element.style ? ` button-${escapeHtml(element.style)}` : '';
+  // A link button opens its URL in a new tab, as Slack does (and Slack reports the click too).
+  if (element.url && /^https?:\/\//.test(element.url)) {
+    return `<a class="block-button link-button${style}" href="${escapeHtml(element.url)}" target="_blank" rel="noopener noreferrer" data-action-id="${escapeHtml(element.action_id ?? '')}" data-location="${escapeHtml(location)}">${escapeHtml(element.text?.text ?? 'Link')}</a>`;
+  }
   return `<button type="button" class="block-button${style}" data-action-id="${escapeHtml(element.action_id ?? '')}" data-value="${escapeHtml(element.value ?? '')}" data-location="${escapeHtml(location)}">${escapeHtml(element.text?.text ?? 'Button')}</button>`;
 }
 
