@@ -17,9 +17,15 @@ try {
 
 const logger = createLogger({
   level: env.LOG_LEVEL,
-  secrets: [env.SLACK_BOT_TOKEN, env.SLACK_SIGNING_SECRET, env.SLACK_APP_TOKEN, env.PARTNER_API_KEY].filter(
-    (s): s is string => Boolean(s),
-  ),
+  secrets: [
+    env.SLACK_BOT_TOKEN,
+    env.SLACK_SIGNING_SECRET,
+    env.SLACK_APP_TOKEN,
+    env.PARTNER_API_KEY,
+    env.KEY_LINK_SECRET,
+    // A password inside REDIS_URL is a secret too.
+    env.REDIS_URL ? decodeURIComponent(new URL(env.REDIS_URL).password) : undefined,
+  ].filter((s): s is string => Boolean(s)),
 });
 
 try {
