@@ -1,4 +1,4 @@
-import { App, LogLevel } from '@slack/bolt';
+import { createBaselineApp, runBaselineApp } from './baseline-app.mjs';
 
 // The fair ack-path peer: a minimal Bolt app doing the same work as Order Desk for /order (ack, one
 // plain fetch of the order from the partner API, a plain card through respond), with none of the
@@ -6,24 +6,7 @@ import { App, LogLevel } from '@slack/bolt';
 // Order Desk costs beyond it is what the hardening costs.
 const base = process.env.PARTNER_API_BASE_URL;
 const apiKey = process.env.PARTNER_API_KEY;
-const app = new App({
-  token: process.env.SLACK_BOT_TOKEN,
-  signingSecret: process.env.SLACK_SIGNING_SECRET,
-  botId: 'B0ORDERDESK',
-  botUserId: 'U0ORDERDESK',
-  logLevel: LogLevel.ERROR,
-  clientOptions: { slackApiUrl: process.env.SLACK_API_URL },
-  customRoutes: [
-    {
-      path: '/healthz',
-      method: ['GET'],
-      handler: (_req, res) => {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end('{"status":"ok"}');
-      },
-    },
-  ],
-});
+const app = createBaselineApp();
 app.command('/order', async ({ ack, respond, command }) => {
   await ack();
   const url = `${base}/v1/partners/orders?search=${encodeURIComponent(command.text)}&limit=100&page=1`;
@@ -48,5 +31,4 @@ app.command('/order', async ({ ack, respond, command }) => {
       : [{ type: 'section', text: { type: 'mrkdwn', text: 'No match' } }],
   });
 });
-await app.start(Number(process.env.PORT));
-process.once('SIGTERM', () => void app.stop().then(() => process.exit(0)));
+await runBaselineApp(app);

@@ -1,17 +1,7 @@
-import { Writable } from 'node:stream';
-import { buildOrderDesk, type OrderDesk } from '../src/app/create-app.js';
-import { AppEnvSchema, parseEnv } from '../src/config/index.js';
+import type { OrderDesk } from '../src/app/create-app.js';
 import type { FakeSlack } from '../src/fake-slack/server.js';
-import { createLogger } from '../src/logger.js';
 import type { PartnerSimulator } from '../src/simulator/server.js';
-import {
-  AUDIT_CHANNEL,
-  BOT_TOKEN,
-  CHANNEL,
-  SIGNING_SECRET,
-  startTestSlack,
-  USERS,
-} from '../test/helpers/harness.js';
+import { CHANNEL, startDesk, startTestSlack, USERS } from '../test/helpers/harness.js';
 import { startTestSimulator } from '../test/helpers/partner.js';
 import { redisTests, startRedisServer } from '../test/helpers/redis-server.js';
 import type { BenchRow } from './table.js';
@@ -35,32 +25,17 @@ async function startReplicas(
   slack: FakeSlack,
   extra: Record<string, string>,
 ): Promise<{ desks: OrderDesk[]; urls: string[] }> {
-  const silent = new Writable({ write: (_chunk, _encoding, done) => done() });
-  const desks: OrderDesk[] = [];
-  const urls: string[] = [];
-  for (let i = 0; i < count; i++) {
-    const env = parseEnv(AppEnvSchema, {
-      PARTNER_API_BASE_URL: simulator.url,
-      PARTNER_API_KEY: simulator.apiKey,
-      SLACK_BOT_TOKEN: BOT_TOKEN,
-      SLACK_SIGNING_SECRET: SIGNING_SECRET,
-      SLACK_API_URL: slack.apiUrl,
-      PORT: '0',
-      LOG_LEVEL: 'warn',
-      KEYS_ALLOWED_USERGROUPS: 'S0KEYS',
-      KEYS_ALLOWED_USERS: USERS.agent,
-      FINANCE_ALLOWED_USERS: USERS.finance,
-      AUDIT_CHANNEL_ID: AUDIT_CHANNEL,
-      ...extra,
-    });
-    const desk = await buildOrderDesk({
-      env,
-      logger: createLogger({ level: 'warn', secrets: [], destination: silent }),
-    });
-    urls.push(`http://127.0.0.1:${await desk.start()}`);
-    desks.push(desk);
-  }
-  return { desks, urls };
+  const replicas = await Promise.all(
+    Array.from({ length: count }, () =>
+      startDesk(simulator, slack, {
+        LOG_LEVEL: 'warn',
+        // The mix retrieves keys 200 times as one user: the per-user limit is not what is measured here.
+        KEYS_MAX_RETRIEVALS_PER_HOUR: '100000',
+        ...extra,
+      }),
+    ),
+  );
+  return { desks: replicas.map((replica) => replica.desk), urls: replicas.map((replica) => replica.appUrl) };
 }
 
 /** 1,000 actions spread round-robin: 40% Home opens by finance, 40% lookups, 20% keys (by group). */
