@@ -10,6 +10,7 @@ import { SHORTCUTS } from '../src/listeners/shortcuts/index.js';
 // so nobody adds a call without deciding its scope (and the manifest with it).
 const SCOPE_OF_METHOD: Record<string, string[]> = {
   'auth.test': [],
+  'bots.info': ['users:read'],
   'chat.postMessage': ['chat:write'],
   // Public, private, DM and group DM channels each need their own read scope.
   'conversations.info': ['channels:read', 'groups:read', 'im:read', 'mpim:read'],
@@ -68,7 +69,7 @@ describe('manifest.yml matches the code', () => {
     const called = new Set(
       [
         ...source.matchAll(
-          /\b(?:client|slack)\.(auth|chat|usergroups|views|users|conversations|reactions|files|im)\.([a-zA-Z]+(?:\.[a-zA-Z]+)?)\(/g,
+          /\b(?:client|slack)\.(auth|bots|chat|usergroups|views|users|conversations|reactions|files|im)\.([a-zA-Z]+(?:\.[a-zA-Z]+)?)\(/g,
         ),
       ].map((m) => `${m[1]}.${m[2]}`),
     );

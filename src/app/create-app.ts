@@ -3,6 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { App } from '@slack/bolt';
 import type { AppEnv } from '../config/index.js';
 import { partnerClientOptions } from '../config/index.js';
+import { type BalanceWatch, createBalanceWatch } from '../finance/balance-watch.js';
+import { createSpendService } from '../finance/spend-service.js';
 import { registerListeners } from '../listeners/index.js';
 import { type AppLogger, boltLogger } from '../logger.js';
 import { createPartnerClient, type PartnerClient } from '../partner-api/index.js';
@@ -31,6 +33,8 @@ export interface OrderDesk {
   mode: 'http' | 'socket';
   /** Starts listening; resolves with the HTTP port (HTTP mode, or Socket Mode's health port). */
   start(): Promise<number | undefined>;
+  /** The finance balance watch (started with the app, one round per BALANCE_WATCH_SECONDS). */
+  balanceWatch: BalanceWatch;
   /** Stops taking requests, then waits (up to the timeout) for replies already under way. */
   stop(timeoutMs?: number): Promise<void>;
 }
@@ -41,6 +45,8 @@ export interface BuildOptions {
   /** Skips the start-up token check when the identity is known (tests that already checked it). */
   identity?: BotIdentity | undefined;
   partner?: PartnerClient | undefined;
+  /** false: the balance watch does not run on its timer (tests run its rounds themselves). */
+  watch?: boolean | undefined;
   /** A shared state built elsewhere (tests); otherwise REDIS_URL decides. */
   state?: SharedState | undefined;
   now?: (() => Date) | undefined;
@@ -168,6 +174,15 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
       now: options.now ? () => (options.now as () => Date)().getTime() : undefined,
     }),
     revealKey: revealSigningKeyValue,
+    financeRefreshMs: env.BALANCE_WATCH_SECONDS * 1000,
+    spend: createSpendService({
+      partner,
+      state,
+      timeZone: env.REPORT_TIMEZONE,
+      amountIs: env.ORDER_AMOUNT_IS,
+      logger,
+      now: options.now ?? (() => new Date()),
+    }),
     state,
     metrics,
     channelSharing: createChannelSharing({
@@ -183,6 +198,20 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
     currency: env.CURRENCY,
     now: options.now ?? (() => new Date()),
   };
+  const balanceWatch = createBalanceWatch({
+    balance: deps.balance,
+    spend: deps.spend,
+    state,
+    client: app.client,
+    channelId: env.FINANCE_ALERT_CHANNEL_ID,
+    intervalSeconds: env.BALANCE_WATCH_SECONDS,
+    thresholds: { availableBelow: env.BALANCE_ALERT_BELOW, runwayDaysBelow: env.BALANCE_ALERT_RUNWAY_DAYS },
+    currency: env.CURRENCY,
+    logger,
+    now: deps.now,
+    homeLink: homeTabLink(app.client, identity),
+    onReading: (outcome) => metrics.balanceReadings.inc({ outcome }),
+  });
   registerListeners(app, deps);
   app.error(async (error) => {
     logger.error(
@@ -214,9 +243,12 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
       const address = (server as Server | undefined)?.address?.() as AddressInfo | null | undefined;
       const port = address?.port;
       logger.info({ mode, port, botUserId: identity.botUserId }, 'Order Desk is running');
+      if (options.watch !== false) balanceWatch.start();
       return port;
     },
+    balanceWatch,
     async stop(timeoutMs = 10_000) {
+      balanceWatch.stop();
       await app
         .stop()
         .catch((error: unknown) =>
@@ -226,5 +258,22 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
       if (ownsState) await state.close().catch(() => undefined);
       logger.info({ drained, left: tracker.size }, 'Order Desk stopped');
     },
+  };
+}
+
+/**
+ * A link that opens Order Desk's Home tab in Slack, for the finance alerts. The app's ID comes from
+ * bots.info (users:read), asked once.
+ */
+function homeTabLink(client: App['client'], identity: BotIdentity): () => Promise<string | undefined> {
+  let appId: Promise<string | undefined> | undefined;
+  return async () => {
+    if (!identity.teamId) return undefined;
+    const lookup = () => client.bots.info({ bot: identity.botId });
+    appId ??= lookup()
+      .then((result) => result.bot?.app_id)
+      .catch(() => undefined);
+    const id = await appId;
+    return id ? `slack://app?team=${identity.teamId}&id=${id}&tab=home` : undefined;
   };
 }

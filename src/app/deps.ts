@@ -1,4 +1,5 @@
 import type { WebClient } from '@slack/web-api';
+import type { SpendService } from '../finance/spend-service.js';
 import type { AppLogger } from '../logger.js';
 import type { PartnerClient } from '../partner-api/index.js';
 import type { RevealLinks } from '../reveal/links.js';
@@ -22,6 +23,10 @@ export interface AppDeps {
   state: SharedState;
   channelSharing: ChannelSharing;
   keyLimit: KeyRetrievalLimit;
+  /** Spend and runway from the order history, cached on the shared state. */
+  spend: SpendService;
+  /** How old spend figures may be before a Home open recomputes them (the watch's interval). */
+  financeRefreshMs: number;
   revealLinks: RevealLinks;
   /** Signs and checks one-time reveal tokens (the same on every replica). */
   revealKey: Buffer;

@@ -21,6 +21,7 @@ export interface AppMetrics {
   cacheRequests: Counter<'cache' | 'result'>;
   keyRetrievals: Counter<'outcome'>;
   slackApiErrors: Counter<'method'>;
+  balanceReadings: Counter<'outcome'>;
   /** The gauges read these when scraped; set once the parts they read exist. */
   sources: MetricSources;
 }
@@ -111,6 +112,12 @@ export function createMetrics(): AppMetrics {
     keyRetrievals: new Counter({
       name: 'order_desk_key_retrievals_total',
       help: 'Keys requests, by audited outcome',
+      labelNames: ['outcome'],
+      registers,
+    }),
+    balanceReadings: new Counter({
+      name: 'order_desk_balance_watch_readings_total',
+      help: 'Balance watch rounds: ok, failed (a partner error: not an alert about money), skipped (another replica had the round)',
       labelNames: ['outcome'],
       registers,
     }),

@@ -1,4 +1,5 @@
 import type { types } from '@slack/bolt';
+import { runwayDays, type SpendFigures, sparkline } from '../finance/spend.js';
 import type { OrderSummary, PartnerApiError } from '../partner-api/index.js';
 import { accessDeniedText, type DenialReason } from './access.js';
 import { ActionIds } from './action-ids.js';
@@ -28,6 +29,55 @@ export interface HomeInput {
   recent: readonly OrderSummary[] | PartnerApiError;
   /** Set when the user may not see order data (a guest, another organisation's user). */
   ordersDenied?: DenialReason | undefined;
+  /** Finance only: spend and runway from the history; undefined figures are being computed. */
+  spend?: { figures: SpendFigures | undefined } | undefined;
+}
+
+/** Spend, runway and a 30-day sparkline, for finance. Never waits for a scan: old figures say their age. */
+function spendBlocks(
+  spend: { figures: SpendFigures | undefined },
+  balance: BalanceState | undefined,
+  options: RenderOptions,
+): Block[] {
+  const header: Block = { type: 'header', text: { type: 'plain_text', text: 'Spend and runway' } };
+  const { figures } = spend;
+  if (!figures)
+    return [
+      header,
+      section(
+        ':hourglass_flowing_sand: Spend and runway are being computed from the order history; refresh in a minute.',
+      ),
+    ];
+  const money = (value: number) => formatMoney(value, options.currency);
+  const reading = balance?.kind === 'reading' ? balance.reading : undefined;
+  const available = reading && reading.balance !== null ? reading.balance + (reading.creditLimit ?? 0) : null;
+  const runway = runwayDays(available, figures.averagePerDay);
+  return [
+    header,
+    {
+      type: 'section',
+      fields: [
+        { type: 'mrkdwn', text: `*Today*\n${money(figures.today)}` },
+        { type: 'mrkdwn', text: `*Last 7 days*\n${money(figures.last7Days)}` },
+        { type: 'mrkdwn', text: `*Last 30 days*\n${money(figures.last30Days)}` },
+        { type: 'mrkdwn', text: `*Average per day (7 days)*\n${money(figures.averagePerDay)}` },
+        {
+          type: 'mrkdwn',
+          text: `*Runway*\n${runway === null ? (available === null ? 'unknown (no balance yet)' : 'no spend in the last 7 days') : `${runway.toFixed(1)} days`}`,
+        },
+      ],
+    },
+    section(`\`${sparkline(figures.daily)}\`  daily spend, last 30 days (oldest left)`),
+    {
+      type: 'context',
+      elements: [
+        {
+          type: 'mrkdwn',
+          text: `Completed orders only, days in ${escapeMrkdwn(figures.timeZone)} · runway = available funds ÷ average daily spend of the last 7 days · computed ${slackDate(figures.computedAt, options.now)}`,
+        },
+      ],
+    },
+  ];
 }
 
 function section(text: string): Block {
@@ -59,7 +109,7 @@ function balanceBlocks(state: BalanceState | undefined, options: RenderOptions):
       ? [
           {
             type: 'mrkdwn' as const,
-            text: `*Available incl. credit*\n${formatMoney(reading.balance + reading.creditLimit, options.currency)}`,
+            text: `*Available funds*\n${formatMoney(reading.balance + reading.creditLimit, options.currency)}`,
           },
         ]
       : [];
@@ -77,7 +127,7 @@ function balanceBlocks(state: BalanceState | undefined, options: RenderOptions):
       elements: [
         {
           type: 'mrkdwn',
-          text: `Read ${slackDate(reading.readAt.toISOString(), options.now)} from the partner API.`,
+          text: `Read ${slackDate(reading.readAt.toISOString(), options.now)} from the partner API. Available funds = balance + credit limit (the spec does not define it; this is Order Desk's reading).`,
         },
       ],
     },
@@ -97,8 +147,10 @@ export function renderHome(input: HomeInput, options: RenderOptions): types.Home
     { type: 'divider' },
     { type: 'header', text: { type: 'plain_text', text: 'Account balance' } },
   ];
-  if (input.isFinance) blocks.push(...balanceBlocks(input.balance, options));
-  else blocks.push(section(':lock: The balance and credit limit are visible to finance only.'));
+  if (input.isFinance) {
+    blocks.push(...balanceBlocks(input.balance, options));
+    if (input.spend) blocks.push(...spendBlocks(input.spend, input.balance, options));
+  } else blocks.push(section(':lock: The balance and credit limit are visible to finance only.'));
   blocks.push(
     { type: 'divider' },
     { type: 'header', text: { type: 'plain_text', text: 'Most recent orders' } },

@@ -3,6 +3,8 @@ export { accessDeniedText, renderAccessDenied, renderKeyLimit } from './access.j
 export { ActionIds } from './action-ids.js';
 export type { OrderButton, PageButton } from './button-values.js';
 export { decodeButton, OrderButtonSchema, PageButtonSchema } from './button-values.js';
+export type { FinanceAlertInput } from './finance.js';
+export { renderBalanceReadableAgain, renderBalanceUnreadable, renderFinanceAlert } from './finance.js';
 export type { BalanceReading, BalanceState, HomeInput } from './home.js';
 export { renderHome } from './home.js';
 export { renderKeyMessages } from './keys.js';

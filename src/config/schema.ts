@@ -112,6 +112,21 @@ const flag = (fallback: boolean) =>
       return z.NEVER;
     });
 
+/** A decimal amount of 0 or more, or unset. */
+const optionalAmount = z
+  .string()
+  .trim()
+  .optional()
+  .transform((value, ctx) => {
+    if (value === undefined || value === '') return undefined;
+    const parsed = Number(value);
+    if (!Number.isFinite(parsed) || parsed < 0) {
+      ctx.addIssue({ code: 'custom', message: 'must be a number of 0 or more' });
+      return z.NEVER;
+    }
+    return parsed;
+  });
+
 const userIds = idList(/^[UW][A-Z0-9]{2,}$/, 'Slack user IDs (U…/W…)');
 const usergroupIds = idList(/^S[A-Z0-9]{2,}$/, 'Slack user group IDs (S…)');
 
@@ -172,6 +187,36 @@ export const AppEnvSchema = PartnerEnvSchema.extend({
     error: 'must be at least 32 characters (or leave it unset to derive one from the signing secret)',
   }),
   KEY_LINK_TTL_SECONDS: integer(300, 30, 3_600),
+  // Finance: balance alerts, spend and runway, CSV export.
+  FINANCE_ALERT_CHANNEL_ID: optionalText.refine(
+    (value) => value === undefined || /^[CG][A-Z0-9]{2,}$/.test(value),
+    {
+      error: 'must be a Slack channel ID (C… or G…)',
+    },
+  ),
+  BALANCE_WATCH_SECONDS: integer(900, 5, 86_400),
+  BALANCE_ALERT_BELOW: optionalAmount,
+  BALANCE_ALERT_RUNWAY_DAYS: optionalAmount,
+  REPORT_TIMEZONE: z
+    .string()
+    .trim()
+    .optional()
+    .transform((value, ctx) => {
+      const zone = value || 'UTC';
+      try {
+        new Intl.DateTimeFormat('en', { timeZone: zone });
+        return zone;
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'must be an IANA time zone such as UTC or Europe/Berlin' });
+        return z.NEVER;
+      }
+    }),
+  ORDER_AMOUNT_IS: z
+    .string()
+    .trim()
+    .optional()
+    .transform((value) => value || 'total')
+    .pipe(z.enum(['total', 'unit'], { error: 'must be total (line total) or unit (unit price)' })),
   REDIS_URL: redisUrl,
   REDIS_PREFIX: z
     .string()

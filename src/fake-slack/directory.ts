@@ -46,3 +46,9 @@ export function conversationInfo(
     },
   };
 }
+
+export function botInfo(botId: string, bot: { botId: string; appId: string }) {
+  return botId === bot.botId
+    ? { ok: true as const, bot: { id: bot.botId, app_id: bot.appId, name: 'Order Desk', deleted: false } }
+    : { ok: false as const, error: 'bot_not_found' };
+}

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { conversationInfo, userInfo } from './directory.js';
+import { botInfo, conversationInfo, userInfo } from './directory.js';
 import type {
   FakeChannel,
   FakeMessage,
@@ -521,6 +521,8 @@ export class FakeSlack extends EventEmitter {
         const result = userInfo(this.users, String(args.user ?? ''), BOT.teamId);
         return answer(200, result);
       }
+      case 'bots.info':
+        return answer(200, botInfo(String(args.bot ?? ''), BOT));
       case 'conversations.info': {
         const result = conversationInfo(this.channels, String(args.channel ?? ''));
         return answer(200, result);

@@ -16,20 +16,30 @@ export async function publishHome(
 ): Promise<void> {
   const [orders, finance] = await Promise.all([deps.auth.canUseOrders(userId), deps.auth.isFinance(userId)]);
   // Guests and other organisations' users see what the app is, and no order data.
-  const [recent, balance] = await Promise.all([
+  const [recent, balance, spendFigures] = await Promise.all([
     orders.allowed
       ? partnerResult(deps, { where: 'home', userId }, () => deps.partner.orders.recent(RECENT_ORDERS_SHOWN))
       : Promise.resolve(undefined),
     finance.allowed
       ? deps.balance.current({ force: options.forceBalance ?? false })
       : Promise.resolve(undefined),
+    finance.allowed ? deps.spend.cached() : Promise.resolve(undefined),
   ]);
+  if (finance.allowed) {
+    // Never waits for a scan: the figures shown are the last computed; a stale or missing set is
+    // recomputed in the background (Refresh always), and the Home tab published again when it lands.
+    const maxAgeMs = options.forceBalance ? 0 : deps.financeRefreshMs;
+    deps.spend.refreshIfOlder(maxAgeMs, () => {
+      void publishHome(deps, client, userId).catch(() => undefined);
+    });
+  }
   const view = renderHome(
     {
       isFinance: finance.allowed,
       balance,
       recent: recent === undefined ? [] : isPartnerApiError(recent) ? recent : recent.orders,
       ordersDenied: orders.allowed ? undefined : orders.reason,
+      spend: finance.allowed ? { figures: spendFigures } : undefined,
     },
     renderOptions(deps),
   );

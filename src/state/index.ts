@@ -4,7 +4,7 @@ import { createRedisState } from './redis-state.js';
 import type { SharedState } from './shared-state.js';
 
 export type { CacheResult, ReadThroughOptions } from './read-through.js';
-export { readThrough, storeCached } from './read-through.js';
+export { peekCached, readThrough, storeCached } from './read-through.js';
 export { describeRedisUrl, RedisStartupError } from './redis-state.js';
 export type { LimiterOptions, SharedState } from './shared-state.js';
 export { StateUnavailableError } from './shared-state.js';

@@ -23,6 +23,14 @@ interface Stored<T> {
   storedAt: number;
 }
 
+/** What the cache holds for `key` and when it was stored, without reading the source (undefined: nothing, or state down). */
+export async function peekCached<T>(
+  state: SharedState,
+  key: string,
+): Promise<{ value: T; storedAt: number } | undefined> {
+  return state.get<Stored<T>>(key).catch(() => undefined);
+}
+
 /** Puts a value in the cache readThrough reads, e.g. one that arrived for free with another answer. */
 export async function storeCached<T>(
   state: SharedState,

@@ -96,7 +96,8 @@ describe.skipIf(redisTests.skip)('three replicas sharing one Redis', () => {
         0,
       );
     expect(results('miss')).toBe(1);
-    expect(results('shared') + results('hit')).toBe(5);
+    // The other five opens were served from the cache (published again when spend figures land, so more).
+    expect(results('shared') + results('hit')).toBeGreaterThanOrEqual(5);
   });
 
   it('looks a user group up once for all three (usergroups.users.list is rate-limited per workspace)', async () => {

@@ -1,0 +1,79 @@
+import type { AppLogger } from '../logger.js';
+import { isPartnerApiError, type PartnerApiError, type PartnerClient } from '../partner-api/index.js';
+import { logPartnerFailure } from '../services/partner-failures.js';
+import { peekCached, readThrough, type SharedState } from '../state/index.js';
+import { ordersBetween } from './history-window.js';
+import { type AmountMeaning, computeSpend, type SpendFigures } from './spend.js';
+
+export interface SpendService {
+  /** The last figures computed (by any replica), with when; never waits for a scan. */
+  cached(): Promise<SpendFigures | undefined>;
+  /** Reads the last 30 days of history now (once across replicas) and keeps the figures. */
+  refresh(): Promise<SpendFigures | PartnerApiError>;
+  /** Starts a refresh in the background when the figures are older than `maxAgeMs` (or missing). */
+  refreshIfOlder(maxAgeMs: number, then?: () => void): void;
+}
+
+const SPEND_KEY = 'finance:spend';
+// Kept until replaced: old figures with their age beat no figures.
+const KEEP_MS = 7 * 86_400_000;
+// A 30-day scan of a large account takes a while; another replica waits for it, up to this long.
+const SCAN_LOCK_MS = 120_000;
+
+export function createSpendService(options: {
+  partner: PartnerClient;
+  state: SharedState;
+  timeZone: string;
+  amountIs: AmountMeaning;
+  logger: AppLogger;
+  now: () => Date;
+}): SpendService {
+  const { partner, state, logger, now } = options;
+  let running: Promise<SpendFigures | PartnerApiError> | undefined;
+
+  async function scan(): Promise<{ value: SpendFigures | PartnerApiError; cache: boolean }> {
+    const at = now();
+    // 31 days back covers 30 calendar days in any time zone.
+    const since = new Date(at.getTime() - 31 * 86_400_000);
+    const orders = [];
+    try {
+      for await (const page of ordersBetween(partner, since, at)) orders.push(...page);
+      return { value: computeSpend(orders, at, options.timeZone, options.amountIs), cache: true };
+    } catch (error) {
+      if (!isPartnerApiError(error)) throw error;
+      logPartnerFailure(logger, error, { where: 'spend' });
+      return { value: error, cache: false };
+    }
+  }
+
+  const service: SpendService = {
+    async cached() {
+      return (await peekCached<SpendFigures>(state, SPEND_KEY))?.value;
+    },
+    refresh() {
+      running ??= readThrough<SpendFigures | PartnerApiError>({
+        state,
+        key: SPEND_KEY,
+        ttlMs: KEEP_MS,
+        force: true,
+        lockMs: SCAN_LOCK_MS,
+        load: scan,
+        now: () => now().getTime(),
+      }).finally(() => {
+        running = undefined;
+      });
+      return running;
+    },
+    refreshIfOlder(maxAgeMs, then) {
+      void (async () => {
+        const stored = await peekCached<SpendFigures>(state, SPEND_KEY);
+        if (stored && now().getTime() - stored.storedAt < maxAgeMs) return;
+        await service.refresh();
+        then?.();
+      })().catch((error: unknown) =>
+        logger.error({ error: (error as Error).message }, 'spend refresh failed'),
+      );
+    },
+  };
+  return service;
+}

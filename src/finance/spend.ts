@@ -1,0 +1,115 @@
+import type { OrderSummary } from '../partner-api/index.js';
+
+// Spend and runway from the order history. Only completed orders count: they are what was debited.
+// Days are calendar days in REPORT_TIMEZONE.
+
+export type AmountMeaning = 'total' | 'unit';
+
+export interface SpendFigures {
+  /** Spend on today's date, in the last 7 and 30 days (today included). */
+  today: number;
+  last7Days: number;
+  last30Days: number;
+  /** The last 7 days' spend divided by 7: what the runway is measured with. */
+  averagePerDay: number;
+  /** Spend per day for the last 30 days, oldest first (the sparkline). */
+  daily: number[];
+  ordersCounted: number;
+  computedAt: string;
+  timeZone: string;
+}
+
+const DAYS = 30;
+
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** "2026-11-22": the calendar day of `date` in `timeZone`. */
+export function dayKey(date: Date, timeZone: string): string {
+  let format = dayFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-CA', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+    });
+    dayFormats.set(timeZone, format);
+  }
+  return format.format(date);
+}
+
+/** The last `count` calendar days in `timeZone`, oldest first, ending today. */
+export function lastDays(now: Date, timeZone: string, count: number = DAYS): string[] {
+  const days: string[] = [];
+  // Stepping back 24 h at a time can skip or repeat a day across a DST change; noon-to-noon steps in
+  // UTC always land on each calendar day once for any offset within ±12 h.
+  let cursor = new Date(`${dayKey(now, timeZone)}T12:00:00Z`);
+  for (let i = 0; i < count; i++) {
+    days.unshift(cursor.toISOString().slice(0, 10));
+    cursor = new Date(cursor.getTime() - 86_400_000);
+  }
+  return days;
+}
+
+/** What an order cost: item.amount is the line total, or a unit price (ORDER_AMOUNT_IS). */
+export function orderAmount(order: OrderSummary, meaning: AmountMeaning): number {
+  const amount = order.item.amount ?? 0;
+  return meaning === 'unit' ? amount * (order.item.quantity ?? 1) : amount;
+}
+
+export function computeSpend(
+  orders: Iterable<OrderSummary>,
+  now: Date,
+  timeZone: string,
+  meaning: AmountMeaning,
+): SpendFigures {
+  const days = lastDays(now, timeZone);
+  const index = new Map(days.map((day, i) => [day, i]));
+  const daily = days.map(() => 0);
+  let counted = 0;
+  for (const order of orders) {
+    if (order.status?.toUpperCase() !== 'COMPLETED' || !order.createdAt) continue;
+    const created = new Date(order.createdAt);
+    if (Number.isNaN(created.getTime()) || created.getTime() > now.getTime()) continue;
+    const slot = index.get(dayKey(created, timeZone));
+    if (slot === undefined) continue;
+    daily[slot] = (daily[slot] ?? 0) + orderAmount(order, meaning);
+    counted++;
+  }
+  const sum = (values: number[]) => round(values.reduce((total, value) => total + value, 0));
+  const last7Days = sum(daily.slice(-7));
+  return {
+    today: round(daily.at(-1) ?? 0),
+    last7Days,
+    last30Days: sum(daily),
+    averagePerDay: round(last7Days / 7),
+    daily: daily.map(round),
+    ordersCounted: counted,
+    computedAt: now.toISOString(),
+    timeZone,
+  };
+}
+
+function round(value: number): number {
+  return Math.round(value * 100) / 100;
+}
+
+/** Days the available funds last at the average daily spend; null when nothing is spent. */
+export function runwayDays(available: number | null, averagePerDay: number): number | null {
+  if (available === null || averagePerDay <= 0) return null;
+  return Math.max(0, available / averagePerDay);
+}
+
+const BLOCKS = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
+
+/** Daily values as Unicode blocks: renders wherever Slack does, with no image hosting. */
+export function sparkline(values: readonly number[]): string {
+  const max = Math.max(...values, 0);
+  if (max <= 0) return BLOCKS[0]?.repeat(values.length) ?? '';
+  return values
+    .map(
+      (value) =>
+        BLOCKS[Math.min(BLOCKS.length - 1, Math.round((Math.max(0, value) / max) * (BLOCKS.length - 1)))],
+    )
+    .join('');
+}
