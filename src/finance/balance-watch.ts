@@ -79,11 +79,13 @@ export function createBalanceWatch(options: BalanceWatchOptions): BalanceWatch {
   }
 
   async function runOnce(): Promise<'skipped' | 'read' | 'failed'> {
-    // One replica per round: the lock lives a little less than the interval.
-    const lockMs = Math.max(1_000, options.intervalSeconds * 1000 - 500);
+    // One replica per round: rounds are numbered by the clock, and the first replica to claim a
+    // round's number has it (the others' timers fire at other moments within the same round).
+    const intervalMs = options.intervalSeconds * 1000;
+    const round = Math.floor(options.now().getTime() / intervalMs);
     let mine: boolean;
     try {
-      mine = await state.claim(LOCK_KEY, lockMs);
+      mine = await state.claim(`${LOCK_KEY}:${round}`, intervalMs * 2);
     } catch {
       // Without the shared state no replica can know who watches: skip rather than alert twice.
       log.warn('balance watch skipped: the shared state is unreachable');

@@ -1,0 +1,188 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FakeSlack } from '../../src/fake-slack/server.js';
+import type { PartnerSimulator } from '../../src/simulator/server.js';
+import {
+  assertNoSecretLeaks,
+  type DeskUnderTest,
+  type Harness,
+  startDesk,
+  startHarness,
+  startTestSlack,
+  USERS,
+} from '../helpers/harness.js';
+import { startTestSimulator } from '../helpers/partner.js';
+import { type RedisServer, redisTests, startRedisServer } from '../helpers/redis-server.js';
+
+const FINANCE = 'C0FINANCE';
+const textOf = (value: unknown) => JSON.stringify(value) ?? '';
+const WATCH = {
+  FINANCE_ALERT_CHANNEL_ID: FINANCE,
+  BALANCE_WATCH_SECONDS: '60',
+  BALANCE_ALERT_BELOW: '20000',
+  BALANCE_CACHE_SECONDS: '0',
+};
+
+function financePosts(slack: FakeSlack) {
+  return slack.messages.filter((m) => m.channel === FINANCE).map((m) => m.text);
+}
+
+describe('the balance watch', () => {
+  let h: Harness;
+  let now = new Date('2026-11-22T10:00:00.000Z');
+  const nextRound = () => {
+    now = new Date(now.getTime() + 60_000);
+  };
+  beforeAll(async () => {
+    h = await startHarness({
+      simulator: { orders: 400, anchor: '2026-11-22T09:00:00.000Z' },
+      env: { ...WATCH, BALANCE_ALERT_RUNWAY_DAYS: '3' },
+      now: () => now,
+    });
+    h.slack.channels.push({ id: FINANCE, name: 'finance' });
+  });
+  afterAll(() => h.stop());
+
+  const round = async () => {
+    nextRound();
+    return h.desk.balanceWatch.runOnce();
+  };
+  const setAvailable = (available: number) => {
+    h.simulator.balance = { balance: available - 10_000, credit_limit: 10_000 };
+  };
+
+  it('alerts once when available funds cross the threshold, again only a half-threshold worse, then recovers', async () => {
+    setAvailable(30_000);
+    expect(await round()).toBe('read');
+    expect(financePosts(h.slack)).toEqual([]);
+    setAvailable(15_000);
+    await round();
+    setAvailable(14_000);
+    await round();
+    setAvailable(4_000);
+    await round();
+    setAvailable(25_000);
+    await round();
+    // (The runway crosses its own threshold at 4,000 too: that is the runway test's subject.)
+    const posts = financePosts(h.slack).filter((text) => text.startsWith('Available funds'));
+    expect(posts).toHaveLength(3);
+    expect(posts[0]).toMatch(/^Available funds alert: €15,000\.00 \(threshold €20,000\.00\)/);
+    expect(posts[1]).toMatch(/^Available funds alert: €4,000\.00/);
+    expect(posts[2]).toMatch(/^Available funds recovered: €25,000\.00/);
+    const alert = h.slack.messages.find((m) => m.channel === FINANCE);
+    expect(textOf(alert?.blocks)).toMatch(/trace ID `[0-9a-f]{16}`/);
+    expect(textOf(alert?.blocks)).toContain('slack://app?team=T0SANDBOX&id=A0ORDERDESK&tab=home');
+    expect(textOf(alert?.blocks)).toContain('available funds = balance + credit limit');
+  });
+
+  it('a restart does not alert again: what finance was told is on the shared state', async () => {
+    setAvailable(12_000);
+    await round();
+    const told = financePosts(h.slack).length;
+    await round();
+    expect(financePosts(h.slack)).toHaveLength(told);
+    setAvailable(30_000);
+    await round();
+  });
+
+  it('three failed readings in a row: finance hears once that the balance cannot be read, then that it can', async () => {
+    const before = financePosts(h.slack).length;
+    // 401 is not retried, so each round fails at once.
+    h.simulator.faults.set({ errorRate: 1, errorStatus: 401 });
+    try {
+      for (let i = 0; i < 4; i++) expect(await round()).toBe('failed');
+    } finally {
+      h.simulator.faults.reset();
+    }
+    expect(await round()).toBe('read');
+    expect(financePosts(h.slack).slice(before)).toEqual([
+      'The balance cannot be read from the partner API',
+      'The balance can be read again',
+    ]);
+    expect(h.logs.filter((line) => line.includes('"where":"balance"')).length).toBeGreaterThanOrEqual(4);
+  });
+
+  it('alerts on the runway: available funds over the average daily spend of the last 7 days', async () => {
+    const before = financePosts(h.slack).length;
+    const spend = await h.desk.deps.spend.refresh();
+    if (!('averagePerDay' in spend)) throw new Error('spend not computed');
+    expect(spend.averagePerDay).toBeGreaterThan(0);
+    setAvailable(spend.averagePerDay * 2);
+    await round();
+    const runway = financePosts(h.slack).slice(before).filter((text) => text.startsWith('Runway'));
+    expect(runway).toHaveLength(1);
+    expect(runway[0]).toMatch(/^Runway alert: 2\.0 days \(threshold 3 days\)/);
+    setAvailable(40_000);
+    await round();
+  });
+
+  it('computes spend from the simulator’s orders in the last 30 days', async () => {
+    const spend = await h.desk.deps.spend.refresh();
+    if (!('last30Days' in spend)) throw new Error('spend not computed');
+    // Counted here independently: completed orders since the start of the day 29 days ago (UTC).
+    const start = Date.parse('2026-10-24T00:00:00.000Z');
+    const inWindow = h.simulator
+      .allOrders()
+      .filter((o) => o.status === 'COMPLETED' && Date.parse(o.created_at) >= start && Date.parse(o.created_at) <= now.getTime());
+    const total = Math.round(inWindow.reduce((sum, o) => sum + o.item.amount, 0) * 100) / 100;
+    expect(spend.last30Days).toBeCloseTo(total, 2);
+    expect(spend.ordersCounted).toBe(inWindow.length);
+    expect(spend.daily).toHaveLength(30);
+  });
+
+  it('the Home tab shows finance spend, runway and the sparkline, and never waits for a scan', async () => {
+    await h.slack.openHome(USERS.finance);
+    const view = await h.slack.waitFor(() => {
+      const home = textOf(h.slack.views.get(USERS.finance));
+      return home.includes('Spend and runway') && home.includes('Last 30 days') ? home : undefined;
+    });
+    expect(view).toMatch(/[▁▂▃▄▅▆▇█]{30}/);
+    expect(view).toContain('*Runway*');
+    const member = textOf(h.slack.views.get(USERS.member));
+    expect(member).not.toContain('Spend and runway');
+  });
+
+  it('a post that fails is logged on every round, not once per second', async () => {
+    h.slack.methodFaults.set('chat.postMessage', { error: 'not_in_channel', count: 1 });
+    setAvailable(1_000);
+    await round();
+    expect(h.logs.filter((line) => line.includes('finance alert could not be posted'))).toHaveLength(1);
+    setAvailable(40_000);
+    await round();
+  });
+});
+
+describe.skipIf(redisTests.skip)('the balance watch on two replicas sharing Redis', () => {
+  let redis: RedisServer;
+  let simulator: PartnerSimulator;
+  let slack: FakeSlack;
+  let replicas: DeskUnderTest[];
+  let now = new Date('2026-11-22T10:00:00.000Z');
+  beforeAll(async () => {
+    redis = await startRedisServer();
+    simulator = await startTestSimulator({ orders: 200, anchor: '2026-11-22T09:00:00.000Z' });
+    slack = await startTestSlack();
+    slack.channels.push({ id: FINANCE, name: 'finance' });
+    const env = { ...WATCH, REDIS_URL: redis.url, REDIS_PREFIX: `w${Date.now()}:` };
+    replicas = await Promise.all([0, 1].map(() => startDesk(simulator, slack, env, () => now)));
+  });
+  afterAll(async () => {
+    for (const replica of replicas ?? []) await replica.desk.stop(2_000);
+    await slack?.stop();
+    await simulator?.stop();
+    await redis?.destroy();
+    for (const replica of replicas ?? []) assertNoSecretLeaks(slack, replica.logs, simulator.apiKey);
+  });
+
+  it('one reading per round, one alert per crossing, whichever replica runs the round', async () => {
+    simulator.balance = { balance: 5_000, credit_limit: 10_000 };
+    const outcomes: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      now = new Date(now.getTime() + 60_000);
+      // Both replicas' timers fire within the same round.
+      outcomes.push(...(await Promise.all(replicas.map((replica) => replica.desk.balanceWatch.runOnce()))));
+    }
+    expect(outcomes.filter((outcome) => outcome === 'read')).toHaveLength(3);
+    expect(outcomes.filter((outcome) => outcome === 'skipped')).toHaveLength(3);
+    expect(financePosts(slack).filter((text) => text.startsWith('Available funds alert'))).toHaveLength(1);
+  });
+});
