@@ -175,6 +175,7 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
     }),
     revealKey: revealSigningKeyValue,
     financeRefreshMs: env.BALANCE_WATCH_SECONDS * 1000,
+    reportTimeZone: env.REPORT_TIMEZONE,
     spend: createSpendService({
       partner,
       state,

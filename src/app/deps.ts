@@ -27,6 +27,8 @@ export interface AppDeps {
   spend: SpendService;
   /** How old spend figures may be before a Home open recomputes them (the watch's interval). */
   financeRefreshMs: number;
+  /** REPORT_TIMEZONE: the calendar days of spend figures and exports. */
+  reportTimeZone: string;
   revealLinks: RevealLinks;
   /** Signs and checks one-time reveal tokens (the same on every replica). */
   revealKey: Buffer;

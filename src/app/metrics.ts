@@ -22,6 +22,7 @@ export interface AppMetrics {
   keyRetrievals: Counter<'outcome'>;
   slackApiErrors: Counter<'method'>;
   balanceReadings: Counter<'outcome'>;
+  exports: Counter<'outcome'>;
   /** The gauges read these when scraped; set once the parts they read exist. */
   sources: MetricSources;
 }
@@ -118,6 +119,12 @@ export function createMetrics(): AppMetrics {
     balanceReadings: new Counter({
       name: 'order_desk_balance_watch_readings_total',
       help: 'Balance watch rounds: ok, failed (a partner error: not an alert about money), skipped (another replica had the round)',
+      labelNames: ['outcome'],
+      registers,
+    }),
+    exports: new Counter({
+      name: 'order_desk_exports_total',
+      help: 'CSV exports: uploaded, partner_failed, slack_failed, error',
       labelNames: ['outcome'],
       registers,
     }),

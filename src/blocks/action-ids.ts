@@ -6,6 +6,7 @@ export const ActionIds = {
   openOrder: 'order_open',
   resultsPage: 'results_page',
   refreshHome: 'home_refresh',
+  exportOrders: 'home_export',
   /** Prefix of the "View image key" link buttons (one per image key: keys_reveal_<key>_<block>). */
   revealKey: 'keys_reveal',
 } as const;

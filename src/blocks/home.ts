@@ -3,6 +3,7 @@ import { runwayDays, type SpendFigures, sparkline } from '../finance/spend.js';
 import type { OrderSummary, PartnerApiError } from '../partner-api/index.js';
 import { accessDeniedText, type DenialReason } from './access.js';
 import { ActionIds } from './action-ids.js';
+import { exportButtonBlock } from './export.js';
 import { escapeMrkdwn, formatMoney, slackDate } from './format.js';
 import { KEYS_USAGE, ORDER_USAGE } from './messages.js';
 import { orderRows } from './order-list.js';
@@ -149,7 +150,7 @@ export function renderHome(input: HomeInput, options: RenderOptions): types.Home
   ];
   if (input.isFinance) {
     blocks.push(...balanceBlocks(input.balance, options));
-    if (input.spend) blocks.push(...spendBlocks(input.spend, input.balance, options));
+    if (input.spend) blocks.push(...spendBlocks(input.spend, input.balance, options), exportButtonBlock());
   } else blocks.push(section(':lock: The balance and credit limit are visible to finance only.'));
   blocks.push(
     { type: 'divider' },

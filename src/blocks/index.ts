@@ -3,6 +3,7 @@ export { accessDeniedText, renderAccessDenied, renderKeyLimit } from './access.j
 export { ActionIds } from './action-ids.js';
 export type { OrderButton, PageButton } from './button-values.js';
 export { decodeButton, OrderButtonSchema, PageButtonSchema } from './button-values.js';
+export { EXPORT_CALLBACK_ID, EXPORT_FIELDS, exportButtonBlock, renderExportModal } from './export.js';
 export type { FinanceAlertInput } from './finance.js';
 export { renderBalanceReadableAgain, renderBalanceUnreadable, renderFinanceAlert } from './finance.js';
 export type { BalanceReading, BalanceState, HomeInput } from './home.js';

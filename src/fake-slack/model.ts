@@ -10,6 +10,8 @@ export interface FakeMessage {
   via: 'response_url' | 'chat.postMessage' | 'chat.postEphemeral' | 'command';
   /** The user a message was posted for (the command's author, or the bot). */
   author: string;
+  /** Files shared with the message (files.completeUploadExternal), with where to download them. */
+  files?: Array<{ id: string; name: string; title: string; url: string }> | undefined;
   deleted: boolean;
   replacedCount: number;
 }

@@ -3,6 +3,7 @@ import { EventEmitter } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { botInfo, conversationInfo, userInfo } from './directory.js';
+import { FakeFiles } from './files.js';
 import type {
   FakeChannel,
   FakeMessage,
@@ -62,6 +63,9 @@ export class FakeSlack extends EventEmitter {
   readonly responsePosts: ResponsePost[] = [];
   readonly messages: FakeMessage[] = [];
   readonly views = new Map<string, unknown>();
+  /** Modals open per user (views.open), newest last. */
+  readonly modals = new Map<string, Array<{ id: string; view: Record<string, unknown> }>>();
+  readonly uploads = new FakeFiles();
   readonly users: FakeUser[];
   readonly channels: FakeChannel[];
   readonly usergroups: Map<string, string[]>;
@@ -71,6 +75,8 @@ export class FakeSlack extends EventEmitter {
   /** Where apps.connections.open sends a Socket Mode client (a test's WebSocket server). */
   socketModeUrl: string | undefined;
   private readonly targets = new Map<string, ResponseTarget>();
+  /** trigger_id → the user whose action made it (views.open accepts each once). */
+  private readonly triggers = new Map<string, string>();
   private server: Server | undefined;
   private boundPort: number;
   private tsCounter = 0;
@@ -168,7 +174,7 @@ export class FakeSlack extends EventEmitter {
       api_app_id: BOT.appId,
       is_enterprise_install: 'false',
       response_url: `${this.url}/response/${responseUrlId}`,
-      trigger_id: `trigger.${randomBytes(6).toString('hex')}`,
+      trigger_id: this.newTrigger(input.user),
     }).toString();
     const result = await this.send(
       form,
@@ -236,7 +242,7 @@ export class FakeSlack extends EventEmitter {
         channel_id: message.channel,
         is_ephemeral: message.visibleTo !== undefined,
       },
-      trigger_id: `trigger.${randomBytes(6).toString('hex')}`,
+      trigger_id: this.newTrigger(input.user),
       team: { id: BOT.teamId, domain: 'sandbox' },
       enterprise: null,
       is_enterprise_install: false,
@@ -302,7 +308,7 @@ export class FakeSlack extends EventEmitter {
       is_enterprise_install: false,
       enterprise: null,
       callback_id: input.callbackId,
-      trigger_id: `trigger.${randomBytes(6).toString('hex')}`,
+      trigger_id: this.newTrigger(input.user),
       response_url: `${this.url}/response/${responseUrlId}`,
       message_ts: ts,
       message: {
@@ -331,7 +337,7 @@ export class FakeSlack extends EventEmitter {
       api_app_id: BOT.appId,
       token: 'legacy-verification-token',
       container: { type: 'view', view_id: `V${input.user}` },
-      trigger_id: `trigger.${randomBytes(6).toString('hex')}`,
+      trigger_id: this.newTrigger(input.user),
       team: { id: BOT.teamId, domain: 'sandbox' },
       view: { id: `V${input.user}`, type: 'home', ...(view ?? {}) },
       actions: [
@@ -374,6 +380,58 @@ export class FakeSlack extends EventEmitter {
       ? { 'x-slack-retry-num': String(redelivery.retryNum), 'x-slack-retry-reason': 'http_timeout' }
       : undefined;
     return { ...(await this.send(body, 'application/json', undefined, undefined, retryHeaders)), eventId };
+  }
+
+  private newTrigger(user: string): string {
+    const trigger = `trigger.${randomBytes(6).toString('hex')}`;
+    this.triggers.set(trigger, user);
+    return trigger;
+  }
+
+  /**
+   * Submits the user's newest modal with `values` (block_id → action_id → value), as Slack sends a
+   * view_submission. Resolves with the app's answer: empty (the modal closes) or response_action errors.
+   */
+  async submitView(input: {
+    user: string;
+    values: Record<string, Record<string, Record<string, unknown>>>;
+  }): Promise<{ status: number; body: Record<string, unknown> | undefined }> {
+    const open = this.modals.get(input.user) ?? [];
+    const modal = open.at(-1);
+    if (!modal) throw new Error(`no modal open for ${input.user}`);
+    const payload = {
+      type: 'view_submission',
+      team: { id: BOT.teamId, domain: 'sandbox' },
+      user: { id: input.user, username: 'user', name: 'user', team_id: BOT.teamId },
+      api_app_id: BOT.appId,
+      token: 'legacy-verification-token',
+      trigger_id: this.newTrigger(input.user),
+      view: {
+        ...modal.view,
+        id: modal.id,
+        team_id: BOT.teamId,
+        type: 'modal',
+        state: { values: input.values },
+        hash: randomBytes(4).toString('hex'),
+      },
+      response_urls: [],
+      is_enterprise_install: false,
+      enterprise: null,
+    };
+    const result = await this.send(
+      new URLSearchParams({ payload: JSON.stringify(payload) }).toString(),
+      'application/x-www-form-urlencoded',
+    );
+    let body: Record<string, unknown> | undefined;
+    try {
+      body = result.body ? (JSON.parse(result.body) as Record<string, unknown>) : undefined;
+    } catch {
+      body = undefined;
+    }
+    // No response_action: Slack closes the modal.
+    if (result.status === 200 && !body?.response_action) this.modals.set(input.user, open.slice(0, -1));
+    this.emit('change');
+    return { status: result.status, body };
   }
 
   /** Resolves when `check` finds what it waits for, re-checked on every change; rejects at timeout. */
@@ -428,6 +486,27 @@ export class FakeSlack extends EventEmitter {
     const url = new URL(req.url ?? '/', 'http://fake-slack');
     if (req.method === 'POST' && url.pathname.startsWith('/api/')) {
       this.webApi(url.pathname.slice(5), req, body, res);
+      return;
+    }
+    if (req.method === 'POST' && url.pathname.startsWith('/upload/')) {
+      const status = this.uploads.receive(url.pathname.slice(8), body);
+      res.writeHead(status, { 'content-type': 'text/plain' });
+      res.end(status === 200 ? 'OK' : 'refused');
+      this.emit('change');
+      return;
+    }
+    if (req.method === 'GET' && url.pathname.startsWith('/files/')) {
+      const file = this.uploads.files.get(url.pathname.slice(7));
+      if (!file?.content) {
+        res.writeHead(404);
+        res.end();
+        return;
+      }
+      res.writeHead(200, {
+        'content-type': file.name.endsWith('.csv') ? 'text/csv; charset=utf-8' : 'application/octet-stream',
+        'content-disposition': `attachment; filename="${file.name.replace(/[^\w.-]/g, '_')}"`,
+      });
+      res.end(file.content);
       return;
     }
     if (req.method === 'POST' && url.pathname.startsWith('/response/')) {
@@ -520,6 +599,57 @@ export class FakeSlack extends EventEmitter {
       case 'users.info': {
         const result = userInfo(this.users, String(args.user ?? ''), BOT.teamId);
         return answer(200, result);
+      }
+      case 'conversations.open': {
+        const users = String(args.users ?? '');
+        if (!/^[UW][A-Z0-9]+$/.test(users)) return answer(200, { ok: false, error: 'user_not_found' });
+        const channel = `D${users.slice(1)}`;
+        if (!this.channels.some((c) => c.id === channel))
+          this.channels.push({ id: channel, name: `dm-${users}` });
+        return answer(200, { ok: true, channel: { id: channel } });
+      }
+      case 'chat.update': {
+        const message = this.messages.find(
+          (m) => m.channel === String(args.channel ?? '') && m.ts === String(args.ts ?? ''),
+        );
+        if (!message) return answer(200, { ok: false, error: 'message_not_found' });
+        message.text = String(args.text ?? message.text);
+        message.blocks = args.blocks === undefined ? message.blocks : asBlocks(args.blocks);
+        message.replacedCount++;
+        return answer(200, { ok: true, channel: message.channel, ts: message.ts });
+      }
+      case 'views.open': {
+        const view = parseJsonArg(args.view) as Record<string, unknown> | undefined;
+        const trigger = String(args.trigger_id ?? '');
+        const user = this.triggers.get(trigger);
+        if (!view || !user) return answer(200, { ok: false, error: 'invalid_trigger_id' });
+        this.triggers.delete(trigger);
+        const id = `V${randomBytes(5).toString('hex').toUpperCase()}`;
+        this.modals.set(user, [...(this.modals.get(user) ?? []), { id, view }]);
+        return answer(200, { ok: true, view: { id, ...view } });
+      }
+      case 'files.getUploadURLExternal':
+        return answer(200, this.uploads.getUploadUrl(this.url, args));
+      case 'files.completeUploadExternal': {
+        const result = this.uploads.complete(args);
+        if (result.ok)
+          for (const file of result.files) {
+            if (!file.channel) continue;
+            this.addMessage({
+              channel: file.channel,
+              text: '',
+              blocks: [],
+              via: 'chat.postMessage',
+              author: BOT.botUserId,
+              files: [
+                { id: file.id, name: file.name, title: file.title, url: `${this.url}/files/${file.id}` },
+              ],
+            });
+          }
+        return answer(
+          200,
+          result.ok ? { ok: true, files: result.files.map((f) => ({ id: f.id, title: f.title })) } : result,
+        );
       }
       case 'bots.info':
         return answer(200, botInfo(String(args.bot ?? ''), BOT));

@@ -4,10 +4,12 @@ import { registerActions } from './actions/index.js';
 import { registerCommands } from './commands/index.js';
 import { registerEvents } from './events/index.js';
 import { registerShortcuts } from './shortcuts/index.js';
+import { registerViews } from './views/index.js';
 
 export function registerListeners(app: App, deps: AppDeps): void {
   registerCommands(app, deps);
   registerActions(app, deps);
   registerEvents(app, deps);
   registerShortcuts(app, deps);
+  registerViews(app, deps);
 }

@@ -108,7 +108,9 @@ describe('the balance watch', () => {
     expect(spend.averagePerDay).toBeGreaterThan(0);
     setAvailable(spend.averagePerDay * 2);
     await round();
-    const runway = financePosts(h.slack).slice(before).filter((text) => text.startsWith('Runway'));
+    const runway = financePosts(h.slack)
+      .slice(before)
+      .filter((text) => text.startsWith('Runway'));
     expect(runway).toHaveLength(1);
     expect(runway[0]).toMatch(/^Runway alert: 2\.0 days \(threshold 3 days\)/);
     setAvailable(40_000);
@@ -122,7 +124,12 @@ describe('the balance watch', () => {
     const start = Date.parse('2026-10-24T00:00:00.000Z');
     const inWindow = h.simulator
       .allOrders()
-      .filter((o) => o.status === 'COMPLETED' && Date.parse(o.created_at) >= start && Date.parse(o.created_at) <= now.getTime());
+      .filter(
+        (o) =>
+          o.status === 'COMPLETED' &&
+          Date.parse(o.created_at) >= start &&
+          Date.parse(o.created_at) <= now.getTime(),
+      );
     const total = Math.round(inWindow.reduce((sum, o) => sum + o.item.amount, 0) * 100) / 100;
     expect(spend.last30Days).toBeCloseTo(total, 2);
     expect(spend.ordersCounted).toBe(inWindow.length);

@@ -1,6 +1,7 @@
 import type { App, BlockAction } from '@slack/bolt';
 import type { AppDeps } from '../../app/deps.js';
 import { ActionIds } from '../../blocks/index.js';
+import { exportOrdersAction } from './export-orders.js';
 import { hideKeysAction } from './hide-keys.js';
 import { openOrderAction } from './open-order.js';
 import { refreshHomeAction } from './refresh-home.js';
@@ -16,5 +17,6 @@ export function registerActions(app: App, deps: AppDeps): void {
   app.action<BlockAction>(ActionIds.openOrder, openOrderAction(deps));
   app.action<BlockAction>(new RegExp(`^${ActionIds.resultsPage}(_prev|_next)?$`), resultsPageAction(deps));
   app.action<BlockAction>(ActionIds.refreshHome, refreshHomeAction(deps));
+  app.action<BlockAction>(ActionIds.exportOrders, exportOrdersAction(deps));
   app.action<BlockAction>(new RegExp(`^${ActionIds.revealKey}_\\d+_\\d+$`), revealLinkAction(deps));
 }

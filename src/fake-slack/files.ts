@@ -1,0 +1,55 @@
+import { randomBytes } from 'node:crypto';
+
+// Slack's external file upload, as files.uploadV2 and Order Desk's streaming upload use it:
+// files.getUploadURLExternal hands out an upload URL, the bytes are POSTed there, and
+// files.completeUploadExternal shares the file in a channel. Kept apart from server.ts.
+
+export interface FakeFile {
+  id: string;
+  name: string;
+  title: string;
+  length: number;
+  /** The bytes as uploaded (UTF-8 text for the CSV exports Order Desk makes). */
+  content: string | undefined;
+  channel: string | undefined;
+}
+
+export class FakeFiles {
+  readonly files = new Map<string, FakeFile>();
+
+  getUploadUrl(baseUrl: string, args: Record<string, unknown>) {
+    const name = String(args.filename ?? '');
+    const length = Number(args.length);
+    if (!name || !Number.isInteger(length) || length < 1) return { ok: false, error: 'invalid_arguments' };
+    const id = `F${randomBytes(5).toString('hex').toUpperCase()}`;
+    this.files.set(id, { id, name, title: name, length, content: undefined, channel: undefined });
+    return { ok: true, upload_url: `${baseUrl}/upload/${id}`, file_id: id };
+  }
+
+  /** The POST of the bytes: refused when the length differs from what was announced. */
+  receive(id: string, body: string): number {
+    const file = this.files.get(id);
+    if (!file) return 404;
+    if (Buffer.byteLength(body, 'utf8') !== file.length) return 400;
+    file.content = body;
+    return 200;
+  }
+
+  complete(args: Record<string, unknown>): { ok: true; files: FakeFile[] } | { ok: false; error: string } {
+    let list: Array<{ id?: string; title?: string }>;
+    try {
+      list = typeof args.files === 'string' ? JSON.parse(args.files) : (args.files as typeof list);
+    } catch {
+      return { ok: false, error: 'invalid_arguments' };
+    }
+    const done: FakeFile[] = [];
+    for (const entry of list ?? []) {
+      const file = entry.id ? this.files.get(entry.id) : undefined;
+      if (!file || file.content === undefined) return { ok: false, error: 'file_not_found' };
+      file.title = entry.title ?? file.title;
+      file.channel = args.channel_id ? String(args.channel_id) : undefined;
+      done.push(file);
+    }
+    return { ok: true, files: done };
+  }
+}

@@ -1,0 +1,199 @@
+import { randomBytes } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { unlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import type { WebClient } from '@slack/web-api';
+import type { AppLogger } from '../logger.js';
+import { isPartnerApiError, type PartnerClient } from '../partner-api/index.js';
+import { logPartnerFailure } from '../services/partner-failures.js';
+import { csvRow, openCsvFile } from './csv.js';
+import { ordersBetween } from './history-window.js';
+import { dayKey } from './spend.js';
+
+export interface ExportRequest {
+  userId: string;
+  /** Calendar days (YYYY-MM-DD) in REPORT_TIMEZONE, both included. */
+  from: string;
+  to: string;
+  completedOnly: boolean;
+}
+
+export const MAX_EXPORT_DAYS = 366;
+const DAY_MS = 86_400_000;
+
+/** The UTC instant a calendar day starts in `timeZone` (no library: Intl says the zone's offset). */
+export function startOfDay(day: string, timeZone: string): Date {
+  const guess = Date.parse(`${day}T00:00:00Z`);
+  const offsetAt = (instant: number) => {
+    const parts = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    }).formatToParts(new Date(instant));
+    const get = (type: string) => Number(parts.find((part) => part.type === type)?.value);
+    const asUtc = Date.UTC(
+      get('year'),
+      get('month') - 1,
+      get('day'),
+      get('hour'),
+      get('minute'),
+      get('second'),
+    );
+    return asUtc - instant;
+  };
+  let instant = guess - offsetAt(guess);
+  // Near a daylight-saving change the offset at the guess differs from the offset at midnight.
+  instant = guess - offsetAt(instant);
+  return new Date(instant);
+}
+
+/** Checks the modal's values; errors are keyed by the block they belong to, as Slack shows them. */
+export function checkExportRange(
+  from: string | undefined,
+  to: string | undefined,
+  now: Date,
+  timeZone: string,
+): { ok: true; from: string; to: string } | { ok: false; errors: { from?: string; to?: string } } {
+  const day = /^\d{4}-\d{2}-\d{2}$/;
+  if (!from || !day.test(from)) return { ok: false, errors: { from: 'Pick the first day of the range.' } };
+  if (!to || !day.test(to)) return { ok: false, errors: { to: 'Pick the last day of the range.' } };
+  if (from > to) return { ok: false, errors: { to: 'The last day must be on or after the first day.' } };
+  if (to > dayKey(now, timeZone)) return { ok: false, errors: { to: 'The range cannot end in the future.' } };
+  const days = Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS) + 1;
+  if (days > MAX_EXPORT_DAYS)
+    return { ok: false, errors: { from: `At most one year at a time (${days} days picked).` } };
+  return { ok: true, from, to };
+}
+
+export interface ExportDeps {
+  partner: PartnerClient;
+  client: WebClient;
+  logger: AppLogger;
+  currency: string | undefined;
+  timeZone: string;
+  /** How often the progress message is updated at most. */
+  progressEveryMs?: number;
+}
+
+export interface ExportResult {
+  outcome: 'uploaded' | 'partner_failed' | 'slack_failed';
+  orders: number;
+  bytes: number;
+}
+
+/**
+ * Reads the history for the range (only as far back as needed), streams it into a CSV file on disk,
+ * uploads that file to the user's DM with Order Desk, and deletes it. A DM message says how far it
+ * got, and ends with the file or with what went wrong (with the trace ID). A failure leaves no file.
+ */
+export async function runExport(deps: ExportDeps, request: ExportRequest): Promise<ExportResult> {
+  const { client, logger } = deps;
+  const log = logger.child({ component: 'export', userId: request.userId });
+  const which = request.completedOnly ? 'completed orders' : 'all orders';
+  const range = `${request.from} to ${request.to}`;
+  const dm = (await client.conversations.open({ users: request.userId })).channel?.id;
+  if (!dm) throw new Error('conversations.open returned no channel');
+  const progress = await client.chat.postMessage({
+    channel: dm,
+    text: `Exporting ${which} from ${range}…`,
+    unfurl_links: false,
+  });
+  const ts = progress.ts as string;
+  const update = async (text: string) => {
+    try {
+      await client.chat.update({ channel: dm, ts, text });
+    } catch (error) {
+      log.warn({ error: (error as Error).message }, 'export progress update failed');
+    }
+  };
+
+  const path = join(tmpdir(), `order-desk-export-${randomBytes(8).toString('hex')}.csv`);
+  const writer = openCsvFile(path);
+  let read = 0;
+  let written = 0;
+  let lastUpdate = Date.now();
+  const every = deps.progressEveryMs ?? 2_000;
+  try {
+    const since = startOfDay(request.from, deps.timeZone);
+    const until = new Date(startOfDay(nextDay(request.to), deps.timeZone).getTime() - 1);
+    try {
+      for await (const page of ordersBetween(deps.partner, since, until)) {
+        for (const order of page) {
+          read++;
+          if (request.completedOnly && order.status?.toUpperCase() !== 'COMPLETED') continue;
+          await writer.write(csvRow(order, deps.currency));
+          written++;
+        }
+        if (Date.now() - lastUpdate >= every) {
+          lastUpdate = Date.now();
+          await update(`Exporting ${which} from ${range}: ${read.toLocaleString('en-US')} orders read…`);
+        }
+      }
+    } catch (error) {
+      writer.abort();
+      if (!isPartnerApiError(error)) throw error;
+      logPartnerFailure(logger, error, { where: 'export', userId: request.userId });
+      const trace = error.traceId ? ` Trace ID \`${error.traceId}\`.` : '';
+      await update(
+        `:warning: The export of ${which} from ${range} stopped after ${read.toLocaleString('en-US')} orders: ${error.userMessage}${trace} No file was sent; start the export again from the Home tab.`,
+      );
+      return { outcome: 'partner_failed', orders: written, bytes: 0 };
+    }
+    const bytes = await writer.close();
+    const filename = `orders-${request.from}-to-${request.to}${request.completedOnly ? '-completed' : ''}.csv`;
+    try {
+      await uploadFile(client, path, filename, bytes, dm);
+    } catch (error) {
+      log.error(
+        { error: (error as { data?: { error?: string } }).data?.error ?? (error as Error).message },
+        'export upload failed',
+      );
+      await update(
+        `:warning: The export of ${which} from ${range} was read (${written.toLocaleString('en-US')} orders) but could not be sent to Slack. Try again in a few minutes.`,
+      );
+      return { outcome: 'slack_failed', orders: written, bytes };
+    }
+    await update(
+      `:white_check_mark: Export ready: ${written.toLocaleString('en-US')} ${which} from ${range} (${read.toLocaleString('en-US')} read), in the file below.`,
+    );
+    log.info(
+      { event: 'export', orders: written, bytes, from: request.from, to: request.to },
+      'orders exported',
+    );
+    return { outcome: 'uploaded', orders: written, bytes };
+  } finally {
+    await unlink(path).catch(() => undefined);
+  }
+}
+
+function nextDay(day: string): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10);
+}
+
+/**
+ * Slack's external upload, streamed from disk (files.uploadV2 would read the whole file into memory):
+ * ask for an upload URL, POST the bytes, complete the upload into the DM.
+ */
+async function uploadFile(client: WebClient, path: string, filename: string, bytes: number, channel: string) {
+  const target = await client.files.getUploadURLExternal({ filename, length: bytes });
+  if (!target.upload_url || !target.file_id) throw new Error('files.getUploadURLExternal returned no URL');
+  const response = await fetch(target.upload_url, {
+    method: 'POST',
+    headers: { 'content-type': 'text/csv', 'content-length': String(bytes) },
+    body: Readable.toWeb(createReadStream(path)) as ReadableStream,
+    duplex: 'half',
+  } as RequestInit);
+  if (!response.ok) throw new Error(`upload answered ${response.status}`);
+  await response.arrayBuffer();
+  await client.files.completeUploadExternal({
+    files: [{ id: target.file_id, title: filename }],
+    channel_id: channel,
+  });
+}

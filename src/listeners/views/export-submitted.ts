@@ -1,0 +1,67 @@
+import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
+import type { AppDeps } from '../../app/deps.js';
+import { EXPORT_FIELDS } from '../../blocks/index.js';
+import { checkExportRange, runExport } from '../../finance/export-orders.js';
+
+type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
+
+const EXPORT_LOCK_MS = 30 * 60_000;
+
+/**
+ * The export modal submitted: checked before the ack (so the modal can show what is wrong), then the
+ * export runs after it, in the background, tracked so a graceful stop waits for it. One export per
+ * user at a time, across replicas.
+ */
+export function exportSubmitted(deps: AppDeps) {
+  return async ({ ack, body, view, client }: ViewArgs) => {
+    const userId = body.user.id;
+    const values = view.state.values;
+    const from = values[EXPORT_FIELDS.from.block]?.[EXPORT_FIELDS.from.action]?.selected_date ?? undefined;
+    const to = values[EXPORT_FIELDS.to.block]?.[EXPORT_FIELDS.to.action]?.selected_date ?? undefined;
+    const status = values[EXPORT_FIELDS.status.block]?.[EXPORT_FIELDS.status.action]?.selected_option?.value;
+    const errors = (messages: { from?: string; to?: string }) =>
+      ack({
+        response_action: 'errors',
+        errors: {
+          ...(messages.from ? { [EXPORT_FIELDS.from.block]: messages.from } : {}),
+          ...(messages.to ? { [EXPORT_FIELDS.to.block]: messages.to } : {}),
+        },
+      });
+    const range = checkExportRange(from, to, deps.now(), deps.reportTimeZone);
+    if (!range.ok) return errors(range.errors);
+    const finance = await deps.auth.isFinance(userId);
+    if (!finance.allowed) return errors({ from: 'Only finance may export orders.' });
+    const lock = `export:${userId}`;
+    let claimed: boolean;
+    try {
+      claimed = await deps.state.claim(lock, EXPORT_LOCK_MS);
+    } catch {
+      return errors({
+        from: 'Order Desk cannot start an export right now (its shared state is unreachable). Try again in a few minutes.',
+      });
+    }
+    if (!claimed)
+      return errors({
+        from: 'An export you started is already running: its file will come to your DM with Order Desk.',
+      });
+    await ack();
+    await deps.tracker.track(
+      runExport(
+        {
+          partner: deps.partner,
+          client,
+          logger: deps.logger,
+          currency: deps.currency,
+          timeZone: deps.reportTimeZone,
+        },
+        { userId, from: range.from, to: range.to, completedOnly: status === 'completed' },
+      )
+        .then((result) => deps.metrics.exports.inc({ outcome: result.outcome }))
+        .catch((error: unknown) => {
+          deps.metrics.exports.inc({ outcome: 'error' });
+          deps.logger.error({ userId, error: (error as Error).message }, 'export failed');
+        })
+        .finally(() => deps.state.delete(lock).catch(() => undefined)),
+    );
+  };
+}

@@ -1,0 +1,8 @@
+import type { App } from '@slack/bolt';
+import type { AppDeps } from '../../app/deps.js';
+import { EXPORT_CALLBACK_ID } from '../../blocks/index.js';
+import { exportSubmitted } from './export-submitted.js';
+
+export function registerViews(app: App, deps: AppDeps): void {
+  app.view(EXPORT_CALLBACK_ID, exportSubmitted(deps));
+}
