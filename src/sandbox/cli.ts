@@ -50,6 +50,8 @@ const CHANNELS = [
   { id: 'C0SUPPORT', name: 'support' },
   { id: 'C0GENERAL', name: 'general' },
   { id: 'C0AUDIT', name: 'order-desk-audit' },
+  // Balance alerts (FINANCE_ALERT_CHANNEL_ID).
+  { id: 'C0FINANCE', name: 'finance' },
   // Shared with a reseller (Slack Connect): "Share in channel" refuses it.
   { id: 'C0CONNECT', name: 'shared-with-reseller', externallyShared: true },
 ];
@@ -95,6 +97,8 @@ try {
     port: port('SANDBOX_PARTNER_PORT', 4010),
     orders: 1200,
     realism: realisticProfile,
+    // The history ends now, so spend, runway and exports show figures for the days around today.
+    anchor: new Date(Date.now() - 30 * 60_000).toISOString(),
   });
   addShowcaseOrders(simulator);
   const slack = await startFakeSlack({
@@ -105,7 +109,17 @@ try {
     channels: CHANNELS,
     usergroups: { S0KEYS: ['U0GROUPIE'] },
   });
-  attachSandboxPage(slack, USERS);
+  // Each user's DM with Order Desk (where exports arrive), created up front so the page can list it.
+  for (const user of USERS) slack.channels.push({ id: `D${user.id.slice(1)}`, name: 'Order Desk' });
+  attachSandboxPage(slack, USERS, {
+    available: () => simulator.balance.balance + simulator.balance.credit_limit,
+    setAvailable: (value) => {
+      simulator.balance = {
+        balance: Math.round((value - simulator.balance.credit_limit) * 100) / 100,
+        credit_limit: simulator.balance.credit_limit,
+      };
+    },
+  });
 
   const main = fileURLToPath(new URL('../main.ts', import.meta.url));
   const appPort = await appPortFor(port('SANDBOX_APP_PORT', 3001));
@@ -130,6 +144,11 @@ try {
       FINANCE_ALLOWED_USERGROUPS: '',
       CURRENCY: process.env.CURRENCY || 'EUR',
       AUDIT_CHANNEL_ID: 'C0AUDIT',
+      FINANCE_ALERT_CHANNEL_ID: 'C0FINANCE',
+      BALANCE_WATCH_SECONDS: '5',
+      BALANCE_ALERT_BELOW: '20000',
+      BALANCE_ALERT_RUNWAY_DAYS: '7',
+      BALANCE_CACHE_SECONDS: '0',
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

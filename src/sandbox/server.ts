@@ -20,7 +20,13 @@ const STATIC: Record<string, { file: string; type: string }> = {
 const PUBLIC_DIR = new URL('./public/', import.meta.url);
 const MAX_COMMAND_LENGTH = 4_000;
 
-export function attachSandboxPage(slack: FakeSlack, users: SandboxUser[]): void {
+export interface SandboxControls {
+  /** Available funds (balance + credit limit) the simulated partner account reports. */
+  available(): number;
+  setAvailable(value: number): void;
+}
+
+export function attachSandboxPage(slack: FakeSlack, users: SandboxUser[], controls: SandboxControls): void {
   const known = (user: unknown): user is string =>
     typeof user === 'string' && users.some((u) => u.id === user);
   const json = (res: ServerResponse, status: number, body: unknown) => {
@@ -74,9 +80,39 @@ export function attachSandboxPage(slack: FakeSlack, users: SandboxUser[]): void 
               ephemeral: m.visibleTo !== undefined,
               author: m.author,
               via: m.via,
+              files: m.files ?? [],
             }))
           : [];
-        return json(res, 200, { messages, home: slack.views.get(user) ?? null });
+        const modal = slack.modals.get(user)?.at(-1) ?? null;
+        return json(res, 200, {
+          messages,
+          home: slack.views.get(user) ?? null,
+          modal,
+          available: controls.available(),
+        });
+      }
+      case 'POST submit': {
+        const { user, values } = body;
+        if (!known(user) || typeof values !== 'object' || values === null)
+          return json(res, 400, { error: 'A submission needs a user and values.' });
+        const answer = await slack.submitView({
+          user,
+          values: values as Record<string, Record<string, Record<string, unknown>>>,
+        });
+        return json(res, 200, { status: answer.status, response: answer.body ?? null });
+      }
+      case 'POST close': {
+        if (!known(body.user)) return json(res, 400, { error: 'Unknown user.' });
+        slack.modals.set(body.user, (slack.modals.get(body.user) ?? []).slice(0, -1));
+        slack.emit('change');
+        return json(res, 200, {});
+      }
+      case 'POST balance': {
+        const value = Number(body.available);
+        if (!Number.isFinite(value) || value < 0) return json(res, 400, { error: 'A number of 0 or more.' });
+        controls.setAvailable(value);
+        slack.emit('change');
+        return json(res, 200, { available: controls.available() });
       }
       case 'POST command': {
         const { user, channel, text } = body;

@@ -25,6 +25,10 @@ describe('sandbox mrkdwn renderer', () => {
     ['<#C1>', '<span class="mention">#support</span>'],
     ['&lt;script&gt;', '&lt;script&gt;'],
     ['<javascript:alert(1)|x>', '&lt;javascript:alert(1)|x&gt;'],
+    [
+      '<slack://app?team=T1&id=A1&tab=home|Open the Home tab>',
+      '<span class="deep-link" title="slack://app?team=T1&amp;id=A1&amp;tab=home">Open the Home tab</span>',
+    ],
     ['a\nb', 'a<br>b'],
   ])('%j renders as %j', (input, html) => {
     expect(renderMrkdwn(input, context)).toBe(html);

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SandboxProcess, startSandboxProcess } from '../helpers/sandbox-process.js';
@@ -211,6 +211,52 @@ describe.skipIf(!chromiumPath && !inCi)('the sandbox in a browser', () => {
       .getByRole('button', { name: '← Previous' })
       .click();
     await page.locator('.message.is-ephemeral', { hasText: 'Showing 1–10' }).waitFor();
+  });
+
+  it('finance: spend and runway, a CSV export to the DM, a balance alert and its recovery', async () => {
+    await as('U0FINANCE');
+    await go('home');
+    // Spend figures are computed in the background; the Home tab is published again when they land.
+    await page.locator('#home', { hasText: 'Last 30 days' }).waitFor({ timeout: 15_000 });
+    expect(await page.locator('#home').innerText()).toMatch(/[▁▂▃▄▅▆▇█]{30}/);
+    await page.screenshot({ path: `${SHOTS}/7-home-finance-spend.png`, fullPage: true });
+
+    await page.locator('#home').getByRole('button', { name: 'Export orders (CSV)' }).click();
+    const modal = page.locator('#modal-form');
+    await modal.waitFor();
+    await page.screenshot({ path: `${SHOTS}/8-export-modal.png` });
+    await modal.getByRole('button', { name: 'Export' }).click();
+    await page.locator('#modal').waitFor({ state: 'hidden' });
+    await page.click('.nav-item[data-target="D0FINANCE"]');
+    const ready = page.locator('.message', { hasText: 'Export ready' }).last();
+    await ready.waitFor({ timeout: 20_000 });
+    const exported = Number(
+      /Export ready: ([\d,]+) all orders/.exec(await ready.innerText())?.[1]?.replace(/,/g, ''),
+    );
+    expect(exported).toBeGreaterThan(0);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.locator('a.file').last().click(),
+    ]);
+    const csv = readFileSync((await download.path()) as string, 'utf8');
+    const lines = csv
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
+    expect(lines[0]).toBe('order_id,reference,status,item_id,title,quantity,amount,currency,created_at');
+    expect(lines.length - 1).toBe(exported);
+    expect(download.suggestedFilename()).toMatch(/^orders-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}\.csv$/);
+
+    // The simulated account runs low: within a watch round (5 s) #finance hears of it, once.
+    await page.fill('#available-input', '15000');
+    await page.click('#balance-control button');
+    await page.click('.nav-item[data-target="C0FINANCE"]');
+    await page.locator('.message', { hasText: 'Available funds fell below' }).waitFor({ timeout: 20_000 });
+    await page.screenshot({ path: `${SHOTS}/9-finance-alert.png` });
+    await page.fill('#available-input', '60000');
+    await page.click('#balance-control button');
+    await page.locator('.message', { hasText: 'Available funds is back above' }).waitFor({ timeout: 20_000 });
+    expect(await page.locator('.message', { hasText: 'Available funds fell below' }).count()).toBe(1);
   });
 
   it('the Home tab: balance for finance, "finance only" for an ordinary member', async () => {

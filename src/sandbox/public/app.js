@@ -34,7 +34,15 @@ function renderSidebar() {
     )
     .join('');
   $('user-role').textContent = state.users.find((u) => u.id === state.user)?.role ?? '';
+  const navItem = (c, label) =>
+    `<button type="button" class="nav-item${state.view === c.id ? ' active' : ''}" data-target="${escapeHtml(c.id)}">${label}</button>`;
+  // Each user sees only their own DM with Order Desk.
+  $('dm-list').innerHTML = state.channels
+    .filter((c) => c.id === `D${state.user.slice(1)}`)
+    .map((c) => navItem(c, `💬 ${escapeHtml(c.name)}`))
+    .join('');
   $('channel-list').innerHTML = state.channels
+    .filter((c) => !c.id.startsWith('D'))
     .map(
       (c) =>
         `<button type="button" class="nav-item${state.view === c.id ? ' active' : ''}" data-target="${escapeHtml(c.id)}"># ${escapeHtml(c.name)}</button>`,
@@ -50,10 +58,18 @@ function renderMessages(messages) {
       const fromApp = m.via !== 'command';
       const author = fromApp ? 'Order Desk' : userName(m.author);
       const badge = m.ephemeral ? '<span class="ephemeral">Only visible to you</span>' : '';
+      const files = (m.files ?? [])
+        .map(
+          (f) =>
+            `<a class="file" href="${escapeHtml(f.url)}" download="${escapeHtml(f.name)}">📄 ${escapeHtml(f.title)}</a>`,
+        )
+        .join('');
       const body =
-        m.blocks.length > 0
+        (m.blocks.length > 0
           ? renderBlocks(m.blocks, context(), m.id)
-          : `<div class="plain">${escapeHtml(m.text)}</div>`;
+          : m.text
+            ? `<div class="plain">${escapeHtml(m.text)}</div>`
+            : '') + files;
       return `<article class="message${m.ephemeral ? ' is-ephemeral' : ''}" data-message-id="${escapeHtml(m.id)}">
         <div class="avatar${fromApp ? ' app' : ''}">${fromApp ? 'OD' : escapeHtml(author.slice(0, 2).toUpperCase())}</div>
         <div class="message-body"><div class="meta"><strong>${escapeHtml(author)}</strong>${fromApp ? ' <span class="app-tag">APP</span>' : ''} ${badge}</div>${body}</div>
@@ -63,6 +79,71 @@ function renderMessages(messages) {
 }
 
 let latestRefresh = 0;
+let shownModal = '';
+
+/** A modal (views.open) as a dialog: date pickers, radio buttons, Submit and Cancel. */
+function renderModal(modal) {
+  const box = $('modal');
+  if (!modal) {
+    box.hidden = true;
+    box.innerHTML = '';
+    shownModal = '';
+    return;
+  }
+  if (shownModal === modal.id) return;
+  shownModal = modal.id;
+  const view = modal.view;
+  const inputs = view.blocks
+    .map((block) => {
+      if (block.type === 'section') return `<p>${escapeHtml(block.text?.text ?? '')}</p>`;
+      if (block.type !== 'input') return '';
+      const element = block.element;
+      const label = `<span class="label">${escapeHtml(block.label?.text ?? '')}</span>`;
+      const error = `<span class="field-error" data-error-for="${escapeHtml(block.block_id)}"></span>`;
+      if (element.type === 'datepicker')
+        return `<label class="field">${label}<input type="date" data-block="${escapeHtml(block.block_id)}" data-action="${escapeHtml(element.action_id)}" data-kind="datepicker" value="${escapeHtml(element.initial_date ?? '')}">${error}</label>`;
+      if (element.type === 'radio_buttons')
+        return `<fieldset class="field" data-block="${escapeHtml(block.block_id)}" data-action="${escapeHtml(element.action_id)}" data-kind="radio_buttons"><legend>${escapeHtml(block.label?.text ?? '')}</legend>${element.options
+          .map(
+            (o) =>
+              `<label><input type="radio" name="${escapeHtml(block.block_id)}" value="${escapeHtml(o.value)}"${o.value === element.initial_option?.value ? ' checked' : ''}> ${escapeHtml(o.text.text)}</label>`,
+          )
+          .join('')}${error}</fieldset>`;
+      return `<p class="empty">(${escapeHtml(element.type)} is not shown in the sandbox)</p>`;
+    })
+    .join('');
+  box.innerHTML = `<form class="modal" id="modal-form" role="dialog" aria-label="${escapeHtml(view.title?.text ?? 'Modal')}">
+    <h2>${escapeHtml(view.title?.text ?? '')}</h2>${inputs}
+    <div class="modal-actions"><button type="button" id="modal-cancel">${escapeHtml(view.close?.text ?? 'Cancel')}</button>
+    <button type="submit" class="primary">${escapeHtml(view.submit?.text ?? 'Submit')}</button></div></form>`;
+  box.hidden = false;
+  $('modal-cancel').addEventListener('click', () => void api('close', { user: state.user }));
+  $('modal-form').addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const values = {};
+    for (const input of box.querySelectorAll('input[data-kind="datepicker"]')) {
+      values[input.dataset.block] = {
+        [input.dataset.action]: { type: 'datepicker', selected_date: input.value || null },
+      };
+    }
+    for (const set of box.querySelectorAll('fieldset[data-kind="radio_buttons"]')) {
+      const checked = set.querySelector('input:checked');
+      values[set.dataset.block] = {
+        [set.dataset.action]: {
+          type: 'radio_buttons',
+          selected_option: checked ? { value: checked.value } : null,
+        },
+      };
+    }
+    const answer = await api('submit', { user: state.user, values });
+    for (const slot of box.querySelectorAll('.field-error')) slot.textContent = '';
+    const errors = answer.response?.response_action === 'errors' ? answer.response.errors : {};
+    for (const [block, message] of Object.entries(errors)) {
+      const slot = box.querySelector(`[data-error-for="${CSS.escape(block)}"]`);
+      if (slot) slot.textContent = message;
+    }
+  });
+}
 
 async function refresh() {
   const onHome = state.view === 'home';
@@ -73,6 +154,9 @@ async function refresh() {
   );
   if (ticket !== latestRefresh) return;
   state.data = data;
+  renderModal(data.modal);
+  if (document.activeElement !== $('available-input'))
+    $('available-input').value = String(data.available ?? '');
   // Who the painted page is for: a test (or a curious newcomer) can tell a repaint has happened.
   document.body.dataset.shownUser = state.user;
   renderSidebar();
@@ -145,6 +229,11 @@ async function init() {
     } finally {
       button.disabled = false;
     }
+  });
+  $('balance-control').addEventListener('submit', async (event) => {
+    event.preventDefault();
+    await api('balance', { available: Number($('available-input').value) });
+    $('available-input').blur();
   });
   $('composer').addEventListener('submit', async (event) => {
     event.preventDefault();

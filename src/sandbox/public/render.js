@@ -63,6 +63,9 @@ function renderToken(inner, context) {
     return `<span class="mention">@${escapeHtml(inner.slice(1).split('|')[0])}</span>`;
   const [url, label] = inner.split('|');
   const target = unescapeSlack(url);
+  // slack:// deep links (e.g. to an app's Home tab) work only in the Slack client: shown as their label.
+  if (/^slack:/i.test(target) && label)
+    return `<span class="deep-link" title="${escapeHtml(target)}">${escapeHtml(unescapeSlack(label))}</span>`;
   if (!/^(https?:|mailto:)/i.test(target)) return escapeHtml(`<${unescapeSlack(inner)}>`);
   return `<a href="${escapeHtml(target)}" target="_blank" rel="noopener noreferrer">${escapeHtml(unescapeSlack(label ?? url))}</a>`;
 }
