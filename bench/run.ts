@@ -1,5 +1,6 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
+import { benchExport } from './export-bench.js';
 import { benchHistoryScan } from './history-scan.js';
 import { benchReplicaCalls } from './replica-calls.js';
 import { benchSlackApp } from './slack-bench.js';
@@ -11,6 +12,7 @@ import { type BenchRow, renderTable } from './table.js';
 const slackRows = await benchSlackApp();
 const historyRows = await benchHistoryScan();
 const replicaRows = await benchReplicaCalls();
+const exportRows = await benchExport();
 // The table follows the issues' numbering: 1-3 (Slack), 4 (history scan), 5 (start-up, memory),
 // 6 (replicas).
 const rows: BenchRow[] = [
@@ -18,6 +20,7 @@ const rows: BenchRow[] = [
   ...historyRows,
   ...slackRows.filter((row) => row.section.startsWith('5.')),
   ...replicaRows,
+  ...exportRows,
 ];
 
 const table = renderTable(rows);

@@ -17,6 +17,9 @@ export interface FakeFile {
 export class FakeFiles {
   readonly files = new Map<string, FakeFile>();
 
+  /** `keepContent: false` keeps only sizes (a benchmark that measures the uploader's memory). */
+  constructor(private readonly keepContent = true) {}
+
   getUploadUrl(baseUrl: string, args: Record<string, unknown>) {
     const name = String(args.filename ?? '');
     const length = Number(args.length);
@@ -31,7 +34,7 @@ export class FakeFiles {
     const file = this.files.get(id);
     if (!file) return 404;
     if (Buffer.byteLength(body, 'utf8') !== file.length) return 400;
-    file.content = body;
+    file.content = this.keepContent ? body : '';
     return 200;
   }
 

@@ -33,6 +33,8 @@ export interface FakeSlackOptions {
   /** Posts one response_url accepts, and for how long (Slack: 5 within 30 minutes). */
   responseUrlLimit?: number | undefined;
   responseUrlTtlMs?: number | undefined;
+  /** false: uploaded files keep only their size (benchmarks). */
+  keepUploads?: boolean | undefined;
 }
 
 export interface MethodFault {
@@ -65,7 +67,7 @@ export class FakeSlack extends EventEmitter {
   readonly views = new Map<string, unknown>();
   /** Modals open per user (views.open), newest last. */
   readonly modals = new Map<string, Array<{ id: string; view: Record<string, unknown> }>>();
-  readonly uploads = new FakeFiles();
+  readonly uploads: FakeFiles;
   readonly users: FakeUser[];
   readonly channels: FakeChannel[];
   readonly usergroups: Map<string, string[]>;
@@ -89,6 +91,7 @@ export class FakeSlack extends EventEmitter {
     this.channels = options.channels ?? [{ id: 'C0SUPPORT', name: 'support' }];
     this.usergroups = new Map(Object.entries(options.usergroups ?? {}));
     this.boundPort = options.port ?? 0;
+    this.uploads = new FakeFiles(options.keepUploads ?? true);
   }
 
   get url(): string {

@@ -125,12 +125,14 @@ export async function runExport(deps: ExportDeps, request: ExportRequest): Promi
     const until = new Date(startOfDay(nextDay(request.to), deps.timeZone).getTime() - 1);
     try {
       for await (const page of ordersBetween(deps.partner, since, until)) {
+        read += page.length;
+        const rows: string[][] = [];
         for (const order of page) {
-          read++;
           if (request.completedOnly && order.status?.toUpperCase() !== 'COMPLETED') continue;
-          await writer.write(csvRow(order, deps.currency));
-          written++;
+          rows.push(csvRow(order, deps.currency));
         }
+        await writer.writeRows(rows);
+        written += rows.length;
         if (Date.now() - lastUpdate >= every) {
           lastUpdate = Date.now();
           await update(`Exporting ${which} from ${range}: ${read.toLocaleString('en-US')} orders read…`);

@@ -27,6 +27,10 @@ try {
     latencyMs: numberFrom('SIMULATOR_LATENCY_MS', 0),
     ordering,
     realism: realismFromEnv(process.env),
+    anchor: process.env.SIMULATOR_ANCHOR || undefined,
+    maxGapMs: process.env.SIMULATOR_MAX_GAP_MINUTES
+      ? numberFrom('SIMULATOR_MAX_GAP_MINUTES', 360) * 60_000
+      : undefined,
   });
   simulator.faults.set({
     errorRate: numberFrom('SIMULATOR_ERROR_RATE', 0),

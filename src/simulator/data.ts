@@ -66,10 +66,17 @@ export interface GenerateOptions {
   seed: number;
   /** created_at of the newest order; older ones go back from here. */
   anchor?: string | undefined;
+  /** Largest gap between two orders (default 6 h); a smaller one packs a large history into a year. */
+  maxGapMs?: number | undefined;
 }
 
 /** Generates `count` orders, newest first, the same for the same seed. */
-export function generateOrders({ count, seed, anchor = DEFAULT_ANCHOR }: GenerateOptions): SimOrder[] {
+export function generateOrders({
+  count,
+  seed,
+  anchor = DEFAULT_ANCHOR,
+  maxGapMs = 6 * 3_600_000,
+}: GenerateOptions): SimOrder[] {
   const random = seededRandom(seed);
   const productIds = PRODUCTS.map(() => randomString(random, HEX, 24));
   const orders: SimOrder[] = [];
@@ -103,7 +110,7 @@ export function generateOrders({ count, seed, anchor = DEFAULT_ANCHOR }: Generat
       ...(status === 'PRE_ORDER' ? { release_date: new Date(time + 21 * 86_400_000).toISOString() } : {}),
       keyTypes,
     });
-    time -= 60_000 + Math.floor(random() * 6 * 3_600_000);
+    time -= 60_000 + Math.floor(random() * maxGapMs);
   }
   return orders;
 }

@@ -27,6 +27,8 @@ export interface SimulatorOptions {
   /** The real API's ordering is "not shown": tests run both. */
   ordering?: 'newest_first' | 'oldest_first' | undefined;
   anchor?: string | undefined;
+  /** Largest gap between two generated orders (default 6 h). */
+  maxGapMs?: number | undefined;
   balance?: number | undefined;
   creditLimit?: number | undefined;
   /** Query parameter names; the real ones are "not shown". */
@@ -95,7 +97,12 @@ export class PartnerSimulator {
     this.faults = new FaultPlan(this.random);
     this.faults.set({ latencyMs: options.latencyMs ?? 0 });
     this.params = { search: 'search', page: 'page', limit: 'limit', ...options.params };
-    this.orders = generateOrders({ count: options.orders ?? 1200, seed: this.seed, anchor: options.anchor });
+    this.orders = generateOrders({
+      count: options.orders ?? 1200,
+      seed: this.seed,
+      anchor: options.anchor,
+      maxGapMs: options.maxGapMs,
+    });
     this.byId = new Map(this.orders.map((order) => [order.id, order]));
     this.balance = { balance: options.balance ?? 24_870.55, credit_limit: options.creditLimit ?? 10_000 };
     this.realism = { ...defaultRealism, ...options.realism };

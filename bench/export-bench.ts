@@ -1,0 +1,114 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { startFakeSlack } from '../src/fake-slack/server.js';
+import { spawnSimulator } from './simulator-process.js';
+import { type BenchRow, median } from './table.js';
+
+// Section 7: a 100,000-order CSV export (history → file on disk → upload) against the raw history
+// scan (fetch + JSON.parse of the same pages), each side in a process of its own, alternating.
+
+const run = promisify(execFile);
+const CHILD = fileURLToPath(new URL('./export-child.ts', import.meta.url));
+const TOKEN = 'xoxb-bench-export';
+const ROUNDS = 3;
+const DAY = 86_400_000;
+
+interface ChildResult {
+  ms: number;
+  orders: number;
+  peakRssMb: number;
+  heapMb: number;
+}
+
+export async function benchExport(): Promise<BenchRow[]> {
+  const anchor = new Date(Date.now() - 3_600_000);
+  const slack = await startFakeSlack({
+    botToken: TOKEN,
+    signingSecret: 'unused',
+    keepUploads: false,
+    users: [{ id: 'U0FINANCE', name: 'fin', realName: 'Fin' }],
+  });
+  // 100,000 orders within the last year: at most 7 minutes apart.
+  const big = await spawnSimulator({
+    SIMULATOR_ORDERS: '100000',
+    SIMULATOR_API_KEY: 'bench-key',
+    SIMULATOR_ANCHOR: anchor.toISOString(),
+    SIMULATOR_MAX_GAP_MINUTES: '7',
+  });
+  const small = await spawnSimulator({
+    SIMULATOR_ORDERS: '10000',
+    SIMULATOR_API_KEY: 'bench-key',
+    SIMULATOR_ANCHOR: anchor.toISOString(),
+    SIMULATOR_MAX_GAP_MINUTES: '7',
+  });
+  const to = anchor.toISOString().slice(0, 10);
+  const from = new Date(anchor.getTime() - 365 * DAY).toISOString().slice(0, 10);
+  const child = async (mode: 'export' | 'scan', url: string): Promise<ChildResult> => {
+    const { stdout } = await run(
+      process.execPath,
+      ['--expose-gc', '--import', 'tsx', CHILD, mode, url, 'bench-key', slack.apiUrl, from, to, TOKEN],
+      { maxBuffer: 1 << 20 },
+    );
+    return JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as ChildResult;
+  };
+  try {
+    const exports: ChildResult[] = [];
+    const scans: ChildResult[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      // Alternate which side goes first, so neither always meets a warm (or a busy) machine.
+      if (round % 2 === 0) {
+        exports.push(await child('export', big.url));
+        scans.push(await child('scan', big.url));
+      } else {
+        scans.push(await child('scan', big.url));
+        exports.push(await child('export', big.url));
+      }
+    }
+    const smallExport = await child('export', small.url);
+    const ratios = exports.map((result, i) => result.ms / (scans[i]?.ms ?? result.ms));
+    const ratio = median(ratios);
+    const section = `7. CSV export (${exports[0]?.orders.toLocaleString('en')} orders, one year, to a file, uploaded)`;
+    return [
+      {
+        section,
+        metric: `export time, median of ${ROUNDS} alternating rounds (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}x)`,
+        value: median(exports.map((r) => r.ms)),
+        baseline: median(scans.map((r) => r.ms)),
+        baselineLabel: 'raw history scan',
+        unit: 'ms',
+        ratio,
+        goal: 'ratio <= 1.3',
+        met: ratio <= 1.3 && exports.every((r) => r.orders === 100_000),
+      },
+      {
+        section,
+        metric: 'heap after GC when the export is done',
+        value: Math.max(...exports.map((r) => r.heapMb)),
+        baseline: smallExport.heapMb,
+        baselineLabel: `a ${smallExport.orders.toLocaleString('en')}-order export`,
+        unit: 'MB',
+        goal: 'flat (<= +2 MB)',
+        met: Math.max(...exports.map((r) => r.heapMb)) - smallExport.heapMb <= 2,
+      },
+      {
+        section,
+        metric: 'peak RSS of the exporting process',
+        value: Math.max(...exports.map((r) => r.peakRssMb)),
+        baseline: smallExport.peakRssMb,
+        baselineLabel: `a ${smallExport.orders.toLocaleString('en')}-order export`,
+        unit: 'MB',
+      },
+      {
+        section,
+        metric: 'peak RSS of the scanning process',
+        value: Math.max(...scans.map((r) => r.peakRssMb)),
+        unit: 'MB',
+      },
+    ];
+  } finally {
+    await big.stop();
+    await small.stop();
+    await slack.stop();
+  }
+}

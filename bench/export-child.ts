@@ -1,0 +1,73 @@
+import { WebClient } from '@slack/web-api';
+import pLimit from 'p-limit';
+import { runExport } from '../src/finance/export-orders.js';
+import { createLogger } from '../src/logger.js';
+import { createPartnerClient } from '../src/partner-api/index.js';
+
+// One side of the export benchmark, in a process of its own so its peak memory is its own:
+// `export` runs Order Desk's export (history → CSV on disk → upload to the fake Slack in the parent);
+// `scan` reads the same pages with plain fetch + JSON.parse, the same concurrency and read-ahead.
+// Prints one JSON line. This is a CLI of the benchmark: it prints to stdout.
+
+const [mode, partnerUrl = '', apiKey = '', slackApiUrl = '', from = '', to = '', token = ''] =
+  process.argv.slice(2);
+const CONCURRENCY = 4;
+let peak = 0;
+const sample = setInterval(() => {
+  peak = Math.max(peak, process.memoryUsage.rss());
+}, 10);
+
+async function scan(): Promise<number> {
+  const limit = pLimit(CONCURRENCY);
+  const page = (n: number) =>
+    limit(async () => {
+      const response = await fetch(`${partnerUrl}/v1/partners/orders?page=${n}&limit=500`, {
+        headers: { 'x-api-key': apiKey },
+      });
+      return JSON.parse(await response.text()) as {
+        details: { data: { orders: unknown[]; pages: { total: number } } };
+      };
+    });
+  const first = await page(1);
+  let orders = first.details.data.orders.length;
+  const total = first.details.data.pages.total;
+  let next = 2;
+  const window: Array<ReturnType<typeof page>> = [];
+  while (window.length < CONCURRENCY && next <= total) window.push(page(next++));
+  while (window.length > 0) {
+    const body = await window.shift();
+    if (next <= total) window.push(page(next++));
+    orders += body?.details.data.orders.length ?? 0;
+  }
+  return orders;
+}
+
+const started = performance.now();
+let orders: number;
+if (mode === 'scan') {
+  orders = await scan();
+} else {
+  const logger = createLogger({ level: 'warn', secrets: [apiKey, token] });
+  const partner = createPartnerClient({
+    baseUrl: partnerUrl,
+    apiKey,
+    timeoutMs: 30_000,
+    maxConcurrency: CONCURRENCY,
+    queryParams: { search: 'search', page: 'page', limit: 'limit' },
+  });
+  const client = new WebClient(token, { slackApiUrl, retryConfig: { retries: 0 } });
+  const result = await runExport(
+    { partner, client, logger, currency: 'EUR', timeZone: 'UTC', progressEveryMs: 60_000 },
+    { userId: 'U0FINANCE', from, to, completedOnly: false },
+  );
+  if (result.outcome !== 'uploaded') throw new Error(`export ended ${result.outcome}`);
+  orders = result.orders;
+}
+const ms = performance.now() - started;
+clearInterval(sample);
+peak = Math.max(peak, process.memoryUsage.rss());
+// Run with --expose-gc: the heap after a full collection shows what the work kept, not when GC ran.
+(globalThis as { gc?: () => void }).gc?.();
+const heapMb = process.memoryUsage().heapUsed / 2 ** 20;
+console.log(JSON.stringify({ ms, orders, peakRssMb: peak / 2 ** 20, heapMb }));
+process.exit(0);
