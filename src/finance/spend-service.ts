@@ -10,8 +10,11 @@ export interface SpendService {
   cached(): Promise<SpendFigures | undefined>;
   /** Reads the last 30 days of history now (once across replicas) and keeps the figures. */
   refresh(): Promise<SpendFigures | PartnerApiError>;
-  /** Starts a refresh in the background when the figures are older than `maxAgeMs` (or missing). */
-  refreshIfOlder(maxAgeMs: number, then?: () => void): void;
+  /**
+   * Starts a refresh in the background when the figures are older than `maxAgeMs` (or missing), and
+   * calls `then` when they land: once per `key` (a user's Home tab) however often it was asked.
+   */
+  refreshIfOlder(maxAgeMs: number, key: string, then: () => Promise<void>): Promise<void>;
 }
 
 const SPEND_KEY = 'finance:spend';
@@ -30,6 +33,8 @@ export function createSpendService(options: {
 }): SpendService {
   const { partner, state, logger, now } = options;
   let running: Promise<SpendFigures | PartnerApiError> | undefined;
+  // Who waits for figures to land (a user's Home tab, published again then), each once.
+  const waiting = new Map<string, () => Promise<void>>();
 
   async function scan(): Promise<{ value: SpendFigures | PartnerApiError; cache: boolean }> {
     const at = now();
@@ -46,30 +51,41 @@ export function createSpendService(options: {
     }
   }
 
+  const read = (request: { force: boolean; maxAgeMs?: number }) => {
+    running ??= readThrough<SpendFigures | PartnerApiError>({
+      state,
+      key: SPEND_KEY,
+      ttlMs: KEEP_MS,
+      maxAgeMs: request.maxAgeMs,
+      force: request.force,
+      lockMs: SCAN_LOCK_MS,
+      load: scan,
+      now: () => now().getTime(),
+    }).finally(() => {
+      running = undefined;
+    });
+    return running;
+  };
+
   const service: SpendService = {
     async cached() {
       return (await peekCached<SpendFigures>(state, SPEND_KEY))?.value;
     },
     refresh() {
-      running ??= readThrough<SpendFigures | PartnerApiError>({
-        state,
-        key: SPEND_KEY,
-        ttlMs: KEEP_MS,
-        force: true,
-        lockMs: SCAN_LOCK_MS,
-        load: scan,
-        now: () => now().getTime(),
-      }).finally(() => {
-        running = undefined;
-      });
-      return running;
+      return read({ force: true });
     },
-    refreshIfOlder(maxAgeMs, then) {
-      void (async () => {
+    refreshIfOlder(maxAgeMs, key, then) {
+      return (async () => {
         const stored = await peekCached<SpendFigures>(state, SPEND_KEY);
         if (stored && now().getTime() - stored.storedAt < maxAgeMs) return;
-        await service.refresh();
-        then?.();
+        const first = !waiting.has(key);
+        waiting.set(key, then);
+        if (!first) return;
+        // Not forced: if another replica stored fresh figures meanwhile, they are used, not rescanned.
+        await read({ force: false, maxAgeMs: Math.max(1, maxAgeMs) });
+        const callback = waiting.get(key);
+        waiting.delete(key);
+        await callback?.();
       })().catch((error: unknown) =>
         logger.error({ error: (error as Error).message }, 'spend refresh failed'),
       );

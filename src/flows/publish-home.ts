@@ -29,9 +29,12 @@ export async function publishHome(
     // Never waits for a scan: the figures shown are the last computed; a stale or missing set is
     // recomputed in the background (Refresh always), and the Home tab published again when it lands.
     const maxAgeMs = options.forceBalance ? 0 : deps.financeRefreshMs;
-    deps.spend.refreshIfOlder(maxAgeMs, () => {
-      void publishHome(deps, client, userId).catch(() => undefined);
-    });
+    // Tracked: a graceful stop waits for it, and so can a test.
+    void deps.tracker.track(
+      deps.spend.refreshIfOlder(maxAgeMs, `home:${userId}`, () =>
+        publishHome(deps, client, userId).catch(() => undefined),
+      ),
+    );
   }
   const view = renderHome(
     {

@@ -12,6 +12,8 @@ export interface ReadThroughOptions<T> {
   load: () => Promise<{ value: T; cache: boolean }>;
   /** Ignore a cached value: read anew (Refresh), though still once across replicas. */
   force?: boolean | undefined;
+  /** How old a cached value may be to be served (default ttlMs, which is also how long it is kept). */
+  maxAgeMs?: number | undefined;
   /** How long one replica may hold the read before another reads for itself. */
   lockMs?: number | undefined;
   onResult?: ((result: CacheResult) => void) | undefined;
@@ -54,6 +56,7 @@ export async function readThrough<T>(options: ReadThroughOptions<T>): Promise<T>
   const { state, key, ttlMs, load, onResult } = options;
   const now = options.now ?? Date.now;
   const lockMs = options.lockMs ?? 15_000;
+  const maxAgeMs = options.maxAgeMs ?? ttlMs;
   const askedAt = now();
   const direct = async (result: CacheResult) => {
     onResult?.(result);
@@ -62,7 +65,7 @@ export async function readThrough<T>(options: ReadThroughOptions<T>): Promise<T>
   try {
     if (!options.force) {
       const cached = await state.get<Stored<T>>(key);
-      if (cached && askedAt - cached.storedAt < ttlMs) {
+      if (cached && askedAt - cached.storedAt < maxAgeMs) {
         onResult?.('hit');
         return cached.value;
       }
@@ -71,6 +74,14 @@ export async function readThrough<T>(options: ReadThroughOptions<T>): Promise<T>
     const lockKey = `lock:${key}`;
     if (await state.claim(lockKey, lockMs, token)) {
       try {
+        // Another replica may have stored a value between the first look and the claim.
+        if (!options.force) {
+          const late = await state.get<Stored<T>>(key);
+          if (late && askedAt - late.storedAt < maxAgeMs) {
+            onResult?.('shared');
+            return late.value;
+          }
+        }
         onResult?.('miss');
         const loaded = await load();
         if (loaded.cache) {
@@ -87,14 +98,14 @@ export async function readThrough<T>(options: ReadThroughOptions<T>): Promise<T>
       await new Promise((resolve) => setTimeout(resolve, delay));
       delay = Math.min(delay * 2, POLL_MAX_MS);
       const stored = await state.get<Stored<T>>(key);
-      if (stored && stored.storedAt >= askedAt - (options.force ? 0 : ttlMs)) {
+      if (stored && stored.storedAt >= askedAt - (options.force ? 0 : maxAgeMs)) {
         onResult?.('shared');
         return stored.value;
       }
       if ((await state.get(lockKey)) === undefined) {
         // The holder may have stored its value and released the lock between the two reads above.
         const late = await state.get<Stored<T>>(key);
-        if (late && late.storedAt >= askedAt - (options.force ? 0 : ttlMs)) {
+        if (late && late.storedAt >= askedAt - (options.force ? 0 : maxAgeMs)) {
           onResult?.('shared');
           return late.value;
         }

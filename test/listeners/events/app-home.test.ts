@@ -22,6 +22,8 @@ describe('Home tab', () => {
     const sent = await h.slack.openHome(user);
     expect(sent.status).toBe(200);
     await h.slack.waitFor(() => publishesFor(user).length > before);
+    // Spend figures land in the background and publish the Home tab again: let that settle too.
+    await h.desk.deps.tracker.drain(5_000);
     return h.slack.views.get(user);
   }
   const keysCalls = () => h.simulator.recorded.filter((r) => r.path.endsWith('/keys')).length;
