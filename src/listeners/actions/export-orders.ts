@@ -1,34 +1,26 @@
 import type { AppDeps } from '../../app/deps.js';
 import { renderExportModal } from '../../blocks/index.js';
 import { dayKey } from '../../finance/spend.js';
-import { instrumented } from '../instrument.js';
-import type { ButtonClickArgs } from './click.js';
+import { simpleClick } from './simple-click.js';
 
 /** "Export orders" on the Home tab (finance only, checked at the click): opens the export modal. */
 export function exportOrdersAction(deps: AppDeps) {
-  return ({ ack, body, client, action }: ButtonClickArgs) =>
-    instrumented(
-      deps,
-      'action',
-      (outcome) => deps.metrics.clicks.inc({ action: action.action_id, outcome }),
-      () => ack(),
-      async () => {
-        const finance = await deps.auth.isFinance(body.user.id);
-        if (!finance.allowed) return 'denied';
-        const now = deps.now();
-        const to = dayKey(now, deps.reportTimeZone);
-        const from = dayKey(new Date(now.getTime() - 29 * 86_400_000), deps.reportTimeZone);
-        try {
-          await client.views.open({ trigger_id: body.trigger_id, view: renderExportModal({ from, to }) });
-          return 'ok';
-        } catch (error) {
-          deps.metrics.slackApiErrors.inc({ method: 'views.open' });
-          deps.logger.warn(
-            { error: (error as { data?: { error?: string } }).data?.error ?? (error as Error).message },
-            'views.open failed',
-          );
-          return 'error';
-        }
-      },
-    );
+  return simpleClick(deps, async ({ body, client }) => {
+    const finance = await deps.auth.isFinance(body.user.id);
+    if (!finance.allowed) return 'denied';
+    const now = deps.now();
+    const to = dayKey(now, deps.reportTimeZone);
+    const from = dayKey(new Date(now.getTime() - 29 * 86_400_000), deps.reportTimeZone);
+    try {
+      await client.views.open({ trigger_id: body.trigger_id, view: renderExportModal({ from, to }) });
+      return 'ok';
+    } catch (error) {
+      deps.metrics.slackApiErrors.inc({ method: 'views.open' });
+      deps.logger.warn(
+        { error: (error as { data?: { error?: string } }).data?.error ?? (error as Error).message },
+        'views.open failed',
+      );
+      return 'error';
+    }
+  });
 }

@@ -1,6 +1,5 @@
 import type { AppDeps } from '../../app/deps.js';
-import { instrumented } from '../instrument.js';
-import type { ButtonClickArgs } from './click.js';
+import { simpleClick } from './simple-click.js';
 
 /**
  * "View image key" is a link button: Slack opens the reveal page in the browser and also sends the
@@ -8,12 +7,5 @@ import type { ButtonClickArgs } from './click.js';
  * when the agent presses Reveal there, and every check happens then.
  */
 export function revealLinkAction(deps: AppDeps) {
-  return ({ ack }: ButtonClickArgs) =>
-    instrumented(
-      deps,
-      'action',
-      (outcome) => deps.metrics.clicks.inc({ action: 'keys_reveal', outcome }),
-      () => ack(),
-      async () => 'ok',
-    );
+  return simpleClick(deps, async () => 'ok', 'keys_reveal');
 }
