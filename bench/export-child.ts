@@ -3,6 +3,7 @@ import pLimit from 'p-limit';
 import { runExport } from '../src/finance/export-orders.js';
 import { createLogger } from '../src/logger.js';
 import { createPartnerClient } from '../src/partner-api/index.js';
+import { createSlackDelivery } from '../src/services/slack-delivery.js';
 
 // One side of the export benchmark, in a process of its own so its peak memory is its own:
 // `export` runs Order Desk's export (history → CSV on disk → upload to the fake Slack in the parent);
@@ -57,7 +58,15 @@ if (mode === 'scan') {
   });
   const client = new WebClient(token, { slackApiUrl, retryConfig: { retries: 0 } });
   const result = await runExport(
-    { partner, client, logger, currency: 'EUR', timeZone: 'UTC', progressEveryMs: 60_000 },
+    {
+      partner,
+      client,
+      delivery: createSlackDelivery(client, { logger }),
+      logger,
+      currency: 'EUR',
+      timeZone: 'UTC',
+      progressEveryMs: 60_000,
+    },
     { userId: 'U0FINANCE', from, to, completedOnly: false },
   );
   if (result.outcome !== 'uploaded') throw new Error(`export ended ${result.outcome}`);

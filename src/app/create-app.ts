@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App } from '@slack/bolt';
+import { WebClient } from '@slack/web-api';
 import type { AppEnv } from '../config/index.js';
 import { partnerClientOptions } from '../config/index.js';
 import { type BalanceWatch, createBalanceWatch } from '../finance/balance-watch.js';
@@ -8,17 +9,21 @@ import { createSpendService } from '../finance/spend-service.js';
 import { registerListeners } from '../listeners/index.js';
 import { type AppLogger, boltLogger } from '../logger.js';
 import { createPartnerClient, type PartnerClient } from '../partner-api/index.js';
+import { createForgedTokenLog } from '../reveal/forged-tokens.js';
 import { createRevealLinks } from '../reveal/links.js';
-import { revealRoutes } from '../reveal/routes.js';
-import { revealSigningKey } from '../reveal/token.js';
+import { type RevealRouteDeps, revealRoutes } from '../reveal/routes.js';
+import { deriveLinkSigningKey } from '../reveal/token.js';
 import { createAuditLog } from '../services/audit.js';
 import { createAuthorizer } from '../services/authorization.js';
-import { createBalanceService } from '../services/balance.js';
+import { createBalanceService, SOURCE_BACKOFF } from '../services/balance.js';
 import { createChannelSharing } from '../services/channel-sharing.js';
+import { createEventDedup } from '../services/event-dedup.js';
+import { createExportClaims } from '../services/export-claims.js';
 import { createKeyRetrievalLimit } from '../services/key-limit.js';
 import { createOrgMembership } from '../services/org-membership.js';
 import { createPartnerGate } from '../services/partner-gate.js';
 import { createSearchWatch } from '../services/search-watch.js';
+import { createSlackDelivery } from '../services/slack-delivery.js';
 import { createUsergroupMembers } from '../services/usergroup-members.js';
 import { type CacheResult, createSharedState, type SharedState } from '../state/index.js';
 import type { AppDeps } from './deps.js';
@@ -84,7 +89,129 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
   metrics.sources.partnerCooldownActive = () => gate.cooldownActive();
   metrics.sources.stateBackendUp = () => state.isUp();
   const tracker = createInflightTracker();
-  let deps: AppDeps;
+  // The services' own Web API client (same URL, retries and limits as Bolt's): built before the Bolt
+  // app, so every service exists before the routes and listeners that use it.
+  const slack = new WebClient(env.SLACK_BOT_TOKEN, clientOptions);
+  const now = options.now ?? (() => new Date());
+  const delivery = createSlackDelivery(slack, {
+    logger,
+    maxWaitMs: env.SLACK_DELIVERY_MAX_WAIT_SECONDS * 1000,
+    metrics: {
+      onRetry: (kind, reason) => metrics.slackDeliveryRetries.inc({ kind, reason }),
+      onOutcome: (kind, outcome) => metrics.slackDeliveries.inc({ kind, outcome }),
+    },
+  });
+  const countCache = (cache: string) => (result: CacheResult) => metrics.cacheRequests.inc({ cache, result });
+  const onSlackError = (method: string) => metrics.slackApiErrors.inc({ method });
+  const groups = createUsergroupMembers({
+    client: slack,
+    state,
+    ttlSeconds: env.USERGROUP_CACHE_SECONDS,
+    logger,
+    onCache: countCache('usergroup_members'),
+    onSlackError,
+  });
+  const linkSigningKey = deriveLinkSigningKey(
+    env.KEY_LINK_SECRET,
+    env.SLACK_SIGNING_SECRET ?? env.SLACK_APP_TOKEN ?? env.SLACK_BOT_TOKEN,
+  );
+  const audit = createAuditLog(logger, delivery, env.AUDIT_CHANNEL_ID, metrics, (work) =>
+    tracker.track(work),
+  );
+  const auth = createAuthorizer(
+    {
+      orders: { users: env.ORDER_ALLOWED_USERS, usergroups: env.ORDER_ALLOWED_USERGROUPS },
+      keys: { users: env.KEYS_ALLOWED_USERS, usergroups: env.KEYS_ALLOWED_USERGROUPS },
+      finance: { users: env.FINANCE_ALLOWED_USERS, usergroups: env.FINANCE_ALLOWED_USERGROUPS },
+    },
+    groups,
+    createOrgMembership({
+      client: slack,
+      state,
+      teamId: identity.teamId,
+      enterpriseId: identity.enterpriseId,
+      allowGuests: env.ALLOW_GUESTS,
+      ttlSeconds: env.USER_INFO_CACHE_SECONDS,
+      logger,
+      onCache: countCache('user_info'),
+      onSlackError,
+    }),
+  );
+  const keyLimit = createKeyRetrievalLimit({
+    state,
+    max: env.KEYS_MAX_RETRIEVALS_PER_HOUR,
+    logger,
+    alert: (text) => audit.alert(text),
+  });
+  const balance = createBalanceService({
+    partner,
+    state,
+    ttlSeconds: env.BALANCE_CACHE_SECONDS,
+    logger,
+    onCache: countCache('balance'),
+    clock: options.now,
+  });
+  const spend = createSpendService({
+    partner,
+    state,
+    timeZone: env.REPORT_TIMEZONE,
+    amountIs: env.ORDER_AMOUNT_IS,
+    logger,
+    now,
+    backoff: SOURCE_BACKOFF,
+  });
+  const deps: AppDeps = {
+    partner,
+    auth,
+    balance,
+    searchWatch: createSearchWatch(logger, env.PARTNER_API_SEARCH_PARAM),
+    audit,
+    keyLimit,
+    revealLinks: createRevealLinks({
+      publicUrl: env.PUBLIC_URL,
+      signingKey: linkSigningKey,
+      ttlSeconds: env.KEY_LINK_TTL_SECONDS,
+      now: options.now ? () => (options.now as () => Date)().getTime() : undefined,
+    }),
+    financeRefreshMs: env.BALANCE_WATCH_SECONDS * 1000,
+    reportTimeZone: env.REPORT_TIMEZONE,
+    spend,
+    exportClaims: createExportClaims(state),
+    eventDedup: createEventDedup(state),
+    delivery,
+    metrics,
+    channelSharing: createChannelSharing({
+      client: slack,
+      state,
+      allowExternal: env.ALLOW_EXTERNAL_SHARING,
+      logger,
+      onSlackError,
+    }),
+    logger,
+    tracker,
+    currency: env.CURRENCY,
+    now,
+  };
+  const forgedTokens = createForgedTokenLog(logger);
+  const reveal: RevealRouteDeps = {
+    redeem: {
+      linkSigningKey,
+      auth,
+      state,
+      keyLimit,
+      partner,
+      audit,
+      onForgedToken: forgedTokens.record,
+      logger,
+      now,
+    },
+    state,
+    perClientPerMinute: env.REVEAL_MAX_PER_CLIENT_PER_MINUTE,
+    trustProxy: env.TRUST_PROXY,
+    onServed: () => metrics.reveals.inc({ outcome: 'served' }),
+    onRefused: (reason) => metrics.reveals.inc({ outcome: reason }),
+    track: (work) => tracker.track(work),
+  };
 
   const app = new App({
     token: env.SLACK_BOT_TOKEN,
@@ -111,106 +238,22 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
         state: () => ({ backend: state.backend, up: state.isUp() }),
       }),
       metricsRoute(metrics),
-      // Read at request time: the routes must be given to Bolt before the deps that serve them exist.
-      ...revealRoutes(() => deps),
+      ...revealRoutes(reveal),
     ],
   });
 
-  const countCache = (cache: string) => (result: CacheResult) => metrics.cacheRequests.inc({ cache, result });
-  const groups = createUsergroupMembers({
-    client: app.client,
-    state,
-    ttlSeconds: env.USERGROUP_CACHE_SECONDS,
-    logger,
-    onCache: countCache('usergroup_members'),
-    onSlackError: (method) => metrics.slackApiErrors.inc({ method }),
-  });
-  const revealSigningKeyValue = revealSigningKey(
-    env.KEY_LINK_SECRET,
-    env.SLACK_SIGNING_SECRET ?? env.SLACK_APP_TOKEN ?? env.SLACK_BOT_TOKEN,
-  );
-  const audit = createAuditLog(logger, app.client, env.AUDIT_CHANNEL_ID, metrics);
-  deps = {
-    partner,
-    auth: createAuthorizer(
-      {
-        orders: { users: env.ORDER_ALLOWED_USERS, usergroups: env.ORDER_ALLOWED_USERGROUPS },
-        keys: { users: env.KEYS_ALLOWED_USERS, usergroups: env.KEYS_ALLOWED_USERGROUPS },
-        finance: { users: env.FINANCE_ALLOWED_USERS, usergroups: env.FINANCE_ALLOWED_USERGROUPS },
-      },
-      groups,
-      createOrgMembership({
-        client: app.client,
-        state,
-        teamId: identity.teamId,
-        enterpriseId: identity.enterpriseId,
-        allowGuests: env.ALLOW_GUESTS,
-        ttlSeconds: env.USER_INFO_CACHE_SECONDS,
-        logger,
-        onCache: countCache('user_info'),
-        onSlackError: (method) => metrics.slackApiErrors.inc({ method }),
-      }),
-    ),
-    balance: createBalanceService({
-      partner,
-      state,
-      ttlSeconds: env.BALANCE_CACHE_SECONDS,
-      logger,
-      onCache: countCache('balance'),
-      clock: options.now,
-    }),
-    searchWatch: createSearchWatch(logger, env.PARTNER_API_SEARCH_PARAM),
-    audit,
-    keyLimit: createKeyRetrievalLimit({
-      state,
-      max: env.KEYS_MAX_RETRIEVALS_PER_HOUR,
-      logger,
-      alert: (text) => audit.alert(text),
-    }),
-    revealLinks: createRevealLinks({
-      publicUrl: env.PUBLIC_URL,
-      signingKey: revealSigningKeyValue,
-      ttlSeconds: env.KEY_LINK_TTL_SECONDS,
-      now: options.now ? () => (options.now as () => Date)().getTime() : undefined,
-    }),
-    revealKey: revealSigningKeyValue,
-    financeRefreshMs: env.BALANCE_WATCH_SECONDS * 1000,
-    reportTimeZone: env.REPORT_TIMEZONE,
-    spend: createSpendService({
-      partner,
-      state,
-      timeZone: env.REPORT_TIMEZONE,
-      amountIs: env.ORDER_AMOUNT_IS,
-      logger,
-      now: options.now ?? (() => new Date()),
-    }),
-    state,
-    metrics,
-    channelSharing: createChannelSharing({
-      client: app.client,
-      state,
-      allowExternal: env.ALLOW_EXTERNAL_SHARING,
-      logger,
-      onSlackError: (method) => metrics.slackApiErrors.inc({ method }),
-    }),
-    logger,
-    tracker,
-    slack: app.client,
-    currency: env.CURRENCY,
-    now: options.now ?? (() => new Date()),
-  };
   const balanceWatch = createBalanceWatch({
-    balance: deps.balance,
-    spend: deps.spend,
+    balance,
+    spend,
     state,
-    client: app.client,
+    delivery,
     channelId: env.FINANCE_ALERT_CHANNEL_ID,
     intervalSeconds: env.BALANCE_WATCH_SECONDS,
     thresholds: { availableBelow: env.BALANCE_ALERT_BELOW, runwayDaysBelow: env.BALANCE_ALERT_RUNWAY_DAYS },
     currency: env.CURRENCY,
     logger,
-    now: deps.now,
-    homeLink: homeTabLink(app.client, identity),
+    now,
+    homeLink: homeTabLink(slack, identity),
     onReading: (outcome) => metrics.balanceReadings.inc({ outcome }),
   });
   registerListeners(app, deps);
@@ -250,6 +293,9 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
     balanceWatch,
     async stop(timeoutMs = 10_000) {
       balanceWatch.stop();
+      // Deliveries waiting out a Slack limit end now (an audit line is in the log already; an alert
+      // stays on the shared state for the next round, on any replica).
+      delivery.stop();
       await app
         .stop()
         .catch((error: unknown) =>
@@ -266,7 +312,7 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
  * A link that opens Order Desk's Home tab in Slack, for the finance alerts. The app's ID comes from
  * bots.info (users:read), asked once.
  */
-function homeTabLink(client: App['client'], identity: BotIdentity): () => Promise<string | undefined> {
+function homeTabLink(client: WebClient, identity: BotIdentity): () => Promise<string | undefined> {
   let appId: Promise<string | undefined> | undefined;
   return async () => {
     if (!identity.teamId) return undefined;

@@ -1,4 +1,3 @@
-import type { WebClient } from '@slack/web-api';
 import type { SpendService } from '../finance/spend-service.js';
 import type { AppLogger } from '../logger.js';
 import type { PartnerClient } from '../partner-api/index.js';
@@ -7,9 +6,11 @@ import type { AuditLog } from '../services/audit.js';
 import type { Authorizer } from '../services/authorization.js';
 import type { BalanceService } from '../services/balance.js';
 import type { ChannelSharing } from '../services/channel-sharing.js';
+import type { EventDedup } from '../services/event-dedup.js';
+import type { ExportClaims } from '../services/export-claims.js';
 import type { KeyRetrievalLimit } from '../services/key-limit.js';
 import type { SearchWatch } from '../services/search-watch.js';
-import type { SharedState } from '../state/index.js';
+import type { SlackDelivery } from '../services/slack-delivery.js';
 import type { InflightTracker } from './inflight.js';
 import type { AppMetrics } from './metrics.js';
 
@@ -19,8 +20,12 @@ export interface AppDeps {
   auth: Authorizer;
   balance: BalanceService;
   searchWatch: SearchWatch;
-  /** Shared across replicas: Redis when REDIS_URL is set, this process's memory otherwise. */
-  state: SharedState;
+  /** One export per user at a time, across replicas. */
+  exportClaims: ExportClaims;
+  /** Slack event redeliveries handled once across replicas. */
+  eventDedup: EventDedup;
+  /** Posts that must arrive, retried while Slack limits or fails. */
+  delivery: SlackDelivery;
   channelSharing: ChannelSharing;
   keyLimit: KeyRetrievalLimit;
   /** Spend and runway from the order history, cached on the shared state. */
@@ -30,14 +35,10 @@ export interface AppDeps {
   /** REPORT_TIMEZONE: the calendar days of spend figures and exports. */
   reportTimeZone: string;
   revealLinks: RevealLinks;
-  /** Signs and checks one-time reveal tokens (the same on every replica). */
-  revealKey: Buffer;
   metrics: AppMetrics;
   audit: AuditLog;
   logger: AppLogger;
   tracker: InflightTracker;
-  /** The bot's Web API client, for calls outside a listener's own `client` (none carry keys). */
-  slack: WebClient;
   currency: string | undefined;
   now: () => Date;
 }

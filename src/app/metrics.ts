@@ -23,6 +23,9 @@ export interface AppMetrics {
   slackApiErrors: Counter<'method'>;
   balanceReadings: Counter<'outcome'>;
   exports: Counter<'outcome'>;
+  reveals: Counter<'outcome'>;
+  slackDeliveries: Counter<'kind' | 'outcome'>;
+  slackDeliveryRetries: Counter<'kind' | 'reason'>;
   /** The gauges read these when scraped; set once the parts they read exist. */
   sources: MetricSources;
 }
@@ -106,7 +109,7 @@ export function createMetrics(): AppMetrics {
     }),
     cacheRequests: new Counter({
       name: 'order_desk_cache_requests_total',
-      help: 'Shared cache reads: hit, miss (this replica read the source), shared (another replica did), bypass (state down)',
+      help: 'Shared cache reads: hit, miss (this replica read the source), shared (another replica or caller did), backoff (a failed read is still cooling down: source not asked), bypass (state down)',
       labelNames: ['cache', 'result'],
       registers,
     }),
@@ -126,6 +129,24 @@ export function createMetrics(): AppMetrics {
       name: 'order_desk_exports_total',
       help: 'CSV exports: uploaded, partner_failed, slack_failed, error',
       labelNames: ['outcome'],
+      registers,
+    }),
+    reveals: new Counter({
+      name: 'order_desk_reveals_total',
+      help: 'POST /keys/reveal: served, or why it was refused (client_limit, body_too_large, tampered, expired, used, not_allowed, rate_limited, unavailable, partner, gone)',
+      labelNames: ['outcome'],
+      registers,
+    }),
+    slackDeliveries: new Counter({
+      name: 'order_desk_slack_deliveries_total',
+      help: 'Posts that must arrive (audit, finance_alert, export_file): delivered, or failed after every retry',
+      labelNames: ['kind', 'outcome'],
+      registers,
+    }),
+    slackDeliveryRetries: new Counter({
+      name: 'order_desk_slack_delivery_retries_total',
+      help: 'Retries of posts that must arrive, by reason (rate_limited: after Retry-After; server_error; network)',
+      labelNames: ['kind', 'reason'],
       registers,
     }),
     slackApiErrors: new Counter({

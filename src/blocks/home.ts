@@ -21,7 +21,8 @@ export interface BalanceReading {
 export type BalanceState =
   | { kind: 'reading'; reading: BalanceReading }
   | { kind: 'no_completed_order' }
-  | { kind: 'error'; error: PartnerApiError };
+  /** `retryAt`: when Order Desk will read again by itself (the back-off after a failed read). */
+  | { kind: 'error'; error: PartnerApiError; retryAt?: Date | undefined };
 
 export interface HomeInput {
   isFinance: boolean;
@@ -30,23 +31,34 @@ export interface HomeInput {
   recent: readonly OrderSummary[] | PartnerApiError;
   /** Set when the user may not see order data (a guest, another organisation's user). */
   ordersDenied?: DenialReason | undefined;
-  /** Finance only: spend and runway from the history; undefined figures are being computed. */
-  spend?: { figures: SpendFigures | undefined } | undefined;
+  /**
+   * Finance only: spend and runway from the history; undefined figures are being computed, unless
+   * the last scan failed (then `failure` says when it will be tried again).
+   */
+  spend?: SpendView | undefined;
+}
+
+export interface SpendView {
+  figures: SpendFigures | undefined;
+  failure?: { error: PartnerApiError; retryAt: Date } | undefined;
+}
+
+function spendFailureText(failure: NonNullable<SpendView['failure']>, options: RenderOptions): string {
+  const trace = failure.error.traceId ? ` Trace ID \`${escapeMrkdwn(failure.error.traceId)}\`.` : '';
+  return `:warning: The order history could not be read to compute spend. ${failure.error.userMessage}${trace} Order Desk will try again ${slackDate(failure.retryAt.toISOString(), options.now)}, or when you press Refresh.`;
 }
 
 /** Spend, runway and a 30-day sparkline, for finance. Never waits for a scan: old figures say their age. */
-function spendBlocks(
-  spend: { figures: SpendFigures | undefined },
-  balance: BalanceState | undefined,
-  options: RenderOptions,
-): Block[] {
+function spendBlocks(spend: SpendView, balance: BalanceState | undefined, options: RenderOptions): Block[] {
   const header: Block = { type: 'header', text: { type: 'plain_text', text: 'Spend and runway' } };
-  const { figures } = spend;
+  const { figures, failure } = spend;
   if (!figures)
     return [
       header,
       section(
-        ':hourglass_flowing_sand: Spend and runway are being computed from the order history; refresh in a minute.',
+        failure
+          ? spendFailureText(failure, options)
+          : ':hourglass_flowing_sand: Spend and runway are being computed from the order history; refresh in a minute.',
       ),
     ];
   const money = (value: number) => formatMoney(value, options.currency);
@@ -72,6 +84,7 @@ function spendBlocks(
     {
       type: 'context',
       elements: [
+        ...(failure ? [{ type: 'mrkdwn' as const, text: spendFailureText(failure, options) }] : []),
         {
           type: 'mrkdwn',
           text: `Completed orders only, days in ${escapeMrkdwn(figures.timeZone)} · runway = available funds ÷ average daily spend of the last 7 days · computed ${slackDate(figures.computedAt, options.now)}`,
@@ -102,7 +115,13 @@ function balanceBlocks(state: BalanceState | undefined, options: RenderOptions):
   }
   if (state.kind === 'error') {
     const trace = state.error.traceId ? ` Trace ID \`${escapeMrkdwn(state.error.traceId)}\`.` : '';
-    return [section(`:warning: The balance could not be read. ${state.error.userMessage}${trace}`), refresh];
+    const again = state.retryAt
+      ? ` Order Desk will read it again ${slackDate(state.retryAt.toISOString(), options.now)}, or when you press Refresh.`
+      : '';
+    return [
+      section(`:warning: The balance could not be read. ${state.error.userMessage}${trace}${again}`),
+      refresh,
+    ];
   }
   const { reading } = state;
   const available =

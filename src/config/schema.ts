@@ -187,6 +187,12 @@ export const AppEnvSchema = PartnerEnvSchema.extend({
     error: 'must be at least 32 characters (or leave it unset to derive one from the signing secret)',
   }),
   KEY_LINK_TTL_SECONDS: integer(300, 30, 3_600),
+  // POST /keys/reveal is public: attempts per client address per minute, across replicas.
+  REVEAL_MAX_PER_CLIENT_PER_MINUTE: integer(20, 1, 10_000),
+  // Behind a reverse proxy: take the client address from the last X-Forwarded-For hop.
+  TRUST_PROXY: flag(false),
+  // How long a post that must arrive (audit line, balance alert, export file) keeps trying while Slack limits or fails.
+  SLACK_DELIVERY_MAX_WAIT_SECONDS: integer(600, 1, 86_400),
   // Finance: balance alerts, spend and runway, CSV export.
   FINANCE_ALERT_CHANNEL_ID: optionalText.refine(
     (value) => value === undefined || /^[CG][A-Z0-9]{2,}$/.test(value),

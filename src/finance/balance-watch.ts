@@ -1,4 +1,4 @@
-import type { WebClient } from '@slack/web-api';
+import { randomBytes } from 'node:crypto';
 import {
   renderBalanceReadableAgain,
   renderBalanceUnreadable,
@@ -7,6 +7,7 @@ import {
 } from '../blocks/index.js';
 import type { AppLogger } from '../logger.js';
 import type { BalanceService } from '../services/balance.js';
+import { type SlackDelivery, slackErrorCode } from '../services/slack-delivery.js';
 import type { SharedState } from '../state/index.js';
 import {
   type AlertEvent,
@@ -26,10 +27,10 @@ export interface BalanceWatch {
 }
 
 export interface BalanceWatchOptions {
-  balance: BalanceService;
-  spend: SpendService;
+  balance: Pick<BalanceService, 'current'>;
+  spend: Pick<SpendService, 'refresh'>;
   state: SharedState;
-  client: WebClient;
+  delivery: SlackDelivery;
   channelId: string | undefined;
   intervalSeconds: number;
   thresholds: { availableBelow: number | undefined; runwayDaysBelow: number | undefined };
@@ -40,52 +41,118 @@ export interface BalanceWatchOptions {
   onReading?: ((outcome: 'ok' | 'failed' | 'skipped') => void) | undefined;
 }
 
+/** A message for the finance channel, decided and not yet posted: kept on the shared state until it is. */
+interface Announcement {
+  id: string;
+  message: SlackMessage;
+  decidedAt: number;
+}
+
+/** What finance was told, the newest reading decided on, and what is still to be posted. */
+interface WatchState extends AlertState {
+  decidedReadingAt?: number | undefined;
+  pending?: Announcement[] | undefined;
+}
+
 const STATE_KEY = 'finance:alert-state';
-const LOCK_KEY = 'finance:watch';
+const ROUND_KEY = 'finance:watch';
+const DECISION_LOCK = 'finance:alert-decision';
 const KEEP_MS = 30 * 86_400_000;
+// A decision only reads and writes the shared state: a lock this long is never outlived.
+const DECISION_LOCK_MS = 10_000;
+// An announcement that cannot be posted for a day (the bot was removed from the channel) is dropped.
+const GIVE_UP_AFTER_MS = 86_400_000;
 
 /**
- * Every BALANCE_WATCH_SECONDS one replica (the one that takes the round's lock on the shared state)
- * reads the balance as the Home tab does, refreshes spend and runway, and tells the finance channel
- * when available funds or the runway cross their thresholds. What finance was told lives on the
- * shared state, so a restart or another replica does not repeat it.
+ * Every BALANCE_WATCH_SECONDS one replica (the one that claims the round on the shared state) reads
+ * the balance as the Home tab does, refreshes spend and runway, and tells the finance channel when
+ * available funds or the runway cross their thresholds. Deciding is atomic across replicas (read,
+ * decide and write under one lock, and a reading older than the last one decided on is ignored), and
+ * what was decided is kept with the state until Slack has taken it: a 429 or an outage delays an
+ * alert, a restart does not lose it, and no replica posts it twice.
  */
 export function createBalanceWatch(options: BalanceWatchOptions): BalanceWatch {
-  const { state, logger } = options;
+  const { state, logger, delivery } = options;
   const log = logger.child({ component: 'balance-watch' });
   let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> | undefined;
+  const intervalMs = options.intervalSeconds * 1000;
 
-  async function post(message: SlackMessage): Promise<void> {
-    if (!options.channelId) return;
+  /** Reads the state, lets `decide` change it, writes it back: one replica at a time. */
+  async function underDecisionLock(
+    decide: (previous: WatchState) => { next: WatchState; messages: SlackMessage[] } | undefined,
+  ): Promise<boolean> {
+    const owner = randomBytes(8).toString('hex');
+    for (let attempt = 0; !(await state.claim(DECISION_LOCK, DECISION_LOCK_MS, owner)); attempt++) {
+      if (attempt >= 50) throw new Error('the alert decision lock stayed taken');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
     try {
-      await options.client.chat.postMessage({
-        channel: options.channelId,
-        text: message.text,
-        blocks: message.blocks,
-        unfurl_links: false,
-        unfurl_media: false,
-      });
-    } catch (error) {
-      // Logged on every round it fails (the round's interval bounds it): the channel is wrong or the
-      // bot is not in it, and finance is not being told.
-      log.error(
-        {
-          channel: options.channelId,
-          error: (error as { data?: { error?: string } }).data?.error ?? (error as Error).message,
-        },
-        'finance alert could not be posted (is the bot in FINANCE_ALERT_CHANNEL_ID?)',
-      );
+      const previous: WatchState = (await state.get<WatchState>(STATE_KEY)) ?? initialAlertState;
+      const decided = decide(previous);
+      if (!decided) return false;
+      const announcements = options.channelId
+        ? decided.messages.map((message) => ({
+            id: randomBytes(8).toString('hex'),
+            message,
+            decidedAt: options.now().getTime(),
+          }))
+        : [];
+      const pending = [...(previous.pending ?? []), ...announcements];
+      await state.set(STATE_KEY, { ...decided.next, pending }, KEEP_MS);
+      return true;
+    } finally {
+      await state.release(DECISION_LOCK, owner).catch(() => undefined);
     }
   }
 
-  async function runOnce(): Promise<'skipped' | 'read' | 'failed'> {
+  /** Posts what was decided and not yet posted, oldest first; each at most once across replicas. */
+  async function deliverPending(): Promise<void> {
+    if (!options.channelId) return;
+    const pending = (await state.get<WatchState>(STATE_KEY))?.pending ?? [];
+    for (const announcement of pending) {
+      const sentKey = `finance:alert-sent:${announcement.id}`;
+      const sendingKey = `finance:alert-sending:${announcement.id}`;
+      const owner = randomBytes(8).toString('hex');
+      if ((await state.get(sentKey)) !== undefined) {
+        await forget(announcement.id);
+        continue;
+      }
+      // Another replica is posting it right now: leave it to that one.
+      if (!(await state.claim(sendingKey, 15 * 60_000, owner))) continue;
+      try {
+        await delivery.post('finance_alert', { channel: options.channelId, ...announcement.message });
+        await state.set(sentKey, true, 2 * GIVE_UP_AFTER_MS);
+        await forget(announcement.id);
+      } catch (error) {
+        const tooOld = options.now().getTime() - announcement.decidedAt > GIVE_UP_AFTER_MS;
+        log.error(
+          { channel: options.channelId, error: slackErrorCode(error), givingUp: tooOld },
+          tooOld
+            ? 'finance alert could not be posted for a day; dropped (is the bot in FINANCE_ALERT_CHANNEL_ID?)'
+            : 'finance alert could not be posted yet; the next round tries again (is the bot in FINANCE_ALERT_CHANNEL_ID?)',
+        );
+        if (tooOld) await forget(announcement.id);
+      } finally {
+        await state.release(sendingKey, owner).catch(() => undefined);
+      }
+    }
+  }
+
+  async function forget(id: string): Promise<void> {
+    await underDecisionLock((previous) => ({
+      next: { ...previous, pending: (previous.pending ?? []).filter((item) => item.id !== id) },
+      messages: [],
+    }));
+  }
+
+  async function round(): Promise<'skipped' | 'read' | 'failed'> {
     // One replica per round: rounds are numbered by the clock, and the first replica to claim a
     // round's number has it (the others' timers fire at other moments within the same round).
-    const intervalMs = options.intervalSeconds * 1000;
-    const round = Math.floor(options.now().getTime() / intervalMs);
+    const roundNumber = Math.floor(options.now().getTime() / intervalMs);
     let mine: boolean;
     try {
-      mine = await state.claim(`${LOCK_KEY}:${round}`, intervalMs * 2);
+      mine = await state.claim(`${ROUND_KEY}:${roundNumber}`, intervalMs * 2);
     } catch {
       // Without the shared state no replica can know who watches: skip rather than alert twice.
       log.warn('balance watch skipped: the shared state is unreachable');
@@ -96,64 +163,97 @@ export function createBalanceWatch(options: BalanceWatchOptions): BalanceWatch {
       options.onReading?.('skipped');
       return 'skipped';
     }
-    const previous = (await state.get<AlertState>(STATE_KEY).catch(() => undefined)) ?? initialAlertState;
-    const reading = await options.balance.current({ force: true });
+    // Not forced: a reading younger than half a round serves, and after a failed read the back-off
+    // (shared by every replica) holds: the watch never adds to a partner outage.
+    const reading = await options.balance.current({ maxAgeMs: intervalMs / 2 });
     if (reading.kind !== 'reading') {
       options.onReading?.('failed');
-      const { next, announce } = evaluateReading(previous, false);
-      await state.set(STATE_KEY, next, KEEP_MS).catch(() => undefined);
-      if (announce === 'unreadable' && reading.kind === 'error')
-        await post(renderBalanceUnreadable(reading.error, next.failures));
       if (reading.kind === 'no_completed_order')
         log.info('balance watch: no completed order yet, no balance to watch');
+      await underDecisionLock((previous) => {
+        const { next, announce } = evaluateReading(previous, false);
+        const messages =
+          announce === 'unreadable' && reading.kind === 'error'
+            ? [renderBalanceUnreadable(reading.error, next.failures)]
+            : [];
+        return { next: { ...previous, ...next }, messages };
+      });
+      await deliverPending();
       return 'failed';
     }
     options.onReading?.('ok');
-    const afterReading = evaluateReading(previous, true);
-    if (afterReading.announce === 'readable_again') await post(renderBalanceReadableAgain());
-    const spend = await options.spend.refresh();
+    const spend = await options.spend.refresh({ maxAgeMs: intervalMs / 2 });
     const averagePerDay = 'averagePerDay' in spend ? spend.averagePerDay : null;
     const { balance, creditLimit } = reading.reading;
     const available = balance !== null && creditLimit !== null ? balance + creditLimit : balance;
     const runway = averagePerDay === null ? null : runwayDays(available, averagePerDay);
-    const funds = evaluateWatched(
-      afterReading.next.funds,
-      'funds',
-      available,
-      options.thresholds.availableBelow,
-    );
-    // Without spend figures the runway is unknown, and its state is left as it was.
-    const runwayResult =
-      averagePerDay === null
-        ? { next: afterReading.next.runway }
-        : evaluateWatched(afterReading.next.runway, 'runway', runway, options.thresholds.runwayDaysBelow);
-    const next: AlertState = { ...afterReading.next, funds: funds.next, runway: runwayResult.next };
-    // Saved before posting: a post that fails must not make the next round alert again.
-    await state.set(STATE_KEY, next, KEEP_MS).catch(() => undefined);
-    const events = [funds.event, 'event' in runwayResult ? runwayResult.event : undefined].filter(
-      (event): event is AlertEvent => event !== undefined,
-    );
-    const homeLink = events.length ? await options.homeLink() : undefined;
-    for (const event of events) {
-      log.info({ event: 'balance_alert', ...event, available, runwayDays: runway }, 'balance alert');
-      await post(
-        renderFinanceAlert(
-          { ...event, reading: reading.reading, available, runwayDays: runway, averagePerDay, homeLink },
-          { currency: options.currency, now: options.now() },
-        ),
+    const readAt = reading.reading.readAt.getTime();
+    const homeLink = await options.homeLink();
+    await underDecisionLock((previous) => {
+      // A late round with an older reading than one already decided on changes nothing.
+      if (previous.decidedReadingAt !== undefined && readAt <= previous.decidedReadingAt) return undefined;
+      const afterReading = evaluateReading(previous, true);
+      const funds = evaluateWatched(
+        afterReading.next.funds,
+        'funds',
+        available,
+        options.thresholds.availableBelow,
       );
-    }
+      // Without spend figures the runway is unknown, and its state is left as it was.
+      const runwayResult =
+        averagePerDay === null
+          ? { next: afterReading.next.runway }
+          : evaluateWatched(afterReading.next.runway, 'runway', runway, options.thresholds.runwayDaysBelow);
+      const events = [funds.event, 'event' in runwayResult ? runwayResult.event : undefined].filter(
+        (event): event is AlertEvent => event !== undefined,
+      );
+      for (const event of events)
+        log.info({ event: 'balance_alert', ...event, available, runwayDays: runway }, 'balance alert');
+      const messages = [
+        ...(afterReading.announce === 'readable_again' ? [renderBalanceReadableAgain()] : []),
+        ...events.map((event) =>
+          renderFinanceAlert(
+            { ...event, reading: reading.reading, available, runwayDays: runway, averagePerDay, homeLink },
+            { currency: options.currency, now: options.now() },
+          ),
+        ),
+      ];
+      return {
+        next: {
+          ...previous,
+          ...afterReading.next,
+          funds: funds.next,
+          runway: runwayResult.next,
+          decidedReadingAt: readAt,
+        },
+        messages,
+      };
+    });
+    await deliverPending();
     return 'read';
+  }
+
+  async function runOnce(): Promise<'skipped' | 'read' | 'failed'> {
+    try {
+      return await round();
+    } catch (error) {
+      // The shared state went away mid-round: the next round starts over from what was saved.
+      log.warn({ error: (error as Error).message }, 'balance watch round ended early');
+      options.onReading?.('skipped');
+      return 'skipped';
+    }
   }
 
   return {
     runOnce,
     start() {
       timer = setInterval(() => {
-        runOnce().catch((error: unknown) =>
-          log.error({ error: (error as Error).message }, 'balance watch round failed'),
-        );
-      }, options.intervalSeconds * 1000);
+        // A round still running (a slow partner, a post waiting out a 429) is not doubled up.
+        if (running) return;
+        running = runOnce().finally(() => {
+          running = undefined;
+        });
+      }, intervalMs);
       timer.unref();
     },
     stop() {

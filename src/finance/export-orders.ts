@@ -8,6 +8,7 @@ import type { WebClient } from '@slack/web-api';
 import type { AppLogger } from '../logger.js';
 import { isPartnerApiError, type PartnerClient } from '../partner-api/index.js';
 import { logPartnerFailure } from '../services/partner-failures.js';
+import type { SlackDelivery } from '../services/slack-delivery.js';
 import { csvRow, openCsvFile } from './csv.js';
 import { ordersBetween } from './history-window.js';
 import { dayKey } from './spend.js';
@@ -75,6 +76,8 @@ export function checkExportRange(
 export interface ExportDeps {
   partner: PartnerClient;
   client: WebClient;
+  /** Retries the upload while Slack limits or fails: the file must arrive. */
+  delivery: SlackDelivery;
   logger: AppLogger;
   currency: string | undefined;
   timeZone: string;
@@ -106,9 +109,12 @@ export async function runExport(deps: ExportDeps, request: ExportRequest): Promi
     unfurl_links: false,
   });
   const ts = progress.ts as string;
-  const update = async (text: string) => {
+  // Progress updates are a view (the next one replaces a lost one); the last one says how it ended
+  // and must arrive, so it is retried while Slack limits it.
+  const update = async (text: string, final = false) => {
     try {
-      await client.chat.update({ channel: dm, ts, text });
+      const edit = () => client.chat.update({ channel: dm, ts, text });
+      await (final ? deps.delivery.call('export_file', edit) : edit());
     } catch (error) {
       log.warn({ error: (error as Error).message }, 'export progress update failed');
     }
@@ -145,13 +151,14 @@ export async function runExport(deps: ExportDeps, request: ExportRequest): Promi
       const trace = error.traceId ? ` Trace ID \`${error.traceId}\`.` : '';
       await update(
         `:warning: The export of ${which} from ${range} stopped after ${read.toLocaleString('en-US')} orders: ${error.userMessage}${trace} No file was sent; start the export again from the Home tab.`,
+        true,
       );
       return { outcome: 'partner_failed', orders: written, bytes: 0 };
     }
     const bytes = await writer.close();
     const filename = `orders-${request.from}-to-${request.to}${request.completedOnly ? '-completed' : ''}.csv`;
     try {
-      await uploadFile(client, path, filename, bytes, dm);
+      await uploadFile(client, deps.delivery, path, filename, bytes, dm);
     } catch (error) {
       log.error(
         { error: (error as { data?: { error?: string } }).data?.error ?? (error as Error).message },
@@ -159,11 +166,13 @@ export async function runExport(deps: ExportDeps, request: ExportRequest): Promi
       );
       await update(
         `:warning: The export of ${which} from ${range} was read (${written.toLocaleString('en-US')} orders) but could not be sent to Slack. Try again in a few minutes.`,
+        true,
       );
       return { outcome: 'slack_failed', orders: written, bytes };
     }
     await update(
       `:white_check_mark: Export ready: ${written.toLocaleString('en-US')} ${which} from ${range} (${read.toLocaleString('en-US')} read), in the file below.`,
+      true,
     );
     log.info(
       { event: 'export', orders: written, bytes, from: request.from, to: request.to },
@@ -179,23 +188,52 @@ function nextDay(day: string): string {
   return new Date(Date.parse(`${day}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10);
 }
 
+/** The upload POST failed with an HTTP status: read by the delivery's retry advice like a Web API error. */
+class UploadHttpError extends Error {
+  readonly code = 'upload_http_error';
+  constructor(
+    readonly statusCode: number,
+    readonly retryAfterSeconds: number | undefined,
+  ) {
+    super(`upload answered ${statusCode}`);
+  }
+}
+
 /**
  * Slack's external upload, streamed from disk (files.uploadV2 would read the whole file into memory):
- * ask for an upload URL, POST the bytes, complete the upload into the DM.
+ * ask for an upload URL, POST the bytes, complete the upload into the DM. Each step is retried while
+ * Slack limits or fails (after Retry-After); the file is read from disk again for each try.
  */
-async function uploadFile(client: WebClient, path: string, filename: string, bytes: number, channel: string) {
-  const target = await client.files.getUploadURLExternal({ filename, length: bytes });
-  if (!target.upload_url || !target.file_id) throw new Error('files.getUploadURLExternal returned no URL');
-  const response = await fetch(target.upload_url, {
-    method: 'POST',
-    headers: { 'content-type': 'text/csv', 'content-length': String(bytes) },
-    body: Readable.toWeb(createReadStream(path)) as ReadableStream,
-    duplex: 'half',
-  } as RequestInit);
-  if (!response.ok) throw new Error(`upload answered ${response.status}`);
-  await response.arrayBuffer();
-  await client.files.completeUploadExternal({
-    files: [{ id: target.file_id, title: filename }],
-    channel_id: channel,
+async function uploadFile(
+  client: WebClient,
+  delivery: SlackDelivery,
+  path: string,
+  filename: string,
+  bytes: number,
+  channel: string,
+) {
+  const target = await delivery.call('export_file', () =>
+    client.files.getUploadURLExternal({ filename, length: bytes }),
+  );
+  const { upload_url: uploadUrl, file_id: fileId } = target;
+  if (!uploadUrl || !fileId) throw new Error('files.getUploadURLExternal returned no URL');
+  await delivery.call('export_file', async () => {
+    const response = await fetch(uploadUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'text/csv', 'content-length': String(bytes) },
+      body: Readable.toWeb(createReadStream(path)) as ReadableStream,
+      duplex: 'half',
+    } as RequestInit);
+    await response.arrayBuffer();
+    if (!response.ok) {
+      const retryAfter = Number(response.headers.get('retry-after'));
+      throw new UploadHttpError(
+        response.status,
+        Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter : undefined,
+      );
+    }
   });
+  await delivery.call('export_file', () =>
+    client.files.completeUploadExternal({ files: [{ id: fileId, title: filename }], channel_id: channel }),
+  );
 }

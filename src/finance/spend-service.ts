@@ -1,20 +1,46 @@
 import type { AppLogger } from '../logger.js';
-import { isPartnerApiError, type PartnerApiError, type PartnerClient } from '../partner-api/index.js';
+import {
+  isPartnerApiError,
+  type PartnerApiError,
+  type PartnerClient,
+  partnerErrorCodec,
+} from '../partner-api/index.js';
 import { logPartnerFailure } from '../services/partner-failures.js';
-import { peekCached, readThrough, type SharedState } from '../state/index.js';
+import {
+  type BackoffPolicy,
+  peekCached,
+  peekFailure,
+  readThrough,
+  type SharedState,
+  SourceFailedError,
+} from '../state/index.js';
 import { ordersBetween } from './history-window.js';
 import { type AmountMeaning, computeSpend, type SpendFigures } from './spend.js';
 
+/** What the Home tab shows: the last figures (any replica's), and the running back-off if the last scan failed. */
+export interface SpendSnapshot {
+  figures: SpendFigures | undefined;
+  failure?: { error: PartnerApiError; retryAt: Date } | undefined;
+}
+
 export interface SpendService {
-  /** The last figures computed (by any replica), with when; never waits for a scan. */
-  cached(): Promise<SpendFigures | undefined>;
-  /** Reads the last 30 days of history now (once across replicas) and keeps the figures. */
-  refresh(): Promise<SpendFigures | PartnerApiError>;
+  /** The last figures computed (by any replica) and the last failure's back-off; never reads the partner. */
+  snapshot(): Promise<SpendSnapshot>;
   /**
-   * Starts a refresh in the background when the figures are older than `maxAgeMs` (or missing), and
-   * calls `then` when they land: once per `key` (a user's Home tab) however often it was asked.
+   * Reads the last 30 days of history (once across replicas) unless figures younger than `maxAgeMs`
+   * are stored, or a failed scan's back-off is running (then its failure comes back at once).
    */
-  refreshIfOlder(maxAgeMs: number, key: string, then: () => Promise<void>): Promise<void>;
+  refresh(options?: { maxAgeMs?: number; force?: boolean }): Promise<SpendFigures | PartnerApiError>;
+  /**
+   * Starts a refresh in the background when the figures are older than `maxAgeMs` (or missing) and no
+   * back-off is running (`force`, a Refresh click: always), and calls `landed` once per `key` (a user's Home tab) when it ends, whatever
+   * its outcome. `landed` must not ask again: a refresh never triggers the next one.
+   */
+  refreshInBackground(
+    request: { maxAgeMs: number; force?: boolean },
+    key: string,
+    landed: () => Promise<void>,
+  ): Promise<void>;
 }
 
 const SPEND_KEY = 'finance:spend';
@@ -30,66 +56,84 @@ export function createSpendService(options: {
   amountIs: AmountMeaning;
   logger: AppLogger;
   now: () => Date;
+  backoff: BackoffPolicy;
 }): SpendService {
   const { partner, state, logger, now } = options;
-  let running: Promise<SpendFigures | PartnerApiError> | undefined;
   // Who waits for figures to land (a user's Home tab, published again then), each once.
   const waiting = new Map<string, () => Promise<void>>();
 
-  async function scan(): Promise<{ value: SpendFigures | PartnerApiError; cache: boolean }> {
+  async function scan(): Promise<{ value: SpendFigures; cache: boolean }> {
     const at = now();
     // 31 days back covers 30 calendar days in any time zone.
     const since = new Date(at.getTime() - 31 * 86_400_000);
     const orders = [];
     try {
       for await (const page of ordersBetween(partner, since, at)) orders.push(...page);
-      return { value: computeSpend(orders, at, options.timeZone, options.amountIs), cache: true };
     } catch (error) {
-      if (!isPartnerApiError(error)) throw error;
-      logPartnerFailure(logger, error, { where: 'spend' });
-      return { value: error, cache: false };
+      // Once per scan: replicas and users waiting on it share the failure without logging it again.
+      if (isPartnerApiError(error)) logPartnerFailure(logger, error, { where: 'spend' });
+      throw error;
+    }
+    return { value: computeSpend(orders, at, options.timeZone, options.amountIs), cache: true };
+  }
+
+  async function refresh(
+    request: { maxAgeMs?: number; force?: boolean } = {},
+  ): Promise<SpendFigures | PartnerApiError> {
+    try {
+      return await readThrough<SpendFigures>({
+        state,
+        key: SPEND_KEY,
+        ttlMs: KEEP_MS,
+        maxAgeMs: request.maxAgeMs ?? 1,
+        force: request.force,
+        lockMs: SCAN_LOCK_MS,
+        load: scan,
+        backoff: options.backoff,
+        failureCodec: partnerErrorCodec,
+        now: () => now().getTime(),
+      });
+    } catch (error) {
+      if (error instanceof SourceFailedError && isPartnerApiError(error.error)) return error.error;
+      throw error;
     }
   }
 
-  const read = (request: { force: boolean; maxAgeMs?: number }) => {
-    running ??= readThrough<SpendFigures | PartnerApiError>({
-      state,
-      key: SPEND_KEY,
-      ttlMs: KEEP_MS,
-      maxAgeMs: request.maxAgeMs,
-      force: request.force,
-      lockMs: SCAN_LOCK_MS,
-      load: scan,
-      now: () => now().getTime(),
-    }).finally(() => {
-      running = undefined;
-    });
-    return running;
-  };
-
-  const service: SpendService = {
-    async cached() {
-      return (await peekCached<SpendFigures>(state, SPEND_KEY))?.value;
+  return {
+    async snapshot() {
+      const at = now().getTime();
+      const [stored, failure] = await Promise.all([
+        peekCached<SpendFigures>(state, SPEND_KEY),
+        peekFailure(state, SPEND_KEY, at),
+      ]);
+      const error = failure ? partnerErrorCodec.decode(failure.error) : undefined;
+      return {
+        figures: stored?.value,
+        failure:
+          failure && isPartnerApiError(error) ? { error, retryAt: new Date(failure.retryAt) } : undefined,
+      };
     },
-    refresh() {
-      return read({ force: true });
-    },
-    refreshIfOlder(maxAgeMs, key, then) {
-      return (async () => {
-        const stored = await peekCached<SpendFigures>(state, SPEND_KEY);
-        if (stored && now().getTime() - stored.storedAt < maxAgeMs) return;
+    refresh,
+    async refreshInBackground({ maxAgeMs, force }, key, landed) {
+      try {
+        const at = now().getTime();
+        const [stored, failure] = await Promise.all([
+          peekCached<SpendFigures>(state, SPEND_KEY),
+          peekFailure(state, SPEND_KEY, at),
+        ]);
+        if (!force && ((stored && at - stored.storedAt < maxAgeMs) || failure)) return;
         const first = !waiting.has(key);
-        waiting.set(key, then);
+        waiting.set(key, landed);
         if (!first) return;
-        // Not forced: if another replica stored fresh figures meanwhile, they are used, not rescanned.
-        await read({ force: false, maxAgeMs: Math.max(1, maxAgeMs) });
+        // Not forced: figures another replica stored meanwhile are used, not scanned again.
+        await refresh({ maxAgeMs: Math.max(1, maxAgeMs), force });
         const callback = waiting.get(key);
         waiting.delete(key);
         await callback?.();
-      })().catch((error: unknown) =>
-        logger.error({ error: (error as Error).message }, 'spend refresh failed'),
-      );
+      } catch (error) {
+        waiting.delete(key);
+        logger.error({ error: (error as Error).message }, 'spend refresh failed');
+      }
     },
   };
-  return service;
 }

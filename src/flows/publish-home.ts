@@ -1,7 +1,7 @@
 import type { WebClient } from '@slack/web-api';
 import type { AppDeps } from '../app/deps.js';
 import { renderHome } from '../blocks/index.js';
-import { isPartnerApiError } from '../partner-api/index.js';
+import { isPartnerApiError, type PartnerApiError, type RecentOrders } from '../partner-api/index.js';
 import { partnerResult, RECENT_ORDERS_SHOWN, renderOptions } from './lookup-order.js';
 
 /**
@@ -12,27 +12,40 @@ export async function publishHome(
   deps: AppDeps,
   client: WebClient,
   userId: string,
-  options: { forceBalance?: boolean } = {},
+  options: {
+    /** A Refresh click: read the balance and spend anew, even during a back-off. */
+    forceBalance?: boolean;
+    /**
+     * Set when publishing again because spend figures landed: that publish asks for no new figures
+     * (no refresh loop, even when nothing could be stored) and shows the recent orders already read.
+     */
+    landed?: { recent: RecentOrders | PartnerApiError | undefined };
+  } = {},
 ): Promise<void> {
   const [orders, finance] = await Promise.all([deps.auth.canUseOrders(userId), deps.auth.isFinance(userId)]);
   // Guests and other organisations' users see what the app is, and no order data.
   const [recent, balance, spendFigures] = await Promise.all([
-    orders.allowed
-      ? partnerResult(deps, { where: 'home', userId }, () => deps.partner.orders.recent(RECENT_ORDERS_SHOWN))
-      : Promise.resolve(undefined),
+    !orders.allowed
+      ? Promise.resolve(undefined)
+      : options.landed
+        ? Promise.resolve(options.landed.recent)
+        : partnerResult(deps, { where: 'home', userId }, () =>
+            deps.partner.orders.recent(RECENT_ORDERS_SHOWN),
+          ),
     finance.allowed
       ? deps.balance.current({ force: options.forceBalance ?? false })
       : Promise.resolve(undefined),
-    finance.allowed ? deps.spend.cached() : Promise.resolve(undefined),
+    finance.allowed ? deps.spend.snapshot() : Promise.resolve(undefined),
   ]);
-  if (finance.allowed) {
+  if (finance.allowed && !options.landed) {
     // Never waits for a scan: the figures shown are the last computed; a stale or missing set is
-    // recomputed in the background (Refresh always), and the Home tab published again when it lands.
-    const maxAgeMs = options.forceBalance ? 0 : deps.financeRefreshMs;
-    // Tracked: a graceful stop waits for it, and so can a test.
+    // recomputed in the background (unless a failed scan's back-off runs), and the Home tab is
+    // published once more when it ends. That publish asks for nothing: no refresh loop, even when
+    // nothing could be stored. Tracked: a graceful stop waits for it, and so can a test.
+    const request = { maxAgeMs: deps.financeRefreshMs, force: options.forceBalance ?? false };
     void deps.tracker.track(
-      deps.spend.refreshIfOlder(maxAgeMs, `home:${userId}`, () =>
-        publishHome(deps, client, userId).catch(() => undefined),
+      deps.spend.refreshInBackground(request, `home:${userId}`, () =>
+        publishHome(deps, client, userId, { landed: { recent } }).catch(() => undefined),
       ),
     );
   }
@@ -42,7 +55,7 @@ export async function publishHome(
       balance,
       recent: recent === undefined ? [] : isPartnerApiError(recent) ? recent : recent.orders,
       ordersDenied: orders.allowed ? undefined : orders.reason,
-      spend: finance.allowed ? { figures: spendFigures } : undefined,
+      spend: spendFigures,
     },
     renderOptions(deps),
   );

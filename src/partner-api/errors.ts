@@ -131,3 +131,34 @@ function formatWait(seconds: number): string {
   const minutes = Math.ceil(seconds / 60);
   return minutes === 1 ? '1 minute' : `${minutes} minutes`;
 }
+
+/**
+ * A partner failure as plain JSON (no cause, no stack), to tell other replicas what failed; and back.
+ * Nothing in it is secret: the error never holds a key, a body or the API key.
+ */
+export const partnerErrorCodec = {
+  encode(error: unknown): unknown {
+    if (!isPartnerApiError(error)) return { message: error instanceof Error ? error.message : String(error) };
+    const { kind, operation, status, traceId, upstreamMessage, code, retryAfterSeconds, answeredOrderId } =
+      error;
+    return {
+      partner: {
+        kind,
+        operation,
+        status,
+        traceId,
+        upstreamMessage,
+        code,
+        retryAfterSeconds,
+        answeredOrderId,
+        userMessage: error.userMessage,
+      },
+    };
+  },
+  decode(stored: unknown): Error {
+    const value = stored as { partner?: PartnerApiErrorDetails; message?: string } | undefined;
+    if (value?.partner && partnerErrorKinds.includes(value.partner.kind))
+      return new PartnerApiError(value.partner);
+    return new Error(String(value?.message ?? 'failed'));
+  },
+};

@@ -1,7 +1,7 @@
 export type { HistoryOptions, PartnerClient, PartnerClientOptions, QueryParamNames } from './client.js';
 export { createPartnerClient, orderContainsText } from './client.js';
 export type { PartnerErrorKind } from './errors.js';
-export { faultOf, isPartnerApiError, PartnerApiError } from './errors.js';
+export { faultOf, isPartnerApiError, PartnerApiError, partnerErrorCodec } from './errors.js';
 export type { PartnerGate } from './gate.js';
 export { isValidOrderId, MAX_PAGE_SIZE, MAX_SEARCH_LENGTH } from './inputs.js';
 export type { DecodedImage, ImageFormat, KeyKind } from './key-types.js';

@@ -1,10 +1,27 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AppDeps } from '../app/deps.js';
+import { RateLimiterRes } from 'rate-limiter-flexible';
+import type { SharedState } from '../state/index.js';
 import { REVEAL_PATH } from './links.js';
 import { REVEAL_PAGE_CSS, REVEAL_PAGE_HTML, REVEAL_PAGE_JS } from './page.js';
-import { revealKey } from './reveal-key.js';
+import { type RevealDeps, type RevealError, redeemRevealToken } from './redeem-token.js';
 
-const MAX_BODY = 4_096;
+// A reveal body is `{"token":"…"}`, about 200 bytes: anything much larger is not from our page.
+const MAX_BODY = 1_024;
+
+/** Why a reveal was refused before a token was looked at, or the refusal's own reason: for /metrics. */
+export type RevealRefusal = 'client_limit' | 'body_too_large' | RevealError;
+
+export interface RevealRouteDeps {
+  redeem: RevealDeps;
+  state: SharedState;
+  /** Reveals one client address may attempt per minute, across replicas. */
+  perClientPerMinute: number;
+  /** The client address: the socket's, or (behind a trusted proxy) the last X-Forwarded-For hop. */
+  trustProxy: boolean;
+  onServed: () => void;
+  onRefused: (reason: RevealRefusal) => void;
+  track: <T>(work: Promise<T>) => Promise<T>;
+}
 
 // Nothing from here may be cached, framed, sniffed, or sent on with a Referer.
 const COMMON_HEADERS = {
@@ -23,15 +40,19 @@ function send(res: ServerResponse, status: number, type: string, body: string | 
   res.end(body);
 }
 
-function readBody(req: IncomingMessage): Promise<string | undefined> {
+/** The body as text, or 'too_large' (then the rest is not read), or undefined when the client went away. */
+function readBody(req: IncomingMessage): Promise<string | 'too_large' | undefined> {
+  const declared = Number(req.headers['content-length'] ?? 0);
+  if (declared > MAX_BODY) return Promise.resolve('too_large');
   return new Promise((resolve) => {
     let size = 0;
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size > MAX_BODY) {
-        resolve(undefined);
-        req.destroy();
+        req.removeAllListeners('data');
+        req.pause();
+        resolve('too_large');
         return;
       }
       chunks.push(chunk);
@@ -41,12 +62,34 @@ function readBody(req: IncomingMessage): Promise<string | undefined> {
   });
 }
 
+export function clientAddress(req: IncomingMessage, trustProxy: boolean): string {
+  const forwarded = req.headers['x-forwarded-for'];
+  if (trustProxy && typeof forwarded === 'string') {
+    // The last hop is the one our own proxy saw; earlier ones are whatever the client wrote.
+    const hops = forwarded
+      .split(',')
+      .map((hop) => hop.trim())
+      .filter(Boolean);
+    const last = hops.at(-1);
+    if (last) return last.slice(0, 64);
+  }
+  return req.socket.remoteAddress ?? 'unknown';
+}
+
 /**
  * The routes behind PUBLIC_URL: GET /keys/reveal (the page, nothing secret on it: an unfurler or a
  * preview that loads it reveals nothing), its script and style, and POST /keys/reveal (the reveal).
- * `deps` is read at request time: the routes are handed to Bolt before the rest is built.
+ * Anyone on the internet can POST here: each client address gets a few tries a minute (across
+ * replicas), bodies are tiny, and a token that is not ours is never written to Slack.
  */
-export function revealRoutes(getDeps: () => AppDeps) {
+export function revealRoutes(deps: RevealRouteDeps) {
+  const perClient = deps.state.limiter({
+    name: 'reveal-client',
+    points: deps.perClientPerMinute,
+    durationSeconds: 60,
+    // A public endpoint keeps its limit when Redis is down, counted in this process.
+    whenDown: 'per-process',
+  });
   return [
     {
       path: REVEAL_PATH,
@@ -56,7 +99,7 @@ export function revealRoutes(getDeps: () => AppDeps) {
           send(res, 200, 'text/html; charset=utf-8', REVEAL_PAGE_HTML);
           return;
         }
-        void handleReveal(getDeps(), req, res);
+        void handleReveal(deps, perClient, req, res);
       },
     },
     {
@@ -74,21 +117,58 @@ export function revealRoutes(getDeps: () => AppDeps) {
   ];
 }
 
-async function handleReveal(deps: AppDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const json = (status: number, body: object) => send(res, status, 'application/json', JSON.stringify(body));
+async function handleReveal(
+  deps: RevealRouteDeps,
+  perClient: ReturnType<SharedState['limiter']>,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  const json = (status: number, body: object, headers: Record<string, string> = {}) => {
+    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+    send(res, status, 'application/json', JSON.stringify(body));
+  };
   try {
+    try {
+      await perClient.consume(clientAddress(req, deps.trustProxy));
+    } catch (rejection) {
+      if (!(rejection instanceof RateLimiterRes)) throw rejection;
+      deps.onRefused('client_limit');
+      const seconds = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
+      json(
+        429,
+        {
+          error: 'too_many_requests',
+          title: 'Too many attempts',
+          message: `Wait ${seconds} seconds, then press Reveal again.`,
+        },
+        { 'retry-after': String(seconds) },
+      );
+      return;
+    }
     const raw = await readBody(req);
+    if (raw === 'too_large') {
+      deps.onRefused('body_too_large');
+      res.setHeader('connection', 'close');
+      json(413, {
+        error: 'too_large',
+        title: 'This request is not from the reveal page',
+        message: AGAIN_TEXT,
+      });
+      return;
+    }
     let token: unknown;
     try {
       token = raw === undefined ? undefined : (JSON.parse(raw) as { token?: unknown }).token;
     } catch {
       token = undefined;
     }
-    const outcome = await deps.tracker.track(revealKey(deps, token));
+    const outcome = await deps.track(redeemRevealToken(deps.redeem, token));
     if (outcome.ok) {
+      deps.onServed();
       send(res, 200, outcome.image.contentType, outcome.image.bytes, IMAGE_CSP);
       return;
     }
+    deps.onRefused(outcome.error);
     json(outcome.status, {
       error: outcome.error,
       title: outcome.title,
@@ -97,14 +177,16 @@ async function handleReveal(deps: AppDeps, req: IncomingMessage, res: ServerResp
     });
   } catch (error) {
     const errorId = Math.random().toString(36).slice(2, 10);
-    deps.logger.error(
+    deps.redeem.logger.error(
       { where: 'reveal', errorId, error: (error as Error).message },
       'unexpected error in a reveal',
     );
     json(500, {
       error: 'unexpected',
       title: 'Something went wrong in Order Desk.',
-      message: `Run /order-keys again; if it keeps happening, give your admin this error ID: ${errorId}.`,
+      message: `Run /order-keys again; if it keeps happening, give your Order Desk admin this error ID: ${errorId}.`,
     });
   }
 }
+
+const AGAIN_TEXT = 'Run /order-keys for the order again in Slack to get a new link.';

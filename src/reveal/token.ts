@@ -28,7 +28,7 @@ export type TokenCheck =
  * The signing key every replica shares: KEY_LINK_SECRET when set, otherwise derived (HKDF-SHA256)
  * from the Slack signing secret or app token, so that it never equals a secret used for anything else.
  */
-export function revealSigningKey(secret: string | undefined, fallbackSecret: string): Buffer {
+export function deriveLinkSigningKey(secret: string | undefined, fallbackSecret: string): Buffer {
   if (secret) return Buffer.from(secret, 'utf8');
   return Buffer.from(hkdfSync('sha256', fallbackSecret, 'order-desk', 'key-reveal-links v1', 32));
 }

@@ -1,8 +1,8 @@
-import type { WebClient } from '@slack/web-api';
 import type { AppMetrics } from '../app/metrics.js';
 import type { AppLogger } from '../logger.js';
 import { isValidOrderId, type PartnerApiError } from '../partner-api/index.js';
 import { failureLogLevel, partnerFailureFields } from './partner-failures.js';
+import { type SlackDelivery, slackErrorCode } from './slack-delivery.js';
 
 export type KeysOutcome = 'shown' | 'denied' | 'invalid_input' | 'rate_limited' | `failed:${string}`;
 
@@ -24,6 +24,10 @@ export interface KeysAuditEntry {
 }
 
 export interface AuditLog {
+  /**
+   * Writes the log line at once; the channel post goes on in the background (retried while Slack
+   * limits it, handed to `track` so a graceful stop waits for it): the caller never waits for Slack.
+   */
   keysRequest(entry: KeysAuditEntry): Promise<void>;
   /** A warning for whoever watches the audit channel (and the log), e.g. a user near the key limit. */
   alert(text: string): Promise<void>;
@@ -31,13 +35,15 @@ export interface AuditLog {
 
 /**
  * One structured line per keys request, allowed or denied. With AUDIT_CHANNEL_ID, the same line goes
- * to that channel too; a failure to post there is logged, never shown to the user.
+ * to that channel too, retried while Slack limits or fails (the log line is written first, whatever
+ * happens to the post); a post that finally fails is logged, never shown to the user.
  */
 export function createAuditLog(
   logger: AppLogger,
-  client: WebClient,
+  delivery: SlackDelivery,
   channelId: string | undefined,
   metrics?: Pick<AppMetrics, 'keyRetrievals' | 'slackApiErrors'>,
+  track: <T>(work: Promise<T>) => Promise<T> = (work) => work,
 ): AuditLog {
   const audit = logger.child({ component: 'audit' });
   return {
@@ -69,26 +75,25 @@ export function createAuditLog(
       // What a user typed is not echoed into the channel unless it is a valid order ID: a backtick in
       // it could end the code span and mention the whole channel.
       const order = isValidOrderId(entry.orderId) ? `\`${entry.orderId}\`` : '(not a valid order ID)';
-      await post(
-        `:key: <@${entry.userId}> asked for the keys of order ${order} in ${where} via ${entry.via}: *${entry.outcome}*, ${entry.keyCount} keys${trace}`,
+      void track(
+        post(
+          `:key: <@${entry.userId}> asked for the keys of order ${order} in ${where} via ${entry.via}: *${entry.outcome}*, ${entry.keyCount} keys${trace}`,
+        ),
       );
     },
     async alert(text) {
       audit.warn({ event: 'keys_alert' }, text.replace(/:[a-z_]+: /, ''));
-      await post(text);
+      void track(post(text));
     },
   };
 
   async function post(text: string): Promise<void> {
     if (!channelId) return;
     try {
-      await client.chat.postMessage({ channel: channelId, text, unfurl_links: false, unfurl_media: false });
+      await delivery.post('audit', { channel: channelId, text });
     } catch (error) {
       metrics?.slackApiErrors.inc({ method: 'chat.postMessage' });
-      audit.error(
-        { error: (error as { data?: { error?: string } }).data?.error ?? (error as Error).message },
-        'audit channel post failed',
-      );
+      audit.error({ error: slackErrorCode(error) }, 'audit channel post failed');
     }
   }
 }

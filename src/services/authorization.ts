@@ -16,7 +16,8 @@ export type AccessDecision =
 export interface Authorizer {
   /** `/order`, the order buttons and the Home tab's orders: members of the organisation (and any list). */
   canUseOrders(userId: string): Promise<AccessDecision>;
-  canSeeKeys(userId: string): Promise<AccessDecision>;
+  /** `fresh`: user groups are asked of Slack now, not the cache (a reveal link may be older than it). */
+  canSeeKeys(userId: string, options?: { fresh?: boolean }): Promise<AccessDecision>;
   isFinance(userId: string): Promise<AccessDecision>;
 }
 
@@ -25,6 +26,7 @@ export async function decide(
   rule: AccessRule,
   userId: string,
   groups: UsergroupMembers,
+  options: { fresh?: boolean } = {},
 ): Promise<AccessDecision> {
   if (rule.users.length === 0 && rule.usergroups.length === 0)
     return { allowed: false, reason: 'nobody_configured' };
@@ -32,7 +34,7 @@ export async function decide(
   if (rule.users.includes(userId)) return { allowed: true, via: 'user' };
   let lookupFailed = false;
   for (const group of rule.usergroups) {
-    const members = await groups.members(group);
+    const members = await groups.members(group, options);
     if (members === undefined) lookupFailed = true;
     else if (members.has(userId)) return { allowed: true, via: 'usergroup' };
   }
@@ -49,16 +51,21 @@ export function createAuthorizer(
   groups: UsergroupMembers,
   membership: OrgMembership,
 ): Authorizer {
-  const memberThen = async (userId: string, rule: AccessRule, open: boolean): Promise<AccessDecision> => {
+  const memberThen = async (
+    userId: string,
+    rule: AccessRule,
+    open: boolean,
+    options: { fresh?: boolean } = {},
+  ): Promise<AccessDecision> => {
     const member = await membership.check(userId);
     if (!member.allowed) return member;
     if (open && rule.users.length === 0 && rule.usergroups.length === 0)
       return { allowed: true, via: 'member' };
-    return decide(rule, userId, groups);
+    return decide(rule, userId, groups, options);
   };
   return {
     canUseOrders: (userId) => memberThen(userId, rules.orders, true),
-    canSeeKeys: (userId) => memberThen(userId, rules.keys, false),
+    canSeeKeys: (userId, options) => memberThen(userId, rules.keys, false, options),
     isFinance: (userId) => memberThen(userId, rules.finance, false),
   };
 }

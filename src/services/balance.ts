@@ -1,12 +1,28 @@
 import type { BalanceReading, BalanceState } from '../blocks/index.js';
 import type { AppLogger } from '../logger.js';
-import { type AccountBalance, isPartnerApiError, type PartnerClient } from '../partner-api/index.js';
-import { type CacheResult, readThrough, type SharedState, storeCached } from '../state/index.js';
+import {
+  type AccountBalance,
+  isPartnerApiError,
+  type PartnerClient,
+  partnerErrorCodec,
+} from '../partner-api/index.js';
+import {
+  type BackoffPolicy,
+  type CacheResult,
+  readThrough,
+  type SharedState,
+  SourceFailedError,
+  storeCached,
+} from '../state/index.js';
 import { logPartnerFailure } from './partner-failures.js';
 
 export interface BalanceService {
-  /** The cached reading when fresh; otherwise one is read (once across every replica). */
-  current(options?: { force?: boolean }): Promise<BalanceState>;
+  /**
+   * The cached reading when fresh (younger than `maxAgeMs`, default the cache's TTL); otherwise one
+   * is read, once across every replica. After a failed read nobody reads again until the back-off
+   * ends (the answer says when); `force` (a Refresh click) reads anyway.
+   */
+  current(options?: { force?: boolean; maxAgeMs?: number }): Promise<BalanceState>;
   /** Every successful keys answer carries the balance: keep it, so finance sees it fresh for free. */
   record(balance: AccountBalance | null, orderId: string, traceId: string | undefined): void;
 }
@@ -18,7 +34,11 @@ export interface BalanceServiceOptions {
   logger: AppLogger;
   onCache?: ((result: CacheResult) => void) | undefined;
   clock?: (() => Date) | undefined;
+  backoff?: BackoffPolicy | undefined;
 }
+
+/** 30 s after the first failure, doubling to 10 minutes: an outage is not made worse by asking. */
+export const SOURCE_BACKOFF: BackoffPolicy = { firstMs: 30_000, maxMs: 600_000 };
 
 // How far back to look for a completed order before saying the balance is not available yet.
 const RECENT_WINDOW = 20;
@@ -48,7 +68,6 @@ export function createBalanceService(options: BalanceServiceOptions): BalanceSer
   const { partner, state, logger } = options;
   const clock = options.clock ?? (() => new Date());
   const ttlMs = options.ttlSeconds * 1000;
-  let pending: Promise<BalanceState> | undefined;
 
   async function findCompletedOrderId(): Promise<string | undefined> {
     const recent = await partner.orders.recent(RECENT_WINDOW);
@@ -80,29 +99,33 @@ export function createBalanceService(options: BalanceServiceOptions): BalanceSer
       if (!balance) return { value: { kind: 'no_completed_order' }, cache: false };
       return { value: { kind: 'reading', reading: readingOf(balance, orderId, traceId) }, cache: true };
     } catch (error) {
-      if (!isPartnerApiError(error)) throw error;
       // Logged here, once per reading: finance users waiting on the same reading share its failure.
-      logPartnerFailure(logger, error, { where: 'balance' });
-      return { value: { kind: 'error', error }, cache: false };
+      if (isPartnerApiError(error)) logPartnerFailure(logger, error, { where: 'balance' });
+      throw error;
     }
   }
 
   return {
-    current(request = {}) {
-      pending ??= readThrough<StoredState>({
-        state,
-        key: BALANCE_KEY,
-        ttlMs,
-        force: request.force,
-        load: read,
-        onResult: options.onCache,
-        now: () => clock().getTime(),
-      })
-        .then(revive)
-        .finally(() => {
-          pending = undefined;
+    async current(request = {}) {
+      try {
+        const stored = await readThrough<StoredState>({
+          state,
+          key: BALANCE_KEY,
+          ttlMs,
+          maxAgeMs: request.maxAgeMs,
+          force: request.force,
+          load: read,
+          backoff: options.backoff ?? SOURCE_BACKOFF,
+          failureCodec: partnerErrorCodec,
+          onResult: options.onCache,
+          now: () => clock().getTime(),
         });
-      return pending;
+        return revive(stored);
+      } catch (error) {
+        if (error instanceof SourceFailedError && isPartnerApiError(error.error))
+          return { kind: 'error', error: error.error, retryAt: error.retryAt };
+        throw error;
+      }
     },
     record(balance, orderId, traceId) {
       if (!balance || ttlMs === 0) return;

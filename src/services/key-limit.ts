@@ -10,6 +10,8 @@ export type RetrievalDecision =
 export interface KeyRetrievalLimit {
   /** Counts one retrieval for the user, or refuses it. Called before any keys request reaches the partner. */
   take(userId: string): Promise<RetrievalDecision>;
+  /** Un-counts one retrieval that delivered nothing (the partner failed during a reveal). */
+  giveBack(userId: string): Promise<void>;
 }
 
 const HOUR_MS = 3_600_000;
@@ -70,6 +72,13 @@ export function createKeyRetrievalLimit(options: {
         );
         return { allowed: false, reason: 'unavailable' };
       }
+    },
+    async giveBack(userId) {
+      await limiter
+        .reward(userId, 1)
+        .catch((error: unknown) =>
+          logger.warn({ userId, error: (error as Error).message }, 'a retrieval could not be un-counted'),
+        );
     },
   };
 }

@@ -1,10 +1,13 @@
 import type { WebClient } from '@slack/web-api';
 import type { AppLogger } from '../logger.js';
-import { type CacheResult, readThrough, type SharedState } from '../state/index.js';
+import { type BackoffPolicy, type CacheResult, readThrough, type SharedState } from '../state/index.js';
 
 export interface UsergroupMembers {
-  /** Members of a user group, or undefined when Slack could not say (callers must then deny). */
-  members(usergroupId: string): Promise<ReadonlySet<string> | undefined>;
+  /**
+   * Members of a user group, or undefined when Slack could not say (callers must then deny).
+   * `fresh`: ask Slack now rather than trust the cache (a reveal, whose link may be older than it).
+   */
+  members(usergroupId: string, options?: { fresh?: boolean }): Promise<ReadonlySet<string> | undefined>;
 }
 
 export interface UsergroupMembersOptions {
@@ -15,24 +18,25 @@ export interface UsergroupMembersOptions {
   onCache?: ((result: CacheResult) => void) | undefined;
   onSlackError?: ((method: string) => void) | undefined;
   now?: (() => number) | undefined;
+  backoff?: BackoffPolicy | undefined;
 }
 
-// After a failed lookup (rate limit, plan without user groups) the failure is remembered briefly in
-// this process, so a burst of clicks does not become a burst of calls to a tier-2 method.
-const FAILURE_TTL_MS = 15_000;
+/**
+ * After a failed lookup (rate limit, plan without user groups) no replica asks again for 15 s,
+ * doubling to 2 minutes: a burst of clicks must not become a burst of calls to a tier-2 method, and
+ * access through the group is denied meanwhile (fail closed) for a short time only.
+ */
+export const USERGROUP_BACKOFF: BackoffPolicy = { firstMs: 15_000, maxMs: 120_000 };
 
 /**
  * `usergroups.users.list`, cached on the shared state: Slack rate-limits it at about 20 calls a
- * minute per workspace, not per replica, so one lookup per TTL serves every replica. Concurrent
- * lookups of one group in this process share one call too.
+ * minute per workspace, not per replica, so one lookup per TTL serves every replica, and concurrent
+ * lookups (in this process or on others) share one call and its failure.
  */
 export function createUsergroupMembers(options: UsergroupMembersOptions): UsergroupMembers {
   const { client, state, ttlSeconds, logger } = options;
-  const now = options.now ?? Date.now;
-  const failedUntil = new Map<string, number>();
-  const inFlight = new Map<string, Promise<ReadonlySet<string> | undefined>>();
 
-  async function lookUp(usergroupId: string): Promise<{ value: string[] | null; cache: boolean }> {
+  async function lookUp(usergroupId: string): Promise<{ value: string[]; cache: boolean }> {
     try {
       const result = await client.usergroups.users.list({ usergroup: usergroupId });
       return { value: result.users ?? [], cache: true };
@@ -42,39 +46,32 @@ export function createUsergroupMembers(options: UsergroupMembersOptions): Usergr
         (error as { code?: string }).code ??
         'unknown';
       options.onSlackError?.('usergroups.users.list');
+      // Logged once per failed lookup; callers sharing it (and the back-off after it) do not log again.
       logger.warn(
         { usergroupId, error: code },
         'user group lookup failed; access through this group is denied',
       );
-      failedUntil.set(usergroupId, now() + FAILURE_TTL_MS);
-      return { value: null, cache: false };
-    }
-  }
-
-  async function load(usergroupId: string): Promise<ReadonlySet<string> | undefined> {
-    try {
-      const members = await readThrough({
-        state,
-        key: `usergroup:${usergroupId}`,
-        ttlMs: ttlSeconds * 1000,
-        load: () => lookUp(usergroupId),
-        onResult: options.onCache,
-      });
-      return members ? new Set(members) : undefined;
-    } finally {
-      inFlight.delete(usergroupId);
+      throw new Error(`usergroups.users.list failed: ${code}`);
     }
   }
 
   return {
-    members(usergroupId) {
-      if ((failedUntil.get(usergroupId) ?? 0) > now()) return Promise.resolve(undefined);
-      let pending = inFlight.get(usergroupId);
-      if (!pending) {
-        pending = load(usergroupId);
-        inFlight.set(usergroupId, pending);
+    async members(usergroupId, request = {}) {
+      try {
+        const members = await readThrough({
+          state,
+          key: `usergroup:${usergroupId}`,
+          ttlMs: ttlSeconds * 1000,
+          force: request.fresh,
+          load: () => lookUp(usergroupId),
+          backoff: options.backoff ?? USERGROUP_BACKOFF,
+          onResult: options.onCache,
+          now: options.now,
+        });
+        return new Set(members);
+      } catch {
+        return undefined;
       }
-      return pending;
     },
   };
 }

@@ -3,8 +3,14 @@ import { createMemoryState } from './memory-state.js';
 import { createRedisState } from './redis-state.js';
 import type { SharedState } from './shared-state.js';
 
-export type { CacheResult, ReadThroughOptions } from './read-through.js';
-export { peekCached, readThrough, storeCached } from './read-through.js';
+export type {
+  BackoffPolicy,
+  CacheResult,
+  FailureCodec,
+  ReadThroughOptions,
+  StoredFailure,
+} from './read-through.js';
+export { peekCached, peekFailure, readThrough, SourceFailedError, storeCached } from './read-through.js';
 export { describeRedisUrl, RedisStartupError } from './redis-state.js';
 export type { LimiterOptions, SharedState } from './shared-state.js';
 export { StateUnavailableError } from './shared-state.js';

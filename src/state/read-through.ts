@@ -2,20 +2,37 @@ import { randomBytes } from 'node:crypto';
 import { type SharedState, StateUnavailableError } from './shared-state.js';
 
 /** How a read was served, for the cache metric. */
-export type CacheResult = 'hit' | 'miss' | 'shared' | 'bypass';
+export type CacheResult = 'hit' | 'miss' | 'shared' | 'bypass' | 'backoff';
+
+/** After a failed read no replica reads the source again until `retryAt`: the wait doubles from `firstMs` to `maxMs`. */
+export interface BackoffPolicy {
+  firstMs: number;
+  maxMs: number;
+}
+
+/** How a failure travels to other replicas through the shared state (JSON), and back. */
+export interface FailureCodec {
+  encode(error: unknown): unknown;
+  decode(stored: unknown): Error;
+}
 
 export interface ReadThroughOptions<T> {
   state: SharedState;
   key: string;
   ttlMs: number;
-  /** Reads the value from its source. `cache: false` keeps a result out of the cache (a failure). */
+  /**
+   * Reads the value from its source; throws when the source failed. `cache: false` keeps a good answer
+   * out of the cache (one that says nothing yet, to be asked again next time).
+   */
   load: () => Promise<{ value: T; cache: boolean }>;
-  /** Ignore a cached value: read anew (Refresh), though still once across replicas. */
+  /** Ignore a cached value and an active back-off: read anew (a Refresh click), still once across replicas. */
   force?: boolean | undefined;
   /** How old a cached value may be to be served (default ttlMs, which is also how long it is kept). */
   maxAgeMs?: number | undefined;
   /** How long one replica may hold the read before another reads for itself. */
   lockMs?: number | undefined;
+  backoff?: BackoffPolicy | undefined;
+  failureCodec?: FailureCodec | undefined;
   onResult?: ((result: CacheResult) => void) | undefined;
   now?: (() => number) | undefined;
 }
@@ -25,12 +42,52 @@ interface Stored<T> {
   storedAt: number;
 }
 
+/** What the shared state remembers of the last failed read of a key. */
+export interface StoredFailure {
+  failures: number;
+  failedAt: number;
+  retryAt: number;
+  error: unknown;
+}
+
+/**
+ * The source failed: either just now (for this caller or a caller it waited with), or earlier and the
+ * back-off has not ended. `error` is the source's own error (rebuilt by the codec on other replicas).
+ */
+export class SourceFailedError extends Error {
+  override readonly name = 'SourceFailedError';
+  constructor(
+    readonly error: Error,
+    readonly retryAt: Date,
+    readonly failures: number,
+    /** False: nobody read the source for this call (the back-off was still running). */
+    readonly read: boolean,
+  ) {
+    super(`${error.message} (read again after ${retryAt.toISOString()})`, { cause: error });
+  }
+}
+
+const plainCodec: FailureCodec = {
+  encode: (error) => ({ message: error instanceof Error ? error.message : String(error) }),
+  decode: (stored) => new Error(String((stored as { message?: unknown } | undefined)?.message ?? 'failed')),
+};
+
 /** What the cache holds for `key` and when it was stored, without reading the source (undefined: nothing, or state down). */
 export async function peekCached<T>(
   state: SharedState,
   key: string,
 ): Promise<{ value: T; storedAt: number } | undefined> {
   return state.get<Stored<T>>(key).catch(() => undefined);
+}
+
+/** The running back-off of `key`, if its last read failed and the wait has not ended. */
+export async function peekFailure(
+  state: SharedState,
+  key: string,
+  now: number = Date.now(),
+): Promise<StoredFailure | undefined> {
+  const stored = await state.get<StoredFailure>(failureKey(key)).catch(() => local(state).failures.get(key));
+  return stored && stored.retryAt > now ? stored : undefined;
 }
 
 /** Puts a value in the cache readThrough reads, e.g. one that arrived for free with another answer. */
@@ -47,21 +104,38 @@ export async function storeCached<T>(
 const POLL_FIRST_MS = 20;
 const POLL_MAX_MS = 200;
 
+const failureKey = (key: string) => `backoff:${key}`;
+
+// Per state (so per app): the reads under way in this process, and the back-offs it saw while the
+// shared state was down. Keyed by the state object, so two apps in one process never share them.
+const perState = new WeakMap<
+  SharedState,
+  { loads: Map<string, Promise<unknown>>; failures: Map<string, StoredFailure> }
+>();
+function local(state: SharedState) {
+  let entry = perState.get(state);
+  if (!entry) {
+    entry = { loads: new Map(), failures: new Map() };
+    perState.set(state, entry);
+  }
+  return entry;
+}
+
 /**
  * A value cached on the shared state, read from its source at most once per TTL across every
- * replica: the replica that takes the short lock reads, the others wait for what it stores. When the
- * shared state is down, each caller reads for itself (the source still answers; only the saving is lost).
+ * replica: the replica that takes the short lock reads, the others (and other callers in the same
+ * process) wait for what it stores, or share its failure. A failure starts a back-off on the shared
+ * state: until it ends, no replica reads that source again unless forced. When the shared state is
+ * down, this process reads for itself, one read at a time, and keeps its own back-off.
  */
 export async function readThrough<T>(options: ReadThroughOptions<T>): Promise<T> {
-  const { state, key, ttlMs, load, onResult } = options;
+  const { state, key, onResult } = options;
   const now = options.now ?? Date.now;
-  const lockMs = options.lockMs ?? 15_000;
-  const maxAgeMs = options.maxAgeMs ?? ttlMs;
+  const maxAgeMs = options.maxAgeMs ?? options.ttlMs;
   const askedAt = now();
-  const direct = async (result: CacheResult) => {
-    onResult?.(result);
-    return (await load()).value;
-  };
+  const fresh = (stored: Stored<T> | undefined, since: number) =>
+    stored !== undefined && stored.storedAt >= since;
+  const oldest = options.force ? askedAt : askedAt - maxAgeMs;
   try {
     if (!options.force) {
       const cached = await state.get<Stored<T>>(key);
@@ -69,52 +143,150 @@ export async function readThrough<T>(options: ReadThroughOptions<T>): Promise<T>
         onResult?.('hit');
         return cached.value;
       }
+      await throwIfBackingOff(options, askedAt);
+    }
+    const running = local(state).loads.get(key) as Promise<T> | undefined;
+    if (running) {
+      onResult?.('shared');
+      return await running;
     }
     const token = randomBytes(8).toString('hex');
     const lockKey = `lock:${key}`;
+    const lockMs = options.lockMs ?? 15_000;
     if (await state.claim(lockKey, lockMs, token)) {
       try {
-        // Another replica may have stored a value between the first look and the claim.
+        // Another replica may have stored a value, or failed, between the first look and the claim.
         if (!options.force) {
           const late = await state.get<Stored<T>>(key);
           if (late && askedAt - late.storedAt < maxAgeMs) {
             onResult?.('shared');
             return late.value;
           }
+          await throwIfBackingOff(options, askedAt);
         }
         onResult?.('miss');
-        const loaded = await load();
-        if (loaded.cache) {
-          await storeCached(state, key, loaded.value, ttlMs, now).catch(() => undefined);
-        }
-        return loaded.value;
+        return await loadOnce(options, true);
       } finally {
         await state.release(lockKey, token).catch(() => undefined);
       }
     }
-    // Another replica is reading: wait for its value, or for its lock to go (it failed or died).
+    // Another replica is reading: wait for its value or its failure, or for its lock to go (it died).
     let delay = POLL_FIRST_MS;
     while (now() - askedAt < lockMs) {
       await new Promise((resolve) => setTimeout(resolve, delay));
       delay = Math.min(delay * 2, POLL_MAX_MS);
       const stored = await state.get<Stored<T>>(key);
-      if (stored && stored.storedAt >= askedAt - (options.force ? 0 : maxAgeMs)) {
+      if (fresh(stored, oldest)) {
         onResult?.('shared');
-        return stored.value;
+        return (stored as Stored<T>).value;
       }
+      await throwIfFailedSince(options, askedAt);
       if ((await state.get(lockKey)) === undefined) {
-        // The holder may have stored its value and released the lock between the two reads above.
+        // The holder may have stored its value (or failure) and released the lock between the reads above.
         const late = await state.get<Stored<T>>(key);
-        if (late && late.storedAt >= askedAt - (options.force ? 0 : maxAgeMs)) {
+        if (fresh(late, oldest)) {
           onResult?.('shared');
-          return late.value;
+          return (late as Stored<T>).value;
         }
+        await throwIfFailedSince(options, askedAt);
         break;
       }
     }
-    return await direct('miss');
+    onResult?.('miss');
+    return await loadOnce(options, true);
   } catch (error) {
-    if (error instanceof StateUnavailableError) return direct('bypass');
-    throw error;
+    if (!(error instanceof StateUnavailableError)) throw error;
+    if (!options.force) {
+      const seen = local(state).failures.get(key);
+      if (seen && seen.retryAt > askedAt) {
+        onResult?.('backoff');
+        throw rebuild(options, seen, false);
+      }
+    }
+    onResult?.('bypass');
+    return loadOnce(options, false);
   }
+}
+
+/** One load of `key` in this process at a time: callers that arrive meanwhile share its outcome. */
+function loadOnce<T>(options: ReadThroughOptions<T>, shared: boolean): Promise<T> {
+  const loads = local(options.state).loads;
+  const running = loads.get(options.key) as Promise<T> | undefined;
+  if (running) return running;
+  const load = runLoad(options, shared).finally(() => loads.delete(options.key));
+  loads.set(options.key, load);
+  return load;
+}
+
+async function runLoad<T>(options: ReadThroughOptions<T>, shared: boolean): Promise<T> {
+  const { state, key } = options;
+  const now = options.now ?? Date.now;
+  const failures = local(state).failures;
+  let loaded: { value: T; cache: boolean };
+  try {
+    loaded = await options.load();
+  } catch (error) {
+    if (!options.backoff) throw error;
+    const codec = options.failureCodec ?? plainCodec;
+    const previous =
+      (shared ? await state.get<StoredFailure>(failureKey(key)).catch(() => undefined) : undefined) ??
+      failures.get(key);
+    const count = (previous?.failures ?? 0) + 1;
+    const waitMs = Math.min(options.backoff.firstMs * 2 ** (count - 1), options.backoff.maxMs);
+    const failedAt = now();
+    const record: StoredFailure = {
+      failures: count,
+      failedAt,
+      retryAt: failedAt + waitMs,
+      error: codec.encode(error),
+    };
+    failures.set(key, record);
+    // Kept past the wait, so the next failure after it doubles the wait instead of starting again.
+    if (shared)
+      await state.set(failureKey(key), record, waitMs + options.backoff.maxMs).catch(() => undefined);
+    throw new SourceFailedError(
+      error instanceof Error ? error : new Error(String(error)),
+      new Date(record.retryAt),
+      count,
+      true,
+    );
+  }
+  if (loaded.cache) await storeCached(state, key, loaded.value, options.ttlMs, now).catch(() => undefined);
+  if (options.backoff) {
+    failures.delete(key);
+    if (shared) await state.delete(failureKey(key)).catch(() => undefined);
+  }
+  return loaded.value;
+}
+
+async function throwIfBackingOff<T>(options: ReadThroughOptions<T>, at: number): Promise<void> {
+  if (!options.backoff) return;
+  const failure = await options.state.get<StoredFailure>(failureKey(options.key));
+  if (failure && failure.retryAt > at) {
+    options.onResult?.('backoff');
+    throw rebuild(options, failure, false);
+  }
+}
+
+async function throwIfFailedSince<T>(options: ReadThroughOptions<T>, since: number): Promise<void> {
+  if (!options.backoff) return;
+  const failure = await options.state.get<StoredFailure>(failureKey(options.key));
+  if (failure && failure.failedAt >= since) {
+    options.onResult?.('shared');
+    throw rebuild(options, failure, true);
+  }
+}
+
+function rebuild<T>(
+  options: ReadThroughOptions<T>,
+  failure: StoredFailure,
+  read: boolean,
+): SourceFailedError {
+  const codec = options.failureCodec ?? plainCodec;
+  return new SourceFailedError(
+    codec.decode(failure.error),
+    new Date(failure.retryAt),
+    failure.failures,
+    read,
+  );
 }

@@ -86,19 +86,31 @@ describe('the balance watch', () => {
 
   it('three failed readings in a row: finance hears once that the balance cannot be read, then that it can', async () => {
     const before = financePosts(h.slack).length;
+    const logsBefore = h.logs.length;
     // 401 is not retried, so each round fails at once.
     h.simulator.faults.set({ errorRate: 1, errorStatus: 401 });
+    const reads: number[] = [];
     try {
-      for (let i = 0; i < 4; i++) expect(await round()).toBe('failed');
+      for (let i = 0; i < 4; i++) {
+        const requestsBefore = h.simulator.stats.requests;
+        expect(await round()).toBe('failed');
+        reads.push(h.simulator.stats.requests - requestsBefore);
+      }
     } finally {
       h.simulator.faults.reset();
     }
+    // Rounds are 60 s apart; the back-off after failures is 30 s, then 60 s, then 120 s: the fourth
+    // round falls inside the back-off and asks the partner nothing (a 401 is not retried: one request).
+    expect(reads).toEqual([1, 1, 1, 0]);
+    // One log line per failed read, none for the round that did not read.
+    expect(h.logs.slice(logsBefore).filter((line) => line.includes('"where":"balance"'))).toHaveLength(3);
+    // The back-off ends (120 s after the third failure): the partner is asked again.
+    nextRound();
     expect(await round()).toBe('read');
     expect(financePosts(h.slack).slice(before)).toEqual([
       'The balance cannot be read from the partner API',
       'The balance can be read again',
     ]);
-    expect(h.logs.filter((line) => line.includes('"where":"balance"')).length).toBeGreaterThanOrEqual(4);
   });
 
   it('alerts on the runway: available funds over the average daily spend of the last 7 days', async () => {

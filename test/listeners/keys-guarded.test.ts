@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeImageKey } from '../../src/partner-api/index.js';
-import { mintRevealToken, revealSigningKey } from '../../src/reveal/token.js';
+import { deriveLinkSigningKey, mintRevealToken } from '../../src/reveal/token.js';
 import {
   AUDIT_CHANNEL,
   CHANNEL,
@@ -104,7 +104,7 @@ describe('image keys through one-time reveal links', () => {
 
   it('refuses an expired, a tampered and a missing token, each with its own page text', async () => {
     const order = h.simulator.addOrder({ quantity: 1, keyTypes: ['image-png'] });
-    const key = revealSigningKey(undefined, SIGNING_SECRET);
+    const key = deriveLinkSigningKey(undefined, SIGNING_SECRET);
     const expired = mintRevealToken(
       key,
       { orderId: order.id, product: 0, key: 0, userId: USERS.agent },
@@ -123,7 +123,7 @@ describe('image keys through one-time reveal links', () => {
     expect((await reveal(undefined)).status).toBe(400);
     // A token signed with another deployment's key is tampered too.
     const foreign = mintRevealToken(
-      revealSigningKey(undefined, 'other'),
+      deriveLinkSigningKey(undefined, 'other'),
       { orderId: order.id, product: 0, key: 0, userId: USERS.agent },
       60,
     );

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { mintRevealToken, revealSigningKey, verifyRevealToken } from '../../src/reveal/token.js';
+import { deriveLinkSigningKey, mintRevealToken, verifyRevealToken } from '../../src/reveal/token.js';
 
-const key = revealSigningKey(undefined, 'test-signing-secret-91be');
+const key = deriveLinkSigningKey(undefined, 'test-signing-secret-91be');
 const claims = { orderId: 'K7QX2M9PLA', product: 0, key: 2, userId: 'U0AGENT' };
 const now = Date.parse('2026-11-22T10:00:00Z');
 
@@ -45,12 +45,12 @@ describe('one-time reveal tokens', () => {
   });
 
   it('refuses a token signed with another key (another deployment)', () => {
-    const other = revealSigningKey(undefined, 'another-signing-secret');
+    const other = deriveLinkSigningKey(undefined, 'another-signing-secret');
     expect(verifyRevealToken(other, mintRevealToken(key, claims, 300, now), now)).toEqual({
       ok: false,
       reason: 'tampered',
     });
-    const explicit = revealSigningKey('k'.repeat(32), 'test-signing-secret-91be');
+    const explicit = deriveLinkSigningKey('k'.repeat(32), 'test-signing-secret-91be');
     expect(explicit.equals(key)).toBe(false);
   });
 

@@ -1,7 +1,6 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import type { AppDeps } from '../../app/deps.js';
 import { publishHome } from '../../flows/publish-home.js';
-import { isFirstDelivery } from './first-delivery.js';
 
 /** Publishes the Home tab when it is opened (this event also fires for the Messages tab: ignored). */
 export function appHomeOpened(deps: AppDeps) {
@@ -14,7 +13,7 @@ export function appHomeOpened(deps: AppDeps) {
     if (event.tab !== 'home') return;
     // Bolt acks events before listeners run, so a redelivery means Slack missed the ack, not our
     // work: whichever replica it reaches, it is handled once.
-    if (!(await isFirstDelivery(deps, body.event_id, context.retryNum))) {
+    if (!(await deps.eventDedup.claimFirstDelivery(body.event_id, context.retryNum))) {
       deps.logger.info(
         { eventId: body.event_id, retryNum: context.retryNum },
         'event already handled: skipped',

@@ -2,10 +2,9 @@ import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } fro
 import type { AppDeps } from '../../app/deps.js';
 import { EXPORT_FIELDS } from '../../blocks/index.js';
 import { checkExportRange, runExport } from '../../finance/export-orders.js';
+import type { ExportClaim } from '../../services/export-claims.js';
 
 type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
-
-const EXPORT_LOCK_MS = 30 * 60_000;
 
 /**
  * The export modal submitted: checked before the ack (so the modal can show what is wrong), then the
@@ -31,16 +30,15 @@ export function exportSubmitted(deps: AppDeps) {
     if (!range.ok) return errors(range.errors);
     const finance = await deps.auth.isFinance(userId);
     if (!finance.allowed) return errors({ from: 'Only finance may export orders.' });
-    const lock = `export:${userId}`;
-    let claimed: boolean;
+    let claim: ExportClaim | undefined;
     try {
-      claimed = await deps.state.claim(lock, EXPORT_LOCK_MS);
+      claim = await deps.exportClaims.claim(userId);
     } catch {
       return errors({
         from: 'Order Desk cannot start an export right now (its shared state is unreachable). Try again in a few minutes.',
       });
     }
-    if (!claimed)
+    if (!claim)
       return errors({
         from: 'An export you started is already running: its file will come to your DM with Order Desk.',
       });
@@ -50,6 +48,7 @@ export function exportSubmitted(deps: AppDeps) {
         {
           partner: deps.partner,
           client,
+          delivery: deps.delivery,
           logger: deps.logger,
           currency: deps.currency,
           timeZone: deps.reportTimeZone,
@@ -61,7 +60,7 @@ export function exportSubmitted(deps: AppDeps) {
           deps.metrics.exports.inc({ outcome: 'error' });
           deps.logger.error({ userId, error: (error as Error).message }, 'export failed');
         })
-        .finally(() => deps.state.delete(lock).catch(() => undefined)),
+        .finally(() => (claim as ExportClaim).release()),
     );
   };
 }

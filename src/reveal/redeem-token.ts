@@ -1,6 +1,14 @@
-import type { AppDeps } from '../app/deps.js';
-import { type DecodedImage, decodeImageKey, isPartnerApiError } from '../partner-api/index.js';
-import type { KeysOutcome } from '../services/audit.js';
+import type { AppLogger } from '../logger.js';
+import {
+  type DecodedImage,
+  decodeImageKey,
+  isPartnerApiError,
+  type PartnerClient,
+} from '../partner-api/index.js';
+import type { AuditLog, KeysOutcome } from '../services/audit.js';
+import type { Authorizer } from '../services/authorization.js';
+import type { KeyRetrievalLimit } from '../services/key-limit.js';
+import type { SharedState } from '../state/index.js';
 import { type RevealClaims, verifyRevealToken } from './token.js';
 
 export type RevealOutcome =
@@ -24,7 +32,21 @@ export type RevealError =
   | 'partner'
   | 'gone';
 
-const AGAIN = 'Run `/order-keys` for the order again in Slack to get a new link.';
+/** What redeeming a reveal token needs: the parts, not the whole app. */
+export interface RevealDeps {
+  linkSigningKey: Buffer;
+  auth: Pick<Authorizer, 'canSeeKeys'>;
+  state: SharedState;
+  keyLimit: KeyRetrievalLimit;
+  partner: Pick<PartnerClient, 'orders'>;
+  audit: Pick<AuditLog, 'keysRequest'>;
+  /** Called for a token that is not ours (malformed or tampered): logged, never audited to the channel. */
+  onForgedToken: () => void;
+  logger: AppLogger;
+  now: () => Date;
+}
+
+const AGAIN = 'Run /order-keys for the order again in Slack to get a new link.';
 
 function refusal(
   status: number,
@@ -38,14 +60,16 @@ function refusal(
 
 /**
  * POST /keys/reveal: everything is checked at this moment, in this order: the token's signature and
- * expiry; that the user it names may still see keys (they may have left the allow list since); that it
- * was not used (on any replica); the retrieval limit; then the key is fetched from the partner API
- * again (nothing was stored) and served once. Every outcome is audited like any keys request.
+ * expiry; that the user it names may still see keys (user groups asked of Slack now: the link may be
+ * older than the cache); that it was not used (on any replica); the retrieval limit; then the key is
+ * fetched from the partner API again (nothing was stored) and served once. A token that is not ours
+ * names nobody and is only logged (anyone on the internet can send one); every other outcome names a
+ * user and is audited. If the partner fails, the link stays usable and the retrieval is not counted.
  */
-export async function revealKey(deps: AppDeps, token: unknown): Promise<RevealOutcome> {
-  const check = verifyRevealToken(deps.revealKey, token, deps.now().getTime());
+export async function redeemRevealToken(deps: RevealDeps, token: unknown): Promise<RevealOutcome> {
+  const check = verifyRevealToken(deps.linkSigningKey, token, deps.now().getTime());
   if (!check.ok && check.reason !== 'expired') {
-    await audit(deps, undefined, 'failed:tampered');
+    deps.onForgedToken();
     return refusal(400, 'tampered', 'This link is not valid', `It is incomplete or was changed. ${AGAIN}`);
   }
   if (!check.ok) {
@@ -58,8 +82,7 @@ export async function revealKey(deps: AppDeps, token: unknown): Promise<RevealOu
     );
   }
   const { claims } = check;
-  const usedKey = `reveal-used:${claims.id}`;
-  const access = await deps.auth.canSeeKeys(claims.userId);
+  const access = await deps.auth.canSeeKeys(claims.userId, { fresh: true });
   if (!access.allowed) {
     await audit(deps, claims, 'denied');
     return refusal(
@@ -69,16 +92,23 @@ export async function revealKey(deps: AppDeps, token: unknown): Promise<RevealOu
       'The person this link was made for is not allowed to retrieve keys now. Ask your Order Desk admin.',
     );
   }
+  // Claimed for the rest of the token's life: a second use, here or on another replica, is refused.
+  // The claim carries this request's token, so only this request can give the link back.
+  const usedKey = `reveal-used:${claims.id}`;
+  const owner = `${process.pid}:${Math.random().toString(36).slice(2)}`;
+  const lifeMs = Math.max(1_000, claims.expiresAt * 1000 - deps.now().getTime() + 60_000);
   try {
-    if ((await deps.state.get(usedKey)) !== undefined) {
+    if (!(await deps.state.claim(usedKey, lifeMs, owner))) {
       await audit(deps, claims, 'failed:used');
       return refusal(410, 'used', 'This link was already used', `Each link opens its key once. ${AGAIN}`);
     }
   } catch {
     return stateDown(deps, claims);
   }
+  const giveLinkBack = () => deps.state.release(usedKey, owner).catch(() => undefined);
   const limit = await deps.keyLimit.take(claims.userId);
   if (!limit.allowed) {
+    await giveLinkBack();
     await audit(deps, claims, limit.reason === 'limit' ? 'rate_limited' : 'failed:limit_unavailable');
     return limit.reason === 'limit'
       ? refusal(
@@ -89,21 +119,13 @@ export async function revealKey(deps: AppDeps, token: unknown): Promise<RevealOu
         )
       : stateDown(deps, claims, false);
   }
-  try {
-    // Claimed for the rest of the token's life: a second use, here or on another replica, is refused.
-    const lifeMs = Math.max(1_000, claims.expiresAt * 1000 - deps.now().getTime() + 60_000);
-    if (!(await deps.state.claim(usedKey, lifeMs))) {
-      await audit(deps, claims, 'failed:used');
-      return refusal(410, 'used', 'This link was already used', `Each link opens its key once. ${AGAIN}`);
-    }
-  } catch {
-    return stateDown(deps, claims);
-  }
-  let keys: Awaited<ReturnType<AppDeps['partner']['orders']['keys']>>;
+  let keys: Awaited<ReturnType<PartnerClient['orders']['keys']>>;
   try {
     keys = await deps.partner.orders.keys(claims.orderId);
   } catch (error) {
     if (!isPartnerApiError(error)) throw error;
+    // Nothing was delivered: the link works again and the retrieval does not count.
+    await Promise.all([giveLinkBack(), deps.keyLimit.giveBack(claims.userId)]);
     await deps.audit.keysRequest({
       ...entry(claims),
       outcome: `failed:${error.kind}`,
@@ -115,7 +137,7 @@ export async function revealKey(deps: AppDeps, token: unknown): Promise<RevealOu
       502,
       'partner',
       'The partner API did not deliver the key',
-      `${error.userMessage} ${AGAIN}`,
+      `${error.userMessage} This link still works: press Reveal again while it is valid.`,
       error.traceId,
     );
   }
@@ -144,11 +166,11 @@ function entry(claims: RevealClaims) {
   return { userId: claims.userId, channelId: undefined, orderId: claims.orderId, via: 'reveal' as const };
 }
 
-async function audit(deps: AppDeps, claims: RevealClaims | undefined, outcome: KeysOutcome) {
+async function audit(deps: RevealDeps, claims: RevealClaims, outcome: KeysOutcome) {
   await deps.audit.keysRequest({
-    userId: claims?.userId ?? '(unknown)',
+    userId: claims.userId,
     channelId: undefined,
-    orderId: claims?.orderId ?? '(invalid link)',
+    orderId: claims.orderId,
     via: 'reveal',
     outcome,
     keyCount: 0,
@@ -156,7 +178,7 @@ async function audit(deps: AppDeps, claims: RevealClaims | undefined, outcome: K
   });
 }
 
-async function stateDown(deps: AppDeps, claims: RevealClaims, auditIt = true) {
+async function stateDown(deps: RevealDeps, claims: RevealClaims, auditIt = true) {
   if (auditIt) await audit(deps, claims, 'failed:state_unavailable');
   return refusal(
     503,

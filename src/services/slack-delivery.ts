@@ -1,0 +1,174 @@
+import type { WebClient } from '@slack/web-api';
+import type { AppLogger } from '../logger.js';
+
+/** What must arrive, for the metrics and the log (a closed set: never a channel or a user). */
+export type DeliveryKind = 'audit' | 'finance_alert' | 'export_file';
+
+export interface DeliveryMetrics {
+  onRetry(kind: DeliveryKind, reason: RetryReason): void;
+  onOutcome(kind: DeliveryKind, outcome: 'delivered' | 'failed'): void;
+}
+
+export type RetryReason = 'rate_limited' | 'server_error' | 'network';
+
+export interface DeliveryOptions {
+  logger: AppLogger;
+  metrics?: DeliveryMetrics | undefined;
+  /** How long one delivery may keep trying (waits included) before it gives up. */
+  maxWaitMs?: number | undefined;
+  sleep?: ((ms: number, signal: AbortSignal) => Promise<void>) | undefined;
+}
+
+export interface SlackMessageToPost {
+  channel: string;
+  text: string;
+  blocks?: unknown[] | undefined;
+}
+
+export interface SlackDelivery {
+  /**
+   * Runs one Slack call that must succeed: after a 429 it waits the Retry-After Slack asked for, after
+   * a 5xx or a network failure it backs off (1 s doubling to 30 s), until `maxWaitMs` has passed. A
+   * refusal that waiting cannot fix (channel_not_found, not_in_channel, invalid_auth) is thrown at once.
+   */
+  call<T>(kind: DeliveryKind, run: () => Promise<T>): Promise<T>;
+  /**
+   * chat.postMessage through `call`, one post at a time per channel (Slack allows about one message
+   * per second per channel; a 429 holds back that channel's later posts too, in order).
+   */
+  post(kind: DeliveryKind, message: SlackMessageToPost): Promise<{ ts: string | undefined }>;
+  /** Ends every wait at once (a stop): deliveries still waiting fail, and say so in the log. */
+  stop(): void;
+}
+
+export class DeliveryGaveUpError extends Error {
+  override readonly name = 'DeliveryGaveUpError';
+}
+
+const DEFAULT_MAX_WAIT_MS = 10 * 60_000;
+const FIRST_BACKOFF_MS = 1_000;
+const MAX_BACKOFF_MS = 30_000;
+
+/** What a failed Slack call means for a retry: wait this long, or do not retry at all. */
+export function retryAdvice(error: unknown): { reason: RetryReason; waitMs?: number } | undefined {
+  const failure = error as {
+    code?: string;
+    retryAfter?: number;
+    statusCode?: number;
+    retryAfterSeconds?: number;
+    data?: { error?: string };
+  };
+  if (failure.code === 'slack_webapi_rate_limited_error')
+    return { reason: 'rate_limited', waitMs: Math.max(0, failure.retryAfter ?? 1) * 1000 };
+  if (failure.code === 'slack_webapi_http_error' || failure.code === 'upload_http_error') {
+    const status = failure.statusCode ?? 0;
+    if (status === 429) return { reason: 'rate_limited', waitMs: (failure.retryAfterSeconds ?? 1) * 1000 };
+    return status >= 500 ? { reason: 'server_error' } : undefined;
+  }
+  if (failure.code === 'slack_webapi_request_error') return { reason: 'network' };
+  // ok:false answers Slack documents as temporary.
+  const code = failure.data?.error;
+  if (code === 'ratelimited') return { reason: 'rate_limited', waitMs: 1_000 };
+  if (code === 'internal_error' || code === 'fatal_error' || code === 'service_unavailable')
+    return { reason: 'server_error' };
+  return undefined;
+}
+
+/** Slack's error code or message, for the log: never a token (the Web client does not put one there). */
+export function slackErrorCode(error: unknown): string {
+  return (
+    (error as { data?: { error?: string } }).data?.error ??
+    (error as { code?: string }).code ??
+    (error as Error).message
+  );
+}
+
+function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) {
+      reject(new DeliveryGaveUpError('stopped'));
+      return;
+    }
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new DeliveryGaveUpError('stopped'));
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+export function createSlackDelivery(client: WebClient, options: DeliveryOptions): SlackDelivery {
+  const log = options.logger.child({ component: 'slack-delivery' });
+  const maxWaitMs = options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
+  const sleep = options.sleep ?? abortableSleep;
+  const stopping = new AbortController();
+  // The tail of each channel's queue of posts: the next post starts when the one before has ended.
+  const channelTails = new Map<string, Promise<unknown>>();
+
+  async function call<T>(kind: DeliveryKind, run: () => Promise<T>): Promise<T> {
+    const startedAt = Date.now();
+    let backoffMs = FIRST_BACKOFF_MS;
+    for (;;) {
+      try {
+        const result = await run();
+        options.metrics?.onOutcome(kind, 'delivered');
+        return result;
+      } catch (error) {
+        const advice = retryAdvice(error);
+        const waitMs = advice?.waitMs ?? backoffMs;
+        if (!advice || Date.now() - startedAt + waitMs > maxWaitMs || stopping.signal.aborted) {
+          options.metrics?.onOutcome(kind, 'failed');
+          throw error;
+        }
+        options.metrics?.onRetry(kind, advice.reason);
+        log.warn(
+          { kind, reason: advice.reason, error: slackErrorCode(error), waitMs },
+          'Slack refused a delivery for now; trying again',
+        );
+        if (advice.waitMs === undefined) backoffMs = Math.min(backoffMs * 2, MAX_BACKOFF_MS);
+        try {
+          await sleep(waitMs, stopping.signal);
+        } catch {
+          options.metrics?.onOutcome(kind, 'failed');
+          throw error;
+        }
+      }
+    }
+  }
+
+  return {
+    call,
+    post(kind, message) {
+      const previous = channelTails.get(message.channel) ?? Promise.resolve();
+      const next = previous
+        .catch(() => undefined)
+        .then(() =>
+          call(kind, () =>
+            client.chat.postMessage({
+              channel: message.channel,
+              text: message.text,
+              ...(message.blocks ? { blocks: message.blocks as never } : {}),
+              unfurl_links: false,
+              unfurl_media: false,
+            }),
+          ),
+        )
+        .then((result) => ({ ts: result.ts }));
+      channelTails.set(message.channel, next);
+      // The map forgets a channel once its queue is empty, so it does not grow with every channel seen.
+      void next
+        .catch(() => undefined)
+        .finally(() => {
+          if (channelTails.get(message.channel) === next) channelTails.delete(message.channel);
+        });
+      return next;
+    },
+    stop() {
+      stopping.abort();
+    },
+  };
+}

@@ -1,0 +1,221 @@
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/logger.js';
+import {
+  type CacheResult,
+  createMemoryState,
+  createRedisState,
+  peekFailure,
+  readThrough,
+  type SharedState,
+  SourceFailedError,
+} from '../../src/state/index.js';
+import { type RedisServer, redisTests, startRedisServer } from '../helpers/redis-server.js';
+
+function quietLogger() {
+  const destination = new Writable({ write: (_chunk, _encoding, done) => done() });
+  return createLogger({ level: 'info', secrets: [], destination });
+}
+
+const BACKOFF = { firstMs: 30_000, maxMs: 600_000 };
+
+/**
+ * readThrough's contract on every backend. `peer` is a second replica: another connection to the
+ * same Redis, or (in memory, where there is one process) the same state.
+ */
+function readThroughContract(name: string, make: () => Promise<{ state: SharedState; peer: SharedState }>) {
+  describe(`readThrough on ${name}`, () => {
+    let state: SharedState;
+    let peer: SharedState;
+    let clock = Date.parse('2026-11-23T10:00:00.000Z');
+    const now = () => clock;
+    let keyCounter = 0;
+    const freshKey = () => `rt:${name}:${++keyCounter}`;
+    beforeAll(async () => {
+      ({ state, peer } = await make());
+    });
+    afterAll(async () => {
+      await state.close();
+      if (peer !== state) await peer.close();
+    });
+
+    const failingLoad =
+      (counter: { loads: number }, delayMs = 80) =>
+      async () => {
+        counter.loads++;
+        await new Promise((resolve) => setTimeout(resolve, delayMs));
+        throw new Error('source down');
+      };
+
+    it('a failed read is shared by every waiter (on this replica and another), not repeated', async () => {
+      const key = freshKey();
+      const counter = { loads: 0 };
+      const results: CacheResult[] = [];
+      const read = (on: SharedState) =>
+        readThrough({
+          state: on,
+          key,
+          ttlMs: 60_000,
+          load: failingLoad(counter),
+          backoff: BACKOFF,
+          onResult: (result) => results.push(result),
+          now,
+        }).catch((error: unknown) => error);
+      const outcomes = await Promise.all([read(state), read(state), read(peer), read(peer)]);
+      expect(counter.loads).toBe(1);
+      for (const outcome of outcomes) {
+        expect(outcome).toBeInstanceOf(SourceFailedError);
+        expect((outcome as SourceFailedError).error.message).toBe('source down');
+        expect((outcome as SourceFailedError).retryAt.getTime()).toBe(clock + 30_000);
+      }
+      expect(results.filter((result) => result === 'miss')).toHaveLength(1);
+    });
+
+    it('during the back-off nobody reads the source; it says when it will; force reads anyway, and the wait doubles', async () => {
+      const key = freshKey();
+      const counter = { loads: 0 };
+      const options = (extra: { force?: boolean } = {}) => ({
+        state,
+        key,
+        ttlMs: 60_000,
+        load: failingLoad(counter, 0),
+        backoff: BACKOFF,
+        now,
+        ...extra,
+      });
+      await expect(readThrough(options())).rejects.toBeInstanceOf(SourceFailedError);
+      const results: CacheResult[] = [];
+      for (const on of [state, peer]) {
+        const during = await readThrough({ ...options(), state: on, onResult: (r) => results.push(r) }).catch(
+          (error: unknown) => error as SourceFailedError,
+        );
+        expect(during.read).toBe(false);
+        expect(during.retryAt.getTime()).toBe(clock + 30_000);
+      }
+      expect(results).toEqual(['backoff', 'backoff']);
+      expect(counter.loads).toBe(1);
+      const forced = await readThrough(options({ force: true })).catch(
+        (error: unknown) => error as SourceFailedError,
+      );
+      expect(counter.loads).toBe(2);
+      expect(forced.failures).toBe(2);
+      expect(forced.retryAt.getTime()).toBe(clock + 60_000);
+      expect((await peekFailure(peer, key, clock))?.retryAt).toBe(clock + 60_000);
+    });
+
+    it('reads again once the back-off has ended, and a success clears it', async () => {
+      const key = freshKey();
+      let fail = true;
+      let loads = 0;
+      const read = () =>
+        readThrough({
+          state,
+          key,
+          ttlMs: 60_000,
+          load: async () => {
+            loads++;
+            if (fail) throw new Error('source down');
+            return { value: 7, cache: true };
+          },
+          backoff: BACKOFF,
+          now,
+        });
+      await expect(read()).rejects.toBeInstanceOf(SourceFailedError);
+      clock += 29_999;
+      await expect(read()).rejects.toMatchObject({ read: false });
+      expect(loads).toBe(1);
+      clock += 1;
+      fail = false;
+      expect(await read()).toBe(7);
+      expect(loads).toBe(2);
+      expect(await peekFailure(state, key, clock)).toBeUndefined();
+      expect(await read()).toBe(7);
+      expect(loads).toBe(2);
+    });
+
+    it('serves a cached value only while it is younger than maxAgeMs', async () => {
+      const key = freshKey();
+      let loads = 0;
+      const read = (maxAgeMs: number) =>
+        readThrough({
+          state,
+          key,
+          ttlMs: 600_000,
+          maxAgeMs,
+          load: async () => ({ value: ++loads, cache: true }),
+          now,
+        });
+      expect(await read(60_000)).toBe(1);
+      clock += 30_000;
+      expect(await read(60_000)).toBe(1);
+      expect(await read(10_000)).toBe(2);
+    });
+
+    it('a holder that died: its lock expires and a waiter reads for itself', async () => {
+      const key = freshKey();
+      // A replica took the lock and was killed before it stored anything or released it.
+      expect(await peer.claim(`lock:${key}`, 300, 'dead-replica')).toBe(true);
+      let loads = 0;
+      const startedAt = performance.now();
+      const value = await readThrough({
+        state,
+        key,
+        ttlMs: 60_000,
+        lockMs: 300,
+        load: async () => ({ value: ++loads, cache: true }),
+      });
+      expect(value).toBe(1);
+      expect(performance.now() - startedAt).toBeGreaterThanOrEqual(250);
+    });
+  });
+}
+
+readThroughContract('memory', async () => {
+  const state = createMemoryState();
+  return { state, peer: state };
+});
+
+describe.skipIf(redisTests.skip)('readThrough on Redis', () => {
+  let redis: RedisServer;
+  beforeAll(async () => {
+    redis = await startRedisServer();
+  });
+  afterAll(() => redis?.destroy());
+
+  readThroughContract('redis', async () => ({
+    state: await createRedisState({ url: redis.url, prefix: 'rt:', logger: quietLogger() }),
+    peer: await createRedisState({ url: redis.url, prefix: 'rt:', logger: quietLogger() }),
+  }));
+
+  it('while Redis is down: each process reads for itself, once at a time, and keeps its own back-off', async () => {
+    const state = await createRedisState({ url: redis.url, prefix: 'down:', logger: quietLogger() });
+    await redis.stop();
+    await expect.poll(() => state.isUp(), { interval: 20, timeout: 5_000 }).toBe(false);
+    let loads = 0;
+    const results: CacheResult[] = [];
+    const read = () =>
+      readThrough({
+        state,
+        key: 'balance',
+        ttlMs: 60_000,
+        load: async () => {
+          loads++;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          throw new Error('source down');
+        },
+        backoff: BACKOFF,
+        onResult: (result) => results.push(result),
+      }).catch((error: unknown) => error as SourceFailedError);
+    const [first, second] = await Promise.all([read(), read()]);
+    expect(loads).toBe(1);
+    expect(first).toBeInstanceOf(SourceFailedError);
+    expect(second).toBe(first);
+    const third = await read();
+    expect(third.read).toBe(false);
+    expect(loads).toBe(1);
+    expect(results).toEqual(['bypass', 'bypass', 'backoff']);
+    await redis.start();
+    await expect.poll(() => state.isUp(), { interval: 50, timeout: 10_000 }).toBe(true);
+    await state.close();
+  });
+});
