@@ -1,8 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import { type RouteAnswer, textAnswer } from './http.js';
+import { BOT } from './model.js';
+import type { WebApiFamily } from './web-api.js';
 
 // Slack's external file upload, as files.uploadV2 and Order Desk's streaming upload use it:
-// files.getUploadURLExternal hands out an upload URL, the bytes are POSTed there, and
-// files.completeUploadExternal shares the file in a channel. Kept apart from server.ts.
+// files.getUploadURLExternal hands out an upload URL, the bytes are POSTed there (/upload/{id}), and
+// files.completeUploadExternal shares the file in a channel, where the client links to /files/{id}.
 
 export interface FakeFile {
   id: string;
@@ -55,4 +58,46 @@ export class FakeFiles {
     }
     return { ok: true, files: done };
   }
+}
+
+export const filesMethods: WebApiFamily = {
+  'files.getUploadURLExternal': (args, slack) => slack.uploads.getUploadUrl(slack.url, args),
+
+  'files.completeUploadExternal': (args, slack) => {
+    const result = slack.uploads.complete(args);
+    if (!result.ok) return result;
+    // A file shared in a channel shows there as a message from the bot with the file attached.
+    for (const file of result.files) {
+      if (!file.channel) continue;
+      slack.addMessage({
+        channel: file.channel,
+        text: '',
+        blocks: [],
+        via: 'chat.postMessage',
+        author: BOT.botUserId,
+        files: [{ id: file.id, name: file.name, title: file.title, url: `${slack.url}/files/${file.id}` }],
+      });
+    }
+    return { ok: true, files: result.files.map((f) => ({ id: f.id, title: f.title })) };
+  },
+};
+
+/** POST /upload/{id}: the bytes of a file whose upload URL was handed out. */
+export function uploadRoute(files: FakeFiles, id: string, body: string): RouteAnswer {
+  const status = files.receive(id, body);
+  return textAnswer(status, status === 200 ? 'OK' : 'refused');
+}
+
+/** GET /files/{id}: what a click on a shared file downloads. */
+export function downloadRoute(files: FakeFiles, id: string): RouteAnswer {
+  const file = files.files.get(id);
+  if (!file?.content) return { status: 404, body: '' };
+  return {
+    status: 200,
+    headers: {
+      'content-type': file.name.endsWith('.csv') ? 'text/csv; charset=utf-8' : 'application/octet-stream',
+      'content-disposition': `attachment; filename="${file.name.replace(/[^\w.-]/g, '_')}"`,
+    },
+    body: file.content,
+  };
 }

@@ -1,4 +1,13 @@
-/** What the fake Slack keeps: messages as a Slack client would show them, and every call made. */
+// What the fake Slack keeps: messages as a Slack client would show them, and every call made.
+
+/** The one app installed in the fake workspace: Order Desk's bot. */
+export const BOT = {
+  botId: 'B0ORDERDESK',
+  botUserId: 'U0ORDERDESK',
+  teamId: 'T0SANDBOX',
+  appId: 'A0ORDERDESK',
+} as const;
+
 export interface FakeMessage {
   id: string;
   ts: string;
@@ -17,6 +26,7 @@ export interface FakeMessage {
 }
 
 export interface RecordedCall {
+  /** The Web API method, or 'upload' for the POST of a file's bytes to its upload URL. */
   method: string;
   args: Record<string, unknown>;
   status: number;

@@ -1,0 +1,26 @@
+// Finding the button a person would click, in a message's blocks or on a Home tab.
+
+export interface FoundButton {
+  value: string | undefined;
+  blockId: string;
+}
+
+/** Finds a button by action_id (and value, when given) in blocks: actions elements and accessories. */
+export function findButton(blocks: unknown[], actionId: string, value?: string): FoundButton | undefined {
+  for (const block of blocks as Array<Record<string, unknown>>) {
+    const candidates = [
+      ...((block.elements as Array<Record<string, unknown>> | undefined) ?? []),
+      ...(block.accessory ? [block.accessory as Record<string, unknown>] : []),
+    ];
+    for (const element of candidates) {
+      if (
+        element.type === 'button' &&
+        element.action_id === actionId &&
+        (value === undefined || element.value === value)
+      ) {
+        return { value: element.value as string | undefined, blockId: String(block.block_id ?? 'block') };
+      }
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,32 @@
+import type { WebApiFamily } from './web-api.js';
+
+// conversations.*: opening the bot's DM with a user (made on first use, as in Slack) and what a
+// channel is (private, shared through Slack Connect).
+
+export const conversationsMethods: WebApiFamily = {
+  'conversations.open': (args, slack) => {
+    const users = String(args.users ?? '');
+    if (!/^[UW][A-Z0-9]+$/.test(users)) return { ok: false, error: 'user_not_found' };
+    const channel = `D${users.slice(1)}`;
+    if (!slack.channels.some((c) => c.id === channel))
+      slack.channels.push({ id: channel, name: `dm-${users}` });
+    return { ok: true, channel: { id: channel } };
+  },
+
+  'conversations.info': (args, slack) => {
+    const channel = slack.channels.find((candidate) => candidate.id === String(args.channel ?? ''));
+    if (!channel) return { ok: false, error: 'channel_not_found' };
+    return {
+      ok: true,
+      channel: {
+        id: channel.id,
+        name: channel.name,
+        is_channel: !channel.isPrivate,
+        is_private: channel.isPrivate === true,
+        is_shared: channel.externallyShared === true,
+        is_ext_shared: channel.externallyShared === true,
+        is_org_shared: false,
+      },
+    };
+  },
+};

@@ -1,0 +1,234 @@
+import { randomBytes } from 'node:crypto';
+import { findButton } from './buttons.js';
+import type { FakeMessage } from './model.js';
+import {
+  appHomeOpenedEvent,
+  type ChannelRef,
+  commandForm,
+  homeClickPayload,
+  messageClickPayload,
+  messageShortcutPayload,
+  type UserRef,
+  userRef,
+  viewSubmissionPayload,
+} from './payloads.js';
+import { signedHeaders } from './signing.js';
+import type { SlackState } from './state.js';
+
+// The Slack client's side: what a person does in Slack, sent to the app as Slack sends it (signed,
+// with a fresh response_url and trigger_id): slash commands, button clicks in messages and on the
+// Home tab, message shortcuts, modal submissions, and the app_home_opened event. Each resolves at the
+// app's HTTP answer, which is Slack's ack.
+
+export interface SendResult {
+  status: number;
+  /** Time to the app's HTTP answer: Slack's 3-second ack window. */
+  ackMs: number;
+  body: string;
+  responseUrlId?: string | undefined;
+}
+
+/** `signingSecret: null` sends the request unsigned; `timestamp` signs it as of another time. */
+export interface Signing {
+  signingSecret?: string | null | undefined;
+  timestamp?: number | undefined;
+}
+
+export interface CommandInput extends Signing {
+  user: string;
+  channel: string;
+  command: string;
+  text: string;
+}
+
+export interface ClickInput extends Signing {
+  user: string;
+  messageId: string;
+  actionId: string;
+  value?: string | undefined;
+}
+
+/** A block_actions payload with any value: for tests of tampered or stale buttons. */
+export interface BlockActionInput extends Signing {
+  user: string;
+  message: FakeMessage;
+  actionId: string;
+  value: string | undefined;
+  blockId?: string | undefined;
+}
+
+export interface MessageShortcutInput {
+  user: string;
+  channel: string;
+  callbackId: string;
+  messageText: string;
+  threadTs?: string | undefined;
+}
+
+/** view.state.values of a submission: block_id → action_id → the element's state. */
+export interface ViewSubmissionInput {
+  user: string;
+  values: Record<string, Record<string, Record<string, unknown>>>;
+}
+
+export interface ViewSubmissionResult {
+  status: number;
+  body: Record<string, unknown> | undefined;
+}
+
+/** Redelivery of an event Slack got no ack for: the same event_id, with x-slack-retry-num. */
+export interface Redelivery {
+  eventId: string;
+  retryNum: number;
+}
+
+const FORM = 'application/x-www-form-urlencoded';
+
+export class SlackClientDriver {
+  constructor(private readonly slack: SlackState) {}
+
+  /** Also shows the command in the channel to its author, as Slack does. */
+  async runCommand(input: CommandInput): Promise<SendResult> {
+    const responseUrlId = this.slack.createResponseUrl({ channel: input.channel, user: input.user });
+    this.slack.addMessage({
+      channel: input.channel,
+      visibleTo: input.user,
+      text: `${input.command} ${input.text}`.trim(),
+      blocks: [],
+      via: 'command',
+      author: input.user,
+    });
+    const form = commandForm({
+      ...input,
+      user: this.user(input.user),
+      channel: this.channel(input.channel),
+      responseUrl: this.responseUrl(responseUrlId),
+      triggerId: this.slack.newTrigger(input.user),
+    });
+    return { ...(await this.send(form, FORM, input)), responseUrlId };
+  }
+
+  /** Clicks a button a message shows; throws when the message has no such button. */
+  async click(input: ClickInput): Promise<SendResult> {
+    const message = this.slack.findMessage(input.messageId);
+    if (!message) throw new Error(`no message ${input.messageId}`);
+    const button = findButton(message.blocks, input.actionId, input.value);
+    if (!button) throw new Error(`no button ${input.actionId} in message ${input.messageId}`);
+    return this.sendBlockAction({ ...input, message, value: button.value, blockId: button.blockId });
+  }
+
+  async sendBlockAction(input: BlockActionInput): Promise<SendResult> {
+    const { message } = input;
+    const responseUrlId = this.slack.createResponseUrl({
+      channel: message.channel,
+      user: input.user,
+      originalMessageId: message.id,
+    });
+    const payload = messageClickPayload({
+      ...input,
+      user: this.user(input.user),
+      channel: this.channel(message.channel),
+      blockId: input.blockId ?? 'block',
+      triggerId: this.slack.newTrigger(input.user),
+      responseUrl: this.responseUrl(responseUrlId),
+    });
+    return { ...(await this.sendPayload(payload, input)), responseUrlId };
+  }
+
+  async runMessageShortcut(input: MessageShortcutInput): Promise<SendResult> {
+    const responseUrlId = this.slack.createResponseUrl({ channel: input.channel, user: input.user });
+    const payload = messageShortcutPayload({
+      ...input,
+      user: this.user(input.user),
+      channel: this.channel(input.channel),
+      messageTs: `${Math.floor(Date.now() / 1000)}.000${this.slack.nextSequence()}`,
+      threadTs: input.threadTs,
+      triggerId: this.slack.newTrigger(input.user),
+      responseUrl: this.responseUrl(responseUrlId),
+    });
+    return { ...(await this.sendPayload(payload)), responseUrlId };
+  }
+
+  async clickHome(input: { user: string; actionId: string }): Promise<SendResult> {
+    const view = this.slack.views.get(input.user) as { blocks?: unknown[] } | undefined;
+    const button = findButton(view?.blocks ?? [], input.actionId);
+    if (!button) throw new Error(`no button ${input.actionId} on ${input.user}'s home`);
+    const triggerId = this.slack.newTrigger(input.user);
+    return this.sendPayload(
+      homeClickPayload({ user: userRef(input.user), view, actionId: input.actionId, button, triggerId }),
+    );
+  }
+
+  async openHome(
+    user: string,
+    tab: 'home' | 'messages' = 'home',
+    redelivery?: Redelivery,
+  ): Promise<SendResult & { eventId: string }> {
+    const eventId = redelivery?.eventId ?? `Ev${randomBytes(6).toString('hex')}`;
+    const body = JSON.stringify(appHomeOpenedEvent({ user, tab, eventId }));
+    const retryHeaders = redelivery
+      ? { 'x-slack-retry-num': String(redelivery.retryNum), 'x-slack-retry-reason': 'http_timeout' }
+      : undefined;
+    return { ...(await this.send(body, 'application/json', {}, retryHeaders)), eventId };
+  }
+
+  /** Submits the user's newest modal; an answer without response_action closes it, as in Slack. */
+  async submitView(input: ViewSubmissionInput): Promise<ViewSubmissionResult> {
+    const open = this.slack.modals.get(input.user) ?? [];
+    const modal = open.at(-1);
+    if (!modal) throw new Error(`no modal open for ${input.user}`);
+    const triggerId = this.slack.newTrigger(input.user);
+    const result = await this.sendPayload(
+      viewSubmissionPayload({ user: userRef(input.user), modal, values: input.values, triggerId }),
+    );
+    let body: Record<string, unknown> | undefined;
+    try {
+      body = result.body ? (JSON.parse(result.body) as Record<string, unknown>) : undefined;
+    } catch {
+      body = undefined;
+    }
+    if (result.status === 200 && !body?.response_action) this.slack.modals.set(input.user, open.slice(0, -1));
+    this.slack.emit('change');
+    return { status: result.status, body };
+  }
+
+  private user(id: string): UserRef {
+    return userRef(id, this.slack.users.find((u) => u.id === id)?.name);
+  }
+
+  private channel(id: string): ChannelRef {
+    return { id, name: this.slack.channels.find((c) => c.id === id)?.name ?? 'channel' };
+  }
+
+  private responseUrl(id: string): string {
+    return `${this.slack.url}/response/${id}`;
+  }
+
+  /** Interactions arrive as a form with one field, `payload`, holding the JSON. */
+  private sendPayload(payload: object, signing: Signing = {}): Promise<SendResult> {
+    return this.send(new URLSearchParams({ payload: JSON.stringify(payload) }).toString(), FORM, signing);
+  }
+
+  private async send(
+    body: string,
+    contentType: string,
+    signing: Signing,
+    extraHeaders?: Record<string, string>,
+  ): Promise<SendResult> {
+    const { appUrl, options } = this.slack;
+    if (!appUrl) throw new Error('fake Slack: appUrl is not set');
+    const secret = signing.signingSecret === undefined ? options.signingSecret : signing.signingSecret;
+    const signed =
+      secret === null
+        ? { 'content-type': contentType }
+        : signedHeaders(secret, body, contentType, signing.timestamp);
+    const started = performance.now();
+    const response = await fetch(`${appUrl}/slack/events`, {
+      method: 'POST',
+      headers: { ...signed, ...extraHeaders },
+      body,
+    });
+    const text = await response.text();
+    return { status: response.status, ackMs: performance.now() - started, body: text };
+  }
+}

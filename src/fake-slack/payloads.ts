@@ -1,0 +1,208 @@
+import { randomBytes } from 'node:crypto';
+import { BOT, type FakeMessage } from './model.js';
+
+// What Slack sends an app when someone acts, as plain functions from data to request bodies: the
+// slash command form, the interaction payloads (block_actions, message_action, view_submission) and
+// the app_home_opened event. The driver fills them in and sends them.
+
+export interface UserRef {
+  id: string;
+  username: string;
+  name: string;
+  team_id: string;
+}
+
+export interface ChannelRef {
+  id: string;
+  name: string;
+}
+
+/** The user as payloads name them; Slack sends the handle, or 'user' when the fake does not know it. */
+export function userRef(id: string, name = 'user'): UserRef {
+  return { id, username: name, name, team_id: BOT.teamId };
+}
+
+const TEAM = { id: BOT.teamId, domain: 'sandbox' } as const;
+const nowTs = () => `${Date.now() / 1000}`;
+
+export function commandForm(input: {
+  user: UserRef;
+  channel: ChannelRef;
+  command: string;
+  text: string;
+  responseUrl: string;
+  triggerId: string;
+}): string {
+  return new URLSearchParams({
+    token: 'legacy-verification-token',
+    team_id: BOT.teamId,
+    team_domain: 'sandbox',
+    channel_id: input.channel.id,
+    channel_name: input.channel.name,
+    user_id: input.user.id,
+    user_name: input.user.name,
+    command: input.command,
+    text: input.text,
+    api_app_id: BOT.appId,
+    is_enterprise_install: 'false',
+    response_url: input.responseUrl,
+    trigger_id: input.triggerId,
+  }).toString();
+}
+
+/** A click on a button in a message (its value as sent, which a test may have tampered with). */
+export function messageClickPayload(input: {
+  user: UserRef;
+  message: FakeMessage;
+  channel: ChannelRef;
+  actionId: string;
+  value: string | undefined;
+  blockId: string;
+  triggerId: string;
+  responseUrl: string;
+}) {
+  const { message } = input;
+  return {
+    type: 'block_actions',
+    user: input.user,
+    api_app_id: BOT.appId,
+    token: 'legacy-verification-token',
+    container: {
+      type: 'message',
+      message_ts: message.ts,
+      channel_id: message.channel,
+      is_ephemeral: message.visibleTo !== undefined,
+    },
+    trigger_id: input.triggerId,
+    team: TEAM,
+    enterprise: null,
+    is_enterprise_install: false,
+    channel: input.channel,
+    // Slack leaves the message out of the payload of a click in an ephemeral message.
+    ...(message.visibleTo === undefined
+      ? { message: { ts: message.ts, text: message.text, blocks: message.blocks, type: 'message' } }
+      : {}),
+    state: { values: {} },
+    response_url: input.responseUrl,
+    actions: [
+      {
+        action_id: input.actionId,
+        block_id: input.blockId,
+        text: { type: 'plain_text', text: 'button' },
+        value: input.value,
+        type: 'button',
+        action_ts: nowTs(),
+      },
+    ],
+  };
+}
+
+/** A click on a Home tab button: no response_url, as in Slack. */
+export function homeClickPayload(input: {
+  user: UserRef;
+  view: object | undefined;
+  actionId: string;
+  button: { value: string | undefined; blockId: string };
+  triggerId: string;
+}) {
+  const viewId = `V${input.user.id}`;
+  return {
+    type: 'block_actions',
+    user: input.user,
+    api_app_id: BOT.appId,
+    token: 'legacy-verification-token',
+    container: { type: 'view', view_id: viewId },
+    trigger_id: input.triggerId,
+    team: TEAM,
+    view: { id: viewId, type: 'home', ...(input.view ?? {}) },
+    actions: [
+      {
+        action_id: input.actionId,
+        block_id: input.button.blockId,
+        value: input.button.value,
+        type: 'button',
+        action_ts: nowTs(),
+      },
+    ],
+  };
+}
+
+/** A message shortcut run on a customer's message (in a thread when `threadTs` is set). */
+export function messageShortcutPayload(input: {
+  user: UserRef;
+  channel: ChannelRef;
+  callbackId: string;
+  messageText: string;
+  messageTs: string;
+  threadTs: string | undefined;
+  triggerId: string;
+  responseUrl: string;
+}) {
+  return {
+    type: 'message_action',
+    token: 'legacy-verification-token',
+    action_ts: nowTs(),
+    team: TEAM,
+    user: input.user,
+    channel: input.channel,
+    is_enterprise_install: false,
+    enterprise: null,
+    callback_id: input.callbackId,
+    trigger_id: input.triggerId,
+    response_url: input.responseUrl,
+    message_ts: input.messageTs,
+    message: {
+      type: 'message',
+      user: 'U0CUSTOMER',
+      ts: input.messageTs,
+      text: input.messageText,
+      ...(input.threadTs ? { thread_ts: input.threadTs } : {}),
+    },
+  };
+}
+
+export function viewSubmissionPayload(input: {
+  user: UserRef;
+  modal: { id: string; view: Record<string, unknown> };
+  values: Record<string, Record<string, Record<string, unknown>>>;
+  triggerId: string;
+}) {
+  return {
+    type: 'view_submission',
+    team: TEAM,
+    user: input.user,
+    api_app_id: BOT.appId,
+    token: 'legacy-verification-token',
+    trigger_id: input.triggerId,
+    view: {
+      ...input.modal.view,
+      id: input.modal.id,
+      team_id: BOT.teamId,
+      type: 'modal',
+      state: { values: input.values },
+      hash: randomBytes(4).toString('hex'),
+    },
+    response_urls: [],
+    is_enterprise_install: false,
+    enterprise: null,
+  };
+}
+
+export function appHomeOpenedEvent(input: { user: string; tab: 'home' | 'messages'; eventId: string }) {
+  return {
+    token: 'legacy-verification-token',
+    team_id: BOT.teamId,
+    api_app_id: BOT.appId,
+    type: 'event_callback',
+    event_id: input.eventId,
+    event_time: Math.floor(Date.now() / 1000),
+    event: {
+      type: 'app_home_opened',
+      user: input.user,
+      channel: `D${input.user}`,
+      tab: input.tab,
+      event_ts: nowTs(),
+    },
+    authorizations: [{ team_id: BOT.teamId, user_id: BOT.botUserId, is_bot: true }],
+  };
+}

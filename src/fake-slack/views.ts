@@ -1,0 +1,25 @@
+import { randomBytes } from 'node:crypto';
+import { parseJsonArg, type WebApiFamily } from './web-api.js';
+
+// views.*: a user's Home tab (views.publish replaces it whole) and modals (views.open needs a
+// trigger_id from the user's own interaction, used once; the modal stacks on any already open).
+
+export const viewsMethods: WebApiFamily = {
+  'views.publish': (args, slack) => {
+    const userId = String(args.user_id ?? '');
+    const view = parseJsonArg(args.view);
+    if (!userId || !view) return { ok: false, error: 'invalid_arguments' };
+    slack.views.set(userId, view);
+    return { ok: true, view: { id: `V${userId}`, ...(view as object) } };
+  },
+
+  'views.open': (args, slack) => {
+    const view = parseJsonArg(args.view) as Record<string, unknown> | undefined;
+    if (!view) return { ok: false, error: 'invalid_trigger_id' };
+    const user = slack.takeTrigger(String(args.trigger_id ?? ''));
+    if (!user) return { ok: false, error: 'invalid_trigger_id' };
+    const id = `V${randomBytes(5).toString('hex').toUpperCase()}`;
+    slack.modals.set(user, [...(slack.modals.get(user) ?? []), { id, view }]);
+    return { ok: true, view: { id, ...view } };
+  },
+};

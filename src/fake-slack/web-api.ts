@@ -1,0 +1,43 @@
+import type { SlackState } from './state.js';
+
+// The shape every Web API family file shares: a map from method name to a handler that reads the
+// call's arguments, changes the shared state and returns Slack's JSON answer. Authentication, faults
+// and recording happen once, in the router (server.ts), so a handler is only what the method does.
+
+export type WebApiArgs = Record<string, unknown>;
+
+/** Slack's answer body: `ok` plus the method's fields, or `ok: false` with an `error` code. */
+export type WebApiResult = { ok: boolean } & Record<string, unknown>;
+
+export type WebApiHandler = (args: WebApiArgs, slack: SlackState) => WebApiResult;
+
+export type WebApiFamily = Readonly<Record<string, WebApiHandler>>;
+
+/** Arguments as the Web API takes them: a form (Slack's default) or a JSON body. */
+export function parseArgs(contentType: string | undefined, raw: string): WebApiArgs {
+  if (contentType?.includes('application/json')) {
+    try {
+      return JSON.parse(raw) as WebApiArgs;
+    } catch {
+      return {};
+    }
+  }
+  return Object.fromEntries(new URLSearchParams(raw));
+}
+
+/** A structured argument (blocks, view): JSON text in a form, or already an object in a JSON body. */
+export function parseJsonArg(value: unknown): unknown[] | Record<string, unknown> | undefined {
+  if (typeof value === 'string') {
+    try {
+      return JSON.parse(value) as unknown[] | Record<string, unknown>;
+    } catch {
+      return undefined;
+    }
+  }
+  return value as unknown[] | Record<string, unknown> | undefined;
+}
+
+export function asBlocks(value: unknown): unknown[] {
+  const parsed = parseJsonArg(value);
+  return Array.isArray(parsed) ? parsed : [];
+}
