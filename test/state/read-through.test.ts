@@ -19,6 +19,16 @@ function quietLogger() {
 
 const BACKOFF = { firstMs: 30_000, maxMs: 600_000 };
 
+/** The SourceFailedError a read ended with; a read that succeeded fails the test. */
+function failureOf(read: Promise<unknown>): Promise<SourceFailedError> {
+  return read.then(
+    () => {
+      throw new Error('expected the read to fail');
+    },
+    (error: unknown) => error as SourceFailedError,
+  );
+}
+
 /**
  * readThrough's contract on every backend. `peer` is a second replica: another connection to the
  * same Redis, or (in memory, where there is one process) the same state.
@@ -86,17 +96,15 @@ function readThroughContract(name: string, make: () => Promise<{ state: SharedSt
       await expect(readThrough(options())).rejects.toBeInstanceOf(SourceFailedError);
       const results: CacheResult[] = [];
       for (const on of [state, peer]) {
-        const during = await readThrough({ ...options(), state: on, onResult: (r) => results.push(r) }).catch(
-          (error: unknown) => error as SourceFailedError,
+        const during = await failureOf(
+          readThrough({ ...options(), state: on, onResult: (r) => results.push(r) }),
         );
         expect(during.read).toBe(false);
         expect(during.retryAt.getTime()).toBe(clock + 30_000);
       }
       expect(results).toEqual(['backoff', 'backoff']);
       expect(counter.loads).toBe(1);
-      const forced = await readThrough(options({ force: true })).catch(
-        (error: unknown) => error as SourceFailedError,
-      );
+      const forced = await failureOf(readThrough(options({ force: true })));
       expect(counter.loads).toBe(2);
       expect(forced.failures).toBe(2);
       expect(forced.retryAt.getTime()).toBe(clock + 60_000);
@@ -194,18 +202,20 @@ describe.skipIf(redisTests.skip)('readThrough on Redis', () => {
     let loads = 0;
     const results: CacheResult[] = [];
     const read = () =>
-      readThrough({
-        state,
-        key: 'balance',
-        ttlMs: 60_000,
-        load: async () => {
-          loads++;
-          await new Promise((resolve) => setTimeout(resolve, 50));
-          throw new Error('source down');
-        },
-        backoff: BACKOFF,
-        onResult: (result) => results.push(result),
-      }).catch((error: unknown) => error as SourceFailedError);
+      failureOf(
+        readThrough({
+          state,
+          key: 'balance',
+          ttlMs: 60_000,
+          load: async () => {
+            loads++;
+            await new Promise((resolve) => setTimeout(resolve, 50));
+            throw new Error('source down');
+          },
+          backoff: BACKOFF,
+          onResult: (result) => results.push(result),
+        }),
+      );
     const [first, second] = await Promise.all([read(), read()]);
     expect(loads).toBe(1);
     expect(first).toBeInstanceOf(SourceFailedError);
