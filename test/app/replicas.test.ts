@@ -254,7 +254,10 @@ describe.skipIf(redisTests.skip)('the partner rate cap across replicas', () => {
       const inWindow = times.slice(index).filter((time) => time - start < 1_000).length;
       expect(inWindow).toBeLessThanOrEqual(20);
     }
-    expect((times.at(-1) ?? 0) - (times[0] ?? 0)).toBeGreaterThanOrEqual(1_900);
+    // Windows open at the first counted request, so the 30th cannot be counted before 2 s later; the
+    // times are taken at the simulator, after the limiter, where the first request of a burst can
+    // arrive up to a couple of hundred ms after its window opened on a loaded 2-core machine.
+    expect((times.at(-1) ?? 0) - (times[0] ?? 0)).toBeGreaterThanOrEqual(1_750);
   });
 });
 

@@ -1,0 +1,152 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  assertNoSecretLeaks,
+  type DeskUnderTest,
+  type Harness,
+  startDesk,
+  startHarness,
+  startTestSlack,
+  USERS,
+} from '../helpers/harness.js';
+import { startTestSimulator } from '../helpers/partner.js';
+import { type RedisServer, redisTests, startRedisServer } from '../helpers/redis-server.js';
+
+const textOf = (value: unknown) => JSON.stringify(value) ?? '';
+// Each partner read is tried this many times by the client (PARTNER_API_RETRY_LIMIT=1: one retry).
+const ATTEMPTS_PER_READ = 2;
+// Sources one finance Home open reads: the recent orders, the balance, the 30-day spend scan.
+const SOURCES_PER_HOME_OPEN = 3;
+// How long the test watches for anything more after the Home open has settled: the old code sent
+// about 5 partner requests a second and published the Home tab every 2 s.
+const QUIET_WINDOW_MS = 3_000;
+
+const publishesFor = (h: Pick<Harness, 'slack'>, user: string) =>
+  h.slack.calls.filter((call) => call.method === 'views.publish' && call.args.user_id === user);
+
+/** Counts the requests and publishes during a window after everything tracked has finished. */
+async function quietAfterwards(desk: DeskUnderTest['desk'], count: () => number[]): Promise<number[][]> {
+  await desk.deps.tracker.drain(10_000);
+  const settled = count();
+  const until = Date.now() + QUIET_WINDOW_MS;
+  // Sampled as it goes, so a failure shows when the extra work started.
+  const samples: number[][] = [];
+  while (Date.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    samples.push(count());
+  }
+  return [settled, ...samples];
+}
+
+describe('a partner outage', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({
+      simulator: { orders: 60 },
+      env: { PARTNER_API_RETRY_LIMIT: '1', BALANCE_CACHE_SECONDS: '60', BALANCE_WATCH_SECONDS: '600' },
+    });
+  });
+  afterAll(() => h.stop());
+
+  it('one finance Home open costs one read per source, then nothing; the Home says when figures will be read again', async () => {
+    h.simulator.faults.set({ errorRate: 1, errorStatus: 503 });
+    try {
+      h.simulator.resetStats();
+      const sent = await h.slack.openHome(USERS.finance);
+      expect(sent.status).toBe(200);
+      await h.slack.waitFor(() => publishesFor(h, USERS.finance).length >= 2, 10_000);
+      const samples = await quietAfterwards(h.desk, () => [
+        h.simulator.stats.requests,
+        publishesFor(h, USERS.finance).length,
+      ]);
+      const [requests, publishes] = samples[0] as number[];
+      expect(requests).toBe(SOURCES_PER_HOME_OPEN * ATTEMPTS_PER_READ);
+      // Published when opened, and once more when the spend scan ended (failed): never again by itself.
+      expect(publishes).toBe(2);
+      for (const sample of samples) expect(sample).toEqual([requests, publishes]);
+      const view = textOf(h.slack.views.get(USERS.finance));
+      expect(view).toContain('The balance could not be read.');
+      expect(view).toContain('Order Desk will read it again <!date^');
+      expect(view).toContain('The order history could not be read to compute spend.');
+      expect(view).toContain('Order Desk will try again <!date^');
+
+      // Opening it again during the back-off reads only what the user asked for (the recent
+      // orders); balance and spend are not asked for until the back-off ends.
+      h.simulator.resetStats();
+      await h.slack.openHome(USERS.finance);
+      await h.slack.waitFor(() => publishesFor(h, USERS.finance).length >= 3, 10_000);
+      const again = await quietAfterwards(h.desk, () => [h.simulator.stats.requests]);
+      expect(again[0]).toEqual([ATTEMPTS_PER_READ]);
+      expect(h.simulator.recorded.every((request) => !request.path.endsWith('/keys'))).toBe(true);
+    } finally {
+      h.simulator.faults.reset();
+    }
+  });
+
+  it('Refresh reads anew during the back-off, and figures come back once the partner does', async () => {
+    const published = publishesFor(h, USERS.finance).length;
+    await h.slack.clickHome({ user: USERS.finance, actionId: 'home_refresh' });
+    await h.slack.waitFor(() => publishesFor(h, USERS.finance).length >= published + 2, 10_000);
+    await h.desk.deps.tracker.drain(10_000);
+    const view = textOf(h.slack.views.get(USERS.finance));
+    expect(view).toContain('€24,870.55');
+    expect(view).not.toContain('could not be read');
+    expect(view).toContain('Last 30 days');
+  });
+});
+
+describe.skipIf(redisTests.skip)('a partner outage seen by two replicas', () => {
+  let redis: RedisServer;
+  let replicas: DeskUnderTest[];
+  let stopAll: () => Promise<void>;
+  let slack: Awaited<ReturnType<typeof startTestSlack>>;
+  let simulator: Awaited<ReturnType<typeof startTestSimulator>>;
+  beforeAll(async () => {
+    redis = await startRedisServer();
+    simulator = await startTestSimulator({ orders: 60 });
+    slack = await startTestSlack();
+    const env = {
+      REDIS_URL: redis.url,
+      REDIS_PREFIX: `outage${Date.now()}:`,
+      PARTNER_API_RETRY_LIMIT: '0',
+      BALANCE_WATCH_SECONDS: '600',
+    };
+    replicas = [await startDesk(simulator, slack, env), await startDesk(simulator, slack, env)];
+    stopAll = async () => {
+      await Promise.all(replicas.map((replica) => replica.desk.stop(2_000)));
+      await slack.stop();
+      await simulator.stop();
+      for (const replica of replicas) assertNoSecretLeaks(slack, replica.logs, simulator.apiKey);
+    };
+  });
+  afterAll(async () => {
+    await stopAll?.();
+    await redis?.destroy();
+  });
+
+  it('the back-off is shared: after one replica failed to read, the other does not ask the partner for balance or spend', async () => {
+    simulator.faults.set({ errorRate: 1, errorStatus: 503 });
+    try {
+      slack.appUrl = replicas[0]?.appUrl;
+      const first = publishesFor({ slack }, USERS.finance).length;
+      await slack.openHome(USERS.finance);
+      // Published twice: when opened, and when the spend scan ended.
+      await slack.waitFor(() => publishesFor({ slack }, USERS.finance).length >= first + 2, 10_000);
+      await replicas[0]?.desk.deps.tracker.drain(10_000);
+      expect(simulator.stats.requests).toBe(SOURCES_PER_HOME_OPEN);
+      simulator.resetStats();
+      slack.appUrl = replicas[1]?.appUrl;
+      const published = publishesFor({ slack }, USERS.finance).length;
+      await slack.openHome(USERS.finance);
+      await slack.waitFor(() => publishesFor({ slack }, USERS.finance).length > published, 10_000);
+      await replicas[1]?.desk.deps.tracker.drain(10_000);
+      // Only the recent orders (a live read for the person asking); balance and spend wait.
+      expect(simulator.stats.requests).toBe(1);
+      expect(textOf(slack.views.get(USERS.finance))).toContain('Order Desk will read it again');
+      // Waiting on the back-off is counted as such.
+      const metrics = await (await fetch(`${replicas[1]?.appUrl}/metrics`)).text();
+      expect(metrics).toMatch(/order_desk_cache_requests_total\{cache="balance",result="backoff"\} 1/);
+    } finally {
+      simulator.faults.reset();
+    }
+  });
+});
