@@ -1,0 +1,170 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deriveLinkSigningKey, mintRevealToken } from '../../src/reveal/token.js';
+import {
+  AUDIT_CHANNEL,
+  CHANNEL,
+  type Harness,
+  nthResponse,
+  SIGNING_SECRET,
+  startHarness,
+  USERS,
+} from '../helpers/harness.js';
+
+const textOf = (value: unknown) => JSON.stringify(value) ?? '';
+const PUBLIC_URL = 'https://order-desk.test';
+
+function revealTokens(blocks: unknown): string[] {
+  return [...textOf(blocks).matchAll(/"url":"https:\/\/order-desk\.test\/keys\/reveal#([^"]+)"/g)].map(
+    (m) => m[1] as string,
+  );
+}
+
+/** POST /keys/reveal as the page does (or as a stranger would, with any body). */
+function post(appUrl: string, body: string, headers: Record<string, string> = {}) {
+  return fetch(`${appUrl}/keys/reveal`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body,
+  });
+}
+
+async function metricValue(appUrl: string, outcome: string): Promise<number> {
+  const text = await (await fetch(`${appUrl}/metrics`)).text();
+  const match = text.match(new RegExp(`order_desk_reveals_total\\{outcome="${outcome}"\\} (\\d+)`));
+  return match ? Number(match[1]) : 0;
+}
+
+// Default settings (user-group cache included): what a real deployment runs with.
+describe('POST /keys/reveal is public: strangers cannot write to Slack or wear it out', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({
+      simulator: { orders: 60, realism: { keyTypes: 'mime', imageEncoding: 'raw' } },
+      env: { PUBLIC_URL, KEYS_MAX_RETRIEVALS_PER_HOUR: '4', REVEAL_MAX_PER_CLIENT_PER_MINUTE: '1000' },
+    });
+  });
+  afterAll(() => h.stop());
+
+  const keysFor = async (user: string, orderId: string) => {
+    const sent = await h.slack.runCommand({ user, channel: CHANNEL, command: '/order-keys', text: orderId });
+    return (await nthResponse(h.slack, sent.responseUrlId ?? '')).body;
+  };
+  const auditChannelPosts = () =>
+    h.slack.calls.filter((c) => c.method === 'chat.postMessage' && c.args.channel === AUDIT_CHANNEL);
+
+  it('forged and malformed tokens: refused, one warning in the log, nothing in the audit channel', async () => {
+    const order = h.simulator.addOrder({ quantity: 1, keyTypes: ['image-png'] });
+    const [good] = revealTokens((await keysFor(USERS.agent, order.id)).blocks);
+    await h.slack.waitFor(() => auditChannelPosts().length >= 1);
+    const postsBefore = auditChannelPosts().length;
+    const forged = [
+      ...Array.from({ length: 20 }, (_, i) =>
+        JSON.stringify({ token: `${good?.slice(0, -4)}${String(i).padStart(4, 'x')}` }),
+      ),
+      JSON.stringify({ token: 'not-a-token' }),
+      JSON.stringify({ token: 42 }),
+      '{"token":',
+      '',
+      JSON.stringify({
+        token: mintRevealToken(
+          deriveLinkSigningKey(undefined, 'another-deployment'),
+          { orderId: order.id, product: 0, key: 0, userId: USERS.agent },
+          60,
+        ),
+      }),
+    ];
+    for (const body of forged) {
+      const answer = await post(h.appUrl, body);
+      expect(answer.status).toBe(400);
+      expect(await answer.json()).toMatchObject({ error: 'tampered' });
+    }
+    expect(auditChannelPosts()).toHaveLength(postsBefore);
+    const warnings = h.logs.filter((line) => line.includes('"event":"reveal_forged_token"'));
+    expect(warnings).toHaveLength(1);
+    expect(await metricValue(h.appUrl, 'tampered')).toBe(forged.length);
+    // The real link was not burnt by any of it.
+    expect((await post(h.appUrl, JSON.stringify({ token: good }))).status).toBe(200);
+  });
+
+  it('a body larger than a token is refused before it is read', async () => {
+    const answer = await post(h.appUrl, JSON.stringify({ token: 'x'.repeat(4_000) }));
+    expect(answer.status).toBe(413);
+    expect(await metricValue(h.appUrl, 'body_too_large')).toBe(1);
+  });
+
+  it('the partner failing during a reveal: the link still works and the retrieval is not counted', async () => {
+    const order = h.simulator.addOrder({ quantity: 1, keyTypes: ['image-png'] });
+    // One retrieval of the four allowed this hour is the command itself.
+    const [token] = revealTokens((await keysFor(USERS.groupAgent, order.id)).blocks);
+    h.simulator.faults.set({ errorRate: 1, errorStatus: 503 });
+    try {
+      for (let i = 0; i < 3; i++) {
+        const failed = await post(h.appUrl, JSON.stringify({ token }));
+        expect(failed.status).toBe(502);
+        const body = (await failed.json()) as { message: string; traceId?: string };
+        expect(body.message).toContain('This link still works: press Reveal again while it is valid.');
+      }
+    } finally {
+      h.simulator.faults.reset();
+    }
+    // Three failed reveals counted nothing: had they counted (1 + 3), this fifth retrieval would be refused.
+    const served = await post(h.appUrl, JSON.stringify({ token }));
+    expect(served.status).toBe(200);
+    expect((await post(h.appUrl, JSON.stringify({ token }))).status).toBe(410);
+    const outcomes = h.logs
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((line) => line.event === 'keys_request' && line.orderId === order.id)
+      .map((line) => line.outcome);
+    expect(outcomes).toEqual([
+      'shown',
+      'failed:unavailable',
+      'failed:unavailable',
+      'failed:unavailable',
+      'shown',
+      'failed:used',
+    ]);
+  });
+
+  it('at reveal time the user group is read from Slack, not from a cache as old as the link', async () => {
+    const order = h.simulator.addOrder({ quantity: 1, keyTypes: ['image-png'] });
+    const [token] = revealTokens((await keysFor(USERS.groupAgent, order.id)).blocks);
+    const groupReads = () => h.slack.calls.filter((c) => c.method === 'usergroups.users.list').length;
+    const before = groupReads();
+    h.slack.usergroups.set('S0KEYS', []);
+    try {
+      const answer = await post(h.appUrl, JSON.stringify({ token }));
+      expect(answer.status).toBe(403);
+      expect(groupReads()).toBe(before + 1);
+    } finally {
+      h.slack.usergroups.set('S0KEYS', [USERS.groupAgent]);
+    }
+    // The group's cached membership was replaced by what Slack said: back in the group, the link works.
+    expect((await post(h.appUrl, JSON.stringify({ token }))).status).toBe(200);
+  });
+});
+
+describe('the per-client limit on POST /keys/reveal', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({
+      simulator: { orders: 20 },
+      env: { PUBLIC_URL, REVEAL_MAX_PER_CLIENT_PER_MINUTE: '5', TRUST_PROXY: 'true' },
+    });
+  });
+  afterAll(() => h.stop());
+
+  it('answers 429 with Retry-After past the limit, per client address, and counts it', async () => {
+    const from = (address: string) => ({ 'x-forwarded-for': `203.0.113.9, ${address}` });
+    for (let i = 0; i < 5; i++) expect((await post(h.appUrl, '{}', from('198.51.100.1'))).status).toBe(400);
+    const refused = await post(h.appUrl, '{}', from('198.51.100.1'));
+    expect(refused.status).toBe(429);
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(await refused.json()).toMatchObject({ error: 'too_many_requests' });
+    // Another client (the last hop is the one the proxy saw) has its own count.
+    expect((await post(h.appUrl, '{}', from('198.51.100.2'))).status).toBe(400);
+    expect(await metricValue(h.appUrl, 'client_limit')).toBe(1);
+    expect(h.slack.calls.filter((c) => c.method === 'chat.postMessage')).toHaveLength(0);
+  });
+});
