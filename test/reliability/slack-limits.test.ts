@@ -1,0 +1,280 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FakeSlack } from '../../src/fake-slack/server.js';
+import {
+  AUDIT_CHANNEL,
+  assertNoSecretLeaks,
+  CHANNEL,
+  type DeskUnderTest,
+  type Harness,
+  nthResponse,
+  startDesk,
+  startHarness,
+  startTestSlack,
+  USERS,
+} from '../helpers/harness.js';
+import { startTestSimulator } from '../helpers/partner.js';
+import { type RedisServer, redisTests, startRedisServer } from '../helpers/redis-server.js';
+
+const FINANCE = 'C0FINANCE';
+const WATCH = {
+  FINANCE_ALERT_CHANNEL_ID: FINANCE,
+  BALANCE_WATCH_SECONDS: '60',
+  BALANCE_ALERT_BELOW: '20000',
+  BALANCE_CACHE_SECONDS: '0',
+};
+
+/** Every chat.postMessage to `channel`, with its HTTP status and when Slack received it. */
+const postsTo = (slack: FakeSlack, channel: string) =>
+  slack.calls.filter((call) => call.method === 'chat.postMessage' && call.args.channel === channel);
+
+async function metric(appUrl: string, pattern: RegExp): Promise<number> {
+  const match = (await (await fetch(`${appUrl}/metrics`)).text()).match(pattern);
+  return match ? Number(match[1]) : 0;
+}
+
+describe('Slack limits Order Desk: what must arrive still arrives', () => {
+  let h: Harness;
+  let now = new Date('2026-11-23T10:00:00.000Z');
+  beforeAll(async () => {
+    h = await startHarness({
+      simulator: { orders: 120, anchor: '2026-11-23T09:00:00.000Z' },
+      env: WATCH,
+      now: () => now,
+    });
+    h.slack.channels.push({ id: FINANCE, name: 'finance' });
+  });
+  afterAll(() => h.stop());
+
+  const keysCommand = async (orderId: string) => {
+    const sent = await h.slack.runCommand({
+      user: USERS.agent,
+      channel: CHANNEL,
+      command: '/order-keys',
+      text: orderId,
+    });
+    return nthResponse(h.slack, sent.responseUrlId ?? '');
+  };
+
+  for (const fault of [
+    {
+      name: 'a 429 with Retry-After: 1',
+      set: { rateLimited: { retryAfterSeconds: 1 } },
+      times: 1,
+      statuses: [429, 200],
+      reason: 'rate_limited',
+    },
+    // The Web client retries a 5xx twice by itself (200 ms to 2 s apart); past that the delivery waits
+    // 1 s and tries again.
+    {
+      name: 'an outage (503 three times)',
+      set: { status: 503 as const },
+      times: 3,
+      statuses: [503, 503, 503, 200],
+      reason: 'server_error',
+    },
+  ]) {
+    it(`an audit line meets ${fault.name}: posted once after the wait, the agent's answer not delayed`, async () => {
+      const order = h.simulator.allOrders().find((o) => o.status === 'COMPLETED');
+      const before = postsTo(h.slack, AUDIT_CHANNEL).length;
+      const retriesBefore = await metric(
+        h.appUrl,
+        new RegExp(
+          `order_desk_slack_delivery_retries_total\\{kind="audit",reason="${fault.reason}"\\} (\\d+)`,
+        ),
+      );
+      h.slack.failNext('chat.postMessage', fault.set, fault.times);
+      const answer = await keysCommand(order?.id ?? '');
+      const delivered = await h.slack.waitFor(
+        () =>
+          postsTo(h.slack, AUDIT_CHANNEL)
+            .slice(before)
+            .find((call) => call.ok),
+        10_000,
+      );
+      const attempts = postsTo(h.slack, AUDIT_CHANNEL).slice(before);
+      expect(attempts.map((call) => call.status)).toEqual(fault.statuses);
+      // The delivery's own wait: Retry-After, or its first back-off step (both 1 s).
+      expect(delivered.at - (attempts.at(-2)?.at ?? 0)).toBeGreaterThanOrEqual(950);
+      // The keys reached the agent before the audit line had its second try.
+      expect(answer.at).toBeLessThan(delivered.at);
+      expect(
+        h.slack.messages.filter((m) => m.channel === AUDIT_CHANNEL && m.text.includes(order?.id ?? '-'))
+          .length,
+      ).toBeGreaterThanOrEqual(1);
+      expect(
+        await metric(
+          h.appUrl,
+          new RegExp(
+            `order_desk_slack_delivery_retries_total\\{kind="audit",reason="${fault.reason}"\\} (\\d+)`,
+          ),
+        ),
+      ).toBe(retriesBefore + 1);
+    });
+  }
+
+  it('a balance alert meets a 429, and its recovery a 503: each posted once, after the wait', async () => {
+    const alerts = () => h.slack.messages.filter((m) => m.channel === FINANCE).map((m) => m.text);
+    h.simulator.balance = { balance: 30_000, credit_limit: 10_000 };
+    now = new Date(now.getTime() + 60_000);
+    expect(await h.desk.balanceWatch.runOnce()).toBe('read');
+    const before = postsTo(h.slack, FINANCE).length;
+    h.simulator.balance = { balance: 5_000, credit_limit: 10_000 };
+    h.slack.failNext('chat.postMessage', { rateLimited: { retryAfterSeconds: 1 } });
+    now = new Date(now.getTime() + 60_000);
+    expect(await h.desk.balanceWatch.runOnce()).toBe('read');
+    expect(
+      postsTo(h.slack, FINANCE)
+        .slice(before)
+        .map((call) => call.status),
+    ).toEqual([429, 200]);
+    expect(alerts().filter((text) => text.startsWith('Available funds alert: €15,000.00'))).toHaveLength(1);
+
+    h.simulator.balance = { balance: 30_000, credit_limit: 10_000 };
+    h.slack.failNext('chat.postMessage', { status: 503 }, 3);
+    now = new Date(now.getTime() + 60_000);
+    expect(await h.desk.balanceWatch.runOnce()).toBe('read');
+    expect(alerts().filter((text) => text.startsWith('Available funds recovered'))).toHaveLength(1);
+    // A later round posts nothing again.
+    now = new Date(now.getTime() + 60_000);
+    await h.desk.balanceWatch.runOnce();
+    expect(
+      postsTo(h.slack, FINANCE)
+        .slice(before)
+        .map((call) => call.status),
+    ).toEqual([429, 200, 503, 503, 503, 200]);
+    expect(
+      await metric(
+        h.appUrl,
+        /order_desk_slack_deliveries_total\{kind="finance_alert",outcome="delivered"\} (\d+)/,
+      ),
+    ).toBe(2);
+  });
+
+  it('an export meets a 429 when asking for the upload URL and a 503 on the upload itself: the file arrives once', async () => {
+    const dm = `D${USERS.finance.slice(1)}`;
+    await h.slack.openHome(USERS.finance);
+    await h.slack.waitFor(() =>
+      JSON.stringify(h.slack.views.get(USERS.finance) ?? '').includes('home_export'),
+    );
+    await h.slack.clickHome({ user: USERS.finance, actionId: 'home_export' });
+    await h.slack.waitFor(() => h.slack.modals.get(USERS.finance)?.at(-1));
+    h.slack.failNext('files.getUploadURLExternal', { rateLimited: { retryAfterSeconds: 1 } });
+    h.slack.failNext('upload', { status: 503 });
+    const before = h.slack.messages.filter((m) => m.channel === dm).length;
+    await h.slack.submitView({
+      user: USERS.finance,
+      values: {
+        export_from: { from: { type: 'datepicker', selected_date: '2026-11-01' } },
+        export_to: { to: { type: 'datepicker', selected_date: '2026-11-22' } },
+        export_status: { status: { type: 'radio_buttons', selected_option: { value: 'all' } } },
+      },
+    });
+    const file = await h.slack.waitFor(
+      () =>
+        h.slack.messages
+          .filter((m) => m.channel === dm)
+          .slice(before)
+          .find((m) => m.files?.length),
+      20_000,
+    );
+    await h.slack.waitFor(
+      () =>
+        h.slack.messages
+          .filter((m) => m.channel === dm)
+          .slice(before)
+          .find((m) => m.text.includes('Export ready')),
+      10_000,
+    );
+    expect(
+      h.slack.calls.filter((c) => c.method === 'files.getUploadURLExternal').map((c) => c.status),
+    ).toEqual([429, 200]);
+    expect(h.slack.calls.filter((c) => c.method === 'upload').map((c) => c.status)).toEqual([503, 200]);
+    expect(h.slack.messages.filter((m) => m.channel === dm && m.files?.length)).toHaveLength(1);
+    const csv = await (await fetch(file.files?.[0]?.url ?? '')).text();
+    expect(csv).toContain('order_id');
+    expect(
+      await metric(
+        h.appUrl,
+        /order_desk_slack_delivery_retries_total\{kind="export_file",reason="rate_limited"\} (\d+)/,
+      ),
+    ).toBe(1);
+    expect(
+      await metric(
+        h.appUrl,
+        /order_desk_slack_delivery_retries_total\{kind="export_file",reason="server_error"\} (\d+)/,
+      ),
+    ).toBe(1);
+  });
+});
+
+describe.skipIf(redisTests.skip)('balance alerts across replicas and restarts', () => {
+  let redis: RedisServer;
+  beforeAll(async () => {
+    redis = await startRedisServer();
+  });
+  afterAll(() => redis?.destroy());
+
+  async function start(env: Record<string, string>) {
+    const simulator = await startTestSimulator({ orders: 80, anchor: '2026-11-23T09:00:00.000Z' });
+    const slack = await startTestSlack();
+    slack.channels.push({ id: FINANCE, name: 'finance' });
+    const shared = { ...WATCH, REDIS_URL: redis.url, REDIS_PREFIX: `alerts${Date.now()}:`, ...env };
+    const stopAll = async (replicas: DeskUnderTest[]) => {
+      await Promise.all(replicas.map((replica) => replica.desk.stop(2_000)));
+      await slack.stop();
+      await simulator.stop();
+      for (const replica of replicas) assertNoSecretLeaks(slack, replica.logs, simulator.apiKey);
+    };
+    return { simulator, slack, shared, stopAll };
+  }
+
+  it('two replicas whose rounds overlap (different rounds, a slow partner) post one alert', async () => {
+    const { simulator, slack, shared, stopAll } = await start({});
+    // Replica B's clock is one round ahead: it claims a different round, at the same moment.
+    const clockA = () => new Date('2026-11-23T10:00:00.000Z');
+    const clockB = () => new Date('2026-11-23T10:01:00.000Z');
+    const a = await startDesk(simulator, slack, shared, clockA);
+    const b = await startDesk(simulator, slack, shared, clockB);
+    try {
+      simulator.balance = { balance: 2_000, credit_limit: 10_000 };
+      simulator.faults.set({ latencyMs: 150 });
+      const outcomes = await Promise.all([a.desk.balanceWatch.runOnce(), b.desk.balanceWatch.runOnce()]);
+      expect(outcomes).toEqual(['read', 'read']);
+      expect(
+        slack.messages.filter((m) => m.channel === FINANCE && m.text.startsWith('Available funds alert')),
+      ).toHaveLength(1);
+    } finally {
+      simulator.faults.reset();
+      await stopAll([a, b]);
+    }
+  });
+
+  it('an alert Slack kept refusing is posted by the next round after a restart, once', async () => {
+    const { simulator, slack, shared, stopAll } = await start({ SLACK_DELIVERY_MAX_WAIT_SECONDS: '1' });
+    let now = new Date('2026-11-23T10:00:00.000Z');
+    const clock = () => now;
+    const first = await startDesk(simulator, slack, shared, clock);
+    let second: DeskUnderTest | undefined;
+    try {
+      simulator.balance = { balance: 2_000, credit_limit: 10_000 };
+      slack.failNext('chat.postMessage', { status: 503 }, 3);
+      expect(await first.desk.balanceWatch.runOnce()).toBe('read');
+      // The Web client's own two retries failed too, and the delivery gave up within its 1 s: nothing
+      // posted, and the alert kept on the shared state.
+      expect(postsTo(slack, FINANCE).map((call) => call.status)).toEqual([503, 503, 503]);
+      expect(first.logs.some((line) => line.includes('finance alert could not be posted yet'))).toBe(true);
+      await first.desk.stop(2_000);
+      second = await startDesk(simulator, slack, shared, clock);
+      now = new Date(now.getTime() + 60_000);
+      expect(await second.desk.balanceWatch.runOnce()).toBe('read');
+      now = new Date(now.getTime() + 60_000);
+      expect(await second.desk.balanceWatch.runOnce()).toBe('read');
+      expect(postsTo(slack, FINANCE).map((call) => call.status)).toEqual([503, 503, 503, 200]);
+      expect(
+        slack.messages.filter((m) => m.channel === FINANCE && m.text.startsWith('Available funds alert')),
+      ).toHaveLength(1);
+    } finally {
+      await stopAll(second ? [second] : [first]);
+    }
+  });
+});
