@@ -1,4 +1,7 @@
-import { addMinutes, format, formatDistanceStrict } from 'date-fns';
+// Subpath imports: the package index loads every date-fns function (about 75 ms of start-up).
+import { addMinutes } from 'date-fns/addMinutes';
+import { format } from 'date-fns/format';
+import { formatDistanceStrict } from 'date-fns/formatDistanceStrict';
 
 /** Escapes the three characters Slack's mrkdwn treats as control characters. */
 export function escapeMrkdwn(text: string): string {

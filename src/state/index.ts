@@ -1,6 +1,6 @@
 import type { AppLogger } from '../logger.js';
 import { createMemoryState } from './memory-state.js';
-import { createRedisState } from './redis-state.js';
+import type { RedisStateOptions } from './redis-state.js';
 import type { SharedState } from './shared-state.js';
 
 export type {
@@ -11,10 +11,16 @@ export type {
   StoredFailure,
 } from './read-through.js';
 export { peekCached, peekFailure, readThrough, SourceFailedError, storeCached } from './read-through.js';
-export { describeRedisUrl, RedisStartupError } from './redis-state.js';
+export { describeRedisUrl, RedisStartupError } from './redis-url.js';
 export type { LimiterOptions, SharedState } from './shared-state.js';
 export { StateUnavailableError } from './shared-state.js';
-export { createMemoryState, createRedisState };
+export { createMemoryState };
+
+/** The Redis backend, loaded only when asked for: a single process never loads the Redis client. */
+export async function createRedisState(options: RedisStateOptions): Promise<SharedState> {
+  const { createRedisState: create } = await import('./redis-state.js');
+  return create(options);
+}
 
 /** The composition root's one choice of backend: Redis when REDIS_URL is set, memory otherwise. */
 export function createSharedState(options: {
@@ -23,5 +29,6 @@ export function createSharedState(options: {
   logger: AppLogger;
 }): Promise<SharedState> {
   if (!options.redisUrl) return Promise.resolve(createMemoryState());
+  // A dynamic import: the Redis client (about 120 ms and 10 MB) is loaded only with REDIS_URL.
   return createRedisState({ url: options.redisUrl, prefix: options.prefix, logger: options.logger });
 }

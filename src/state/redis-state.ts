@@ -1,6 +1,7 @@
 import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
 import { createClient } from 'redis';
 import type { AppLogger } from '../logger.js';
+import { describeRedisUrl, RedisStartupError } from './redis-url.js';
 import { type LimiterOptions, type SharedState, StateUnavailableError } from './shared-state.js';
 
 export interface RedisStateOptions {
@@ -9,20 +10,6 @@ export interface RedisStateOptions {
   logger: AppLogger;
   /** How long start-up tries to reach Redis before giving up. */
   connectTimeoutMs?: number | undefined;
-}
-
-/** REDIS_URL as it may be shown: no user name, no password. */
-export function describeRedisUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.protocol}//${parsed.hostname}${parsed.port ? `:${parsed.port}` : ''}${parsed.pathname === '/' ? '' : parsed.pathname}`;
-  } catch {
-    return '(REDIS_URL is not a URL)';
-  }
-}
-
-export class RedisStartupError extends Error {
-  override readonly name = 'RedisStartupError';
 }
 
 // Releases a lock only while it still holds the owner's token (GET and DEL in one step).

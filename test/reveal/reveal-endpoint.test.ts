@@ -5,7 +5,6 @@ import {
   CHANNEL,
   type Harness,
   nthResponse,
-  SIGNING_SECRET,
   startHarness,
   USERS,
 } from '../helpers/harness.js';
