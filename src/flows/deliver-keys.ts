@@ -24,7 +24,13 @@ export interface KeysRequest {
  * validate, fetch, deliver only as ephemeral replies to the requester, audit. Keys never leave this
  * function except inside those replies.
  */
-export async function deliverKeys(deps: AppDeps, request: KeysRequest): Promise<void> {
+export async function deliverKeys(
+  deps: Pick<
+    AppDeps,
+    'audit' | 'auth' | 'balance' | 'keyLimit' | 'logger' | 'now' | 'partner' | 'revealLinks'
+  >,
+  request: KeysRequest,
+): Promise<void> {
   const orderId = request.rawOrderId.trim();
   const audit = (entry: Pick<KeysAuditEntry, 'outcome' | 'keyCount' | 'traceId' | 'failure'>) =>
     deps.audit.keysRequest({

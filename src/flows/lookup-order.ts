@@ -20,7 +20,7 @@ import { type FailureContext, logPartnerFailure } from '../services/partner-fail
 
 export const RECENT_ORDERS_SHOWN = 5;
 
-export function renderOptions(deps: AppDeps): RenderOptions {
+export function renderOptions(deps: Pick<AppDeps, 'currency' | 'now'>): RenderOptions {
   return { currency: deps.currency, now: deps.now() };
 }
 
@@ -29,7 +29,7 @@ export function renderOptions(deps: AppDeps): RenderOptions {
  * propagate (the listener frame answers them as unexpected).
  */
 export async function withPartnerErrors<T>(
-  deps: AppDeps,
+  deps: Pick<AppDeps, 'logger'>,
   context: FailureContext,
   work: () => Promise<T>,
   subject?: string,
@@ -40,7 +40,7 @@ export async function withPartnerErrors<T>(
 
 /** Like withPartnerErrors, for callers that show the failure inside a larger view (help, Home tab). */
 export async function partnerResult<T>(
-  deps: AppDeps,
+  deps: Pick<AppDeps, 'logger'>,
   context: FailureContext,
   work: () => Promise<T>,
 ): Promise<T | PartnerApiError> {
@@ -58,7 +58,10 @@ export function isMessage(value: unknown): value is SlackMessage {
 }
 
 /** Orders came back, but none contains the search text: the API most likely ignored the search. */
-function unrelatedResults(deps: AppDeps, result: OrderSearchResult): SlackMessage | undefined {
+function unrelatedResults(
+  deps: Pick<AppDeps, 'searchWatch'>,
+  result: OrderSearchResult,
+): SlackMessage | undefined {
   if (result.orders.length === 0 || result.containingQuery > 0) {
     deps.searchWatch.related();
     return undefined;
@@ -69,7 +72,7 @@ function unrelatedResults(deps: AppDeps, result: OrderSearchResult): SlackMessag
 
 /** `/order <text>`: help and recent orders, one card, a list, or a clear "no match". */
 export async function answerOrderSearch(
-  deps: AppDeps,
+  deps: Pick<AppDeps, 'currency' | 'logger' | 'now' | 'partner' | 'searchWatch'>,
   rawText: string,
   context: FailureContext,
 ): Promise<SlackMessage> {
@@ -96,7 +99,7 @@ export async function answerOrderSearch(
 
 /** A result page for Previous/Next/Back: the query is run again, so any replica can serve it. */
 export async function answerResultsPage(
-  deps: AppDeps,
+  deps: Pick<AppDeps, 'currency' | 'logger' | 'now' | 'partner' | 'searchWatch'>,
   query: string,
   offset: number,
   context: FailureContext,
@@ -114,7 +117,7 @@ export async function answerResultsPage(
 
 /** Finds one order by its exact ID, fresh from the API. */
 export async function loadOrder(
-  deps: AppDeps,
+  deps: Pick<AppDeps, 'logger' | 'partner'>,
   orderId: string,
   context: FailureContext,
 ): Promise<OrderSummary | SlackMessage> {

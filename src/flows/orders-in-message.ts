@@ -42,7 +42,7 @@ export function orderCandidates(text: string): string[] {
  * exactly, as one card or one list; or what was looked for and how to search by hand.
  */
 export async function answerOrdersInMessage(
-  deps: AppDeps,
+  deps: Pick<AppDeps, 'currency' | 'logger' | 'now' | 'partner'>,
   text: string,
   context: FailureContext,
 ): Promise<SlackMessage> {

@@ -9,7 +9,19 @@ import { partnerResult, RECENT_ORDERS_SHOWN, renderOptions } from './lookup-orde
  * every Refresh click); the balance is looked up only for finance users.
  */
 export async function publishHome(
-  deps: AppDeps,
+  deps: Pick<
+    AppDeps,
+    | 'auth'
+    | 'balance'
+    | 'currency'
+    | 'financeRefreshMs'
+    | 'logger'
+    | 'metrics'
+    | 'now'
+    | 'partner'
+    | 'spend'
+    | 'tracker'
+  >,
   client: WebClient,
   userId: string,
   options: {

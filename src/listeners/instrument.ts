@@ -7,7 +7,7 @@ type Surface = 'command' | 'action' | 'event';
  * counts it with its outcome. `work` returns the outcome; a throw counts as "error" and propagates.
  */
 export async function instrumented(
-  deps: AppDeps,
+  deps: Pick<AppDeps, 'metrics'>,
   surface: Surface,
   count: (outcome: string) => void,
   ack: () => Promise<void>,

@@ -5,7 +5,7 @@ import { reply } from '../flows/respond.js';
 
 /** A bug must still leave the user with an answer, and the log with the error (never with a key). */
 export async function replyUnexpected(
-  deps: AppDeps,
+  deps: Pick<AppDeps, 'logger'>,
   respond: RespondFn,
   error: unknown,
   where: string,

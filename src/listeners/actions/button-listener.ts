@@ -27,7 +27,7 @@ export interface ButtonListenerOptions<Schema extends z.ZodType> {
  * do the work after the ack (tracked, so a graceful stop waits for it), and answer every failure.
  */
 export function buttonListener<Schema extends z.ZodType>(
-  deps: AppDeps,
+  deps: Pick<AppDeps, 'auth' | 'logger' | 'metrics' | 'tracker'>,
   options: ButtonListenerOptions<Schema>,
   work: (value: z.output<Schema>, args: ButtonClickArgs) => Promise<void>,
 ) {

@@ -4,7 +4,9 @@ import { dayKey } from '../../finance/spend.js';
 import { simpleClick } from './simple-click.js';
 
 /** "Export orders" on the Home tab (finance only, checked at the click): opens the export modal. */
-export function exportOrdersAction(deps: AppDeps) {
+export function exportOrdersAction(
+  deps: Pick<AppDeps, 'auth' | 'logger' | 'metrics' | 'now' | 'reportTimeZone' | 'tracker'>,
+) {
   return simpleClick(deps, async ({ body, client }) => {
     const finance = await deps.auth.isFinance(body.user.id);
     if (!finance.allowed) return 'denied';

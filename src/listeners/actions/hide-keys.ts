@@ -3,7 +3,7 @@ import { deleteOriginal } from '../../flows/respond.js';
 import { simpleClick } from './simple-click.js';
 
 /** "Hide keys": deletes the ephemeral keys message it sits in (only a response_url can). */
-export function hideKeysAction(deps: AppDeps) {
+export function hideKeysAction(deps: Pick<AppDeps, 'logger' | 'metrics' | 'tracker'>) {
   return simpleClick(deps, async ({ respond }) =>
     (await deleteOriginal(respond, deps.logger)) ? 'ok' : 'error',
   );

@@ -5,7 +5,9 @@ import { reply } from '../../flows/respond.js';
 import { buttonListener } from './button-listener.js';
 
 /** "Open" on a result row: the list is replaced by that order's card, with a way back. */
-export function openOrderAction(deps: AppDeps) {
+export function openOrderAction(
+  deps: Pick<AppDeps, 'auth' | 'currency' | 'logger' | 'metrics' | 'now' | 'partner' | 'tracker'>,
+) {
   return buttonListener(
     deps,
     {

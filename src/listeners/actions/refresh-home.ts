@@ -3,7 +3,21 @@ import { publishHome } from '../../flows/publish-home.js';
 import { simpleClick } from './simple-click.js';
 
 /** "Refresh" on the Home tab: finance status is checked again, then the balance is read anew. */
-export function refreshHomeAction(deps: AppDeps) {
+export function refreshHomeAction(
+  deps: Pick<
+    AppDeps,
+    | 'auth'
+    | 'balance'
+    | 'currency'
+    | 'financeRefreshMs'
+    | 'logger'
+    | 'metrics'
+    | 'now'
+    | 'partner'
+    | 'spend'
+    | 'tracker'
+  >,
+) {
   return simpleClick(deps, ({ body, client }) =>
     publishHome(deps, client, body.user.id, { forceBalance: true }).then(
       () => 'ok',

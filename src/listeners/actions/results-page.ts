@@ -5,7 +5,12 @@ import { reply } from '../../flows/respond.js';
 import { buttonListener } from './button-listener.js';
 
 /** Previous / Next / Back to results: the state (query, offset) is in the button's value. */
-export function resultsPageAction(deps: AppDeps) {
+export function resultsPageAction(
+  deps: Pick<
+    AppDeps,
+    'auth' | 'currency' | 'logger' | 'metrics' | 'now' | 'partner' | 'searchWatch' | 'tracker'
+  >,
+) {
   return buttonListener(
     deps,
     {

@@ -6,6 +6,6 @@ import { simpleClick } from './simple-click.js';
  * click here, where it only needs an ack. Nothing is revealed by the click: the page asks for the key
  * when the agent presses Reveal there, and every check happens then.
  */
-export function revealLinkAction(deps: AppDeps) {
+export function revealLinkAction(deps: Pick<AppDeps, 'metrics' | 'tracker'>) {
   return simpleClick(deps, async () => 'ok', 'keys_reveal');
 }

@@ -16,7 +16,12 @@ const SHARING_REFUSED = {
  * "Share in channel": posts a fresh copy of the card to the channel, with who shared it, then removes
  * the ephemeral preview. The shared card carries no Share button and no keys.
  */
-export function shareOrderAction(deps: AppDeps) {
+export function shareOrderAction(
+  deps: Pick<
+    AppDeps,
+    'auth' | 'channelSharing' | 'currency' | 'logger' | 'metrics' | 'now' | 'partner' | 'tracker'
+  >,
+) {
   return buttonListener(
     deps,
     {

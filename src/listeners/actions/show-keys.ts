@@ -8,7 +8,21 @@ import { clickChannel } from './click.js';
  * "Show keys" on a card, wherever the card is (a preview, or a copy shared in a channel that anyone
  * can click): the clicker is authorised now, and keys go only to them, ephemerally.
  */
-export function showKeysAction(deps: AppDeps) {
+export function showKeysAction(
+  deps: Pick<
+    AppDeps,
+    | 'audit'
+    | 'auth'
+    | 'balance'
+    | 'keyLimit'
+    | 'logger'
+    | 'metrics'
+    | 'now'
+    | 'partner'
+    | 'revealLinks'
+    | 'tracker'
+  >,
+) {
   return buttonListener(
     deps,
     {

@@ -7,7 +7,11 @@ import type { ButtonClickArgs } from './click.js';
  * graceful stop waits for it), counted in the metrics with the outcome the work returns. `label`
  * replaces the action ID in the metric when IDs vary (one per image key).
  */
-export function simpleClick(deps: AppDeps, work: (args: ButtonClickArgs) => Promise<string>, label?: string) {
+export function simpleClick(
+  deps: Pick<AppDeps, 'metrics' | 'tracker'>,
+  work: (args: ButtonClickArgs) => Promise<string>,
+  label?: string,
+) {
   return (args: ButtonClickArgs) =>
     instrumented(
       deps,

@@ -9,7 +9,11 @@ export type CommandArgs = SlackCommandMiddlewareArgs & AllMiddlewareArgs;
  * The common frame of a slash command: ack at once (Slack waits 3 s, the partner API may take
  * longer), then do the work, tracked so a graceful stop waits for it, and answer every failure.
  */
-export function commandListener(deps: AppDeps, where: string, work: (args: CommandArgs) => Promise<void>) {
+export function commandListener(
+  deps: Pick<AppDeps, 'logger' | 'metrics' | 'tracker'>,
+  where: string,
+  work: (args: CommandArgs) => Promise<void>,
+) {
   return (args: CommandArgs) =>
     instrumented(
       deps,

@@ -3,7 +3,21 @@ import { deliverKeys } from '../../flows/deliver-keys.js';
 import { commandListener } from './command-listener.js';
 
 /** `/order-keys <id>`: keys only to an authorised requester, only ephemerally. */
-export function orderKeysCommand(deps: AppDeps) {
+export function orderKeysCommand(
+  deps: Pick<
+    AppDeps,
+    | 'audit'
+    | 'auth'
+    | 'balance'
+    | 'keyLimit'
+    | 'logger'
+    | 'metrics'
+    | 'now'
+    | 'partner'
+    | 'revealLinks'
+    | 'tracker'
+  >,
+) {
   return commandListener(deps, '/order-keys', ({ command, respond }) =>
     deliverKeys(deps, {
       userId: command.user_id,

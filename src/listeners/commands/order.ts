@@ -5,7 +5,12 @@ import { reply } from '../../flows/respond.js';
 import { commandListener } from './command-listener.js';
 
 /** `/order <id-or-reference>`: answered ephemerally through the response_url. */
-export function orderCommand(deps: AppDeps) {
+export function orderCommand(
+  deps: Pick<
+    AppDeps,
+    'auth' | 'currency' | 'logger' | 'metrics' | 'now' | 'partner' | 'searchWatch' | 'tracker'
+  >,
+) {
   return commandListener(deps, '/order', async ({ command, respond }) => {
     // Guests and other organisations' users get no order data: checked before any partner request.
     const access = await deps.auth.canUseOrders(command.user_id);

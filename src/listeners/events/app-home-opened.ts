@@ -3,7 +3,22 @@ import type { AppDeps } from '../../app/deps.js';
 import { publishHome } from '../../flows/publish-home.js';
 
 /** Publishes the Home tab when it is opened (this event also fires for the Messages tab: ignored). */
-export function appHomeOpened(deps: AppDeps) {
+export function appHomeOpened(
+  deps: Pick<
+    AppDeps,
+    | 'auth'
+    | 'balance'
+    | 'currency'
+    | 'eventDedup'
+    | 'financeRefreshMs'
+    | 'logger'
+    | 'metrics'
+    | 'now'
+    | 'partner'
+    | 'spend'
+    | 'tracker'
+  >,
+) {
   return async ({
     event,
     body,

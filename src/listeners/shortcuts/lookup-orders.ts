@@ -14,7 +14,9 @@ type MessageShortcutArgs = SlackShortcutMiddlewareArgs<MessageShortcut> & AllMid
  * "Look up orders" on any message, threads included (where slash commands do not work): the orders
  * named in it, answered only to the person who clicked, through the shortcut's response_url.
  */
-export function lookupOrdersShortcut(deps: AppDeps) {
+export function lookupOrdersShortcut(
+  deps: Pick<AppDeps, 'auth' | 'currency' | 'logger' | 'metrics' | 'now' | 'partner' | 'tracker'>,
+) {
   return (args: MessageShortcutArgs) =>
     instrumented(
       deps,

@@ -11,7 +11,21 @@ type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
  * export runs after it, in the background, tracked so a graceful stop waits for it. One export per
  * user at a time, across replicas.
  */
-export function exportSubmitted(deps: AppDeps) {
+export function exportSubmitted(
+  deps: Pick<
+    AppDeps,
+    | 'auth'
+    | 'currency'
+    | 'delivery'
+    | 'exportClaims'
+    | 'logger'
+    | 'metrics'
+    | 'now'
+    | 'partner'
+    | 'reportTimeZone'
+    | 'tracker'
+  >,
+) {
   return async ({ ack, body, view, client }: ViewArgs) => {
     const userId = body.user.id;
     const values = view.state.values;
