@@ -78,10 +78,25 @@ describe('the balance watch', () => {
     setAvailable(12_000);
     await round();
     const told = financePosts(h.slack).length;
-    await round();
-    expect(financePosts(h.slack)).toHaveLength(told);
+    expect(financePosts(h.slack).at(-1)).toMatch(/^Available funds alert: €12,000\.00/);
+    // A new app (a restart, or another replica) on the same shared state.
+    const restarted = await startDesk(
+      h.simulator,
+      h.slack,
+      { ...WATCH, BALANCE_ALERT_RUNWAY_DAYS: '3' },
+      () => now,
+      h.state,
+    );
+    try {
+      nextRound();
+      expect(await restarted.desk.balanceWatch.runOnce()).toBe('read');
+      expect(financePosts(h.slack)).toHaveLength(told);
+    } finally {
+      await restarted.desk.stop(2_000);
+    }
     setAvailable(30_000);
     await round();
+    expect(financePosts(h.slack).at(-1)).toMatch(/^Available funds recovered/);
   });
 
   it('three failed readings in a row: finance hears once that the balance cannot be read, then that it can', async () => {
@@ -160,11 +175,24 @@ describe('the balance watch', () => {
     expect(member).not.toContain('Spend and runway');
   });
 
-  it('a post that fails is logged on every round, not once per second', async () => {
-    h.slack.methodFaults.set('chat.postMessage', { error: 'not_in_channel', count: 1 });
+  it('a post that fails is logged on every round (not more often), and posted by the round after the bot is back', async () => {
+    const logsBefore = h.logs.length;
+    const failures = () =>
+      h.logs.slice(logsBefore).filter((line) => line.includes('finance alert could not be posted')).length;
+    const alerts = () => financePosts(h.slack).filter((text) => / alert: /.test(text)).length;
+    const alertsBefore = alerts();
+    // The bot is not in the channel for two rounds. Funds and runway both cross: two alerts pending.
+    h.slack.methodFaults.set('chat.postMessage', { error: 'not_in_channel', count: 1_000 });
     setAvailable(1_000);
     await round();
-    expect(h.logs.filter((line) => line.includes('finance alert could not be posted'))).toHaveLength(1);
+    expect(failures()).toBe(2);
+    await round();
+    expect(failures()).toBe(4);
+    expect(alerts()).toBe(alertsBefore);
+    h.slack.methodFaults.delete('chat.postMessage');
+    await round();
+    expect(failures()).toBe(4);
+    expect(alerts()).toBe(alertsBefore + 2);
     setAvailable(40_000);
     await round();
   });

@@ -207,6 +207,26 @@ describe('CSV export', () => {
       JSON.stringify(h.slack.views.get(USERS.member) ?? '').includes('finance only'),
     );
     expect(JSON.stringify(h.slack.views.get(USERS.member))).not.toContain('home_export');
+    // A stale or crafted click is checked too: no modal opens for someone who is not finance. (The
+    // member's Home tab is made to hold finance's view, with its Export button, for the click.)
+    await h.slack.openHome(USERS.finance);
+    const financeView = await h.slack.waitFor(() => {
+      const view = h.slack.views.get(USERS.finance);
+      return JSON.stringify(view ?? '').includes('home_export') ? view : undefined;
+    });
+    h.slack.views.set(USERS.member, financeView);
+    const opensBefore = h.slack.calls.filter((c) => c.method === 'views.open').length;
+    const clicked = await h.slack.clickHome({ user: USERS.member, actionId: 'home_export' });
+    expect(clicked.status).toBe(200);
+    await h.desk.deps.tracker.drain(5_000);
+    expect(h.slack.calls.filter((c) => c.method === 'views.open')).toHaveLength(opensBefore);
+    expect(h.slack.modals.get(USERS.member) ?? []).toHaveLength(0);
+    expect(await metricDenied(h.appUrl)).toBe(true);
     expect(h.slack.messages.filter((m) => m.channel === CHANNEL && m.files?.length)).toHaveLength(0);
   });
 });
+
+async function metricDenied(appUrl: string): Promise<boolean> {
+  const text = await (await fetch(`${appUrl}/metrics`)).text();
+  return /order_desk_clicks_total\{action="home_export",outcome="denied"\} 1/.test(text);
+}

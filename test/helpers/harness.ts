@@ -6,6 +6,7 @@ import { BOT, type FakeSlack, startFakeSlack } from '../../src/fake-slack/server
 import { waitForEvent } from '../../src/fake-slack/wait.js';
 import { createLogger } from '../../src/logger.js';
 import type { PartnerSimulator, SimulatorOptions } from '../../src/simulator/server.js';
+import { createMemoryState, type SharedState } from '../../src/state/index.js';
 import { secretLeaks } from './hygiene.js';
 import { startTestSimulator } from './partner.js';
 
@@ -27,6 +28,8 @@ export const SIGNING_SECRET = 'test-signing-secret-91be';
 
 export interface Harness {
   desk: OrderDesk;
+  /** The app's shared state (in memory), so a test can start a second app on it: a restart, a replica. */
+  state: SharedState;
   slack: FakeSlack;
   simulator: PartnerSimulator;
   appUrl: string;
@@ -91,6 +94,7 @@ export async function startDesk(
   slack: FakeSlack,
   overrides: Record<string, string> = {},
   now?: () => Date,
+  state?: SharedState,
 ): Promise<DeskUnderTest> {
   const env = parseEnv(AppEnvSchema, {
     PARTNER_API_BASE_URL: simulator.url,
@@ -133,7 +137,7 @@ export async function startDesk(
     secrets: [BOT_TOKEN, SIGNING_SECRET, simulator.apiKey],
     destination,
   });
-  const desk = await buildOrderDesk({ env, logger, now });
+  const desk = await buildOrderDesk({ env, logger, now, state });
   const port = await desk.start();
   return { desk, appUrl: `http://127.0.0.1:${port}`, logs, waitForLog };
 }
@@ -148,10 +152,20 @@ export function assertNoSecretLeaks(slack: FakeSlack, logs: readonly string[], a
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const simulator = await startTestSimulator(options.simulator);
   const slack = await startTestSlack();
-  const { desk, appUrl, logs, waitForLog } = await startDesk(simulator, slack, options.env, options.now);
+  // The harness owns the app's state (in memory), so a test can start a second app on it. Tests of
+  // Redis start their apps with startDesk and REDIS_URL instead.
+  const state = createMemoryState();
+  const { desk, appUrl, logs, waitForLog } = await startDesk(
+    simulator,
+    slack,
+    options.env,
+    options.now,
+    state,
+  );
   slack.appUrl = appUrl;
   return {
     desk,
+    state,
     slack,
     simulator,
     appUrl,
@@ -159,6 +173,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     waitForLog,
     async stop() {
       await desk.stop(2_000);
+      await state.close();
       await slack.stop();
       await simulator.stop();
       assertNoSecretLeaks(slack, logs, simulator.apiKey);
