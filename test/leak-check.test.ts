@@ -105,6 +105,62 @@ describe('leak check over everything recorded', () => {
   });
 });
 
+// The same check with everything the app and Bolt write at debug level, and the reveal tokens (a
+// token in a log or a Web API call would let whoever reads it open the key) among the secrets.
+describe('leak check at LOG_LEVEL=debug, reveal tokens included', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({
+      simulator: { orders: 40, realism: { keyTypes: 'mime', imageEncoding: 'raw' } },
+      env: { LOG_LEVEL: 'debug', PUBLIC_URL: 'https://order-desk.test' },
+    });
+  });
+  afterAll(() => h.stop());
+
+  it('no key, token, reveal token or secret in any log line, Web API call or non-ephemeral text', async () => {
+    const order = h.simulator.addOrder({ quantity: 3, keyTypes: ['text', 'image-png', 'image-gif'] });
+    const sent = await h.slack.runCommand({
+      user: USERS.agent,
+      channel: CHANNEL,
+      command: '/order-keys',
+      text: order.id,
+    });
+    const reply = await nthResponse(h.slack, sent.responseUrlId ?? '');
+    const tokens = [...JSON.stringify(reply.body.blocks).matchAll(/keys\/reveal#([A-Za-z0-9_.-]+)/g)].map(
+      (m) => m[1] as string,
+    );
+    expect(tokens).toHaveLength(2);
+    for (const token of tokens) {
+      const post = (body: string) =>
+        fetch(`${h.appUrl}/keys/reveal`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body,
+        });
+      expect((await post(JSON.stringify({ token }))).status).toBe(200);
+      expect((await post(JSON.stringify({ token }))).status).toBe(410);
+      expect((await post(JSON.stringify({ token: `${token.slice(0, -3)}abc` }))).status).toBe(400);
+    }
+    await h.slack.openHome(USERS.finance);
+    await h.slack.waitFor(() => h.slack.views.get(USERS.finance));
+    await h.desk.deps.tracker.drain(5_000);
+    // Debug logging is on: Bolt and Order Desk wrote many lines.
+    expect(h.logs.filter((line) => line.includes('"level":20')).length).toBeGreaterThan(10);
+    const keyValues = h.simulator.keysOf(order.id).map((key) => key.value);
+    const secrets = [...tokens, ...keyValues, h.simulator.apiKey, BOT_TOKEN, SIGNING_SECRET];
+    const places = [
+      ...h.logs.map((line, index) => [`log line ${index + 1}`, line] as const),
+      ...h.slack.calls.map((call) => [`Web API ${call.method}`, JSON.stringify(call.args)] as const),
+      ...h.slack.responsePosts.map((post) => ['response_url text', String(post.body.text ?? '')] as const),
+      ...[...h.slack.views.values()].map((view) => ['Home view', JSON.stringify(view)] as const),
+    ];
+    const leaks = places
+      .filter(([, text]) => secrets.some((secret) => text.includes(secret)))
+      .map(([where]) => where);
+    expect(leaks).toEqual([]);
+  });
+});
+
 /** Every `value` field anywhere in a block tree: what Slack would send back on a click. */
 function collectValues(node: unknown): string[] {
   if (Array.isArray(node)) return node.flatMap(collectValues);
