@@ -32,13 +32,10 @@ export async function decide(
     return { allowed: false, reason: 'nobody_configured' };
   if (!/^[UW][A-Z0-9]+$/.test(userId)) return { allowed: false, reason: 'not_listed' };
   if (rule.users.includes(userId)) return { allowed: true, via: 'user' };
-  let lookupFailed = false;
-  for (const group of rule.usergroups) {
-    const members = await groups.members(group, options);
-    if (members === undefined) lookupFailed = true;
-    else if (members.has(userId)) return { allowed: true, via: 'usergroup' };
-  }
-  return { allowed: false, reason: lookupFailed ? 'lookup_failed' : 'not_listed' };
+  // Every group at once: one shared-state round trip of waiting, however many groups are listed.
+  const memberships = await Promise.all(rule.usergroups.map((group) => groups.members(group, options)));
+  if (memberships.some((members) => members?.has(userId))) return { allowed: true, via: 'usergroup' };
+  return { allowed: false, reason: memberships.includes(undefined) ? 'lookup_failed' : 'not_listed' };
 }
 
 /**
@@ -57,11 +54,17 @@ export function createAuthorizer(
     open: boolean,
     options: { fresh?: boolean } = {},
   ): Promise<AccessDecision> => {
-    const member = await membership.check(userId);
-    if (!member.allowed) return member;
-    if (open && rule.users.length === 0 && rule.usergroups.length === 0)
-      return { allowed: true, via: 'member' };
-    return decide(rule, userId, groups, options);
+    if (open && rule.users.length === 0 && rule.usergroups.length === 0) {
+      const member = await membership.check(userId);
+      return member.allowed ? { allowed: true, via: 'member' } : member;
+    }
+    // Membership and the lists are read together (one round trip of waiting, not two); the
+    // membership answer still decides first: a guest is refused whatever the lists say.
+    const [member, listed] = await Promise.all([
+      membership.check(userId),
+      decide(rule, userId, groups, options),
+    ]);
+    return member.allowed ? listed : member;
   };
   return {
     canUseOrders: (userId) => memberThen(userId, rules.orders, true),

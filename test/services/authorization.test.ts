@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { createAuthorizer, decide } from '../../src/services/authorization.js';
+import type { OrgMembership } from '../../src/services/org-membership.js';
+import type { UsergroupMembers } from '../../src/services/usergroup-members.js';
+
+/** A stand-in for the user-group cache that records how many lookups were waiting at once. */
+function recordingGroups(members: Record<string, string[] | undefined>) {
+  let waiting = 0;
+  const seen = { maxWaiting: 0, fresh: [] as boolean[] };
+  let release: () => void = () => undefined;
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const groups: UsergroupMembers = {
+    async members(id, options) {
+      waiting++;
+      seen.maxWaiting = Math.max(seen.maxWaiting, waiting);
+      seen.fresh.push(options?.fresh ?? false);
+      // Every lookup waits until all have started (or the test releases them).
+      if (waiting === Object.keys(members).length) release();
+      await gate;
+      waiting--;
+      const list = members[id];
+      return list ? new Set(list) : undefined;
+    },
+  };
+  return { groups, seen };
+}
+
+describe('access decisions', () => {
+  it('asks every user group at once, not one after another', async () => {
+    const { groups, seen } = recordingGroups({ S1: [], S2: [], S3: ['U0ME'] });
+    const decision = await decide({ users: [], usergroups: ['S1', 'S2', 'S3'] }, 'U0ME', groups);
+    expect(decision).toEqual({ allowed: true, via: 'usergroup' });
+    expect(seen.maxWaiting).toBe(3);
+  });
+
+  it('fails closed when a group cannot be read and no other lists the user', async () => {
+    const { groups } = recordingGroups({ S1: [], S2: undefined });
+    expect(await decide({ users: [], usergroups: ['S1', 'S2'] }, 'U0ME', groups)).toEqual({
+      allowed: false,
+      reason: 'lookup_failed',
+    });
+  });
+
+  it('reads membership and the lists together, and a refused membership wins; fresh reaches the groups', async () => {
+    const { groups, seen } = recordingGroups({ S1: ['U0GUEST'] });
+    let membershipWaiting = false;
+    const membership: OrgMembership = {
+      async check() {
+        membershipWaiting = true;
+        await new Promise((resolve) => setImmediate(resolve));
+        return { allowed: false, reason: 'guest' };
+      },
+    } as OrgMembership;
+    const auth = createAuthorizer(
+      {
+        orders: { users: [], usergroups: [] },
+        keys: { users: [], usergroups: ['S1'] },
+        finance: { users: [], usergroups: [] },
+      },
+      groups,
+      membership,
+    );
+    expect(await auth.canSeeKeys('U0GUEST', { fresh: true })).toEqual({ allowed: false, reason: 'guest' });
+    expect(membershipWaiting).toBe(true);
+    expect(seen.fresh).toEqual([true]);
+  });
+});
