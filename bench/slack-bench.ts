@@ -45,8 +45,6 @@ export async function benchSlackApp(): Promise<BenchRow[]> {
     processes.push(bare);
     const app = await startNodeProcess(APP_ENTRY, appEnv());
     processes.push(app);
-    const idleApp = app.rssMb();
-    const idleBare = bare.rssMb();
 
     // 1. Ack path, at concurrency 50, simulator at 0 ms. Three apps: Order Desk, a minimal peer doing
     // the same work without the hardening, and a bare app that only acks. Absolute rates swing on
@@ -216,8 +214,8 @@ export async function benchSlackApp(): Promise<BenchRow[]> {
           baseline: percentile(direct, 50),
           baselineLabel: 'direct partner call',
           unit: 'ms',
-          goal: '<= 5 ms added',
-          met: added <= 5,
+          goal: '<= 3 ms added',
+          met: added <= 3,
         });
       } finally {
         await answering.stop();
@@ -302,24 +300,56 @@ export async function benchSlackApp(): Promise<BenchRow[]> {
       },
     );
 
-    // 5 (second half).
+    // 5 (second half). Start-up and idle memory, alternating which app starts first over five rounds
+    // (one start is noisy on a shared machine): the median of the per-round ratios, with their range.
     const startSection = '5. Start-up and memory';
+    const startRounds: Array<{ app: number; bare: number; appRss: number; bareRss: number }> = [];
+    for (let round = 0; round < 5; round++) {
+      const order = round % 2 === 0 ? (['bare', 'app'] as const) : (['app', 'bare'] as const);
+      const started: Partial<Record<'app' | 'bare', NodeProcess>> = {};
+      for (const which of order)
+        started[which] = await startNodeProcess(
+          which === 'app' ? APP_ENTRY : BARE_ENTRY,
+          which === 'app' ? appEnv() : commonEnv,
+        );
+      // Idle: after start-up work (timers, first GC) has settled.
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      const appProcess = started.app as NodeProcess;
+      const bareProcess = started.bare as NodeProcess;
+      startRounds.push({
+        app: appProcess.startupMs,
+        bare: bareProcess.startupMs,
+        appRss: appProcess.rssMb(),
+        bareRss: bareProcess.rssMb(),
+      });
+      await appProcess.stop();
+      await bareProcess.stop();
+    }
+    const medianOf = (values: number[]) =>
+      [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+    const startRatios = startRounds.map((r) => r.app / r.bare);
+    const startRatio = medianOf(startRatios);
+    const idleRss = medianOf(startRounds.map((r) => r.appRss));
     rows.push(
       {
         section: startSection,
-        metric: 'start-up to first 200 from /healthz',
-        value: app.startupMs,
-        baseline: bare.startupMs,
+        metric: `start-up to first 200 from /healthz, median of 5 alternating rounds (ratio ${Math.min(...startRatios).toFixed(2)}-${Math.max(...startRatios).toFixed(2)})`,
+        value: medianOf(startRounds.map((r) => r.app)),
+        baseline: medianOf(startRounds.map((r) => r.bare)),
         baselineLabel: 'bare Bolt app',
         unit: 'ms',
+        goal: 'ratio <= 2',
+        met: startRatio <= 2,
       },
       {
         section: startSection,
-        metric: 'resident memory, idle',
-        value: idleApp,
-        baseline: idleBare,
+        metric: 'resident memory, idle (median of 5)',
+        value: idleRss,
+        baseline: medianOf(startRounds.map((r) => r.bareRss)),
         baselineLabel: 'bare Bolt app',
         unit: 'MB',
+        goal: '<= 120 MB',
+        met: idleRss <= 120,
       },
       {
         section: startSection,
