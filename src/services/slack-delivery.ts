@@ -46,6 +46,9 @@ export class DeliveryGaveUpError extends Error {
 }
 
 const DEFAULT_MAX_WAIT_MS = 10 * 60_000;
+// Posts waiting for one channel at most: past that a post fails at once (and says so in the log)
+// rather than hold memory for as long as Slack limits the channel.
+const MAX_QUEUED_PER_CHANNEL = 1_000;
 const FIRST_BACKOFF_MS = 1_000;
 const MAX_BACKOFF_MS = 30_000;
 
@@ -108,6 +111,7 @@ export function createSlackDelivery(client: WebClient, options: DeliveryOptions)
   const stopping = new AbortController();
   // The tail of each channel's queue of posts: the next post starts when the one before has ended.
   const channelTails = new Map<string, Promise<unknown>>();
+  const queued = new Map<string, number>();
 
   async function call<T>(kind: DeliveryKind, run: () => Promise<T>): Promise<T> {
     const startedAt = Date.now();
@@ -143,6 +147,12 @@ export function createSlackDelivery(client: WebClient, options: DeliveryOptions)
   return {
     call,
     post(kind, message) {
+      const waiting = queued.get(message.channel) ?? 0;
+      if (waiting >= MAX_QUEUED_PER_CHANNEL) {
+        options.metrics?.onOutcome(kind, 'failed');
+        return Promise.reject(new DeliveryGaveUpError(`${waiting} posts already wait for this channel`));
+      }
+      queued.set(message.channel, waiting + 1);
       const previous = channelTails.get(message.channel) ?? Promise.resolve();
       const next = previous
         .catch(() => undefined)
@@ -163,6 +173,9 @@ export function createSlackDelivery(client: WebClient, options: DeliveryOptions)
       void next
         .catch(() => undefined)
         .finally(() => {
+          const left = (queued.get(message.channel) ?? 1) - 1;
+          if (left > 0) queued.set(message.channel, left);
+          else queued.delete(message.channel);
           if (channelTails.get(message.channel) === next) channelTails.delete(message.channel);
         });
       return next;

@@ -1,0 +1,140 @@
+import { Writable } from 'node:stream';
+import type { WebClient } from '@slack/web-api';
+import { describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/logger.js';
+import { createSlackDelivery, DeliveryGaveUpError, retryAdvice } from '../../src/services/slack-delivery.js';
+
+const logger = createLogger({
+  level: 'silent',
+  secrets: [],
+  destination: new Writable({ write: (_c, _e, done) => done() }),
+});
+
+// The shapes @slack/web-api throws (its error codes), written out here.
+const rateLimited = (seconds: number) =>
+  Object.assign(new Error('rate limited'), { code: 'slack_webapi_rate_limited_error', retryAfter: seconds });
+const httpError = (statusCode: number) =>
+  Object.assign(new Error('http'), { code: 'slack_webapi_http_error', statusCode });
+const platformError = (error: string) =>
+  Object.assign(new Error(error), { code: 'slack_webapi_platform_error', data: { ok: false, error } });
+
+function recorder() {
+  const events: string[] = [];
+  return {
+    events,
+    metrics: {
+      onRetry: (kind: string, reason: string) => events.push(`retry ${kind} ${reason}`),
+      onOutcome: (kind: string, outcome: string) => events.push(`${outcome} ${kind}`),
+    },
+  };
+}
+
+describe('what a failed Slack call means for a retry', () => {
+  it.each([
+    ['a 429 waits its Retry-After', rateLimited(7), { reason: 'rate_limited', waitMs: 7_000 }],
+    ['a 503 backs off', httpError(503), { reason: 'server_error' }],
+    [
+      'a network failure backs off',
+      Object.assign(new Error('x'), { code: 'slack_webapi_request_error' }),
+      { reason: 'network' },
+    ],
+    ['an ok:false internal_error backs off', platformError('internal_error'), { reason: 'server_error' }],
+    ['a 404 is final', httpError(404), undefined],
+    ['channel_not_found is final', platformError('channel_not_found'), undefined],
+    ['not_in_channel is final', platformError('not_in_channel'), undefined],
+  ])('%s', (_name, error, advice) => {
+    expect(retryAdvice(error)).toEqual(advice);
+  });
+});
+
+describe('a delivery that must arrive', () => {
+  it('waits what Slack asked, then backs off 1 s, 2 s on 5xx, and succeeds', async () => {
+    const { events, metrics } = recorder();
+    const waits: number[] = [];
+    const failures = [rateLimited(3), httpError(502), httpError(503)];
+    const delivery = createSlackDelivery({} as WebClient, {
+      logger,
+      metrics,
+      sleep: async (ms) => {
+        waits.push(ms);
+      },
+    });
+    const result = await delivery.call('audit', async () => {
+      const next = failures.shift();
+      if (next) throw next;
+      return 'posted';
+    });
+    expect(result).toBe('posted');
+    expect(waits).toEqual([3_000, 1_000, 2_000]);
+    expect(events).toEqual([
+      'retry audit rate_limited',
+      'retry audit server_error',
+      'retry audit server_error',
+      'delivered audit',
+    ]);
+  });
+
+  it('gives up when the next wait would pass maxWaitMs, and at once on a final refusal', async () => {
+    const { events, metrics } = recorder();
+    const delivery = createSlackDelivery({} as WebClient, {
+      logger,
+      metrics,
+      maxWaitMs: 5_000,
+      sleep: async () => undefined,
+    });
+    await expect(
+      delivery.call('finance_alert', async () => Promise.reject(rateLimited(30))),
+    ).rejects.toMatchObject({ retryAfter: 30 });
+    await expect(
+      delivery.call('finance_alert', async () => Promise.reject(platformError('not_in_channel'))),
+    ).rejects.toThrow('not_in_channel');
+    expect(events).toEqual(['failed finance_alert', 'failed finance_alert']);
+  });
+
+  it('posts to one channel in order, a 429 holding back the posts behind it; other channels go on', async () => {
+    const posted: string[] = [];
+    let firstTry = true;
+    let releaseWait: () => void = () => undefined;
+    const client = {
+      chat: {
+        postMessage: async (args: { channel: string; text: string }) => {
+          if (args.text === 'a1' && firstTry) {
+            firstTry = false;
+            throw rateLimited(1);
+          }
+          posted.push(`${args.channel}:${args.text}`);
+          return { ok: true, ts: String(posted.length) };
+        },
+      },
+    } as unknown as WebClient;
+    const delivery = createSlackDelivery(client, {
+      logger,
+      sleep: () =>
+        new Promise<void>((resolve) => {
+          releaseWait = resolve;
+        }),
+    });
+    const a1 = delivery.post('audit', { channel: 'C1', text: 'a1' });
+    const a2 = delivery.post('audit', { channel: 'C1', text: 'a2' });
+    await delivery.post('audit', { channel: 'C2', text: 'b1' });
+    // C2's post went out while C1 waits out its 429; C1's second post waits behind its first.
+    expect(posted).toEqual(['C2:b1']);
+    releaseWait();
+    await Promise.all([a1, a2]);
+    expect(posted).toEqual(['C2:b1', 'C1:a1', 'C1:a2']);
+  });
+
+  it('refuses at once past 1,000 posts waiting for one channel, and stop ends the waits', async () => {
+    const client = { chat: { postMessage: () => Promise.reject(rateLimited(60)) } } as unknown as WebClient;
+    const delivery = createSlackDelivery(client, { logger });
+    const waiting = Array.from({ length: 1_000 }, (_, i) =>
+      delivery.post('audit', { channel: 'C1', text: `${i}` }).catch((error: unknown) => error),
+    );
+    await expect(delivery.post('audit', { channel: 'C1', text: 'one too many' })).rejects.toBeInstanceOf(
+      DeliveryGaveUpError,
+    );
+    delivery.stop();
+    const outcomes = await Promise.all(waiting);
+    expect(outcomes.every((outcome) => outcome instanceof Error)).toBe(true);
+  });
+});
