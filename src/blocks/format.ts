@@ -85,6 +85,24 @@ export function notificationText(text: string): string {
   return escapeMrkdwn(truncate(text, 300));
 }
 
+/** How much of what a user typed is quoted back: enough to recognise it, never a wall of text. */
+export const ECHO_LENGTH = 60;
+
+/** User input quoted back, on one line and cut to ECHO_LENGTH; not escaped (see `echo`). */
+export function shorten(text: string): string {
+  return truncate(text.replace(/\s+/g, ' ').trim(), ECHO_LENGTH);
+}
+
+/** User input quoted back in mrkdwn: shortened and escaped. */
+export function echo(text: string): string {
+  return escapeMrkdwn(shorten(text));
+}
+
+/** "1 key", "3 keys", "12,000 orders": the count in words, singular or plural. */
+export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
+  return `${count.toLocaleString('en-US')} ${count === 1 ? singular : pluralForm}`;
+}
+
 /** Cuts text to a Block Kit limit, marking the cut. */
 export function truncate(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;

@@ -1,6 +1,8 @@
 import type { OrderSummary, PartnerApiError } from '../partner-api/index.js';
-import { escapeMrkdwn, notificationText, truncate } from './format.js';
+import { adminNote } from './admin-note.js';
+import { echo, escapeMrkdwn, notificationText, shorten, truncate } from './format.js';
 import { orderRows } from './order-list.js';
+import { SEARCH_PARAM_HINT } from './search-notes.js';
 import type { Block, RenderOptions, SlackMessage } from './types.js';
 
 function section(text: string): Block {
@@ -53,15 +55,15 @@ export function renderUnrelatedResults(
   returned: number,
   traceId: string | undefined,
 ): SlackMessage {
+  const orders = returned === 1 ? 'an order' : `${returned.toLocaleString('en-US')} orders`;
   return {
-    text: notificationText(`The partner API returned orders that do not match “${truncate(query, 100)}”`),
+    text: notificationText(`The partner API returned orders that do not match “${shorten(query)}”`),
     blocks: [
       section(
-        `:warning: *The partner API returned ${returned === 1 ? 'an order' : `${returned} orders`} that do not match “${escapeMrkdwn(query)}”*: none of them contains it in its order ID or reference, so they are not listed.`,
+        `:warning: *The partner API returned ${orders} that ${returned === 1 ? 'does' : 'do'} not match “${echo(query)}”*: none of them contains it in its order ID or reference, so they are not listed. If this keeps happening, ask your Order Desk admin.`,
       ),
-      context(
-        `If this keeps happening, ask your Order Desk admin to check \`PARTNER_API_SEARCH_PARAM\` (the name of the partner API's search parameter).${traceId ? ` Trace ID \`${escapeMrkdwn(traceId)}\`.` : ''}`,
-      ),
+      ...(traceId ? [context(`Trace ID \`${escapeMrkdwn(traceId)}\``)] : []),
+      adminNote(SEARCH_PARAM_HINT),
     ],
   };
 }

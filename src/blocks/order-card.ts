@@ -11,6 +11,7 @@ import {
   statusWithEmoji,
   truncate,
 } from './format.js';
+import { otherOrdersNote } from './search-notes.js';
 import { type Block, type Button, button, type RenderOptions, type SlackMessage } from './types.js';
 
 export interface OrderCardOptions extends RenderOptions {
@@ -19,6 +20,8 @@ export interface OrderCardOptions extends RenderOptions {
   sharedBy?: string | undefined;
   /** When the card was opened from a result list, a "Back to results" button returns there. */
   backTo?: { query: string; offset: number } | undefined;
+  /** The search that found it returned orders that do not contain its text: they are counted here. */
+  otherOrders?: { query: string; count: number } | undefined;
 }
 
 function orderFields(order: OrderSummary, options: RenderOptions): Block {
@@ -67,6 +70,8 @@ export function renderOrderCard(order: OrderSummary, options: OrderCardOptions):
     );
   }
   if (buttons.length > 0) blocks.push({ type: 'actions', block_id: 'order_actions', elements: buttons });
+  if (options.variant === 'preview' && options.otherOrders)
+    blocks.push(...otherOrdersNote(options.otherOrders.query, options.otherOrders.count));
   if (options.variant === 'shared' && options.sharedBy) {
     blocks.push({
       type: 'context',

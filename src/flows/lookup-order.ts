@@ -14,6 +14,7 @@ import {
   isPartnerApiError,
   type OrderSearchResult,
   type OrderSummary,
+  orderContainsText,
   type PartnerApiError,
 } from '../partner-api/index.js';
 import { type FailureContext, logPartnerFailure } from '../services/partner-failures.js';
@@ -57,14 +58,23 @@ export function isMessage(value: unknown): value is SlackMessage {
   return typeof value === 'object' && value !== null && 'blocks' in value && 'text' in value;
 }
 
-/** Orders came back, but none contains the search text: the API most likely ignored the search. */
-function unrelatedResults(deps: AppDeps, result: OrderSearchResult): SlackMessage | undefined {
-  if (result.orders.length === 0 || result.containingQuery > 0) {
-    deps.searchWatch.related();
-    return undefined;
+/**
+ * Keeps the orders whose ID or reference contains the search text: a partner that ignores or loosely
+ * reads the search parameter returns others too, which are counted, not listed. None at all: the API
+ * most likely ignored the search, and the answer says so.
+ */
+function relatedOrders(
+  deps: AppDeps,
+  result: OrderSearchResult,
+): { orders: OrderSummary[]; others: number } | SlackMessage {
+  const orders = result.orders.filter((order) => orderContainsText(order, result.query));
+  const others = result.orders.length - orders.length;
+  if (orders.length === 0 && others > 0) {
+    deps.searchWatch.unrelated(others);
+    return renderUnrelatedResults(result.query, others, result.traceId);
   }
-  deps.searchWatch.unrelated(result.orders.length);
-  return renderUnrelatedResults(result.query, result.orders.length, result.traceId);
+  deps.searchWatch.related();
+  return { orders, others };
 }
 
 /** `/order <text>`: help and recent orders, one card, a list, or a clear "no match". */
@@ -82,16 +92,19 @@ export async function answerOrderSearch(
   const result = await withPartnerErrors(deps, context, () => deps.partner.orders.find(query), query);
   if (isMessage(result)) return result;
   if (result.orders.length === 0) return renderNoMatch(result.query);
-  const unrelated = unrelatedResults(deps, result);
-  if (unrelated) return unrelated;
-  const [first] = result.orders;
-  if (first && (result.orders.length === 1 || result.exactMatches === 1)) {
-    return renderOrderCard(first, { ...options, variant: 'preview' });
+  const related = relatedOrders(deps, result);
+  if (isMessage(related)) return related;
+  const { orders, others } = related;
+  // Exact matches come first, and they contain the search text, so they are all still here.
+  const [first] = orders;
+  if (first && (orders.length === 1 || result.exactMatches === 1)) {
+    return renderOrderCard(first, {
+      ...options,
+      variant: 'preview',
+      otherOrders: others > 0 ? { query: result.query, count: others } : undefined,
+    });
   }
-  return renderResultList(
-    { query: result.query, orders: result.orders, hits: result.hits, offset: 0 },
-    options,
-  );
+  return renderResultList({ query: result.query, orders, hits: result.hits, offset: 0, others }, options);
 }
 
 /** A result page for Previous/Next/Back: the query is run again, so any replica can serve it. */
@@ -104,10 +117,10 @@ export async function answerResultsPage(
   const result = await withPartnerErrors(deps, context, () => deps.partner.orders.find(query), query);
   if (isMessage(result)) return result;
   if (result.orders.length === 0) return renderNoMatch(result.query);
-  const unrelated = unrelatedResults(deps, result);
-  if (unrelated) return unrelated;
+  const related = relatedOrders(deps, result);
+  if (isMessage(related)) return related;
   return renderResultList(
-    { query: result.query, orders: result.orders, hits: result.hits, offset },
+    { query: result.query, orders: related.orders, hits: result.hits, offset, others: related.others },
     renderOptions(deps),
   );
 }

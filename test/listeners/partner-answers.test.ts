@@ -176,6 +176,50 @@ describe('a search parameter the partner API ignores', () => {
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatchObject({ level: 40, searchParam: 'q' });
   });
+
+  async function search(query: string) {
+    const sent = await h.slack.runCommand({
+      user: USERS.member,
+      channel: CHANNEL,
+      command: '/order',
+      text: query,
+    });
+    const post = await nthResponse(h.slack, sent.responseUrlId ?? '');
+    return post.body.blocks as Array<Record<string, unknown>>;
+  }
+  const occurrences = (text: string, part: string) => text.split(part).length - 1;
+
+  it('a mix lists only the orders that contain the search text and counts the others, hint once', async () => {
+    // The first page (all 80 orders) comes back whatever the search: 10 references contain the text.
+    const blocks = await search('po-2026-00007');
+    const text = textOf(blocks);
+    expect(text).toContain('*10 orders match* “po-2026-00007”. Showing 1–10.');
+    const listed = blocks.flatMap((block) => {
+      const id = /`([A-Za-z0-9]{10})`/.exec(String((block.text as { text?: string })?.text))?.[1];
+      return id ? [id] : [];
+    });
+    expect(listed).toHaveLength(10);
+    for (const id of listed) {
+      const order = h.simulator.allOrders().find((o) => o.id === id);
+      expect(order?.reference_id).toMatch(/^PO-2026-00007\d$/);
+    }
+    expect(text).toContain(
+      'The partner API also returned 70 other orders that do not contain “po-2026-00007” in their order ID or reference; they are not listed.',
+    );
+    expect(occurrences(text, 'PARTNER_API_SEARCH_PARAM')).toBe(1);
+    expect(text).toContain('For your Order Desk admin: if searches keep returning orders');
+    expect(text).not.toContain('reported 80 in all');
+  });
+
+  it('one matching order among others is shown as its card, with the others counted', async () => {
+    const text = textOf(await search('PO-2026-000075'));
+    const order = h.simulator.allOrders().find((o) => o.reference_id === 'PO-2026-000075');
+    expect(text).toContain(`Order ${order?.id}`);
+    expect(text).toContain(
+      'The partner API also returned 79 other orders that do not contain “PO-2026-000075” in their order ID or reference; they are not listed.',
+    );
+    expect(occurrences(text, 'PARTNER_API_SEARCH_PARAM')).toBe(1);
+  });
 });
 
 describe('every failure a user sees has exactly one log line with its trace ID', () => {
