@@ -1,13 +1,13 @@
 import type { types } from '@slack/bolt';
 import { runwayDays, type SpendFigures, sparkline } from '../finance/spend.js';
-import type { OrderSummary, PartnerApiError } from '../partner-api/index.js';
+import { isPartnerApiError, type PartnerApiError } from '../partner-api/index.js';
 import { accessDeniedText, type DenialReason } from './access.js';
 import { ActionIds } from './action-ids.js';
 import { exportButtonBlock } from './export.js';
 import { escapeMrkdwn, formatMoney, slackDate } from './format.js';
-import { KEYS_USAGE, ORDER_USAGE } from './messages.js';
+import { KEYS_USAGE, noRecentOrders, ORDER_USAGE } from './messages.js';
 import { orderRows } from './order-list.js';
-import { type Block, button, type RenderOptions } from './types.js';
+import { type Block, button, type RecentOrdersShown, type RenderOptions } from './types.js';
 
 export interface BalanceReading {
   balance: number | null;
@@ -20,14 +20,18 @@ export interface BalanceReading {
 
 export type BalanceState =
   | { kind: 'reading'; reading: BalanceReading }
-  | { kind: 'no_completed_order' }
+  /**
+   * No completed order was found among the orders looked at. `checked` says how many that was, when
+   * known: "none among the 125 newest" is what was seen, "the account has none" would be a guess.
+   */
+  | { kind: 'no_completed_order'; checked?: number | undefined }
   | { kind: 'error'; error: PartnerApiError };
 
 export interface HomeInput {
   isFinance: boolean;
   /** Only looked up for finance users. */
   balance?: BalanceState | undefined;
-  recent: readonly OrderSummary[] | PartnerApiError;
+  recent: RecentOrdersShown | PartnerApiError;
   /** Set when the user may not see order data (a guest, another organisation's user). */
   ordersDenied?: DenialReason | undefined;
   /** Finance only: spend and runway from the history; undefined figures are being computed. */
@@ -93,9 +97,15 @@ function balanceBlocks(state: BalanceState | undefined, options: RenderOptions):
   };
   if (!state) return [];
   if (state.kind === 'no_completed_order') {
+    const among =
+      state.checked === undefined
+        ? 'among the newest orders Order Desk checked'
+        : state.checked === 1
+          ? 'in the newest order'
+          : `among the ${state.checked.toLocaleString('en-US')} newest`;
     return [
       section(
-        'The balance is not available yet: the partner API reports it only with the keys of a completed order, and the account has none.',
+        `The balance is not available yet: the partner API reports it only with the keys of a completed order. No completed order ${among}.`,
       ),
       refresh,
     ];
@@ -158,11 +168,11 @@ export function renderHome(input: HomeInput, options: RenderOptions): types.Home
   );
   if (input.ordersDenied) {
     blocks.push(section(accessDeniedText('orders', input.ordersDenied)));
-  } else if (Array.isArray(input.recent)) {
-    if (input.recent.length === 0) blocks.push(section('There are no orders on the account yet.'));
-    else blocks.push(...orderRows(input.recent, options, { openButtons: false }));
+  } else if (!isPartnerApiError(input.recent)) {
+    if (input.recent.orders.length === 0) blocks.push(...noRecentOrders(input.recent));
+    else blocks.push(...orderRows(input.recent.orders, options, { openButtons: false }));
   } else {
-    const error = input.recent as PartnerApiError;
+    const error = input.recent;
     const trace = error.traceId ? ` Trace ID \`${escapeMrkdwn(error.traceId)}\`.` : '';
     blocks.push(
       section(`:warning: The most recent orders could not be loaded. ${error.userMessage}${trace}`),

@@ -1,9 +1,9 @@
-import type { OrderSummary, PartnerApiError } from '../partner-api/index.js';
+import { isPartnerApiError, type OrderSummary, type PartnerApiError } from '../partner-api/index.js';
 import { adminNote } from './admin-note.js';
-import { echo, escapeMrkdwn, notificationText, shorten, truncate } from './format.js';
+import { echo, escapeMrkdwn, notificationText, plural, shorten, truncate } from './format.js';
 import { orderRows } from './order-list.js';
 import { SEARCH_PARAM_HINT } from './search-notes.js';
-import type { Block, RenderOptions, SlackMessage } from './types.js';
+import type { Block, RecentOrdersShown, RenderOptions, SlackMessage } from './types.js';
 
 function section(text: string): Block {
   return { type: 'section', text: { type: 'mrkdwn', text: truncate(text, 3_000) } };
@@ -18,30 +18,53 @@ export const ORDER_USAGE =
 export const KEYS_USAGE =
   '*How to get an order’s keys:* `/order-keys <order ID>` (authorised agents only; the keys are shown only to you).';
 
+/**
+ * No recent orders came back. Only when the partner API's own total agrees is that "no orders yet";
+ * an empty list beside a positive total is what was seen, and is said as such.
+ */
+export function noRecentOrders(recent: RecentOrdersShown): Block[] {
+  if (recent.hits <= 0) return [section('There are no orders on the account yet.')];
+  return [
+    section(
+      `:grey_question: The partner API listed no orders, although it reports ${recent.hits.toLocaleString('en-US')}. Try again in a minute; if it keeps happening, escalate with the trace ID.`,
+    ),
+    ...(recent.traceId ? [context(`Trace ID \`${escapeMrkdwn(recent.traceId)}\``)] : []),
+  ];
+}
+
 /** `/order` with no text: how to use it, and the most recent orders to start from. */
 export function renderOrderHelp(
-  recent: readonly OrderSummary[] | PartnerApiError,
+  recent: RecentOrdersShown | PartnerApiError,
   options: RenderOptions,
 ): SlackMessage {
   const blocks: Block[] = [section(ORDER_USAGE), section(KEYS_USAGE), { type: 'divider' }];
-  if (Array.isArray(recent)) {
-    if (recent.length === 0) blocks.push(section('There are no orders on the account yet.'));
-    else blocks.push(section('*Most recent orders*'), ...orderRows(recent, options));
-  } else {
-    const error = recent as PartnerApiError;
+  if (isPartnerApiError(recent)) {
     blocks.push(
-      section(`The most recent orders could not be loaded: ${error.userMessage}`),
-      ...traceContext(error),
+      section(`The most recent orders could not be loaded: ${recent.userMessage}`),
+      ...traceContext(recent),
     );
-  }
+  } else if (recent.orders.length === 0) blocks.push(...noRecentOrders(recent));
+  else blocks.push(section('*Most recent orders*'), ...orderRows(recent.orders, options));
   return { text: 'How to use /order', blocks };
 }
 
-export function renderNoMatch(query: string): SlackMessage {
+/** Nothing to list for a search; `hits`, the partner's own total, may say there was something. */
+export function renderNoMatch(query: string, hits = 0, traceId?: string): SlackMessage {
+  if (hits > 0) {
+    return {
+      text: notificationText(`The partner API listed no orders for “${shorten(query)}”`),
+      blocks: [
+        section(
+          `:grey_question: The partner API listed no orders for *“${echo(query)}”*, although it reports ${plural(hits, 'match', 'matches')}. Try again in a minute; if it keeps happening, escalate with the trace ID.`,
+        ),
+        ...(traceId ? [context(`Trace ID \`${escapeMrkdwn(traceId)}\``)] : []),
+      ],
+    };
+  }
   return {
-    text: notificationText(`No order matches “${truncate(query, 100)}”`),
+    text: notificationText(`No order matches “${shorten(query)}”`),
     blocks: [
-      section(`:mag: No order matches *“${escapeMrkdwn(query)}”*.`),
+      section(`:mag: No order matches *“${echo(query)}”*.`),
       context(
         'Search by the full order ID (e.g. `K7QX2M9PLA`) or by your reference (e.g. `PO-2026-004512`); part of a reference also works. Type `/order` alone to see the most recent orders.',
       ),

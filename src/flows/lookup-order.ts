@@ -87,11 +87,11 @@ export async function answerOrderSearch(
   const options = renderOptions(deps);
   if (!query) {
     const recent = await partnerResult(deps, context, () => deps.partner.orders.recent(RECENT_ORDERS_SHOWN));
-    return renderOrderHelp(isPartnerApiError(recent) ? recent : recent.orders, options);
+    return renderOrderHelp(recent, options);
   }
   const result = await withPartnerErrors(deps, context, () => deps.partner.orders.find(query), query);
   if (isMessage(result)) return result;
-  if (result.orders.length === 0) return renderNoMatch(result.query);
+  if (result.orders.length === 0) return renderNoMatch(result.query, result.hits, result.traceId);
   const related = relatedOrders(deps, result);
   if (isMessage(related)) return related;
   const { orders, others } = related;
@@ -116,7 +116,7 @@ export async function answerResultsPage(
 ): Promise<SlackMessage> {
   const result = await withPartnerErrors(deps, context, () => deps.partner.orders.find(query), query);
   if (isMessage(result)) return result;
-  if (result.orders.length === 0) return renderNoMatch(result.query);
+  if (result.orders.length === 0) return renderNoMatch(result.query, result.hits, result.traceId);
   const related = relatedOrders(deps, result);
   if (isMessage(related)) return related;
   return renderResultList(

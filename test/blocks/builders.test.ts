@@ -120,6 +120,56 @@ describe('keys messages', () => {
   });
 });
 
+const sectionTexts = (blocks: unknown[]) =>
+  (blocks as Array<{ type: string; text?: { text: string } }>)
+    .filter((block) => block.type === 'section' && block.text)
+    .map((block) => block.text?.text);
+
+describe('empty answers say what was seen, not more', () => {
+  it('an empty list while the partner reports orders is not "no orders on the account"', () => {
+    const recent = { orders: [], hits: 66_635, traceId: 'tr1' };
+    const expected =
+      ':grey_question: The partner API listed no orders, although it reports 66,635. Try again in a minute; if it keeps happening, escalate with the trace ID.';
+    const help = renderOrderHelp(recent, options);
+    expect(sectionTexts(help.blocks)).toContain(expected);
+    expect(JSON.stringify(help)).not.toContain('no orders on the account');
+    expect(JSON.stringify(help)).toContain('Trace ID `tr1`');
+    const home = renderHome({ isFinance: false, recent }, options);
+    expect(sectionTexts(home.blocks)).toContain(expected);
+    expect(JSON.stringify(home)).not.toContain('no orders on the account');
+  });
+
+  it('an empty list with a total of 0 is "no orders yet"', () => {
+    const help = renderOrderHelp({ orders: [], hits: 0 }, options);
+    expect(sectionTexts(help.blocks)).toContain('There are no orders on the account yet.');
+  });
+
+  it('a search with no orders listed but matches reported says so', () => {
+    const message = renderNoMatch('PO-1', 3, 'tr2');
+    expect(sectionTexts(message.blocks)).toEqual([
+      ':grey_question: The partner API listed no orders for *“PO-1”*, although it reports 3 matches. Try again in a minute; if it keeps happening, escalate with the trace ID.',
+    ]);
+    expect(message.text).toBe('The partner API listed no orders for “PO-1”');
+    expect(sectionTexts(renderNoMatch('PO-1', 0).blocks)).toEqual([':mag: No order matches *“PO-1”*.']);
+  });
+
+  it.each([
+    [125, 'No completed order among the 125 newest.'],
+    [1, 'No completed order in the newest order.'],
+    [undefined, 'No completed order among the newest orders Order Desk checked.'],
+  ])('no completed order among %j checked: "%s", never "the account has none"', (checked, says) => {
+    const home = renderHome(
+      { isFinance: true, balance: { kind: 'no_completed_order', checked }, recent: { orders: [], hits: 0 } },
+      options,
+    );
+    const text = JSON.stringify(home);
+    expect(sectionTexts(home.blocks)).toContain(
+      `The balance is not available yet: the partner API reports it only with the keys of a completed order. ${says}`,
+    );
+    expect(text).not.toContain('has none');
+  });
+});
+
 describe('one snapshot per surface', () => {
   const error = new PartnerApiError({
     kind: 'rate_limited',
@@ -152,7 +202,7 @@ describe('one snapshot per surface', () => {
           options,
         ),
     ],
-    ['help with recent orders', () => renderOrderHelp([order(1), order(2)], options)],
+    ['help with recent orders', () => renderOrderHelp({ orders: [order(1), order(2)], hits: 2 }, options)],
     ['help when the API failed', () => renderOrderHelp(error, options)],
     ['no match', () => renderNoMatch('<nothing>')],
     ['partner error', () => renderPartnerError(error, 'PO-1')],
@@ -188,16 +238,23 @@ describe('one snapshot per surface', () => {
                 traceId: 't',
               },
             },
-            recent: [order(1)],
+            recent: { orders: [order(1)], hits: 1 },
           },
           options,
         ),
     ],
     [
       'home, finance, no completed order',
-      () => renderHome({ isFinance: true, balance: { kind: 'no_completed_order' }, recent: [] }, options),
+      () =>
+        renderHome(
+          { isFinance: true, balance: { kind: 'no_completed_order' }, recent: { orders: [], hits: 0 } },
+          options,
+        ),
     ],
-    ['home, member', () => renderHome({ isFinance: false, recent: [order(1)] }, options)],
+    [
+      'home, member',
+      () => renderHome({ isFinance: false, recent: { orders: [order(1)], hits: 1 } }, options),
+    ],
   ])('%s', (_name, build) => {
     expect(build()).toMatchSnapshot();
   });

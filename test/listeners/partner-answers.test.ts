@@ -1,3 +1,6 @@
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { defaultRealism } from '../../src/simulator/realism.js';
 import { CHANNEL, type Harness, nthResponse, startHarness, USERS } from '../helpers/harness.js';
@@ -276,3 +279,56 @@ describe('every failure a user sees has exactly one log line with its trace ID',
     expect(h.logs.filter((line) => line.includes(traceId ?? 'none'))).toHaveLength(1);
   });
 });
+
+describe('a partner that lists no orders but reports a total', () => {
+  let h: Harness;
+  let partner: Server;
+  beforeAll(async () => {
+    // Every list answer: `orders: null` beside `hits: 66635`, as a server with a broken page can send.
+    partner = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          status: 200,
+          success: true,
+          details: {
+            data: { hits: 66_635, orders: null, pages: { page: 1, total: 13_327, limit: 5 } },
+            extensions: { trace_id: 'feedc0ffee123456' },
+          },
+        }),
+      );
+    });
+    partner.listen(0, '127.0.0.1');
+    await once(partner, 'listening');
+    const { port } = partner.address() as AddressInfo;
+    h = await startHarness({ env: { PARTNER_API_BASE_URL: `http://127.0.0.1:${port}` } });
+  });
+  afterAll(async () => {
+    await h.stop();
+    partner.close();
+  });
+
+  it('`/order`, a search and the Home tab say what was listed, not that the account has no orders', async () => {
+    const help = textOf((await runOrder(h, '')).body.blocks);
+    expect(help).toContain('The partner API listed no orders, although it reports 66,635.');
+    expect(help).toContain('Trace ID `feedc0ffee123456`');
+    expect(help).not.toContain('no orders on the account');
+    const search = textOf((await runOrder(h, 'PO-2026')).body.blocks);
+    expect(search).toContain(
+      'The partner API listed no orders for *“PO-2026”*, although it reports 66,635 matches.',
+    );
+    expect(search).not.toContain('No order matches');
+    await h.slack.openHome(USERS.member);
+    const home = await h.slack.waitFor(() => {
+      const view = textOf(h.slack.views.get(USERS.member));
+      return view.includes('Most recent orders') ? view : undefined;
+    });
+    expect(home).toContain('The partner API listed no orders, although it reports 66,635.');
+    expect(home).not.toContain('no orders on the account');
+  });
+});
+
+async function runOrder(h: Harness, text: string) {
+  const sent = await h.slack.runCommand({ user: USERS.member, channel: CHANNEL, command: '/order', text });
+  return nthResponse(h.slack, sent.responseUrlId ?? '');
+}
