@@ -115,12 +115,25 @@ const CODE_KINDS: Array<[RegExp, PartnerErrorKind]> = [
   [/invalid|validation|bad[\s_-]*request|malformed|missing/i, 'invalid_input'],
 ];
 
-function kindFromStatus(status: number): PartnerErrorKind {
+/**
+ * Which endpoint answered. Only an answer about an order's keys can mean "the keys are not there
+ * yet"; the list endpoint saying "status must be one of pending, completed" is refusing our request.
+ */
+export type PartnerEndpoint = 'keys' | 'list';
+
+/** The endpoint an operation name ("GET /v1/partners/orders/{order_id}/keys") belongs to. */
+export function endpointOf(operation: string): PartnerEndpoint {
+  return /\/keys$/.test(operation) ? 'keys' : 'list';
+}
+
+function kindFromStatus(status: number, endpoint: PartnerEndpoint): PartnerErrorKind {
   if (status === 401) return 'unauthorized';
   if (status === 403) return 'forbidden';
   if (status === 404 || status === 410) return 'not_found';
   if (status === 408) return 'timeout';
-  if (status === 409 || status === 422 || status === 425) return 'not_ready';
+  if (status === 425) return endpoint === 'keys' ? 'not_ready' : 'unavailable';
+  // A conflict or an unprocessable request: for keys, the order's state; for a list, our parameters.
+  if (status === 409 || status === 422) return endpoint === 'keys' ? 'not_ready' : 'invalid_input';
   if (status === 429) return 'rate_limited';
   if (status >= 500) return 'unavailable';
   if (status === 400) return 'invalid_input';
@@ -133,19 +146,24 @@ const DEFINITE_STATUSES = new Set([401, 403, 404, 408, 410, 429]);
 
 /**
  * The one place a failure becomes an error kind. `status` is the HTTP status (200 for a failure
- * reported inside a successful answer).
+ * reported inside a successful answer); `endpoint` is which endpoint answered: "not completed",
+ * "pending" and the like mean "keys not ready" only in an answer of the keys endpoint.
  */
-export function classifyFailure(status: number, upstream: UpstreamError): PartnerErrorKind {
+export function classifyFailure(
+  status: number,
+  upstream: UpstreamError,
+  endpoint: PartnerEndpoint,
+): PartnerErrorKind {
   const isRedirect = status >= 300 && status < 400;
   const definite = DEFINITE_STATUSES.has(status) || status >= 500 || isRedirect;
-  if (!definite && saysNotReady(upstream)) return 'not_ready';
-  if (definite) return kindFromStatus(status);
+  if (!definite && endpoint === 'keys' && saysNotReady(upstream)) return 'not_ready';
+  if (definite) return kindFromStatus(status, endpoint);
   const byCode = CODE_KINDS.find(([pattern]) => upstream.code && pattern.test(upstream.code));
   if (byCode) return byCode[1];
-  if (status !== 200) return kindFromStatus(status);
+  if (status !== 200) return kindFromStatus(status, endpoint);
   // A failure inside a 200: the body's own status, then its words, then "we could not read it".
   if (upstream.bodyStatus !== undefined && upstream.bodyStatus >= 300)
-    return kindFromStatus(upstream.bodyStatus);
+    return kindFromStatus(upstream.bodyStatus, endpoint);
   const byWords = CODE_KINDS.find(([pattern]) => upstream.message && pattern.test(upstream.message));
   return byWords && byWords[1] !== 'invalid_input' ? byWords[1] : 'invalid_response';
 }

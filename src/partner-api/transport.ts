@@ -2,6 +2,7 @@ import ky, { HTTPError, type KyInstance, TimeoutError } from 'ky';
 import pLimit from 'p-limit';
 import {
   classifyFailure,
+  endpointOf,
   extractTraceId,
   isFailureBody,
   parseRetryAfterSeconds,
@@ -234,7 +235,7 @@ function upstreamError(failure: UpstreamFailure): PartnerApiError {
   const { status, body, operation, secrets, headers } = failure;
   const upstream = readUpstreamError(body);
   const upstreamMessage = upstream.message ? scrubMessage(upstream.message, secrets) : undefined;
-  const kind = classifyFailure(status, upstream);
+  const kind = classifyFailure(status, upstream, endpointOf(operation));
   const isRedirect = status >= 300 && status < 400;
   const waitable = kind === 'rate_limited' || kind === 'unavailable' || kind === 'not_ready';
   return new PartnerApiError({

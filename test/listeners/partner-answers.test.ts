@@ -267,6 +267,31 @@ describe('every failure a user sees has exactly one log line with its trace ID',
     expect(line.userId ?? line.where).toBeDefined();
   });
 
+  it('a 400 from the list worded like "pending" is our request refused, logged as an error, not "not ready"', async () => {
+    h.simulator.faults.next(1, {
+      status: 400,
+      code: 'INVALID_FILTER',
+      message: 'status must be one of pending, completed',
+    });
+    const sent = await h.slack.runCommand({
+      user: USERS.agent,
+      channel: CHANNEL,
+      command: '/order',
+      text: 'PO-2026-000050',
+    });
+    const blocks = textOf((await nthResponse(h.slack, sent.responseUrlId ?? '')).body.blocks);
+    expect(blocks).toContain(':warning: The partner API refused the request');
+    expect(blocks).not.toContain('Keys not available yet');
+    const traceId = traceIn(blocks);
+    const line = JSON.parse(h.logs.find((entry) => entry.includes(traceId ?? 'none')) ?? '{}');
+    expect(line).toMatchObject({
+      level: 50,
+      kind: 'invalid_input',
+      status: 400,
+      operation: 'GET /v1/partners/orders',
+    });
+  });
+
   it('a Home tab whose recent orders fail logs the failure once', async () => {
     h.simulator.faults.next(3, { status: 500 });
     await h.slack.openHome(USERS.member);

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { classifyFailure, isFailureBody, readUpstreamError } from '../../src/partner-api/error-mapping.js';
+import {
+  classifyFailure,
+  endpointOf,
+  isFailureBody,
+  readUpstreamError,
+} from '../../src/partner-api/error-mapping.js';
 import { faultOf, PartnerApiError } from '../../src/partner-api/errors.js';
 
 // Every error-body shape comparable wholesale APIs document, with the wordings they use. Each row:
@@ -163,7 +168,40 @@ describe('partner error mapping', () => {
     const upstream = readUpstreamError(body);
     expect(upstream.code).toBe(code);
     expect(upstream.message).toBe(message);
-    expect(classifyFailure(status, upstream)).toBe(kind);
+    expect(classifyFailure(status, upstream, 'keys')).toBe(kind);
+  });
+
+  // The same words from the list endpoint are about Order Desk's request, not about an order's keys.
+  it.each([
+    [400, { message: 'status must be one of pending, completed' }, 'not_ready', 'invalid_input'],
+    [400, { code: 'ORDER_PENDING', message: 'x' }, 'not_ready', 'invalid_input'],
+    [422, { code: 'ORDER_NOT_COMPLETED', message: 'Order X is not completed' }, 'not_ready', 'invalid_input'],
+    [409, { message: 'Order in process' }, 'not_ready', 'invalid_input'],
+    [422, {}, 'not_ready', 'invalid_input'],
+    [425, {}, 'not_ready', 'unavailable'],
+    [
+      200,
+      {
+        status: 422,
+        success: false,
+        details: { data: null, error: { message: 'filter pending is not supported' } },
+      },
+      'not_ready',
+      'invalid_input',
+    ],
+    [200, { status: 'ERROR', message: 'Order in process', code: 'E_STATE' }, 'not_ready', 'invalid_response'],
+    [404, { code: 'NOT_FOUND' }, 'not_found', 'not_found'],
+  ] as const)('a %i %j: keys endpoint %s, list endpoint %s', (status, body, forKeys, forList) => {
+    const upstream = readUpstreamError(body);
+    expect(classifyFailure(status, upstream, 'keys')).toBe(forKeys);
+    expect(classifyFailure(status, upstream, 'list')).toBe(forList);
+  });
+
+  it.each([
+    ['GET /v1/partners/orders/{order_id}/keys', 'keys'],
+    ['GET /v1/partners/orders', 'list'],
+  ] as const)('%s is the %s endpoint', (operation, endpoint) => {
+    expect(endpointOf(operation)).toBe(endpoint);
   });
 
   it.each([
