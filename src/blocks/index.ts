@@ -1,6 +1,8 @@
 export type { DenialReason } from './access.js';
 export { accessDeniedText, renderAccessDenied, renderKeyLimit } from './access.js';
 export { ActionIds } from './action-ids.js';
+export type { AuditLineInput } from './audit.js';
+export { renderAuditLine } from './audit.js';
 export type { OrderButton, PageButton } from './button-values.js';
 export { decodeButton, OrderButtonSchema, PageButtonSchema } from './button-values.js';
 export { EXPORT_CALLBACK_ID, EXPORT_FIELDS, exportButtonBlock, renderExportModal } from './export.js';

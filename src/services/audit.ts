@@ -1,7 +1,8 @@
 import type { WebClient } from '@slack/web-api';
 import type { AppMetrics } from '../app/metrics.js';
+import { renderAuditLine, type SlackMessage } from '../blocks/index.js';
 import type { AppLogger } from '../logger.js';
-import { isValidOrderId, type PartnerApiError } from '../partner-api/index.js';
+import type { PartnerApiError } from '../partner-api/index.js';
 import { failureLogLevel, partnerFailureFields } from './partner-failures.js';
 
 export type KeysOutcome = 'shown' | 'denied' | 'invalid_input' | 'rate_limited' | `failed:${string}`;
@@ -60,29 +61,23 @@ export function createAuditLog(
         audit.info(line, 'keys request');
       }
       if (!channelId) return;
-      const where = entry.channelId
-        ? `<#${entry.channelId}>`
-        : entry.via === 'reveal'
-          ? 'a reveal link'
-          : 'a direct message';
-      const trace = entry.traceId ? ` · trace \`${entry.traceId}\`` : '';
-      // What a user typed is not echoed into the channel unless it is a valid order ID: a backtick in
-      // it could end the code span and mention the whole channel.
-      const order = isValidOrderId(entry.orderId) ? `\`${entry.orderId}\`` : '(not a valid order ID)';
-      await post(
-        `:key: <@${entry.userId}> asked for the keys of order ${order} in ${where} via ${entry.via}: *${entry.outcome}*, ${entry.keyCount} keys${trace}`,
-      );
+      await post(renderAuditLine(fields));
     },
     async alert(text) {
       audit.warn({ event: 'keys_alert' }, text.replace(/:[a-z_]+: /, ''));
-      await post(text);
+      await post({ text });
     },
   };
 
-  async function post(text: string): Promise<void> {
+  async function post(message: { text: string; blocks?: SlackMessage['blocks'] }): Promise<void> {
     if (!channelId) return;
     try {
-      await client.chat.postMessage({ channel: channelId, text, unfurl_links: false, unfurl_media: false });
+      await client.chat.postMessage({
+        channel: channelId,
+        ...message,
+        unfurl_links: false,
+        unfurl_media: false,
+      });
     } catch (error) {
       metrics?.slackApiErrors.inc({ method: 'chat.postMessage' });
       audit.error(
