@@ -14,11 +14,44 @@ export interface UpstreamError {
   message: string | undefined;
   /** An HTTP-like status number the body reports about itself (the envelope mirrors it). */
   bodyStatus: number | undefined;
+  /**
+   * When the keys are to be released (a pre-order), as a calendar day "2026-12-07", from a field
+   * such as `release_date` or from a date in the message ("its keys are released on 2026-12-07").
+   */
+  releaseDate: string | undefined;
 }
 
 const MESSAGE_FIELDS = ['detail', 'message', 'error_description', 'errorMessage', 'title', 'description'];
 const CODE_FIELDS = ['code', 'error_code', 'errorCode', 'kind', 'type', 'error'];
 const NESTED_FIELDS = ['error', 'errors', 'details', 'data'];
+const RELEASE_FIELDS = [
+  'release_date',
+  'releaseDate',
+  'released_at',
+  'release_at',
+  'available_at',
+  'available_from',
+  'availability_date',
+  'expected_at',
+];
+const ISO_DAY = /\b(\d{4})-(\d{2})-(\d{2})(?!\d)/;
+
+const RELEASE_IN_WORDS =
+  /\b(?:releas\w*|availab\w*|expected|deliver\w*|ships?|shipping|launch\w*|due)\b[^.\d]{0,30}(\d{4}-\d{2}-\d{2})/i;
+
+/**
+ * The calendar day an ISO 8601 date or timestamp names, as the partner wrote it ("2026-12-07");
+ * undefined when there is none or it is not a real day (2026-02-31).
+ */
+export function isoDay(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const match = ISO_DAY.exec(value);
+  if (!match) return undefined;
+  const [day, year, month, date] = match as unknown as [string, string, string, string];
+  const real = new Date(Date.UTC(Number(year), Number(month) - 1, Number(date)));
+  return real.toISOString().slice(0, 10) === day ? day : undefined;
+}
+
 // A code is a short machine word ("ORDER_NOT_COMPLETED", "invalid_token", "not-dispatched"); a field
 // such as `error` can hold either a code or a sentence, and only the former is read as a code.
 const CODE_SHAPE = /^[A-Za-z][A-Za-z0-9_.:/-]{1,80}$/;
@@ -42,7 +75,12 @@ function codeFrom(value: unknown): string | undefined {
 
 /** Reads the code, the message and the self-reported status of an error body of any common shape. */
 export function readUpstreamError(body: unknown): UpstreamError {
-  const found: UpstreamError = { code: undefined, message: undefined, bodyStatus: undefined };
+  const found: UpstreamError = {
+    code: undefined,
+    message: undefined,
+    bodyStatus: undefined,
+    releaseDate: undefined,
+  };
   const seen = new Set<unknown>();
   const visit = (value: unknown, depth: number) => {
     const record = asRecord(value);
@@ -64,9 +102,18 @@ export function readUpstreamError(body: unknown): UpstreamError {
         if (found.code) break;
       }
     }
+    if (!found.releaseDate) {
+      for (const field of RELEASE_FIELDS) {
+        found.releaseDate = isoDay(record[field]);
+        if (found.releaseDate) break;
+      }
+    }
     for (const field of NESTED_FIELDS) visit(record[field], depth + 1);
   };
   visit(body, 0);
+  // A field says it best; otherwise a day the message names as the release ("released on
+  // 2026-12-07"), not any date in it ("placed on 2026-11-01, still pending" names no release).
+  found.releaseDate ??= isoDay(found.message && RELEASE_IN_WORDS.exec(found.message)?.[1]);
   return found;
 }
 

@@ -246,6 +246,7 @@ function upstreamError(failure: UpstreamFailure): PartnerApiError {
     upstreamMessage,
     code: safeCode(upstream.code, secrets),
     retryAfterSeconds: waitable && headers ? parseRetryAfterSeconds(headers.get('retry-after')) : undefined,
+    releaseDate: kind === 'not_ready' ? upstream.releaseDate : undefined,
     userMessage: isRedirect
       ? 'The partner API answered with a redirect, which Order Desk does not follow (it would send our API key elsewhere). Ask your admin to check PARTNER_API_BASE_URL.'
       : undefined,

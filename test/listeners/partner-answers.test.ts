@@ -94,6 +94,21 @@ describe('partner answers as real wholesale APIs send them', () => {
       expect(blocks).toContain('has not been dispatched yet, retry later');
     });
 
+    it('a pre-order with a release date says when the keys are expected, not "try again soon"', async () => {
+      const order = h.simulator.addOrder({
+        status: 'PRE_ORDER',
+        quantity: 2,
+        release_date: '2026-12-07T00:00:00.000Z',
+      });
+      const { blocks, text } = await answer('/order-keys', order.id);
+      expect(blocks).toContain(
+        'The partner has not released the keys for this order yet: they are expected on 7 December 2026.',
+      );
+      expect(blocks).toContain(`its keys are released on 2026-12-07.`);
+      expect(blocks).not.toMatch(/try again in a (few minutes|minute)/i);
+      expect(text).toContain('Keys not available yet');
+    });
+
     it('the partner’s message is escaped and shortened', async () => {
       h.simulator.faults.next(3, { status: 503, message: `<!channel> down ${'x'.repeat(400)}` });
       const { blocks } = await answer('/order', 'PO-2026-000100');

@@ -198,6 +198,37 @@ describe('partner error mapping', () => {
   });
 
   it.each([
+    [
+      { code: 'PRE_ORDER', message: 'Order X is a pre-order; its keys are released on 2026-12-07.' },
+      '2026-12-07',
+    ],
+    [
+      { code: 'PRE_ORDER', message: 'Not released yet', release_date: '2026-12-07T00:00:00.000Z' },
+      '2026-12-07',
+    ],
+    [
+      { details: { error: { code: 'PRE_ORDER', availableAt: 'x', available_at: '2027-01-15' } } },
+      '2027-01-15',
+    ],
+    [{ message: 'Available from 2026-12-24 10:00 UTC' }, '2026-12-24'],
+    [{ message: 'Order placed on 2026-11-01 is still pending' }, undefined],
+    [{ message: 'Keys are released on 2026-02-31.' }, undefined],
+    [{ code: 'ORDER_NOT_COMPLETED', message: 'Order X is not completed' }, undefined],
+  ])('%j names the release day %j', (body, day) => {
+    expect(readUpstreamError(body).releaseDate).toBe(day);
+  });
+
+  it('a not-ready error with a release day says when, and does not say "in a few minutes"', () => {
+    const error = new PartnerApiError({ kind: 'not_ready', operation: 'GET /x', releaseDate: '2026-12-07' });
+    expect(error.userMessage).toBe(
+      'The partner has not released the keys for this order yet: they are expected on 7 December 2026. Until then there is nothing to retrieve; run `/order-keys` again on or after that day.',
+    );
+    expect(new PartnerApiError({ kind: 'not_ready', operation: 'GET /x' }).userMessage).toContain(
+      'try again in a few minutes',
+    );
+  });
+
+  it.each([
     ['GET /v1/partners/orders/{order_id}/keys', 'keys'],
     ['GET /v1/partners/orders', 'list'],
   ] as const)('%s is the %s endpoint', (operation, endpoint) => {
