@@ -1,6 +1,7 @@
 import type { PartnerApiError } from '../partner-api/index.js';
 import { escapeMrkdwn, formatMoney, slackDate } from './format.js';
 import type { BalanceReading } from './home.js';
+import { partnerAdminNote } from './messages.js';
 import type { Block, RenderOptions, SlackMessage } from './types.js';
 
 export interface FinanceAlertInput {
@@ -70,6 +71,7 @@ export function renderBalanceUnreadable(error: PartnerApiError, failures: number
           text: `:grey_question: *The balance cannot be read:* the last ${failures} readings failed, so balance alerts are paused. ${escapeMrkdwn(error.userMessage)}${trace}`,
         },
       },
+      ...partnerAdminNote(error),
     ],
   };
 }

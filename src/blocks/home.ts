@@ -1,11 +1,11 @@
 import type { types } from '@slack/bolt';
 import { runwayDays, type SpendFigures, sparkline } from '../finance/spend.js';
 import { isPartnerApiError, type PartnerApiError } from '../partner-api/index.js';
-import { accessDeniedText, type DenialReason } from './access.js';
+import { accessDeniedBlocks, type DenialReason } from './access.js';
 import { ActionIds } from './action-ids.js';
 import { exportButtonBlock } from './export.js';
 import { escapeMrkdwn, formatMoney, slackDate } from './format.js';
-import { KEYS_USAGE, noRecentOrders, ORDER_USAGE } from './messages.js';
+import { KEYS_USAGE, noRecentOrders, ORDER_USAGE, partnerAdminNote } from './messages.js';
 import { orderRows } from './order-list.js';
 import { type Block, button, type RecentOrdersShown, type RenderOptions } from './types.js';
 
@@ -112,7 +112,11 @@ function balanceBlocks(state: BalanceState | undefined, options: RenderOptions):
   }
   if (state.kind === 'error') {
     const trace = state.error.traceId ? ` Trace ID \`${escapeMrkdwn(state.error.traceId)}\`.` : '';
-    return [section(`:warning: The balance could not be read. ${state.error.userMessage}${trace}`), refresh];
+    return [
+      section(`:warning: The balance could not be read. ${state.error.userMessage}${trace}`),
+      ...partnerAdminNote(state.error),
+      refresh,
+    ];
   }
   const { reading } = state;
   const available =
@@ -167,7 +171,7 @@ export function renderHome(input: HomeInput, options: RenderOptions): types.Home
     { type: 'header', text: { type: 'plain_text', text: 'Most recent orders' } },
   );
   if (input.ordersDenied) {
-    blocks.push(section(accessDeniedText('orders', input.ordersDenied)));
+    blocks.push(...accessDeniedBlocks('orders', input.ordersDenied));
   } else if (!isPartnerApiError(input.recent)) {
     if (input.recent.orders.length === 0) blocks.push(...noRecentOrders(input.recent));
     else blocks.push(...orderRows(input.recent.orders, options, { openButtons: false }));
@@ -176,6 +180,7 @@ export function renderHome(input: HomeInput, options: RenderOptions): types.Home
     const trace = error.traceId ? ` Trace ID \`${escapeMrkdwn(error.traceId)}\`.` : '';
     blocks.push(
       section(`:warning: The most recent orders could not be loaded. ${error.userMessage}${trace}`),
+      ...partnerAdminNote(error),
     );
   }
   return { type: 'home', blocks };

@@ -1,5 +1,5 @@
 export type { DenialReason } from './access.js';
-export { accessDeniedText, renderAccessDenied, renderKeyLimit } from './access.js';
+export { accessDeniedBlocks, renderAccessDenied, renderKeyLimit, renderSharingRefused } from './access.js';
 export { ActionIds } from './action-ids.js';
 export type { AuditLineInput } from './audit.js';
 export { renderAuditLine } from './audit.js';

@@ -7,6 +7,7 @@ import {
   type OrderKeys,
 } from '../partner-api/index.js';
 import { ActionIds } from './action-ids.js';
+import { adminNote } from './admin-note.js';
 import { escapeMrkdwn, isCompleted, notificationText, truncate } from './format.js';
 import { type Block, button, type SlackMessage } from './types.js';
 
@@ -35,7 +36,9 @@ function describeImage(image: DecodedImage): string {
 // Slack shows images only from a public URL or an uploaded file (which would stay in Slack's storage),
 // so an image key opens through a one-time link to Order Desk itself, which needs PUBLIC_URL.
 const IMAGE_NEEDS_PUBLIC_URL =
-  'Image keys open through a one-time link, which needs PUBLIC_URL: ask your Order Desk admin to set it (or retrieve the key from the partner platform).';
+  'Image keys open through a one-time link, which is not set up: ask your Order Desk admin (or retrieve the key from the partner platform).';
+const PUBLIC_URL_HINT =
+  'one-time links to image keys need `PUBLIC_URL`, the address where Order Desk can be reached.';
 
 /** Gives the one-time link for the key at (product, key) of the answer; undefined without PUBLIC_URL. */
 export type RevealLinkFor = (product: number, key: number) => string | undefined;
@@ -97,6 +100,7 @@ interface Piece {
 function piecesForKeys(
   keys: readonly DigitalKey[],
   revealLink: (key: number) => string | undefined,
+  seen: { imageWithoutLink: boolean },
 ): Piece[] {
   const pieces: Piece[] = [];
   let code: string[] = [];
@@ -135,6 +139,7 @@ function piecesForKeys(
       if (links.join('\n').length + line.length + 1 > SECTION_LIMIT) flushLinks();
       links.push(line);
     } else if (piece.kind === 'note' || (piece.kind === 'image' && !revealLink(index))) {
+      if (piece.kind === 'image') seen.imageWithoutLink = true;
       const text = piece.kind === 'image' ? `${piece.text} ${IMAGE_NEEDS_PUBLIC_URL}` : piece.text;
       const joined = notes.join('\n');
       if (joined.length + text.length + 1 > 2_000) flushNotes();
@@ -233,6 +238,7 @@ export function renderKeyMessages(
   revealLink: RevealLinkFor = () => undefined,
 ): KeyMessages {
   const pieces: Piece[] = [];
+  const seen = { imageWithoutLink: false };
   let totalKeys = 0;
   for (const [productIndex, product] of order.products.entries()) {
     totalKeys += product.keys.length;
@@ -261,11 +267,13 @@ export function renderKeyMessages(
         },
         keys: 0,
       });
-    pieces.push(...piecesForKeys(product.keys, (key) => revealLink(productIndex, key)));
+    pieces.push(...piecesForKeys(product.keys, (key) => revealLink(productIndex, key), seen));
   }
   if (order.products.length === 0) {
     pieces.push({ block: mrkdwn('The partner API returned no products for this order.'), keys: 0 });
   }
+  // An image key without a link: the admin's setting once, in small print, after the keys.
+  if (seen.imageWithoutLink) pieces.push({ block: adminNote(PUBLIC_URL_HINT), keys: 0 });
 
   const perMessage = BLOCKS_PER_MESSAGE - FRAME_BLOCKS;
   const groups: Piece[][] = [];

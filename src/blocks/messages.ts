@@ -1,4 +1,9 @@
-import { isPartnerApiError, type OrderSummary, type PartnerApiError } from '../partner-api/index.js';
+import {
+  endpointOf,
+  isPartnerApiError,
+  type OrderSummary,
+  type PartnerApiError,
+} from '../partner-api/index.js';
 import { adminNote } from './admin-note.js';
 import { echo, escapeMrkdwn, notificationText, plural, shorten, truncate } from './format.js';
 import { orderRows } from './order-list.js';
@@ -42,6 +47,7 @@ export function renderOrderHelp(
     blocks.push(
       section(`The most recent orders could not be loaded: ${recent.userMessage}`),
       ...traceContext(recent),
+      ...partnerAdminNote(recent),
     );
   } else if (recent.orders.length === 0) blocks.push(...noRecentOrders(recent));
   else blocks.push(section('*Most recent orders*'), ...orderRows(recent.orders, options));
@@ -130,6 +136,26 @@ function partnerSaid(error: PartnerApiError): Block[] {
   ];
 }
 
+/**
+ * The setting behind a failure that only an admin can fix, for the admin in small print; the message
+ * itself tells the agent to ask them.
+ */
+export function partnerAdminNote(error: PartnerApiError): Block[] {
+  const status = error.status;
+  if (error.kind === 'unauthorized') return [adminNote('check the partner API key, `PARTNER_API_KEY`.')];
+  if (error.kind === 'invalid_input' && status !== undefined)
+    return [
+      adminNote(
+        endpointOf(error.operation) === 'list'
+          ? 'check the names of the list’s query parameters: `PARTNER_API_SEARCH_PARAM`, `PARTNER_API_PAGE_PARAM`, `PARTNER_API_LIMIT_PARAM`.'
+          : 'check the `PARTNER_API_*` settings.',
+      ),
+    ];
+  if (error.kind === 'invalid_response' && status !== undefined && status >= 300 && status < 400)
+    return [adminNote('check `PARTNER_API_BASE_URL`: the partner API answered with a redirect.')];
+  return [];
+}
+
 /** One clear message per error kind, with the trace ID for escalation; never a stack or a body. */
 export function renderPartnerError(error: PartnerApiError, subject?: string): SlackMessage {
   const title = errorTitle(error);
@@ -146,6 +172,7 @@ export function renderPartnerError(error: PartnerApiError, subject?: string): Sl
       section(`*${title}*${about}\n${error.userMessage}${other}`),
       ...partnerSaid(error),
       ...traceContext(error),
+      ...partnerAdminNote(error),
     ],
   };
 }

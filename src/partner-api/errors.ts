@@ -107,7 +107,7 @@ export function isPartnerApiError(error: unknown): error is PartnerApiError {
 function defaultUserMessage(details: PartnerApiErrorDetails): string {
   switch (details.kind) {
     case 'unauthorized':
-      return 'The partner API did not accept Order Desk’s API key. Ask your Order Desk admin to check PARTNER_API_KEY.';
+      return 'The partner API did not accept Order Desk’s API key. Ask your Order Desk admin.';
     case 'forbidden':
       return 'The partner API refused access to this for our partner account. Ask your account manager on the platform to check the account’s permissions.';
     case 'not_found':
@@ -128,9 +128,11 @@ function defaultUserMessage(details: PartnerApiErrorDetails): string {
     case 'timeout':
       return 'The partner API took too long to answer. Try again in a moment.';
     case 'invalid_response':
+      if (details.status !== undefined && details.status >= 300 && details.status < 400)
+        return 'The partner API answered with a redirect, which Order Desk does not follow (it would send our API key elsewhere). Ask your Order Desk admin.';
       return 'The partner API sent an answer Order Desk could not read. Try again; if it happens again, escalate with the reference below.';
     case 'invalid_input':
-      return 'The partner API refused the request Order Desk sent. If this keeps happening, ask your Order Desk admin to check the PARTNER_API_* settings, with the reference below.';
+      return 'The partner API refused the request Order Desk sent. If this keeps happening, ask your Order Desk admin, with the reference below.';
     case 'mismatch':
       return 'The partner API answered with the keys of a different order than the one asked for, so Order Desk shows none. Escalate to the partner with the reference below.';
   }

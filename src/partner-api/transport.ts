@@ -236,7 +236,6 @@ function upstreamError(failure: UpstreamFailure): PartnerApiError {
   const upstream = readUpstreamError(body);
   const upstreamMessage = upstream.message ? scrubMessage(upstream.message, secrets) : undefined;
   const kind = classifyFailure(status, upstream, endpointOf(operation));
-  const isRedirect = status >= 300 && status < 400;
   const waitable = kind === 'rate_limited' || kind === 'unavailable' || kind === 'not_ready';
   return new PartnerApiError({
     kind,
@@ -247,9 +246,6 @@ function upstreamError(failure: UpstreamFailure): PartnerApiError {
     code: safeCode(upstream.code, secrets),
     retryAfterSeconds: waitable && headers ? parseRetryAfterSeconds(headers.get('retry-after')) : undefined,
     releaseDate: kind === 'not_ready' ? upstream.releaseDate : undefined,
-    userMessage: isRedirect
-      ? 'The partner API answered with a redirect, which Order Desk does not follow (it would send our API key elsewhere). Ask your admin to check PARTNER_API_BASE_URL.'
-      : undefined,
     cause: new Error(status === 200 ? 'The answer reports a failure' : `HTTP ${status}`),
   });
 }
