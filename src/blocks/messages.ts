@@ -159,15 +159,13 @@ export function partnerAdminNote(error: PartnerApiError): Block[] {
 /** One clear message per error kind, with the trace ID for escalation; never a stack or a body. */
 export function renderPartnerError(error: PartnerApiError, subject?: string): SlackMessage {
   const title = errorTitle(error);
-  const about = subject ? ` (${escapeMrkdwn(subject)})` : '';
+  const about = subject ? ` (${echo(subject)})` : '';
   const other =
     error.kind === 'mismatch'
       ? `\nThe answer named ${error.answeredOrderId ? `order \`${error.answeredOrderId}\`` : 'an order ID that is not valid'}.`
       : '';
   return {
-    text: notificationText(
-      `${title.replace(/^:[a-z_]+: /, '')}${subject ? ` (${truncate(subject, 80)})` : ''}`,
-    ),
+    text: notificationText(`${title.replace(/^:[a-z_]+: /, '')}${subject ? ` (${shorten(subject)})` : ''}`),
     blocks: [
       section(`*${title}*${about}\n${error.userMessage}${other}`),
       ...partnerSaid(error),
@@ -192,7 +190,7 @@ export function renderNoOrdersInMessage(searched: readonly string[]): SlackMessa
       ? ':mag: *No order ID or reference found in that message.*'
       : `:mag: *No order matches ${searched
           .slice(0, 5)
-          .map((word) => `“${escapeMrkdwn(word)}”`)
+          .map((word) => `“${echo(word)}”`)
           .join(', ')}${searched.length > 5 ? ` or ${searched.length - 5} more` : ''}* from that message.`;
   return {
     text: 'No order found in that message',

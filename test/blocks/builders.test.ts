@@ -4,10 +4,12 @@ import {
   renderHome,
   renderKeyMessages,
   renderNoMatch,
+  renderNoOrdersInMessage,
   renderOrderCard,
   renderOrderHelp,
   renderPartnerError,
   renderResultList,
+  renderUnrelatedResults,
 } from '../../src/blocks/index.js';
 import { classifyKey } from '../../src/blocks/keys.js';
 import { type OrderKeys, type OrderSummary, PartnerApiError } from '../../src/partner-api/index.js';
@@ -167,6 +169,30 @@ describe('empty answers say what was seen, not more', () => {
       `The balance is not available yet: the partner API reports it only with the keys of a completed order. ${says}`,
     );
     expect(text).not.toContain('has none');
+  });
+});
+
+describe('what the user typed is quoted back short', () => {
+  const long = `PO-${'A'.repeat(297)}`;
+  const cut = `${long.slice(0, 59)}…`;
+  it.each([
+    ['no match', () => renderNoMatch(long)],
+    [
+      'a refused search',
+      () => renderPartnerError(new PartnerApiError({ kind: 'invalid_input', operation: 'GET /x' }), long),
+    ],
+    ['unrelated results', () => renderUnrelatedResults(long, 3, undefined)],
+    [
+      'a result list',
+      () => renderResultList({ query: long, orders: [order(1), order(2)], hits: 2, offset: 0 }, options),
+    ],
+    ['the message shortcut', () => renderNoOrdersInMessage([long])],
+  ])('%s: at most 60 characters, with an ellipsis', (_name, build) => {
+    const message = build();
+    // What Slack shows (button values carry the whole search back, unseen, for Next and Back).
+    const shown = [message.text, ...mrkdwnTexts(message.blocks)].join('\n');
+    expect(shown).toContain(cut);
+    expect(shown).not.toContain(long.slice(0, 61));
   });
 });
 
