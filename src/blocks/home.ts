@@ -57,6 +57,8 @@ function spendBlocks(
   const reading = balance?.kind === 'reading' ? balance.reading : undefined;
   const available = reading && reading.balance !== null ? reading.balance + (reading.creditLimit ?? 0) : null;
   const runway = runwayDays(available, figures.averagePerDay);
+  const lowest = figures.daily.length > 0 ? Math.min(...figures.daily) : 0;
+  const highest = figures.daily.length > 0 ? Math.max(...figures.daily) : 0;
   return [
     header,
     {
@@ -72,7 +74,10 @@ function spendBlocks(
         },
       ],
     },
-    section(`\`${sparkline(figures.daily)}\`  daily spend, last 30 days (oldest left)`),
+    // The bars have no axis: the lowest and highest day's amounts give them a scale.
+    section(
+      `\`${sparkline(figures.daily)}\`  daily spend, last 30 days (oldest left) · lowest day ${money(lowest)} · highest day ${money(highest)} (the tallest bar)`,
+    ),
     {
       type: 'context',
       elements: [
@@ -142,7 +147,7 @@ function balanceBlocks(state: BalanceState | undefined, options: RenderOptions):
       elements: [
         {
           type: 'mrkdwn',
-          text: `Read ${slackDate(reading.readAt.toISOString(), options.now)} from the partner API. Available funds = balance + credit limit (the spec does not define it; this is Order Desk's reading).`,
+          text: `Read ${slackDate(reading.readAt.toISOString(), options.now)} from the partner API. Available funds = balance + credit limit.`,
         },
       ],
     },

@@ -5,7 +5,14 @@ export type { AuditLineInput } from './audit.js';
 export { renderAuditLine } from './audit.js';
 export type { OrderButton, PageButton } from './button-values.js';
 export { decodeButton, OrderButtonSchema, PageButtonSchema } from './button-values.js';
-export { EXPORT_CALLBACK_ID, EXPORT_FIELDS, exportButtonBlock, renderExportModal } from './export.js';
+export type { ExportScope } from './export.js';
+export {
+  EXPORT_CALLBACK_ID,
+  EXPORT_FIELDS,
+  exportButtonBlock,
+  exportMessages,
+  renderExportModal,
+} from './export.js';
 export type { FinanceAlertInput } from './finance.js';
 export { renderBalanceReadableAgain, renderBalanceUnreadable, renderFinanceAlert } from './finance.js';
 export type { BalanceReading, BalanceState, HomeInput } from './home.js';

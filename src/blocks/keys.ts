@@ -8,7 +8,7 @@ import {
 } from '../partner-api/index.js';
 import { ActionIds } from './action-ids.js';
 import { adminNote } from './admin-note.js';
-import { escapeMrkdwn, isCompleted, notificationText, truncate } from './format.js';
+import { escapeMrkdwn, isCompleted, notificationText, plural, statusLabel, truncate } from './format.js';
 import { type Block, button, type SlackMessage } from './types.js';
 
 // Slack's limits (see shared/SLACK-NOTES.md): 3,000 characters a section, 50 blocks a message, and
@@ -191,23 +191,23 @@ export function deliveryWarnings(order: OrderKeys): Block[] {
   const rawStatus = order.status?.trim();
   const delivered = order.products.reduce((sum, product) => sum + product.keys.length, 0);
   const ordered = order.products.reduce((sum, product) => sum + (product.quantity ?? product.keys.length), 0);
-  const status = rawStatus ? escapeMrkdwn(truncate(rawStatus.toUpperCase(), 40)) : undefined;
+  const status = rawStatus ? escapeMrkdwn(statusLabel(rawStatus)) : undefined;
   const normalized = rawStatus?.replace(/[\s-]+/g, '_');
   if (status && normalized && !isCompleted(rawStatus ?? null)) {
     if (WITHDRAWN.test(normalized)) {
       blocks.push(
         mrkdwn(
-          `:warning: *This order is ${status}: these keys may no longer work.* Check with the partner before giving them to a customer.`,
+          `:warning: *Status: ${status}. These keys may no longer work.* Check with the partner before giving them to a customer.`,
         ),
       );
     } else if (IN_PROGRESS.test(normalized)) {
       blocks.push(
-        mrkdwn(`:hourglass_flowing_sand: *This order is ${status}:* the partner is still delivering it.`),
+        mrkdwn(`:hourglass_flowing_sand: *Status: ${status}.* The partner is still delivering this order.`),
       );
     } else {
       blocks.push(
         mrkdwn(
-          `:warning: *This order is ${status}, not completed.* Check with the partner before giving these keys to a customer.`,
+          `:warning: *Status: ${status}, not completed.* Check with the partner before giving these keys to a customer.`,
         ),
       );
     }
@@ -215,7 +215,7 @@ export function deliveryWarnings(order: OrderKeys): Block[] {
   if (ordered > delivered) {
     blocks.push(
       mrkdwn(
-        `:hourglass_flowing_sand: *${delivered} of ${ordered} keys delivered so far.* Run \`/order-keys ${escapeMrkdwn(order.orderId)}\` again later for the rest.`,
+        `:hourglass_flowing_sand: *${delivered} of ${plural(ordered, 'key')} delivered so far.* Run \`/order-keys ${escapeMrkdwn(order.orderId)}\` again later for the rest.`,
       ),
     );
   }
@@ -246,7 +246,7 @@ export function renderKeyMessages(
     const delivered = product.keys.length;
     const count =
       product.quantity !== null && product.quantity > delivered
-        ? `${delivered} of ${product.quantity} keys delivered`
+        ? `${delivered} of ${plural(product.quantity, 'key')} delivered`
         : delivered === 1
           ? '1 key'
           : `${delivered} keys`;
@@ -296,7 +296,7 @@ export function renderKeyMessages(
     if (isLast && notShown > 0) {
       blocks.push(
         mrkdwn(
-          `:warning: *${notShown} of ${totalKeys} keys are not shown.* Slack allows only ${maxMessages} replies to one command, and they are full. Retrieve the rest from the partner platform.`,
+          `:warning: *${notShown} of ${plural(totalKeys, 'key')} ${notShown === 1 ? 'is' : 'are'} not shown.* Slack allows only ${maxMessages} replies to one command, and they are full. Retrieve the rest from the partner platform.`,
         ),
       );
     }

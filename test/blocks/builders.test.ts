@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { escapeMrkdwn, formatMoney, slackDate, statusLabel } from '../../src/blocks/format.js';
 import {
+  exportMessages,
+  renderFinanceAlert,
   renderHome,
+  renderKeyLimit,
   renderKeyMessages,
   renderNoMatch,
   renderNoOrdersInMessage,
@@ -53,7 +56,12 @@ describe('formatting', () => {
   it.each([
     ['COMPLETED', 'Completed'],
     ['canceled', 'Canceled'],
-    ['ON_HOLD_FOR_REVIEW', 'ON_HOLD_FOR_REVIEW'],
+    ['ON_HOLD_FOR_REVIEW', 'On hold for review'],
+    ['PRE_ORDER', 'Pre-order'],
+    ['pre-order', 'Pre-order'],
+    ['REFUNDED', 'Refunded'],
+    ['partially_refunded', 'Partially refunded'],
+    ['  ', 'Unknown'],
     [null, 'Unknown'],
   ])('status %j reads %j', (status, label) => expect(statusLabel(status)).toBe(label));
 
@@ -196,6 +204,135 @@ describe('what the user typed is quoted back short', () => {
   });
 });
 
+describe('one readable form per status, and proper plurals', () => {
+  it('cards, lists and keys messages show "Pre-order" and "Refunded", never the raw code', () => {
+    const card = renderOrderCard(order(1, { status: 'PRE_ORDER' }), { ...options, variant: 'preview' });
+    expect(JSON.stringify(card)).toContain('*Status*\\n:large_yellow_circle: Pre-order');
+    expect(card.text).toBe('Order ORDER00001 (PO-2026-000001): Pre-order');
+    const list = renderResultList(
+      { query: 'PO', orders: [order(1, { status: 'REFUNDED' }), order(2)], hits: 2, offset: 0 },
+      options,
+    );
+    expect(JSON.stringify(list)).toContain(':large_blue_circle: Refunded');
+    for (const message of [card, list]) expect(JSON.stringify(message)).not.toMatch(/PRE_ORDER|REFUNDED/);
+    const keys = renderKeyMessages({ ...keysOf(2), status: 'REFUNDED' }).messages[0];
+    expect(JSON.stringify(keys)).toContain(
+      ':warning: *Status: Refunded. These keys may no longer work.* Check with the partner before giving them to a customer.',
+    );
+    const pending = renderKeyMessages({ ...keysOf(1), status: 'PRE_ORDER' }).messages[0];
+    expect(JSON.stringify(pending)).toContain(
+      ':hourglass_flowing_sand: *Status: Pre-order.* The partner is still delivering this order.',
+    );
+  });
+
+  it('one key, one key retrieval, one minute, one day', () => {
+    const one = renderKeyMessages(keysOf(1)).messages[0];
+    expect(one?.text).toBe('Keys for order ORDER00001: 1 key');
+    const partial = keysOf(0);
+    partial.products[0] = { id: 'p1', title: 'Suite', quantity: 1, keys: [] };
+    const text = JSON.stringify(renderKeyMessages(partial).messages);
+    expect(text).toContain('0 of 1 key delivered');
+    expect(text).toContain('*0 of 1 key delivered so far.*');
+    const limit = renderKeyLimit({ reason: 'limit', retryAfterMs: 30_000, max: 1 }, now);
+    expect(JSON.stringify(limit.blocks[0])).toContain(
+      'You have reached the limit of 1 key retrieval within an hour.',
+    );
+    expect(JSON.stringify(limit.blocks[0])).toContain('(in 1 minute)');
+    const alert = renderFinanceAlert(
+      {
+        watched: 'runway',
+        type: 'crossed',
+        threshold: 1,
+        reading: { balance: 1, creditLimit: 0, readAt: now, sourceOrderId: 'O1', traceId: undefined },
+        available: 1,
+        runwayDays: 0.5,
+        averagePerDay: 2,
+        homeLink: undefined,
+      },
+      options,
+    );
+    expect(alert.text).toBe('Runway alert: 0.5 days (threshold 1 day)');
+  });
+
+  it.each([
+    [
+      false,
+      232,
+      1_200,
+      ':white_check_mark: Export ready: 232 orders (all statuses) from 2026-11-01 to 2026-11-21 (1,200 orders read), in the file below.',
+    ],
+    [
+      false,
+      1,
+      1,
+      ':white_check_mark: Export ready: 1 order (all statuses) from 2026-11-01 to 2026-11-21 (1 order read), in the file below.',
+    ],
+    [
+      true,
+      1,
+      5,
+      ':white_check_mark: Export ready: 1 completed order from 2026-11-01 to 2026-11-21 (5 orders read), in the file below.',
+    ],
+  ])('export ready, completed only %j, %i of %i: %s', (completedOnly, written, read, text) => {
+    const scope = { from: '2026-11-01', to: '2026-11-21', completedOnly };
+    expect(exportMessages.ready(scope, written, read).text).toBe(text);
+  });
+
+  it('export progress and failures count in words too', () => {
+    const scope = { from: '2026-11-01', to: '2026-11-21', completedOnly: false };
+    expect(exportMessages.progress(scope, 1).text).toBe(
+      'Exporting all orders from 2026-11-01 to 2026-11-21: 1 order read…',
+    );
+    expect(exportMessages.slackFailed(scope, 1).text).toContain('was read (1 order) but could not be sent');
+  });
+});
+
+describe('the finance Home tab', () => {
+  const spend = {
+    today: 10,
+    last7Days: 70,
+    last30Days: 300,
+    averagePerDay: 10,
+    daily: [...Array.from({ length: 28 }, () => 10), 0, 120.5],
+    ordersCounted: 40,
+    computedAt: now.toISOString(),
+    timeZone: 'UTC',
+  };
+  const reading = {
+    balance: 24_870.55,
+    creditLimit: 10_000,
+    readAt: now,
+    sourceOrderId: 'ORDER00001',
+    traceId: 't',
+  };
+  const home = () =>
+    renderHome(
+      {
+        isFinance: true,
+        balance: { kind: 'reading', reading },
+        recent: { orders: [order(1)], hits: 1 },
+        spend: { figures: spend },
+      },
+      options,
+    );
+
+  it('says plainly what available funds are, with no word about the spec', () => {
+    const text = JSON.stringify(home());
+    expect(text).toContain('from the partner API. Available funds = balance + credit limit.');
+    expect(text).not.toMatch(/spec/i);
+  });
+
+  it('gives the sparkline a scale: the lowest and the highest day', () => {
+    const sections = (home().blocks as Array<{ text?: { text: string } }>).map(
+      (block) => block.text?.text ?? '',
+    );
+    const line = sections.find((text) => text.includes('daily spend'));
+    expect(line).toMatch(
+      /^`[▁▂▃▄▅▆▇█]{30}` {2}daily spend, last 30 days \(oldest left\) · lowest day €0\.00 · highest day €120\.50 \(the tallest bar\)$/,
+    );
+  });
+});
+
 describe('one snapshot per surface', () => {
   const error = new PartnerApiError({
     kind: 'rate_limited',
@@ -274,6 +411,30 @@ describe('one snapshot per surface', () => {
       () =>
         renderHome(
           { isFinance: true, balance: { kind: 'no_completed_order' }, recent: { orders: [], hits: 0 } },
+          options,
+        ),
+    ],
+    [
+      'home, finance, with spend',
+      () =>
+        renderHome(
+          {
+            isFinance: true,
+            balance: { kind: 'no_completed_order', checked: 125 },
+            recent: { orders: [order(1, { status: 'PRE_ORDER' })], hits: 1 },
+            spend: {
+              figures: {
+                today: 0,
+                last7Days: 70,
+                last30Days: 300,
+                averagePerDay: 10,
+                daily: Array.from({ length: 30 }, (_, i) => i * 2),
+                ordersCounted: 40,
+                computedAt: now.toISOString(),
+                timeZone: 'Europe/Berlin',
+              },
+            },
+          },
           options,
         ),
     ],

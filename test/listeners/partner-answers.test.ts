@@ -138,7 +138,10 @@ describe('partner answers as real wholesale APIs send them', () => {
       h.simulator.realism.refundedKeys = true;
       const order = h.simulator.addOrder({ status: 'REFUNDED', quantity: 2 });
       const { blocks } = await answer('/order-keys', order.id);
-      expect(blocks).toContain('This order is REFUNDED: these keys may no longer work.');
+      expect(blocks).toContain(
+        ':warning: *Status: Refunded. These keys may no longer work.* Check with the partner before giving them to a customer.',
+      );
+      expect(blocks).not.toContain('REFUNDED');
       for (const key of h.simulator.keysOf(order.id)) expect(blocks).toContain(key.value);
     });
 
@@ -146,7 +149,9 @@ describe('partner answers as real wholesale APIs send them', () => {
       h.simulator.realism.processing = 'partial';
       const order = h.simulator.addOrder({ status: 'PROCESSING', quantity: 5 });
       const { blocks } = await answer('/order-keys', order.id);
-      expect(blocks).toContain('This order is PROCESSING:');
+      expect(blocks).toContain(
+        ':hourglass_flowing_sand: *Status: Processing.* The partner is still delivering this order.',
+      );
       expect(blocks).toContain('2 of 5 keys delivered so far.');
       expect(blocks).toContain(`Run \`/order-keys ${order.id}\` again later`);
     });

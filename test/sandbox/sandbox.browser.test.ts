@@ -191,7 +191,7 @@ describe.skipIf(!chromiumPath && !inCi)('the sandbox in a browser', () => {
     await page.locator('.message.is-ephemeral', { hasText: '2 of 5 keys delivered so far' }).last().waitFor();
     await type(`/order-keys ${refunded}`);
     await page
-      .locator('.message.is-ephemeral', { hasText: 'This order is REFUNDED: these keys may no longer work' })
+      .locator('.message.is-ephemeral', { hasText: 'Status: Refunded. These keys may no longer work.' })
       .last()
       .waitFor();
     await page.screenshot({ path: `${SHOTS}/4a-showcase-keys.png` });
@@ -231,7 +231,7 @@ describe.skipIf(!chromiumPath && !inCi)('the sandbox in a browser', () => {
     const ready = page.locator('.message', { hasText: 'Export ready' }).last();
     await ready.waitFor({ timeout: 20_000 });
     const exported = Number(
-      /Export ready: ([\d,]+) all orders/.exec(await ready.innerText())?.[1]?.replace(/,/g, ''),
+      /Export ready: ([\d,]+) orders? \(all statuses\)/.exec(await ready.innerText())?.[1]?.replace(/,/g, ''),
     );
     expect(exported).toBeGreaterThan(0);
     const [download] = await Promise.all([
