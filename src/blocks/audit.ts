@@ -16,7 +16,8 @@ export interface AuditLineInput {
 
 // Slack IDs are checked before they become mentions: anything else would be markup from outside.
 const USER_ID = /^[UW][A-Z0-9]{2,20}$/;
-const CHANNEL_ID = /^[CDG][A-Z0-9]{2,20}$/;
+// A direct message (D…) is said as such: Slack shows no channel name for it.
+const CHANNEL_ID = /^[CG][A-Z0-9]{2,20}$/;
 
 const FAILURES: Record<string, string> = {
   not_found: 'order not found',

@@ -179,7 +179,7 @@ export function renderHome(input: HomeInput, options: RenderOptions): types.Home
     blocks.push(...accessDeniedBlocks('orders', input.ordersDenied));
   } else if (!isPartnerApiError(input.recent)) {
     if (input.recent.orders.length === 0) blocks.push(...noRecentOrders(input.recent));
-    else blocks.push(...orderRows(input.recent.orders, options, { openButtons: false }));
+    else blocks.push(...orderRows(input.recent.orders, options, { actionIdPerRow: true }));
   } else {
     const error = input.recent;
     const trace = error.traceId ? ` Trace ID \`${escapeMrkdwn(error.traceId)}\`.` : '';

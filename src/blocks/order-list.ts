@@ -21,8 +21,11 @@ export const RESULTS_PER_PAGE = 10;
 export interface RowOptions {
   /** Where "Back to results" returns to, carried in each Open button. */
   back?: { query: string; offset: number } | undefined;
-  /** The Home tab has no response_url to answer a click with, so its rows carry no button. */
-  openButtons?: boolean | undefined;
+  /**
+   * Each Open button gets its own action ID (order_open_0, order_open_1, …): on the Home tab a click
+   * is told apart by its action ID alone (the sandbox's local Slack finds a Home button that way).
+   */
+  actionIdPerRow?: boolean | undefined;
 }
 
 export function orderRows(
@@ -30,20 +33,19 @@ export function orderRows(
   options: RenderOptions,
   rows: RowOptions = {},
 ): Block[] {
-  const { back, openButtons = true } = rows;
-  return orders.map((order) => {
+  const { back, actionIdPerRow = false } = rows;
+  return orders.map((order, index) => {
     const quantity = order.item.quantity === null ? '' : ` × ${order.item.quantity}`;
     const line = [
       `*\`${escapeMrkdwn(order.id)}\`* · ${order.referenceId ? escapeMrkdwn(order.referenceId) : 'no reference'} · ${statusWithEmoji(order.status)}`,
       `${escapeMrkdwn(order.item.title ?? 'Untitled item')}${quantity} · ${formatMoney(order.item.amount, options.currency)} · ${slackDate(order.createdAt, options.now)}`,
     ].join('\n');
     const text = { type: 'mrkdwn' as const, text: truncate(line, 3_000) };
-    if (!openButtons) return { type: 'section', text } satisfies Block;
     return {
       type: 'section',
       text,
       accessory: button(
-        ActionIds.openOrder,
+        actionIdPerRow ? `${ActionIds.openOrder}_${index}` : ActionIds.openOrder,
         'Open',
         encodeButton(back ? { o: order.id, q: back.query, p: back.offset } : { o: order.id }),
       ),

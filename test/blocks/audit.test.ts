@@ -55,6 +55,7 @@ describe('audit lines', () => {
 
   it('says where: a channel, a direct message, a reveal link', () => {
     expect(section({ ...base, channelId: undefined })).toMatch(/ in a direct message$/);
+    expect(section({ ...base, channelId: 'D0FINANCE', via: 'button' })).toMatch(/ in a direct message$/);
     expect(section({ ...base, channelId: undefined, via: 'reveal' })).toMatch(/ from a reveal link$/);
     expect(small({ ...base, via: 'button' })).toMatch(/^via Show keys · /);
   });
