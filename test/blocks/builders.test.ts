@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { escapeMrkdwn, formatMoney, slackDate, statusLabel } from '../../src/blocks/format.js';
 import {
+  classifyKey,
+  deliveryWarnings,
   exportMessages,
   renderFinanceAlert,
   renderHome,
@@ -14,7 +16,6 @@ import {
   renderResultList,
   renderUnrelatedResults,
 } from '../../src/blocks/index.js';
-import { classifyKey } from '../../src/blocks/keys.js';
 import { type OrderKeys, type OrderSummary, PartnerApiError } from '../../src/partner-api/index.js';
 
 const now = new Date('2026-11-22T12:00:00.000Z');
@@ -98,6 +99,44 @@ describe('classifyKey', () => {
     [{ value: 'has`backtick', type: 'text' }, 'plain'],
     [{ value: null, type: 'text' }, 'note'],
   ])('%j is shown as %s', (key, kind) => expect(classifyKey(key, 1).kind).toBe(kind));
+});
+
+describe('delivery warnings', () => {
+  it.each([
+    ['COMPLETED', 2, 2, []],
+    [
+      'refunded',
+      2,
+      2,
+      [
+        ':warning: *Status: Refunded. These keys may no longer work.* Check with the partner before giving them to a customer.',
+      ],
+    ],
+    [
+      'ON_HOLD_FOR_REVIEW',
+      2,
+      2,
+      [
+        ':warning: *Status: On hold for review, not completed.* Check with the partner before giving these keys to a customer.',
+      ],
+    ],
+    [
+      'PROCESSING',
+      5,
+      2,
+      [
+        ':hourglass_flowing_sand: *Status: Processing.* The partner is still delivering this order.',
+        ':hourglass_flowing_sand: *2 of 5 keys delivered so far.* Run `/order-keys ORDER00001` again later for the rest.',
+      ],
+    ],
+  ])('%s, %i ordered, %i delivered', (status, ordered, delivered, texts) => {
+    const keys = keysOf(delivered);
+    keys.status = status;
+    (keys.products[0] as { quantity: number }).quantity = ordered;
+    expect(deliveryWarnings(keys).map((block) => (block as { text: { text: string } }).text.text)).toEqual(
+      texts,
+    );
+  });
 });
 
 describe('keys messages', () => {

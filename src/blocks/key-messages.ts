@@ -1,15 +1,13 @@
-import {
-  type DecodedImage,
-  type DigitalKey,
-  decodeImageKey,
-  describeSize,
-  normalizeKeyType,
-  type OrderKeys,
-} from '../partner-api/index.js';
+import type { DigitalKey, OrderKeys } from '../partner-api/index.js';
 import { ActionIds } from './action-ids.js';
 import { adminNote } from './admin-note.js';
-import { escapeMrkdwn, isCompleted, notificationText, plural, statusLabel, truncate } from './format.js';
+import { deliveryWarnings } from './delivery-warnings.js';
+import { escapeMrkdwn, notificationText, plural, truncate } from './format.js';
+import { classifyKey } from './key-classification.js';
 import { type Block, button, type SlackMessage } from './types.js';
+
+// Packs the keys of an order into Slack messages: grouped by product, in as few blocks as the limits
+// allow, each key shown as key-classification.ts decides, under the warnings of delivery-warnings.ts.
 
 // Slack's limits (see shared/SLACK-NOTES.md): 3,000 characters a section, 50 blocks a message, and
 // 5 posts to one response_url. Keys are packed within them; what does not fit is counted and said.
@@ -17,21 +15,6 @@ const SECTION_LIMIT = 3_000;
 const BLOCKS_PER_MESSAGE = 50;
 const FRAME_BLOCKS = 6; // intro, up to two warnings, closing context, "not shown" note, actions
 export const MAX_KEY_MESSAGES = 5;
-const MAX_PRINTABLE_KEY = 1_000;
-
-type KeyPiece =
-  | { kind: 'code'; text: string }
-  | { kind: 'image'; text: string }
-  | { kind: 'link'; url: string }
-  | { kind: 'plain'; text: string }
-  | { kind: 'note'; text: string };
-
-// biome-ignore lint/suspicious/noControlCharactersInRegex: rejecting control characters is the point
-const UNPRINTABLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\ufffd]/;
-
-function describeImage(image: DecodedImage): string {
-  return `an image key (${image.format}, ${describeSize(image.bytes.length)})`;
-}
 
 // Slack shows images only from a public URL or an uploaded file (which would stay in Slack's storage),
 // so an image key opens through a one-time link to Order Desk itself, which needs PUBLIC_URL.
@@ -42,54 +25,6 @@ const PUBLIC_URL_HINT =
 
 /** Gives the one-time link for the key at (product, key) of the answer; undefined without PUBLIC_URL. */
 export type RevealLinkFor = (product: number, key: number) => string | undefined;
-
-/** Decides how one key can be shown safely, whatever type the API gives it and however it spells it. */
-export function classifyKey(key: DigitalKey, position: number): KeyPiece {
-  const kind = normalizeKeyType(key.type);
-  const value = key.value;
-  if (kind === 'pre_order' && !value)
-    return { kind: 'note', text: `Key ${position} is a pre-order: the partner has not released it yet.` };
-  if (value === null || value === '')
-    return { kind: 'note', text: `Key ${position} was delivered without a value.` };
-  const looksLikeImage = kind === 'image' || /^data:image\//i.test(value);
-  // An image is named only once its bytes say so, whatever the type field claimed.
-  const image = looksLikeImage || kind === 'unknown' ? decodeImageKey(value) : undefined;
-  if (image) return { kind: 'image', text: `Key ${position} is ${describeImage(image)}.` };
-  if (looksLikeImage) {
-    return {
-      kind: 'note',
-      text: `Key ${position} is marked as an image (type “${escapeMrkdwn(truncate(key.type ?? 'image', 30))}”), but its data is not a PNG, JPEG or GIF image. Retrieve it from the partner platform.`,
-    };
-  }
-  if (value.startsWith('data:')) {
-    return {
-      kind: 'note',
-      text: `Key ${position} is a file (${escapeMrkdwn(truncate(value.slice(5).split(/[;,]/)[0] || 'unknown type', 40))}) that Slack cannot show; retrieve it from the partner platform.`,
-    };
-  }
-  const printable = !UNPRINTABLE.test(value) && value.length <= MAX_PRINTABLE_KEY;
-  if (kind === 'link') {
-    return printable && /^https?:\/\/[^\s<>|]+$/i.test(value)
-      ? { kind: 'link', url: value }
-      : {
-          kind: 'note',
-          text: `Key ${position} is a link that is not a plain web address, so Slack cannot show it safely; retrieve it from the partner platform.`,
-        };
-  }
-  if (!printable) {
-    return {
-      kind: 'note',
-      text:
-        value.length > MAX_PRINTABLE_KEY
-          ? `Key ${position} is ${value.length.toLocaleString('en-US')} characters long, too long to be a key to type; retrieve it from the partner platform.`
-          : `Key ${position} contains control characters, so it would not read as delivered; retrieve it from the partner platform.`,
-    };
-  }
-  // A backtick would end the code block early; such a key goes out as plain text, which Slack never formats.
-  if (value.includes('`')) return { kind: 'plain', text: value };
-  // Text and unknown types alike: a printable value is shown as text.
-  return { kind: 'code', text: value };
-}
 
 interface Piece {
   block: Block;
@@ -174,52 +109,6 @@ function piecesForKeys(
 
 function mrkdwn(text: string): Block {
   return { type: 'section', text: { type: 'mrkdwn', text } };
-}
-
-// Statuses after which delivered keys may have been revoked by the platform.
-const WITHDRAWN =
-  /^(refunded|partially_refunded|canceled|cancelled|returned|revoked|reversed|chargeback|charged_back|void|voided|disputed)$/i;
-const IN_PROGRESS =
-  /^(processing|pending|in_process|in_progress|pre_order|preorder|partially_delivered|partial|awaiting_delivery|on_hold|backorder)$/i;
-
-/**
- * What the agent must know before handing these keys to a customer: an order that is not completed
- * (refunded keys may no longer work) and a delivery that is not complete ("3 of 5 keys so far").
- */
-export function deliveryWarnings(order: OrderKeys): Block[] {
-  const blocks: Block[] = [];
-  const rawStatus = order.status?.trim();
-  const delivered = order.products.reduce((sum, product) => sum + product.keys.length, 0);
-  const ordered = order.products.reduce((sum, product) => sum + (product.quantity ?? product.keys.length), 0);
-  const status = rawStatus ? escapeMrkdwn(statusLabel(rawStatus)) : undefined;
-  const normalized = rawStatus?.replace(/[\s-]+/g, '_');
-  if (status && normalized && !isCompleted(rawStatus ?? null)) {
-    if (WITHDRAWN.test(normalized)) {
-      blocks.push(
-        mrkdwn(
-          `:warning: *Status: ${status}. These keys may no longer work.* Check with the partner before giving them to a customer.`,
-        ),
-      );
-    } else if (IN_PROGRESS.test(normalized)) {
-      blocks.push(
-        mrkdwn(`:hourglass_flowing_sand: *Status: ${status}.* The partner is still delivering this order.`),
-      );
-    } else {
-      blocks.push(
-        mrkdwn(
-          `:warning: *Status: ${status}, not completed.* Check with the partner before giving these keys to a customer.`,
-        ),
-      );
-    }
-  }
-  if (ordered > delivered) {
-    blocks.push(
-      mrkdwn(
-        `:hourglass_flowing_sand: *${delivered} of ${plural(ordered, 'key')} delivered so far.* Run \`/order-keys ${escapeMrkdwn(order.orderId)}\` again later for the rest.`,
-      ),
-    );
-  }
-  return blocks;
 }
 
 export interface KeyMessages {
