@@ -81,9 +81,10 @@ describe.skipIf(!chromiumPath && !inCi)('the sandbox in a browser', () => {
     await preview.getByRole('button', { name: 'Share in channel' }).click();
     const shared = page.locator('.message:not(.is-ephemeral)', { hasText: 'Shared by' }).last();
     await shared.waitFor();
-    await expect(
-      page.locator('.message.is-ephemeral', { hasText: 'Share in channel' }).count(),
-    ).resolves.toBe(0);
+    // The preview is deleted just after the shared card is posted: wait for it, do not race it.
+    await expect
+      .poll(() => page.locator('.message.is-ephemeral', { hasText: 'Share in channel' }).count())
+      .toBe(0);
 
     await as('U0MEMBER');
     const seen = page.locator('.message', { hasText: 'Shared by' }).last();
