@@ -1,5 +1,7 @@
+import { adminNote } from './admin-note.js';
+import { plural } from './format.js';
 import { renderNotice } from './messages.js';
-import type { SlackMessage } from './types.js';
+import type { Block, SlackMessage } from './types.js';
 
 export type DenialReason =
   | 'not_listed'
@@ -11,39 +13,82 @@ export type DenialReason =
 
 const STAFF_ONLY = ':lock: *Order Desk is for the partner’s staff.*';
 
-const SHARED: Record<'guest' | 'external' | 'deactivated', string> = {
-  guest: `${STAFF_ONLY} Guest accounts cannot see order data. If you need it, ask your Order Desk admin.`,
-  external: `${STAFF_ONLY} People from other organisations cannot see order data here, even in a shared channel.`,
-  deactivated: `${STAFF_ONLY} This account is deactivated.`,
+/** What the user reads, and, for the admin in small print, the setting that decides it. */
+interface Denial {
+  text: string;
+  admin?: string;
+}
+
+const SHARED: Record<'guest' | 'external' | 'deactivated', Denial> = {
+  guest: {
+    text: `${STAFF_ONLY} Guest accounts cannot see order data. If you need it, ask your Order Desk admin.`,
+    admin: '`ALLOW_GUESTS=true` lets guest accounts look orders up.',
+  },
+  external: {
+    text: `${STAFF_ONLY} People from other organisations cannot see order data here, even in a shared channel.`,
+  },
+  deactivated: { text: `${STAFF_ONLY} This account is deactivated.` },
 };
 
-const DENIALS: Record<'orders' | 'keys', Record<DenialReason, string>> = {
+const DENIALS: Record<'orders' | 'keys', Record<DenialReason, Denial>> = {
   orders: {
     ...SHARED,
-    not_listed:
-      ':no_entry: *You are not on the list of people who may look orders up.* Ask your Order Desk admin to add you to ORDER_ALLOWED_USERS or to an allowed user group.',
-    lookup_failed:
-      ':no_entry: *Order Desk could not confirm who you are with Slack just now*, so it shows no order data. Try again in a minute.',
-    nobody_configured: ':no_entry: *Order lookups are switched off.* Ask your Order Desk admin.',
+    not_listed: {
+      text: ':no_entry: *You are not on the list of people who may look orders up.* Ask your Order Desk admin to add you.',
+      admin: 'add the user to `ORDER_ALLOWED_USERS`, or to a user group in `ORDER_ALLOWED_USERGROUPS`.',
+    },
+    lookup_failed: {
+      text: ':no_entry: *Order Desk could not confirm who you are with Slack just now*, so it shows no order data. Try again in a minute.',
+    },
+    nobody_configured: {
+      text: ':no_entry: *Order lookups are switched off.* Ask your Order Desk admin.',
+      admin: 'set `ORDER_ALLOWED_USERS` or `ORDER_ALLOWED_USERGROUPS`, or leave both empty for every member.',
+    },
   },
   keys: {
     ...SHARED,
-    not_listed:
-      ':no_entry: *You are not authorised to see order keys.* Ask your Order Desk admin to add you to KEYS_ALLOWED_USERS or to an allowed user group.',
-    lookup_failed:
-      ':no_entry: *Order Desk could not confirm your access with Slack just now*, so the keys stay hidden. Try again in a minute.',
-    nobody_configured:
-      ':no_entry: *Key retrieval is switched off:* no users or user groups are authorised. Ask your Order Desk admin to set KEYS_ALLOWED_USERS or KEYS_ALLOWED_USERGROUPS.',
+    not_listed: {
+      text: ':no_entry: *You are not authorised to see order keys.* Ask your Order Desk admin to add you.',
+      admin: 'add the user to `KEYS_ALLOWED_USERS`, or to a user group in `KEYS_ALLOWED_USERGROUPS`.',
+    },
+    lookup_failed: {
+      text: ':no_entry: *Order Desk could not confirm your access with Slack just now*, so the keys stay hidden. Try again in a minute.',
+    },
+    nobody_configured: {
+      text: ':no_entry: *Key retrieval is switched off:* nobody is authorised to see keys yet. Ask your Order Desk admin.',
+      admin: 'set `KEYS_ALLOWED_USERS` or `KEYS_ALLOWED_USERGROUPS`.',
+    },
   },
 };
 
-/** Why the user sees nothing, written for them, naming what an admin can change. */
+/** Why the user sees nothing, written for them; the setting an admin can change, in small print. */
 export function renderAccessDenied(feature: 'orders' | 'keys', reason: DenialReason): SlackMessage {
-  return renderNotice(DENIALS[feature][reason]);
+  const denial = DENIALS[feature][reason];
+  const message = renderNotice(denial.text);
+  return denial.admin ? { ...message, blocks: [...message.blocks, adminNote(denial.admin)] } : message;
 }
 
-export function accessDeniedText(feature: 'orders' | 'keys', reason: DenialReason): string {
-  return DENIALS[feature][reason];
+/** The same, as blocks inside a larger view (the Home tab). */
+export function accessDeniedBlocks(feature: 'orders' | 'keys', reason: DenialReason): Block[] {
+  return renderAccessDenied(feature, reason).blocks;
+}
+
+/** "Share in channel" refused: why, and what the agent can do instead. */
+export function renderSharingRefused(reason: 'external' | 'lookup_failed'): SlackMessage {
+  if (reason === 'lookup_failed')
+    return renderNotice(
+      ':lock: *Order Desk could not check who is in this channel*, so it does not post order data here. Invite @Order Desk to the channel, or share from another one.',
+    );
+  const message = renderNotice(
+    ':lock: *This channel is shared with another organisation* (Slack Connect), so Order Desk does not post order data in it. Share it in one of your own channels, or ask your Order Desk admin.',
+  );
+  return {
+    ...message,
+    blocks: [
+      ...message.blocks,
+      adminNote('`ALLOW_EXTERNAL_SHARING=true` lets cards be shared in such channels.'),
+    ],
+  };
 }
 
 /** The retrieval limit, refused or uncountable: when the user can retrieve again, or why not now. */
@@ -59,8 +104,12 @@ export function renderKeyLimit(
   const at = new Date(now.getTime() + limit.retryAfterMs);
   const seconds = Math.floor(at.getTime() / 1000);
   const minutes = Math.max(1, Math.ceil(limit.retryAfterMs / 60_000));
-  return renderNotice(
-    `:no_entry: *You have reached the limit of ${limit.max} key retrievals within an hour.* You can retrieve keys again at <!date^${seconds}^{time}|${at.toISOString().slice(11, 16)} UTC> (in ${minutes} minute${minutes === 1 ? '' : 's'}).`,
-    'The limit protects the account if a session is misused. If you need more, ask your Order Desk admin (KEYS_MAX_RETRIEVALS_PER_HOUR).',
+  const message = renderNotice(
+    `:no_entry: *You have reached the limit of ${plural(limit.max, 'key retrieval')} within an hour.* You can retrieve keys again at <!date^${seconds}^{time}|${at.toISOString().slice(11, 16)} UTC> (in ${plural(minutes, 'minute')}).`,
+    'The limit protects the account if a session is misused. If you need more, ask your Order Desk admin.',
   );
+  return {
+    ...message,
+    blocks: [...message.blocks, adminNote('the limit is `KEYS_MAX_RETRIEVALS_PER_HOUR`.')],
+  };
 }

@@ -1,5 +1,8 @@
+import type { PartnerApiError } from '../partner-api/index.js';
 import { ActionIds } from './action-ids.js';
-import type { Block } from './types.js';
+import { escapeMrkdwn, plural } from './format.js';
+import { partnerAdminNote } from './messages.js';
+import type { Block, SlackMessage } from './types.js';
 
 export const EXPORT_CALLBACK_ID = 'export_orders';
 export const EXPORT_FIELDS = {
@@ -69,3 +72,48 @@ export function exportButtonBlock(): Block {
     ],
   };
 }
+
+export interface ExportScope {
+  /** Calendar days (YYYY-MM-DD), both included. */
+  from: string;
+  to: string;
+  completedOnly: boolean;
+}
+
+const range = (scope: ExportScope) => `from ${scope.from} to ${scope.to}`;
+/** "all orders" / "completed orders", or with a count: "1 order (all statuses)", "232 completed orders". */
+function orders(scope: ExportScope, count?: number): string {
+  if (count === undefined) return scope.completedOnly ? 'completed orders' : 'all orders';
+  return scope.completedOnly ? plural(count, 'completed order') : `${plural(count, 'order')} (all statuses)`;
+}
+
+/** The export's DM, as it goes: started, progressing, then ready or failed (with the trace ID). */
+export const exportMessages = {
+  started(scope: ExportScope): SlackMessage {
+    return { text: `Exporting ${orders(scope)} ${range(scope)}…`, blocks: [] };
+  },
+  progress(scope: ExportScope, read: number): SlackMessage {
+    return { text: `Exporting ${orders(scope)} ${range(scope)}: ${plural(read, 'order')} read…`, blocks: [] };
+  },
+  ready(scope: ExportScope, written: number, read: number): SlackMessage {
+    return {
+      text: `:white_check_mark: Export ready: ${orders(scope, written)} ${range(scope)} (${plural(read, 'order')} read), in the file below.`,
+      blocks: [],
+    };
+  },
+  partnerFailed(scope: ExportScope, read: number, error: PartnerApiError): SlackMessage {
+    const trace = error.traceId ? ` Trace ID \`${escapeMrkdwn(error.traceId)}\`.` : '';
+    const text = `:warning: The export of ${orders(scope)} ${range(scope)} stopped after ${plural(read, 'order')}: ${error.userMessage}${trace} No file was sent; start the export again from the Home tab.`;
+    const admin = partnerAdminNote(error);
+    return {
+      text,
+      blocks: admin.length ? [{ type: 'section', text: { type: 'mrkdwn', text } }, ...admin] : [],
+    };
+  },
+  slackFailed(scope: ExportScope, written: number): SlackMessage {
+    return {
+      text: `:warning: The export of ${orders(scope)} ${range(scope)} was read (${plural(written, 'order')}) but could not be sent to Slack. Try again in a few minutes.`,
+      blocks: [],
+    };
+  },
+};

@@ -1,6 +1,7 @@
 import type { PartnerApiError } from '../partner-api/index.js';
-import { escapeMrkdwn, formatMoney, slackDate } from './format.js';
+import { escapeMrkdwn, formatMoney, plural, slackDate } from './format.js';
 import type { BalanceReading } from './home.js';
+import { partnerAdminNote } from './messages.js';
 import type { Block, RenderOptions, SlackMessage } from './types.js';
 
 export interface FinanceAlertInput {
@@ -23,7 +24,7 @@ function days(value: number | null): string {
 export function renderFinanceAlert(input: FinanceAlertInput, options: RenderOptions): SlackMessage {
   const money = (value: number | null) => formatMoney(value, options.currency);
   const subject = input.watched === 'funds' ? 'Available funds' : 'Runway';
-  const limit = input.watched === 'funds' ? money(input.threshold) : `${input.threshold} days`;
+  const limit = input.watched === 'funds' ? money(input.threshold) : plural(input.threshold, 'day');
   const value = input.watched === 'funds' ? money(input.available) : days(input.runwayDays);
   const headline = {
     crossed: `:warning: *${subject} fell below ${limit}: ${value}.*`,
@@ -70,6 +71,7 @@ export function renderBalanceUnreadable(error: PartnerApiError, failures: number
           text: `:grey_question: *The balance cannot be read:* the last ${failures} readings failed, so balance alerts are paused. ${escapeMrkdwn(error.userMessage)}${trace}`,
         },
       },
+      ...partnerAdminNote(error),
     ],
   };
 }

@@ -8,6 +8,8 @@ export function escapeMrkdwn(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
+// One readable form for every status, wherever a status is shown to a user (cards, lists, keys
+// messages); the CSV export keeps the raw value. Keys are upper case with underscores.
 const STATUS_LABELS: Record<string, string> = {
   COMPLETED: 'Completed',
   PROCESSING: 'Processing',
@@ -15,22 +17,41 @@ const STATUS_LABELS: Record<string, string> = {
   CANCELED: 'Canceled',
   CANCELLED: 'Canceled',
   REFUNDED: 'Refunded',
+  PARTIALLY_REFUNDED: 'Partially refunded',
   FAILED: 'Failed',
+  PRE_ORDER: 'Pre-order',
+  PREORDER: 'Pre-order',
+  IN_PROCESS: 'In process',
+  IN_PROGRESS: 'In progress',
+  ON_HOLD: 'On hold',
 };
 
 const STATUS_EMOJI: Record<string, string> = {
   Completed: ':large_green_circle:',
   Processing: ':large_yellow_circle:',
   Pending: ':large_yellow_circle:',
+  'Pre-order': ':large_yellow_circle:',
+  'In process': ':large_yellow_circle:',
+  'In progress': ':large_yellow_circle:',
+  'On hold': ':large_yellow_circle:',
   Canceled: ':red_circle:',
   Refunded: ':large_blue_circle:',
+  'Partially refunded': ':large_blue_circle:',
   Failed: ':red_circle:',
 };
 
-/** "COMPLETED" reads "Completed"; a status the spec does not show is displayed as it came. */
+/**
+ * "COMPLETED" reads "Completed", "PRE_ORDER" "Pre-order"; a status the spec does not show reads the
+ * same way ("ON_HOLD_FOR_REVIEW" is "On hold for review"), never as a raw code beside a label.
+ */
 export function statusLabel(status: string | null): string {
-  if (!status) return 'Unknown';
-  return STATUS_LABELS[status.toUpperCase()] ?? status;
+  const raw = status?.trim();
+  if (!raw) return 'Unknown';
+  const key = raw.toUpperCase().replace(/[\s-]+/g, '_');
+  const known = STATUS_LABELS[key];
+  if (known) return known;
+  const words = key.replace(/_+/g, ' ').trim().toLowerCase();
+  return truncate(`${words.charAt(0).toUpperCase()}${words.slice(1)}`, 40);
 }
 
 export function statusWithEmoji(status: string | null): string {
@@ -86,6 +107,24 @@ export function slackDate(iso: string | null, now: Date): string {
  */
 export function notificationText(text: string): string {
   return escapeMrkdwn(truncate(text, 300));
+}
+
+/** How much of what a user typed is quoted back: enough to recognise it, never a wall of text. */
+export const ECHO_LENGTH = 60;
+
+/** User input quoted back, on one line and cut to ECHO_LENGTH; not escaped (see `echo`). */
+export function shorten(text: string): string {
+  return truncate(text.replace(/\s+/g, ' ').trim(), ECHO_LENGTH);
+}
+
+/** User input quoted back in mrkdwn: shortened and escaped. */
+export function echo(text: string): string {
+  return escapeMrkdwn(shorten(text));
+}
+
+/** "1 key", "3 keys", "12,000 orders": the count in words, singular or plural. */
+export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
+  return `${count.toLocaleString('en-US')} ${count === 1 ? singular : pluralForm}`;
 }
 
 /** Cuts text to a Block Kit limit, marking the cut. */

@@ -1,13 +1,13 @@
 import type { types } from '@slack/bolt';
 import { runwayDays, type SpendFigures, sparkline } from '../finance/spend.js';
-import type { OrderSummary, PartnerApiError } from '../partner-api/index.js';
-import { accessDeniedText, type DenialReason } from './access.js';
+import { isPartnerApiError, type PartnerApiError } from '../partner-api/index.js';
+import { accessDeniedBlocks, type DenialReason } from './access.js';
 import { ActionIds } from './action-ids.js';
 import { exportButtonBlock } from './export.js';
 import { escapeMrkdwn, formatMoney, slackDate } from './format.js';
-import { KEYS_USAGE, ORDER_USAGE } from './messages.js';
+import { KEYS_USAGE, noRecentOrders, ORDER_USAGE, partnerAdminNote } from './messages.js';
 import { orderRows } from './order-list.js';
-import { type Block, button, type RenderOptions } from './types.js';
+import { type Block, button, type RecentOrdersShown, type RenderOptions } from './types.js';
 
 export interface BalanceReading {
   balance: number | null;
@@ -20,7 +20,11 @@ export interface BalanceReading {
 
 export type BalanceState =
   | { kind: 'reading'; reading: BalanceReading }
-  | { kind: 'no_completed_order' }
+  /**
+   * No completed order was found among the orders looked at. `checked` says how many that was, when
+   * known: "none among the 125 newest" is what was seen, "the account has none" would be a guess.
+   */
+  | { kind: 'no_completed_order'; checked?: number | undefined }
   /** `retryAt`: when Order Desk will read again by itself (the back-off after a failed read). */
   | { kind: 'error'; error: PartnerApiError; retryAt?: Date | undefined };
 
@@ -28,7 +32,7 @@ export interface HomeInput {
   isFinance: boolean;
   /** Only looked up for finance users. */
   balance?: BalanceState | undefined;
-  recent: readonly OrderSummary[] | PartnerApiError;
+  recent: RecentOrdersShown | PartnerApiError;
   /** Set when the user may not see order data (a guest, another organisation's user). */
   ordersDenied?: DenialReason | undefined;
   /**
@@ -65,6 +69,8 @@ function spendBlocks(spend: SpendView, balance: BalanceState | undefined, option
   const reading = balance?.kind === 'reading' ? balance.reading : undefined;
   const available = reading && reading.balance !== null ? reading.balance + (reading.creditLimit ?? 0) : null;
   const runway = runwayDays(available, figures.averagePerDay);
+  const lowest = figures.daily.length > 0 ? Math.min(...figures.daily) : 0;
+  const highest = figures.daily.length > 0 ? Math.max(...figures.daily) : 0;
   return [
     header,
     {
@@ -80,7 +86,10 @@ function spendBlocks(spend: SpendView, balance: BalanceState | undefined, option
         },
       ],
     },
-    section(`\`${sparkline(figures.daily)}\`  daily spend, last 30 days (oldest left)`),
+    // The bars have no axis: the lowest and highest day's amounts give them a scale.
+    section(
+      `\`${sparkline(figures.daily)}\`  daily spend, last 30 days (oldest left) · lowest day ${money(lowest)} · highest day ${money(highest)} (the tallest bar)`,
+    ),
     {
       type: 'context',
       elements: [
@@ -106,9 +115,15 @@ function balanceBlocks(state: BalanceState | undefined, options: RenderOptions):
   };
   if (!state) return [];
   if (state.kind === 'no_completed_order') {
+    const among =
+      state.checked === undefined
+        ? 'among the newest orders Order Desk checked'
+        : state.checked === 1
+          ? 'in the newest order'
+          : `among the ${state.checked.toLocaleString('en-US')} newest`;
     return [
       section(
-        'The balance is not available yet: the partner API reports it only with the keys of a completed order, and the account has none.',
+        `The balance is not available yet: the partner API reports it only with the keys of a completed order. No completed order ${among}.`,
       ),
       refresh,
     ];
@@ -120,6 +135,7 @@ function balanceBlocks(state: BalanceState | undefined, options: RenderOptions):
       : '';
     return [
       section(`:warning: The balance could not be read. ${state.error.userMessage}${trace}${again}`),
+      ...partnerAdminNote(state.error),
       refresh,
     ];
   }
@@ -147,7 +163,7 @@ function balanceBlocks(state: BalanceState | undefined, options: RenderOptions):
       elements: [
         {
           type: 'mrkdwn',
-          text: `Read ${slackDate(reading.readAt.toISOString(), options.now)} from the partner API. Available funds = balance + credit limit (the spec does not define it; this is Order Desk's reading).`,
+          text: `Read ${slackDate(reading.readAt.toISOString(), options.now)} from the partner API. Available funds = balance + credit limit.`,
         },
       ],
     },
@@ -176,15 +192,16 @@ export function renderHome(input: HomeInput, options: RenderOptions): types.Home
     { type: 'header', text: { type: 'plain_text', text: 'Most recent orders' } },
   );
   if (input.ordersDenied) {
-    blocks.push(section(accessDeniedText('orders', input.ordersDenied)));
-  } else if (Array.isArray(input.recent)) {
-    if (input.recent.length === 0) blocks.push(section('There are no orders on the account yet.'));
-    else blocks.push(...orderRows(input.recent, options, { openButtons: false }));
+    blocks.push(...accessDeniedBlocks('orders', input.ordersDenied));
+  } else if (!isPartnerApiError(input.recent)) {
+    if (input.recent.orders.length === 0) blocks.push(...noRecentOrders(input.recent));
+    else blocks.push(...orderRows(input.recent.orders, options, { actionIdPerRow: true }));
   } else {
-    const error = input.recent as PartnerApiError;
+    const error = input.recent;
     const trace = error.traceId ? ` Trace ID \`${escapeMrkdwn(error.traceId)}\`.` : '';
     blocks.push(
       section(`:warning: The most recent orders could not be loaded. ${error.userMessage}${trace}`),
+      ...partnerAdminNote(error),
     );
   }
   return { type: 'home', blocks };

@@ -1,14 +1,27 @@
 export type { DenialReason } from './access.js';
-export { accessDeniedText, renderAccessDenied, renderKeyLimit } from './access.js';
+export { accessDeniedBlocks, renderAccessDenied, renderKeyLimit, renderSharingRefused } from './access.js';
 export { ActionIds } from './action-ids.js';
+export type { AuditLineInput } from './audit.js';
+export { renderAuditLine } from './audit.js';
 export type { OrderButton, PageButton } from './button-values.js';
 export { decodeButton, OrderButtonSchema, PageButtonSchema } from './button-values.js';
-export { EXPORT_CALLBACK_ID, EXPORT_FIELDS, exportButtonBlock, renderExportModal } from './export.js';
+export { deliveryWarnings } from './delivery-warnings.js';
+export type { ExportScope } from './export.js';
+export {
+  EXPORT_CALLBACK_ID,
+  EXPORT_FIELDS,
+  exportButtonBlock,
+  exportMessages,
+  renderExportModal,
+} from './export.js';
 export type { FinanceAlertInput } from './finance.js';
 export { renderBalanceReadableAgain, renderBalanceUnreadable, renderFinanceAlert } from './finance.js';
 export type { BalanceReading, BalanceState, HomeInput } from './home.js';
 export { renderHome } from './home.js';
-export { renderKeyMessages } from './keys.js';
+export type { KeyPiece } from './key-classification.js';
+export { classifyKey } from './key-classification.js';
+export type { KeyMessages, RevealLinkFor } from './key-messages.js';
+export { MAX_KEY_MESSAGES, renderKeyMessages } from './key-messages.js';
 export {
   renderNoMatch,
   renderNoOrdersInMessage,

@@ -1,7 +1,14 @@
-import type { OrderSummary, PartnerApiError } from '../partner-api/index.js';
-import { escapeMrkdwn, notificationText, truncate } from './format.js';
+import {
+  endpointOf,
+  isPartnerApiError,
+  type OrderSummary,
+  type PartnerApiError,
+} from '../partner-api/index.js';
+import { adminNote } from './admin-note.js';
+import { echo, escapeMrkdwn, notificationText, plural, shorten, truncate } from './format.js';
 import { orderRows } from './order-list.js';
-import type { Block, RenderOptions, SlackMessage } from './types.js';
+import { SEARCH_PARAM_HINT } from './search-notes.js';
+import type { Block, RecentOrdersShown, RenderOptions, SlackMessage } from './types.js';
 
 function section(text: string): Block {
   return { type: 'section', text: { type: 'mrkdwn', text: truncate(text, 3_000) } };
@@ -16,30 +23,54 @@ export const ORDER_USAGE =
 export const KEYS_USAGE =
   '*How to get an order’s keys:* `/order-keys <order ID>` (authorised agents only; the keys are shown only to you).';
 
+/**
+ * No recent orders came back. Only when the partner API's own total agrees is that "no orders yet";
+ * an empty list beside a positive total is what was seen, and is said as such.
+ */
+export function noRecentOrders(recent: RecentOrdersShown): Block[] {
+  if (recent.hits <= 0) return [section('There are no orders on the account yet.')];
+  return [
+    section(
+      `:grey_question: The partner API listed no orders, although it reports ${recent.hits.toLocaleString('en-US')}. Try again in a minute; if it keeps happening, escalate with the trace ID.`,
+    ),
+    ...(recent.traceId ? [context(`Trace ID \`${escapeMrkdwn(recent.traceId)}\``)] : []),
+  ];
+}
+
 /** `/order` with no text: how to use it, and the most recent orders to start from. */
 export function renderOrderHelp(
-  recent: readonly OrderSummary[] | PartnerApiError,
+  recent: RecentOrdersShown | PartnerApiError,
   options: RenderOptions,
 ): SlackMessage {
   const blocks: Block[] = [section(ORDER_USAGE), section(KEYS_USAGE), { type: 'divider' }];
-  if (Array.isArray(recent)) {
-    if (recent.length === 0) blocks.push(section('There are no orders on the account yet.'));
-    else blocks.push(section('*Most recent orders*'), ...orderRows(recent, options));
-  } else {
-    const error = recent as PartnerApiError;
+  if (isPartnerApiError(recent)) {
     blocks.push(
-      section(`The most recent orders could not be loaded: ${error.userMessage}`),
-      ...traceContext(error),
+      section(`The most recent orders could not be loaded: ${recent.userMessage}`),
+      ...traceContext(recent),
+      ...partnerAdminNote(recent),
     );
-  }
+  } else if (recent.orders.length === 0) blocks.push(...noRecentOrders(recent));
+  else blocks.push(section('*Most recent orders*'), ...orderRows(recent.orders, options));
   return { text: 'How to use /order', blocks };
 }
 
-export function renderNoMatch(query: string): SlackMessage {
+/** Nothing to list for a search; `hits`, the partner's own total, may say there was something. */
+export function renderNoMatch(query: string, hits = 0, traceId?: string): SlackMessage {
+  if (hits > 0) {
+    return {
+      text: notificationText(`The partner API listed no orders for “${shorten(query)}”`),
+      blocks: [
+        section(
+          `:grey_question: The partner API listed no orders for *“${echo(query)}”*, although it reports ${plural(hits, 'match', 'matches')}. Try again in a minute; if it keeps happening, escalate with the trace ID.`,
+        ),
+        ...(traceId ? [context(`Trace ID \`${escapeMrkdwn(traceId)}\``)] : []),
+      ],
+    };
+  }
   return {
-    text: notificationText(`No order matches “${truncate(query, 100)}”`),
+    text: notificationText(`No order matches “${shorten(query)}”`),
     blocks: [
-      section(`:mag: No order matches *“${escapeMrkdwn(query)}”*.`),
+      section(`:mag: No order matches *“${echo(query)}”*.`),
       context(
         'Search by the full order ID (e.g. `K7QX2M9PLA`) or by your reference (e.g. `PO-2026-004512`); part of a reference also works. Type `/order` alone to see the most recent orders.',
       ),
@@ -53,15 +84,15 @@ export function renderUnrelatedResults(
   returned: number,
   traceId: string | undefined,
 ): SlackMessage {
+  const orders = returned === 1 ? 'an order' : `${returned.toLocaleString('en-US')} orders`;
   return {
-    text: notificationText(`The partner API returned orders that do not match “${truncate(query, 100)}”`),
+    text: notificationText(`The partner API returned orders that do not match “${shorten(query)}”`),
     blocks: [
       section(
-        `:warning: *The partner API returned ${returned === 1 ? 'an order' : `${returned} orders`} that do not match “${escapeMrkdwn(query)}”*: none of them contains it in its order ID or reference, so they are not listed.`,
+        `:warning: *The partner API returned ${orders} that ${returned === 1 ? 'does' : 'do'} not match “${echo(query)}”*: none of them contains it in its order ID or reference, so they are not listed. If this keeps happening, ask your Order Desk admin.`,
       ),
-      context(
-        `If this keeps happening, ask your Order Desk admin to check \`PARTNER_API_SEARCH_PARAM\` (the name of the partner API's search parameter).${traceId ? ` Trace ID \`${escapeMrkdwn(traceId)}\`.` : ''}`,
-      ),
+      ...(traceId ? [context(`Trace ID \`${escapeMrkdwn(traceId)}\``)] : []),
+      adminNote(SEARCH_PARAM_HINT),
     ],
   };
 }
@@ -105,22 +136,41 @@ function partnerSaid(error: PartnerApiError): Block[] {
   ];
 }
 
+/**
+ * The setting behind a failure that only an admin can fix, for the admin in small print; the message
+ * itself tells the agent to ask them.
+ */
+export function partnerAdminNote(error: PartnerApiError): Block[] {
+  const status = error.status;
+  if (error.kind === 'unauthorized') return [adminNote('check the partner API key, `PARTNER_API_KEY`.')];
+  if (error.kind === 'invalid_input' && status !== undefined)
+    return [
+      adminNote(
+        endpointOf(error.operation) === 'list'
+          ? 'check the names of the list’s query parameters: `PARTNER_API_SEARCH_PARAM`, `PARTNER_API_PAGE_PARAM`, `PARTNER_API_LIMIT_PARAM`.'
+          : 'check the `PARTNER_API_*` settings.',
+      ),
+    ];
+  if (error.kind === 'invalid_response' && status !== undefined && status >= 300 && status < 400)
+    return [adminNote('check `PARTNER_API_BASE_URL`: the partner API answered with a redirect.')];
+  return [];
+}
+
 /** One clear message per error kind, with the trace ID for escalation; never a stack or a body. */
 export function renderPartnerError(error: PartnerApiError, subject?: string): SlackMessage {
   const title = errorTitle(error);
-  const about = subject ? ` (${escapeMrkdwn(subject)})` : '';
+  const about = subject ? ` (${echo(subject)})` : '';
   const other =
     error.kind === 'mismatch'
       ? `\nThe answer named ${error.answeredOrderId ? `order \`${error.answeredOrderId}\`` : 'an order ID that is not valid'}.`
       : '';
   return {
-    text: notificationText(
-      `${title.replace(/^:[a-z_]+: /, '')}${subject ? ` (${truncate(subject, 80)})` : ''}`,
-    ),
+    text: notificationText(`${title.replace(/^:[a-z_]+: /, '')}${subject ? ` (${shorten(subject)})` : ''}`),
     blocks: [
       section(`*${title}*${about}\n${error.userMessage}${other}`),
       ...partnerSaid(error),
       ...traceContext(error),
+      ...partnerAdminNote(error),
     ],
   };
 }
@@ -140,7 +190,7 @@ export function renderNoOrdersInMessage(searched: readonly string[]): SlackMessa
       ? ':mag: *No order ID or reference found in that message.*'
       : `:mag: *No order matches ${searched
           .slice(0, 5)
-          .map((word) => `“${escapeMrkdwn(word)}”`)
+          .map((word) => `“${echo(word)}”`)
           .join(', ')}${searched.length > 5 ? ` or ${searched.length - 5} more` : ''}* from that message.`;
   return {
     text: 'No order found in that message',

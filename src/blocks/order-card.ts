@@ -11,14 +11,20 @@ import {
   statusWithEmoji,
   truncate,
 } from './format.js';
+import { otherOrdersNote } from './search-notes.js';
 import { type Block, type Button, button, type RenderOptions, type SlackMessage } from './types.js';
 
 export interface OrderCardOptions extends RenderOptions {
-  /** Ephemeral preview (Share + Show keys) or the shared copy in a channel (Show keys only). */
-  variant: 'preview' | 'shared';
+  /**
+   * Ephemeral preview (Share + Show keys), the shared copy in a channel (Show keys only), or the copy
+   * sent to the user's direct messages from the Home tab (Show keys; sharing is done from a channel).
+   */
+  variant: 'preview' | 'shared' | 'direct';
   sharedBy?: string | undefined;
   /** When the card was opened from a result list, a "Back to results" button returns there. */
   backTo?: { query: string; offset: number } | undefined;
+  /** The search that found it returned orders that do not contain its text: they are counted here. */
+  otherOrders?: { query: string; count: number } | undefined;
 }
 
 function orderFields(order: OrderSummary, options: RenderOptions): Block {
@@ -67,6 +73,19 @@ export function renderOrderCard(order: OrderSummary, options: OrderCardOptions):
     );
   }
   if (buttons.length > 0) blocks.push({ type: 'actions', block_id: 'order_actions', elements: buttons });
+  if (options.variant === 'preview' && options.otherOrders)
+    blocks.push(...otherOrdersNote(options.otherOrders.query, options.otherOrders.count));
+  if (options.variant === 'direct') {
+    blocks.push({
+      type: 'context',
+      elements: [
+        {
+          type: 'mrkdwn',
+          text: `Opened from the Home tab. To share it, type \`/order ${escapeMrkdwn(order.id)}\` in the channel.`,
+        },
+      ],
+    });
+  }
   if (options.variant === 'shared' && options.sharedBy) {
     blocks.push({
       type: 'context',

@@ -2,13 +2,17 @@ import type { OrderSummary } from '../partner-api/index.js';
 import { ActionIds } from './action-ids.js';
 import { encodeButton } from './button-values.js';
 import {
+  echo,
   escapeMrkdwn,
   formatMoney,
   notificationText,
+  plural,
+  shorten,
   slackDate,
   statusWithEmoji,
   truncate,
 } from './format.js';
+import { otherOrdersNote } from './search-notes.js';
 import { type Block, type Button, button, type RenderOptions } from './types.js';
 
 export const RESULTS_PER_PAGE = 10;
@@ -17,8 +21,11 @@ export const RESULTS_PER_PAGE = 10;
 export interface RowOptions {
   /** Where "Back to results" returns to, carried in each Open button. */
   back?: { query: string; offset: number } | undefined;
-  /** The Home tab has no response_url to answer a click with, so its rows carry no button. */
-  openButtons?: boolean | undefined;
+  /**
+   * Each Open button gets its own action ID (order_open_0, order_open_1, …): on the Home tab a click
+   * is told apart by its action ID alone (the sandbox's local Slack finds a Home button that way).
+   */
+  actionIdPerRow?: boolean | undefined;
 }
 
 export function orderRows(
@@ -26,20 +33,19 @@ export function orderRows(
   options: RenderOptions,
   rows: RowOptions = {},
 ): Block[] {
-  const { back, openButtons = true } = rows;
-  return orders.map((order) => {
+  const { back, actionIdPerRow = false } = rows;
+  return orders.map((order, index) => {
     const quantity = order.item.quantity === null ? '' : ` × ${order.item.quantity}`;
     const line = [
       `*\`${escapeMrkdwn(order.id)}\`* · ${order.referenceId ? escapeMrkdwn(order.referenceId) : 'no reference'} · ${statusWithEmoji(order.status)}`,
       `${escapeMrkdwn(order.item.title ?? 'Untitled item')}${quantity} · ${formatMoney(order.item.amount, options.currency)} · ${slackDate(order.createdAt, options.now)}`,
     ].join('\n');
     const text = { type: 'mrkdwn' as const, text: truncate(line, 3_000) };
-    if (!openButtons) return { type: 'section', text } satisfies Block;
     return {
       type: 'section',
       text,
       accessory: button(
-        ActionIds.openOrder,
+        actionIdPerRow ? `${ActionIds.openOrder}_${index}` : ActionIds.openOrder,
         'Open',
         encodeButton(back ? { o: order.id, q: back.query, p: back.offset } : { o: order.id }),
       ),
@@ -53,17 +59,21 @@ export interface ResultListInput {
   /** What the API reported as the total, which can be more than we fetched. */
   hits: number;
   offset: number;
+  /** Orders the partner returned that do not contain the search text: counted, not listed. */
+  others?: number | undefined;
 }
 
 /** Several matches: ten per message, Previous/Next carry the query and offset in their values. */
 export function renderResultList(input: ResultListInput, options: RenderOptions) {
   const { query, orders, hits, offset } = input;
+  const others = input.others ?? 0;
   const start = Math.min(Math.max(0, offset), Math.max(0, orders.length - 1));
   const page = orders.slice(start, start + RESULTS_PER_PAGE);
   const shownTo = start + page.length;
+  // With unrelated orders in the answer, the partner's total is not a count of matches.
   const more =
-    hits > orders.length
-      ? ` The partner API reported ${hits} in all; narrow the search to see the others.`
+    others === 0 && hits > orders.length
+      ? ` The partner API reported ${hits.toLocaleString('en-US')} in all; narrow the search to see the others.`
       : '';
   const blocks: Block[] = [
     {
@@ -71,7 +81,7 @@ export function renderResultList(input: ResultListInput, options: RenderOptions)
       text: {
         type: 'mrkdwn',
         text: truncate(
-          `*${orders.length} orders match* “${escapeMrkdwn(query)}”. Showing ${start + 1}–${shownTo}.${more}`,
+          `*${plural(orders.length, 'order')} ${orders.length === 1 ? 'matches' : 'match'}* “${echo(query)}”. Showing ${start + 1}–${shownTo}.${more}`,
           3_000,
         ),
       },
@@ -93,5 +103,11 @@ export function renderResultList(input: ResultListInput, options: RenderOptions)
     nav.push(button(`${ActionIds.resultsPage}_next`, 'Next →', encodeButton({ q: query, p: shownTo })));
   }
   if (nav.length > 0) blocks.push({ type: 'actions', block_id: 'results_nav', elements: nav });
-  return { text: notificationText(`${orders.length} orders match “${truncate(query, 100)}”`), blocks };
+  blocks.push(...otherOrdersNote(query, others));
+  return {
+    text: notificationText(
+      `${plural(orders.length, 'order')} ${orders.length === 1 ? 'matches' : 'match'} “${shorten(query)}”`,
+    ),
+    blocks,
+  };
 }

@@ -1,4 +1,5 @@
 import type { types } from '@slack/bolt';
+import type { OrderSummary } from '../partner-api/index.js';
 
 export type Block = types.KnownBlock;
 
@@ -13,6 +14,13 @@ export interface SlackMessage {
 export interface RenderOptions {
   currency: string | undefined;
   now: Date;
+}
+
+/** The newest orders as read, with the total the partner API reported beside them. */
+export interface RecentOrdersShown {
+  orders: readonly OrderSummary[];
+  hits: number;
+  traceId?: string | undefined;
 }
 
 export type Button = types.Button;

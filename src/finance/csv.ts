@@ -15,8 +15,9 @@ export const CSV_COLUMNS = [
   'created_at',
 ] as const;
 
-// A cell a spreadsheet would run as a formula (OWASP's list: = + - @ tab and carriage return) is
-// written with a leading apostrophe, so it shows as the text it is.
+// A text cell a spreadsheet would run as a formula (OWASP's list: = + - @ tab and carriage return) is
+// written with a leading apostrophe, so it shows as the text it is. Numbers are not text: -12.5 is
+// written as -12.5, so a spreadsheet can add it up (an apostrophe would turn it into text).
 // Compared by character code: this runs for every cell of a 100,000-order export.
 const FORMULA_STARTS = new Set(['=', '+', '-', '@', '\t', '\r'].map((char) => char.charCodeAt(0)));
 
@@ -34,18 +35,23 @@ function isoUtc(value: string | null): string {
   return Number.isNaN(time) ? value : new Date(time).toISOString();
 }
 
+/** A number as a spreadsheet reads one; empty when there is none. */
+function numberCell(value: number | null): string {
+  return value === null || !Number.isFinite(value) ? '' : String(value);
+}
+
 /** One order as a CSV row: never a key (the list answer carries none). */
 export function csvRow(order: OrderSummary, currency: string | undefined): string[] {
-  const text = (value: string | number | null | undefined) =>
-    neutralizeCell(value === null || value === undefined ? '' : String(value));
+  const text = (value: string | null | undefined) =>
+    neutralizeCell(value === null || value === undefined ? '' : value);
   return [
     text(order.id),
     text(order.referenceId),
     text(order.status),
     text(order.item.id),
     text(order.item.title),
-    text(order.item.quantity),
-    text(order.item.amount),
+    numberCell(order.item.quantity),
+    numberCell(order.item.amount),
     text(currency),
     text(isoUtc(order.createdAt)),
   ];

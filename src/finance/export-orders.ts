@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { WebClient } from '@slack/web-api';
+import { exportMessages, type SlackMessage } from '../blocks/index.js';
 import type { AppLogger } from '../logger.js';
 import { isPartnerApiError, type PartnerClient } from '../partner-api/index.js';
 import { logPartnerFailure } from '../services/partner-failures.js';
@@ -99,21 +100,25 @@ export interface ExportResult {
 export async function runExport(deps: ExportDeps, request: ExportRequest): Promise<ExportResult> {
   const { client, logger } = deps;
   const log = logger.child({ component: 'export', userId: request.userId });
-  const which = request.completedOnly ? 'completed orders' : 'all orders';
-  const range = `${request.from} to ${request.to}`;
   const dm = (await client.conversations.open({ users: request.userId })).channel?.id;
   if (!dm) throw new Error('conversations.open returned no channel');
   const progress = await client.chat.postMessage({
     channel: dm,
-    text: `Exporting ${which} from ${range}…`,
+    text: exportMessages.started(request).text,
     unfurl_links: false,
   });
   const ts = progress.ts as string;
   // Progress updates are a view (the next one replaces a lost one); the last one says how it ended
   // and must arrive, so it is retried while Slack limits it.
-  const update = async (text: string, final = false) => {
+  const update = async (message: SlackMessage, final = false) => {
     try {
-      const edit = () => client.chat.update({ channel: dm, ts, text });
+      const edit = () =>
+        client.chat.update({
+          channel: dm,
+          ts,
+          text: message.text,
+          ...(message.blocks.length > 0 ? { blocks: message.blocks } : {}),
+        });
       await (final ? deps.delivery.call('export_file', edit) : edit());
     } catch (error) {
       log.warn({ error: (error as Error).message }, 'export progress update failed');
@@ -141,18 +146,14 @@ export async function runExport(deps: ExportDeps, request: ExportRequest): Promi
         written += rows.length;
         if (Date.now() - lastUpdate >= every) {
           lastUpdate = Date.now();
-          await update(`Exporting ${which} from ${range}: ${read.toLocaleString('en-US')} orders read…`);
+          await update(exportMessages.progress(request, read));
         }
       }
     } catch (error) {
       writer.abort();
       if (!isPartnerApiError(error)) throw error;
       logPartnerFailure(logger, error, { where: 'export', userId: request.userId });
-      const trace = error.traceId ? ` Trace ID \`${error.traceId}\`.` : '';
-      await update(
-        `:warning: The export of ${which} from ${range} stopped after ${read.toLocaleString('en-US')} orders: ${error.userMessage}${trace} No file was sent; start the export again from the Home tab.`,
-        true,
-      );
+      await update(exportMessages.partnerFailed(request, read, error), true);
       return { outcome: 'partner_failed', orders: written, bytes: 0 };
     }
     const bytes = await writer.close();
@@ -164,16 +165,10 @@ export async function runExport(deps: ExportDeps, request: ExportRequest): Promi
         { error: (error as { data?: { error?: string } }).data?.error ?? (error as Error).message },
         'export upload failed',
       );
-      await update(
-        `:warning: The export of ${which} from ${range} was read (${written.toLocaleString('en-US')} orders) but could not be sent to Slack. Try again in a few minutes.`,
-        true,
-      );
+      await update(exportMessages.slackFailed(request, written), true);
       return { outcome: 'slack_failed', orders: written, bytes };
     }
-    await update(
-      `:white_check_mark: Export ready: ${written.toLocaleString('en-US')} ${which} from ${range} (${read.toLocaleString('en-US')} read), in the file below.`,
-      true,
-    );
+    await update(exportMessages.ready(request, written, read), true);
     log.info(
       { event: 'export', orders: written, bytes, from: request.from, to: request.to },
       'orders exported',

@@ -14,6 +14,7 @@ import {
   isPartnerApiError,
   type OrderSearchResult,
   type OrderSummary,
+  orderContainsText,
   type PartnerApiError,
 } from '../partner-api/index.js';
 import { type FailureContext, logPartnerFailure } from '../services/partner-failures.js';
@@ -57,17 +58,23 @@ export function isMessage(value: unknown): value is SlackMessage {
   return typeof value === 'object' && value !== null && 'blocks' in value && 'text' in value;
 }
 
-/** Orders came back, but none contains the search text: the API most likely ignored the search. */
-function unrelatedResults(
+/**
+ * Keeps the orders whose ID or reference contains the search text: a partner that ignores or loosely
+ * reads the search parameter returns others too, which are counted, not listed. None at all: the API
+ * most likely ignored the search, and the answer says so.
+ */
+function relatedOrders(
   deps: Pick<AppDeps, 'searchWatch'>,
   result: OrderSearchResult,
-): SlackMessage | undefined {
-  if (result.orders.length === 0 || result.containingQuery > 0) {
-    deps.searchWatch.related();
-    return undefined;
+): { orders: OrderSummary[]; others: number } | SlackMessage {
+  const orders = result.orders.filter((order) => orderContainsText(order, result.query));
+  const others = result.orders.length - orders.length;
+  if (orders.length === 0 && others > 0) {
+    deps.searchWatch.unrelated(others);
+    return renderUnrelatedResults(result.query, others, result.traceId);
   }
-  deps.searchWatch.unrelated(result.orders.length);
-  return renderUnrelatedResults(result.query, result.orders.length, result.traceId);
+  deps.searchWatch.related();
+  return { orders, others };
 }
 
 /** `/order <text>`: help and recent orders, one card, a list, or a clear "no match". */
@@ -80,21 +87,24 @@ export async function answerOrderSearch(
   const options = renderOptions(deps);
   if (!query) {
     const recent = await partnerResult(deps, context, () => deps.partner.orders.recent(RECENT_ORDERS_SHOWN));
-    return renderOrderHelp(isPartnerApiError(recent) ? recent : recent.orders, options);
+    return renderOrderHelp(recent, options);
   }
   const result = await withPartnerErrors(deps, context, () => deps.partner.orders.find(query), query);
   if (isMessage(result)) return result;
-  if (result.orders.length === 0) return renderNoMatch(result.query);
-  const unrelated = unrelatedResults(deps, result);
-  if (unrelated) return unrelated;
-  const [first] = result.orders;
-  if (first && (result.orders.length === 1 || result.exactMatches === 1)) {
-    return renderOrderCard(first, { ...options, variant: 'preview' });
+  if (result.orders.length === 0) return renderNoMatch(result.query, result.hits, result.traceId);
+  const related = relatedOrders(deps, result);
+  if (isMessage(related)) return related;
+  const { orders, others } = related;
+  // Exact matches come first, and they contain the search text, so they are all still here.
+  const [first] = orders;
+  if (first && (orders.length === 1 || result.exactMatches === 1)) {
+    return renderOrderCard(first, {
+      ...options,
+      variant: 'preview',
+      otherOrders: others > 0 ? { query: result.query, count: others } : undefined,
+    });
   }
-  return renderResultList(
-    { query: result.query, orders: result.orders, hits: result.hits, offset: 0 },
-    options,
-  );
+  return renderResultList({ query: result.query, orders, hits: result.hits, offset: 0, others }, options);
 }
 
 /** A result page for Previous/Next/Back: the query is run again, so any replica can serve it. */
@@ -106,11 +116,11 @@ export async function answerResultsPage(
 ): Promise<SlackMessage> {
   const result = await withPartnerErrors(deps, context, () => deps.partner.orders.find(query), query);
   if (isMessage(result)) return result;
-  if (result.orders.length === 0) return renderNoMatch(result.query);
-  const unrelated = unrelatedResults(deps, result);
-  if (unrelated) return unrelated;
+  if (result.orders.length === 0) return renderNoMatch(result.query, result.hits, result.traceId);
+  const related = relatedOrders(deps, result);
+  if (isMessage(related)) return related;
   return renderResultList(
-    { query: result.query, orders: result.orders, hits: result.hits, offset },
+    { query: result.query, orders: related.orders, hits: result.hits, offset, others: related.others },
     renderOptions(deps),
   );
 }

@@ -1,7 +1,7 @@
 import type { WebClient } from '@slack/web-api';
 import type { AppDeps } from '../app/deps.js';
 import { renderHome } from '../blocks/index.js';
-import { isPartnerApiError, type PartnerApiError, type RecentOrders } from '../partner-api/index.js';
+import type { PartnerApiError, RecentOrders } from '../partner-api/index.js';
 import { partnerResult, RECENT_ORDERS_SHOWN, renderOptions } from './lookup-order.js';
 
 /**
@@ -65,7 +65,7 @@ export async function publishHome(
     {
       isFinance: finance.allowed,
       balance,
-      recent: recent === undefined ? [] : isPartnerApiError(recent) ? recent : recent.orders,
+      recent: recent ?? { orders: [], hits: 0 },
       ordersDenied: orders.allowed ? undefined : orders.reason,
       spend: spendFigures,
     },

@@ -1,4 +1,5 @@
 import type { RespondFn } from '@slack/bolt';
+import type { WebClient } from '@slack/web-api';
 import type { SlackMessage } from '../blocks/index.js';
 import type { AppLogger } from '../logger.js';
 
@@ -27,6 +28,33 @@ export async function reply(
   } catch (error) {
     // An expired or used-up response_url: the user cannot be reached any more; say so in the log.
     logger.warn({ error: errorCode(error), mode }, 'reply through response_url failed');
+    return false;
+  }
+}
+
+/**
+ * Posts into the user's direct messages with Order Desk: the answer to a click that came with no
+ * response_url (a button on the Home tab). Never used for keys, which go only through response_urls.
+ */
+export async function postDirect(
+  client: WebClient,
+  userId: string,
+  message: SlackMessage,
+  logger: AppLogger,
+): Promise<boolean> {
+  try {
+    const channel = (await client.conversations.open({ users: userId })).channel?.id;
+    if (!channel) throw new Error('conversations.open returned no channel');
+    await client.chat.postMessage({
+      channel,
+      text: message.text,
+      blocks: message.blocks,
+      unfurl_links: false,
+      unfurl_media: false,
+    });
+    return true;
+  } catch (error) {
+    logger.warn({ error: errorCode(error) }, 'direct message failed');
     return false;
   }
 }

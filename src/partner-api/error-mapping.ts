@@ -14,11 +14,44 @@ export interface UpstreamError {
   message: string | undefined;
   /** An HTTP-like status number the body reports about itself (the envelope mirrors it). */
   bodyStatus: number | undefined;
+  /**
+   * When the keys are to be released (a pre-order), as a calendar day "2026-12-07", from a field
+   * such as `release_date` or from a date in the message ("its keys are released on 2026-12-07").
+   */
+  releaseDate: string | undefined;
 }
 
 const MESSAGE_FIELDS = ['detail', 'message', 'error_description', 'errorMessage', 'title', 'description'];
 const CODE_FIELDS = ['code', 'error_code', 'errorCode', 'kind', 'type', 'error'];
 const NESTED_FIELDS = ['error', 'errors', 'details', 'data'];
+const RELEASE_FIELDS = [
+  'release_date',
+  'releaseDate',
+  'released_at',
+  'release_at',
+  'available_at',
+  'available_from',
+  'availability_date',
+  'expected_at',
+];
+const ISO_DAY = /\b(\d{4})-(\d{2})-(\d{2})(?!\d)/;
+
+const RELEASE_IN_WORDS =
+  /\b(?:releas\w*|availab\w*|expected|deliver\w*|ships?|shipping|launch\w*|due)\b[^.\d]{0,30}(\d{4}-\d{2}-\d{2})/i;
+
+/**
+ * The calendar day an ISO 8601 date or timestamp names, as the partner wrote it ("2026-12-07");
+ * undefined when there is none or it is not a real day (2026-02-31).
+ */
+export function isoDay(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const match = ISO_DAY.exec(value);
+  if (!match) return undefined;
+  const [day, year, month, date] = match as unknown as [string, string, string, string];
+  const real = new Date(Date.UTC(Number(year), Number(month) - 1, Number(date)));
+  return real.toISOString().slice(0, 10) === day ? day : undefined;
+}
+
 // A code is a short machine word ("ORDER_NOT_COMPLETED", "invalid_token", "not-dispatched"); a field
 // such as `error` can hold either a code or a sentence, and only the former is read as a code.
 const CODE_SHAPE = /^[A-Za-z][A-Za-z0-9_.:/-]{1,80}$/;
@@ -42,7 +75,12 @@ function codeFrom(value: unknown): string | undefined {
 
 /** Reads the code, the message and the self-reported status of an error body of any common shape. */
 export function readUpstreamError(body: unknown): UpstreamError {
-  const found: UpstreamError = { code: undefined, message: undefined, bodyStatus: undefined };
+  const found: UpstreamError = {
+    code: undefined,
+    message: undefined,
+    bodyStatus: undefined,
+    releaseDate: undefined,
+  };
   const seen = new Set<unknown>();
   const visit = (value: unknown, depth: number) => {
     const record = asRecord(value);
@@ -64,9 +102,18 @@ export function readUpstreamError(body: unknown): UpstreamError {
         if (found.code) break;
       }
     }
+    if (!found.releaseDate) {
+      for (const field of RELEASE_FIELDS) {
+        found.releaseDate = isoDay(record[field]);
+        if (found.releaseDate) break;
+      }
+    }
     for (const field of NESTED_FIELDS) visit(record[field], depth + 1);
   };
   visit(body, 0);
+  // A field says it best; otherwise a day the message names as the release ("released on
+  // 2026-12-07"), not any date in it ("placed on 2026-11-01, still pending" names no release).
+  found.releaseDate ??= isoDay(found.message && RELEASE_IN_WORDS.exec(found.message)?.[1]);
   return found;
 }
 
@@ -115,12 +162,25 @@ const CODE_KINDS: Array<[RegExp, PartnerErrorKind]> = [
   [/invalid|validation|bad[\s_-]*request|malformed|missing/i, 'invalid_input'],
 ];
 
-function kindFromStatus(status: number): PartnerErrorKind {
+/**
+ * Which endpoint answered. Only an answer about an order's keys can mean "the keys are not there
+ * yet"; the list endpoint saying "status must be one of pending, completed" is refusing our request.
+ */
+export type PartnerEndpoint = 'keys' | 'list';
+
+/** The endpoint an operation name ("GET /v1/partners/orders/{order_id}/keys") belongs to. */
+export function endpointOf(operation: string): PartnerEndpoint {
+  return /\/keys$/.test(operation) ? 'keys' : 'list';
+}
+
+function kindFromStatus(status: number, endpoint: PartnerEndpoint): PartnerErrorKind {
   if (status === 401) return 'unauthorized';
   if (status === 403) return 'forbidden';
   if (status === 404 || status === 410) return 'not_found';
   if (status === 408) return 'timeout';
-  if (status === 409 || status === 422 || status === 425) return 'not_ready';
+  if (status === 425) return endpoint === 'keys' ? 'not_ready' : 'unavailable';
+  // A conflict or an unprocessable request: for keys, the order's state; for a list, our parameters.
+  if (status === 409 || status === 422) return endpoint === 'keys' ? 'not_ready' : 'invalid_input';
   if (status === 429) return 'rate_limited';
   if (status >= 500) return 'unavailable';
   if (status === 400) return 'invalid_input';
@@ -133,19 +193,24 @@ const DEFINITE_STATUSES = new Set([401, 403, 404, 408, 410, 429]);
 
 /**
  * The one place a failure becomes an error kind. `status` is the HTTP status (200 for a failure
- * reported inside a successful answer).
+ * reported inside a successful answer); `endpoint` is which endpoint answered: "not completed",
+ * "pending" and the like mean "keys not ready" only in an answer of the keys endpoint.
  */
-export function classifyFailure(status: number, upstream: UpstreamError): PartnerErrorKind {
+export function classifyFailure(
+  status: number,
+  upstream: UpstreamError,
+  endpoint: PartnerEndpoint,
+): PartnerErrorKind {
   const isRedirect = status >= 300 && status < 400;
   const definite = DEFINITE_STATUSES.has(status) || status >= 500 || isRedirect;
-  if (!definite && saysNotReady(upstream)) return 'not_ready';
-  if (definite) return kindFromStatus(status);
+  if (!definite && endpoint === 'keys' && saysNotReady(upstream)) return 'not_ready';
+  if (definite) return kindFromStatus(status, endpoint);
   const byCode = CODE_KINDS.find(([pattern]) => upstream.code && pattern.test(upstream.code));
   if (byCode) return byCode[1];
-  if (status !== 200) return kindFromStatus(status);
+  if (status !== 200) return kindFromStatus(status, endpoint);
   // A failure inside a 200: the body's own status, then its words, then "we could not read it".
   if (upstream.bodyStatus !== undefined && upstream.bodyStatus >= 300)
-    return kindFromStatus(upstream.bodyStatus);
+    return kindFromStatus(upstream.bodyStatus, endpoint);
   const byWords = CODE_KINDS.find(([pattern]) => upstream.message && pattern.test(upstream.message));
   return byWords && byWords[1] !== 'invalid_input' ? byWords[1] : 'invalid_response';
 }

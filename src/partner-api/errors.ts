@@ -24,6 +24,8 @@ export interface PartnerApiErrorDetails {
   /** The partner API's own error code (e.g. ORDER_NOT_COMPLETED), restricted to safe characters. */
   code?: string | undefined;
   retryAfterSeconds?: number | undefined;
+  /** For `not_ready`: the day the partner says the keys are released ("2026-12-07"), when it says. */
+  releaseDate?: string | undefined;
   /** For `mismatch`: the order the answer named instead (shown only when it is a valid order ID). */
   answeredOrderId?: string | undefined;
   /** Overrides the default sentence for the kind, e.g. to say which input was refused. */
@@ -44,6 +46,7 @@ export class PartnerApiError extends Error {
   readonly upstreamMessage: string | undefined;
   readonly code: string | undefined;
   readonly retryAfterSeconds: number | undefined;
+  readonly releaseDate: string | undefined;
   readonly answeredOrderId: string | undefined;
   /** A sentence written for the support agent who will read it in Slack. */
   readonly userMessage: string;
@@ -61,6 +64,10 @@ export class PartnerApiError extends Error {
     this.upstreamMessage = details.upstreamMessage;
     this.code = details.code;
     this.retryAfterSeconds = details.retryAfterSeconds;
+    this.releaseDate =
+      details.releaseDate && /^\d{4}-\d{2}-\d{2}$/.test(details.releaseDate)
+        ? details.releaseDate
+        : undefined;
     this.answeredOrderId =
       details.answeredOrderId && /^[A-Za-z0-9_-]{1,64}$/.test(details.answeredOrderId)
         ? details.answeredOrderId
@@ -100,12 +107,15 @@ export function isPartnerApiError(error: unknown): error is PartnerApiError {
 function defaultUserMessage(details: PartnerApiErrorDetails): string {
   switch (details.kind) {
     case 'unauthorized':
-      return 'The partner API did not accept Order Desk’s API key. Ask your Order Desk admin to check PARTNER_API_KEY.';
+      return 'The partner API did not accept Order Desk’s API key. Ask your Order Desk admin.';
     case 'forbidden':
       return 'The partner API refused access to this for our partner account. Ask your account manager on the platform to check the account’s permissions.';
     case 'not_found':
       return 'The partner API has no order with that ID for our account. Check the ID, or search with `/order` by reference.';
     case 'not_ready':
+      // A release date is when to come back, not "in a few minutes".
+      if (details.releaseDate && /^\d{4}-\d{2}-\d{2}$/.test(details.releaseDate))
+        return `The partner has not released the keys for this order yet: they are expected on ${formatDay(details.releaseDate)}. Until then there is nothing to retrieve; run \`/order-keys\` again on or after that day.`;
       return details.retryAfterSeconds === undefined
         ? 'The partner has not delivered keys for this order: it is not completed or not dispatched yet. While it is still being processed this clears by itself: try again in a few minutes.'
         : `The partner has not delivered keys for this order: it is not completed or not dispatched yet. Try again in ${formatWait(details.retryAfterSeconds)}.`;
@@ -118,12 +128,26 @@ function defaultUserMessage(details: PartnerApiErrorDetails): string {
     case 'timeout':
       return 'The partner API took too long to answer. Try again in a moment.';
     case 'invalid_response':
+      if (details.status !== undefined && details.status >= 300 && details.status < 400)
+        return 'The partner API answered with a redirect, which Order Desk does not follow (it would send our API key elsewhere). Ask your Order Desk admin.';
       return 'The partner API sent an answer Order Desk could not read. Try again; if it happens again, escalate with the reference below.';
     case 'invalid_input':
-      return 'The partner API refused the request Order Desk sent. If this keeps happening, ask your Order Desk admin to check the PARTNER_API_* settings, with the reference below.';
+      return 'The partner API refused the request Order Desk sent. If this keeps happening, ask your Order Desk admin, with the reference below.';
     case 'mismatch':
       return 'The partner API answered with the keys of a different order than the one asked for, so Order Desk shows none. Escalate to the partner with the reference below.';
   }
+}
+
+const DAY_FORMAT = new Intl.DateTimeFormat('en-GB', {
+  day: 'numeric',
+  month: 'long',
+  year: 'numeric',
+  timeZone: 'UTC',
+});
+
+/** "2026-12-07" reads "7 December 2026": the day as the partner named it, in no one's time zone. */
+function formatDay(day: string): string {
+  return DAY_FORMAT.format(new Date(`${day}T00:00:00Z`));
 }
 
 function formatWait(seconds: number): string {

@@ -35,6 +35,7 @@ export async function findRecentOrders(fetchPage: PageFetcher, count: number): P
   if (ordering === 'newest_first' || totalPages <= 1) {
     return {
       orders: newestFirst(first.orders).slice(0, count),
+      hits: first.hits,
       apiOrdering: ordering,
       traceId: first.traceId,
     };
@@ -48,6 +49,7 @@ export async function findRecentOrders(fetchPage: PageFetcher, count: number): P
   const unique = [...new Map(candidates.map((order) => [order.id, order])).values()];
   return {
     orders: newestFirst(unique).slice(0, count),
+    hits: first.hits,
     apiOrdering: ordering,
     traceId: lastPage.traceId ?? first.traceId,
   };

@@ -2,6 +2,7 @@ import ky, { HTTPError, type KyInstance, TimeoutError } from 'ky';
 import pLimit from 'p-limit';
 import {
   classifyFailure,
+  endpointOf,
   extractTraceId,
   isFailureBody,
   parseRetryAfterSeconds,
@@ -234,8 +235,7 @@ function upstreamError(failure: UpstreamFailure): PartnerApiError {
   const { status, body, operation, secrets, headers } = failure;
   const upstream = readUpstreamError(body);
   const upstreamMessage = upstream.message ? scrubMessage(upstream.message, secrets) : undefined;
-  const kind = classifyFailure(status, upstream);
-  const isRedirect = status >= 300 && status < 400;
+  const kind = classifyFailure(status, upstream, endpointOf(operation));
   const waitable = kind === 'rate_limited' || kind === 'unavailable' || kind === 'not_ready';
   return new PartnerApiError({
     kind,
@@ -245,9 +245,7 @@ function upstreamError(failure: UpstreamFailure): PartnerApiError {
     upstreamMessage,
     code: safeCode(upstream.code, secrets),
     retryAfterSeconds: waitable && headers ? parseRetryAfterSeconds(headers.get('retry-after')) : undefined,
-    userMessage: isRedirect
-      ? 'The partner API answered with a redirect, which Order Desk does not follow (it would send our API key elsewhere). Ask your admin to check PARTNER_API_BASE_URL.'
-      : undefined,
+    releaseDate: kind === 'not_ready' ? upstream.releaseDate : undefined,
     cause: new Error(status === 200 ? 'The answer reports a failure' : `HTTP ${status}`),
   });
 }

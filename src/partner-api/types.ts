@@ -28,6 +28,8 @@ export interface OrderSearchResult {
 
 export interface RecentOrders {
   orders: OrderSummary[];
+  /** The total the API reported with page 1: an empty `orders` beside a positive `hits` is not "none". */
+  hits: number;
   /** How the API ordered page 1, as read from created_at. */
   apiOrdering: 'newest_first' | 'oldest_first' | 'unknown';
   traceId: string | undefined;

@@ -35,15 +35,35 @@ export const REVEAL_PAGE_JS = `'use strict';
   if (token) history.replaceState(null, '', location.pathname);
   var button = document.getElementById('reveal');
   var status = document.getElementById('status');
+  var intro = document.getElementById('intro');
+  // Messages mark commands as \`code\`, as in Slack: shown as code here, never with the backticks.
+  function appendText(parent, text) {
+    String(text).split('\u0060').forEach(function (part, index) {
+      if (!part) return;
+      if (index % 2 === 1) {
+        var code = document.createElement('code');
+        code.textContent = part;
+        parent.appendChild(code);
+      } else {
+        parent.appendChild(document.createTextNode(part));
+      }
+    });
+  }
   function show(title, message) {
     status.textContent = '';
     var strong = document.createElement('strong');
-    strong.textContent = title;
+    appendText(strong, title);
     status.appendChild(strong);
-    status.appendChild(document.createTextNode(' ' + message));
+    appendText(status, ' ' + message);
+  }
+  // A refusal replaces the invitation to press Reveal: there is nothing left to press.
+  function refuse(title, message) {
+    intro.hidden = true;
+    button.hidden = true;
+    show(title, message);
   }
   if (!token) {
-    show('This link is incomplete.', 'Open it again from the button in Slack, or run /order-keys for the order again.');
+    refuse('This link is incomplete.', 'Open it again from the button in Slack, or run \u0060/order-keys\u0060 for the order again.');
     return;
   }
   button.disabled = false;
@@ -68,15 +88,14 @@ export const REVEAL_PAGE_JS = `'use strict';
           download.href = url;
           download.download = 'order-key.' + (type.split('/')[1] || 'png');
           document.getElementById('result').hidden = false;
-          document.getElementById('intro').hidden = true;
+          intro.hidden = true;
           button.hidden = true;
           status.textContent = '';
         });
       }
       return response.json().then(function (body) {
         token = '';
-        button.hidden = true;
-        show(body.title || 'The key could not be revealed.', (body.message || '') + (body.traceId ? ' (trace ID ' + body.traceId + ')' : ''));
+        refuse(body.title || 'The key could not be revealed.', (body.message || '') + (body.traceId ? ' (trace ID ' + body.traceId + ')' : ''));
       });
     }).catch(function () {
       button.disabled = false;
@@ -92,6 +111,7 @@ h1{font-size:1.25rem;margin-top:0}
 button{font:inherit;padding:.5rem 1.25rem;border:0;border-radius:4px;background:#007a5a;color:#fff;cursor:pointer}
 button[disabled]{background:#9aa;cursor:default}
 #status strong{display:block}
+code{font:.9em/1.4 Menlo,Consolas,monospace;background:#f3f3f5;border:1px solid #ddd;border-radius:3px;padding:0 .25em}
 figure{margin:1rem 0 0}
 img{max-width:100%;border:1px solid #ddd}
 `;

@@ -1,6 +1,7 @@
 import type { AppMetrics } from '../app/metrics.js';
+import { renderAuditLine, type SlackMessage } from '../blocks/index.js';
 import type { AppLogger } from '../logger.js';
-import { isValidOrderId, type PartnerApiError } from '../partner-api/index.js';
+import type { PartnerApiError } from '../partner-api/index.js';
 import { failureLogLevel, partnerFailureFields } from './partner-failures.js';
 import { type SlackDelivery, slackErrorCode } from './slack-delivery.js';
 
@@ -66,31 +67,18 @@ export function createAuditLog(
         audit.info(line, 'keys request');
       }
       if (!channelId) return;
-      const where = entry.channelId
-        ? `<#${entry.channelId}>`
-        : entry.via === 'reveal'
-          ? 'a reveal link'
-          : 'a direct message';
-      const trace = entry.traceId ? ` · trace \`${entry.traceId}\`` : '';
-      // What a user typed is not echoed into the channel unless it is a valid order ID: a backtick in
-      // it could end the code span and mention the whole channel.
-      const order = isValidOrderId(entry.orderId) ? `\`${entry.orderId}\`` : '(not a valid order ID)';
-      void track(
-        post(
-          `:key: <@${entry.userId}> asked for the keys of order ${order} in ${where} via ${entry.via}: *${entry.outcome}*, ${entry.keyCount} keys${trace}`,
-        ),
-      );
+      void track(post(renderAuditLine(fields)));
     },
     async alert(text) {
       audit.warn({ event: 'keys_alert' }, text.replace(/:[a-z_]+: /, ''));
-      void track(post(text));
+      void track(post({ text }));
     },
   };
 
-  async function post(text: string): Promise<void> {
+  async function post(message: { text: string; blocks?: SlackMessage['blocks'] }): Promise<void> {
     if (!channelId) return;
     try {
-      await delivery.post('audit', { channel: channelId, text });
+      await delivery.post('audit', { channel: channelId, ...message });
     } catch (error) {
       metrics?.slackApiErrors.inc({ method: 'chat.postMessage' });
       audit.error({ error: slackErrorCode(error) }, 'audit channel post failed');

@@ -1,15 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { escapeMrkdwn, formatMoney, slackDate, statusLabel } from '../../src/blocks/format.js';
 import {
+  classifyKey,
+  deliveryWarnings,
+  exportMessages,
+  renderFinanceAlert,
   renderHome,
+  renderKeyLimit,
   renderKeyMessages,
   renderNoMatch,
+  renderNoOrdersInMessage,
   renderOrderCard,
   renderOrderHelp,
   renderPartnerError,
   renderResultList,
+  renderUnrelatedResults,
 } from '../../src/blocks/index.js';
-import { classifyKey } from '../../src/blocks/keys.js';
 import { type OrderKeys, type OrderSummary, PartnerApiError } from '../../src/partner-api/index.js';
 
 const now = new Date('2026-11-22T12:00:00.000Z');
@@ -51,7 +57,12 @@ describe('formatting', () => {
   it.each([
     ['COMPLETED', 'Completed'],
     ['canceled', 'Canceled'],
-    ['ON_HOLD_FOR_REVIEW', 'ON_HOLD_FOR_REVIEW'],
+    ['ON_HOLD_FOR_REVIEW', 'On hold for review'],
+    ['PRE_ORDER', 'Pre-order'],
+    ['pre-order', 'Pre-order'],
+    ['REFUNDED', 'Refunded'],
+    ['partially_refunded', 'Partially refunded'],
+    ['  ', 'Unknown'],
     [null, 'Unknown'],
   ])('status %j reads %j', (status, label) => expect(statusLabel(status)).toBe(label));
 
@@ -90,6 +101,44 @@ describe('classifyKey', () => {
   ])('%j is shown as %s', (key, kind) => expect(classifyKey(key, 1).kind).toBe(kind));
 });
 
+describe('delivery warnings', () => {
+  it.each([
+    ['COMPLETED', 2, 2, []],
+    [
+      'refunded',
+      2,
+      2,
+      [
+        ':warning: *Status: Refunded. These keys may no longer work.* Check with the partner before giving them to a customer.',
+      ],
+    ],
+    [
+      'ON_HOLD_FOR_REVIEW',
+      2,
+      2,
+      [
+        ':warning: *Status: On hold for review, not completed.* Check with the partner before giving these keys to a customer.',
+      ],
+    ],
+    [
+      'PROCESSING',
+      5,
+      2,
+      [
+        ':hourglass_flowing_sand: *Status: Processing.* The partner is still delivering this order.',
+        ':hourglass_flowing_sand: *2 of 5 keys delivered so far.* Run `/order-keys ORDER00001` again later for the rest.',
+      ],
+    ],
+  ])('%s, %i ordered, %i delivered', (status, ordered, delivered, texts) => {
+    const keys = keysOf(delivered);
+    keys.status = status;
+    (keys.products[0] as { quantity: number }).quantity = ordered;
+    expect(deliveryWarnings(keys).map((block) => (block as { text: { text: string } }).text.text)).toEqual(
+      texts,
+    );
+  });
+});
+
 describe('keys messages', () => {
   it.each([1, 95, 500, 5_000])(
     '%i keys: within every Slack limit, each key once, or counted as not shown',
@@ -117,6 +166,209 @@ describe('keys messages', () => {
     expect(messages).toHaveLength(5);
     expect(shownKeys).toBeLessThan(30_000);
     expect(JSON.stringify(messages.at(-1))).toContain('are not shown');
+  });
+});
+
+const sectionTexts = (blocks: unknown[]) =>
+  (blocks as Array<{ type: string; text?: { text: string } }>)
+    .filter((block) => block.type === 'section' && block.text)
+    .map((block) => block.text?.text);
+
+describe('empty answers say what was seen, not more', () => {
+  it('an empty list while the partner reports orders is not "no orders on the account"', () => {
+    const recent = { orders: [], hits: 66_635, traceId: 'tr1' };
+    const expected =
+      ':grey_question: The partner API listed no orders, although it reports 66,635. Try again in a minute; if it keeps happening, escalate with the trace ID.';
+    const help = renderOrderHelp(recent, options);
+    expect(sectionTexts(help.blocks)).toContain(expected);
+    expect(JSON.stringify(help)).not.toContain('no orders on the account');
+    expect(JSON.stringify(help)).toContain('Trace ID `tr1`');
+    const home = renderHome({ isFinance: false, recent }, options);
+    expect(sectionTexts(home.blocks)).toContain(expected);
+    expect(JSON.stringify(home)).not.toContain('no orders on the account');
+  });
+
+  it('an empty list with a total of 0 is "no orders yet"', () => {
+    const help = renderOrderHelp({ orders: [], hits: 0 }, options);
+    expect(sectionTexts(help.blocks)).toContain('There are no orders on the account yet.');
+  });
+
+  it('a search with no orders listed but matches reported says so', () => {
+    const message = renderNoMatch('PO-1', 3, 'tr2');
+    expect(sectionTexts(message.blocks)).toEqual([
+      ':grey_question: The partner API listed no orders for *“PO-1”*, although it reports 3 matches. Try again in a minute; if it keeps happening, escalate with the trace ID.',
+    ]);
+    expect(message.text).toBe('The partner API listed no orders for “PO-1”');
+    expect(sectionTexts(renderNoMatch('PO-1', 0).blocks)).toEqual([':mag: No order matches *“PO-1”*.']);
+  });
+
+  it.each([
+    [125, 'No completed order among the 125 newest.'],
+    [1, 'No completed order in the newest order.'],
+    [undefined, 'No completed order among the newest orders Order Desk checked.'],
+  ])('no completed order among %j checked: "%s", never "the account has none"', (checked, says) => {
+    const home = renderHome(
+      { isFinance: true, balance: { kind: 'no_completed_order', checked }, recent: { orders: [], hits: 0 } },
+      options,
+    );
+    const text = JSON.stringify(home);
+    expect(sectionTexts(home.blocks)).toContain(
+      `The balance is not available yet: the partner API reports it only with the keys of a completed order. ${says}`,
+    );
+    expect(text).not.toContain('has none');
+  });
+});
+
+describe('what the user typed is quoted back short', () => {
+  const long = `PO-${'A'.repeat(297)}`;
+  const cut = `${long.slice(0, 59)}…`;
+  it.each([
+    ['no match', () => renderNoMatch(long)],
+    [
+      'a refused search',
+      () => renderPartnerError(new PartnerApiError({ kind: 'invalid_input', operation: 'GET /x' }), long),
+    ],
+    ['unrelated results', () => renderUnrelatedResults(long, 3, undefined)],
+    [
+      'a result list',
+      () => renderResultList({ query: long, orders: [order(1), order(2)], hits: 2, offset: 0 }, options),
+    ],
+    ['the message shortcut', () => renderNoOrdersInMessage([long])],
+  ])('%s: at most 60 characters, with an ellipsis', (_name, build) => {
+    const message = build();
+    // What Slack shows (button values carry the whole search back, unseen, for Next and Back).
+    const shown = [message.text, ...mrkdwnTexts(message.blocks)].join('\n');
+    expect(shown).toContain(cut);
+    expect(shown).not.toContain(long.slice(0, 61));
+  });
+});
+
+describe('one readable form per status, and proper plurals', () => {
+  it('cards, lists and keys messages show "Pre-order" and "Refunded", never the raw code', () => {
+    const card = renderOrderCard(order(1, { status: 'PRE_ORDER' }), { ...options, variant: 'preview' });
+    expect(JSON.stringify(card)).toContain('*Status*\\n:large_yellow_circle: Pre-order');
+    expect(card.text).toBe('Order ORDER00001 (PO-2026-000001): Pre-order');
+    const list = renderResultList(
+      { query: 'PO', orders: [order(1, { status: 'REFUNDED' }), order(2)], hits: 2, offset: 0 },
+      options,
+    );
+    expect(JSON.stringify(list)).toContain(':large_blue_circle: Refunded');
+    for (const message of [card, list]) expect(JSON.stringify(message)).not.toMatch(/PRE_ORDER|REFUNDED/);
+    const keys = renderKeyMessages({ ...keysOf(2), status: 'REFUNDED' }).messages[0];
+    expect(JSON.stringify(keys)).toContain(
+      ':warning: *Status: Refunded. These keys may no longer work.* Check with the partner before giving them to a customer.',
+    );
+    const pending = renderKeyMessages({ ...keysOf(1), status: 'PRE_ORDER' }).messages[0];
+    expect(JSON.stringify(pending)).toContain(
+      ':hourglass_flowing_sand: *Status: Pre-order.* The partner is still delivering this order.',
+    );
+  });
+
+  it('one key, one key retrieval, one minute, one day', () => {
+    const one = renderKeyMessages(keysOf(1)).messages[0];
+    expect(one?.text).toBe('Keys for order ORDER00001: 1 key');
+    const partial = keysOf(0);
+    partial.products[0] = { id: 'p1', title: 'Suite', quantity: 1, keys: [] };
+    const text = JSON.stringify(renderKeyMessages(partial).messages);
+    expect(text).toContain('0 of 1 key delivered');
+    expect(text).toContain('*0 of 1 key delivered so far.*');
+    const limit = renderKeyLimit({ reason: 'limit', retryAfterMs: 30_000, max: 1 }, now);
+    expect(JSON.stringify(limit.blocks[0])).toContain(
+      'You have reached the limit of 1 key retrieval within an hour.',
+    );
+    expect(JSON.stringify(limit.blocks[0])).toContain('(in 1 minute)');
+    const alert = renderFinanceAlert(
+      {
+        watched: 'runway',
+        type: 'crossed',
+        threshold: 1,
+        reading: { balance: 1, creditLimit: 0, readAt: now, sourceOrderId: 'O1', traceId: undefined },
+        available: 1,
+        runwayDays: 0.5,
+        averagePerDay: 2,
+        homeLink: undefined,
+      },
+      options,
+    );
+    expect(alert.text).toBe('Runway alert: 0.5 days (threshold 1 day)');
+  });
+
+  it.each([
+    [
+      false,
+      232,
+      1_200,
+      ':white_check_mark: Export ready: 232 orders (all statuses) from 2026-11-01 to 2026-11-21 (1,200 orders read), in the file below.',
+    ],
+    [
+      false,
+      1,
+      1,
+      ':white_check_mark: Export ready: 1 order (all statuses) from 2026-11-01 to 2026-11-21 (1 order read), in the file below.',
+    ],
+    [
+      true,
+      1,
+      5,
+      ':white_check_mark: Export ready: 1 completed order from 2026-11-01 to 2026-11-21 (5 orders read), in the file below.',
+    ],
+  ])('export ready, completed only %j, %i of %i: %s', (completedOnly, written, read, text) => {
+    const scope = { from: '2026-11-01', to: '2026-11-21', completedOnly };
+    expect(exportMessages.ready(scope, written, read).text).toBe(text);
+  });
+
+  it('export progress and failures count in words too', () => {
+    const scope = { from: '2026-11-01', to: '2026-11-21', completedOnly: false };
+    expect(exportMessages.progress(scope, 1).text).toBe(
+      'Exporting all orders from 2026-11-01 to 2026-11-21: 1 order read…',
+    );
+    expect(exportMessages.slackFailed(scope, 1).text).toContain('was read (1 order) but could not be sent');
+  });
+});
+
+describe('the finance Home tab', () => {
+  const spend = {
+    today: 10,
+    last7Days: 70,
+    last30Days: 300,
+    averagePerDay: 10,
+    daily: [...Array.from({ length: 28 }, () => 10), 0, 120.5],
+    ordersCounted: 40,
+    computedAt: now.toISOString(),
+    timeZone: 'UTC',
+  };
+  const reading = {
+    balance: 24_870.55,
+    creditLimit: 10_000,
+    readAt: now,
+    sourceOrderId: 'ORDER00001',
+    traceId: 't',
+  };
+  const home = () =>
+    renderHome(
+      {
+        isFinance: true,
+        balance: { kind: 'reading', reading },
+        recent: { orders: [order(1)], hits: 1 },
+        spend: { figures: spend },
+      },
+      options,
+    );
+
+  it('says plainly what available funds are, with no word about the spec', () => {
+    const text = JSON.stringify(home());
+    expect(text).toContain('from the partner API. Available funds = balance + credit limit.');
+    expect(text).not.toMatch(/spec/i);
+  });
+
+  it('gives the sparkline a scale: the lowest and the highest day', () => {
+    const sections = (home().blocks as Array<{ text?: { text: string } }>).map(
+      (block) => block.text?.text ?? '',
+    );
+    const line = sections.find((text) => text.includes('daily spend'));
+    expect(line).toMatch(
+      /^`[▁▂▃▄▅▆▇█]{30}` {2}daily spend, last 30 days \(oldest left\) · lowest day €0\.00 · highest day €120\.50 \(the tallest bar\)$/,
+    );
   });
 });
 
@@ -152,7 +404,7 @@ describe('one snapshot per surface', () => {
           options,
         ),
     ],
-    ['help with recent orders', () => renderOrderHelp([order(1), order(2)], options)],
+    ['help with recent orders', () => renderOrderHelp({ orders: [order(1), order(2)], hits: 2 }, options)],
     ['help when the API failed', () => renderOrderHelp(error, options)],
     ['no match', () => renderNoMatch('<nothing>')],
     ['partner error', () => renderPartnerError(error, 'PO-1')],
@@ -188,16 +440,47 @@ describe('one snapshot per surface', () => {
                 traceId: 't',
               },
             },
-            recent: [order(1)],
+            recent: { orders: [order(1)], hits: 1 },
           },
           options,
         ),
     ],
     [
       'home, finance, no completed order',
-      () => renderHome({ isFinance: true, balance: { kind: 'no_completed_order' }, recent: [] }, options),
+      () =>
+        renderHome(
+          { isFinance: true, balance: { kind: 'no_completed_order' }, recent: { orders: [], hits: 0 } },
+          options,
+        ),
     ],
-    ['home, member', () => renderHome({ isFinance: false, recent: [order(1)] }, options)],
+    [
+      'home, finance, with spend',
+      () =>
+        renderHome(
+          {
+            isFinance: true,
+            balance: { kind: 'no_completed_order', checked: 125 },
+            recent: { orders: [order(1, { status: 'PRE_ORDER' })], hits: 1 },
+            spend: {
+              figures: {
+                today: 0,
+                last7Days: 70,
+                last30Days: 300,
+                averagePerDay: 10,
+                daily: Array.from({ length: 30 }, (_, i) => i * 2),
+                ordersCounted: 40,
+                computedAt: now.toISOString(),
+                timeZone: 'Europe/Berlin',
+              },
+            },
+          },
+          options,
+        ),
+    ],
+    [
+      'home, member',
+      () => renderHome({ isFinance: false, recent: { orders: [order(1)], hits: 1 } }, options),
+    ],
   ])('%s', (_name, build) => {
     expect(build()).toMatchSnapshot();
   });

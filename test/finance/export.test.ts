@@ -81,8 +81,9 @@ describe('CSV export', () => {
     expect(submitted.body?.response_action).toBeUndefined();
     const final = await waitForFinal(before);
     expect(final.text).toMatch(
-      /^:white_check_mark: Export ready: [\d,]+ all orders from 2026-11-01 to 2026-11-21/,
+      /^:white_check_mark: Export ready: [\d,]+ orders \(all statuses\) from 2026-11-01 to 2026-11-21 \([\d,]+ orders read\), in the file below\.$/,
     );
+    expect(final.text).not.toContain('all orders');
     const file = await h.slack.waitFor(() => fileMessage(before));
     const download = await fetch(file.files?.[0]?.url ?? '');
     const bytes = Buffer.from(await download.arrayBuffer());
@@ -126,6 +127,7 @@ describe('CSV export', () => {
     h.simulator.addOrder({
       reference_id: '=HYPERLINK("http://evil.example","x")',
       title: '+SUM(A1)',
+      amount: -12.5,
       created_at: '2026-11-22T11:30:00.000Z',
     });
     await openExportModal(USERS.finance);
@@ -145,6 +147,8 @@ describe('CSV export', () => {
     const evil = rows.find((row) => row[1]?.includes('HYPERLINK'));
     expect(evil?.[1]).toBe('\'=HYPERLINK("http://evil.example","x")');
     expect(evil?.[4]).toBe("'+SUM(A1)");
+    // A negative amount is a number, not a formula: written as is, so a spreadsheet adds it up.
+    expect(evil?.[6]).toBe('-12.5');
   });
 
   it('refuses a range that ends before it starts, lies in the future, or spans more than a year', async () => {

@@ -96,6 +96,14 @@ describe('order data for the partner’s staff only (default settings)', () => {
     });
     const answer = await nthResponse(h.slack, click.responseUrlId ?? '');
     expect(textOf(answer.body.blocks)).toContain('shared with another organisation');
+    // The agent is told whom to ask; the setting is the admin's small print.
+    expect(textOf(answer.body.blocks)).toContain(
+      'Share it in one of your own channels, or ask your Order Desk admin.',
+    );
+    expect(textOf(answer.body.blocks)).toContain(
+      'For your Order Desk admin: `ALLOW_EXTERNAL_SHARING=true` lets cards be shared in such channels.',
+    );
+    expect(String(answer.body.text)).not.toContain('ALLOW_EXTERNAL_SHARING');
     expect(answer.body.response_type).toBe('ephemeral');
     expect(
       h.slack.messages.filter((m) => m.channel === CONNECT_CHANNEL && m.visibleTo === undefined),
@@ -125,7 +133,13 @@ describe('ALLOW_GUESTS, ALLOW_EXTERNAL_SHARING and ORDER_ALLOWED_USERS', () => {
   it('lets an allow-listed guest in, keeps an unlisted member and another organisation out', async () => {
     expect(await lookup(USERS.guest)).toContain('PO-2026-00005');
     expect(await lookup(USERS.agent)).toContain('PO-2026-00005');
-    expect(await lookup(USERS.member)).toContain('not on the list of people who may look orders up');
+    const refused = await lookup(USERS.member);
+    expect(refused).toContain(
+      ':no_entry: *You are not on the list of people who may look orders up.* Ask your Order Desk admin to add you.',
+    );
+    expect(refused).toContain(
+      'For your Order Desk admin: add the user to `ORDER_ALLOWED_USERS`, or to a user group in `ORDER_ALLOWED_USERGROUPS`.',
+    );
     expect(await lookup(USERS.external)).toContain('other organisations');
   });
 

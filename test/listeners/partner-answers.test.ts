@@ -1,3 +1,6 @@
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { defaultRealism } from '../../src/simulator/realism.js';
 import { CHANNEL, type Harness, nthResponse, startHarness, USERS } from '../helpers/harness.js';
@@ -91,6 +94,21 @@ describe('partner answers as real wholesale APIs send them', () => {
       expect(blocks).toContain('has not been dispatched yet, retry later');
     });
 
+    it('a pre-order with a release date says when the keys are expected, not "try again soon"', async () => {
+      const order = h.simulator.addOrder({
+        status: 'PRE_ORDER',
+        quantity: 2,
+        release_date: '2026-12-07T00:00:00.000Z',
+      });
+      const { blocks, text } = await answer('/order-keys', order.id);
+      expect(blocks).toContain(
+        'The partner has not released the keys for this order yet: they are expected on 7 December 2026.',
+      );
+      expect(blocks).toContain(`its keys are released on 2026-12-07.`);
+      expect(blocks).not.toMatch(/try again in a (few minutes|minute)/i);
+      expect(text).toContain('Keys not available yet');
+    });
+
     it('the partner’s message is escaped and shortened', async () => {
       h.simulator.faults.next(3, { status: 503, message: `<!channel> down ${'x'.repeat(400)}` });
       const { blocks } = await answer('/order', 'PO-2026-000100');
@@ -120,7 +138,10 @@ describe('partner answers as real wholesale APIs send them', () => {
       h.simulator.realism.refundedKeys = true;
       const order = h.simulator.addOrder({ status: 'REFUNDED', quantity: 2 });
       const { blocks } = await answer('/order-keys', order.id);
-      expect(blocks).toContain('This order is REFUNDED: these keys may no longer work.');
+      expect(blocks).toContain(
+        ':warning: *Status: Refunded. These keys may no longer work.* Check with the partner before giving them to a customer.',
+      );
+      expect(blocks).not.toContain('REFUNDED');
       for (const key of h.simulator.keysOf(order.id)) expect(blocks).toContain(key.value);
     });
 
@@ -128,7 +149,9 @@ describe('partner answers as real wholesale APIs send them', () => {
       h.simulator.realism.processing = 'partial';
       const order = h.simulator.addOrder({ status: 'PROCESSING', quantity: 5 });
       const { blocks } = await answer('/order-keys', order.id);
-      expect(blocks).toContain('This order is PROCESSING:');
+      expect(blocks).toContain(
+        ':hourglass_flowing_sand: *Status: Processing.* The partner is still delivering this order.',
+      );
       expect(blocks).toContain('2 of 5 keys delivered so far.');
       expect(blocks).toContain(`Run \`/order-keys ${order.id}\` again later`);
     });
@@ -176,6 +199,50 @@ describe('a search parameter the partner API ignores', () => {
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatchObject({ level: 40, searchParam: 'q' });
   });
+
+  async function search(query: string) {
+    const sent = await h.slack.runCommand({
+      user: USERS.member,
+      channel: CHANNEL,
+      command: '/order',
+      text: query,
+    });
+    const post = await nthResponse(h.slack, sent.responseUrlId ?? '');
+    return post.body.blocks as Array<Record<string, unknown>>;
+  }
+  const occurrences = (text: string, part: string) => text.split(part).length - 1;
+
+  it('a mix lists only the orders that contain the search text and counts the others, hint once', async () => {
+    // The first page (all 80 orders) comes back whatever the search: 10 references contain the text.
+    const blocks = await search('po-2026-00007');
+    const text = textOf(blocks);
+    expect(text).toContain('*10 orders match* “po-2026-00007”. Showing 1–10.');
+    const listed = blocks.flatMap((block) => {
+      const id = /`([A-Za-z0-9]{10})`/.exec(String((block.text as { text?: string })?.text))?.[1];
+      return id ? [id] : [];
+    });
+    expect(listed).toHaveLength(10);
+    for (const id of listed) {
+      const order = h.simulator.allOrders().find((o) => o.id === id);
+      expect(order?.reference_id).toMatch(/^PO-2026-00007\d$/);
+    }
+    expect(text).toContain(
+      'The partner API also returned 70 other orders that do not contain “po-2026-00007” in their order ID or reference; they are not listed.',
+    );
+    expect(occurrences(text, 'PARTNER_API_SEARCH_PARAM')).toBe(1);
+    expect(text).toContain('For your Order Desk admin: if searches keep returning orders');
+    expect(text).not.toContain('reported 80 in all');
+  });
+
+  it('one matching order among others is shown as its card, with the others counted', async () => {
+    const text = textOf(await search('PO-2026-000075'));
+    const order = h.simulator.allOrders().find((o) => o.reference_id === 'PO-2026-000075');
+    expect(text).toContain(`Order ${order?.id}`);
+    expect(text).toContain(
+      'The partner API also returned 79 other orders that do not contain “PO-2026-000075” in their order ID or reference; they are not listed.',
+    );
+    expect(occurrences(text, 'PARTNER_API_SEARCH_PARAM')).toBe(1);
+  });
 });
 
 describe('every failure a user sees has exactly one log line with its trace ID', () => {
@@ -220,6 +287,31 @@ describe('every failure a user sees has exactly one log line with its trace ID',
     expect(line.userId ?? line.where).toBeDefined();
   });
 
+  it('a 400 from the list worded like "pending" is our request refused, logged as an error, not "not ready"', async () => {
+    h.simulator.faults.next(1, {
+      status: 400,
+      code: 'INVALID_FILTER',
+      message: 'status must be one of pending, completed',
+    });
+    const sent = await h.slack.runCommand({
+      user: USERS.agent,
+      channel: CHANNEL,
+      command: '/order',
+      text: 'PO-2026-000050',
+    });
+    const blocks = textOf((await nthResponse(h.slack, sent.responseUrlId ?? '')).body.blocks);
+    expect(blocks).toContain(':warning: The partner API refused the request');
+    expect(blocks).not.toContain('Keys not available yet');
+    const traceId = traceIn(blocks);
+    const line = JSON.parse(h.logs.find((entry) => entry.includes(traceId ?? 'none')) ?? '{}');
+    expect(line).toMatchObject({
+      level: 50,
+      kind: 'invalid_input',
+      status: 400,
+      operation: 'GET /v1/partners/orders',
+    });
+  });
+
   it('a Home tab whose recent orders fail logs the failure once', async () => {
     h.simulator.faults.next(3, { status: 500 });
     await h.slack.openHome(USERS.member);
@@ -232,3 +324,56 @@ describe('every failure a user sees has exactly one log line with its trace ID',
     expect(h.logs.filter((line) => line.includes(traceId ?? 'none'))).toHaveLength(1);
   });
 });
+
+describe('a partner that lists no orders but reports a total', () => {
+  let h: Harness;
+  let partner: Server;
+  beforeAll(async () => {
+    // Every list answer: `orders: null` beside `hits: 66635`, as a server with a broken page can send.
+    partner = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          status: 200,
+          success: true,
+          details: {
+            data: { hits: 66_635, orders: null, pages: { page: 1, total: 13_327, limit: 5 } },
+            extensions: { trace_id: 'feedc0ffee123456' },
+          },
+        }),
+      );
+    });
+    partner.listen(0, '127.0.0.1');
+    await once(partner, 'listening');
+    const { port } = partner.address() as AddressInfo;
+    h = await startHarness({ env: { PARTNER_API_BASE_URL: `http://127.0.0.1:${port}` } });
+  });
+  afterAll(async () => {
+    await h.stop();
+    partner.close();
+  });
+
+  it('`/order`, a search and the Home tab say what was listed, not that the account has no orders', async () => {
+    const help = textOf((await runOrder(h, '')).body.blocks);
+    expect(help).toContain('The partner API listed no orders, although it reports 66,635.');
+    expect(help).toContain('Trace ID `feedc0ffee123456`');
+    expect(help).not.toContain('no orders on the account');
+    const search = textOf((await runOrder(h, 'PO-2026')).body.blocks);
+    expect(search).toContain(
+      'The partner API listed no orders for *“PO-2026”*, although it reports 66,635 matches.',
+    );
+    expect(search).not.toContain('No order matches');
+    await h.slack.openHome(USERS.member);
+    const home = await h.slack.waitFor(() => {
+      const view = textOf(h.slack.views.get(USERS.member));
+      return view.includes('Most recent orders') ? view : undefined;
+    });
+    expect(home).toContain('The partner API listed no orders, although it reports 66,635.');
+    expect(home).not.toContain('no orders on the account');
+  });
+});
+
+async function runOrder(h: Harness, text: string) {
+  const sent = await h.slack.runCommand({ user: USERS.member, channel: CHANNEL, command: '/order', text });
+  return nthResponse(h.slack, sent.responseUrlId ?? '');
+}

@@ -126,6 +126,7 @@ describe('partner client against the simulator', () => {
       try {
         const recent = await clientFor(sim).orders.recent(5);
         expect(recent.apiOrdering).toBe(ordering);
+        expect(recent.hits).toBe(57);
         expect(recent.orders.map((o) => o.id)).toEqual(
           sim
             .allOrders()

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { classifyFailure, isFailureBody, readUpstreamError } from '../../src/partner-api/error-mapping.js';
+import {
+  classifyFailure,
+  endpointOf,
+  isFailureBody,
+  readUpstreamError,
+} from '../../src/partner-api/error-mapping.js';
 import { faultOf, PartnerApiError } from '../../src/partner-api/errors.js';
 
 // Every error-body shape comparable wholesale APIs document, with the wordings they use. Each row:
@@ -163,7 +168,71 @@ describe('partner error mapping', () => {
     const upstream = readUpstreamError(body);
     expect(upstream.code).toBe(code);
     expect(upstream.message).toBe(message);
-    expect(classifyFailure(status, upstream)).toBe(kind);
+    expect(classifyFailure(status, upstream, 'keys')).toBe(kind);
+  });
+
+  // The same words from the list endpoint are about Order Desk's request, not about an order's keys.
+  it.each([
+    [400, { message: 'status must be one of pending, completed' }, 'not_ready', 'invalid_input'],
+    [400, { code: 'ORDER_PENDING', message: 'x' }, 'not_ready', 'invalid_input'],
+    [422, { code: 'ORDER_NOT_COMPLETED', message: 'Order X is not completed' }, 'not_ready', 'invalid_input'],
+    [409, { message: 'Order in process' }, 'not_ready', 'invalid_input'],
+    [422, {}, 'not_ready', 'invalid_input'],
+    [425, {}, 'not_ready', 'unavailable'],
+    [
+      200,
+      {
+        status: 422,
+        success: false,
+        details: { data: null, error: { message: 'filter pending is not supported' } },
+      },
+      'not_ready',
+      'invalid_input',
+    ],
+    [200, { status: 'ERROR', message: 'Order in process', code: 'E_STATE' }, 'not_ready', 'invalid_response'],
+    [404, { code: 'NOT_FOUND' }, 'not_found', 'not_found'],
+  ] as const)('a %i %j: keys endpoint %s, list endpoint %s', (status, body, forKeys, forList) => {
+    const upstream = readUpstreamError(body);
+    expect(classifyFailure(status, upstream, 'keys')).toBe(forKeys);
+    expect(classifyFailure(status, upstream, 'list')).toBe(forList);
+  });
+
+  it.each([
+    [
+      { code: 'PRE_ORDER', message: 'Order X is a pre-order; its keys are released on 2026-12-07.' },
+      '2026-12-07',
+    ],
+    [
+      { code: 'PRE_ORDER', message: 'Not released yet', release_date: '2026-12-07T00:00:00.000Z' },
+      '2026-12-07',
+    ],
+    [
+      { details: { error: { code: 'PRE_ORDER', availableAt: 'x', available_at: '2027-01-15' } } },
+      '2027-01-15',
+    ],
+    [{ message: 'Available from 2026-12-24 10:00 UTC' }, '2026-12-24'],
+    [{ message: 'Order placed on 2026-11-01 is still pending' }, undefined],
+    [{ message: 'Keys are released on 2026-02-31.' }, undefined],
+    [{ code: 'ORDER_NOT_COMPLETED', message: 'Order X is not completed' }, undefined],
+  ])('%j names the release day %j', (body, day) => {
+    expect(readUpstreamError(body).releaseDate).toBe(day);
+  });
+
+  it('a not-ready error with a release day says when, and does not say "in a few minutes"', () => {
+    const error = new PartnerApiError({ kind: 'not_ready', operation: 'GET /x', releaseDate: '2026-12-07' });
+    expect(error.userMessage).toBe(
+      'The partner has not released the keys for this order yet: they are expected on 7 December 2026. Until then there is nothing to retrieve; run `/order-keys` again on or after that day.',
+    );
+    expect(new PartnerApiError({ kind: 'not_ready', operation: 'GET /x' }).userMessage).toContain(
+      'try again in a few minutes',
+    );
+  });
+
+  it.each([
+    ['GET /v1/partners/orders/{order_id}/keys', 'keys'],
+    ['GET /v1/partners/orders', 'list'],
+  ] as const)('%s is the %s endpoint', (operation, endpoint) => {
+    expect(endpointOf(operation)).toBe(endpoint);
   });
 
   it.each([

@@ -27,9 +27,10 @@ describe('partner client errors', () => {
     [401, 'unauthorized', 1],
     [403, 'forbidden', 1],
     [404, 'not_found', 1],
-    [409, 'not_ready', 1],
-    [422, 'not_ready', 1],
-    [425, 'not_ready', 1],
+    // From the list endpoint these refuse Order Desk's request; "not ready" is for keys (below).
+    [409, 'invalid_input', 1],
+    [422, 'invalid_input', 1],
+    [425, 'unavailable', 1],
     [400, 'invalid_input', 1],
     [418, 'invalid_response', 1],
     [500, 'unavailable', 3],
@@ -47,6 +48,13 @@ describe('partner client errors', () => {
     expect(error.upstreamMessage).toBe(`Simulated failure with status ${status}.`);
     expect(error.userMessage.length).toBeGreaterThan(20);
     expect(simulator.stats.requests).toBe(attempts);
+  });
+
+  it.each([409, 422, 425])('HTTP %i from the keys endpoint is not_ready', async (status) => {
+    const order = simulator.findOrder((o) => o.status === 'COMPLETED');
+    simulator.faults.next(1, { status });
+    const error = await failureOf(clientFor(simulator).orders.keys(order?.id ?? ''));
+    expect(error).toMatchObject({ kind: 'not_ready', status });
   });
 
   it('recovers when a retried failure clears', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain browser module without type declarations, loaded here as the page loads it
-import { renderBlocks, renderMrkdwn } from '../../src/sandbox/public/render.js';
+import { renderBlocks, renderMessageBody, renderMrkdwn } from '../../src/sandbox/public/render.js';
 
 const context = {
   users: [{ id: 'U0AGENT', name: 'ana.agent' }],
@@ -69,5 +69,28 @@ describe('sandbox mrkdwn renderer', () => {
     expect(html).toContain('data-value="{&quot;o&quot;:&quot;X&quot;}"');
     expect(html).toContain('data-location="M1"');
     expect(html).toContain('Unsupported block: image');
+  });
+
+  it('a message without blocks shows its text as mrkdwn, as Slack does, not as raw markup', () => {
+    const html = renderMessageBody(
+      { text: ':key: <@U0AGENT> asked for order `K7QX2M9PLA`: *shown*', blocks: [] },
+      context,
+      'M2',
+    );
+    expect(html).toBe(
+      '<div class="block section"><div class="section-body"><div class="section-text">🔑 <span class="mention">@ana.agent</span> asked for order <code>K7QX2M9PLA</code>: <strong>shown</strong></div></div></div>',
+    );
+    expect(html).not.toContain('&lt;@U0AGENT&gt;');
+    expect(html).not.toContain('*shown*');
+  });
+
+  it('a message with blocks shows its blocks, not its notification text', () => {
+    const html = renderMessageBody(
+      { text: 'fallback only', blocks: [{ type: 'section', text: { type: 'mrkdwn', text: '*card*' } }] },
+      context,
+      'M3',
+    );
+    expect(html).toContain('<strong>card</strong>');
+    expect(html).not.toContain('fallback only');
   });
 });

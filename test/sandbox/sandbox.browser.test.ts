@@ -81,9 +81,10 @@ describe.skipIf(!chromiumPath && !inCi)('the sandbox in a browser', () => {
     await preview.getByRole('button', { name: 'Share in channel' }).click();
     const shared = page.locator('.message:not(.is-ephemeral)', { hasText: 'Shared by' }).last();
     await shared.waitFor();
-    await expect(
-      page.locator('.message.is-ephemeral', { hasText: 'Share in channel' }).count(),
-    ).resolves.toBe(0);
+    // The preview is deleted just after the shared card is posted: wait for it, do not race it.
+    await expect
+      .poll(() => page.locator('.message.is-ephemeral', { hasText: 'Share in channel' }).count())
+      .toBe(0);
 
     await as('U0MEMBER');
     const seen = page.locator('.message', { hasText: 'Shared by' }).last();
@@ -191,7 +192,7 @@ describe.skipIf(!chromiumPath && !inCi)('the sandbox in a browser', () => {
     await page.locator('.message.is-ephemeral', { hasText: '2 of 5 keys delivered so far' }).last().waitFor();
     await type(`/order-keys ${refunded}`);
     await page
-      .locator('.message.is-ephemeral', { hasText: 'This order is REFUNDED: these keys may no longer work' })
+      .locator('.message.is-ephemeral', { hasText: 'Status: Refunded. These keys may no longer work.' })
       .last()
       .waitFor();
     await page.screenshot({ path: `${SHOTS}/4a-showcase-keys.png` });
@@ -231,7 +232,7 @@ describe.skipIf(!chromiumPath && !inCi)('the sandbox in a browser', () => {
     const ready = page.locator('.message', { hasText: 'Export ready' }).last();
     await ready.waitFor({ timeout: 20_000 });
     const exported = Number(
-      /Export ready: ([\d,]+) all orders/.exec(await ready.innerText())?.[1]?.replace(/,/g, ''),
+      /Export ready: ([\d,]+) orders? \(all statuses\)/.exec(await ready.innerText())?.[1]?.replace(/,/g, ''),
     );
     expect(exported).toBeGreaterThan(0);
     const [download] = await Promise.all([
@@ -257,6 +258,22 @@ describe.skipIf(!chromiumPath && !inCi)('the sandbox in a browser', () => {
     await page.click('#balance-control button');
     await page.locator('.message', { hasText: 'Available funds is back above' }).waitFor({ timeout: 20_000 });
     expect(await page.locator('.message', { hasText: 'Available funds fell below' }).count()).toBe(1);
+    // Back to the starting value, cents included: the control accepts it (its step is a cent).
+    await page.fill('#available-input', '34870.55');
+    expect(
+      await page.locator('#available-input').evaluate((input: HTMLInputElement) => input.checkValidity()),
+    ).toBe(true);
+    await page.click('#balance-control button');
+    await expect
+      .poll(async () => {
+        const state = (await (
+          await fetch(`${sandbox.url}/sandbox/api/state?user=U0FINANCE&channel=`)
+        ).json()) as {
+          available: number;
+        };
+        return state.available;
+      })
+      .toBe(34_870.55);
   });
 
   it('the Home tab: balance for finance, "finance only" for an ordinary member', async () => {
@@ -272,5 +289,24 @@ describe.skipIf(!chromiumPath && !inCi)('the sandbox in a browser', () => {
     await page.locator('#home', { hasText: 'visible to finance only' }).waitFor();
     expect(await page.locator('#home').innerText()).not.toContain('Credit limit');
     await page.screenshot({ path: `${SHOTS}/6-home-member.png` });
+
+    // Open on a recent order: its card arrives in the member's direct messages with Order Desk.
+    const firstRow = page
+      .locator('#home .section', { has: page.getByRole('button', { name: 'Open' }) })
+      .first();
+    const orderId = /`?([A-Z0-9]{10})`?/.exec(await firstRow.innerText())?.[1] ?? '';
+    expect(orderId).not.toBe('');
+    await firstRow.getByRole('button', { name: 'Open' }).click();
+    await go('D0MEMBER');
+    await page
+      .locator('.message', { hasText: `Order ${orderId}` })
+      .last()
+      .waitFor();
+    expect(
+      await page
+        .locator('.message', { hasText: `Order ${orderId}` })
+        .last()
+        .innerText(),
+    ).toContain('Opened from the Home tab');
   });
 });

@@ -1,10 +1,9 @@
 import type { z } from 'zod';
 import type { AppDeps } from '../../app/deps.js';
 import { decodeButton, renderAccessDenied, renderNotice } from '../../blocks/index.js';
-import { reply } from '../../flows/respond.js';
 import { instrumented } from '../instrument.js';
 import { replyUnexpected } from '../unexpected.js';
-import { type ButtonClickArgs, clickedValue } from './click.js';
+import { answerClick, type ButtonClickArgs, clickedValue } from './click.js';
 
 export interface ButtonListenerOptions<Schema extends z.ZodType> {
   /** Names the listener in the log when something unexpected happens. */
@@ -20,6 +19,8 @@ export interface ButtonListenerOptions<Schema extends z.ZodType> {
    * message can click its buttons, guests and Slack Connect users included).
    */
   ordersAccess?: boolean | undefined;
+  /** The metric's action label when action IDs vary (one per Home tab row). */
+  label?: string | undefined;
 }
 
 /**
@@ -35,7 +36,7 @@ export function buttonListener<Schema extends z.ZodType>(
     instrumented(
       deps,
       'action',
-      (outcome) => deps.metrics.clicks.inc({ action: args.action.action_id, outcome }),
+      (outcome) => deps.metrics.clicks.inc({ action: options.label ?? args.action.action_id, outcome }),
       () => args.ack(),
       () =>
         deps.tracker.track(
@@ -44,19 +45,14 @@ export function buttonListener<Schema extends z.ZodType>(
               if (options.ordersAccess) {
                 const access = await deps.auth.canUseOrders(args.body.user.id);
                 if (!access.allowed) {
-                  await reply(
-                    args.respond,
-                    renderAccessDenied('orders', access.reason),
-                    'new_ephemeral',
-                    deps.logger,
-                  );
+                  await answerClick(deps, args, renderAccessDenied('orders', access.reason), 'new_ephemeral');
                   return 'denied';
                 }
               }
               const value = decodeButton(options.schema, clickedValue(args));
               if (value === undefined) {
                 await options.onStale?.(args);
-                await reply(args.respond, renderNotice(options.staleText), 'new_ephemeral', deps.logger);
+                await answerClick(deps, args, renderNotice(options.staleText), 'new_ephemeral');
                 return 'stale';
               }
               await work(value, args);

@@ -1,4 +1,7 @@
 import type { AllMiddlewareArgs, BlockAction, SlackActionMiddlewareArgs } from '@slack/bolt';
+import type { AppDeps } from '../../app/deps.js';
+import type { SlackMessage } from '../../blocks/index.js';
+import { postDirect, type ReplyMode, reply } from '../../flows/respond.js';
 
 export type ButtonClickArgs = SlackActionMiddlewareArgs<BlockAction> & AllMiddlewareArgs;
 
@@ -11,4 +14,24 @@ export function clickedValue(args: ButtonClickArgs): string | undefined {
 /** The channel the click came from, wherever Slack put it in the payload. */
 export function clickChannel(args: ButtonClickArgs): string | undefined {
   return args.body.channel?.id ?? (args.body.container as { channel_id?: string } | undefined)?.channel_id;
+}
+
+/** A click on the Home tab (a view): it comes with no response_url to answer through. */
+export function isHomeClick(args: ButtonClickArgs): boolean {
+  return (args.body.container as { type?: string } | undefined)?.type === 'view' || !args.respond;
+}
+
+/**
+ * Answers a click: through its response_url when it has one (mode as for `reply`); a Home tab click
+ * has none, so its answer goes to the user's direct messages with Order Desk.
+ */
+export function answerClick(
+  deps: Pick<AppDeps, 'logger'>,
+  args: ButtonClickArgs,
+  message: SlackMessage,
+  mode: ReplyMode,
+): Promise<boolean> {
+  return isHomeClick(args)
+    ? postDirect(args.client, args.body.user.id, message, deps.logger)
+    : reply(args.respond, message, mode, deps.logger);
 }

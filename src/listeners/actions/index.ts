@@ -14,7 +14,8 @@ export function registerActions(app: App, deps: AppDeps): void {
   app.action<BlockAction>(ActionIds.shareOrder, shareOrderAction(deps));
   app.action<BlockAction>(ActionIds.showKeys, showKeysAction(deps));
   app.action<BlockAction>(ActionIds.hideKeys, hideKeysAction(deps));
-  app.action<BlockAction>(ActionIds.openOrder, openOrderAction(deps));
+  // One Open per Home tab row, each with its own action ID (order_open_0 …).
+  app.action<BlockAction>(new RegExp(`^${ActionIds.openOrder}(_\\d+)?$`), openOrderAction(deps));
   app.action<BlockAction>(new RegExp(`^${ActionIds.resultsPage}(_prev|_next)?$`), resultsPageAction(deps));
   app.action<BlockAction>(ActionIds.refreshHome, refreshHomeAction(deps));
   app.action<BlockAction>(ActionIds.exportOrders, exportOrdersAction(deps));

@@ -1,10 +1,15 @@
 import type { AppDeps } from '../../app/deps.js';
-import { OrderButtonSchema, renderOrderCard } from '../../blocks/index.js';
+import { ActionIds, OrderButtonSchema, renderOrderCard } from '../../blocks/index.js';
 import { isMessage, loadOrder, renderOptions } from '../../flows/lookup-order.js';
-import { reply } from '../../flows/respond.js';
+import { postDirect, reply } from '../../flows/respond.js';
 import { buttonListener } from './button-listener.js';
+import { isHomeClick } from './click.js';
 
-/** "Open" on a result row: the list is replaced by that order's card, with a way back. */
+/**
+ * "Open" on a result row: the list is replaced by that order's card, with a way back. On the Home
+ * tab, which has no message to replace and no response_url, the card goes to the user's direct
+ * messages with Order Desk (where Show keys works as on any card).
+ */
 export function openOrderAction(
   deps: Pick<AppDeps, 'auth' | 'currency' | 'logger' | 'metrics' | 'now' | 'partner' | 'tracker'>,
 ) {
@@ -15,9 +20,18 @@ export function openOrderAction(
       ordersAccess: true,
       schema: OrderButtonSchema,
       staleText: 'This button is out of date. Look the order up again with `/order`.',
+      label: ActionIds.openOrder,
     },
-    async (button, { respond, body }) => {
+    async (button, args) => {
+      const { respond, body, client } = args;
       const order = await loadOrder(deps, button.o, { where: 'open order', userId: body.user.id });
+      if (isHomeClick(args)) {
+        const card = isMessage(order)
+          ? order
+          : renderOrderCard(order, { ...renderOptions(deps), variant: 'direct' });
+        await postDirect(client, body.user.id, card, deps.logger);
+        return;
+      }
       if (isMessage(order)) {
         await reply(respond, order, 'new_ephemeral', deps.logger);
         return;

@@ -1,16 +1,9 @@
 import type { AppDeps } from '../../app/deps.js';
-import { OrderButtonSchema, renderNotice, renderOrderCard } from '../../blocks/index.js';
+import { OrderButtonSchema, renderOrderCard, renderSharingRefused } from '../../blocks/index.js';
 import { isMessage, loadOrder, renderOptions } from '../../flows/lookup-order.js';
 import { deleteOriginal, reply } from '../../flows/respond.js';
 import { buttonListener } from './button-listener.js';
 import { clickChannel } from './click.js';
-
-const SHARING_REFUSED = {
-  external:
-    ':lock: *This channel is shared with another organisation* (Slack Connect), so Order Desk does not post order data in it. Share it in one of your own channels, or ask your Order Desk admin about ALLOW_EXTERNAL_SHARING.',
-  lookup_failed:
-    ':lock: *Order Desk could not check who is in this channel*, so it does not post order data here. Invite @Order Desk to the channel, or share from another one.',
-} as const;
 
 /**
  * "Share in channel": posts a fresh copy of the card to the channel, with who shared it, then removes
@@ -34,7 +27,7 @@ export function shareOrderAction(
       const { respond, body } = args;
       const sharing = await deps.channelSharing.check(clickChannel(args));
       if (!sharing.allowed) {
-        await reply(respond, renderNotice(SHARING_REFUSED[sharing.reason]), 'new_ephemeral', deps.logger);
+        await reply(respond, renderSharingRefused(sharing.reason), 'new_ephemeral', deps.logger);
         return;
       }
       const order = await loadOrder(deps, button.o, { where: 'share order', userId: body.user.id });

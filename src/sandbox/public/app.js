@@ -1,4 +1,4 @@
-import { escapeHtml, renderBlocks } from './render.js';
+import { escapeHtml, renderBlocks, renderMessageBody } from './render.js';
 
 // The sandbox page: pick a user and a channel, type commands, click buttons, open the Home tab. All of
 // it goes to the sandbox server, which forwards it to the app exactly as Slack would.
@@ -64,12 +64,7 @@ function renderMessages(messages) {
             `<a class="file" href="${escapeHtml(f.url)}" download="${escapeHtml(f.name)}">📄 ${escapeHtml(f.title)}</a>`,
         )
         .join('');
-      const body =
-        (m.blocks.length > 0
-          ? renderBlocks(m.blocks, context(), m.id)
-          : m.text
-            ? `<div class="plain">${escapeHtml(m.text)}</div>`
-            : '') + files;
+      const body = renderMessageBody(m, context(), m.id) + files;
       return `<article class="message${m.ephemeral ? ' is-ephemeral' : ''}" data-message-id="${escapeHtml(m.id)}">
         <div class="avatar${fromApp ? ' app' : ''}">${fromApp ? 'OD' : escapeHtml(author.slice(0, 2).toUpperCase())}</div>
         <div class="message-body"><div class="meta"><strong>${escapeHtml(author)}</strong>${fromApp ? ' <span class="app-tag">APP</span>' : ''} ${badge}</div>${body}</div>

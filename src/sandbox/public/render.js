@@ -117,6 +117,9 @@ const EMOJI = {
   red_circle: '🔴',
   large_blue_circle: '🔵',
   white_circle: '⚪',
+  white_check_mark: '✅',
+  grey_question: '❔',
+  rotating_light: '🚨',
 };
 
 /** Renders mrkdwn: ``` code blocks first (nothing inside them is formatted), then inline markup. */
@@ -182,4 +185,14 @@ export function renderBlocks(blocks, context = {}, location = '') {
       }
     })
     .join('');
+}
+
+/**
+ * A message's body as Slack shows it: its blocks when it has any; otherwise its top-level `text`,
+ * which Slack renders as mrkdwn too (mentions, *bold*, `code`), not as preformatted text.
+ */
+export function renderMessageBody(message, context = {}, location = '') {
+  if ((message.blocks ?? []).length > 0) return renderBlocks(message.blocks, context, location);
+  if (!message.text) return '';
+  return `<div class="block section"><div class="section-body"><div class="section-text">${renderMrkdwn(message.text, context)}</div></div></div>`;
 }

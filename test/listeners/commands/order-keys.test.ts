@@ -97,7 +97,17 @@ describe('/order-keys', () => {
       channelId: CHANNEL,
     });
     expect(line?.traceId).toMatch(/^[0-9a-f]{16}$/);
-    for (const key of h.simulator.keysOf(order.id)) expect(posted.text).not.toContain(key.value);
+    for (const key of h.simulator.keysOf(order.id)) {
+      expect(posted.text).not.toContain(key.value);
+      expect(JSON.stringify(posted.blocks)).not.toContain(key.value);
+    }
+    // A readable line, laid out in blocks: who, order, where and outcome; then via, count and trace.
+    expect(JSON.stringify(posted.blocks)).toContain(
+      `:key: *Keys shown* · <@${USERS.agent}> asked for the keys of order \`${order.id}\` in <#${CHANNEL}>`,
+    );
+    expect(JSON.stringify(posted.blocks)).toContain(
+      `via \`/order-keys\` · ${order.item.quantity} key${order.item.quantity === 1 ? '' : 's'} · trace ID \`${line?.traceId}\``,
+    );
   });
 
   it.each([

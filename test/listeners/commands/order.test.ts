@@ -57,6 +57,17 @@ describe('/order', () => {
     expect(blocks).toContain('order_show_keys');
   });
 
+  it.each([
+    ['a 300-character search (refused)', `PO-${'X'.repeat(297)}`],
+    ['a 90-character search (no match)', `PO-${'Y'.repeat(87)}`],
+  ])('%s is quoted back in 60 characters, not whole', async (_name, text) => {
+    const post = await nthResponse(h.slack, (await run(text)).responseUrlId ?? '');
+    const blocks = textOf(post.body.blocks);
+    expect(blocks).toContain(`${text.slice(0, 59)}…`);
+    expect(blocks).not.toContain(text.slice(0, 61));
+    expect(String(post.body.text)).not.toContain(text.slice(0, 61));
+  });
+
   it('by reference, exact match wins over partial matches', async () => {
     const order = h.simulator.allOrders().find((o) => o.reference_id.endsWith('00010'));
     const sent = await run(order?.reference_id ?? '');

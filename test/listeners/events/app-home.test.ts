@@ -74,6 +74,50 @@ describe('Home tab', () => {
     expect(keysCalls()).toBe(before);
   });
 
+  it('each recent order has Open, which sends its card to the user’s direct messages with Order Desk', async () => {
+    const view = textOf(await openHome(USERS.member));
+    const recent = h.simulator.allOrders().slice(0, 5);
+    recent.forEach((order, index) => {
+      expect(view).toContain(`"action_id":"order_open_${index}","text":{"type":"plain_text","text":"Open"`);
+      expect(view).toContain(`"value":"{\\"o\\":\\"${order.id}\\"}"`);
+    });
+    const second = recent[1];
+    await h.slack.clickHome({ user: USERS.member, actionId: 'order_open_1' });
+    const dm = `D${USERS.member.slice(1)}`;
+    const card = await h.slack.waitFor(() =>
+      h.slack.messages.find((m) => m.channel === dm && textOf(m.blocks).includes(`Order ${second?.id}`)),
+    );
+    expect(card.visibleTo).toBeUndefined();
+    expect(card.text).toMatch(new RegExp(`^Order ${second?.id} \\(`));
+    const blocks = textOf(card.blocks);
+    expect(blocks).not.toContain('order_share');
+    expect(blocks).toContain(
+      `Opened from the Home tab. To share it, type \`/order ${second?.id}\` in the channel.`,
+    );
+  });
+
+  it('Show keys on a card opened from the Home tab gives the keys to an allowed user, ephemerally', async () => {
+    const order = h.simulator.addOrder({
+      status: 'COMPLETED',
+      quantity: 2,
+      created_at: '2026-11-22T09:59:00.000Z',
+    });
+    const view = textOf(await openHome(USERS.agent));
+    expect(view).toContain(`"value":"{\\"o\\":\\"${order.id}\\"}"`);
+    await h.slack.clickHome({ user: USERS.agent, actionId: 'order_open_0' });
+    const dm = `D${USERS.agent.slice(1)}`;
+    const card = await h.slack.waitFor(() =>
+      h.slack.messages.find((m) => m.channel === dm && textOf(m.blocks).includes(`Order ${order.id}`)),
+    );
+    const click = await h.slack.click({ user: USERS.agent, messageId: card.id, actionId: 'order_show_keys' });
+    const post = await h.slack.waitFor(() =>
+      h.slack.responsePosts.find((p) => p.responseUrlId === click.responseUrlId),
+    );
+    expect(post.body.response_type).toBe('ephemeral');
+    for (const key of h.simulator.keysOf(order.id)) expect(textOf(post.body.blocks)).toContain(key.value);
+    for (const key of h.simulator.keysOf(order.id)) expect(textOf(card.blocks)).not.toContain(key.value);
+  });
+
   it('ignores the Messages tab', async () => {
     const before = h.slack.calls.filter((c) => c.method === 'views.publish').length;
     await h.slack.openHome(USERS.member, 'messages');

@@ -1,14 +1,13 @@
-import {
-  type DecodedImage,
-  type DigitalKey,
-  decodeImageKey,
-  describeSize,
-  normalizeKeyType,
-  type OrderKeys,
-} from '../partner-api/index.js';
+import type { DigitalKey, OrderKeys } from '../partner-api/index.js';
 import { ActionIds } from './action-ids.js';
-import { escapeMrkdwn, isCompleted, notificationText, truncate } from './format.js';
+import { adminNote } from './admin-note.js';
+import { deliveryWarnings } from './delivery-warnings.js';
+import { escapeMrkdwn, notificationText, plural, truncate } from './format.js';
+import { classifyKey } from './key-classification.js';
 import { type Block, button, type SlackMessage } from './types.js';
+
+// Packs the keys of an order into Slack messages: grouped by product, in as few blocks as the limits
+// allow, each key shown as key-classification.ts decides, under the warnings of delivery-warnings.ts.
 
 // Slack's limits (see shared/SLACK-NOTES.md): 3,000 characters a section, 50 blocks a message, and
 // 5 posts to one response_url. Keys are packed within them; what does not fit is counted and said.
@@ -16,77 +15,16 @@ const SECTION_LIMIT = 3_000;
 const BLOCKS_PER_MESSAGE = 50;
 const FRAME_BLOCKS = 6; // intro, up to two warnings, closing context, "not shown" note, actions
 export const MAX_KEY_MESSAGES = 5;
-const MAX_PRINTABLE_KEY = 1_000;
-
-type KeyPiece =
-  | { kind: 'code'; text: string }
-  | { kind: 'image'; text: string }
-  | { kind: 'link'; url: string }
-  | { kind: 'plain'; text: string }
-  | { kind: 'note'; text: string };
-
-// biome-ignore lint/suspicious/noControlCharactersInRegex: rejecting control characters is the point
-const UNPRINTABLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\ufffd]/;
-
-function describeImage(image: DecodedImage): string {
-  return `an image key (${image.format}, ${describeSize(image.bytes.length)})`;
-}
 
 // Slack shows images only from a public URL or an uploaded file (which would stay in Slack's storage),
 // so an image key opens through a one-time link to Order Desk itself, which needs PUBLIC_URL.
 const IMAGE_NEEDS_PUBLIC_URL =
-  'Image keys open through a one-time link, which needs PUBLIC_URL: ask your Order Desk admin to set it (or retrieve the key from the partner platform).';
+  'Image keys open through a one-time link, which is not set up: ask your Order Desk admin (or retrieve the key from the partner platform).';
+const PUBLIC_URL_HINT =
+  'one-time links to image keys need `PUBLIC_URL`, the address where Order Desk can be reached.';
 
 /** Gives the one-time link for the key at (product, key) of the answer; undefined without PUBLIC_URL. */
 export type RevealLinkFor = (product: number, key: number) => string | undefined;
-
-/** Decides how one key can be shown safely, whatever type the API gives it and however it spells it. */
-export function classifyKey(key: DigitalKey, position: number): KeyPiece {
-  const kind = normalizeKeyType(key.type);
-  const value = key.value;
-  if (kind === 'pre_order' && !value)
-    return { kind: 'note', text: `Key ${position} is a pre-order: the partner has not released it yet.` };
-  if (value === null || value === '')
-    return { kind: 'note', text: `Key ${position} was delivered without a value.` };
-  const looksLikeImage = kind === 'image' || /^data:image\//i.test(value);
-  // An image is named only once its bytes say so, whatever the type field claimed.
-  const image = looksLikeImage || kind === 'unknown' ? decodeImageKey(value) : undefined;
-  if (image) return { kind: 'image', text: `Key ${position} is ${describeImage(image)}.` };
-  if (looksLikeImage) {
-    return {
-      kind: 'note',
-      text: `Key ${position} is marked as an image (type “${escapeMrkdwn(truncate(key.type ?? 'image', 30))}”), but its data is not a PNG, JPEG or GIF image. Retrieve it from the partner platform.`,
-    };
-  }
-  if (value.startsWith('data:')) {
-    return {
-      kind: 'note',
-      text: `Key ${position} is a file (${escapeMrkdwn(truncate(value.slice(5).split(/[;,]/)[0] || 'unknown type', 40))}) that Slack cannot show; retrieve it from the partner platform.`,
-    };
-  }
-  const printable = !UNPRINTABLE.test(value) && value.length <= MAX_PRINTABLE_KEY;
-  if (kind === 'link') {
-    return printable && /^https?:\/\/[^\s<>|]+$/i.test(value)
-      ? { kind: 'link', url: value }
-      : {
-          kind: 'note',
-          text: `Key ${position} is a link that is not a plain web address, so Slack cannot show it safely; retrieve it from the partner platform.`,
-        };
-  }
-  if (!printable) {
-    return {
-      kind: 'note',
-      text:
-        value.length > MAX_PRINTABLE_KEY
-          ? `Key ${position} is ${value.length.toLocaleString('en-US')} characters long, too long to be a key to type; retrieve it from the partner platform.`
-          : `Key ${position} contains control characters, so it would not read as delivered; retrieve it from the partner platform.`,
-    };
-  }
-  // A backtick would end the code block early; such a key goes out as plain text, which Slack never formats.
-  if (value.includes('`')) return { kind: 'plain', text: value };
-  // Text and unknown types alike: a printable value is shown as text.
-  return { kind: 'code', text: value };
-}
 
 interface Piece {
   block: Block;
@@ -97,6 +35,7 @@ interface Piece {
 function piecesForKeys(
   keys: readonly DigitalKey[],
   revealLink: (key: number) => string | undefined,
+  seen: { imageWithoutLink: boolean },
 ): Piece[] {
   const pieces: Piece[] = [];
   let code: string[] = [];
@@ -135,6 +74,7 @@ function piecesForKeys(
       if (links.join('\n').length + line.length + 1 > SECTION_LIMIT) flushLinks();
       links.push(line);
     } else if (piece.kind === 'note' || (piece.kind === 'image' && !revealLink(index))) {
+      if (piece.kind === 'image') seen.imageWithoutLink = true;
       const text = piece.kind === 'image' ? `${piece.text} ${IMAGE_NEEDS_PUBLIC_URL}` : piece.text;
       const joined = notes.join('\n');
       if (joined.length + text.length + 1 > 2_000) flushNotes();
@@ -171,52 +111,6 @@ function mrkdwn(text: string): Block {
   return { type: 'section', text: { type: 'mrkdwn', text } };
 }
 
-// Statuses after which delivered keys may have been revoked by the platform.
-const WITHDRAWN =
-  /^(refunded|partially_refunded|canceled|cancelled|returned|revoked|reversed|chargeback|charged_back|void|voided|disputed)$/i;
-const IN_PROGRESS =
-  /^(processing|pending|in_process|in_progress|pre_order|preorder|partially_delivered|partial|awaiting_delivery|on_hold|backorder)$/i;
-
-/**
- * What the agent must know before handing these keys to a customer: an order that is not completed
- * (refunded keys may no longer work) and a delivery that is not complete ("3 of 5 keys so far").
- */
-export function deliveryWarnings(order: OrderKeys): Block[] {
-  const blocks: Block[] = [];
-  const rawStatus = order.status?.trim();
-  const delivered = order.products.reduce((sum, product) => sum + product.keys.length, 0);
-  const ordered = order.products.reduce((sum, product) => sum + (product.quantity ?? product.keys.length), 0);
-  const status = rawStatus ? escapeMrkdwn(truncate(rawStatus.toUpperCase(), 40)) : undefined;
-  const normalized = rawStatus?.replace(/[\s-]+/g, '_');
-  if (status && normalized && !isCompleted(rawStatus ?? null)) {
-    if (WITHDRAWN.test(normalized)) {
-      blocks.push(
-        mrkdwn(
-          `:warning: *This order is ${status}: these keys may no longer work.* Check with the partner before giving them to a customer.`,
-        ),
-      );
-    } else if (IN_PROGRESS.test(normalized)) {
-      blocks.push(
-        mrkdwn(`:hourglass_flowing_sand: *This order is ${status}:* the partner is still delivering it.`),
-      );
-    } else {
-      blocks.push(
-        mrkdwn(
-          `:warning: *This order is ${status}, not completed.* Check with the partner before giving these keys to a customer.`,
-        ),
-      );
-    }
-  }
-  if (ordered > delivered) {
-    blocks.push(
-      mrkdwn(
-        `:hourglass_flowing_sand: *${delivered} of ${ordered} keys delivered so far.* Run \`/order-keys ${escapeMrkdwn(order.orderId)}\` again later for the rest.`,
-      ),
-    );
-  }
-  return blocks;
-}
-
 export interface KeyMessages {
   messages: SlackMessage[];
   totalKeys: number;
@@ -233,6 +127,7 @@ export function renderKeyMessages(
   revealLink: RevealLinkFor = () => undefined,
 ): KeyMessages {
   const pieces: Piece[] = [];
+  const seen = { imageWithoutLink: false };
   let totalKeys = 0;
   for (const [productIndex, product] of order.products.entries()) {
     totalKeys += product.keys.length;
@@ -240,7 +135,7 @@ export function renderKeyMessages(
     const delivered = product.keys.length;
     const count =
       product.quantity !== null && product.quantity > delivered
-        ? `${delivered} of ${product.quantity} keys delivered`
+        ? `${delivered} of ${plural(product.quantity, 'key')} delivered`
         : delivered === 1
           ? '1 key'
           : `${delivered} keys`;
@@ -261,11 +156,13 @@ export function renderKeyMessages(
         },
         keys: 0,
       });
-    pieces.push(...piecesForKeys(product.keys, (key) => revealLink(productIndex, key)));
+    pieces.push(...piecesForKeys(product.keys, (key) => revealLink(productIndex, key), seen));
   }
   if (order.products.length === 0) {
     pieces.push({ block: mrkdwn('The partner API returned no products for this order.'), keys: 0 });
   }
+  // An image key without a link: the admin's setting once, in small print, after the keys.
+  if (seen.imageWithoutLink) pieces.push({ block: adminNote(PUBLIC_URL_HINT), keys: 0 });
 
   const perMessage = BLOCKS_PER_MESSAGE - FRAME_BLOCKS;
   const groups: Piece[][] = [];
@@ -288,7 +185,7 @@ export function renderKeyMessages(
     if (isLast && notShown > 0) {
       blocks.push(
         mrkdwn(
-          `:warning: *${notShown} of ${totalKeys} keys are not shown.* Slack allows only ${maxMessages} replies to one command, and they are full. Retrieve the rest from the partner platform.`,
+          `:warning: *${notShown} of ${plural(totalKeys, 'key')} ${notShown === 1 ? 'is' : 'are'} not shown.* Slack allows only ${maxMessages} replies to one command, and they are full. Retrieve the rest from the partner platform.`,
         ),
       );
     }

@@ -1,0 +1,9 @@
+import type { Block } from './types.js';
+
+/**
+ * Small print for whoever runs Order Desk. The agent reading the message cannot change a setting, so
+ * the message itself says who can help ("ask your Order Desk admin"); the setting's name goes here.
+ */
+export function adminNote(text: string): Block {
+  return { type: 'context', elements: [{ type: 'mrkdwn', text: `For your Order Desk admin: ${text}` }] };
+}

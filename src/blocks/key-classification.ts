@@ -1,0 +1,76 @@
+import {
+  type DecodedImage,
+  type DigitalKey,
+  decodeImageKey,
+  describeSize,
+  normalizeKeyType,
+} from '../partner-api/index.js';
+import { escapeMrkdwn, truncate } from './format.js';
+
+// How one key can be shown in Slack, whatever type the partner gives it. Only the classification:
+// how keys are packed into messages is key-messages.ts, what the agent is warned of is
+// delivery-warnings.ts.
+
+const MAX_PRINTABLE_KEY = 1_000;
+
+export type KeyPiece =
+  | { kind: 'code'; text: string }
+  | { kind: 'image'; text: string }
+  | { kind: 'link'; url: string }
+  | { kind: 'plain'; text: string }
+  | { kind: 'note'; text: string };
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: rejecting control characters is the point
+const UNPRINTABLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\ufffd]/;
+
+function describeImage(image: DecodedImage): string {
+  return `an image key (${image.format}, ${describeSize(image.bytes.length)})`;
+}
+
+/** Decides how one key can be shown safely, whatever type the API gives it and however it spells it. */
+export function classifyKey(key: DigitalKey, position: number): KeyPiece {
+  const kind = normalizeKeyType(key.type);
+  const value = key.value;
+  if (kind === 'pre_order' && !value)
+    return { kind: 'note', text: `Key ${position} is a pre-order: the partner has not released it yet.` };
+  if (value === null || value === '')
+    return { kind: 'note', text: `Key ${position} was delivered without a value.` };
+  const looksLikeImage = kind === 'image' || /^data:image\//i.test(value);
+  // An image is named only once its bytes say so, whatever the type field claimed.
+  const image = looksLikeImage || kind === 'unknown' ? decodeImageKey(value) : undefined;
+  if (image) return { kind: 'image', text: `Key ${position} is ${describeImage(image)}.` };
+  if (looksLikeImage) {
+    return {
+      kind: 'note',
+      text: `Key ${position} is marked as an image (type “${escapeMrkdwn(truncate(key.type ?? 'image', 30))}”), but its data is not a PNG, JPEG or GIF image. Retrieve it from the partner platform.`,
+    };
+  }
+  if (value.startsWith('data:')) {
+    return {
+      kind: 'note',
+      text: `Key ${position} is a file (${escapeMrkdwn(truncate(value.slice(5).split(/[;,]/)[0] || 'unknown type', 40))}) that Slack cannot show; retrieve it from the partner platform.`,
+    };
+  }
+  const printable = !UNPRINTABLE.test(value) && value.length <= MAX_PRINTABLE_KEY;
+  if (kind === 'link') {
+    return printable && /^https?:\/\/[^\s<>|]+$/i.test(value)
+      ? { kind: 'link', url: value }
+      : {
+          kind: 'note',
+          text: `Key ${position} is a link that is not a plain web address, so Slack cannot show it safely; retrieve it from the partner platform.`,
+        };
+  }
+  if (!printable) {
+    return {
+      kind: 'note',
+      text:
+        value.length > MAX_PRINTABLE_KEY
+          ? `Key ${position} is ${value.length.toLocaleString('en-US')} characters long, too long to be a key to type; retrieve it from the partner platform.`
+          : `Key ${position} contains control characters, so it would not read as delivered; retrieve it from the partner platform.`,
+    };
+  }
+  // A backtick would end the code block early; such a key goes out as plain text, which Slack never formats.
+  if (value.includes('`')) return { kind: 'plain', text: value };
+  // Text and unknown types alike: a printable value is shown as text.
+  return { kind: 'code', text: value };
+}
