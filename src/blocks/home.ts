@@ -25,6 +25,8 @@ export type BalanceState =
    * known: "none among the 125 newest" is what was seen, "the account has none" would be a guess.
    */
   | { kind: 'no_completed_order'; checked?: number | undefined }
+  /** A completed order's keys answer came without the balance. */
+  | { kind: 'not_reported'; orderId: string; traceId: string | undefined }
   /** `retryAt`: when Order Desk will read again by itself (the back-off after a failed read). */
   | { kind: 'error'; error: PartnerApiError; retryAt?: Date | undefined };
 
@@ -124,6 +126,15 @@ function balanceBlocks(state: BalanceState | undefined, options: RenderOptions):
     return [
       section(
         `The balance is not available yet: the partner API reports it only with the keys of a completed order. No completed order ${among}.`,
+      ),
+      refresh,
+    ];
+  }
+  if (state.kind === 'not_reported') {
+    const trace = state.traceId ? ` Trace ID \`${escapeMrkdwn(state.traceId)}\`.` : '';
+    return [
+      section(
+        `The balance is not available: the partner API reports it with the keys of a completed order, and its answer for order \`${escapeMrkdwn(state.orderId)}\` came without it.${trace} If this lasts, ask your account manager on the platform.`,
       ),
       refresh,
     ];

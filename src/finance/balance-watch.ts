@@ -169,7 +169,15 @@ export function createBalanceWatch(options: BalanceWatchOptions): BalanceWatch {
     if (reading.kind !== 'reading') {
       options.onReading?.('failed');
       if (reading.kind === 'no_completed_order')
-        log.info('balance watch: no completed order yet, no balance to watch');
+        log.info(
+          { checked: reading.checked },
+          'balance watch: no balance to watch (no completed order among the newest orders)',
+        );
+      if (reading.kind === 'not_reported')
+        log.warn(
+          { orderId: reading.orderId, traceId: reading.traceId },
+          'balance watch: the keys answer came without the balance',
+        );
       await underDecisionLock((previous) => {
         const { next, announce } = evaluateReading(previous, false);
         const messages =

@@ -115,7 +115,7 @@ export async function redeemRevealToken(deps: RevealDeps, token: unknown): Promi
           429,
           'rate_limited',
           'Key retrieval limit reached',
-          `You have retrieved keys ${limit.max} times within the hour. Try again in ${Math.ceil(limit.retryAfterMs / 60_000)} minutes.`,
+          `You have retrieved keys ${limit.max} ${limit.max === 1 ? 'time' : 'times'} within the hour. Try again in ${minutes(limit.retryAfterMs)}.`,
         )
       : stateDown(deps, claims, false);
   }
@@ -186,4 +186,9 @@ async function stateDown(deps: RevealDeps, claims: RevealClaims, auditIt = true)
     'Key retrieval is paused',
     'Order Desk cannot check this link right now, so the key stays hidden. Try again in a few minutes.',
   );
+}
+
+function minutes(ms: number): string {
+  const count = Math.max(1, Math.ceil(ms / 60_000));
+  return count === 1 ? '1 minute' : `${count} minutes`;
 }

@@ -69,16 +69,17 @@ export function createBalanceService(options: BalanceServiceOptions): BalanceSer
   const clock = options.clock ?? (() => new Date());
   const ttlMs = options.ttlSeconds * 1000;
 
-  async function findCompletedOrderId(): Promise<string | undefined> {
+  /** The newest completed order, or how many orders were looked at without finding one. */
+  async function findCompletedOrder(): Promise<{ id: string } | { checked: number }> {
     const recent = await partner.orders.recent(RECENT_WINDOW);
     const completed = recent.orders.find((order) => order.status?.toUpperCase() === 'COMPLETED');
-    if (completed) return completed.id;
+    if (completed) return { id: completed.id };
     let seen = 0;
     for await (const order of partner.orders.all({ pageSize: 100, prefetch: 1 })) {
-      if (order.status?.toUpperCase() === 'COMPLETED') return order.id;
+      if (order.status?.toUpperCase() === 'COMPLETED') return { id: order.id };
       if (++seen >= SCAN_LIMIT) break;
     }
-    return undefined;
+    return { checked: Math.max(seen, recent.orders.length) };
   }
 
   function readingOf(balance: AccountBalance, orderId: string, traceId: string | undefined): StoredReading {
@@ -93,10 +94,13 @@ export function createBalanceService(options: BalanceServiceOptions): BalanceSer
 
   async function read(): Promise<{ value: StoredState; cache: boolean }> {
     try {
-      const orderId = await findCompletedOrderId();
-      if (!orderId) return { value: { kind: 'no_completed_order' }, cache: true };
+      const found = await findCompletedOrder();
+      if (!('id' in found))
+        return { value: { kind: 'no_completed_order', checked: found.checked }, cache: true };
+      const orderId = found.id;
       const { balance, traceId } = await partner.orders.keys(orderId);
-      if (!balance) return { value: { kind: 'no_completed_order' }, cache: false };
+      // Not a failure, and nothing to keep: the next read asks again.
+      if (!balance) return { value: { kind: 'not_reported', orderId, traceId }, cache: false };
       return { value: { kind: 'reading', reading: readingOf(balance, orderId, traceId) }, cache: true };
     } catch (error) {
       // Logged here, once per reading: finance users waiting on the same reading share its failure.

@@ -217,6 +217,55 @@ describe('empty answers say what was seen, not more', () => {
     );
     expect(text).not.toContain('has none');
   });
+
+  it('a keys answer without the balance is said as such, not as "no completed order"', () => {
+    const home = renderHome(
+      {
+        isFinance: true,
+        balance: { kind: 'not_reported', orderId: 'ORD-42', traceId: 'abc123' },
+        recent: { orders: [], hits: 0 },
+      },
+      options,
+    );
+    expect(sectionTexts(home.blocks)).toContain(
+      'The balance is not available: the partner API reports it with the keys of a completed order, and its answer for order `ORD-42` came without it. Trace ID `abc123`. If this lasts, ask your account manager on the platform.',
+    );
+    expect(JSON.stringify(home)).not.toContain('No completed order');
+  });
+
+  it('a failed read says when Order Desk reads again by itself', () => {
+    const home = renderHome(
+      {
+        isFinance: true,
+        balance: {
+          kind: 'error',
+          error: new PartnerApiError({
+            kind: 'unavailable',
+            operation: 'GET /v1/partners/orders',
+            traceId: 't-9',
+          }),
+          retryAt: new Date(options.now.getTime() + 30_000),
+        },
+        recent: { orders: [], hits: 0 },
+        spend: {
+          figures: undefined,
+          failure: {
+            error: new PartnerApiError({ kind: 'timeout', operation: 'GET /v1/partners/orders' }),
+            retryAt: new Date(options.now.getTime() + 60_000),
+          },
+        },
+      },
+      options,
+    );
+    const texts = sectionTexts(home.blocks).join('\n');
+    expect(texts).toMatch(
+      /The balance could not be read\. .*Trace ID `t-9`\. Order Desk will read it again <!date\^\d+\^.*\(in 30 seconds\), or when you press Refresh\./,
+    );
+    expect(texts).toMatch(
+      /The order history could not be read to compute spend\. .*Order Desk will try again <!date\^\d+\^.*\(in 1 minute\), or when you press Refresh\./,
+    );
+    expect(texts).not.toContain('being computed');
+  });
 });
 
 describe('what the user typed is quoted back short', () => {
