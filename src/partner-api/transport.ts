@@ -1,18 +1,9 @@
-import ky, { HTTPError, type KyInstance, TimeoutError } from 'ky';
+import ky, { HTTPError, type KyInstance } from 'ky';
 import pLimit from 'p-limit';
-import {
-  classifyFailure,
-  endpointOf,
-  extractTraceId,
-  isFailureBody,
-  parseRetryAfterSeconds,
-  readUpstreamError,
-  safeCode,
-  safeTraceId,
-  scrubMessage,
-} from './error-mapping.js';
+import { parseRetryAfterSeconds } from './error-mapping.js';
 import { PartnerApiError } from './errors.js';
 import type { PartnerGate } from './gate.js';
+import { parseSuccessBody, toPartnerError } from './to-partner-error.js';
 
 export interface RetryPolicy {
   /** Retries after the first attempt (GET only). */
@@ -81,7 +72,6 @@ export interface Transport {
 }
 
 const RETRY_STATUSES = [408, 429, 500, 502, 503, 504];
-const MAX_ERROR_BODY = 64 * 1024;
 
 export function createTransport(options: TransportOptions): Transport {
   const policy: RetryPolicy = { ...defaultRetryPolicy, ...options.retry };
@@ -200,96 +190,4 @@ export function createTransport(options: TransportOptions): Transport {
   }
 
   return { getJson, metrics: () => ({ ...metrics }) };
-}
-
-function parseSuccessBody(text: string, operation: string, secrets: readonly string[]): JsonResult {
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    throw new PartnerApiError({
-      kind: 'invalid_response',
-      operation,
-      status: 200,
-      cause: new Error(`Body is not JSON (${text.length} characters)`),
-    });
-  }
-  const traceId = extractTraceId(body);
-  if (isFailureBody(body)) {
-    // Some APIs answer 200 and say inside that it failed: read it exactly as an HTTP error body.
-    throw upstreamError({ status: 200, body, operation, secrets, traceId, headers: undefined });
-  }
-  return { body, traceId };
-}
-
-interface UpstreamFailure {
-  status: number;
-  body: unknown;
-  operation: string;
-  secrets: readonly string[];
-  traceId: string | undefined;
-  headers: Headers | undefined;
-}
-
-function upstreamError(failure: UpstreamFailure): PartnerApiError {
-  const { status, body, operation, secrets, headers } = failure;
-  const upstream = readUpstreamError(body);
-  const upstreamMessage = upstream.message ? scrubMessage(upstream.message, secrets) : undefined;
-  const kind = classifyFailure(status, upstream, endpointOf(operation));
-  const waitable = kind === 'rate_limited' || kind === 'unavailable' || kind === 'not_ready';
-  return new PartnerApiError({
-    kind,
-    operation,
-    status,
-    traceId: failure.traceId,
-    upstreamMessage,
-    code: safeCode(upstream.code, secrets),
-    retryAfterSeconds: waitable && headers ? parseRetryAfterSeconds(headers.get('retry-after')) : undefined,
-    releaseDate: kind === 'not_ready' ? upstream.releaseDate : undefined,
-    cause: new Error(status === 200 ? 'The answer reports a failure' : `HTTP ${status}`),
-  });
-}
-
-async function toPartnerError(
-  error: unknown,
-  operation: string,
-  secrets: readonly string[],
-): Promise<PartnerApiError> {
-  if (error instanceof PartnerApiError) return error;
-  if (error instanceof HTTPError) {
-    const { response } = error;
-    const body = await readErrorBody(response);
-    const headerTrace = response.headers.get('x-trace-id') ?? response.headers.get('x-request-id');
-    // ky's error holds the Request, and the Request holds the API key: only plain values go on.
-    return upstreamError({
-      status: response.status,
-      body,
-      operation,
-      secrets,
-      traceId: extractTraceId(body) ?? (headerTrace ? safeTraceId(headerTrace) : undefined),
-      headers: response.headers,
-    });
-  }
-  if (error instanceof TimeoutError) {
-    return new PartnerApiError({ kind: 'timeout', operation, cause: new Error('Request timed out') });
-  }
-  const networkCode = describeNetworkError(error);
-  return new PartnerApiError({ kind: 'unavailable', operation, cause: new Error(networkCode) });
-}
-
-async function readErrorBody(response: Response): Promise<unknown> {
-  try {
-    const text = await response.text();
-    const bounded = text.length > MAX_ERROR_BODY ? text.slice(0, MAX_ERROR_BODY) : text;
-    return JSON.parse(bounded);
-  } catch {
-    return undefined;
-  }
-}
-
-function describeNetworkError(error: unknown): string {
-  if (!(error instanceof Error)) return 'Network error';
-  const cause = error.cause as { code?: unknown } | undefined;
-  const code = typeof cause?.code === 'string' ? cause.code : error.name;
-  return `Network error (${code})`;
 }

@@ -1,0 +1,113 @@
+import { HTTPError, TimeoutError } from 'ky';
+import {
+  classifyFailure,
+  endpointOf,
+  extractTraceId,
+  isFailureBody,
+  parseRetryAfterSeconds,
+  readUpstreamError,
+  safeCode,
+  safeTraceId,
+  scrubMessage,
+} from './error-mapping.js';
+import { PartnerApiError } from './errors.js';
+import type { JsonResult } from './transport.js';
+
+// Turns what came back over HTTP (a body that says it failed, an HTTP error, a timeout, a network
+// failure) into the one PartnerApiError the app sees. Nothing here keeps the request, a header or a
+// raw body: ky's error holds the Request, and the Request holds the API key.
+
+const MAX_ERROR_BODY = 64 * 1024;
+
+/** The successful body's JSON and trace ID; throws a PartnerApiError for bad JSON or a failure inside a 200. */
+export function parseSuccessBody(text: string, operation: string, secrets: readonly string[]): JsonResult {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new PartnerApiError({
+      kind: 'invalid_response',
+      operation,
+      status: 200,
+      cause: new Error(`Body is not JSON (${text.length} characters)`),
+    });
+  }
+  const traceId = extractTraceId(body);
+  if (isFailureBody(body)) {
+    // Some APIs answer 200 and say inside that it failed: read it exactly as an HTTP error body.
+    throw upstreamError({ status: 200, body, operation, secrets, traceId, headers: undefined });
+  }
+  return { body, traceId };
+}
+
+interface UpstreamFailure {
+  status: number;
+  body: unknown;
+  operation: string;
+  secrets: readonly string[];
+  traceId: string | undefined;
+  headers: Headers | undefined;
+}
+
+function upstreamError(failure: UpstreamFailure): PartnerApiError {
+  const { status, body, operation, secrets, headers } = failure;
+  const upstream = readUpstreamError(body);
+  const upstreamMessage = upstream.message ? scrubMessage(upstream.message, secrets) : undefined;
+  const kind = classifyFailure(status, upstream, endpointOf(operation));
+  const waitable = kind === 'rate_limited' || kind === 'unavailable' || kind === 'not_ready';
+  return new PartnerApiError({
+    kind,
+    operation,
+    status,
+    traceId: failure.traceId,
+    upstreamMessage,
+    code: safeCode(upstream.code, secrets),
+    retryAfterSeconds: waitable && headers ? parseRetryAfterSeconds(headers.get('retry-after')) : undefined,
+    releaseDate: kind === 'not_ready' ? upstream.releaseDate : undefined,
+    cause: new Error(status === 200 ? 'The answer reports a failure' : `HTTP ${status}`),
+  });
+}
+
+export async function toPartnerError(
+  error: unknown,
+  operation: string,
+  secrets: readonly string[],
+): Promise<PartnerApiError> {
+  if (error instanceof PartnerApiError) return error;
+  if (error instanceof HTTPError) {
+    const { response } = error;
+    const body = await readErrorBody(response);
+    const headerTrace = response.headers.get('x-trace-id') ?? response.headers.get('x-request-id');
+    // ky's error holds the Request, and the Request holds the API key: only plain values go on.
+    return upstreamError({
+      status: response.status,
+      body,
+      operation,
+      secrets,
+      traceId: extractTraceId(body) ?? (headerTrace ? safeTraceId(headerTrace) : undefined),
+      headers: response.headers,
+    });
+  }
+  if (error instanceof TimeoutError) {
+    return new PartnerApiError({ kind: 'timeout', operation, cause: new Error('Request timed out') });
+  }
+  const networkCode = describeNetworkError(error);
+  return new PartnerApiError({ kind: 'unavailable', operation, cause: new Error(networkCode) });
+}
+
+async function readErrorBody(response: Response): Promise<unknown> {
+  try {
+    const text = await response.text();
+    const bounded = text.length > MAX_ERROR_BODY ? text.slice(0, MAX_ERROR_BODY) : text;
+    return JSON.parse(bounded);
+  } catch {
+    return undefined;
+  }
+}
+
+function describeNetworkError(error: unknown): string {
+  if (!(error instanceof Error)) return 'Network error';
+  const cause = error.cause as { code?: unknown } | undefined;
+  const code = typeof cause?.code === 'string' ? cause.code : error.name;
+  return `Network error (${code})`;
+}
