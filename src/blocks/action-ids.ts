@@ -8,5 +8,5 @@ export const ActionIds = {
   refreshHome: 'home_refresh',
   exportOrders: 'home_export',
   /** Prefix of the "View image key" link buttons (one per image key: keys_reveal_<key>_<block>). */
-  revealKey: 'keys_reveal',
+  viewImageKey: 'keys_reveal',
 } as const;

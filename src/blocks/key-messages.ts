@@ -87,7 +87,7 @@ function piecesForKeys(
           text: { type: 'mrkdwn', text: `${piece.text} It opens once, for you, for a few minutes.` },
           accessory: {
             type: 'button',
-            action_id: `${ActionIds.revealKey}_${index}_${pieces.length}`,
+            action_id: `${ActionIds.viewImageKey}_${index}_${pieces.length}`,
             text: { type: 'plain_text', text: 'View image key', emoji: false },
             url: revealLink(index) as string,
           },

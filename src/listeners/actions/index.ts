@@ -6,9 +6,9 @@ import { hideKeysAction } from './hide-keys.js';
 import { openOrderAction } from './open-order.js';
 import { refreshHomeAction } from './refresh-home.js';
 import { resultsPageAction } from './results-page.js';
-import { revealLinkAction } from './reveal-link.js';
 import { shareOrderAction } from './share-order.js';
 import { showKeysAction } from './show-keys.js';
+import { viewImageKeyAction } from './view-image-key.js';
 
 export function registerActions(app: App, deps: AppDeps): void {
   app.action<BlockAction>(ActionIds.shareOrder, shareOrderAction(deps));
@@ -19,5 +19,5 @@ export function registerActions(app: App, deps: AppDeps): void {
   app.action<BlockAction>(new RegExp(`^${ActionIds.resultsPage}(_prev|_next)?$`), resultsPageAction(deps));
   app.action<BlockAction>(ActionIds.refreshHome, refreshHomeAction(deps));
   app.action<BlockAction>(ActionIds.exportOrders, exportOrdersAction(deps));
-  app.action<BlockAction>(new RegExp(`^${ActionIds.revealKey}_\\d+_\\d+$`), revealLinkAction(deps));
+  app.action<BlockAction>(new RegExp(`^${ActionIds.viewImageKey}_\\d+_\\d+$`), viewImageKeyAction(deps));
 }

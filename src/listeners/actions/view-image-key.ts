@@ -1,4 +1,5 @@
 import type { AppDeps } from '../../app/deps.js';
+import { ActionIds } from '../../blocks/index.js';
 import { simpleClick } from './simple-click.js';
 
 /**
@@ -6,6 +7,6 @@ import { simpleClick } from './simple-click.js';
  * click here, where it only needs an ack. Nothing is revealed by the click: the page asks for the key
  * when the agent presses Reveal there, and every check happens then.
  */
-export function revealLinkAction(deps: Pick<AppDeps, 'metrics' | 'tracker'>) {
-  return simpleClick(deps, async () => 'ok', 'keys_reveal');
+export function viewImageKeyAction(deps: Pick<AppDeps, 'metrics' | 'tracker'>) {
+  return simpleClick(deps, async () => 'ok', ActionIds.viewImageKey);
 }
