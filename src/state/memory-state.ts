@@ -48,6 +48,12 @@ export function createMemoryState(now: () => number = Date.now): SharedState {
       const entry = live(key);
       if (entry && entry.value === JSON.stringify(token)) entries.delete(key);
     },
+    async renew(key, token, ttlMs) {
+      const entry = live(key);
+      if (!entry || entry.value !== JSON.stringify(token)) return false;
+      entry.expiresAt = now() + ttlMs;
+      return true;
+    },
     limiter(options: LimiterOptions) {
       return new RateLimiterMemory({
         keyPrefix: `rl:${options.name}`,

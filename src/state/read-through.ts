@@ -40,6 +40,8 @@ export interface ReadThroughOptions<T> {
 interface Stored<T> {
   value: T;
   storedAt: number;
+  /** Random per store: a waiter knows a value is new by this, not by comparing two replicas' clocks. */
+  id?: string | undefined;
 }
 
 /** What the shared state remembers of the last failed read of a key. */
@@ -48,6 +50,8 @@ export interface StoredFailure {
   failedAt: number;
   retryAt: number;
   error: unknown;
+  /** Random per failure: a waiter knows a failure is new by this, not by comparing clocks. */
+  id?: string | undefined;
 }
 
 /**
@@ -98,7 +102,11 @@ export async function storeCached<T>(
   ttlMs: number,
   now: () => number = Date.now,
 ): Promise<void> {
-  await state.set(key, { value, storedAt: now() } satisfies Stored<T>, ttlMs);
+  await state.set(
+    key,
+    { value, storedAt: now(), id: randomBytes(6).toString('hex') } satisfies Stored<T>,
+    ttlMs,
+  );
 }
 
 const POLL_FIRST_MS = 20;
@@ -110,90 +118,62 @@ const failureKey = (key: string) => `backoff:${key}`;
 // shared state was down. Keyed by the state object, so two apps in one process never share them.
 const perState = new WeakMap<
   SharedState,
-  { loads: Map<string, Promise<unknown>>; failures: Map<string, StoredFailure> }
+  {
+    loads: Map<string, Promise<unknown>>;
+    bypassLoads: Map<string, Promise<unknown>>;
+    failures: Map<string, StoredFailure>;
+  }
 >();
 function local(state: SharedState) {
   let entry = perState.get(state);
   if (!entry) {
-    entry = { loads: new Map(), failures: new Map() };
+    entry = { loads: new Map(), bypassLoads: new Map(), failures: new Map() };
     perState.set(state, entry);
   }
   return entry;
 }
 
+/** A forced read (a Refresh click) goes past a running back-off at most this often per key, across replicas. */
+export const FORCE_EVERY_MS = 30_000;
+
 /**
  * A value cached on the shared state, read from its source at most once per TTL across every
- * replica: the replica that takes the short lock reads, the others (and other callers in the same
- * process) wait for what it stores, or share its failure. A failure starts a back-off on the shared
- * state: until it ends, no replica reads that source again unless forced. When the shared state is
- * down, this process reads for itself, one read at a time, and keeps its own back-off.
+ * replica: the replica that takes the short lock reads (renewing the lock while it does), the others
+ * wait for what it stores, or share its failure; callers in one process share one wait. A failure
+ * starts a back-off on the shared state: until it ends, no replica reads that source again; a forced
+ * read goes past it at most once per FORCE_EVERY_MS. When the shared state is down, this process
+ * reads for itself, one read at a time, and keeps its own back-off.
  */
 export async function readThrough<T>(options: ReadThroughOptions<T>): Promise<T> {
   const { state, key, onResult } = options;
   const now = options.now ?? Date.now;
   const maxAgeMs = options.maxAgeMs ?? options.ttlMs;
   const askedAt = now();
-  const fresh = (stored: Stored<T> | undefined, since: number) =>
-    stored !== undefined && stored.storedAt >= since;
-  const oldest = options.force ? askedAt : askedAt - maxAgeMs;
   try {
-    if (!options.force) {
+    let force = options.force === true;
+    if (!force) {
       const cached = await state.get<Stored<T>>(key);
       if (cached && askedAt - cached.storedAt < maxAgeMs) {
         onResult?.('hit');
         return cached.value;
       }
       await throwIfBackingOff(options, askedAt);
+    } else if (options.backoff && (await runningFailure(options, askedAt))) {
+      // Refresh during a back-off: one forced read per FORCE_EVERY_MS goes through, across replicas;
+      // the other presses wait for the back-off like everyone else.
+      force = await state.claim(`forced:${key}`, FORCE_EVERY_MS);
+      if (!force) await throwIfBackingOff(options, askedAt);
     }
-    const running = local(state).loads.get(key) as Promise<T> | undefined;
+    const loads = local(state).loads;
+    const running = loads.get(key) as Promise<T> | undefined;
     if (running) {
       onResult?.('shared');
       return await running;
     }
-    const token = randomBytes(8).toString('hex');
-    const lockKey = `lock:${key}`;
-    const lockMs = options.lockMs ?? 15_000;
-    if (await state.claim(lockKey, lockMs, token)) {
-      try {
-        // Another replica may have stored a value, or failed, between the first look and the claim.
-        if (!options.force) {
-          const late = await state.get<Stored<T>>(key);
-          if (late && askedAt - late.storedAt < maxAgeMs) {
-            onResult?.('shared');
-            return late.value;
-          }
-          await throwIfBackingOff(options, askedAt);
-        }
-        onResult?.('miss');
-        return await loadOnce(options, true);
-      } finally {
-        await state.release(lockKey, token).catch(() => undefined);
-      }
-    }
-    // Another replica is reading: wait for its value or its failure, or for its lock to go (it died).
-    let delay = POLL_FIRST_MS;
-    while (now() - askedAt < lockMs) {
-      await new Promise((resolve) => setTimeout(resolve, delay));
-      delay = Math.min(delay * 2, POLL_MAX_MS);
-      const stored = await state.get<Stored<T>>(key);
-      if (fresh(stored, oldest)) {
-        onResult?.('shared');
-        return (stored as Stored<T>).value;
-      }
-      await throwIfFailedSince(options, askedAt);
-      if ((await state.get(lockKey)) === undefined) {
-        // The holder may have stored its value (or failure) and released the lock between the reads above.
-        const late = await state.get<Stored<T>>(key);
-        if (fresh(late, oldest)) {
-          onResult?.('shared');
-          return (late as Stored<T>).value;
-        }
-        await throwIfFailedSince(options, askedAt);
-        break;
-      }
-    }
-    onResult?.('miss');
-    return await loadOnce(options, true);
+    // Registered before the claim: callers in this process that arrive meanwhile share this one.
+    const read = readOnce({ ...options, force }, askedAt).finally(() => loads.delete(key));
+    loads.set(key, read);
+    return await read;
   } catch (error) {
     if (!(error instanceof StateUnavailableError)) throw error;
     if (!options.force) {
@@ -208,9 +188,91 @@ export async function readThrough<T>(options: ReadThroughOptions<T>): Promise<T>
   }
 }
 
-/** One load of `key` in this process at a time: callers that arrive meanwhile share its outcome. */
+/** Takes the lock and reads, or waits for the replica that holds it. */
+async function readOnce<T>(options: ReadThroughOptions<T>, askedAt: number): Promise<T> {
+  const { state, key, onResult } = options;
+  const now = options.now ?? Date.now;
+  const maxAgeMs = options.maxAgeMs ?? options.ttlMs;
+  const lockKey = `lock:${key}`;
+  const lockMs = options.lockMs ?? 15_000;
+  const token = randomBytes(8).toString('hex');
+  // What is stored now: anything else seen later is new (a value or a failure from the holder).
+  const before = await state.get<Stored<T>>(key);
+  const failureBefore = options.backoff ? await state.get<StoredFailure>(failureKey(key)) : undefined;
+  if (await state.claim(lockKey, lockMs, token)) {
+    try {
+      // Another replica may have stored a value, or failed, between the first look and the claim.
+      if (!options.force) {
+        if (before && askedAt - before.storedAt < maxAgeMs) {
+          onResult?.('shared');
+          return before.value;
+        }
+        await throwIfBackingOff(options, askedAt);
+      }
+      onResult?.('miss');
+      return await withRenewedLock(state, lockKey, token, lockMs, () => runLoad(options, true));
+    } finally {
+      await state.release(lockKey, token).catch(() => undefined);
+    }
+  }
+  // Another replica is reading: wait while its lock lives (it renews it), for its value or failure.
+  const isNew = (stored: Stored<T> | undefined) =>
+    stored !== undefined && (stored.id !== before?.id || stored.storedAt !== before?.storedAt);
+  const isNewFailure = (failure: StoredFailure | undefined) =>
+    failure !== undefined &&
+    (failure.id !== failureBefore?.id || failure.failedAt !== failureBefore?.failedAt);
+  let delay = POLL_FIRST_MS;
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, delay));
+    delay = Math.min(delay * 2, POLL_MAX_MS);
+    const lockHeld = (await state.get(lockKey)) !== undefined;
+    const stored = await state.get<Stored<T>>(key);
+    if (isNew(stored)) {
+      onResult?.('shared');
+      return (stored as Stored<T>).value;
+    }
+    if (options.backoff) {
+      const failure = await state.get<StoredFailure>(failureKey(key));
+      if (isNewFailure(failure)) {
+        onResult?.('shared');
+        throw rebuild(options, failure as StoredFailure, true);
+      }
+    }
+    if (!lockHeld) break;
+  }
+  // The holder went without storing anything (it died, or its answer was not to be cached): read,
+  // unless a back-off started meanwhile.
+  if (!options.force) await throwIfBackingOff(options, now());
+  onResult?.('miss');
+  // This is already the one read of `key` in this process (see readThrough): load directly.
+  return runLoad(options, true);
+}
+
+/** Runs `work` while renewing the lock, so a long read (a 30-day scan) keeps it to the end. */
+async function withRenewedLock<T>(
+  state: SharedState,
+  lockKey: string,
+  token: string,
+  lockMs: number,
+  work: () => Promise<T>,
+): Promise<T> {
+  const renewal = setInterval(
+    () => {
+      void state.renew(lockKey, token, lockMs).catch(() => undefined);
+    },
+    Math.max(50, Math.floor(lockMs / 3)),
+  );
+  renewal.unref();
+  try {
+    return await work();
+  } finally {
+    clearInterval(renewal);
+  }
+}
+
+/** With the shared state down: one load of `key` in this process at a time, shared by its callers. */
 function loadOnce<T>(options: ReadThroughOptions<T>, shared: boolean): Promise<T> {
-  const loads = local(options.state).loads;
+  const loads = local(options.state).bypassLoads;
   const running = loads.get(options.key) as Promise<T> | undefined;
   if (running) return running;
   const load = runLoad(options, shared).finally(() => loads.delete(options.key));
@@ -259,21 +321,17 @@ async function runLoad<T>(options: ReadThroughOptions<T>, shared: boolean): Prom
   return loaded.value;
 }
 
+async function runningFailure<T>(options: ReadThroughOptions<T>, at: number): Promise<boolean> {
+  const failure = await options.state.get<StoredFailure>(failureKey(options.key));
+  return failure !== undefined && failure.retryAt > at;
+}
+
 async function throwIfBackingOff<T>(options: ReadThroughOptions<T>, at: number): Promise<void> {
   if (!options.backoff) return;
   const failure = await options.state.get<StoredFailure>(failureKey(options.key));
   if (failure && failure.retryAt > at) {
     options.onResult?.('backoff');
     throw rebuild(options, failure, false);
-  }
-}
-
-async function throwIfFailedSince<T>(options: ReadThroughOptions<T>, since: number): Promise<void> {
-  if (!options.backoff) return;
-  const failure = await options.state.get<StoredFailure>(failureKey(options.key));
-  if (failure && failure.failedAt >= since) {
-    options.onResult?.('shared');
-    throw rebuild(options, failure, true);
   }
 }
 

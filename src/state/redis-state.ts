@@ -16,6 +16,10 @@ export interface RedisStateOptions {
 const RELEASE_SCRIPT =
   "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
 
+// Extends a lock only while it still holds the owner's token.
+const RENEW_SCRIPT =
+  "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end";
+
 /**
  * The Redis backend. Commands fail at once while the connection is down (no offline queue, so no
  * request waits on a dead Redis); the client reconnects by itself with a capped backoff. An outage is
@@ -105,6 +109,15 @@ export async function createRedisState(options: RedisStateOptions): Promise<Shar
     },
     async release(name, token) {
       await run(() => client.eval(RELEASE_SCRIPT, { keys: [key(name)], arguments: [JSON.stringify(token)] }));
+    },
+    async renew(name, token, ttlMs) {
+      const result = await run(() =>
+        client.eval(RENEW_SCRIPT, {
+          keys: [key(name)],
+          arguments: [JSON.stringify(token), String(Math.max(1, Math.round(ttlMs)))],
+        }),
+      );
+      return result === 1;
     },
     limiter(limit: LimiterOptions) {
       return new RateLimiterRedis({

@@ -33,6 +33,8 @@ export interface SharedState {
   claim(key: string, ttlMs: number, token?: string): Promise<boolean>;
   /** Deletes `key` only while it still holds `token`: a lock is released only by its owner. */
   release(key: string, token: string): Promise<void>;
+  /** Extends `key` to `ttlMs` from now only while it holds `token`: true when it did (a long holder keeps its lock). */
+  renew(key: string, token: string, ttlMs: number): Promise<boolean>;
   /** A rate-limiter-flexible limiter on this backend (one API for memory and Redis). */
   limiter(options: LimiterOptions): RateLimiterAbstract;
   /** False while the backend cannot be reached (always true in memory). */

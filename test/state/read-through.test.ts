@@ -111,6 +111,65 @@ function readThroughContract(name: string, make: () => Promise<{ state: SharedSt
       expect((await peekFailure(peer, key, clock))?.retryAt).toBe(clock + 60_000);
     });
 
+    it('Refresh presses during a back-off: one forced read per 30 s goes through, across replicas', async () => {
+      const key = freshKey();
+      const counter = { loads: 0 };
+      const read = (on: SharedState, force: boolean) =>
+        failureOf(
+          readThrough({
+            state: on,
+            key,
+            ttlMs: 60_000,
+            force,
+            load: failingLoad(counter, 0),
+            backoff: BACKOFF,
+            now,
+          }),
+        );
+      await read(state, false);
+      expect(counter.loads).toBe(1);
+      expect((await read(peer, true)).read).toBe(true);
+      expect((await read(state, true)).read).toBe(false);
+      expect((await read(peer, true)).read).toBe(false);
+      expect(counter.loads).toBe(2);
+    });
+
+    it('a read longer than the lock keeps it (renewed): the waiting replica does not read too', async () => {
+      const key = freshKey();
+      let loads = 0;
+      const slowLoad = async () => {
+        loads++;
+        await new Promise((resolve) => setTimeout(resolve, 700));
+        return { value: 'figures', cache: true };
+      };
+      const read = (on: SharedState) =>
+        readThrough({ state: on, key, ttlMs: 60_000, lockMs: 200, load: slowLoad });
+      const first = read(state);
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      expect(await Promise.all([first, read(peer)])).toEqual(['figures', 'figures']);
+      expect(loads).toBe(1);
+    });
+
+    it('a waiter whose clock is 10 minutes behind still shares the failure (no clocks compared)', async () => {
+      const key = freshKey();
+      const counter = { loads: 0 };
+      const read = (on: SharedState, clockOf: () => number) =>
+        failureOf(
+          readThrough({
+            state: on,
+            key,
+            ttlMs: 60_000,
+            load: failingLoad(counter, 100),
+            backoff: BACKOFF,
+            now: clockOf,
+          }),
+        );
+      const [a, b] = await Promise.all([read(state, now), read(peer, () => clock - 600_000)]);
+      expect(counter.loads).toBe(1);
+      expect(a.error.message).toBe('source down');
+      expect(b.error.message).toBe('source down');
+    });
+
     it('reads again once the back-off has ended, and a success clears it', async () => {
       const key = freshKey();
       let fail = true;
