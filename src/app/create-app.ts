@@ -247,6 +247,7 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
     spend,
     state,
     delivery,
+    deliveryMaxWaitMs: env.SLACK_DELIVERY_MAX_WAIT_SECONDS * 1000,
     channelId: env.FINANCE_ALERT_CHANNEL_ID,
     intervalSeconds: env.BALANCE_WATCH_SECONDS,
     thresholds: { availableBelow: env.BALANCE_ALERT_BELOW, runwayDaysBelow: env.BALANCE_ALERT_RUNWAY_DAYS },
@@ -287,7 +288,7 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
       const address = (server as Server | undefined)?.address?.() as AddressInfo | null | undefined;
       const port = address?.port;
       logger.info({ mode, port, botUserId: identity.botUserId }, 'Order Desk is running');
-      if (options.watch !== false) balanceWatch.start();
+      if (options.watch !== false) balanceWatch.start((work) => tracker.track(work));
       return port;
     },
     balanceWatch,

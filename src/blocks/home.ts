@@ -27,8 +27,11 @@ export type BalanceState =
   | { kind: 'no_completed_order'; checked?: number | undefined }
   /** A completed order's keys answer came without the balance. */
   | { kind: 'not_reported'; orderId: string; traceId: string | undefined }
-  /** `retryAt`: when Order Desk will read again by itself (the back-off after a failed read). */
-  | { kind: 'error'; error: PartnerApiError; retryAt?: Date | undefined };
+  /**
+   * `retryAt`: before then Order Desk does not ask the partner again (the back-off after a failed
+   * read); `read: false` when this answer is that back-off, with no read behind it.
+   */
+  | { kind: 'error'; error: PartnerApiError; retryAt?: Date | undefined; read?: boolean | undefined };
 
 export interface HomeInput {
   isFinance: boolean;
@@ -51,7 +54,7 @@ export interface SpendView {
 
 function spendFailureText(failure: NonNullable<SpendView['failure']>, options: RenderOptions): string {
   const trace = failure.error.traceId ? ` Trace ID \`${escapeMrkdwn(failure.error.traceId)}\`.` : '';
-  return `:warning: The order history could not be read to compute spend. ${failure.error.userMessage}${trace} Order Desk will try again ${slackDate(failure.retryAt.toISOString(), options.now)}, or when you press Refresh.`;
+  return `:warning: The order history could not be read to compute spend. ${failure.error.userMessage}${trace} To spare the partner, Order Desk does not ask again before ${slackDate(failure.retryAt.toISOString(), options.now)}; Refresh asks now.`;
 }
 
 /** Spend, runway and a 30-day sparkline, for finance. Never waits for a scan: old figures say their age. */
@@ -142,7 +145,7 @@ function balanceBlocks(state: BalanceState | undefined, options: RenderOptions):
   if (state.kind === 'error') {
     const trace = state.error.traceId ? ` Trace ID \`${escapeMrkdwn(state.error.traceId)}\`.` : '';
     const again = state.retryAt
-      ? ` Order Desk will read it again ${slackDate(state.retryAt.toISOString(), options.now)}, or when you press Refresh.`
+      ? ` To spare the partner, Order Desk does not ask again before ${slackDate(state.retryAt.toISOString(), options.now)}; Refresh asks now.`
       : '';
     return [
       section(`:warning: The balance could not be read. ${state.error.userMessage}${trace}${again}`),

@@ -22,7 +22,8 @@ import type { SpendService } from './spend-service.js';
 export interface BalanceWatch {
   /** One watch round: returns what it did (for tests and the log). */
   runOnce(): Promise<'skipped' | 'read' | 'failed'>;
-  start(): void;
+  /** Starts the timer; each round is handed to `track`, so a graceful stop waits for it. */
+  start(track?: <T>(work: Promise<T>) => Promise<T>): void;
   stop(): void;
 }
 
@@ -31,6 +32,8 @@ export interface BalanceWatchOptions {
   spend: Pick<SpendService, 'refresh'>;
   state: SharedState;
   delivery: SlackDelivery;
+  /** How long one delivery may keep trying (SLACK_DELIVERY_MAX_WAIT_SECONDS). */
+  deliveryMaxWaitMs: number;
   channelId: string | undefined;
   intervalSeconds: number;
   thresholds: { availableBelow: number | undefined; runwayDaysBelow: number | undefined };
@@ -114,16 +117,18 @@ export function createBalanceWatch(options: BalanceWatchOptions): BalanceWatch {
       const sentKey = `finance:alert-sent:${announcement.id}`;
       const sendingKey = `finance:alert-sending:${announcement.id}`;
       const owner = randomBytes(8).toString('hex');
+      // Another replica is posting it right now: leave it to that one. The claim outlives the
+      // delivery's longest try, so it cannot lapse while that replica still retries.
+      if (!(await state.claim(sendingKey, options.deliveryMaxWaitMs + 60_000, owner))) continue;
+      const release = () => state.release(sendingKey, owner).catch(() => undefined);
+      // Checked under the claim: a replica that posted it released its claim only after marking it.
       if ((await state.get(sentKey)) !== undefined) {
         await forget(announcement.id);
+        await release();
         continue;
       }
-      // Another replica is posting it right now: leave it to that one.
-      if (!(await state.claim(sendingKey, 15 * 60_000, owner))) continue;
       try {
         await delivery.post('finance_alert', { channel: options.channelId, ...announcement.message });
-        await state.set(sentKey, true, 2 * GIVE_UP_AFTER_MS);
-        await forget(announcement.id);
       } catch (error) {
         const tooOld = options.now().getTime() - announcement.decidedAt > GIVE_UP_AFTER_MS;
         log.error(
@@ -133,9 +138,19 @@ export function createBalanceWatch(options: BalanceWatchOptions): BalanceWatch {
             : 'finance alert could not be posted yet; the next round tries again (is the bot in FINANCE_ALERT_CHANNEL_ID?)',
         );
         if (tooOld) await forget(announcement.id);
-      } finally {
-        await state.release(sendingKey, owner).catch(() => undefined);
+        await release();
+        continue;
       }
+      // Posted. If marking it fails (the shared state went away), the claim is kept until it lapses,
+      // so no replica posts it again meanwhile; a round after that finds the mark, or posts it again.
+      try {
+        await state.set(sentKey, true, 2 * GIVE_UP_AFTER_MS);
+      } catch (error) {
+        log.warn({ error: (error as Error).message }, 'finance alert posted, but not marked as posted');
+        continue;
+      }
+      await forget(announcement.id);
+      await release();
     }
   }
 
@@ -166,6 +181,13 @@ export function createBalanceWatch(options: BalanceWatchOptions): BalanceWatch {
     // Not forced: a reading younger than half a round serves, and after a failed read the back-off
     // (shared by every replica) holds: the watch never adds to a partner outage.
     const reading = await options.balance.current({ maxAgeMs: intervalMs / 2 });
+    if (reading.kind === 'error' && reading.read === false) {
+      // The back-off of an earlier failed read is still running: nothing was read, so nothing new
+      // counts towards "cannot be read".
+      options.onReading?.('skipped');
+      await deliverPending();
+      return 'failed';
+    }
     if (reading.kind !== 'reading') {
       options.onReading?.('failed');
       if (reading.kind === 'no_completed_order')
@@ -254,13 +276,15 @@ export function createBalanceWatch(options: BalanceWatchOptions): BalanceWatch {
 
   return {
     runOnce,
-    start() {
+    start(track = (work) => work) {
       timer = setInterval(() => {
         // A round still running (a slow partner, a post waiting out a 429) is not doubled up.
         if (running) return;
-        running = runOnce().finally(() => {
-          running = undefined;
-        });
+        running = track(
+          runOnce().finally(() => {
+            running = undefined;
+          }),
+        );
       }, intervalMs);
       timer.unref();
     },

@@ -221,10 +221,12 @@ async function uploadFile(
     } as RequestInit);
     await response.arrayBuffer();
     if (!response.ok) {
-      const retryAfter = Number(response.headers.get('retry-after'));
+      // No Retry-After header is no wait given (not zero seconds): the delivery then waits its own.
+      const header = response.headers.get('retry-after');
+      const retryAfter = header === null ? Number.NaN : Number(header);
       throw new UploadHttpError(
         response.status,
-        Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter : undefined,
+        Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined,
       );
     }
   });

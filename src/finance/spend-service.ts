@@ -1,7 +1,7 @@
 import type { AppLogger } from '../logger.js';
 import {
   isPartnerApiError,
-  type PartnerApiError,
+  PartnerApiError,
   type PartnerClient,
   partnerErrorCodec,
 } from '../partner-api/index.js';
@@ -72,6 +72,7 @@ export function createSpendService(options: {
     } catch (error) {
       // Once per scan: replicas and users waiting on it share the failure without logging it again.
       if (isPartnerApiError(error)) logPartnerFailure(logger, error, { where: 'spend' });
+      else logger.error({ where: 'spend', error: (error as Error).message }, 'spend could not be computed');
       throw error;
     }
     return { value: computeSpend(orders, at, options.timeZone, options.amountIs), cache: true };
@@ -94,7 +95,7 @@ export function createSpendService(options: {
         now: () => now().getTime(),
       });
     } catch (error) {
-      if (error instanceof SourceFailedError && isPartnerApiError(error.error)) return error.error;
+      if (error instanceof SourceFailedError) return asPartnerError(error.error);
       throw error;
     }
   }
@@ -106,11 +107,14 @@ export function createSpendService(options: {
         peekCached<SpendFigures>(state, SPEND_KEY),
         peekFailure(state, SPEND_KEY, at),
       ]);
-      const error = failure ? partnerErrorCodec.decode(failure.error) : undefined;
       return {
         figures: stored?.value,
-        failure:
-          failure && isPartnerApiError(error) ? { error, retryAt: new Date(failure.retryAt) } : undefined,
+        failure: failure
+          ? {
+              error: asPartnerError(partnerErrorCodec.decode(failure.error)),
+              retryAt: new Date(failure.retryAt),
+            }
+          : undefined,
       };
     },
     refresh,
@@ -136,4 +140,15 @@ export function createSpendService(options: {
       }
     },
   };
+}
+
+/** What the Home tab can say about any failure: the partner's own, or one of Order Desk's, plainly. */
+function asPartnerError(error: Error): PartnerApiError {
+  if (isPartnerApiError(error)) return error;
+  return new PartnerApiError({
+    kind: 'unavailable',
+    operation: 'spend',
+    userMessage: 'Order Desk could not compute spend because of an error of its own; it is in the log.',
+    cause: error,
+  });
 }

@@ -3,6 +3,7 @@ import type { AppLogger } from '../logger.js';
 import {
   type AccountBalance,
   isPartnerApiError,
+  PartnerApiError,
   type PartnerClient,
   partnerErrorCodec,
 } from '../partner-api/index.js';
@@ -105,6 +106,8 @@ export function createBalanceService(options: BalanceServiceOptions): BalanceSer
     } catch (error) {
       // Logged here, once per reading: finance users waiting on the same reading share its failure.
       if (isPartnerApiError(error)) logPartnerFailure(logger, error, { where: 'balance' });
+      else
+        logger.error({ where: 'balance', error: (error as Error).message }, 'the balance could not be read');
       throw error;
     }
   }
@@ -126,9 +129,19 @@ export function createBalanceService(options: BalanceServiceOptions): BalanceSer
         });
         return revive(stored);
       } catch (error) {
-        if (error instanceof SourceFailedError && isPartnerApiError(error.error))
-          return { kind: 'error', error: error.error, retryAt: error.retryAt };
-        throw error;
+        if (!(error instanceof SourceFailedError)) throw error;
+        // Anything that is not the partner's failure (a fault of Order Desk's own) is still said on
+        // the Home tab, plainly, and is in the log with its cause.
+        const cause = isPartnerApiError(error.error)
+          ? error.error
+          : new PartnerApiError({
+              kind: 'unavailable',
+              operation: 'balance',
+              userMessage:
+                'Order Desk could not read the balance because of an error of its own; it is in the log.',
+              cause: error.error,
+            });
+        return { kind: 'error', error: cause, retryAt: error.retryAt, read: error.read };
       }
     },
     record(balance, orderId, traceId) {

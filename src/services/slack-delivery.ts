@@ -27,11 +27,13 @@ export interface SlackMessageToPost {
 
 export interface SlackDelivery {
   /**
-   * Runs one Slack call that must succeed: after a 429 it waits the Retry-After Slack asked for, after
-   * a 5xx or a network failure it backs off (1 s doubling to 30 s), until `maxWaitMs` has passed. A
-   * refusal that waiting cannot fix (channel_not_found, not_in_channel, invalid_auth) is thrown at once.
+   * Runs one Slack call that must succeed: after a 429 it waits the Retry-After Slack asked for (at
+   * least 1 s), after a 5xx or a network failure it backs off (1 s doubling to 30 s), until
+   * `maxWaitMs` has passed since it was asked for. A refusal that waiting cannot fix
+   * (channel_not_found, not_in_channel, invalid_auth) is thrown at once. At least once: a post Slack
+   * took but answered with a 5xx is posted again (Slack gives no way to tell).
    */
-  call<T>(kind: DeliveryKind, run: () => Promise<T>): Promise<T>;
+  call<T>(kind: DeliveryKind, run: () => Promise<T>, since?: number): Promise<T>;
   /**
    * chat.postMessage through `call`, one post at a time per channel (Slack allows about one message
    * per second per channel; a 429 holds back that channel's later posts too, in order).
@@ -61,11 +63,13 @@ export function retryAdvice(error: unknown): { reason: RetryReason; waitMs?: num
     retryAfterSeconds?: number;
     data?: { error?: string };
   };
+  // A 429 always waits at least a second, whatever (or whether) Retry-After said.
   if (failure.code === 'slack_webapi_rate_limited_error')
-    return { reason: 'rate_limited', waitMs: Math.max(0, failure.retryAfter ?? 1) * 1000 };
+    return { reason: 'rate_limited', waitMs: Math.max(1, failure.retryAfter ?? 1) * 1000 };
   if (failure.code === 'slack_webapi_http_error' || failure.code === 'upload_http_error') {
     const status = failure.statusCode ?? 0;
-    if (status === 429) return { reason: 'rate_limited', waitMs: (failure.retryAfterSeconds ?? 1) * 1000 };
+    if (status === 429)
+      return { reason: 'rate_limited', waitMs: Math.max(1, failure.retryAfterSeconds ?? 1) * 1000 };
     return status >= 500 ? { reason: 'server_error' } : undefined;
   }
   if (failure.code === 'slack_webapi_request_error') return { reason: 'network' };
@@ -113,8 +117,10 @@ export function createSlackDelivery(client: WebClient, options: DeliveryOptions)
   const channelTails = new Map<string, Promise<unknown>>();
   const queued = new Map<string, number>();
 
-  async function call<T>(kind: DeliveryKind, run: () => Promise<T>): Promise<T> {
-    const startedAt = Date.now();
+  // `since`: when the delivery was asked for (a post that waited in its channel's queue has used
+  // part of its time already).
+  async function call<T>(kind: DeliveryKind, run: () => Promise<T>, since = Date.now()): Promise<T> {
+    const startedAt = since;
     let backoffMs = FIRST_BACKOFF_MS;
     for (;;) {
       try {
@@ -153,18 +159,22 @@ export function createSlackDelivery(client: WebClient, options: DeliveryOptions)
         return Promise.reject(new DeliveryGaveUpError(`${waiting} posts already wait for this channel`));
       }
       queued.set(message.channel, waiting + 1);
+      const askedAt = Date.now();
       const previous = channelTails.get(message.channel) ?? Promise.resolve();
       const next = previous
         .catch(() => undefined)
         .then(() =>
-          call(kind, () =>
-            client.chat.postMessage({
-              channel: message.channel,
-              text: message.text,
-              ...(message.blocks ? { blocks: message.blocks as never } : {}),
-              unfurl_links: false,
-              unfurl_media: false,
-            }),
+          call(
+            kind,
+            () =>
+              client.chat.postMessage({
+                channel: message.channel,
+                text: message.text,
+                ...(message.blocks ? { blocks: message.blocks as never } : {}),
+                unfurl_links: false,
+                unfurl_media: false,
+              }),
+            askedAt,
           ),
         )
         .then((result) => ({ ts: result.ts }));

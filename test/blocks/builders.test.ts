@@ -233,7 +233,7 @@ describe('empty answers say what was seen, not more', () => {
     expect(JSON.stringify(home)).not.toContain('No completed order');
   });
 
-  it('a failed read says when Order Desk reads again by itself', () => {
+  it('a failed read says until when Order Desk will not ask the partner again', () => {
     const home = renderHome(
       {
         isFinance: true,
@@ -259,10 +259,10 @@ describe('empty answers say what was seen, not more', () => {
     );
     const texts = sectionTexts(home.blocks).join('\n');
     expect(texts).toMatch(
-      /The balance could not be read\. .*Trace ID `t-9`\. Order Desk will read it again <!date\^\d+\^.*\(in 30 seconds\), or when you press Refresh\./,
+      /The balance could not be read\. .*Trace ID `t-9`\. To spare the partner, Order Desk does not ask again before <!date\^\d+\^.*\(in 30 seconds\); Refresh asks now\./,
     );
     expect(texts).toMatch(
-      /The order history could not be read to compute spend\. .*Order Desk will try again <!date\^\d+\^.*\(in 1 minute\), or when you press Refresh\./,
+      /The order history could not be read to compute spend\. .*To spare the partner, Order Desk does not ask again before <!date\^\d+\^.*\(in 1 minute\); Refresh asks now\./,
     );
     expect(texts).not.toContain('being computed');
   });

@@ -32,6 +32,20 @@ function recorder() {
 describe('what a failed Slack call means for a retry', () => {
   it.each([
     ['a 429 waits its Retry-After', rateLimited(7), { reason: 'rate_limited', waitMs: 7_000 }],
+    [
+      'a 429 that says Retry-After: 0 still waits 1 s',
+      rateLimited(0),
+      { reason: 'rate_limited', waitMs: 1_000 },
+    ],
+    [
+      'an upload 429 without Retry-After waits 1 s (not a tight loop)',
+      Object.assign(new Error('upload'), {
+        code: 'upload_http_error',
+        statusCode: 429,
+        retryAfterSeconds: undefined,
+      }),
+      { reason: 'rate_limited', waitMs: 1_000 },
+    ],
     ['a 503 backs off', httpError(503), { reason: 'server_error' }],
     [
       'a network failure backs off',
@@ -72,6 +86,21 @@ describe('a delivery that must arrive', () => {
       'retry audit server_error',
       'delivered audit',
     ]);
+  });
+
+  it('counts its time from when it was asked for, not from when a queue let it start', async () => {
+    const { events, metrics } = recorder();
+    const delivery = createSlackDelivery({} as WebClient, {
+      logger,
+      metrics,
+      maxWaitMs: 5_000,
+      sleep: async () => undefined,
+    });
+    // Asked for 4 s ago: a 2 s wait would end past the 5 s allowed.
+    await expect(
+      delivery.call('audit', async () => Promise.reject(rateLimited(2)), Date.now() - 4_000),
+    ).rejects.toMatchObject({ retryAfter: 2 });
+    expect(events).toEqual(['failed audit']);
   });
 
   it('gives up when the next wait would pass maxWaitMs, and at once on a final refusal', async () => {
