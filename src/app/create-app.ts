@@ -207,7 +207,7 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
     },
     state,
     perClientPerMinute: env.REVEAL_MAX_PER_CLIENT_PER_MINUTE,
-    trustProxy: env.TRUST_PROXY,
+    trustedProxies: env.TRUST_PROXY_HOPS,
     onServed: () => metrics.reveals.inc({ outcome: 'served' }),
     onRefused: (reason) => metrics.reveals.inc({ outcome: reason }),
     track: (work) => tracker.track(work),

@@ -189,8 +189,8 @@ export const AppEnvSchema = PartnerEnvSchema.extend({
   KEY_LINK_TTL_SECONDS: integer(300, 30, 3_600),
   // POST /keys/reveal is public: attempts per client address per minute, across replicas.
   REVEAL_MAX_PER_CLIENT_PER_MINUTE: integer(20, 1, 10_000),
-  // Behind a reverse proxy: take the client address from the last X-Forwarded-For hop.
-  TRUST_PROXY: flag(false),
+  // Reverse proxies in front of the app (load balancer, CDN) whose X-Forwarded-For is believed.
+  TRUST_PROXY_HOPS: integer(0, 0, 5),
   // How long a post that must arrive (audit line, balance alert, export file) keeps trying while Slack limits or fails.
   SLACK_DELIVERY_MAX_WAIT_SECONDS: integer(600, 1, 86_400),
   // Finance: balance alerts, spend and runway, CSV export.

@@ -82,7 +82,27 @@ export async function redeemRevealToken(deps: RevealDeps, token: unknown): Promi
     );
   }
   const { claims } = check;
+  const usedKey = `reveal-used:${claims.id}`;
+  // A used link is refused before anything is asked of Slack: a double click costs nothing.
+  try {
+    if ((await deps.state.get(usedKey)) !== undefined) {
+      await audit(deps, claims, 'failed:used');
+      return refusal(410, 'used', 'This link was already used', `Each link opens its key once. ${AGAIN}`);
+    }
+  } catch {
+    return stateDown(deps, claims);
+  }
   const access = await deps.auth.canSeeKeys(claims.userId, { fresh: true });
+  if (!access.allowed && access.reason === 'lookup_failed') {
+    // Slack could not say who is in the allowed groups (a limit, an outage): not a refusal of the person.
+    await audit(deps, claims, 'failed:access_unavailable');
+    return refusal(
+      503,
+      'unavailable',
+      'Your access cannot be checked right now',
+      'Slack did not answer who may see keys. This link still works: press Reveal again in a minute.',
+    );
+  }
   if (!access.allowed) {
     await audit(deps, claims, 'denied');
     return refusal(
@@ -94,7 +114,6 @@ export async function redeemRevealToken(deps: RevealDeps, token: unknown): Promi
   }
   // Claimed for the rest of the token's life: a second use, here or on another replica, is refused.
   // The claim carries this request's token, so only this request can give the link back.
-  const usedKey = `reveal-used:${claims.id}`;
   const owner = `${process.pid}:${Math.random().toString(36).slice(2)}`;
   const lifeMs = Math.max(1_000, claims.expiresAt * 1000 - deps.now().getTime() + 60_000);
   try {
@@ -133,11 +152,13 @@ export async function redeemRevealToken(deps: RevealDeps, token: unknown): Promi
       traceId: error.traceId,
       failure: error,
     });
+    // Worth pressing again only when the partner may answer next time.
+    const transient = ['unavailable', 'timeout', 'rate_limited', 'invalid_response'].includes(error.kind);
     return refusal(
       502,
       'partner',
       'The partner API did not deliver the key',
-      `${error.userMessage} This link still works: press Reveal again while it is valid.`,
+      `${error.userMessage} ${transient ? 'This link still works: press Reveal again while it is valid.' : AGAIN}`,
       error.traceId,
     );
   }

@@ -16,8 +16,8 @@ export interface RevealRouteDeps {
   state: SharedState;
   /** Reveals one client address may attempt per minute, across replicas. */
   perClientPerMinute: number;
-  /** The client address: the socket's, or (behind a trusted proxy) the last X-Forwarded-For hop. */
-  trustProxy: boolean;
+  /** Reverse proxies in front of the app whose X-Forwarded-For is to be believed (0: the socket's address). */
+  trustedProxies: number;
   onServed: () => void;
   onRefused: (reason: RevealRefusal) => void;
   track: <T>(work: Promise<T>) => Promise<T>;
@@ -62,18 +62,38 @@ function readBody(req: IncomingMessage): Promise<string | 'too_large' | undefine
   });
 }
 
-export function clientAddress(req: IncomingMessage, trustProxy: boolean): string {
+/**
+ * Who is asking, for the per-client limit. Behind `trustedProxies` reverse proxies, the address the
+ * outermost of them saw (hops further left were written by the client and prove nothing). IPv6 is
+ * counted per /64, the block one client usually holds, so rotating addresses inside it does not help.
+ */
+export function clientAddress(req: IncomingMessage, trustedProxies: number): string {
+  let address = req.socket.remoteAddress ?? 'unknown';
   const forwarded = req.headers['x-forwarded-for'];
-  if (trustProxy && typeof forwarded === 'string') {
-    // The last hop is the one our own proxy saw; earlier ones are whatever the client wrote.
+  if (trustedProxies > 0 && typeof forwarded === 'string') {
     const hops = forwarded
       .split(',')
       .map((hop) => hop.trim())
       .filter(Boolean);
-    const last = hops.at(-1);
-    if (last) return last.slice(0, 64);
+    const seen = hops[hops.length - trustedProxies] ?? hops[0];
+    if (seen) address = seen.slice(0, 64);
   }
-  return req.socket.remoteAddress ?? 'unknown';
+  return perClientBlock(address);
+}
+
+function perClientBlock(address: string): string {
+  const plain = address.replace(/^::ffff:/, '');
+  if (!plain.includes(':')) return plain;
+  const [head = '', tail = ''] = plain.split('::');
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  const groups = plain.includes('::')
+    ? [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right]
+    : left;
+  return `${groups
+    .slice(0, 4)
+    .map((group) => group.toLowerCase().replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
 }
 
 /**
@@ -129,7 +149,7 @@ async function handleReveal(
   };
   try {
     try {
-      await perClient.consume(clientAddress(req, deps.trustProxy));
+      await perClient.consume(clientAddress(req, deps.trustedProxies));
     } catch (rejection) {
       if (!(rejection instanceof RateLimiterRes)) throw rejection;
       deps.onRefused('client_limit');

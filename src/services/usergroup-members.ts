@@ -5,7 +5,8 @@ import { type BackoffPolicy, type CacheResult, readThrough, type SharedState } f
 export interface UsergroupMembers {
   /**
    * Members of a user group, or undefined when Slack could not say (callers must then deny).
-   * `fresh`: ask Slack now rather than trust the cache (a reveal, whose link may be older than it).
+   * `fresh`: ask Slack now rather than trust the cache (a reveal, whose link may be older than it);
+   * during a back-off after a failed lookup, undefined (deny) without asking.
    */
   members(usergroupId: string, options?: { fresh?: boolean }): Promise<ReadonlySet<string> | undefined>;
 }
@@ -62,7 +63,9 @@ export function createUsergroupMembers(options: UsergroupMembersOptions): Usergr
           state,
           key: `usergroup:${usergroupId}`,
           ttlMs: ttlSeconds * 1000,
-          force: request.fresh,
+          // Fresh: read from Slack now (once across replicas), yet not during a back-off after Slack
+          // failed: a reveal must not add calls to a tier-2 method that is already refusing.
+          maxAgeMs: request.fresh ? 1 : undefined,
           load: () => lookUp(usergroupId),
           backoff: options.backoff ?? USERGROUP_BACKOFF,
           onResult: options.onCache,

@@ -139,6 +139,51 @@ describe('POST /keys/reveal is public: strangers cannot write to Slack or wear i
     }
     // The group's cached membership was replaced by what Slack said: back in the group, the link works.
     expect((await post(h.appUrl, JSON.stringify({ token }))).status).toBe(200);
+    // A used link is refused before Slack is asked anything.
+    const reads = groupReads();
+    expect((await post(h.appUrl, JSON.stringify({ token }))).status).toBe(410);
+    expect(groupReads()).toBe(reads);
+  });
+});
+
+describe('a reveal while Slack cannot list the allowed user group', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({
+      simulator: { orders: 30, realism: { keyTypes: 'mime', imageEncoding: 'raw' } },
+      env: { PUBLIC_URL },
+    });
+  });
+  afterAll(() => h.stop());
+
+  it('says access cannot be checked right now (not "no longer allowed"), and pressing again during the lookup back-off asks Slack nothing', async () => {
+    const order = h.simulator.addOrder({ quantity: 1, keyTypes: ['image-png'] });
+    const sent = await h.slack.runCommand({
+      user: USERS.groupAgent,
+      channel: CHANNEL,
+      command: '/order-keys',
+      text: order.id,
+    });
+    const [token] = revealTokens((await nthResponse(h.slack, sent.responseUrlId ?? '')).body.blocks);
+    expect(token).toBeDefined();
+    h.slack.failNext('usergroups.users.list', { rateLimited: { retryAfterSeconds: 30 } }, 3);
+    const answer = await post(h.appUrl, JSON.stringify({ token }));
+    expect(answer.status).toBe(503);
+    expect(await answer.json()).toMatchObject({
+      error: 'unavailable',
+      title: 'Your access cannot be checked right now',
+      message: expect.stringContaining('This link still works'),
+    });
+    h.slack.methodFaults.delete('usergroups.users.list');
+    // The failed lookup's back-off (15 s) holds: pressing again at once asks Slack nothing.
+    const reads = h.slack.calls.filter((c) => c.method === 'usergroups.users.list').length;
+    expect((await post(h.appUrl, JSON.stringify({ token }))).status).toBe(503);
+    expect(h.slack.calls.filter((c) => c.method === 'usergroups.users.list')).toHaveLength(reads);
+    const outcomes = h.logs
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((line) => line.event === 'keys_request' && line.via === 'reveal' && line.orderId === order.id)
+      .map((line) => line.outcome);
+    expect(outcomes).toEqual(['failed:access_unavailable', 'failed:access_unavailable']);
   });
 });
 
@@ -147,7 +192,7 @@ describe('the per-client limit on POST /keys/reveal', () => {
   beforeAll(async () => {
     h = await startHarness({
       simulator: { orders: 20 },
-      env: { PUBLIC_URL, REVEAL_MAX_PER_CLIENT_PER_MINUTE: '5', TRUST_PROXY: 'true' },
+      env: { PUBLIC_URL, REVEAL_MAX_PER_CLIENT_PER_MINUTE: '5', TRUST_PROXY_HOPS: '1' },
     });
   });
   afterAll(() => h.stop());
