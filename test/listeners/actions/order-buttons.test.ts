@@ -104,6 +104,42 @@ describe('order card buttons', () => {
 });
 
 describe('authorisation is checked at click time', () => {
+  it('with the default user-group cache: a group member gets keys, and the group is read once for several clicks', async () => {
+    const h = await startHarness({ simulator: { orders: 40 } });
+    try {
+      const order = h.simulator.findOrder((o) => o.status === 'COMPLETED');
+      const sent = await h.slack.runCommand({
+        user: USERS.groupAgent,
+        channel: CHANNEL,
+        command: '/order',
+        text: order?.id ?? '',
+      });
+      await nthResponse(h.slack, sent.responseUrlId ?? '');
+      const preview = h.slack
+        .visibleMessages(CHANNEL, USERS.groupAgent)
+        .filter((m) => m.via === 'response_url')
+        .at(-1);
+      if (!preview) throw new Error('no preview');
+      const groupReads = () => h.slack.calls.filter((c) => c.method === 'usergroups.users.list').length;
+      const before = groupReads();
+      for (let i = 0; i < 3; i++) {
+        const click = await h.slack.click({
+          user: USERS.groupAgent,
+          messageId: preview.id,
+          actionId: 'order_show_keys',
+        });
+        const post = await nthResponse(h.slack, click.responseUrlId ?? '');
+        expect(textOf(post.body.blocks)).not.toContain('not authorised');
+        expect(textOf(post.body.blocks)).toContain(
+          h.simulator.keysOf(order?.id ?? '')[0]?.value.slice(0, 11) ?? '-',
+        );
+      }
+      expect(groupReads() - before).toBe(1);
+    } finally {
+      await h.stop();
+    }
+  });
+
   it('an agent removed from the allowed user group after the lookup is denied on "Show keys"', async () => {
     const h = await startHarness({ simulator: { orders: 40 }, env: { USERGROUP_CACHE_SECONDS: '0' } });
     try {
