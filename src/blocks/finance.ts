@@ -26,10 +26,12 @@ export function renderFinanceAlert(input: FinanceAlertInput, options: RenderOpti
   const subject = input.watched === 'funds' ? 'Available funds' : 'Runway';
   const limit = input.watched === 'funds' ? money(input.threshold) : plural(input.threshold, 'day');
   const value = input.watched === 'funds' ? money(input.available) : days(input.runwayDays);
+  // "Available funds" is plural, "Runway" singular: the verbs follow.
+  const many = input.watched === 'funds';
   const headline = {
     crossed: `:warning: *${subject} fell below ${limit}: ${value}.*`,
-    worse: `:rotating_light: *${subject} keeps falling: ${value}* (threshold ${limit}).`,
-    recovered: `:white_check_mark: *${subject} is back above ${limit}: ${value}.*`,
+    worse: `:rotating_light: *${subject} ${many ? 'keep' : 'keeps'} falling: ${value}* (threshold ${limit}).`,
+    recovered: `:white_check_mark: *${subject} ${many ? 'are' : 'is'} back above ${limit}: ${value}.*`,
   }[input.type];
   const { reading } = input;
   const blocks: Block[] = [
@@ -68,7 +70,7 @@ export function renderBalanceUnreadable(error: PartnerApiError, failures: number
         type: 'section',
         text: {
           type: 'mrkdwn',
-          text: `:grey_question: *The balance cannot be read:* the last ${failures} readings failed, so balance alerts are paused. ${escapeMrkdwn(error.userMessage)}${trace}`,
+          text: `:grey_question: *The balance cannot be read:* the last ${failures} readings failed, so balance alerts are paused. Nothing to do here: Order Desk keeps trying at each check (less often while the partner API fails) and posts here when it can read the balance again.${trace}`,
         },
       },
       ...partnerAdminNote(error),

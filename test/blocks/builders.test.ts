@@ -343,6 +343,28 @@ describe('one readable form per status, and proper plurals', () => {
   });
 
   it.each([
+    ['funds', 'worse', '*Available funds keep falling: €1.00* (threshold €10.00).'],
+    ['funds', 'recovered', '*Available funds are back above €10.00: €1.00.*'],
+    ['runway', 'worse', '*Runway keeps falling: 0.5 days* (threshold 10 days).'],
+    ['runway', 'recovered', '*Runway is back above 10 days: 0.5 days.*'],
+  ] as const)('alert headlines agree in number: %s %s', (watched, type, headline) => {
+    const alert = renderFinanceAlert(
+      {
+        watched,
+        type,
+        threshold: 10,
+        reading: { balance: 1, creditLimit: 0, readAt: options.now, sourceOrderId: 'O1', traceId: undefined },
+        available: 1,
+        runwayDays: 0.5,
+        averagePerDay: 2,
+        homeLink: undefined,
+      },
+      { ...options, currency: 'EUR' },
+    );
+    expect(JSON.stringify(alert.blocks[0])).toContain(headline);
+  });
+
+  it.each([
     [
       false,
       232,
