@@ -207,6 +207,26 @@ export async function benchSlackApp(): Promise<BenchRow[]> {
             await floor.stop();
           }
         }
+        // The minimal peer (ack, plain fetch to the partner, plain card through respond) over the same
+        // partner: what any Bolt app pays around a partner call at this latency, hardening aside.
+        const peerApp = await startNodeProcess(PEER_ENTRY, {
+          ...commonEnv,
+          PARTNER_API_BASE_URL: partner.url,
+          PARTNER_API_KEY: partner.apiKey,
+        });
+        try {
+          const peerMs = await measureAnswerTimes({ ...options, appUrl: `http://127.0.0.1:${peerApp.port}` });
+          rows.push({
+            section: `2. Answer time (200 /order one at a time, partner ${latencyMs} ms)`,
+            metric: `command to answer, p50, against the minimal peer (it adds ${(percentile(peerMs, 50) - percentile(direct, 50)).toFixed(1)} ms to the direct call)`,
+            value: percentile(answerMs, 50),
+            baseline: percentile(peerMs, 50),
+            baselineLabel: 'minimal peer: fetch + respond',
+            unit: 'ms',
+          });
+        } finally {
+          await peerApp.stop();
+        }
         rows.push({
           section: `2. Answer time (200 /order one at a time, partner ${latencyMs} ms)`,
           metric: `command to answer, p50 (adds ${added.toFixed(1)} ms)`,
