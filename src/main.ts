@@ -1,6 +1,7 @@
 import { buildOrderDesk } from './app/create-app.js';
 import { SlackStartupError } from './app/slack-client.js';
 import { AppEnvSchema, ConfigError, loadDotEnv, parseEnv } from './config/index.js';
+import { DatabaseStartupError } from './db/index.js';
 import { createLogger } from './logger.js';
 import { RedisStartupError } from './state/index.js';
 
@@ -25,6 +26,7 @@ const logger = createLogger({
     env.KEY_LINK_SECRET,
     // A password inside REDIS_URL is a secret too.
     env.REDIS_URL ? decodeURIComponent(new URL(env.REDIS_URL).password) : undefined,
+    env.DATABASE_URL ? decodeURIComponent(new URL(env.DATABASE_URL).password) : undefined,
   ].filter((s): s is string => Boolean(s)),
 });
 
@@ -41,7 +43,11 @@ try {
   process.once('SIGTERM', () => shutdown('SIGTERM'));
   process.once('SIGINT', () => shutdown('SIGINT'));
 } catch (error) {
-  if (error instanceof SlackStartupError || error instanceof RedisStartupError) {
+  if (
+    error instanceof SlackStartupError ||
+    error instanceof RedisStartupError ||
+    error instanceof DatabaseStartupError
+  ) {
     logger.fatal(error.message);
     process.stderr.write(`Order Desk cannot start: ${error.message}\n`);
     process.exit(1);

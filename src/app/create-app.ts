@@ -4,6 +4,7 @@ import { App } from '@slack/bolt';
 import { WebClient } from '@slack/web-api';
 import type { AppEnv } from '../config/index.js';
 import { partnerClientOptions } from '../config/index.js';
+import { type OrderDeskDb, openDatabase } from '../db/index.js';
 import { type BalanceWatch, createBalanceWatch } from '../finance/balance-watch.js';
 import { createSpendService } from '../finance/spend-service.js';
 import { registerListeners } from '../listeners/index.js';
@@ -14,6 +15,7 @@ import { createRevealLinks } from '../reveal/links.js';
 import { type RevealRouteDeps, revealRoutes } from '../reveal/routes.js';
 import { deriveLinkSigningKey } from '../reveal/token.js';
 import { createAuditLog } from '../services/audit.js';
+import { createAuditStore } from '../services/audit-store.js';
 import { createAuthorizer } from '../services/authorization.js';
 import { createBalanceService, SOURCE_BACKOFF } from '../services/balance.js';
 import { createChannelSharing } from '../services/channel-sharing.js';
@@ -22,6 +24,7 @@ import { createExportClaims } from '../services/export-claims.js';
 import { createKeyRetrievalLimit } from '../services/key-limit.js';
 import { createOrgMembership } from '../services/org-membership.js';
 import { createPartnerGate } from '../services/partner-gate.js';
+import { createRetentionJob, type RetentionJob } from '../services/retention.js';
 import { createSearchWatch } from '../services/search-watch.js';
 import { createSlackDelivery } from '../services/slack-delivery.js';
 import { createUsergroupMembers } from '../services/usergroup-members.js';
@@ -40,6 +43,8 @@ export interface OrderDesk {
   start(): Promise<number | undefined>;
   /** The finance balance watch (started with the app, one round per BALANCE_WATCH_SECONDS). */
   balanceWatch: BalanceWatch;
+  /** Deletes what is past its retention (audit lines), one replica an hour. */
+  retention: RetentionJob;
   /** Stops taking requests, then waits (up to the timeout) for replies already under way. */
   stop(timeoutMs?: number): Promise<void>;
 }
@@ -54,6 +59,8 @@ export interface BuildOptions {
   watch?: boolean | undefined;
   /** A shared state built elsewhere (tests); otherwise REDIS_URL decides. */
   state?: SharedState | undefined;
+  /** A database opened elsewhere (tests); otherwise DATABASE_URL or DATA_DIR decides. */
+  db?: OrderDeskDb | undefined;
   now?: (() => Date) | undefined;
 }
 
@@ -68,6 +75,11 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
   const state =
     options.state ?? (await createSharedState({ redisUrl: env.REDIS_URL, prefix: env.REDIS_PREFIX, logger }));
   const ownsState = options.state === undefined;
+  // DATABASE_URL set but PostgreSQL unreachable ends start-up here, with one line saying so.
+  const db =
+    options.db ?? (await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR, logger }));
+  const ownsDb = options.db === undefined;
+  const auditStore = createAuditStore(db);
   const metrics = createMetrics();
   const gate = createPartnerGate(state, env.PARTNER_API_MAX_RPS || undefined);
   const partner =
@@ -115,14 +127,21 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
     env.KEY_LINK_SECRET,
     env.SLACK_SIGNING_SECRET ?? env.SLACK_APP_TOKEN ?? env.SLACK_BOT_TOKEN,
   );
-  const audit = createAuditLog(logger, delivery, env.AUDIT_CHANNEL_ID, metrics, (work) =>
-    tracker.track(work),
+  const audit = createAuditLog(
+    logger,
+    delivery,
+    env.AUDIT_CHANNEL_ID,
+    metrics,
+    (work) => tracker.track(work),
+    auditStore,
+    now,
   );
   const auth = createAuthorizer(
     {
       orders: { users: env.ORDER_ALLOWED_USERS, usergroups: env.ORDER_ALLOWED_USERGROUPS },
       keys: { users: env.KEYS_ALLOWED_USERS, usergroups: env.KEYS_ALLOWED_USERGROUPS },
       finance: { users: env.FINANCE_ALLOWED_USERS, usergroups: env.FINANCE_ALLOWED_USERGROUPS },
+      audit: { users: env.AUDIT_VIEWERS_USERS, usergroups: env.AUDIT_VIEWERS_USERGROUPS },
     },
     groups,
     createOrgMembership({
@@ -177,6 +196,8 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
     reportTimeZone: env.REPORT_TIMEZONE,
     spend,
     exportClaims: createExportClaims(state),
+    auditStore,
+    auditRetentionDays: env.AUDIT_RETENTION_DAYS,
     eventDedup: createEventDedup(state),
     delivery,
     metrics,
@@ -236,12 +257,21 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
         inflightReplies: () => tracker.size,
         partnerMetrics: () => partner.metrics(),
         state: () => ({ backend: state.backend, up: state.isUp() }),
+        database: () => ({ engine: db.engine, up: db.isUp() }),
       }),
       metricsRoute(metrics),
       ...revealRoutes(reveal),
     ],
   });
 
+  const retention = createRetentionJob({
+    state,
+    logger,
+    now,
+    prune: [
+      { name: 'audit_log', keepDays: env.AUDIT_RETENTION_DAYS, run: (before) => auditStore.prune(before) },
+    ],
+  });
   const balanceWatch = createBalanceWatch({
     balance,
     spend,
@@ -288,12 +318,17 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
       const address = (server as Server | undefined)?.address?.() as AddressInfo | null | undefined;
       const port = address?.port;
       logger.info({ mode, port, botUserId: identity.botUserId }, 'Order Desk is running');
-      if (options.watch !== false) balanceWatch.start((work) => tracker.track(work));
+      if (options.watch !== false) {
+        balanceWatch.start((work) => tracker.track(work));
+        retention.start((work) => tracker.track(work));
+      }
       return port;
     },
     balanceWatch,
+    retention,
     async stop(timeoutMs = 10_000) {
       balanceWatch.stop();
+      retention.stop();
       // Deliveries waiting out a Slack limit end now (an audit line is in the log already; an alert
       // stays on the shared state for the next round, on any replica).
       delivery.stop();
@@ -304,6 +339,7 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
         );
       const drained = await tracker.drain(timeoutMs);
       if (ownsState) await state.close().catch(() => undefined);
+      if (ownsDb) await db.close().catch(() => undefined);
       logger.info({ drained, left: tracker.size }, 'Order Desk stopped');
     },
   };

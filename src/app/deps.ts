@@ -3,6 +3,7 @@ import type { AppLogger } from '../logger.js';
 import type { PartnerClient } from '../partner-api/index.js';
 import type { RevealLinks } from '../reveal/links.js';
 import type { AuditLog } from '../services/audit.js';
+import type { AuditStore } from '../services/audit-store.js';
 import type { Authorizer } from '../services/authorization.js';
 import type { BalanceService } from '../services/balance.js';
 import type { ChannelSharing } from '../services/channel-sharing.js';
@@ -22,6 +23,10 @@ export interface AppDeps {
   searchWatch: SearchWatch;
   /** One export per user at a time, across replicas. */
   exportClaims: ExportClaims;
+  /** The audit trail in the database (`/order-audit`). */
+  auditStore: AuditStore;
+  /** AUDIT_RETENTION_DAYS: how long audit lines are kept. */
+  auditRetentionDays: number;
   /** Slack event redeliveries handled once across replicas. */
   eventDedup: EventDedup;
   /** Posts that must arrive, retried while Slack limits or fails. */

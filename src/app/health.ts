@@ -7,17 +7,21 @@ export interface HealthSources {
   inflightReplies: () => number;
   partnerMetrics: () => TransportMetrics;
   state: () => { backend: 'memory' | 'redis'; up: boolean };
+  database: () => { engine: 'sqlite' | 'postgres'; up: boolean };
 }
 
 /** The body of GET /healthz: enough to see the app is alive and how loaded it is; nothing secret. */
 export function healthStatus(sources: HealthSources) {
   const metrics = sources.partnerMetrics();
   const state = sources.state();
+  const database = sources.database();
   return {
     status: 'ok',
-    // Degraded: the shared state is unreachable; every user is still answered (see README).
-    state: state.up ? 'ok' : 'degraded',
+    // Degraded: the shared state or the database is unreachable; every user is still answered, and
+    // what needs them says so (see README).
+    state: state.up && database.up ? 'ok' : 'degraded',
     stateBackend: state.backend,
+    database: { engine: database.engine, up: database.up },
     mode: sources.mode,
     uptimeSeconds: Math.round((Date.now() - sources.startedAt) / 1000),
     inflightReplies: sources.inflightReplies(),

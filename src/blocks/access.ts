@@ -30,7 +30,9 @@ const SHARED: Record<'guest' | 'external' | 'deactivated', Denial> = {
   deactivated: { text: `${STAFF_ONLY} This account is deactivated.` },
 };
 
-const DENIALS: Record<'orders' | 'keys', Record<DenialReason, Denial>> = {
+export type Feature = 'orders' | 'keys' | 'audit';
+
+const DENIALS: Record<Feature, Record<DenialReason, Denial>> = {
   orders: {
     ...SHARED,
     not_listed: {
@@ -59,17 +61,31 @@ const DENIALS: Record<'orders' | 'keys', Record<DenialReason, Denial>> = {
       admin: 'set `KEYS_ALLOWED_USERS` or `KEYS_ALLOWED_USERGROUPS`.',
     },
   },
+  audit: {
+    ...SHARED,
+    not_listed: {
+      text: ':no_entry: *You are not authorised to see who retrieved keys.* Ask your Order Desk admin to add you.',
+      admin: 'add the user to `AUDIT_VIEWERS_USERS`, or to a user group in `AUDIT_VIEWERS_USERGROUPS`.',
+    },
+    lookup_failed: {
+      text: ':no_entry: *Order Desk could not confirm your access with Slack just now*, so the audit trail stays hidden. Try again in a minute.',
+    },
+    nobody_configured: {
+      text: ':no_entry: *The audit trail is not open to anyone yet.* Ask your Order Desk admin.',
+      admin: 'set `AUDIT_VIEWERS_USERS` or `AUDIT_VIEWERS_USERGROUPS`.',
+    },
+  },
 };
 
 /** Why the user sees nothing, written for them; the setting an admin can change, in small print. */
-export function renderAccessDenied(feature: 'orders' | 'keys', reason: DenialReason): SlackMessage {
+export function renderAccessDenied(feature: Feature, reason: DenialReason): SlackMessage {
   const denial = DENIALS[feature][reason];
   const message = renderNotice(denial.text);
   return denial.admin ? { ...message, blocks: [...message.blocks, adminNote(denial.admin)] } : message;
 }
 
 /** The same, as blocks inside a larger view (the Home tab). */
-export function accessDeniedBlocks(feature: 'orders' | 'keys', reason: DenialReason): Block[] {
+export function accessDeniedBlocks(feature: Feature, reason: DenialReason): Block[] {
   return renderAccessDenied(feature, reason).blocks;
 }
 

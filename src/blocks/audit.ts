@@ -40,7 +40,7 @@ const FAILURES: Record<string, string> = {
 };
 
 /** The outcome in words, with an emoji a reader of the channel can scan for. */
-function headline(outcome: string): { emoji: string; words: string } {
+export function auditOutcome(outcome: string): { emoji: string; words: string } {
   if (outcome === 'shown') return { emoji: ':key:', words: 'Keys shown' };
   if (outcome === 'denied') return { emoji: ':no_entry:', words: 'Denied: not authorised to see keys' };
   if (outcome === 'invalid_input') return { emoji: ':no_entry:', words: 'Refused: not a valid order ID' };
@@ -49,7 +49,7 @@ function headline(outcome: string): { emoji: string; words: string } {
   return { emoji: ':warning:', words: `Failed: ${FAILURES[why] ?? truncate(why, 40)}` };
 }
 
-const VIA = { command: '`/order-keys`', button: 'Show keys', reveal: 'a reveal link' } as const;
+export const VIA = { command: '`/order-keys`', button: 'Show keys', reveal: 'a reveal link' } as const;
 const VIA_PLAIN = { command: '/order-keys', button: 'Show keys', reveal: 'a reveal link' } as const;
 
 /**
@@ -68,7 +68,7 @@ export function renderAuditLine(entry: AuditLineInput): SlackMessage {
       : entry.via === 'reveal'
         ? 'from a reveal link'
         : 'in a direct message';
-  const { emoji, words } = headline(entry.outcome);
+  const { emoji, words } = auditOutcome(entry.outcome);
   const outcome = escapeMrkdwn(words);
   const trace = entry.traceId ? ` · trace ID \`${escapeMrkdwn(entry.traceId)}\`` : '';
   const blocks: Block[] = [

@@ -3,6 +3,8 @@ export { accessDeniedBlocks, renderAccessDenied, renderKeyLimit, renderSharingRe
 export { ActionIds } from './action-ids.js';
 export type { AuditLineInput } from './audit.js';
 export { renderAuditLine } from './audit.js';
+export type { AuditTrailLine } from './audit-trail.js';
+export { AUDIT_USAGE, renderAuditTrail } from './audit-trail.js';
 export type { OrderButton, PageButton } from './button-values.js';
 export { decodeButton, OrderButtonSchema, PageButtonSchema } from './button-values.js';
 export { deliveryWarnings } from './delivery-warnings.js';

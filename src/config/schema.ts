@@ -230,6 +230,17 @@ export const AppEnvSchema = PartnerEnvSchema.extend({
     .optional()
     .transform((value) => value || 'order-desk:')
     .pipe(z.string().regex(/^[\w:.-]{1,64}$/, { error: 'must be 1 to 64 letters, digits, _ : . -' })),
+  // The database: a SQLite file in DATA_DIR, or PostgreSQL with DATABASE_URL (several replicas).
+  DATABASE_URL: optionalUrl(['postgres:', 'postgresql:'], 'must be a postgres:// URL', (value) => value),
+  DATA_DIR: z
+    .string()
+    .trim()
+    .optional()
+    .transform((value) => value || './data'),
+  // The audit trail in the database, and who may read it with /order-audit.
+  AUDIT_RETENTION_DAYS: integer(400, 1, 3_650),
+  AUDIT_VIEWERS_USERS: userIds,
+  AUDIT_VIEWERS_USERGROUPS: usergroupIds,
   AUDIT_CHANNEL_ID: optionalText.refine((value) => value === undefined || /^[CGD][A-Z0-9]{2,}$/.test(value), {
     error: 'must be a Slack channel ID (C…, G… or D…)',
   }),

@@ -2,6 +2,7 @@ import type { AppMetrics } from '../app/metrics.js';
 import { renderAuditLine, type SlackMessage } from '../blocks/index.js';
 import type { AppLogger } from '../logger.js';
 import type { PartnerApiError } from '../partner-api/index.js';
+import type { AuditStore } from './audit-store.js';
 import { failureLogLevel, partnerFailureFields } from './partner-failures.js';
 import { type SlackDelivery, slackErrorCode } from './slack-delivery.js';
 
@@ -45,6 +46,8 @@ export function createAuditLog(
   channelId: string | undefined,
   metrics?: Pick<AppMetrics, 'keyRetrievals' | 'slackApiErrors'>,
   track: <T>(work: Promise<T>) => Promise<T> = (work) => work,
+  store?: AuditStore,
+  now: () => Date = () => new Date(),
 ): AuditLog {
   const audit = logger.child({ component: 'audit' });
   return {
@@ -66,6 +69,24 @@ export function createAuditLog(
       } else {
         audit.info(line, 'keys request');
       }
+      // The database keeps it for /order-audit; the log line above is written whatever happens here.
+      if (store)
+        void track(
+          store
+            .record({
+              at: now(),
+              userId: entry.userId,
+              channelId: entry.channelId,
+              orderId: entry.orderId,
+              outcome: entry.outcome,
+              via: entry.via,
+              keyCount: entry.keyCount,
+              traceId: entry.traceId,
+            })
+            .catch((error: unknown) =>
+              audit.error({ error: (error as Error).message }, 'audit line not stored in the database'),
+            ),
+        );
       if (!channelId) return;
       void track(post(renderAuditLine(fields)));
     },

@@ -19,6 +19,8 @@ export interface Authorizer {
   /** `fresh`: user groups are asked of Slack now, not the cache (a reveal link may be older than it). */
   canSeeKeys(userId: string, options?: { fresh?: boolean }): Promise<AccessDecision>;
   isFinance(userId: string): Promise<AccessDecision>;
+  /** `/order-audit`: AUDIT_VIEWERS_* only (fail closed). */
+  canViewAudit(userId: string): Promise<AccessDecision>;
 }
 
 /** Fails closed: no rule, a user on no list, or a group Slack could not list all mean no. */
@@ -44,7 +46,7 @@ export async function decide(
  * must be listed; orders are open to every member unless ORDER_ALLOWED_* narrows them.
  */
 export function createAuthorizer(
-  rules: { orders: AccessRule; keys: AccessRule; finance: AccessRule },
+  rules: { orders: AccessRule; keys: AccessRule; finance: AccessRule; audit: AccessRule },
   groups: UsergroupMembers,
   membership: OrgMembership,
 ): Authorizer {
@@ -70,5 +72,6 @@ export function createAuthorizer(
     canUseOrders: (userId) => memberThen(userId, rules.orders, true),
     canSeeKeys: (userId, options) => memberThen(userId, rules.keys, false, options),
     isFinance: (userId) => memberThen(userId, rules.finance, false),
+    canViewAudit: (userId) => memberThen(userId, rules.audit, false),
   };
 }

@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeSlack, startFakeSlack } from '../../src/fake-slack/server.js';
 import type { PartnerSimulator } from '../../src/simulator/server.js';
@@ -17,6 +20,7 @@ describe('the process: start-up and shutdown', () => {
     await simulator.stop();
   });
 
+  const dataDir = mkdtempSync(join(tmpdir(), 'order-desk-startup-'));
   const baseEnv = () => ({
     PARTNER_API_BASE_URL: simulator.url,
     PARTNER_API_KEY: simulator.apiKey,
@@ -25,6 +29,8 @@ describe('the process: start-up and shutdown', () => {
     SLACK_API_URL: slack.apiUrl,
     PORT: '0',
     KEYS_ALLOWED_USERS: USERS.agent,
+    // The SQLite file goes in a temporary directory, not the checkout's ./data.
+    DATA_DIR: dataDir,
   });
 
   it('bad configuration: exits 1 listing every variable, printing no value', async () => {
@@ -53,6 +59,17 @@ describe('the process: start-up and shutdown', () => {
     const stderr = app.stderr();
     expect(stderr).toContain(
       'Order Desk cannot start: Order Desk could not reach Redis at redis://127.0.0.1:1/0 (REDIS_URL)',
+    );
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stderr).not.toMatch(/hunter2|UnhandledPromiseRejection/);
+  });
+
+  it('DATABASE_URL set but PostgreSQL unreachable: exits 1 with one line naming it, never its password', async () => {
+    const app = spawnApp({ ...baseEnv(), DATABASE_URL: 'postgres://desk:hunter2-secret@127.0.0.1:1/orders' });
+    expect(await app.exited).toBe(1);
+    const stderr = app.stderr();
+    expect(stderr).toContain(
+      'Order Desk cannot start: Order Desk could not reach PostgreSQL at postgres://127.0.0.1:1/orders (DATABASE_URL)',
     );
     expect(stderr.trim().split('\n')).toHaveLength(1);
     expect(stderr).not.toMatch(/hunter2|UnhandledPromiseRejection/);

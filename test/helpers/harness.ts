@@ -110,6 +110,8 @@ export async function startDesk(
     FINANCE_ALLOWED_USERS: USERS.finance,
     CURRENCY: 'EUR',
     AUDIT_CHANNEL_ID: AUDIT_CHANNEL,
+    // Each app its own SQLite database in memory, unless a test gives a DATA_DIR or DATABASE_URL.
+    DATA_DIR: ':memory:',
     ...overrides,
   });
   const logs: string[] = [];

@@ -256,7 +256,9 @@ describe.skipIf(!chromiumPath && !inCi)('the sandbox in a browser', () => {
     await page.screenshot({ path: `${SHOTS}/9-finance-alert.png` });
     await page.fill('#available-input', '60000');
     await page.click('#balance-control button');
-    await page.locator('.message', { hasText: 'Available funds are back above' }).waitFor({ timeout: 20_000 });
+    await page
+      .locator('.message', { hasText: 'Available funds are back above' })
+      .waitFor({ timeout: 20_000 });
     expect(await page.locator('.message', { hasText: 'Available funds fell below' }).count()).toBe(1);
     // Back to the starting value, cents included: the control accepts it (its step is a cent).
     await page.fill('#available-input', '34870.55');

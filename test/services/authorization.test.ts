@@ -58,6 +58,7 @@ describe('access decisions', () => {
         orders: { users: [], usergroups: [] },
         keys: { users: [], usergroups: ['S1'] },
         finance: { users: [], usergroups: [] },
+        audit: { users: [], usergroups: [] },
       },
       groups,
       membership,

@@ -1,11 +1,13 @@
 import type { App } from '@slack/bolt';
 import type { AppDeps } from '../../app/deps.js';
 import { orderCommand } from './order.js';
+import { orderAuditCommand } from './order-audit.js';
 import { orderKeysCommand } from './order-keys.js';
 
-export const COMMANDS = ['/order', '/order-keys'] as const;
+export const COMMANDS = ['/order', '/order-keys', '/order-audit'] as const;
 
 export function registerCommands(app: App, deps: AppDeps): void {
   app.command('/order', orderCommand(deps));
   app.command('/order-keys', orderKeysCommand(deps));
+  app.command('/order-audit', orderAuditCommand(deps));
 }

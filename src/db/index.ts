@@ -1,0 +1,164 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Migrator } from 'kysely/migration';
+import type { AppLogger } from '../logger.js';
+import { type Engine, migrationProvider } from './migrations.js';
+import type { Database } from './schema.js';
+
+export type { Engine } from './migrations.js';
+export type { AuditTable, Database } from './schema.js';
+
+/** The database Order Desk keeps: SQLite in DATA_DIR by default, PostgreSQL with DATABASE_URL. */
+export interface OrderDeskDb {
+  readonly engine: Engine;
+  readonly kysely: Kysely<Database>;
+  /** Where it is, as it may be shown (a file path, or postgres://host:port/db without credentials). */
+  readonly where: string;
+  /** False after a query failed because the database could not be reached, until one succeeds. */
+  isUp(): boolean;
+  /** Runs `query`, keeping isUp() current; rethrows. */
+  run<T>(query: (db: Kysely<Database>) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export class DatabaseStartupError extends Error {
+  override readonly name = 'DatabaseStartupError';
+}
+
+/** DATABASE_URL as it may be shown: no user name, no password, no query. */
+export function describeDatabaseUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.protocol}//${parsed.hostname}${parsed.port ? `:${parsed.port}` : ''}${parsed.pathname}`;
+  } catch {
+    return '(DATABASE_URL is not a URL)';
+  }
+}
+
+// One lock ID for Order Desk's migrations: replicas starting together apply them one at a time.
+const MIGRATION_LOCK_ID = 7_160_240_901;
+
+/**
+ * Opens the database and brings its schema up to date. The drivers are loaded only for the engine
+ * in use: a single process with SQLite never loads `pg`, and the other way round.
+ */
+export async function openDatabase(options: {
+  databaseUrl: string | undefined;
+  dataDir: string;
+  logger: AppLogger;
+}): Promise<OrderDeskDb> {
+  const log = options.logger.child({ component: 'database' });
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, log);
+  return openSqlite(options.dataDir, log);
+}
+
+async function openSqlite(dataDir: string, log: AppLogger): Promise<OrderDeskDb> {
+  const { default: SQLite } = await import('better-sqlite3');
+  const path = dataDir === ':memory:' ? ':memory:' : join(dataDir, 'order-desk.sqlite');
+  let database: InstanceType<typeof SQLite>;
+  try {
+    if (path !== ':memory:') mkdirSync(dataDir, { recursive: true });
+    database = new SQLite(path);
+    // WAL: readers do not wait for the writer; a crash loses at most the last transaction.
+    database.pragma('journal_mode = WAL');
+    database.pragma('busy_timeout = 5000');
+  } catch (error) {
+    throw new DatabaseStartupError(
+      `Order Desk could not open its SQLite file ${path} (DATA_DIR): ${(error as Error).message}. Check DATA_DIR and its permissions.`,
+    );
+  }
+  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  await migrate(kysely, 'sqlite');
+  log.info({ engine: 'sqlite', path }, 'database ready');
+  return wrap('sqlite', kysely, path, log);
+}
+
+async function openPostgres(url: string, log: AppLogger): Promise<OrderDeskDb> {
+  const { default: pg } = await import('pg');
+  const where = describeDatabaseUrl(url);
+  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5_000 });
+  // An idle client that loses its server emits here; without a listener it would end the process.
+  pool.on('error', (error) => log.warn({ error: error.message }, 'PostgreSQL connection lost'));
+  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  try {
+    await sql`select 1`.execute(kysely);
+  } catch (error) {
+    await kysely.destroy().catch(() => undefined);
+    throw new DatabaseStartupError(
+      `Order Desk could not reach PostgreSQL at ${where} (DATABASE_URL): ${(error as Error).message || 'no answer'}. Start it, fix DATABASE_URL, or unset it to use a SQLite file in DATA_DIR.`,
+    );
+  }
+  // Session-level advisory lock on one connection: replicas starting together migrate in turn.
+  await kysely.connection().execute(async (connection) => {
+    await sql`select pg_advisory_lock(${MIGRATION_LOCK_ID})`.execute(connection);
+    try {
+      await migrate(connection, 'postgres');
+    } finally {
+      await sql`select pg_advisory_unlock(${MIGRATION_LOCK_ID})`.execute(connection);
+    }
+  });
+  log.info({ engine: 'postgres', where }, 'database ready');
+  return wrap('postgres', kysely, where, log);
+}
+
+async function migrate(db: Kysely<Database>, engine: Engine): Promise<void> {
+  const migrator = new Migrator({ db, provider: migrationProvider(engine) });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((result) => result.status === 'Error')?.migrationName;
+    throw new DatabaseStartupError(
+      `Order Desk could not bring its database up to date${failed ? ` (migration ${failed})` : ''}: ${(error as Error).message}`,
+    );
+  }
+}
+
+function wrap(engine: Engine, kysely: Kysely<Database>, where: string, log: AppLogger): OrderDeskDb {
+  let up = true;
+  return {
+    engine,
+    kysely,
+    where,
+    isUp: () => up,
+    async run(query) {
+      try {
+        const result = await query(kysely);
+        if (!up) log.info({ where }, 'database reachable again');
+        up = true;
+        return result;
+      } catch (error) {
+        if (isConnectionFailure(error)) {
+          if (up)
+            log.warn(
+              { where, error: (error as Error).message },
+              'database unreachable; features that need it say so',
+            );
+          up = false;
+        }
+        throw error;
+      }
+    },
+    close: () => kysely.destroy(),
+  };
+}
+
+/** A failure to reach the server (not a bad query): node-postgres network codes, or a closed pool. */
+function isConnectionFailure(error: unknown): boolean {
+  const code = (error as { code?: string }).code ?? '';
+  const message = (error as Error).message ?? '';
+  return (
+    [
+      'ECONNREFUSED',
+      'ECONNRESET',
+      'ETIMEDOUT',
+      'EPIPE',
+      '57P01',
+      '57P02',
+      '57P03',
+      '08006',
+      '08001',
+      '08003',
+    ].includes(code) ||
+    /Connection terminated|timeout exceeded when trying to connect|connect ECONNREFUSED/i.test(message)
+  );
+}

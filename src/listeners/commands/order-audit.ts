@@ -1,0 +1,63 @@
+import type { AppDeps } from '../../app/deps.js';
+import { AUDIT_USAGE, renderAccessDenied, renderAuditTrail, renderNotice } from '../../blocks/index.js';
+import { reply } from '../../flows/respond.js';
+import { isValidOrderId } from '../../partner-api/index.js';
+import { commandListener } from './command-listener.js';
+
+// The newest lines shown; the answer says how many older ones there are.
+const LINES_SHOWN = 100;
+
+/**
+ * `/order-audit <order ID>`: who retrieved that order's keys and when, newest first, from the audit
+ * trail in the database. Only for AUDIT_VIEWERS_* (fail closed), only to the person who asked.
+ */
+export function orderAuditCommand(
+  deps: Pick<
+    AppDeps,
+    'auth' | 'auditStore' | 'auditRetentionDays' | 'currency' | 'logger' | 'metrics' | 'now' | 'tracker'
+  >,
+) {
+  return commandListener(deps, '/order-audit', async ({ command, respond }) => {
+    const answer = (message: Parameters<typeof reply>[1]) =>
+      reply(respond, message, 'new_ephemeral', deps.logger);
+    const access = await deps.auth.canViewAudit(command.user_id);
+    if (!access.allowed) {
+      await answer(renderAccessDenied('audit', access.reason));
+      return;
+    }
+    const orderId = (command.text ?? '').trim();
+    if (!orderId) {
+      await answer(renderNotice(`*Which order?* ${AUDIT_USAGE}`));
+      return;
+    }
+    if (!isValidOrderId(orderId)) {
+      await answer(
+        renderNotice(
+          'That is not a valid order ID: order IDs use only letters, digits, `-` and `_` (1 to 64 characters). Use `/order` to find an order ID.',
+        ),
+      );
+      return;
+    }
+    let trail: Awaited<ReturnType<AppDeps['auditStore']['forOrder']>>;
+    try {
+      trail = await deps.auditStore.forOrder(orderId, LINES_SHOWN);
+    } catch (error) {
+      deps.logger.error(
+        { where: '/order-audit', error: (error as Error).message },
+        'the audit trail could not be read',
+      );
+      await answer(
+        renderNotice(
+          ':warning: *The audit trail cannot be read right now:* Order Desk cannot reach its database. Try again in a few minutes; the audit channel still has every line.',
+        ),
+      );
+      return;
+    }
+    await answer(
+      renderAuditTrail(
+        { orderId, lines: trail.lines, total: trail.total, retentionDays: deps.auditRetentionDays },
+        { currency: deps.currency, now: deps.now() },
+      ),
+    );
+  });
+}

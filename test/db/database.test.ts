@@ -1,0 +1,179 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DatabaseStartupError, type OrderDeskDb, openDatabase } from '../../src/db/index.js';
+import { createLogger } from '../../src/logger.js';
+import { type AuditRecord, createAuditStore } from '../../src/services/audit-store.js';
+import {
+  createDatabase,
+  type PostgresServer,
+  postgresTests,
+  startPostgresServer,
+} from '../helpers/postgres-server.js';
+
+function quietLogger(lines: string[] = []) {
+  const destination = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(...String(chunk).split('\n').filter(Boolean));
+      done();
+    },
+  });
+  return createLogger({ level: 'info', secrets: [], destination });
+}
+
+const line = (orderId: string, at: string, extra: Partial<AuditRecord> = {}): AuditRecord => ({
+  at: new Date(at),
+  userId: 'U0AGENT',
+  channelId: 'C0SUPPORT',
+  orderId,
+  outcome: 'shown',
+  via: 'command',
+  keyCount: 2,
+  traceId: 'trace-1',
+  ...extra,
+});
+
+/** One contract for every engine: the app must not care which database it has. */
+function databaseContract(name: string, open: () => Promise<OrderDeskDb>) {
+  describe(`the database contract: ${name}`, () => {
+    let db: OrderDeskDb;
+    beforeAll(async () => {
+      db = await open();
+    });
+    afterAll(() => db?.close());
+
+    it('keeps audit lines and gives one order’s newest first, with the total', async () => {
+      const store = createAuditStore(db);
+      await store.record(line('ORD-A', '2026-11-20T10:00:00.000Z'));
+      await store.record(
+        line('ORD-A', '2026-11-22T10:00:00.000Z', {
+          userId: 'U0OTHER',
+          outcome: 'denied',
+          keyCount: 0,
+          channelId: undefined,
+          traceId: undefined,
+        }),
+      );
+      await store.record(line('ORD-A', '2026-11-21T10:00:00.000Z', { via: 'reveal' }));
+      await store.record(line('ORD-B', '2026-11-23T10:00:00.000Z'));
+      const trail = await store.forOrder('ORD-A', 2);
+      expect(trail.total).toBe(3);
+      expect(trail.lines.map((l) => l.at.toISOString())).toEqual([
+        '2026-11-22T10:00:00.000Z',
+        '2026-11-21T10:00:00.000Z',
+      ]);
+      expect(trail.lines[0]).toEqual({
+        at: new Date('2026-11-22T10:00:00.000Z'),
+        userId: 'U0OTHER',
+        channelId: undefined,
+        orderId: 'ORD-A',
+        outcome: 'denied',
+        via: 'command',
+        keyCount: 0,
+        traceId: undefined,
+      });
+      expect((await store.forOrder('ORD-NONE', 10)).total).toBe(0);
+    });
+
+    it('deletes only what is past its retention', async () => {
+      const store = createAuditStore(db);
+      await store.record(line('ORD-OLD', '2025-01-01T00:00:00.000Z'));
+      await store.record(line('ORD-OLD', '2026-11-01T00:00:00.000Z'));
+      const deleted = await store.prune(new Date('2026-01-01T00:00:00.000Z'));
+      expect(deleted).toBe(1);
+      expect((await store.forOrder('ORD-OLD', 10)).total).toBe(1);
+    });
+
+    it('opening again runs no migration twice and keeps the data', async () => {
+      expect(db.isUp()).toBe(true);
+    });
+  });
+}
+
+databaseContract('SQLite in memory', () =>
+  openDatabase({ databaseUrl: undefined, dataDir: ':memory:', logger: quietLogger() }),
+);
+
+describe('SQLite in DATA_DIR', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'order-desk-db-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  databaseContract('SQLite file', () =>
+    openDatabase({ databaseUrl: undefined, dataDir: join(dir, 'contract'), logger: quietLogger() }),
+  );
+
+  it('a restart opens the same file, with its lines and its schema already up to date', async () => {
+    const dataDir = join(dir, 'restart');
+    const first = await openDatabase({ databaseUrl: undefined, dataDir, logger: quietLogger() });
+    await createAuditStore(first).record(line('ORD-R', '2026-11-23T10:00:00.000Z'));
+    await first.close();
+    const second = await openDatabase({ databaseUrl: undefined, dataDir, logger: quietLogger() });
+    expect((await createAuditStore(second).forOrder('ORD-R', 10)).total).toBe(1);
+    await second.close();
+  });
+});
+
+describe.skipIf(postgresTests.skip)('PostgreSQL', () => {
+  let server: PostgresServer;
+  beforeAll(async () => {
+    server = await startPostgresServer();
+  }, 30_000);
+  afterAll(() => server?.destroy());
+
+  databaseContract('PostgreSQL', async () =>
+    openDatabase({
+      databaseUrl: await createDatabase(server, 'contract'),
+      dataDir: ':memory:',
+      logger: quietLogger(),
+    }),
+  );
+
+  it('replicas starting together migrate once (an advisory lock), and all of them work', async () => {
+    const url = await createDatabase(server, 'replicas');
+    const replicas = await Promise.all(
+      [0, 1, 2].map(() => openDatabase({ databaseUrl: url, dataDir: ':memory:', logger: quietLogger() })),
+    );
+    await createAuditStore(replicas[0] as OrderDeskDb).record(line('ORD-P', '2026-11-23T10:00:00.000Z'));
+    for (const replica of replicas)
+      expect((await createAuditStore(replica).forOrder('ORD-P', 10)).total).toBe(1);
+    await Promise.all(replicas.map((replica) => replica.close()));
+  });
+
+  it('unreachable at start: one clear error naming it without the password', async () => {
+    const error = await openDatabase({
+      databaseUrl: 'postgres://order-desk:s3cret-pw@127.0.0.1:1/orders',
+      dataDir: ':memory:',
+      logger: quietLogger(),
+    }).catch((reason: unknown) => reason);
+    expect(error).toBeInstanceOf(DatabaseStartupError);
+    expect((error as Error).message).toContain(
+      'could not reach PostgreSQL at postgres://127.0.0.1:1/orders (DATABASE_URL)',
+    );
+    expect((error as Error).message).not.toContain('s3cret-pw');
+  });
+
+  it('lost mid-run: queries fail and isUp() says so, once in the log; back when the server is', async () => {
+    const lines: string[] = [];
+    const db = await openDatabase({
+      databaseUrl: await createDatabase(server, 'outage'),
+      dataDir: ':memory:',
+      logger: quietLogger(lines),
+    });
+    const store = createAuditStore(db);
+    await store.record(line('ORD-X', '2026-11-23T10:00:00.000Z'));
+    await server.stop();
+    for (let i = 0; i < 3; i++) await expect(store.forOrder('ORD-X', 10)).rejects.toThrow();
+    expect(db.isUp()).toBe(false);
+    expect(lines.filter((l) => l.includes('database unreachable'))).toHaveLength(1);
+    await server.start();
+    await expect
+      .poll(async () => (await store.forOrder('ORD-X', 10).catch(() => ({ total: -1 }))).total, {
+        interval: 200,
+        timeout: 15_000,
+      })
+      .toBe(1);
+    expect(db.isUp()).toBe(true);
+    await db.close();
+  }, 40_000);
+});

@@ -1,0 +1,274 @@
+import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from './free-port.js';
+
+/**
+ * The directory holding Debian's PostgreSQL server binaries (`initdb`, `postgres`), the highest
+ * major version under /usr/lib/postgresql/<major>/bin, or undefined when none is installed.
+ */
+export function postgresServerBin(): string | undefined {
+  let majors: string[];
+  try {
+    majors = readdirSync('/usr/lib/postgresql').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return undefined;
+  }
+  majors.sort((a, b) => Number(b) - Number(a));
+  for (const major of majors) {
+    const bin = join('/usr/lib/postgresql', major, 'bin');
+    if (!existsSync(join(bin, 'initdb'))) continue;
+    try {
+      // `postgres --version` answers before the server's refusal to run as root.
+      execFileSync(join(bin, 'postgres'), ['--version'], { stdio: 'ignore' });
+      return bin;
+    } catch {
+      // try the next one
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Tests that need PostgreSQL run when the server is installed. Without it they are skipped with a
+ * message, except under CI=true, where a missing server must fail the run (.ci/run installs it).
+ */
+export const postgresTests = (() => {
+  const bin = postgresServerBin();
+  if (!bin && process.env.CI !== 'true') {
+    console.warn(
+      'PostgreSQL is not installed: the PostgreSQL tests are skipped (apt-get install postgresql).',
+    );
+  }
+  return { bin, skip: !bin && process.env.CI !== 'true' };
+})();
+
+export interface PostgresServer {
+  /** postgres://postgres@127.0.0.1:PORT/postgres (user postgres, trust authentication). */
+  url: string;
+  port: number;
+  /** The temporary directory (data directory in `data/`, the Unix socket beside it). */
+  dir: string;
+  /** Stops the server as a crash would (immediate shutdown, no checkpoint); the data directory stays. */
+  stop(): Promise<void>;
+  /** Starts it again on the same port with the same data directory (after crash recovery). */
+  start(): Promise<void>;
+  /** Stops it for good and removes its temporary directory. */
+  destroy(): Promise<void>;
+}
+
+const READY_TIMEOUT_MS = 15_000;
+
+/** initdb and postgres refuse to run as root: as root they run as the `postgres` OS user. */
+function serverUser(): { uid: number; gid: number } | undefined {
+  if (process.getuid?.() !== 0) return undefined;
+  try {
+    const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
+    const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
+    if (Number.isInteger(uid) && Number.isInteger(gid)) return { uid, gid };
+  } catch {
+    // reported below
+  }
+  throw new Error(
+    'running as root, but there is no `postgres` OS user to run initdb and postgres as ' +
+      '(Debian’s postgresql package creates it)',
+  );
+}
+
+function run(
+  file: string,
+  args: string[],
+  options: { uid?: number; gid?: number; cwd?: string; timeout?: number } = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      file,
+      args,
+      {
+        ...options,
+        encoding: 'utf8',
+        timeout: options.timeout ?? 30_000,
+        env: { ...process.env, PGCONNECT_TIMEOUT: '5' },
+      },
+      (error, stdout, stderr) => {
+        if (!error) return resolve({ code: 0, stdout, stderr });
+        if (typeof error.code === 'number') return resolve({ code: error.code, stdout, stderr });
+        reject(error);
+      },
+    );
+  });
+}
+
+function canConnect(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(1_000, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function psqlPath(): string {
+  const bin = postgresTests.bin;
+  return bin && existsSync(join(bin, 'psql')) ? join(bin, 'psql') : 'psql';
+}
+
+/** Runs SQL with psql against a database URL; returns the unaligned, tuples-only output, trimmed. */
+export async function psql(url: string, sql: string): Promise<string> {
+  const result = await run(psqlPath(), [
+    '-X',
+    '-q',
+    '-A',
+    '-t',
+    '-v',
+    'ON_ERROR_STOP=1',
+    '-d',
+    url,
+    '-c',
+    sql,
+  ]);
+  if (result.code !== 0) throw new Error(`psql failed (${result.code}): ${result.stderr.trim()}`);
+  return result.stdout.trim();
+}
+
+/** Creates an empty database on the server and returns its URL (one database per test file). */
+export async function createDatabase(server: Pick<PostgresServer, 'url'>, name: string): Promise<string> {
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name)) throw new Error(`not a plain database name: ${name}`);
+  await psql(server.url, `CREATE DATABASE "${name}"`);
+  const url = new URL(server.url);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/**
+ * A real PostgreSQL server on a random loopback port, in a temporary directory, tuned for tests
+ * (no fsync). As root, initdb and postgres run as the `postgres` OS user, which owns the directory.
+ */
+export async function startPostgresServer(): Promise<PostgresServer> {
+  const bin = postgresTests.bin;
+  if (!bin) throw new Error('PostgreSQL is not installed; .ci/run installs it (apt-get install postgresql)');
+  const user = serverUser();
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'order-desk-postgres-'));
+  const data = join(dir, 'data');
+  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  let child: ChildProcess | undefined;
+  let output = '';
+  const tail = () => output.slice(-2_000).trim();
+  // A test process that ends without destroy() must not leave a server running.
+  const onExit = () => child?.kill('SIGQUIT');
+
+  try {
+    if (user) chownSync(dir, user.uid, user.gid);
+    const initdb = await run(
+      join(bin, 'initdb'),
+      ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--no-locale', '--no-sync'],
+      { ...user, cwd: dir },
+    );
+    if (initdb.code !== 0)
+      throw new Error(`initdb failed (${initdb.code}): ${(initdb.stderr || initdb.stdout).slice(-2_000)}`);
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+
+  async function ready(server: ChildProcess) {
+    const pgIsReady = join(bin as string, 'pg_isready');
+    const havePgIsReady = existsSync(pgIsReady);
+    const deadline = Date.now() + READY_TIMEOUT_MS;
+    while (Date.now() < deadline) {
+      if (server.exitCode !== null || server.signalCode !== null)
+        throw new Error(`postgres exited (${server.exitCode ?? server.signalCode}): ${tail()}`);
+      if (await canConnect(port)) {
+        const check = havePgIsReady
+          ? await run(pgIsReady, ['-q', '-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-t', '1'])
+          : await run(psqlPath(), ['-X', '-q', '-d', url, '-c', 'select 1']);
+        if (check.code === 0) return;
+      }
+      await sleep(50);
+    }
+    throw new Error(`postgres was not ready on port ${port} after ${READY_TIMEOUT_MS} ms: ${tail()}`);
+  }
+
+  async function start() {
+    if (child) return;
+    output = '';
+    // No synchronous_commit=off: with it a commit sits in shared WAL buffers for up to ~600 ms, and
+    // stop() (an immediate shutdown) loses it, so a crash test would see committed rows vanish.
+    // With fsync=off, a synchronous commit costs one write() and no fsync.
+    const server = spawn(
+      join(bin as string, 'postgres'),
+      [
+        '-D',
+        data,
+        '-p',
+        String(port),
+        '-k',
+        dir,
+        '-c',
+        'listen_addresses=127.0.0.1',
+        '-c',
+        'fsync=off',
+        '-c',
+        'full_page_writes=off',
+      ],
+      { ...user, cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    child = server;
+    const collect = (chunk: Buffer) => {
+      output = (output + chunk.toString()).slice(-8_000);
+    };
+    server.stdout?.on('data', collect);
+    server.stderr?.on('data', collect);
+    server.once('error', (error) => {
+      output += `\n${error.message}`;
+    });
+    process.once('exit', onExit);
+    try {
+      await ready(server);
+    } catch (error) {
+      await stop();
+      throw error;
+    }
+  }
+
+  async function stop() {
+    const running = child;
+    child = undefined;
+    process.off('exit', onExit);
+    if (!running || running.exitCode !== null || running.signalCode !== null) return;
+    const exited = new Promise((resolve) => running.once('exit', resolve));
+    // SIGQUIT is PostgreSQL's immediate shutdown: children are killed, nothing is checkpointed, and
+    // the next start runs crash recovery. (SIGKILL would orphan the backends and block a restart.)
+    running.kill('SIGQUIT');
+    const timer = setTimeout(() => running.kill('SIGKILL'), 10_000);
+    await exited;
+    clearTimeout(timer);
+  }
+
+  try {
+    await start();
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+  return {
+    url,
+    port,
+    dir,
+    stop,
+    start,
+    async destroy() {
+      await stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
