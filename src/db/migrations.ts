@@ -37,6 +37,58 @@ export function migrations(engine: Engine): Record<string, Migration> {
         await db.schema.dropTable('audit_log').execute();
       },
     },
+    '0002_order_index': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('orders')
+          .addColumn('id', 'text', (column) => column.primaryKey())
+          .addColumn('reference_id', 'text')
+          .addColumn('status', 'text')
+          .addColumn('item_id', 'text')
+          .addColumn('title', 'text')
+          .addColumn('quantity', 'integer')
+          .addColumn('amount', engine === 'postgres' ? 'double precision' : 'real')
+          .addColumn('created_at', 'text')
+          .addColumn('search_text', 'text', (column) => column.notNull())
+          .addColumn('first_seen_at', 'text', (column) => column.notNull())
+          .addColumn('last_seen_at', 'text', (column) => column.notNull())
+          .addColumn('status_version', 'integer', (column) => column.notNull().defaultTo(0))
+          .addColumn('missing_since', 'text')
+          .execute();
+        // Newest first is how every list is read.
+        await db.schema.createIndex('orders_created_at').on('orders').column('created_at').execute();
+        await db.schema
+          .createIndex('orders_status_created')
+          .on('orders')
+          .columns(['status', 'created_at'])
+          .execute();
+        await db.schema
+          .createTable('order_events')
+          .addColumn('id', engine === 'postgres' ? 'bigserial' : 'integer', (column) =>
+            engine === 'postgres' ? column.primaryKey() : column.primaryKey().autoIncrement(),
+          )
+          .addColumn('order_id', 'text', (column) => column.notNull())
+          .addColumn('kind', 'text', (column) => column.notNull())
+          .addColumn('from_status', 'text')
+          .addColumn('to_status', 'text')
+          .addColumn('seen_at', 'text', (column) => column.notNull())
+          // Exactly once across replicas: the same change seen twice has the same key.
+          .addColumn('dedupe_key', 'text', (column) => column.notNull().unique())
+          .execute();
+        await db.schema.createIndex('order_events_seen_at').on('order_events').column('seen_at').execute();
+        await db.schema
+          .createTable('sync_state')
+          .addColumn('name', 'text', (column) => column.primaryKey())
+          .addColumn('value', 'text', (column) => column.notNull())
+          .addColumn('updated_at', 'text', (column) => column.notNull())
+          .execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.dropTable('sync_state').execute();
+        await db.schema.dropTable('order_events').execute();
+        await db.schema.dropTable('orders').execute();
+      },
+    },
   };
 }
 

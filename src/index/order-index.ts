@@ -1,0 +1,310 @@
+import { type Kysely, sql, type Transaction } from 'kysely';
+import type { Database, OrderDeskDb } from '../db/index.js';
+import type { OrdersTable } from '../db/schema.js';
+import type { OrderSummary } from '../partner-api/index.js';
+
+/** What one batch of seen orders changed in the index. */
+export interface RecordResult {
+  inserted: number;
+  statusChanges: number;
+  /** Events this call wrote (new orders, status changes); another replica's are not counted. */
+  events: number;
+}
+
+export interface IndexSearch {
+  /** Contained in the ID, reference or product title, case-insensitive. Empty: any order. */
+  text?: string | undefined;
+  statuses?: readonly string[] | undefined;
+  /** ISO times, inclusive from, exclusive to. */
+  createdFrom?: string | undefined;
+  createdTo?: string | undefined;
+  minAmount?: number | undefined;
+  maxAmount?: number | undefined;
+  limit: number;
+  offset?: number | undefined;
+}
+
+export interface IndexedOrder extends OrderSummary {
+  lastSeenAt: Date;
+}
+
+export interface OrderEvent {
+  id: number;
+  orderId: string;
+  kind: 'new' | 'status';
+  fromStatus: string | null;
+  toStatus: string | null;
+  seenAt: Date;
+}
+
+export interface OrderIndex {
+  /** Upserts what was seen; each new order and each status change becomes one event, once. */
+  record(orders: readonly OrderSummary[], seenAt: Date): Promise<RecordResult>;
+  /** A status read elsewhere (a keys answer) for an order already indexed. */
+  recordStatus(orderId: string, status: string | null, seenAt: Date): Promise<RecordResult>;
+  get(orderId: string): Promise<IndexedOrder | undefined>;
+  search(query: IndexSearch): Promise<{ orders: IndexedOrder[]; total: number }>;
+  stats(): Promise<{ orders: number; newestCreatedAt: string | null }>;
+  /** Events after `afterId`, oldest first. */
+  events(afterId: number, limit: number): Promise<OrderEvent[]>;
+  /** Marks orders a full pass did not find (never deletes them). */
+  markMissing(orderIds: readonly string[], at: Date): Promise<void>;
+  pruneEvents(before: Date): Promise<number>;
+  readCursor(name: string): Promise<string | undefined>;
+  writeCursor(name: string, value: string, at: Date): Promise<void>;
+}
+
+const searchTextOf = (order: OrderSummary) =>
+  [order.id, order.referenceId ?? '', order.item.title ?? ''].join(' ').toLowerCase();
+
+function rowOf(order: OrderSummary, seenAt: string): OrdersTable {
+  return {
+    id: order.id,
+    reference_id: order.referenceId,
+    status: order.status,
+    item_id: order.item.id,
+    title: order.item.title,
+    quantity: order.item.quantity,
+    amount: order.item.amount,
+    created_at: order.createdAt,
+    search_text: searchTextOf(order),
+    first_seen_at: seenAt,
+    last_seen_at: seenAt,
+    status_version: 0,
+    missing_since: null,
+  };
+}
+
+function orderOf(row: OrdersTable): IndexedOrder {
+  return {
+    id: row.id,
+    referenceId: row.reference_id,
+    status: row.status,
+    item: {
+      id: row.item_id,
+      title: row.title,
+      quantity: row.quantity === null ? null : Number(row.quantity),
+      amount: row.amount === null ? null : Number(row.amount),
+    },
+    createdAt: row.created_at,
+    lastSeenAt: new Date(row.last_seen_at),
+  };
+}
+
+// LIKE's own wildcards in what a person typed are matched as themselves.
+const likePattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/**
+ * The order index on the database: one query layer for SQLite and PostgreSQL. Writes are idempotent
+ * and safe across replicas: an order is inserted once (ON CONFLICT DO NOTHING), a status change is
+ * applied only to the version it was read at (compare-and-set), and its event carries a unique key.
+ */
+export function createOrderIndex(db: OrderDeskDb): OrderIndex {
+  async function recordIn(
+    trx: Transaction<Database> | Kysely<Database>,
+    orders: readonly OrderSummary[],
+    seenAt: string,
+  ): Promise<RecordResult> {
+    const result: RecordResult = { inserted: 0, statusChanges: 0, events: 0 };
+    const unique = [...new Map(orders.map((order) => [order.id, order])).values()];
+    if (unique.length === 0) return result;
+    const existing = new Map(
+      (
+        await trx
+          .selectFrom('orders')
+          .selectAll()
+          .where(
+            'id',
+            'in',
+            unique.map((order) => order.id),
+          )
+          .execute()
+      ).map((row) => [row.id, row]),
+    );
+    for (const order of unique) {
+      const known = existing.get(order.id);
+      if (!known) {
+        const inserted = await trx
+          .insertInto('orders')
+          .values(rowOf(order, seenAt))
+          .onConflict((conflict) => conflict.column('id').doNothing())
+          .executeTakeFirst();
+        if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) continue;
+        result.inserted++;
+        result.events += await addEvent(trx, {
+          order_id: order.id,
+          kind: 'new',
+          from_status: null,
+          to_status: order.status,
+          seen_at: seenAt,
+          dedupe_key: `${order.id}|new`,
+        });
+        continue;
+      }
+      const statusChanged = (known.status ?? '') !== (order.status ?? '');
+      const version = Number(known.status_version);
+      const update = await trx
+        .updateTable('orders')
+        .set({
+          reference_id: order.referenceId,
+          status: order.status,
+          item_id: order.item.id,
+          title: order.item.title,
+          quantity: order.item.quantity,
+          amount: order.item.amount,
+          created_at: order.createdAt ?? known.created_at,
+          search_text: searchTextOf(order),
+          last_seen_at: seenAt,
+          missing_since: null,
+          status_version: statusChanged ? version + 1 : version,
+        })
+        .where('id', '=', order.id)
+        .where('status_version', '=', version)
+        .executeTakeFirst();
+      // Another replica changed it since it was read: its change (and event) stand.
+      if (!statusChanged || Number(update.numUpdatedRows) === 0) continue;
+      result.statusChanges++;
+      result.events += await addEvent(trx, {
+        order_id: order.id,
+        kind: 'status',
+        from_status: known.status,
+        to_status: order.status,
+        seen_at: seenAt,
+        dedupe_key: `${order.id}|status|${version + 1}`,
+      });
+    }
+    return result;
+  }
+
+  async function addEvent(
+    trx: Transaction<Database> | Kysely<Database>,
+    event: Omit<Database['order_events'], 'id'> & { kind: 'new' | 'status' },
+  ): Promise<number> {
+    const inserted = await trx
+      .insertInto('order_events')
+      .values(event)
+      .onConflict((conflict) => conflict.column('dedupe_key').doNothing())
+      .executeTakeFirst();
+    return Number(inserted.numInsertedOrUpdatedRows ?? 0);
+  }
+
+  function filtered(query: IndexSearch) {
+    let select = db.kysely.selectFrom('orders');
+    const text = query.text?.trim().toLowerCase();
+    // ESCAPE: SQLite has no default escape character for LIKE; PostgreSQL's is the same backslash.
+    if (text) select = select.where(sql<boolean>`search_text like ${likePattern(text)} escape '\\'`);
+    if (query.statuses?.length)
+      select = select.where(
+        'status',
+        'in',
+        query.statuses.map((status) => status.toUpperCase()),
+      );
+    if (query.createdFrom) select = select.where('created_at', '>=', query.createdFrom);
+    if (query.createdTo) select = select.where('created_at', '<', query.createdTo);
+    if (query.minAmount !== undefined) select = select.where('amount', '>=', query.minAmount);
+    if (query.maxAmount !== undefined) select = select.where('amount', '<=', query.maxAmount);
+    return select;
+  }
+
+  return {
+    record(orders, seenAt) {
+      return db.run((kysely) =>
+        kysely.transaction().execute((trx) => recordIn(trx, orders, seenAt.toISOString())),
+      );
+    },
+    async recordStatus(orderId, status, seenAt) {
+      const known = await db.run((kysely) =>
+        kysely.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirst(),
+      );
+      if (!known) return { inserted: 0, statusChanges: 0, events: 0 };
+      const order = { ...orderOf(known), status };
+      return db.run((kysely) => recordIn(kysely, [order], seenAt.toISOString()));
+    },
+    async get(orderId) {
+      const row = await db.run((kysely) =>
+        kysely.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirst(),
+      );
+      return row ? orderOf(row) : undefined;
+    },
+    async search(query) {
+      return db.run(async () => {
+        const rows = await filtered(query)
+          .selectAll()
+          .orderBy('created_at', 'desc')
+          .orderBy('id', 'desc')
+          .limit(query.limit)
+          .offset(query.offset ?? 0)
+          .execute();
+        const { total } = await filtered(query)
+          .select((eb) => eb.fn.countAll<number | string>().as('total'))
+          .executeTakeFirstOrThrow();
+        return { orders: rows.map(orderOf), total: Number(total) };
+      });
+    },
+    async stats() {
+      return db.run(async (kysely) => {
+        const row = await kysely
+          .selectFrom('orders')
+          .select((eb) => [
+            eb.fn.countAll<number | string>().as('orders'),
+            eb.fn.max('created_at').as('newest'),
+          ])
+          .executeTakeFirstOrThrow();
+        return { orders: Number(row.orders), newestCreatedAt: (row.newest as string | null) ?? null };
+      });
+    },
+    async events(afterId, limit) {
+      const rows = await db.run((kysely) =>
+        kysely
+          .selectFrom('order_events')
+          .selectAll()
+          .where('id', '>', afterId)
+          .orderBy('id', 'asc')
+          .limit(limit)
+          .execute(),
+      );
+      return rows.map((row) => ({
+        id: Number(row.id),
+        orderId: row.order_id,
+        kind: row.kind,
+        fromStatus: row.from_status,
+        toStatus: row.to_status,
+        seenAt: new Date(row.seen_at),
+      }));
+    },
+    async markMissing(orderIds, at) {
+      if (orderIds.length === 0) return;
+      await db.run((kysely) =>
+        kysely
+          .updateTable('orders')
+          .set({ missing_since: at.toISOString() })
+          .where('id', 'in', [...orderIds])
+          .where('missing_since', 'is', null)
+          .execute(),
+      );
+    },
+    async pruneEvents(before) {
+      const result = await db.run((kysely) =>
+        kysely.deleteFrom('order_events').where('seen_at', '<', before.toISOString()).executeTakeFirst(),
+      );
+      return Number(result.numDeletedRows);
+    },
+    async readCursor(name) {
+      const row = await db.run((kysely) =>
+        kysely.selectFrom('sync_state').select('value').where('name', '=', name).executeTakeFirst(),
+      );
+      return row?.value;
+    },
+    async writeCursor(name, value, at) {
+      await db.run((kysely) =>
+        kysely
+          .insertInto('sync_state')
+          .values({ name, value, updated_at: at.toISOString() })
+          .onConflict((conflict) =>
+            conflict.column('name').doUpdateSet({ value, updated_at: at.toISOString() }),
+          )
+          .execute(),
+      );
+    },
+  };
+}

@@ -1,0 +1,174 @@
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type OrderDeskDb, openDatabase } from '../../src/db/index.js';
+import { createOrderIndex } from '../../src/index/order-index.js';
+import { createLogger } from '../../src/logger.js';
+import type { OrderSummary } from '../../src/partner-api/index.js';
+import {
+  createDatabase,
+  type PostgresServer,
+  postgresTests,
+  startPostgresServer,
+} from '../helpers/postgres-server.js';
+
+const logger = createLogger({
+  level: 'silent',
+  secrets: [],
+  destination: new Writable({ write: (_c, _e, d) => d() }),
+});
+
+const order = (
+  id: string,
+  extra: Partial<OrderSummary> & { title?: string; amount?: number } = {},
+): OrderSummary => ({
+  id,
+  referenceId: extra.referenceId ?? `PO-2026-${id}`,
+  status: extra.status === undefined ? 'COMPLETED' : extra.status,
+  item: { id: 'ITEM-1', title: extra.title ?? 'Game Key', quantity: 1, amount: extra.amount ?? 10 },
+  createdAt: extra.createdAt ?? '2026-11-20T10:00:00.000Z',
+});
+const at = (iso: string) => new Date(iso);
+
+/** The index on every engine; `peer` is a second replica (another connection to the same database). */
+function indexContract(name: string, open: () => Promise<{ db: OrderDeskDb; peer: OrderDeskDb }>) {
+  describe(`the order index: ${name}`, () => {
+    let db: OrderDeskDb;
+    let peer: OrderDeskDb;
+    beforeAll(async () => {
+      ({ db, peer } = await open());
+    });
+    afterAll(async () => {
+      await db.close();
+      if (peer !== db) await peer.close();
+    });
+
+    it('a new order is one event; seeing it again is none; a status change is one event with from and to', async () => {
+      const index = createOrderIndex(db);
+      expect(await index.record([order('A1', { status: 'PROCESSING' })], at('2026-11-23T10:00:00Z'))).toEqual(
+        {
+          inserted: 1,
+          statusChanges: 0,
+          events: 1,
+        },
+      );
+      expect(await index.record([order('A1', { status: 'PROCESSING' })], at('2026-11-23T10:01:00Z'))).toEqual(
+        {
+          inserted: 0,
+          statusChanges: 0,
+          events: 0,
+        },
+      );
+      expect(await index.record([order('A1', { status: 'COMPLETED' })], at('2026-11-23T10:02:00Z'))).toEqual({
+        inserted: 0,
+        statusChanges: 1,
+        events: 1,
+      });
+      const events = (await index.events(0, 100)).filter((event) => event.orderId === 'A1');
+      expect(events.map((event) => [event.kind, event.fromStatus, event.toStatus])).toEqual([
+        ['new', null, 'PROCESSING'],
+        ['status', 'PROCESSING', 'COMPLETED'],
+      ]);
+      expect((await index.get('A1'))?.status).toBe('COMPLETED');
+    });
+
+    it('two replicas seeing the same new order and the same change at once write each event once', async () => {
+      const a = createOrderIndex(db);
+      const b = createOrderIndex(peer);
+      const seen = at('2026-11-23T11:00:00Z');
+      const first = await Promise.all([
+        a.record([order('R1', { status: 'PENDING' })], seen),
+        b.record([order('R1', { status: 'PENDING' })], seen),
+      ]);
+      expect(first.reduce((sum, r) => sum + r.events, 0)).toBe(1);
+      const second = await Promise.all([
+        a.record([order('R1', { status: 'COMPLETED' })], seen),
+        b.record([order('R1', { status: 'COMPLETED' })], seen),
+      ]);
+      expect(second.reduce((sum, r) => sum + r.events, 0)).toBe(1);
+      expect((await a.events(0, 1_000)).filter((event) => event.orderId === 'R1')).toHaveLength(2);
+    });
+
+    it('searches ID, reference and product title, case-insensitive, newest first, with filters and a total', async () => {
+      const index = createOrderIndex(db);
+      await index.record(
+        [
+          order('S1', { title: 'Elden Ring Deluxe', createdAt: '2026-11-01T10:00:00.000Z', amount: 59.99 }),
+          order('S2', {
+            title: 'elden ring',
+            createdAt: '2026-11-03T10:00:00.000Z',
+            status: 'REFUNDED',
+            amount: 30,
+          }),
+          order('S3', {
+            title: 'Other Game',
+            referenceId: 'CUST-ELDEN-7',
+            createdAt: '2026-11-02T10:00:00.000Z',
+          }),
+          order('S4', { title: '100%_off', createdAt: '2026-11-04T10:00:00.000Z' }),
+        ],
+        at('2026-11-23T12:00:00Z'),
+      );
+      const found = await index.search({ text: 'ELDEN', limit: 10 });
+      expect(found.orders.map((o) => o.id)).toEqual(['S2', 'S3', 'S1']);
+      expect(found.total).toBe(3);
+      expect(
+        (await index.search({ text: 'elden', statuses: ['refunded'], limit: 10 })).orders.map((o) => o.id),
+      ).toEqual(['S2']);
+      expect(
+        (await index.search({ text: 'elden', minAmount: 50, limit: 10 })).orders.map((o) => o.id),
+      ).toEqual(['S1']);
+      expect(
+        (
+          await index.search({
+            text: 'elden',
+            createdFrom: '2026-11-02T00:00:00.000Z',
+            createdTo: '2026-11-03T00:00:00.000Z',
+            limit: 10,
+          })
+        ).orders.map((o) => o.id),
+      ).toEqual(['S3']);
+      // What a person types is matched literally: % and _ are not wildcards.
+      expect((await index.search({ text: '100%_', limit: 10 })).orders.map((o) => o.id)).toEqual(['S4']);
+      expect((await index.search({ text: '%', limit: 10 })).orders.map((o) => o.id)).toEqual(['S4']);
+      const page = await index.search({ text: 'elden', limit: 1, offset: 1 });
+      expect(page.orders.map((o) => o.id)).toEqual(['S3']);
+      expect(page.total).toBe(3);
+    });
+
+    it('marks orders no longer listed (never deletes them), keeps cursors, prunes old events', async () => {
+      const index = createOrderIndex(db);
+      await index.record([order('M1')], at('2026-11-23T13:00:00Z'));
+      await index.markMissing(['M1'], at('2026-11-23T14:00:00Z'));
+      expect((await index.get('M1'))?.id).toBe('M1');
+      expect(await index.readCursor('backfill')).toBeUndefined();
+      await index.writeCursor('backfill', '{"page":7}', at('2026-11-23T14:00:00Z'));
+      await index.writeCursor('backfill', '{"page":8}', at('2026-11-23T14:01:00Z'));
+      expect(await index.readCursor('backfill')).toBe('{"page":8}');
+      const before = (await index.events(0, 10_000)).length;
+      const pruned = await index.pruneEvents(at('2026-11-23T12:30:00Z'));
+      expect(pruned).toBeGreaterThan(0);
+      expect((await index.events(0, 10_000)).length).toBe(before - pruned);
+      expect((await index.stats()).orders).toBeGreaterThanOrEqual(7);
+    });
+  });
+}
+
+indexContract('SQLite', async () => {
+  const db = await openDatabase({ databaseUrl: undefined, dataDir: ':memory:', logger });
+  return { db, peer: db };
+});
+
+describe.skipIf(postgresTests.skip)('on PostgreSQL', () => {
+  let server: PostgresServer;
+  beforeAll(async () => {
+    server = await startPostgresServer();
+  }, 30_000);
+  afterAll(() => server?.destroy());
+  indexContract('PostgreSQL', async () => {
+    const url = await createDatabase(server, 'order_index');
+    return {
+      db: await openDatabase({ databaseUrl: url, dataDir: ':memory:', logger }),
+      peer: await openDatabase({ databaseUrl: url, dataDir: ':memory:', logger }),
+    };
+  });
+});
