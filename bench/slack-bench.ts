@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startFakeSlack } from '../src/fake-slack/server.js';
 import { startSimulator } from '../src/simulator/server.js';
 import { APP_ENTRY, BARE_ENTRY, type NodeProcess, PEER_ENTRY, startNodeProcess } from './processes.js';
@@ -29,12 +32,17 @@ export async function benchSlackApp(): Promise<BenchRow[]> {
     SLACK_API_URL: slack.apiUrl,
     SLACK_APP_TOKEN: '',
   };
+  const benchDataDir = mkdtempSync(join(tmpdir(), 'order-desk-bench-'));
   const appEnv = (extra: Record<string, string> = {}) => ({
     ...commonEnv,
     PARTNER_API_BASE_URL: simulator.url,
     PARTNER_API_KEY: simulator.apiKey,
     LOG_LEVEL: 'info',
     KEYS_ALLOWED_USERS: 'U0BENCH',
+    // The figures here are the answer paths: no background sync reading the simulator meanwhile, and
+    // the database in a temporary directory.
+    ORDER_SYNC_SECONDS: '0',
+    DATA_DIR: benchDataDir,
     ...extra,
   });
   const processes: NodeProcess[] = [];

@@ -7,6 +7,9 @@ import { partnerClientOptions } from '../config/index.js';
 import { type OrderDeskDb, openDatabase } from '../db/index.js';
 import { type BalanceWatch, createBalanceWatch } from '../finance/balance-watch.js';
 import { createSpendService } from '../finance/spend-service.js';
+import { createOrderIndex } from '../index/order-index.js';
+import { createOrderSync, type OrderSync } from '../index/order-sync.js';
+import { withWriteThrough } from '../index/write-through.js';
 import { registerListeners } from '../listeners/index.js';
 import { type AppLogger, boltLogger } from '../logger.js';
 import { createPartnerClient, type PartnerClient } from '../partner-api/index.js';
@@ -45,6 +48,8 @@ export interface OrderDesk {
   balanceWatch: BalanceWatch;
   /** Deletes what is past its retention (audit lines), one replica an hour. */
   retention: RetentionJob;
+  /** Follows the partner's order history into the index (ORDER_SYNC_SECONDS; one replica at a time). */
+  orderSync: OrderSync;
   /** Stops taking requests, then waits (up to the timeout) for replies already under way. */
   stop(timeoutMs?: number): Promise<void>;
 }
@@ -82,7 +87,7 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
   const auditStore = createAuditStore(db);
   const metrics = createMetrics();
   const gate = createPartnerGate(state, env.PARTNER_API_MAX_RPS || undefined);
-  const partner =
+  const directPartner =
     options.partner ??
     createPartnerClient({
       ...partnerClientOptions(env),
@@ -97,10 +102,27 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
         }
       },
     });
-  metrics.sources.partnerQueueDepth = () => partner.metrics().queued;
+  metrics.sources.partnerQueueDepth = () => directPartner.metrics().queued;
   metrics.sources.partnerCooldownActive = () => gate.cooldownActive();
   metrics.sources.stateBackendUp = () => state.isUp();
   const tracker = createInflightTracker();
+  const orderIndex = createOrderIndex(db);
+  // Everything the app reads from the partner also updates the index; the sync reads directly.
+  const partner = withWriteThrough(directPartner, orderIndex, {
+    now: () => (options.now ?? (() => new Date()))(),
+    track: (work) => tracker.track(work),
+  });
+  const orderSync = createOrderSync({
+    partner: directPartner,
+    index: orderIndex,
+    state,
+    logger,
+    now: options.now ?? (() => new Date()),
+    intervalSeconds: Math.max(1, env.ORDER_SYNC_SECONDS),
+    maxRps: env.ORDER_SYNC_MAX_RPS,
+    onRequest: (kind, outcome) => metrics.syncRequests.inc({ kind, outcome }),
+  });
+  metrics.sources.orderSync = () => orderSync.snapshot();
   // The services' own Web API client (same URL, retries and limits as Bolt's): built before the Bolt
   // app, so every service exists before the routes and listeners that use it.
   const slack = new WebClient(env.SLACK_BOT_TOKEN, clientOptions);
@@ -198,6 +220,8 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
     exportClaims: createExportClaims(state),
     auditStore,
     auditRetentionDays: env.AUDIT_RETENTION_DAYS,
+    orderIndex,
+    orderSync,
     eventDedup: createEventDedup(state),
     delivery,
     metrics,
@@ -258,6 +282,7 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
         partnerMetrics: () => partner.metrics(),
         state: () => ({ backend: state.backend, up: state.isUp() }),
         database: () => ({ engine: db.engine, up: db.isUp() }),
+        orderIndex: () => orderSync.snapshot(),
       }),
       metricsRoute(metrics),
       ...revealRoutes(reveal),
@@ -321,14 +346,18 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
       if (options.watch !== false) {
         balanceWatch.start((work) => tracker.track(work));
         retention.start((work) => tracker.track(work));
+        // ORDER_SYNC_SECONDS=0: no sync (the index still learns what users look up).
+        if (env.ORDER_SYNC_SECONDS > 0) orderSync.start((work) => tracker.track(work));
       }
       return port;
     },
     balanceWatch,
     retention,
+    orderSync,
     async stop(timeoutMs = 10_000) {
       balanceWatch.stop();
       retention.stop();
+      await orderSync.stop();
       // Deliveries waiting out a Slack limit end now (an audit line is in the log already; an alert
       // stays on the shared state for the next round, on any replica).
       delivery.stop();

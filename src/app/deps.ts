@@ -1,4 +1,6 @@
 import type { SpendService } from '../finance/spend-service.js';
+import type { OrderIndex } from '../index/order-index.js';
+import type { OrderSync } from '../index/order-sync.js';
 import type { AppLogger } from '../logger.js';
 import type { PartnerClient } from '../partner-api/index.js';
 import type { RevealLinks } from '../reveal/links.js';
@@ -27,6 +29,9 @@ export interface AppDeps {
   auditStore: AuditStore;
   /** AUDIT_RETENTION_DAYS: how long audit lines are kept. */
   auditRetentionDays: number;
+  /** The order index: every order seen, searchable, kept in the database. */
+  orderIndex: OrderIndex;
+  orderSync: OrderSync;
   /** Slack event redeliveries handled once across replicas. */
   eventDedup: EventDedup;
   /** Posts that must arrive, retried while Slack limits or fails. */

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { SyncStatus } from '../index/order-sync.js';
 import type { TransportMetrics } from '../partner-api/index.js';
 
 export interface HealthSources {
@@ -8,6 +9,7 @@ export interface HealthSources {
   partnerMetrics: () => TransportMetrics;
   state: () => { backend: 'memory' | 'redis'; up: boolean };
   database: () => { engine: 'sqlite' | 'postgres'; up: boolean };
+  orderIndex: () => SyncStatus;
 }
 
 /** The body of GET /healthz: enough to see the app is alive and how loaded it is; nothing secret. */
@@ -22,6 +24,7 @@ export function healthStatus(sources: HealthSources) {
     state: state.up && database.up ? 'ok' : 'degraded',
     stateBackend: state.backend,
     database: { engine: database.engine, up: database.up },
+    orderIndex: sources.orderIndex(),
     mode: sources.mode,
     uptimeSeconds: Math.round((Date.now() - sources.startedAt) / 1000),
     inflightReplies: sources.inflightReplies(),

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { SyncStatus } from '../index/order-sync.js';
 
 // Labels are small closed sets (command names, action IDs, outcomes, operations): never a user,
 // channel, order or trace ID, which would multiply the series without bound and leak data.
@@ -8,6 +9,7 @@ export interface MetricSources {
   partnerQueueDepth: () => number;
   partnerCooldownActive: () => boolean;
   stateBackendUp: () => boolean;
+  orderSync: () => SyncStatus | undefined;
 }
 
 export interface AppMetrics {
@@ -25,6 +27,7 @@ export interface AppMetrics {
   exports: Counter<'outcome'>;
   reveals: Counter<'outcome'>;
   slackDeliveries: Counter<'kind' | 'outcome'>;
+  syncRequests: Counter<'kind' | 'outcome'>;
   slackDeliveryRetries: Counter<'kind' | 'reason'>;
   /** The gauges read these when scraped; set once the parts they read exist. */
   sources: MetricSources;
@@ -38,6 +41,7 @@ export function createMetrics(): AppMetrics {
     partnerQueueDepth: () => 0,
     partnerCooldownActive: () => false,
     stateBackendUp: () => true,
+    orderSync: () => undefined,
   };
   const registers = [registry];
   new Gauge({
@@ -62,6 +66,39 @@ export function createMetrics(): AppMetrics {
     registers,
     collect() {
       this.set(sources.stateBackendUp() ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: 'order_desk_orders_indexed',
+    help: 'Orders in the order index (as of the last sync round on this replica)',
+    registers,
+    collect() {
+      this.set(sources.orderSync()?.orders ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'order_desk_sync_backfill_pages',
+    help: 'Pages the backfill has read (of order_desk_sync_backfill_pages_total)',
+    registers,
+    collect() {
+      this.set(sources.orderSync()?.backfill.pagesRead ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'order_desk_sync_backfill_done',
+    help: '1 once the backfill has read the whole history',
+    registers,
+    collect() {
+      this.set(sources.orderSync()?.backfill.done ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: 'order_desk_sync_lag_seconds',
+    help: 'Seconds since the newest orders were last read successfully',
+    registers,
+    collect() {
+      const at = sources.orderSync()?.lastFollowAt;
+      this.set(at ? Math.max(0, (Date.now() - Date.parse(at)) / 1000) : -1);
     },
   });
   const seconds = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -135,6 +172,12 @@ export function createMetrics(): AppMetrics {
       name: 'order_desk_reveals_total',
       help: 'POST /keys/reveal: served, or why it was refused (client_limit, body_too_large, tampered, expired, used, not_allowed, rate_limited, unavailable, partner, gone)',
       labelNames: ['outcome'],
+      registers,
+    }),
+    syncRequests: new Counter({
+      name: 'order_desk_sync_requests_total',
+      help: 'Partner requests of the order sync, by kind (backfill, follow) and outcome (ok or the error kind)',
+      labelNames: ['kind', 'outcome'],
       registers,
     }),
     slackDeliveries: new Counter({

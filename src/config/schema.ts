@@ -237,6 +237,10 @@ export const AppEnvSchema = PartnerEnvSchema.extend({
     .trim()
     .optional()
     .transform((value) => value || './data'),
+  // The order index: how often the newest orders are read (0: no sync), the sync's own partner budget.
+  ORDER_SYNC_SECONDS: integer(60, 0, 86_400),
+  ORDER_SYNC_MAX_RPS: integer(2, 1, 100),
+  ORDER_EVENTS_RETENTION_DAYS: integer(90, 1, 3_650),
   // The audit trail in the database, and who may read it with /order-audit.
   AUDIT_RETENTION_DAYS: integer(400, 1, 3_650),
   AUDIT_VIEWERS_USERS: userIds,

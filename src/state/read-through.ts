@@ -215,6 +215,11 @@ async function readOnce<T>(options: ReadThroughOptions<T>, askedAt: number): Pro
       await state.release(lockKey, token).catch(() => undefined);
     }
   }
+  // A value stored between the first look and here (by the holder, just before it let go) serves.
+  if (!options.force && before && askedAt - before.storedAt < maxAgeMs) {
+    onResult?.('shared');
+    return before.value;
+  }
   // Another replica is reading: wait while its lock lives (it renews it), for its value or failure.
   const isNew = (stored: Stored<T> | undefined) =>
     stored !== undefined && (stored.id !== before?.id || stored.storedAt !== before?.storedAt);
@@ -241,8 +246,15 @@ async function readOnce<T>(options: ReadThroughOptions<T>, askedAt: number): Pro
     if (!lockHeld) break;
   }
   // The holder went without storing anything (it died, or its answer was not to be cached): read,
-  // unless a back-off started meanwhile.
-  if (!options.force) await throwIfBackingOff(options, now());
+  // unless a fresh value or a back-off appeared meanwhile.
+  if (!options.force) {
+    const late = await state.get<Stored<T>>(key);
+    if (late && now() - late.storedAt < maxAgeMs) {
+      onResult?.('shared');
+      return late.value;
+    }
+    await throwIfBackingOff(options, now());
+  }
   onResult?.('miss');
   // This is already the one read of `key` in this process (see readThrough): load directly.
   return runLoad(options, true);

@@ -112,6 +112,8 @@ export async function startDesk(
     AUDIT_CHANNEL_ID: AUDIT_CHANNEL,
     // Each app its own SQLite database in memory, unless a test gives a DATA_DIR or DATABASE_URL.
     DATA_DIR: ':memory:',
+    // No background sync unless a test asks for it: its partner requests would change what others count.
+    ORDER_SYNC_SECONDS: '0',
     ...overrides,
   });
   const logs: string[] = [];

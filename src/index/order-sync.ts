@@ -1,0 +1,268 @@
+import { randomBytes } from 'node:crypto';
+import type { AppLogger } from '../logger.js';
+import {
+  detectOrdering,
+  isPartnerApiError,
+  type OrderPage,
+  type PartnerClient,
+} from '../partner-api/index.js';
+import type { SharedState } from '../state/index.js';
+import type { OrderIndex } from './order-index.js';
+
+/** Which kind of read the sync made, for the metrics (a closed set). */
+export type SyncRequestKind = 'backfill' | 'follow';
+
+export interface SyncStatus {
+  /** Orders in the index. */
+  orders: number;
+  backfill: { done: boolean; pagesRead: number; totalPages: number | null };
+  /** When the newest page was last read successfully (lag behind the partner is now minus this). */
+  lastFollowAt: string | null;
+  lastError: string | null;
+  /** True while this replica holds the sync lease. */
+  leader: boolean;
+}
+
+export interface OrderSync {
+  /** One bounded round: claim the lease, follow the newest page, then backfill a few pages. */
+  runOnce(): Promise<'skipped' | 'synced' | 'failed' | 'backing_off'>;
+  status(): Promise<SyncStatus>;
+  /** The status as of the last round (for /healthz and /metrics, which must not wait on the database). */
+  snapshot(): SyncStatus;
+  start(track?: <T>(work: Promise<T>) => Promise<T>): void;
+  stop(): Promise<void>;
+}
+
+export interface OrderSyncOptions {
+  partner: Pick<PartnerClient, 'orders' | 'metrics'>;
+  index: OrderIndex;
+  state: SharedState;
+  logger: AppLogger;
+  now: () => Date;
+  /** ORDER_SYNC_SECONDS: how often the newest page is read. */
+  intervalSeconds: number;
+  /** ORDER_SYNC_MAX_RPS: the sync's own partner requests per second, across replicas. */
+  maxRps: number;
+  /** Pages of the backfill per round (the round stays bounded; the next round goes on). */
+  backfillPagesPerRound?: number | undefined;
+  pageSize?: number | undefined;
+  onRequest?: ((kind: SyncRequestKind, outcome: string) => void) | undefined;
+}
+
+interface BackfillCursor {
+  /** The next page to read, in the API's page numbers. */
+  nextPage: number;
+  /** Pages the backfill walks: 1, 2, … for a newest-first API; N, N-1, … for oldest-first. */
+  direction: 1 | -1;
+  totalPages: number | null;
+  pagesRead: number;
+  done: boolean;
+}
+
+const LEASE_KEY = 'sync:lease';
+const BACKOFF_KEY = 'sync:backoff';
+const CURSOR = 'backfill';
+const FIRST_BACKOFF_MS = 30_000;
+const MAX_BACKOFF_MS = 600_000;
+
+/**
+ * Follows the partner's order history into the index, since the API sends no events: one replica at a
+ * time (a lease on the shared state, renewed each round; another takes over when it lapses), at the
+ * sync's own budget (ORDER_SYNC_MAX_RPS, counted across replicas, and only when no user's request is
+ * waiting for the partner), backing off after a failure (30 s doubling to 10 minutes, on the shared
+ * state), never calling itself back. The backfill reads the whole history from its newest end and
+ * keeps its cursor in the database, so a restart resumes it; pages that shift as new orders arrive are
+ * harmless (orders are upserted by ID).
+ */
+export function createOrderSync(options: OrderSyncOptions): OrderSync {
+  const { partner, index, state, now } = options;
+  const log = options.logger.child({ component: 'order-sync' });
+  const owner = randomBytes(8).toString('hex');
+  const intervalMs = options.intervalSeconds * 1000;
+  const leaseMs = Math.max(intervalMs * 3, 30_000);
+  const pageSize = options.pageSize ?? 100;
+  const pagesPerRound = options.backfillPagesPerRound ?? 20;
+  const budget = state.limiter({
+    name: 'order-sync',
+    points: options.maxRps,
+    durationSeconds: 1,
+    whenDown: 'per-process',
+  });
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> | undefined;
+  let leader = false;
+  let lastFollowAt: string | null = null;
+  let lastFollowMs = Number.NEGATIVE_INFINITY;
+  let lastError: string | null = null;
+  let last: SyncStatus = {
+    orders: 0,
+    backfill: { done: false, pagesRead: 0, totalPages: null },
+    lastFollowAt: null,
+    lastError: null,
+    leader: false,
+  };
+
+  /** Waits for the sync's budget, and while users' partner requests queue (they go first). */
+  async function takeTurn(): Promise<void> {
+    for (;;) {
+      if (partner.metrics().queued === 0) {
+        try {
+          await budget.consume('sync');
+          return;
+        } catch (rejection) {
+          const wait = (rejection as { msBeforeNext?: number }).msBeforeNext ?? 200;
+          await new Promise((resolve) => setTimeout(resolve, Math.max(20, wait)));
+          continue;
+        }
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  async function read(kind: SyncRequestKind, page: number): Promise<OrderPage> {
+    await takeTurn();
+    try {
+      const result = await partner.orders.list({ page, limit: pageSize });
+      options.onRequest?.(kind, 'ok');
+      return result;
+    } catch (error) {
+      options.onRequest?.(kind, isPartnerApiError(error) ? error.kind : 'error');
+      throw error;
+    }
+  }
+
+  async function claimLease(): Promise<boolean> {
+    try {
+      if (leader && (await state.renew(LEASE_KEY, owner, leaseMs))) return true;
+      leader = await state.claim(LEASE_KEY, leaseMs, owner);
+      if (leader) log.info('this replica now syncs the order history');
+      return leader;
+    } catch {
+      leader = false;
+      return false;
+    }
+  }
+
+  async function readCursor(): Promise<BackfillCursor | undefined> {
+    const text = await index.readCursor(CURSOR);
+    return text ? (JSON.parse(text) as BackfillCursor) : undefined;
+  }
+
+  /** The newest page: new orders and changes near the newest end, every interval. */
+  async function follow(cursor: BackfillCursor | undefined): Promise<BackfillCursor> {
+    const first = await read('follow', 1);
+    const ordering = detectOrdering(first.orders);
+    const totalPages = first.totalPages ?? 1;
+    let newest = first;
+    // An oldest-first API keeps its newest orders on the last page.
+    if (ordering === 'oldest_first' && totalPages > 1) {
+      await index.record(first.orders, now());
+      newest = await read('follow', totalPages);
+    }
+    await index.record(newest.orders, now());
+    lastFollowAt = now().toISOString();
+    lastFollowMs = now().getTime();
+    return (
+      cursor ?? {
+        nextPage: ordering === 'oldest_first' ? totalPages : 1,
+        direction: ordering === 'oldest_first' ? -1 : 1,
+        totalPages,
+        pagesRead: 0,
+        done: totalPages <= 1,
+      }
+    );
+  }
+
+  async function backfill(cursor: BackfillCursor): Promise<BackfillCursor> {
+    let current = cursor;
+    for (let i = 0; i < pagesPerRound && !current.done; i++) {
+      const page = await read('backfill', current.nextPage);
+      await index.record(page.orders, now());
+      const totalPages = page.totalPages ?? current.totalPages;
+      const nextPage = current.nextPage + current.direction;
+      current = {
+        ...current,
+        totalPages,
+        pagesRead: current.pagesRead + 1,
+        nextPage,
+        done: page.orders.length === 0 || nextPage < 1 || (totalPages !== null && nextPage > totalPages),
+      };
+      // Saved after every page: a restart, here or on another replica, resumes from here.
+      await index.writeCursor(CURSOR, JSON.stringify(current), now());
+    }
+    return current;
+  }
+
+  async function status(): Promise<SyncStatus> {
+    const [stats, cursor] = await Promise.all([index.stats(), readCursor()]);
+    last = {
+      orders: stats.orders,
+      backfill: {
+        done: cursor?.done ?? false,
+        pagesRead: cursor?.pagesRead ?? 0,
+        totalPages: cursor?.totalPages ?? null,
+      },
+      lastFollowAt,
+      lastError,
+      leader,
+    };
+    return last;
+  }
+
+  async function runOnce(): Promise<'skipped' | 'synced' | 'failed' | 'backing_off'> {
+    const outcome = await round();
+    await status().catch(() => undefined);
+    return outcome;
+  }
+
+  async function round(): Promise<'skipped' | 'synced' | 'failed' | 'backing_off'> {
+    if (!(await claimLease())) return 'skipped';
+    const backoff = await state.get<{ until: number; failures: number }>(BACKOFF_KEY).catch(() => undefined);
+    if (backoff && backoff.until > now().getTime()) return 'backing_off';
+    try {
+      const saved = await readCursor();
+      // Once the backfill is done, the newest page is read once per interval, no more often.
+      if (saved?.done && now().getTime() - lastFollowMs < intervalMs) return 'skipped';
+      const cursor = await follow(saved);
+      await index.writeCursor(CURSOR, JSON.stringify(cursor), now());
+      if (!cursor.done) await backfill(cursor);
+      lastError = null;
+      await state.delete(BACKOFF_KEY).catch(() => undefined);
+      return 'synced';
+    } catch (error) {
+      const failures = (backoff?.failures ?? 0) + 1;
+      const waitMs = Math.min(FIRST_BACKOFF_MS * 2 ** (failures - 1), MAX_BACKOFF_MS);
+      lastError = isPartnerApiError(error)
+        ? `${error.kind}${error.traceId ? ` (trace ${error.traceId})` : ''}`
+        : (error as Error).message;
+      log.warn({ error: lastError, failures, waitSeconds: waitMs / 1000 }, 'order sync failed; backing off');
+      await state
+        .set(BACKOFF_KEY, { until: now().getTime() + waitMs, failures }, waitMs + MAX_BACKOFF_MS)
+        .catch(() => undefined);
+      return 'failed';
+    }
+  }
+
+  return {
+    runOnce,
+    status,
+    snapshot: () => last,
+    start(track = (work) => work) {
+      const tick = () => {
+        if (running) return;
+        running = track(runOnce().finally(() => (running = undefined)));
+      };
+      // While the backfill runs, rounds follow each other closely; then one per interval.
+      timer = setInterval(tick, Math.min(intervalMs, 5_000));
+      timer.unref();
+      setImmediate(tick);
+    },
+    async stop() {
+      if (timer) clearInterval(timer);
+      timer = undefined;
+      await running;
+      if (leader) await state.release(LEASE_KEY, owner).catch(() => undefined);
+      leader = false;
+    },
+  };
+}

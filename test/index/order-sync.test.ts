@@ -1,0 +1,150 @@
+import { Writable } from 'node:stream';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type OrderDeskDb, openDatabase } from '../../src/db/index.js';
+import { createOrderIndex } from '../../src/index/order-index.js';
+import { createOrderSync, type OrderSync } from '../../src/index/order-sync.js';
+import { createLogger } from '../../src/logger.js';
+import { createPartnerClient } from '../../src/partner-api/index.js';
+import type { PartnerSimulator } from '../../src/simulator/server.js';
+import { createMemoryState, type SharedState } from '../../src/state/index.js';
+import { startTestSimulator } from '../helpers/partner.js';
+
+const logger = createLogger({
+  level: 'silent',
+  secrets: [],
+  destination: new Writable({ write: (_c, _e, d) => d() }),
+});
+
+describe('the order sync against the simulator', () => {
+  let simulator: PartnerSimulator;
+  let db: OrderDeskDb;
+  let state: SharedState;
+  const syncs: OrderSync[] = [];
+  beforeAll(async () => {
+    simulator = await startTestSimulator({ orders: 450 });
+  });
+  afterAll(() => simulator.stop());
+  afterEach(async () => {
+    for (const sync of syncs.splice(0)) await sync.stop();
+    await db?.close();
+    await state?.close();
+  });
+
+  const partner = () =>
+    createPartnerClient({
+      baseUrl: simulator.url,
+      apiKey: simulator.apiKey,
+      timeoutMs: 5_000,
+      maxConcurrency: 4,
+      queryParams: { search: 'search', page: 'page', limit: 'limit' },
+    });
+  async function setUp() {
+    db = await openDatabase({ databaseUrl: undefined, dataDir: ':memory:', logger });
+    state = createMemoryState();
+    return createOrderIndex(db);
+  }
+  let clock = Date.now();
+  const syncWith = (
+    index: ReturnType<typeof createOrderIndex>,
+    extra: { pagesPerRound?: number; maxRps?: number } = {},
+  ) => {
+    const kinds: string[] = [];
+    const sync = createOrderSync({
+      partner: partner(),
+      index,
+      state,
+      logger,
+      now: () => new Date(clock),
+      intervalSeconds: 60,
+      maxRps: extra.maxRps ?? 50,
+      pageSize: 100,
+      backfillPagesPerRound: extra.pagesPerRound ?? 2,
+      onRequest: (kind) => kinds.push(kind),
+    });
+    syncs.push(sync);
+    return { sync, kinds };
+  };
+
+  it('backfills the whole history in bounded rounds, each order once, resuming after a restart', async () => {
+    const index = await setUp();
+    const first = syncWith(index);
+    expect(await first.sync.runOnce()).toBe('synced');
+    expect((await first.sync.status()).backfill).toEqual({ done: false, pagesRead: 2, totalPages: 5 });
+    await first.sync.stop();
+    // A new sync (a restart) goes on from the saved cursor, not from the start.
+    const second = syncWith(index);
+    let rounds = 0;
+    while (!(await second.sync.status()).backfill.done && rounds++ < 10) await second.sync.runOnce();
+    const status = await second.sync.status();
+    expect(status.backfill.done).toBe(true);
+    expect(status.backfill.pagesRead).toBe(5);
+    expect(status.orders).toBe(simulator.allOrders().length);
+    // Page reads: 5 backfill pages, plus the newest page once per round: no page read twice otherwise.
+    expect(second.kinds.filter((kind) => kind === 'backfill')).toHaveLength(3);
+    const events = await index.events(0, 10_000);
+    expect(events.filter((event) => event.kind === 'new')).toHaveLength(simulator.allOrders().length);
+  });
+
+  it('follows: once the backfill is done, the newest page once per interval; a new order found in the next round, one event', async () => {
+    const index = await setUp();
+    const { sync, kinds } = syncWith(index, { pagesPerRound: 10 });
+    await sync.runOnce();
+    expect((await sync.status()).backfill.done).toBe(true);
+    const before = (await index.events(0, 10_000)).length;
+    const added = simulator.addOrder({ status: 'PROCESSING' });
+    // Not due yet: nothing is read.
+    const reads = kinds.length;
+    clock += 30_000;
+    expect(await sync.runOnce()).toBe('skipped');
+    expect(kinds).toHaveLength(reads);
+    clock += 31_000;
+    expect(await sync.runOnce()).toBe('synced');
+    expect((await index.get(added.id))?.status).toBe('PROCESSING');
+    const events = (await index.events(0, 10_000)).slice(before);
+    expect(events.map((event) => [event.orderId, event.kind])).toEqual([[added.id, 'new']]);
+    expect(kinds.slice(reads)).toEqual(['follow']);
+  });
+
+  it('one replica syncs at a time (a lease); the other takes over when it stops', async () => {
+    const index = await setUp();
+    const a = syncWith(index);
+    const b = syncWith(index);
+    expect(await a.sync.runOnce()).toBe('synced');
+    expect(await b.sync.runOnce()).toBe('skipped');
+    expect(b.kinds).toHaveLength(0);
+    await a.sync.stop();
+    expect(await b.sync.runOnce()).toBe('synced');
+  });
+
+  it('a partner outage: the round fails once, then the sync backs off without asking again', async () => {
+    const index = await setUp();
+    const { sync, kinds } = syncWith(index);
+    simulator.faults.set({ errorRate: 1, errorStatus: 401 });
+    try {
+      expect(await sync.runOnce()).toBe('failed');
+      const asked = kinds.length;
+      expect(await sync.runOnce()).toBe('backing_off');
+      expect(kinds).toHaveLength(asked);
+      expect((await sync.status()).lastError).toMatch(/^unauthorized/);
+    } finally {
+      simulator.faults.reset();
+    }
+  });
+
+  it('stays within ORDER_SYNC_MAX_RPS, measured at the simulator', async () => {
+    const index = await setUp();
+    const { sync } = syncWith(index, { pagesPerRound: 10, maxRps: 2 });
+    simulator.resetStats();
+    const startedAt = Date.now();
+    await sync.runOnce();
+    const times = simulator.arrivals
+      .map((arrival) => arrival.at)
+      .filter((at) => at >= startedAt)
+      .sort((x, y) => x - y);
+    expect(times).toHaveLength(6);
+    // Fixed one-second windows of 2: six requests need at least two window changes.
+    for (const [i, start] of times.entries())
+      expect(times.slice(i).filter((t) => t - start < 1_000).length).toBeLessThanOrEqual(4);
+    expect((times.at(-1) ?? 0) - (times[0] ?? 0)).toBeGreaterThanOrEqual(1_500);
+  });
+});
