@@ -38,7 +38,13 @@ try {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'stopping: no new requests, finishing replies under way');
-    void desk.stop().then(() => process.exit(0));
+    // Exits whatever happens in the stop, and at the latest 20 s after the signal: a deploy must not
+    // wait on a partner request that hangs.
+    setTimeout(() => process.exit(0), 20_000).unref();
+    void desk
+      .stop()
+      .catch((error: unknown) => logger.error({ error: (error as Error).message }, 'stopping failed'))
+      .finally(() => process.exit(0));
   };
   process.once('SIGTERM', () => shutdown('SIGTERM'));
   process.once('SIGINT', () => shutdown('SIGINT'));

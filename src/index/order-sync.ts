@@ -90,6 +90,7 @@ export function createOrderSync(options: OrderSyncOptions): OrderSync {
   });
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> | undefined;
+  let stopping = false;
   let leader = false;
   let lastFollowAt: string | null = null;
   let lastFollowMs = Number.NEGATIVE_INFINITY;
@@ -105,6 +106,7 @@ export function createOrderSync(options: OrderSyncOptions): OrderSync {
   /** Waits for the sync's budget, and while users' partner requests queue (they go first). */
   async function takeTurn(): Promise<void> {
     for (;;) {
+      if (stopping) throw new Error('the sync is stopping');
       if (partner.metrics().queued === 0) {
         try {
           await budget.consume('sync');
@@ -175,7 +177,7 @@ export function createOrderSync(options: OrderSyncOptions): OrderSync {
 
   async function backfill(cursor: BackfillCursor): Promise<BackfillCursor> {
     let current = cursor;
-    for (let i = 0; i < pagesPerRound && !current.done; i++) {
+    for (let i = 0; i < pagesPerRound && !current.done && !stopping; i++) {
       const page = await read('backfill', current.nextPage);
       await index.record(page.orders, now());
       const totalPages = page.totalPages ?? current.totalPages;
@@ -260,7 +262,10 @@ export function createOrderSync(options: OrderSyncOptions): OrderSync {
     async stop() {
       if (timer) clearInterval(timer);
       timer = undefined;
-      await running;
+      // The round under way ends at its next request (its cursor is saved after every page); a
+      // request already sent is not waited for longer than a moment.
+      stopping = true;
+      await Promise.race([running, new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
       if (leader) await state.release(LEASE_KEY, owner).catch(() => undefined);
       leader = false;
     },

@@ -4,8 +4,10 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { startFakeSlack } from '../fake-slack/server.js';
+import { historyFromEnv } from '../simulator/history.js';
 import { realisticProfile } from '../simulator/realism.js';
 import { startSimulator } from '../simulator/server.js';
+import { partnerHistoryControls } from './partner-controls.js';
 import { attachSandboxPage, type SandboxUser } from './server.js';
 import { addShowcaseOrders } from './showcase.js';
 
@@ -99,6 +101,8 @@ try {
     realism: realisticProfile,
     // The history ends now, so spend, runway and exports show figures for the days around today.
     anchor: new Date(Date.now() - 30 * 60_000).toISOString(),
+    // Still unless asked: SIMULATOR_ARRIVALS_PER_MINUTE and the rest, or the page's control.
+    history: historyFromEnv(process.env),
   });
   addShowcaseOrders(simulator);
   const slack = await startFakeSlack({
@@ -119,6 +123,7 @@ try {
         credit_limit: simulator.balance.credit_limit,
       };
     },
+    partner: partnerHistoryControls(simulator),
   });
 
   const main = fileURLToPath(new URL('../main.ts', import.meta.url));

@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FakeUser } from '../fake-slack/model.js';
 import { type FakeSlack, findButton } from '../fake-slack/server.js';
+import type { PartnerHistoryControls } from './partner-controls.js';
 
 // The sandbox page and its small JSON API, served beside the fake Slack's Web API on one port.
 
@@ -24,6 +25,8 @@ export interface SandboxControls {
   /** Available funds (balance + credit limit) the simulated partner account reports. */
   available(): number;
   setAvailable(value: number): void;
+  /** The "Partner history" control: new orders, completions, refunds, the partner API down. */
+  partner?: PartnerHistoryControls | undefined;
 }
 
 export function attachSandboxPage(slack: FakeSlack, users: SandboxUser[], controls: SandboxControls): void {
@@ -89,6 +92,7 @@ export function attachSandboxPage(slack: FakeSlack, users: SandboxUser[], contro
           home: slack.views.get(user) ?? null,
           modal,
           available: controls.available(),
+          partner: controls.partner?.state() ?? null,
         });
       }
       case 'POST submit': {
@@ -113,6 +117,38 @@ export function attachSandboxPage(slack: FakeSlack, users: SandboxUser[], contro
         controls.setAvailable(value);
         slack.emit('change');
         return json(res, 200, { available: controls.available() });
+      }
+      case 'GET partner':
+      case 'POST partner/new-order':
+      case 'POST partner/complete-oldest-pending':
+      case 'POST partner/refund-newest-completed':
+      case 'POST partner/down': {
+        const partner = controls.partner;
+        if (!partner) return json(res, 404, { error: 'This sandbox has no partner history control.' });
+        // Order Desk sees the change only when it next reads the partner; the page shows it now.
+        const answer = (extra: Record<string, unknown>) => {
+          slack.emit('change');
+          return json(res, 200, { ...extra, partner: partner.state() });
+        };
+        if (route === 'partner') return json(res, 200, { partner: partner.state() });
+        if (route === 'partner/new-order') return answer({ order: partner.newOrder() });
+        if (route === 'partner/down') {
+          if (typeof body.down !== 'boolean') return json(res, 400, { error: 'down must be true or false.' });
+          partner.setDown(body.down);
+          return answer({});
+        }
+        const done =
+          route === 'partner/refund-newest-completed'
+            ? partner.refundNewestCompleted()
+            : partner.completeOldestPending();
+        if (!done)
+          return json(res, 409, {
+            error:
+              route === 'partner/refund-newest-completed'
+                ? 'No order is COMPLETED.'
+                : 'No order is PROCESSING or PENDING.',
+          });
+        return answer({ order: done.order, from: done.from });
       }
       case 'POST command': {
         const { user, channel, text } = body;

@@ -1,4 +1,5 @@
 import { parseFaultList } from './faults.js';
+import { historyFromEnv } from './history.js';
 import { realismFromEnv } from './realism.js';
 import { DEFAULT_SIMULATOR_API_KEY, startSimulator } from './server.js';
 
@@ -27,6 +28,7 @@ try {
     latencyMs: numberFrom('SIMULATOR_LATENCY_MS', 0),
     ordering,
     realism: realismFromEnv(process.env),
+    history: historyFromEnv(process.env),
     anchor: process.env.SIMULATOR_ANCHOR || undefined,
     maxGapMs: process.env.SIMULATOR_MAX_GAP_MINUTES
       ? numberFrom('SIMULATOR_MAX_GAP_MINUTES', 360) * 60_000
@@ -45,6 +47,16 @@ try {
     `  ${simulator.allOrders().length} orders (${ordering}), seed ${numberFrom('SIMULATOR_SEED', 42)}`,
   );
   console.log(`  ${JSON.stringify(simulator.realism)}`);
+  const history = simulator.history.settings;
+  if (history.arrivalsPerMinute > 0 || history.completeAfterMs !== null || history.refundsPerHour > 0) {
+    const completes =
+      history.completeAfterMs === null
+        ? 'never complete by themselves'
+        : `settle after ${history.completeAfterMs / 1_000} s (${history.failFraction} fail, ${history.cancelFraction} canceled)`;
+    console.log(
+      `  history: ${history.arrivalsPerMinute} new orders a minute (${history.arrivalStatus ?? (history.completeAfterMs === null ? 'COMPLETED' : 'PROCESSING')}), which ${completes}; ${history.refundsPerHour} refunds an hour`,
+    );
+  }
   const shutdown = () => void simulator.stop().then(() => process.exit(0));
   process.once('SIGINT', shutdown);
   process.once('SIGTERM', shutdown);

@@ -179,3 +179,49 @@ export function imageKeyCodes(order: SimOrder, seed: number): string[] {
 export function newOrderId(random: () => number): string {
   return randomString(random, ID_ALPHABET, 10);
 }
+
+/** The account's products with their IDs: the same as the generated history's for the same seed. */
+export function productCatalog(seed: number): Array<{ id: string; title: string }> {
+  // generateOrders draws the product IDs first from the same seeded stream.
+  const random = seededRandom(seed);
+  return PRODUCTS.map((title) => ({ id: randomString(random, HEX, 24), title }));
+}
+
+export interface ArrivalSpec {
+  id: string;
+  reference_id: string;
+  status: string;
+  created_at: string;
+  title?: string | undefined;
+  quantity?: number | undefined;
+  amount?: number | undefined;
+  keyTypes?: string[] | undefined;
+}
+
+/**
+ * A new order as the history's arrivals make it: one of the account's products (its real item ID),
+ * a quantity and an amount drawn from `random`, like the generated history's.
+ */
+export function arrivalOrder(
+  catalog: ReadonlyArray<{ id: string; title: string }>,
+  random: () => number,
+  spec: ArrivalSpec,
+): SimOrder {
+  const drawn = catalog[Math.floor(random() * catalog.length)] ?? { id: '0'.repeat(24), title: 'Product' };
+  const product = spec.title ? (catalog.find((p) => p.title === spec.title) ?? drawn) : drawn;
+  const quantity = spec.quantity ?? 1 + Math.floor(random() * 5);
+  const unitPrice = Math.round((4 + random() * 180) * 100) / 100;
+  return {
+    id: spec.id,
+    reference_id: spec.reference_id,
+    status: spec.status,
+    item: {
+      id: product.id,
+      title: spec.title ?? product.title,
+      quantity,
+      amount: spec.amount ?? Math.round(unitPrice * quantity * 100) / 100,
+    },
+    created_at: spec.created_at,
+    keyTypes: spec.keyTypes ?? ['text'],
+  };
+}

@@ -106,8 +106,9 @@ export interface SimAnswer {
   headers?: Record<string, string>;
 }
 
-export function extensions() {
-  return { cache: 'no-store', trace_id: randomBytes(8).toString('hex'), timestamp: new Date().toISOString() };
+/** The envelope's metadata; `at` is the simulator's clock (a test's, when it injects one). */
+export function extensions(at: Date = new Date()) {
+  return { cache: 'no-store', trace_id: randomBytes(8).toString('hex'), timestamp: at.toISOString() };
 }
 
 const TITLES: Record<number, string> = {
@@ -132,8 +133,9 @@ export function errorAnswer(
   code: string,
   message: string,
   headers?: Record<string, string>,
+  at?: Date,
 ): SimAnswer {
-  const ext = extensions();
+  const ext = extensions(at);
   const withHeaders = (answer: SimAnswer): SimAnswer =>
     headers ? { ...answer, headers: { ...answer.headers, ...headers } } : answer;
   switch (shape) {
@@ -184,10 +186,10 @@ export function errorAnswer(
   }
 }
 
-export function okAnswer(data: unknown): SimAnswer {
+export function okAnswer(data: unknown, at?: Date): SimAnswer {
   return {
     status: 200,
-    body: JSON.stringify({ status: 200, success: true, details: { data, extensions: extensions() } }),
+    body: JSON.stringify({ status: 200, success: true, details: { data, extensions: extensions(at) } }),
   };
 }
 

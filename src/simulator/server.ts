@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { generateOrders, keysFor, newOrderId, type SimOrder } from './data.js';
 import { type Fault, FaultPlan, type MalformedKind } from './faults.js';
+import { type HistorySettings, SimulatorHistory } from './history.js';
 import { seededRandom } from './random.js';
 import {
   defaultRealism,
@@ -35,6 +36,13 @@ export interface SimulatorOptions {
   params?: { search?: string; page?: string; limit?: string } | undefined;
   /** How the partner speaks where the spec is silent (key types, errors, nulls, rate limit, …). */
   realism?: Partial<Realism> | undefined;
+  /**
+   * The simulator's clock (ms since the epoch), default Date.now: when orders arrive, complete and
+   * are refunded, and the envelope's timestamp. A test injects one to move time without waiting.
+   */
+  now?: (() => number) | undefined;
+  /** A history that moves: arrivals, orders completing after a delay, refunds (see history.ts). */
+  history?: Partial<HistorySettings> | undefined;
 }
 
 export interface RecordedRequest {
@@ -75,6 +83,10 @@ export class PartnerSimulator {
   realism: Realism;
   /** Arrival time (ms) of every request answered 429 by the rate limit, and of every other one. */
   readonly arrivals: Array<{ at: number; limited: boolean }> = [];
+  /** The history that moves: arrive(), complete(), refund(), tick(), changes. */
+  readonly history: SimulatorHistory;
+  /** The simulator's clock, in ms (injectable through the `now` option). */
+  readonly now: () => number;
   private readonly rateWindow = new RateWindow();
   private orders: SimOrder[];
   private byId: Map<string, SimOrder>;
@@ -86,6 +98,8 @@ export class PartnerSimulator {
   private readonly random: () => number;
   private readonly host: string;
   private readonly sockets = new Set<import('node:net').Socket>();
+  /** The last reference number used: arrivals continue the generated sequence (PO-2026-001201, …). */
+  private referenceNumber: number;
 
   constructor(options: SimulatorOptions = {}) {
     this.apiKey = options.apiKey ?? DEFAULT_SIMULATOR_API_KEY;
@@ -104,6 +118,22 @@ export class PartnerSimulator {
       maxGapMs: options.maxGapMs,
     });
     this.byId = new Map(this.orders.map((order) => [order.id, order]));
+    this.referenceNumber = this.orders.length;
+    this.now = options.now ?? Date.now;
+    this.history = new SimulatorHistory(
+      {
+        now: () => this.now(),
+        seed: this.seed,
+        orders: () => this.orders,
+        get: (orderId) => this.byId.get(orderId),
+        insertNewest: (order) => {
+          this.orders.unshift(order);
+          this.byId.set(order.id, order);
+        },
+        nextReference: () => `PO-2026-${String(++this.referenceNumber).padStart(6, '0')}`,
+      },
+      options.history,
+    );
     this.balance = { balance: options.balance ?? 24_870.55, credit_limit: options.creditLimit ?? 10_000 };
     this.realism = { ...defaultRealism, ...options.realism };
   }
@@ -135,6 +165,7 @@ export class PartnerSimulator {
     });
     this.boundPort = (server.address() as AddressInfo).port;
     this.server = server;
+    this.history.startTimer();
     return this;
   }
 
@@ -142,22 +173,26 @@ export class PartnerSimulator {
   async stop(): Promise<void> {
     const server = this.server;
     this.server = undefined;
+    this.history.stopTimer();
     if (!server) return;
     for (const socket of this.sockets) socket.destroy();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 
-  /** All orders, newest first. */
+  /** All orders, newest first, as they are now (the history's due changes applied). */
   allOrders(): readonly SimOrder[] {
+    this.history.tick();
     return this.orders;
   }
 
   findOrder(predicate: (order: SimOrder) => boolean): SimOrder | undefined {
+    this.history.tick();
     return this.orders.find(predicate);
   }
 
   /** The keys the simulator delivers for a completed order, as it would send them now. */
   keysOf(orderId: string) {
+    this.history.tick();
     const order = this.byId.get(orderId);
     return order ? keysFor(order, this.seed, this.realism) : [];
   }
@@ -168,6 +203,7 @@ export class PartnerSimulator {
 
   /** Adds an order as the newest one, for a test or a demo that needs a particular case. */
   addOrder(spec: NewOrder = {}): SimOrder {
+    this.history.tick();
     const newest = this.orders[0];
     const createdAt =
       spec.created_at ??
@@ -189,6 +225,8 @@ export class PartnerSimulator {
     };
     this.orders = [order, ...this.orders].sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at));
     this.byId.set(order.id, order);
+    // In the change log as a new order; it does not complete by itself (history.arrive's do).
+    this.history.recordNew(order);
     return order;
   }
 
@@ -214,6 +252,8 @@ export class PartnerSimulator {
     };
     if (this.recorded.length < RECORD_LIMIT) this.recorded.push(record);
     try {
+      // Whatever the clock says is due (arrivals, completions, refunds) happens before the answer.
+      this.history.tick();
       const wait = this.rateWindow.take(this.realism.maxRps);
       if (this.arrivals.length < RECORD_LIMIT)
         this.arrivals.push({ at: Date.now(), limited: wait !== undefined });
@@ -243,7 +283,11 @@ export class PartnerSimulator {
   }
 
   private error(status: number, code: string, message: string, headers?: Record<string, string>): Answer {
-    return shapedError(this.realism.errorShape, status, code, message, headers);
+    return shapedError(this.realism.errorShape, status, code, message, headers, new Date(this.now()));
+  }
+
+  private ok(data: unknown): Answer {
+    return okAnswer(data, new Date(this.now()));
   }
 
   private route(request: IncomingMessage, url: URL, authorized: boolean, fault: Fault | undefined): Answer {
@@ -276,7 +320,7 @@ export class PartnerSimulator {
     const total = Math.max(1, Math.ceil(matching.length / limit));
     const slice = matching.slice((page - 1) * limit, page * limit);
     const nulls = this.realism.nulls;
-    return okAnswer({
+    return this.ok({
       hits: matching.length,
       // Many servers send null, not [], for an empty list.
       orders: nulls && slice.length === 0 ? null : slice.map((order) => summaryOf(order, nulls)),
@@ -317,7 +361,7 @@ export class PartnerSimulator {
     }
     const keys = keysFor(order, this.seed, this.realism, delivered);
     const other = fault?.mismatch ? this.orders.find((candidate) => candidate.id !== order.id) : undefined;
-    return okAnswer({
+    return this.ok({
       id: other ? other.id : order.id,
       status: order.status,
       products:

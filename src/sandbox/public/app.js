@@ -74,6 +74,35 @@ function renderMessages(messages) {
 }
 
 let latestRefresh = 0;
+/** What the partner history control last did, shown above the partner's state. */
+let partnerMessage = '';
+
+function renderPartner(partner) {
+  const box = $('partner-control');
+  box.hidden = !partner;
+  if (!partner) return;
+  $('partner-down').checked = partner.down;
+  const summary = `${partner.orders.toLocaleString('en')} orders, ${partner.pending.toLocaleString('en')} pending; the partner API is ${partner.down ? 'down (every request answers 503)' : 'answering'}.`;
+  $('partner-status').textContent = partnerMessage ? `${partnerMessage} ${summary}` : summary;
+  $('partner-status').classList.toggle('is-down', partner.down);
+}
+
+async function partnerAction(control, path, body, describe) {
+  control.disabled = true;
+  try {
+    const answer = await api(path, body);
+    partnerMessage = describe(answer);
+    renderPartner(answer.partner);
+  } catch (error) {
+    partnerMessage = `Not done: ${error.message}`;
+    renderPartner(state.data?.partner ?? null);
+  } finally {
+    control.disabled = false;
+  }
+}
+
+const orderName = (order) => `${order.id} (${order.reference_id})`;
+
 let shownModal = '';
 
 /** A modal (views.open) as a dialog: date pickers, radio buttons, Submit and Cancel. */
@@ -152,6 +181,7 @@ async function refresh() {
   renderModal(data.modal);
   if (document.activeElement !== $('available-input'))
     $('available-input').value = String(data.available ?? '');
+  renderPartner(data.partner);
   // Who the painted page is for: a test (or a curious newcomer) can tell a repaint has happened.
   document.body.dataset.shownUser = state.user;
   renderSidebar();
@@ -230,6 +260,35 @@ async function init() {
     await api('balance', { available: Number($('available-input').value) });
     $('available-input').blur();
   });
+  $('partner-new-order').addEventListener('click', (event) =>
+    partnerAction(
+      event.currentTarget,
+      'partner/new-order',
+      {},
+      (a) => `New order ${orderName(a.order)}: PROCESSING.`,
+    ),
+  );
+  $('partner-complete').addEventListener('click', (event) =>
+    partnerAction(
+      event.currentTarget,
+      'partner/complete-oldest-pending',
+      {},
+      (a) => `${orderName(a.order)}: ${a.from} → COMPLETED.`,
+    ),
+  );
+  $('partner-refund').addEventListener('click', (event) =>
+    partnerAction(
+      event.currentTarget,
+      'partner/refund-newest-completed',
+      {},
+      (a) => `${orderName(a.order)}: COMPLETED → REFUNDED.`,
+    ),
+  );
+  $('partner-down').addEventListener('change', (event) =>
+    partnerAction(event.currentTarget, 'partner/down', { down: event.currentTarget.checked }, (a) =>
+      a.partner.down ? 'Partner API down.' : 'Partner API back.',
+    ),
+  );
   $('composer').addEventListener('submit', async (event) => {
     event.preventDefault();
     const text = $('message-box').value.trim();
