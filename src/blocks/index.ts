@@ -20,6 +20,8 @@ export type { FinanceAlertInput } from './finance.js';
 export { renderBalanceReadableAgain, renderBalanceUnreadable, renderFinanceAlert } from './finance.js';
 export type { BalanceReading, BalanceState, HomeInput } from './home.js';
 export { renderHome } from './home.js';
+export type { IndexCoverage } from './index-notes.js';
+export { indexSourceNote, stampedFromIndex } from './index-notes.js';
 export type { KeyPiece } from './key-classification.js';
 export { classifyKey } from './key-classification.js';
 export type { KeyMessages, RevealLinkFor } from './key-messages.js';

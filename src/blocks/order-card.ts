@@ -25,6 +25,8 @@ export interface OrderCardOptions extends RenderOptions {
   backTo?: { query: string; offset: number } | undefined;
   /** The search that found it returned orders that do not contain its text: they are counted here. */
   otherOrders?: { query: string; count: number } | undefined;
+  /** Read from Order Desk's copy, not live: no Share (a shared card would look current). */
+  fromCopy?: boolean | undefined;
 }
 
 function orderFields(order: OrderSummary, options: RenderOptions): Block {
@@ -57,7 +59,7 @@ export function renderOrderCard(order: OrderSummary, options: OrderCardOptions):
     },
   ];
   const buttons: Button[] = [];
-  if (options.variant === 'preview') {
+  if (options.variant === 'preview' && !options.fromCopy) {
     buttons.push(button(ActionIds.shareOrder, 'Share in channel', encodeButton({ o: order.id }), 'primary'));
   }
   if (isCompleted(order.status)) {

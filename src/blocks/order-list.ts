@@ -12,6 +12,7 @@ import {
   statusWithEmoji,
   truncate,
 } from './format.js';
+import { type IndexCoverage, indexSourceNote } from './index-notes.js';
 import { otherOrdersNote } from './search-notes.js';
 import { type Block, type Button, button, type RenderOptions } from './types.js';
 
@@ -61,6 +62,8 @@ export interface ResultListInput {
   offset: number;
   /** Orders the partner returned that do not contain the search text: counted, not listed. */
   others?: number | undefined;
+  /** Set when the list comes from Order Desk's copy of the history (and how complete it is). */
+  fromIndex?: { coverage: IndexCoverage; partnerAskedToo: boolean } | undefined;
 }
 
 /** Several matches: ten per message, Previous/Next carry the query and offset in their values. */
@@ -73,7 +76,9 @@ export function renderResultList(input: ResultListInput, options: RenderOptions)
   // With unrelated orders in the answer, the partner's total is not a count of matches.
   const more =
     others === 0 && hits > orders.length
-      ? ` The partner API reported ${hits.toLocaleString('en-US')} in all; narrow the search to see the others.`
+      ? input.fromIndex
+        ? ` Order Desk's copy has ${hits.toLocaleString('en-US')} in all; narrow the search to see the others.`
+        : ` The partner API reported ${hits.toLocaleString('en-US')} in all; narrow the search to see the others.`
       : '';
   const blocks: Block[] = [
     {
@@ -104,6 +109,8 @@ export function renderResultList(input: ResultListInput, options: RenderOptions)
   }
   if (nav.length > 0) blocks.push({ type: 'actions', block_id: 'results_nav', elements: nav });
   blocks.push(...otherOrdersNote(query, others));
+  if (input.fromIndex)
+    blocks.push(indexSourceNote(input.fromIndex.coverage, options, input.fromIndex.partnerAskedToo));
   return {
     text: notificationText(
       `${plural(orders.length, 'order')} ${orders.length === 1 ? 'matches' : 'match'} “${shorten(query)}”`,

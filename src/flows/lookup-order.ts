@@ -18,6 +18,7 @@ import {
   type PartnerApiError,
 } from '../partner-api/index.js';
 import { type FailureContext, logPartnerFailure } from '../services/partner-failures.js';
+import { answerFromIndexDuringOutage, copyCanAnswer, indexCoverage, indexMatches } from './index-answers.js';
 
 export const RECENT_ORDERS_SHOWN = 5;
 
@@ -77,9 +78,15 @@ function relatedOrders(
   return { orders, others };
 }
 
-/** `/order <text>`: help and recent orders, one card, a list, or a clear "no match". */
+/**
+ * `/order <text>`: help and recent orders, one card, a list, or a clear "no match". An exact order ID
+ * or reference shows the card live from the partner. Other text is looked up in Order Desk's copy of
+ * the order history too (IDs, references and product titles), and while that copy is still being
+ * filled, the partner's matches are added. When the partner API is not answering, the copy answers,
+ * stamped with how old it is.
+ */
 export async function answerOrderSearch(
-  deps: Pick<AppDeps, 'currency' | 'logger' | 'now' | 'partner' | 'searchWatch'>,
+  deps: Pick<AppDeps, 'currency' | 'logger' | 'now' | 'orderIndex' | 'orderSync' | 'partner' | 'searchWatch'>,
   rawText: string,
   context: FailureContext,
 ): Promise<SlackMessage> {
@@ -89,8 +96,18 @@ export async function answerOrderSearch(
     const recent = await partnerResult(deps, context, () => deps.partner.orders.recent(RECENT_ORDERS_SHOWN));
     return renderOrderHelp(recent, options);
   }
-  const result = await withPartnerErrors(deps, context, () => deps.partner.orders.find(query), query);
-  if (isMessage(result)) return result;
+  const result = await partnerResult(deps, context, () => deps.partner.orders.find(query));
+  if (isPartnerApiError(result)) {
+    const fromCopy = copyCanAnswer(result)
+      ? await answerFromIndexDuringOutage(deps, query, result)
+      : undefined;
+    return fromCopy ?? renderPartnerError(result, query);
+  }
+  const exactCard = result.exactMatches === 1 && result.orders[0];
+  if (!exactCard) {
+    const fromIndex = await listFromIndex(deps, result, 0);
+    if (fromIndex) return fromIndex;
+  }
   if (result.orders.length === 0) return renderNoMatch(result.query, result.hits, result.traceId);
   const related = relatedOrders(deps, result);
   if (isMessage(related)) return related;
@@ -107,15 +124,57 @@ export async function answerOrderSearch(
   return renderResultList({ query: result.query, orders, hits: result.hits, offset: 0, others }, options);
 }
 
+/**
+ * The copy's matches as a list (merged with the partner's while the copy is incomplete), or
+ * undefined when the copy has none (the partner's answer is then shown as before).
+ */
+async function listFromIndex(
+  deps: Pick<AppDeps, 'currency' | 'now' | 'orderIndex' | 'orderSync'>,
+  result: OrderSearchResult,
+  offset: number,
+): Promise<SlackMessage | undefined> {
+  const [found, coverage] = await Promise.all([indexMatches(deps, result.query), indexCoverage(deps)]);
+  if (!found || !coverage) return undefined;
+  const partnerAskedToo = !coverage.complete;
+  const known = new Set(found.orders.map((order) => order.id));
+  const extra = partnerAskedToo
+    ? result.orders.filter((order) => !known.has(order.id) && orderContainsText(order, result.query))
+    : [];
+  const orders = newestFirst([...found.orders, ...extra]);
+  if (orders.length === 1 && orders[0])
+    return renderOrderCard(orders[0], { ...renderOptions(deps), variant: 'preview' });
+  return renderResultList(
+    {
+      query: result.query,
+      orders,
+      hits: found.total + extra.length,
+      offset,
+      fromIndex: { coverage, partnerAskedToo },
+    },
+    renderOptions(deps),
+  );
+}
+
+function newestFirst<T extends OrderSummary>(orders: T[]): T[] {
+  return [...orders].sort((a, b) => (b.createdAt ?? '').localeCompare(a.createdAt ?? ''));
+}
+
 /** A result page for Previous/Next/Back: the query is run again, so any replica can serve it. */
 export async function answerResultsPage(
-  deps: Pick<AppDeps, 'currency' | 'logger' | 'now' | 'partner' | 'searchWatch'>,
+  deps: Pick<AppDeps, 'currency' | 'logger' | 'now' | 'orderIndex' | 'orderSync' | 'partner' | 'searchWatch'>,
   query: string,
   offset: number,
   context: FailureContext,
 ): Promise<SlackMessage> {
-  const result = await withPartnerErrors(deps, context, () => deps.partner.orders.find(query), query);
-  if (isMessage(result)) return result;
+  const result = await partnerResult(deps, context, () => deps.partner.orders.find(query));
+  if (isPartnerApiError(result)) {
+    const fromCopy = copyCanAnswer(result)
+      ? await answerFromIndexDuringOutage(deps, query, result, offset)
+      : undefined;
+    return fromCopy ?? renderPartnerError(result, query);
+  }
+  const fromIndex = await listFromIndex(deps, result, offset);
+  if (fromIndex) return fromIndex;
   if (result.orders.length === 0) return renderNoMatch(result.query, result.hits, result.traceId);
   const related = relatedOrders(deps, result);
   if (isMessage(related)) return related;

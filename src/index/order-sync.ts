@@ -62,6 +62,7 @@ interface BackfillCursor {
 const LEASE_KEY = 'sync:lease';
 const BACKOFF_KEY = 'sync:backoff';
 const CURSOR = 'backfill';
+const FOLLOWED = 'followed_at';
 const FIRST_BACKOFF_MS = 30_000;
 const MAX_BACKOFF_MS = 600_000;
 
@@ -164,6 +165,8 @@ export function createOrderSync(options: OrderSyncOptions): OrderSync {
     await index.record(newest.orders, now());
     lastFollowAt = now().toISOString();
     lastFollowMs = now().getTime();
+    // Kept in the database: every replica can say how fresh the copy is, not only the one syncing.
+    await index.writeCursor(FOLLOWED, lastFollowAt, now());
     return (
       cursor ?? {
         nextPage: ordering === 'oldest_first' ? totalPages : 1,

@@ -8,7 +8,16 @@ import { buttonListener } from './button-listener.js';
 export function resultsPageAction(
   deps: Pick<
     AppDeps,
-    'auth' | 'currency' | 'logger' | 'metrics' | 'now' | 'partner' | 'searchWatch' | 'tracker'
+    | 'auth'
+    | 'currency'
+    | 'logger'
+    | 'metrics'
+    | 'now'
+    | 'orderIndex'
+    | 'orderSync'
+    | 'partner'
+    | 'searchWatch'
+    | 'tracker'
   >,
 ) {
   return buttonListener(

@@ -14,7 +14,7 @@ const LINES_SHOWN = 100;
 export function orderAuditCommand(
   deps: Pick<
     AppDeps,
-    'auth' | 'auditStore' | 'auditRetentionDays' | 'currency' | 'logger' | 'metrics' | 'now' | 'tracker'
+    'auditRetentionDays' | 'auditStore' | 'auth' | 'currency' | 'logger' | 'metrics' | 'now' | 'tracker'
   >,
 ) {
   return commandListener(deps, '/order-audit', async ({ command, respond }) => {

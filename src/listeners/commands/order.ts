@@ -8,7 +8,16 @@ import { commandListener } from './command-listener.js';
 export function orderCommand(
   deps: Pick<
     AppDeps,
-    'auth' | 'currency' | 'logger' | 'metrics' | 'now' | 'partner' | 'searchWatch' | 'tracker'
+    | 'auth'
+    | 'currency'
+    | 'logger'
+    | 'metrics'
+    | 'now'
+    | 'orderIndex'
+    | 'orderSync'
+    | 'partner'
+    | 'searchWatch'
+    | 'tracker'
   >,
 ) {
   return commandListener(deps, '/order', async ({ command, respond }) => {

@@ -1,0 +1,79 @@
+import type { AppDeps } from '../app/deps.js';
+import {
+  type IndexCoverage,
+  renderOrderCard,
+  renderResultList,
+  type SlackMessage,
+  stampedFromIndex,
+} from '../blocks/index.js';
+import type { PartnerApiError } from '../partner-api/index.js';
+import { renderOptions } from './lookup-order.js';
+
+// Matches read from the copy for one list (the list pages ten at a time through them).
+const INDEX_MATCHES = 100;
+
+type IndexDeps = Pick<AppDeps, 'orderIndex' | 'orderSync' | 'currency' | 'now' | 'logger'>;
+
+/**
+ * How complete the copy is; undefined when it cannot answer: the database cannot be read, or the
+ * sync has never run (ORDER_SYNC_SECONDS=0: the copy then holds only what people looked up, too
+ * little to answer searches from).
+ */
+export async function indexCoverage(deps: Pick<AppDeps, 'orderSync'>): Promise<IndexCoverage | undefined> {
+  try {
+    const status = await deps.orderSync.status();
+    if (!status.lastFollowAt) return undefined;
+    return { orders: status.orders, complete: status.backfill.done, syncedAt: status.lastFollowAt };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Orders whose ID, reference or title contains `query`, newest first; undefined when none or the database is down. */
+export async function indexMatches(deps: Pick<AppDeps, 'orderIndex'>, query: string) {
+  try {
+    const found = await deps.orderIndex.search({ text: query, limit: INDEX_MATCHES });
+    return found.total > 0 ? found : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The partner failures that the copy can stand in for: it is not answering, not that it said no. */
+export function copyCanAnswer(error: PartnerApiError): boolean {
+  return ['unavailable', 'timeout', 'rate_limited', 'invalid_response'].includes(error.kind);
+}
+
+/**
+ * `/order <text>` while the partner API is not answering: the copy's order (an exact ID or reference)
+ * or its list, stamped with where it comes from and how old it is. Undefined when the copy has nothing.
+ */
+export async function answerFromIndexDuringOutage(
+  deps: IndexDeps,
+  query: string,
+  failure: PartnerApiError,
+  offset = 0,
+): Promise<SlackMessage | undefined> {
+  const [found, coverage] = await Promise.all([indexMatches(deps, query), indexCoverage(deps)]);
+  if (!found || !coverage) return undefined;
+  const options = renderOptions(deps);
+  const wanted = query.trim().toLowerCase();
+  const exact = found.orders.filter(
+    (order) => order.id.toLowerCase() === wanted || (order.referenceId ?? '').toLowerCase() === wanted,
+  );
+  // No Share button: sharing posts a card that looks live, and this one may be out of date.
+  const message =
+    exact.length === 1 && exact[0]
+      ? renderOrderCard(exact[0], { ...options, variant: 'preview', fromCopy: true })
+      : renderResultList(
+          {
+            query,
+            orders: found.orders,
+            hits: found.total,
+            offset,
+            fromIndex: { coverage, partnerAskedToo: false },
+          },
+          options,
+        );
+  return stampedFromIndex(message, coverage, options, failure.traceId);
+}

@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHANNEL, type Harness, nthResponse, startHarness, USERS } from '../helpers/harness.js';
+
+const textOf = (value: unknown) => JSON.stringify(value) ?? '';
+
+describe('the order index in Slack', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({
+      simulator: { orders: 300 },
+      env: { ORDER_SYNC_SECONDS: '1', ORDER_SYNC_MAX_RPS: '50' },
+    });
+    // The backfill runs in the background from start-up; wait for it to have read the whole history.
+    const until = Date.now() + 15_000;
+    while (!(await h.desk.deps.orderSync.status()).backfill.done) {
+      if (Date.now() > until) throw new Error('the backfill did not finish in 15 s');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }, 30_000);
+  afterAll(() => h.stop());
+
+  const order = async (user: string, command: string, text: string) => {
+    const sent = await h.slack.runCommand({ user, channel: CHANNEL, command, text });
+    return (await nthResponse(h.slack, sent.responseUrlId ?? '')).body;
+  };
+
+  it('finds orders by product title, newest first, and says the list comes from the whole copy', async () => {
+    const title = h.simulator.allOrders()[5]?.item?.title ?? '';
+    const word = title.split(' ')[0] ?? '';
+    const expected = h.simulator
+      .allOrders()
+      .filter((o) => (o.item?.title ?? '').toLowerCase().includes(word.toLowerCase()))
+      .sort((a, b) => b.created_at.localeCompare(a.created_at));
+    expect(expected.length).toBeGreaterThan(1);
+    const body = await order(USERS.agent, '/order', word.toLowerCase());
+    const text = textOf(body.blocks);
+    expect(text).toContain(`${expected.length} orders match`);
+    expect(text).toContain("Found in Order Desk's copy of the order history (300 orders, the whole history;");
+    // The first rows are the newest matches.
+    expect(text.indexOf(expected[0]?.id ?? '-')).toBeLessThan(text.indexOf(expected[1]?.id ?? '-'));
+  });
+
+  it('while the partner API is down, /order answers from the copy, stamped, without Share; keys still need the partner', async () => {
+    const target = h.simulator.allOrders().find((o) => o.status === 'COMPLETED');
+    h.simulator.faults.set({ errorRate: 1, errorStatus: 503 });
+    try {
+      const card = textOf((await order(USERS.agent, '/order', target?.id ?? '')).blocks);
+      expect(card).toContain("From Order Desk's copy of the order history, synced <!date^");
+      expect(card).toContain('the partner API is not answering');
+      expect(card).toContain(`Order ${target?.id}`);
+      expect(card).not.toContain('order_share');
+      const keys = textOf((await order(USERS.agent, '/order-keys', target?.id ?? '')).blocks);
+      expect(keys).not.toContain("Order Desk's copy");
+      expect(keys).toContain('unavailable');
+    } finally {
+      h.simulator.faults.reset();
+    }
+  });
+
+  it('a status change at the partner becomes one event, found by the sync', async () => {
+    const pending = h.simulator.allOrders().find((o) => o.status === 'PROCESSING');
+    expect(pending).toBeDefined();
+    const before = (await h.desk.deps.orderIndex.events(0, 100_000)).length;
+    // Newest-first history: make it the newest so the next follow round reads it.
+    const added = h.simulator.history.arrive(1, { status: 'PROCESSING' })[0];
+    await expect
+      .poll(async () => (await h.desk.deps.orderIndex.get(added?.id ?? ''))?.status, {
+        interval: 100,
+        timeout: 10_000,
+      })
+      .toBe('PROCESSING');
+    h.simulator.history.complete(added?.id ?? '');
+    await expect
+      .poll(async () => (await h.desk.deps.orderIndex.get(added?.id ?? ''))?.status, {
+        interval: 100,
+        timeout: 10_000,
+      })
+      .toBe('COMPLETED');
+    const events = (await h.desk.deps.orderIndex.events(0, 100_000))
+      .slice(before)
+      .filter((event) => event.orderId === added?.id);
+    expect(events.map((event) => [event.kind, event.fromStatus, event.toStatus])).toEqual([
+      ['new', null, 'PROCESSING'],
+      ['status', 'PROCESSING', 'COMPLETED'],
+    ]);
+  });
+});
