@@ -120,6 +120,7 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
     now: options.now ?? (() => new Date()),
     intervalSeconds: Math.max(1, env.ORDER_SYNC_SECONDS),
     maxRps: env.ORDER_SYNC_MAX_RPS,
+    reconcileHours: env.ORDER_RECONCILE_HOURS,
     onRequest: (kind, outcome) => metrics.syncRequests.inc({ kind, outcome }),
   });
   metrics.sources.orderSync = () => orderSync.snapshot();

@@ -241,6 +241,7 @@ export const AppEnvSchema = PartnerEnvSchema.extend({
   ORDER_SYNC_SECONDS: integer(60, 0, 86_400),
   ORDER_SYNC_MAX_RPS: integer(2, 1, 100),
   ORDER_EVENTS_RETENTION_DAYS: integer(90, 1, 3_650),
+  ORDER_RECONCILE_HOURS: integer(24, 1, 24 * 30),
   // The audit trail in the database, and who may read it with /order-audit.
   AUDIT_RETENTION_DAYS: integer(400, 1, 3_650),
   AUDIT_VIEWERS_USERS: userIds,

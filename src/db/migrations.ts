@@ -89,6 +89,22 @@ export function migrations(engine: Engine): Record<string, Migration> {
         await db.schema.dropTable('orders').execute();
       },
     },
+    '0003_recheck': {
+      async up(db: Kysely<unknown>) {
+        // When an unsettled order is to be searched for again, and how often it has been (its back-off).
+        await db.schema.alterTable('orders').addColumn('next_check_at', 'text').execute();
+        await db.schema
+          .alterTable('orders')
+          .addColumn('checks', 'integer', (column) => column.notNull().defaultTo(0))
+          .execute();
+        await db.schema.createIndex('orders_next_check').on('orders').columns(['next_check_at']).execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.dropIndex('orders_next_check').execute();
+        await db.schema.alterTable('orders').dropColumn('checks').execute();
+        await db.schema.alterTable('orders').dropColumn('next_check_at').execute();
+      },
+    },
   };
 }
 

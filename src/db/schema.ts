@@ -34,6 +34,9 @@ export interface OrdersTable {
   status_version: number;
   /** Set when a full pass no longer found it (it is marked, never deleted). */
   missing_since: string | null;
+  /** Unsettled orders: when to search for it again, and how many times it has been (its back-off). */
+  next_check_at: string | null;
+  checks: number;
 }
 
 /** Each new order and each status change, once (a unique key, whichever replica saw it first). */

@@ -2,6 +2,7 @@ import type { WebClient } from '@slack/web-api';
 import type { AppDeps } from '../app/deps.js';
 import { renderHome } from '../blocks/index.js';
 import type { PartnerApiError, RecentOrders } from '../partner-api/index.js';
+import { indexCoverage } from './index-answers.js';
 import { partnerResult, RECENT_ORDERS_SHOWN, renderOptions } from './lookup-order.js';
 
 /**
@@ -18,6 +19,8 @@ export async function publishHome(
     | 'logger'
     | 'metrics'
     | 'now'
+    | 'orderIndex'
+    | 'orderSync'
     | 'partner'
     | 'spend'
     | 'tracker'
@@ -41,9 +44,7 @@ export async function publishHome(
       ? Promise.resolve(undefined)
       : options.landed
         ? Promise.resolve(options.landed.recent)
-        : partnerResult(deps, { where: 'home', userId }, () =>
-            deps.partner.orders.recent(RECENT_ORDERS_SHOWN),
-          ),
+        : recentOrders(deps, userId),
     finance.allowed
       ? deps.balance.current({ force: options.forceBalance ?? false })
       : Promise.resolve(undefined),
@@ -80,4 +81,29 @@ export async function publishHome(
     deps.metrics.slackApiErrors.inc({ method: 'views.publish' });
     deps.logger.warn({ userId, error: code }, 'views.publish failed');
   }
+}
+
+// The copy stands in for the partner on the Home tab while its newest orders are this fresh.
+const FRESH_COPY_MS = 5 * 60_000;
+
+/**
+ * The most recent orders: from Order Desk's copy once the sync keeps it fresh (no partner read per
+ * Home open), else from the partner API as before.
+ */
+async function recentOrders(
+  deps: Pick<AppDeps, 'logger' | 'now' | 'orderIndex' | 'orderSync' | 'partner'>,
+  userId: string,
+): Promise<RecentOrders | PartnerApiError> {
+  const coverage = await indexCoverage(deps);
+  if (coverage?.syncedAt && deps.now().getTime() - Date.parse(coverage.syncedAt) < FRESH_COPY_MS) {
+    try {
+      const found = await deps.orderIndex.search({ limit: RECENT_ORDERS_SHOWN });
+      return { orders: found.orders, hits: found.total, apiOrdering: 'unknown', traceId: undefined };
+    } catch {
+      // The database failed after all: the partner answers, as before.
+    }
+  }
+  return partnerResult(deps, { where: 'home', userId }, () =>
+    deps.partner.orders.recent(RECENT_ORDERS_SHOWN),
+  );
 }

@@ -50,9 +50,18 @@ export interface OrderIndex {
   /** Marks orders a full pass did not find (never deletes them). */
   markMissing(orderIds: readonly string[], at: Date): Promise<void>;
   pruneEvents(before: Date): Promise<number>;
+  /** Unsettled orders due for a check (created after `since`), the longest waiting first. */
+  dueForCheck(now: Date, since: Date, limit: number): Promise<Array<{ id: string; checks: number }>>;
+  /** When to check it next. */
+  scheduleCheck(orderId: string, next: Date, checks: number): Promise<void>;
+  /** Orders not seen since `before` (a full pass did not list them): marked missing; returns how many. */
+  markUnseenMissing(before: Date, at: Date): Promise<number>;
   readCursor(name: string): Promise<string | undefined>;
   writeCursor(name: string, value: string, at: Date): Promise<void>;
 }
+
+/** Statuses after which an order does not change by itself: no more checks. */
+export const SETTLED = ['COMPLETED', 'REFUNDED', 'CANCELLED', 'CANCELED', 'FAILED'] as const;
 
 const searchTextOf = (order: OrderSummary) =>
   [order.id, order.referenceId ?? '', order.item.title ?? ''].join(' ').toLowerCase();
@@ -72,6 +81,8 @@ function rowOf(order: OrderSummary, seenAt: string): OrdersTable {
     last_seen_at: seenAt,
     status_version: 0,
     missing_since: null,
+    next_check_at: null,
+    checks: 0,
   };
 }
 
@@ -282,6 +293,43 @@ export function createOrderIndex(db: OrderDeskDb): OrderIndex {
           .where('missing_since', 'is', null)
           .execute(),
       );
+    },
+    async dueForCheck(at, since, limit) {
+      const rows = await db.run((kysely) =>
+        kysely
+          .selectFrom('orders')
+          .select(['id', 'checks'])
+          .where('status', 'not in', [...SETTLED])
+          .where('created_at', '>=', since.toISOString())
+          .where('missing_since', 'is', null)
+          .where((eb) =>
+            eb.or([eb('next_check_at', 'is', null), eb('next_check_at', '<=', at.toISOString())]),
+          )
+          .orderBy('next_check_at', 'asc')
+          .limit(limit)
+          .execute(),
+      );
+      return rows.map((row) => ({ id: row.id, checks: Number(row.checks) }));
+    },
+    async scheduleCheck(orderId, next, checks) {
+      await db.run((kysely) =>
+        kysely
+          .updateTable('orders')
+          .set({ next_check_at: next.toISOString(), checks })
+          .where('id', '=', orderId)
+          .execute(),
+      );
+    },
+    async markUnseenMissing(before, at) {
+      const result = await db.run((kysely) =>
+        kysely
+          .updateTable('orders')
+          .set({ missing_since: at.toISOString() })
+          .where('last_seen_at', '<', before.toISOString())
+          .where('missing_since', 'is', null)
+          .executeTakeFirst(),
+      );
+      return Number(result.numUpdatedRows);
     },
     async pruneEvents(before) {
       const result = await db.run((kysely) =>

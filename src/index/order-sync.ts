@@ -10,7 +10,7 @@ import type { SharedState } from '../state/index.js';
 import type { OrderIndex } from './order-index.js';
 
 /** Which kind of read the sync made, for the metrics (a closed set). */
-export type SyncRequestKind = 'backfill' | 'follow';
+export type SyncRequestKind = 'backfill' | 'follow' | 'recheck' | 'reconcile';
 
 export interface SyncStatus {
   /** Orders in the index. */
@@ -47,6 +47,10 @@ export interface OrderSyncOptions {
   backfillPagesPerRound?: number | undefined;
   pageSize?: number | undefined;
   onRequest?: ((kind: SyncRequestKind, outcome: string) => void) | undefined;
+  /** ORDER_RECONCILE_HOURS: a full pass that catches late changes and orders no longer listed. */
+  reconcileHours?: number | undefined;
+  /** Unsettled orders searched for again per round, at most. */
+  rechecksPerRound?: number | undefined;
 }
 
 interface BackfillCursor {
@@ -63,6 +67,10 @@ const LEASE_KEY = 'sync:lease';
 const BACKOFF_KEY = 'sync:backoff';
 const CURSOR = 'backfill';
 const FOLLOWED = 'followed_at';
+const RECONCILE = 'reconcile';
+const RECHECK_FIRST_MS = 60_000;
+const RECHECK_MAX_MS = 3_600_000;
+const RECHECK_WINDOW_MS = 30 * 86_400_000;
 const FIRST_BACKOFF_MS = 30_000;
 const MAX_BACKOFF_MS = 600_000;
 
@@ -122,10 +130,10 @@ export function createOrderSync(options: OrderSyncOptions): OrderSync {
     }
   }
 
-  async function read(kind: SyncRequestKind, page: number): Promise<OrderPage> {
+  async function read(kind: SyncRequestKind, page: number, search?: string): Promise<OrderPage> {
     await takeTurn();
     try {
-      const result = await partner.orders.list({ page, limit: pageSize });
+      const result = await partner.orders.list({ page, limit: search ? 10 : pageSize, search });
       options.onRequest?.(kind, 'ok');
       return result;
     } catch (error) {
@@ -198,6 +206,84 @@ export function createOrderSync(options: OrderSyncOptions): OrderSync {
     return current;
   }
 
+  /**
+   * Unsettled orders (not completed, refunded, cancelled or failed) beyond the newest page change
+   * without moving: each is searched for by its ID on a back-off (1 minute doubling to 1 hour) until it
+   * settles or is 30 days old.
+   */
+  async function recheck(): Promise<void> {
+    const due = await index.dueForCheck(
+      now(),
+      new Date(now().getTime() - RECHECK_WINDOW_MS),
+      options.rechecksPerRound ?? 5,
+    );
+    for (const order of due) {
+      if (stopping) return;
+      const page = await read('recheck', 1, order.id);
+      const found = page.orders.filter((candidate) => candidate.id.toLowerCase() === order.id.toLowerCase());
+      if (found.length) await index.record(found, now());
+      const checks = order.checks + 1;
+      const waitMs = Math.min(RECHECK_FIRST_MS * 2 ** (checks - 1), RECHECK_MAX_MS);
+      await index.scheduleCheck(order.id, new Date(now().getTime() + waitMs), checks);
+    }
+  }
+
+  /**
+   * Every ORDER_RECONCILE_HOURS a full pass over the history, at the budget like the backfill: it
+   * catches late changes (a completed order refunded) and marks orders no longer listed (never
+   * deleting them). Its cursor is in the database like the backfill's.
+   */
+  async function reconcile(): Promise<void> {
+    const hours = options.reconcileHours ?? 24;
+    const text = await index.readCursor(RECONCILE);
+    let pass = text ? (JSON.parse(text) as BackfillCursor & { startedAt: string }) : undefined;
+    if (!pass) {
+      // The backfill was the first full pass: the next one is due ORDER_RECONCILE_HOURS from now.
+      const first = {
+        nextPage: 1,
+        direction: 1 as const,
+        totalPages: null,
+        pagesRead: 0,
+        done: true,
+        startedAt: now().toISOString(),
+      };
+      await index.writeCursor(RECONCILE, JSON.stringify(first), now());
+      return;
+    }
+    if (pass.done) {
+      const last = pass ? Date.parse(pass.startedAt) : Number.NEGATIVE_INFINITY;
+      if (now().getTime() - last < hours * 3_600_000) return;
+      const backfill = await readCursor();
+      if (!backfill?.done) return;
+      pass = {
+        nextPage: backfill.direction === 1 ? 1 : (backfill.totalPages ?? 1),
+        direction: backfill.direction,
+        totalPages: backfill.totalPages,
+        pagesRead: 0,
+        done: false,
+        startedAt: now().toISOString(),
+      };
+    }
+    for (let i = 0; i < pagesPerRound && !pass.done && !stopping; i++) {
+      const page = await read('reconcile', pass.nextPage);
+      await index.record(page.orders, now());
+      const totalPages: number | null = page.totalPages ?? pass.totalPages;
+      const nextPage: number = pass.nextPage + pass.direction;
+      pass = {
+        ...pass,
+        totalPages,
+        pagesRead: pass.pagesRead + 1,
+        nextPage,
+        done: page.orders.length === 0 || nextPage < 1 || (totalPages !== null && nextPage > totalPages),
+      };
+      if (pass.done) {
+        const missing = await index.markUnseenMissing(new Date(pass.startedAt), now());
+        log.info({ pages: pass.pagesRead, missing }, 'reconciliation pass done');
+      }
+      await index.writeCursor(RECONCILE, JSON.stringify(pass), now());
+    }
+  }
+
   async function status(): Promise<SyncStatus> {
     const [stats, cursor] = await Promise.all([index.stats(), readCursor()]);
     last = {
@@ -231,6 +317,10 @@ export function createOrderSync(options: OrderSyncOptions): OrderSync {
       const cursor = await follow(saved);
       await index.writeCursor(CURSOR, JSON.stringify(cursor), now());
       if (!cursor.done) await backfill(cursor);
+      else {
+        await recheck();
+        await reconcile();
+      }
       lastError = null;
       await state.delete(BACKOFF_KEY).catch(() => undefined);
       return 'synced';

@@ -57,6 +57,25 @@ describe('the order index in Slack', () => {
     }
   });
 
+  it('the Home tab lists the most recent orders from the copy: no partner read, even while it is down', async () => {
+    const newest = [...h.simulator.allOrders()]
+      .sort((a, b) => b.created_at.localeCompare(a.created_at))
+      .slice(0, 5);
+    h.simulator.faults.set({ errorRate: 1, errorStatus: 503 });
+    try {
+      const published = h.slack.calls.filter((c) => c.method === 'views.publish').length;
+      await h.slack.openHome(USERS.member);
+      await h.slack.waitFor(
+        () => h.slack.calls.filter((c) => c.method === 'views.publish').length > published,
+      );
+      const view = textOf(h.slack.views.get(USERS.member));
+      for (const recent of newest) expect(view).toContain(recent.id);
+      expect(view).not.toContain('could not be loaded');
+    } finally {
+      h.simulator.faults.reset();
+    }
+  });
+
   it('a status change at the partner becomes one event, found by the sync', async () => {
     const pending = h.simulator.allOrders().find((o) => o.status === 'PROCESSING');
     expect(pending).toBeDefined();

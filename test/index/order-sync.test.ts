@@ -102,7 +102,47 @@ describe('the order sync against the simulator', () => {
     expect((await index.get(added.id))?.status).toBe('PROCESSING');
     const events = (await index.events(0, 10_000)).slice(before);
     expect(events.map((event) => [event.orderId, event.kind])).toEqual([[added.id, 'new']]);
-    expect(kinds.slice(reads)).toEqual(['follow']);
+    // One newest page; the rest of the round's reads are re-checks of unsettled orders, no reconciliation yet.
+    expect(kinds.slice(reads).filter((kind) => kind !== 'recheck')).toEqual(['follow']);
+  });
+
+  it('re-checks unsettled orders beyond the newest page on a back-off, and reconciles the whole history after ORDER_RECONCILE_HOURS', async () => {
+    const index = await setUp();
+    const { sync, kinds } = syncWith(index, { pagesPerRound: 10 });
+    await sync.runOnce();
+    expect((await sync.status()).backfill.done).toBe(true);
+    // An old unsettled order completes: not on the newest page, so only a re-check finds it.
+    const old = simulator
+      .allOrders()
+      .slice(150)
+      .find((o) => o.status === 'PROCESSING' || o.status === 'PENDING');
+    expect(old).toBeDefined();
+    simulator.history.complete(old?.id ?? '');
+    let rounds = 0;
+    while ((await index.get(old?.id ?? ''))?.status !== 'COMPLETED' && rounds++ < 40) {
+      clock += 61_000;
+      await sync.runOnce();
+    }
+    expect((await index.get(old?.id ?? ''))?.status).toBe('COMPLETED');
+    expect(kinds).toContain('recheck');
+    // A completed order deep in the history is refunded: the reconciliation pass finds it.
+    const completed = simulator
+      .allOrders()
+      .slice(200)
+      .find((o) => o.status === 'COMPLETED');
+    simulator.history.refund(completed?.id ?? '');
+    clock += 25 * 3_600_000;
+    rounds = 0;
+    while ((await index.get(completed?.id ?? ''))?.status !== 'REFUNDED' && rounds++ < 10) {
+      clock += 61_000;
+      await sync.runOnce();
+    }
+    expect((await index.get(completed?.id ?? ''))?.status).toBe('REFUNDED');
+    expect(kinds).toContain('reconcile');
+    const refunds = (await index.events(0, 10_000)).filter(
+      (event) => event.orderId === completed?.id && event.kind === 'status',
+    );
+    expect(refunds.map((event) => [event.fromStatus, event.toStatus])).toEqual([['COMPLETED', 'REFUNDED']]);
   });
 
   it('one replica syncs at a time (a lease); the other takes over when it stops', async () => {

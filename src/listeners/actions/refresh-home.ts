@@ -13,6 +13,8 @@ export function refreshHomeAction(
     | 'logger'
     | 'metrics'
     | 'now'
+    | 'orderIndex'
+    | 'orderSync'
     | 'partner'
     | 'spend'
     | 'tracker'

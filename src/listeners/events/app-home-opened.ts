@@ -14,6 +14,8 @@ export function appHomeOpened(
     | 'logger'
     | 'metrics'
     | 'now'
+    | 'orderIndex'
+    | 'orderSync'
     | 'partner'
     | 'spend'
     | 'tracker'
