@@ -201,6 +201,8 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
     logger,
     now,
     backoff: SOURCE_BACKOFF,
+    orderIndex,
+    orderSync,
   });
   const deps: AppDeps = {
     partner,

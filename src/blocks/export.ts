@@ -95,9 +95,18 @@ export const exportMessages = {
   progress(scope: ExportScope, read: number): SlackMessage {
     return { text: `Exporting ${orders(scope)} ${range(scope)}: ${plural(read, 'order')} read…`, blocks: [] };
   },
-  ready(scope: ExportScope, written: number, read: number): SlackMessage {
+  ready(
+    scope: ExportScope,
+    written: number,
+    read: number,
+    source: { kind: 'index'; syncedAt: string } | { kind: 'partner' } = { kind: 'partner' },
+  ): SlackMessage {
+    const from =
+      source.kind === 'index'
+        ? ` Read from Order Desk's copy of the order history, synced at ${source.syncedAt.slice(11, 19)} UTC.`
+        : ' Read from the partner API.';
     return {
-      text: `:white_check_mark: Export ready: ${orders(scope, written)} ${range(scope)} (${plural(read, 'order')} read), in the file below.`,
+      text: `:white_check_mark: Export ready: ${orders(scope, written)} ${range(scope)} (${plural(read, 'order')} read), in the file below.${from}`,
       blocks: [],
     };
   },

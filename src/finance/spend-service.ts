@@ -14,7 +14,7 @@ import {
   type SharedState,
   SourceFailedError,
 } from '../state/index.js';
-import { ordersBetween } from './history-window.js';
+import { type HistoryDeps, historyBetween } from './history-source.js';
 import { type AmountMeaning, computeSpend, type SpendFigures } from './spend.js';
 
 /** What the Home tab shows: the last figures (any replica's), and the running back-off if the last scan failed. */
@@ -57,6 +57,9 @@ export function createSpendService(options: {
   logger: AppLogger;
   now: () => Date;
   backoff: BackoffPolicy;
+  /** With the order index covering the last 30 days, the figures are computed from it (no partner scan). */
+  orderIndex?: HistoryDeps['orderIndex'];
+  orderSync?: HistoryDeps['orderSync'];
 }): SpendService {
   const { partner, state, logger, now } = options;
   // Who waits for figures to land (a user's Home tab, published again then), each once.
@@ -68,7 +71,12 @@ export function createSpendService(options: {
     const since = new Date(at.getTime() - 31 * 86_400_000);
     const orders = [];
     try {
-      for await (const page of ordersBetween(partner, since, at)) orders.push(...page);
+      const history = await historyBetween(
+        { partner, orderIndex: options.orderIndex, orderSync: options.orderSync, now },
+        since,
+        at,
+      );
+      for await (const page of history.pages) orders.push(...page);
     } catch (error) {
       // Once per scan: replicas and users waiting on it share the failure without logging it again.
       if (isPartnerApiError(error)) logPartnerFailure(logger, error, { where: 'spend' });

@@ -45,6 +45,8 @@ export interface OrderIndex {
   get(orderId: string): Promise<IndexedOrder | undefined>;
   search(query: IndexSearch): Promise<{ orders: IndexedOrder[]; total: number }>;
   stats(): Promise<{ orders: number; newestCreatedAt: string | null }>;
+  /** Orders created from `since` to `until` (inclusive), newest first, `pageSize` at a time. */
+  between(since: Date, until: Date, pageSize: number): AsyncGenerator<OrderSummary[]>;
   /** Events after `afterId`, oldest first. */
   events(afterId: number, limit: number): Promise<OrderEvent[]>;
   /** Marks orders a full pass did not find (never deletes them). */
@@ -263,6 +265,37 @@ export function createOrderIndex(db: OrderDeskDb): OrderIndex {
           .executeTakeFirstOrThrow();
         return { orders: Number(row.orders), newestCreatedAt: (row.newest as string | null) ?? null };
       });
+    },
+    async *between(since, until, pageSize) {
+      const from = since.toISOString();
+      let before = { createdAt: until.toISOString(), id: '\uffff', first: true };
+      for (;;) {
+        const cursor = before;
+        // Keyset pages (created_at, id) descending: each page is one indexed range read, however deep.
+        const rows = await db.run((kysely) =>
+          kysely
+            .selectFrom('orders')
+            .selectAll()
+            .where('created_at', '>=', from)
+            .where((eb) =>
+              cursor.first
+                ? eb('created_at', '<=', cursor.createdAt)
+                : eb.or([
+                    eb('created_at', '<', cursor.createdAt),
+                    eb.and([eb('created_at', '=', cursor.createdAt), eb('id', '<', cursor.id)]),
+                  ]),
+            )
+            .orderBy('created_at', 'desc')
+            .orderBy('id', 'desc')
+            .limit(pageSize)
+            .execute(),
+        );
+        if (rows.length === 0) return;
+        yield rows.map(orderOf);
+        const last = rows[rows.length - 1] as OrdersTable;
+        before = { createdAt: last.created_at ?? '', id: last.id, first: false };
+        if (rows.length < pageSize) return;
+      }
     },
     async events(afterId, limit) {
       const rows = await db.run((kysely) =>

@@ -369,19 +369,19 @@ describe('one readable form per status, and proper plurals', () => {
       false,
       232,
       1_200,
-      ':white_check_mark: Export ready: 232 orders (all statuses) from 2026-11-01 to 2026-11-21 (1,200 orders read), in the file below.',
+      ':white_check_mark: Export ready: 232 orders (all statuses) from 2026-11-01 to 2026-11-21 (1,200 orders read), in the file below. Read from the partner API.',
     ],
     [
       false,
       1,
       1,
-      ':white_check_mark: Export ready: 1 order (all statuses) from 2026-11-01 to 2026-11-21 (1 order read), in the file below.',
+      ':white_check_mark: Export ready: 1 order (all statuses) from 2026-11-01 to 2026-11-21 (1 order read), in the file below. Read from the partner API.',
     ],
     [
       true,
       1,
       5,
-      ':white_check_mark: Export ready: 1 completed order from 2026-11-01 to 2026-11-21 (5 orders read), in the file below.',
+      ':white_check_mark: Export ready: 1 completed order from 2026-11-01 to 2026-11-21 (5 orders read), in the file below. Read from the partner API.',
     ],
   ])('export ready, completed only %j, %i of %i: %s', (completedOnly, written, read, text) => {
     const scope = { from: '2026-11-01', to: '2026-11-21', completedOnly };

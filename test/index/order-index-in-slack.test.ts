@@ -76,6 +76,55 @@ describe('the order index in Slack', () => {
     }
   });
 
+  it('a CSV export reads the copy when it covers the range, and says so; the file equals the partner’s orders', async () => {
+    const dm = `D${USERS.finance.slice(1)}`;
+    await h.slack.openHome(USERS.finance);
+    await h.slack.waitFor(() =>
+      JSON.stringify(h.slack.views.get(USERS.finance) ?? '').includes('home_export'),
+    );
+    await h.slack.clickHome({ user: USERS.finance, actionId: 'home_export' });
+    await h.slack.waitFor(() => h.slack.modals.get(USERS.finance)?.at(-1));
+    const before = h.slack.messages.filter((m) => m.channel === dm).length;
+    const from = '2026-10-01';
+    const to = new Date().toISOString().slice(0, 10);
+    await h.slack.submitView({
+      user: USERS.finance,
+      values: {
+        export_from: { from: { type: 'datepicker', selected_date: from } },
+        export_to: { to: { type: 'datepicker', selected_date: to } },
+        export_status: { status: { type: 'radio_buttons', selected_option: { value: 'all' } } },
+      },
+    });
+    const ready = await h.slack.waitFor(
+      () =>
+        h.slack.messages
+          .filter((m) => m.channel === dm)
+          .slice(before)
+          .find((m) => m.text.includes('Export ready')),
+      20_000,
+    );
+    expect(ready.text).toContain("Read from Order Desk's copy of the order history, synced at");
+    const file = await h.slack.waitFor(() =>
+      h.slack.messages
+        .filter((m) => m.channel === dm)
+        .slice(before)
+        .find((m) => m.files?.length),
+    );
+    const csv = await (await fetch(file.files?.[0]?.url ?? '')).text();
+    const ids = csv
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n')
+      .slice(1)
+      .map((line) => line.split(',')[0]);
+    const expected = h.simulator
+      .allOrders()
+      .filter((o) => o.created_at >= `${from}T00:00:00.000Z` && o.created_at < `${to}T23:59:59.999Z`)
+      .map((o) => o.id);
+    expect(new Set(ids)).toEqual(new Set(expected));
+    expect(ids).toHaveLength(expected.length);
+  });
+
   it('a status change at the partner becomes one event, found by the sync', async () => {
     const pending = h.simulator.allOrders().find((o) => o.status === 'PROCESSING');
     expect(pending).toBeDefined();

@@ -21,6 +21,8 @@ export function exportSubmitted(
     | 'logger'
     | 'metrics'
     | 'now'
+    | 'orderIndex'
+    | 'orderSync'
     | 'partner'
     | 'reportTimeZone'
     | 'tracker'
@@ -63,6 +65,9 @@ export function exportSubmitted(
           partner: deps.partner,
           client,
           delivery: deps.delivery,
+          orderIndex: deps.orderIndex,
+          orderSync: deps.orderSync,
+          now: deps.now,
           logger: deps.logger,
           currency: deps.currency,
           timeZone: deps.reportTimeZone,

@@ -1,0 +1,44 @@
+import type { OrderIndex } from '../index/order-index.js';
+import type { OrderSync } from '../index/order-sync.js';
+import type { OrderSummary, PartnerClient } from '../partner-api/index.js';
+import { ordersBetween } from './history-window.js';
+
+/** Where a range of the history was read, for the message that comes with figures or a file. */
+export type HistorySource = { kind: 'index'; syncedAt: string } | { kind: 'partner' };
+
+// The copy stands in for the partner when it holds the whole history and its newest orders are this fresh.
+const FRESH_MS = 60_000;
+const INDEX_PAGE = 1_000;
+
+export interface HistoryDeps {
+  partner: PartnerClient;
+  orderIndex?: OrderIndex | undefined;
+  orderSync?: Pick<OrderSync, 'status'> | undefined;
+  now: () => Date;
+}
+
+/**
+ * The orders created in a range, page by page: from Order Desk's copy when it covers the range (the
+ * backfill is done and the newest orders were read less than a minute ago), else from the partner API
+ * as before. Says which, so the answer can.
+ */
+export async function historyBetween(
+  deps: HistoryDeps,
+  since: Date,
+  until: Date,
+): Promise<{ source: HistorySource; pages: AsyncGenerator<OrderSummary[]> }> {
+  if (deps.orderIndex && deps.orderSync) {
+    try {
+      const status = await deps.orderSync.status();
+      const syncedAt = status.lastFollowAt;
+      if (status.backfill.done && syncedAt && deps.now().getTime() - Date.parse(syncedAt) < FRESH_MS)
+        return {
+          source: { kind: 'index', syncedAt },
+          pages: deps.orderIndex.between(since, until, INDEX_PAGE),
+        };
+    } catch {
+      // The database cannot say: the partner answers, as before.
+    }
+  }
+  return { source: { kind: 'partner' }, pages: ordersBetween(deps.partner, since, until) };
+}
