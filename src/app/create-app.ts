@@ -4,7 +4,7 @@ import { App } from '@slack/bolt';
 import { WebClient } from '@slack/web-api';
 import type { AppEnv } from '../config/index.js';
 import { partnerClientOptions } from '../config/index.js';
-import { type OrderDeskDb, openDatabase } from '../db/index.js';
+import { databaseOpenedLater, type OrderDeskDb } from '../db/index.js';
 import { type BalanceWatch, createBalanceWatch } from '../finance/balance-watch.js';
 import { createSpendService } from '../finance/spend-service.js';
 import { createOrderIndex } from '../index/order-index.js';
@@ -72,17 +72,22 @@ export interface BuildOptions {
 export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> {
   const { env, logger } = options;
   const clientOptions = webClientOptions(env.SLACK_API_URL, logger);
-  const identity = options.identity ?? (await verifyBotToken(env.SLACK_BOT_TOKEN, clientOptions));
+  // The token check and the shared state's connection are independent: start-up waits for both at once.
+  // REDIS_URL set but Redis unreachable ends start-up here, with one line saying so.
+  const [identity, state] = await Promise.all([
+    options.identity ?? verifyBotToken(env.SLACK_BOT_TOKEN, clientOptions),
+    options.state ?? createSharedState({ redisUrl: env.REDIS_URL, prefix: env.REDIS_PREFIX, logger }),
+  ]);
   const mode = env.SLACK_APP_TOKEN ? 'socket' : 'http';
   const startedAt = Date.now();
   const partnerLog = logger.child({ component: 'partner-api' });
   // REDIS_URL set but Redis unreachable ends start-up here, with one line saying so.
-  const state =
-    options.state ?? (await createSharedState({ redisUrl: env.REDIS_URL, prefix: env.REDIS_PREFIX, logger }));
+
   const ownsState = options.state === undefined;
-  // DATABASE_URL set but PostgreSQL unreachable ends start-up here, with one line saying so.
+  // Opened right after the app listens (start()); DATABASE_URL set but PostgreSQL unreachable then ends
+  // start-up with one line saying so.
   const db =
-    options.db ?? (await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR, logger }));
+    options.db ?? databaseOpenedLater({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR, logger });
   const ownsDb = options.db === undefined;
   const auditStore = createAuditStore(db);
   const metrics = createMetrics();
@@ -345,6 +350,8 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
       const server = (await app.start(env.PORT)) as unknown;
       const address = (server as Server | undefined)?.address?.() as AddressInfo | null | undefined;
       const port = address?.port;
+      // After listening: /healthz answers while the drivers load and the migrations run.
+      if ('open' in db && typeof db.open === 'function') await (db as { open(): Promise<unknown> }).open();
       logger.info({ mode, port, botUserId: identity.botUserId }, 'Order Desk is running');
       if (options.watch !== false) {
         balanceWatch.start((work) => tracker.track(work));

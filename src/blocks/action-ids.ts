@@ -7,6 +7,10 @@ export const ActionIds = {
   resultsPage: 'results_page',
   refreshHome: 'home_refresh',
   exportOrders: 'home_export',
+  /** "Search orders" (in /order's help, on the Home tab, under a search's results): opens the search modal. */
+  searchOrders: 'orders_search',
+  /** Previous / Next of a search from the modal (search_page_prev, search_page_next); the filters are in the value. */
+  searchPage: 'search_page',
   /** Prefix of the "View image key" link buttons (one per image key: keys_reveal_<key>_<block>). */
   viewImageKey: 'keys_reveal',
 } as const;

@@ -7,6 +7,7 @@ import { exportButtonBlock } from './export.js';
 import { escapeMrkdwn, formatMoney, slackDate } from './format.js';
 import { KEYS_USAGE, noRecentOrders, ORDER_USAGE, partnerAdminNote } from './messages.js';
 import { orderRows } from './order-list.js';
+import { searchButtonBlock } from './search-orders.js';
 import { type Block, button, type RecentOrdersShown, type RenderOptions } from './types.js';
 
 export interface BalanceReading {
@@ -218,5 +219,7 @@ export function renderHome(input: HomeInput, options: RenderOptions): types.Home
       ...partnerAdminNote(error),
     );
   }
+  // Search by product, status, day or amount: for everyone who may look orders up.
+  if (!input.ordersDenied) blocks.push(searchButtonBlock());
   return { type: 'home', blocks };
 }

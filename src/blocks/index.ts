@@ -37,4 +37,20 @@ export {
 } from './messages.js';
 export { renderOrderCard } from './order-card.js';
 export { RESULTS_PER_PAGE, renderResultList } from './order-list.js';
+export type { SearchField, SearchFilters, SearchPage, SearchResultsInput } from './search-orders.js';
+export {
+  describeSearch,
+  encodeSearchPage,
+  isCalendarDay,
+  renderSearchModal,
+  renderSearchNoMatch,
+  renderSearchResults,
+  renderSearchUnavailable,
+  SEARCH_CALLBACK_ID,
+  SEARCH_FIELDS,
+  SEARCH_STATUSES,
+  SearchPageSchema,
+  searchButtonBlock,
+  searchOrdersButton,
+} from './search-orders.js';
 export type { Block, RenderOptions, SlackMessage } from './types.js';

@@ -8,6 +8,7 @@ import { adminNote } from './admin-note.js';
 import { echo, escapeMrkdwn, notificationText, plural, shorten, truncate } from './format.js';
 import { orderRows } from './order-list.js';
 import { SEARCH_PARAM_HINT } from './search-notes.js';
+import { searchButtonBlock } from './search-orders.js';
 import type { Block, RecentOrdersShown, RenderOptions, SlackMessage } from './types.js';
 
 function section(text: string): Block {
@@ -20,6 +21,8 @@ function context(text: string): Block {
 
 export const ORDER_USAGE =
   '*How to look up an order:* `/order <order ID or reference>`, e.g. `/order K7QX2M9PLA` or `/order PO-2026-004512`. A partial reference lists every match.';
+export const SEARCH_USAGE =
+  '*Know only the product, the day or the amount?* Search by any of them, and by status:';
 export const KEYS_USAGE =
   '*How to get an order’s keys:* `/order-keys <order ID>` (authorised agents only; the keys are shown only to you).';
 
@@ -42,7 +45,13 @@ export function renderOrderHelp(
   recent: RecentOrdersShown | PartnerApiError,
   options: RenderOptions,
 ): SlackMessage {
-  const blocks: Block[] = [section(ORDER_USAGE), section(KEYS_USAGE), { type: 'divider' }];
+  const blocks: Block[] = [
+    section(ORDER_USAGE),
+    section(SEARCH_USAGE),
+    searchButtonBlock(),
+    section(KEYS_USAGE),
+    { type: 'divider' },
+  ];
   if (isPartnerApiError(recent)) {
     blocks.push(
       section(`The most recent orders could not be loaded: ${recent.userMessage}`),

@@ -1,7 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
-import { Migrator } from 'kysely/migration';
+import type { Kysely } from 'kysely';
 import type { AppLogger } from '../logger.js';
 import { type Engine, migrationProvider } from './migrations.js';
 import type { Database } from './schema.js';
@@ -40,6 +39,43 @@ export function describeDatabaseUrl(url: string): string {
 const MIGRATION_LOCK_ID = 7_160_240_901;
 
 /**
+ * The database, opened when first needed or when `open()` is called (after the app listens: start-up
+ * does not wait for the drivers, Kysely and the migrations). Queries wait for it; an opening that
+ * fails rejects `open()`, which start-up turns into its one-line exit.
+ */
+export function databaseOpenedLater(options: {
+  databaseUrl: string | undefined;
+  dataDir: string;
+  logger: AppLogger;
+}): OrderDeskDb & { open(): Promise<OrderDeskDb> } {
+  let opening: Promise<OrderDeskDb> | undefined;
+  let opened: OrderDeskDb | undefined;
+  const open = () => {
+    opening ??= openDatabase(options).then((db) => {
+      opened = db;
+      return db;
+    });
+    return opening;
+  };
+  return {
+    engine: options.databaseUrl ? 'postgres' : 'sqlite',
+    where: options.databaseUrl ? describeDatabaseUrl(options.databaseUrl) : options.dataDir,
+    get kysely(): Kysely<Database> {
+      if (!opened) throw new Error('the database is not open yet');
+      return opened.kysely;
+    },
+    // Not open yet counts as up: the first query opens it.
+    isUp: () => opened?.isUp() ?? true,
+    run: async (query) => (await open()).run(query),
+    open,
+    close: async () => {
+      const db = await opening?.catch(() => undefined);
+      await db?.close();
+    },
+  };
+}
+
+/**
  * Opens the database and brings its schema up to date. The drivers are loaded only for the engine
  * in use: a single process with SQLite never loads `pg`, and the other way round.
  */
@@ -54,7 +90,10 @@ export async function openDatabase(options: {
 }
 
 async function openSqlite(dataDir: string, log: AppLogger): Promise<OrderDeskDb> {
-  const { default: SQLite } = await import('better-sqlite3');
+  const [{ default: SQLite }, { Kysely, SqliteDialect }] = await Promise.all([
+    import('better-sqlite3'),
+    import('kysely'),
+  ]);
   const path = dataDir === ':memory:' ? ':memory:' : join(dataDir, 'order-desk.sqlite');
   let database: InstanceType<typeof SQLite>;
   try {
@@ -75,7 +114,10 @@ async function openSqlite(dataDir: string, log: AppLogger): Promise<OrderDeskDb>
 }
 
 async function openPostgres(url: string, log: AppLogger): Promise<OrderDeskDb> {
-  const { default: pg } = await import('pg');
+  const [{ default: pg }, { Kysely, PostgresDialect, sql }] = await Promise.all([
+    import('pg'),
+    import('kysely'),
+  ]);
   const where = describeDatabaseUrl(url);
   const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5_000 });
   // An idle client that loses its server emits here; without a listener it would end the process.
@@ -103,6 +145,7 @@ async function openPostgres(url: string, log: AppLogger): Promise<OrderDeskDb> {
 }
 
 async function migrate(db: Kysely<Database>, engine: Engine): Promise<void> {
+  const { Migrator } = await import('kysely/migration');
   const migrator = new Migrator({ db, provider: migrationProvider(engine) });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {

@@ -1,4 +1,4 @@
-import { type Kysely, sql, type Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database, OrderDeskDb } from '../db/index.js';
 import type { OrdersTable } from '../db/schema.js';
 import type { OrderSummary } from '../partner-api/index.js';
@@ -104,9 +104,6 @@ function orderOf(row: OrdersTable): IndexedOrder {
   };
 }
 
-// LIKE's own wildcards in what a person typed are matched as themselves.
-const likePattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
 /**
  * The order index on the database: one query layer for SQLite and PostgreSQL. Writes are idempotent
  * and safe across replicas: an order is inserted once (ON CONFLICT DO NOTHING), a status change is
@@ -201,11 +198,13 @@ export function createOrderIndex(db: OrderDeskDb): OrderIndex {
     return Number(inserted.numInsertedOrUpdatedRows ?? 0);
   }
 
-  function filtered(query: IndexSearch) {
-    let select = db.kysely.selectFrom('orders');
+  function filtered(kysely: Kysely<Database>, query: IndexSearch) {
+    let select = kysely.selectFrom('orders');
     const text = query.text?.trim().toLowerCase();
-    // ESCAPE: SQLite has no default escape character for LIKE; PostgreSQL's is the same backslash.
-    if (text) select = select.where(sql<boolean>`search_text like ${likePattern(text)} escape '\\'`);
+    // A plain substring test (instr / strpos): what a person typed is matched literally, no wildcards.
+    const contains = db.engine === 'sqlite' ? 'instr' : 'strpos';
+    if (text)
+      select = select.where((eb) => eb(eb.fn<number>(contains, ['search_text', eb.val(text)]), '>', 0));
     if (query.statuses?.length)
       select = select.where(
         'status',
@@ -240,15 +239,15 @@ export function createOrderIndex(db: OrderDeskDb): OrderIndex {
       return row ? orderOf(row) : undefined;
     },
     async search(query) {
-      return db.run(async () => {
-        const rows = await filtered(query)
+      return db.run(async (kysely) => {
+        const rows = await filtered(kysely, query)
           .selectAll()
           .orderBy('created_at', 'desc')
           .orderBy('id', 'desc')
           .limit(query.limit)
           .offset(query.offset ?? 0)
           .execute();
-        const { total } = await filtered(query)
+        const { total } = await filtered(kysely, query)
           .select((eb) => eb.fn.countAll<number | string>().as('total'))
           .executeTakeFirstOrThrow();
         return { orders: rows.map(orderOf), total: Number(total) };

@@ -6,6 +6,8 @@ import { hideKeysAction } from './hide-keys.js';
 import { openOrderAction } from './open-order.js';
 import { refreshHomeAction } from './refresh-home.js';
 import { resultsPageAction } from './results-page.js';
+import { searchOrdersAction } from './search-orders.js';
+import { searchPageAction } from './search-page.js';
 import { shareOrderAction } from './share-order.js';
 import { showKeysAction } from './show-keys.js';
 import { viewImageKeyAction } from './view-image-key.js';
@@ -19,5 +21,7 @@ export function registerActions(app: App, deps: AppDeps): void {
   app.action<BlockAction>(new RegExp(`^${ActionIds.resultsPage}(_prev|_next)?$`), resultsPageAction(deps));
   app.action<BlockAction>(ActionIds.refreshHome, refreshHomeAction(deps));
   app.action<BlockAction>(ActionIds.exportOrders, exportOrdersAction(deps));
+  app.action<BlockAction>(ActionIds.searchOrders, searchOrdersAction(deps));
+  app.action<BlockAction>(new RegExp(`^${ActionIds.searchPage}_(prev|next)$`), searchPageAction(deps));
   app.action<BlockAction>(new RegExp(`^${ActionIds.viewImageKey}_\\d+_\\d+$`), viewImageKeyAction(deps));
 }

@@ -1,0 +1,287 @@
+import { z } from 'zod';
+import { MAX_SEARCH_LENGTH, type OrderSummary } from '../partner-api/index.js';
+import { ActionIds } from './action-ids.js';
+import {
+  echo,
+  escapeMrkdwn,
+  formatMoney,
+  notificationText,
+  plural,
+  statusLabel,
+  truncate,
+} from './format.js';
+import { type IndexCoverage, indexSourceNote } from './index-notes.js';
+import { orderRows, RESULTS_PER_PAGE } from './order-list.js';
+import { type Block, type Button, button, type RenderOptions, type SlackMessage } from './types.js';
+
+export const SEARCH_CALLBACK_ID = 'search_orders';
+export const SEARCH_FIELDS = {
+  text: { block: 'search_text', action: 'text' },
+  status: { block: 'search_status', action: 'status' },
+  from: { block: 'search_from', action: 'from' },
+  to: { block: 'search_to', action: 'to' },
+  minAmount: { block: 'search_min_amount', action: 'min_amount' },
+  maxAmount: { block: 'search_max_amount', action: 'max_amount' },
+} as const;
+export type SearchField = keyof typeof SEARCH_FIELDS;
+
+/**
+ * The statuses people know, as the modal offers them: each option's value is the platform's status,
+ * and the spellings the platform may also use for it are searched with it.
+ */
+export const SEARCH_STATUSES: Readonly<Record<string, readonly string[]>> = {
+  COMPLETED: ['COMPLETED'],
+  PROCESSING: ['PROCESSING'],
+  PENDING: ['PENDING'],
+  PRE_ORDER: ['PRE_ORDER', 'PREORDER'],
+  REFUNDED: ['REFUNDED'],
+  CANCELED: ['CANCELED', 'CANCELLED'],
+  FAILED: ['FAILED'],
+};
+const STATUS_CHOICES = Object.keys(SEARCH_STATUSES) as [string, ...string[]];
+
+/** A real calendar day written YYYY-MM-DD (not 2026-02-30). */
+export function isCalendarDay(value: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const time = Date.parse(`${value}T00:00:00Z`);
+  return !Number.isNaN(time) && new Date(time).toISOString().slice(0, 10) === value;
+}
+
+/**
+ * A search from the modal, checked. Also what Previous/Next carry in their value (short keys: the
+ * value must stay under Slack's 2,000 characters; it is at most about 350), so any replica can serve
+ * the click and nothing is kept on the server.
+ */
+export const SearchPageSchema = z.object({
+  /** Contained in the order ID, reference or product title. */
+  t: z.string().min(1).max(MAX_SEARCH_LENGTH).optional(),
+  /** Statuses, as SEARCH_STATUSES names them. */
+  s: z.array(z.enum(STATUS_CHOICES)).min(1).max(STATUS_CHOICES.length).optional(),
+  /** Created on or after this calendar day (REPORT_TIMEZONE). */
+  f: z.string().refine(isCalendarDay).optional(),
+  /** Created on or before this calendar day, included. */
+  u: z.string().refine(isCalendarDay).optional(),
+  /** Amount at least / at most. */
+  a: z.number().finite().min(0).optional(),
+  b: z.number().finite().min(0).optional(),
+  /** Offset of the page. */
+  p: z.number().int().min(0).max(1_000_000),
+});
+export type SearchPage = z.output<typeof SearchPageSchema>;
+export type SearchFilters = Omit<SearchPage, 'p'>;
+
+export function encodeSearchPage(filters: SearchFilters, offset: number): string {
+  const value: SearchPage = { ...filters, p: offset };
+  return JSON.stringify(value);
+}
+
+/** The "Search orders" button, for /order's help and the Home tab (the click checks access). */
+export function searchOrdersButton(text = 'Search orders'): Button {
+  return button(ActionIds.searchOrders, text, 'search');
+}
+
+/** The "Search orders" button in a block of its own. */
+export function searchButtonBlock(): Block {
+  return { type: 'actions', block_id: 'orders_search', elements: [searchOrdersButton()] };
+}
+
+/** The search modal: every field optional, at least one needed (checked at the submission). */
+export function renderSearchModal(settings: { timeZone: string; currency: string | undefined }) {
+  const currency = settings.currency ? ` (${settings.currency})` : '';
+  const text = (label: string) => ({ type: 'plain_text' as const, text: label });
+  return {
+    type: 'modal' as const,
+    callback_id: SEARCH_CALLBACK_ID,
+    title: text('Search orders'),
+    submit: text('Search'),
+    close: text('Cancel'),
+    blocks: [
+      {
+        type: 'section',
+        text: {
+          type: 'mrkdwn',
+          text: "Fill in what you know; the orders that match all of it, newest first, come to your direct messages with Order Desk. Searched in Order Desk's copy of the order history.",
+        },
+      },
+      {
+        type: 'input',
+        block_id: SEARCH_FIELDS.text.block,
+        optional: true,
+        label: text('Order ID, reference or product'),
+        hint: text('Any part of it, e.g. K7QX2M9PLA, PO-2026-0045 or Office Suite.'),
+        element: {
+          type: 'plain_text_input',
+          action_id: SEARCH_FIELDS.text.action,
+          max_length: MAX_SEARCH_LENGTH,
+        },
+      },
+      {
+        type: 'input',
+        block_id: SEARCH_FIELDS.status.block,
+        optional: true,
+        label: text('Status'),
+        element: {
+          type: 'multi_static_select',
+          action_id: SEARCH_FIELDS.status.action,
+          placeholder: text('Any status'),
+          options: STATUS_CHOICES.map((status) => ({ text: text(statusLabel(status)), value: status })),
+        },
+      },
+      {
+        type: 'input',
+        block_id: SEARCH_FIELDS.from.block,
+        optional: true,
+        label: text('Created from'),
+        element: { type: 'datepicker', action_id: SEARCH_FIELDS.from.action },
+      },
+      {
+        type: 'input',
+        block_id: SEARCH_FIELDS.to.block,
+        optional: true,
+        label: text('Created to (included)'),
+        hint: text(`Days run from midnight to midnight in ${settings.timeZone} time.`),
+        element: { type: 'datepicker', action_id: SEARCH_FIELDS.to.action },
+      },
+      {
+        type: 'input',
+        block_id: SEARCH_FIELDS.minAmount.block,
+        optional: true,
+        label: text(`Amount at least${currency}`),
+        element: {
+          type: 'plain_text_input',
+          action_id: SEARCH_FIELDS.minAmount.action,
+          placeholder: text('e.g. 10'),
+          max_length: 12,
+        },
+      },
+      {
+        type: 'input',
+        block_id: SEARCH_FIELDS.maxAmount.block,
+        optional: true,
+        label: text(`Amount at most${currency}`),
+        hint: text("The order's total amount."),
+        element: {
+          type: 'plain_text_input',
+          action_id: SEARCH_FIELDS.maxAmount.action,
+          placeholder: text('e.g. 49.99'),
+          max_length: 12,
+        },
+      },
+    ] satisfies Block[],
+  };
+}
+
+/**
+ * The search in words, as mrkdwn (the typed text quoted, shortened and escaped): “office” · Completed or
+ * Refunded · created 2026-11-01 to 2026-11-21 · amount €10.00 to €50.00.
+ */
+export function describeSearch(filters: SearchFilters, currency: string | undefined): string {
+  const parts: string[] = [];
+  if (filters.t) parts.push(`“${echo(filters.t)}”`);
+  if (filters.s?.length) parts.push(orList(filters.s.map((status) => statusLabel(status))));
+  if (filters.f && filters.u)
+    parts.push(filters.f === filters.u ? `created on ${filters.f}` : `created ${filters.f} to ${filters.u}`);
+  else if (filters.f) parts.push(`created on or after ${filters.f}`);
+  else if (filters.u) parts.push(`created on or before ${filters.u}`);
+  const money = (amount: number) => formatMoney(amount, currency);
+  if (filters.a !== undefined && filters.b !== undefined)
+    parts.push(`amount ${money(filters.a)} to ${money(filters.b)}`);
+  else if (filters.a !== undefined) parts.push(`amount at least ${money(filters.a)}`);
+  else if (filters.b !== undefined) parts.push(`amount at most ${money(filters.b)}`);
+  return parts.join(' · ');
+}
+
+function orList(items: readonly string[]): string {
+  if (items.length <= 1) return items.join('');
+  return `${items.slice(0, -1).join(', ')} or ${items.at(-1)}`;
+}
+
+export interface SearchResultsInput {
+  filters: SearchFilters;
+  /** The page's orders, newest first. */
+  orders: readonly OrderSummary[];
+  /** Matches in all. */
+  total: number;
+  offset: number;
+  coverage: IndexCoverage;
+  /** REPORT_TIMEZONE, in which the days of a date range are read. */
+  timeZone: string;
+}
+
+/** One page of a search from the modal: ten orders with Open, Previous/Next, a new search, the copy's note. */
+export function renderSearchResults(input: SearchResultsInput, options: RenderOptions): SlackMessage {
+  const { filters, orders, total, offset } = input;
+  const shownTo = offset + orders.length;
+  const matches = `${plural(total, 'order')} ${total === 1 ? 'matches' : 'match'}`;
+  const blocks: Block[] = [
+    section(
+      `*${matches}* ${describeSearch(filters, options.currency)}. Showing ${offset + 1}–${shownTo}, newest first.`,
+    ),
+    { type: 'divider' },
+    // No "Back to results" on the cards: Open replaces this list with the card, as in /order's lists.
+    ...orderRows(orders, options),
+  ];
+  const nav: Button[] = [];
+  if (offset > 0)
+    nav.push(
+      button(
+        `${ActionIds.searchPage}_prev`,
+        '← Previous',
+        encodeSearchPage(filters, Math.max(0, offset - RESULTS_PER_PAGE)),
+      ),
+    );
+  if (shownTo < total)
+    nav.push(button(`${ActionIds.searchPage}_next`, 'Next →', encodeSearchPage(filters, shownTo)));
+  nav.push(searchOrdersButton('New search'));
+  blocks.push({ type: 'actions', block_id: 'search_nav', elements: nav });
+  blocks.push(...searchNotes(input, options));
+  return { text: notificationText(`${matches} your search`), blocks };
+}
+
+/** Nothing in the copy matches the search. */
+export function renderSearchNoMatch(
+  input: Pick<SearchResultsInput, 'filters' | 'coverage' | 'timeZone'>,
+  options: RenderOptions,
+): SlackMessage {
+  return {
+    text: 'No order matches your search',
+    blocks: [
+      section(`:mag: *No order matches* ${describeSearch(input.filters, options.currency)}.`),
+      context(
+        'Try fewer statuses, a longer date range, a wider amount range, or part of the product title. `/order &lt;order ID or reference&gt;` asks the partner API directly.',
+      ),
+      { type: 'actions', block_id: 'search_nav', elements: [searchOrdersButton('New search')] },
+      ...searchNotes(input, options),
+    ],
+  };
+}
+
+/** The copy cannot answer: the sync never ran, or the database cannot be read. */
+export function renderSearchUnavailable(): SlackMessage {
+  const text =
+    "Search by product, status, date or amount needs Order Desk's copy of the order history, which is not available right now; `/order &lt;ID or reference&gt;` still works.";
+  return {
+    text: notificationText(
+      "Search by product, status, date or amount needs Order Desk's copy of the order history, which is not available right now",
+    ),
+    blocks: [section(`:warning: ${text}`)],
+  };
+}
+
+function searchNotes(
+  input: Pick<SearchResultsInput, 'filters' | 'coverage' | 'timeZone'>,
+  options: RenderOptions,
+): Block[] {
+  const notes: Block[] = [indexSourceNote(input.coverage, options, false)];
+  if (input.filters.f || input.filters.u)
+    notes.push(context(`Dates are days in ${escapeMrkdwn(input.timeZone)} time.`));
+  return notes;
+}
+
+function section(text: string): Block {
+  return { type: 'section', text: { type: 'mrkdwn', text: truncate(text, 3_000) } };
+}
+
+function context(text: string): Block {
+  return { type: 'context', elements: [{ type: 'mrkdwn', text: truncate(text, 2_000) }] };
+}

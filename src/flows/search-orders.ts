@@ -1,0 +1,141 @@
+import type { AppDeps } from '../app/deps.js';
+import {
+  isCalendarDay,
+  RESULTS_PER_PAGE,
+  renderSearchNoMatch,
+  renderSearchResults,
+  renderSearchUnavailable,
+  SEARCH_STATUSES,
+  type SearchField,
+  type SearchFilters,
+  type SlackMessage,
+} from '../blocks/index.js';
+import { startOfDay } from '../finance/export-orders.js';
+import type { IndexSearch } from '../index/order-index.js';
+import { MAX_SEARCH_LENGTH } from '../partner-api/index.js';
+import { indexCoverage } from './index-answers.js';
+import { renderOptions } from './lookup-order.js';
+
+/** The modal's fields as submitted (an empty optional field may come as null, or not at all). */
+export interface SearchForm {
+  text?: string | null | undefined;
+  statuses?: readonly string[] | undefined;
+  from?: string | null | undefined;
+  to?: string | null | undefined;
+  minAmount?: string | null | undefined;
+  maxAmount?: string | null | undefined;
+}
+
+export type SearchFormErrors = Partial<Record<SearchField, string>>;
+
+const AMOUNT = /^\d{1,9}(?:[.,]\d{1,2})?$/;
+
+function readAmount(raw: string | null | undefined): { value?: number; error?: string } {
+  // "€ 25", "25,50": what people type; a thousands separator ("1,000") is refused, not guessed.
+  const text = (raw ?? '').replace(/\s+/g, '').replace(/^[€$£]|[€$£]$/g, '');
+  if (!text) return {};
+  if (text.startsWith('-')) return { error: 'The amount cannot be negative.' };
+  if (!AMOUNT.test(text)) return { error: 'Write the amount as a number, e.g. 25 or 25.50.' };
+  return { value: Number(text.replace(',', '.')) };
+}
+
+/**
+ * Checks the modal's values; errors are keyed by the field they belong to, for Slack to show under
+ * each block. At least one field is needed: an empty search would list the whole history.
+ */
+export function checkSearchForm(
+  form: SearchForm,
+): { ok: true; filters: SearchFilters } | { ok: false; errors: SearchFormErrors } {
+  const errors: SearchFormErrors = {};
+  const text = (form.text ?? '').replace(/\s+/g, ' ').trim();
+  if (text.length > MAX_SEARCH_LENGTH) errors.text = `At most ${MAX_SEARCH_LENGTH} characters.`;
+  const statuses = [...new Set(form.statuses ?? [])];
+  if (statuses.some((status) => !(status in SEARCH_STATUSES))) errors.status = 'Pick statuses from the list.';
+  const from = form.from || undefined;
+  const to = form.to || undefined;
+  if (from && !isCalendarDay(from)) errors.from = 'Pick a day.';
+  if (to && !isCalendarDay(to)) errors.to = 'Pick a day.';
+  else if (from && to && !errors.from && from > to)
+    errors.to = 'The last day must be on or after the first day.';
+  const min = readAmount(form.minAmount);
+  const max = readAmount(form.maxAmount);
+  if (min.error) errors.minAmount = min.error;
+  if (max.error) errors.maxAmount = max.error;
+  else if (min.value !== undefined && max.value !== undefined && min.value > max.value)
+    errors.maxAmount = 'The largest amount must be at least the smallest.';
+  if (Object.keys(errors).length > 0) return { ok: false, errors };
+  const filters: SearchFilters = {
+    ...(text ? { t: text } : {}),
+    ...(statuses.length ? { s: statuses } : {}),
+    ...(from ? { f: from } : {}),
+    ...(to ? { u: to } : {}),
+    ...(min.value !== undefined ? { a: min.value } : {}),
+    ...(max.value !== undefined ? { b: max.value } : {}),
+  };
+  if (Object.keys(filters).length === 0)
+    return {
+      ok: false,
+      errors: { text: 'Fill in at least one field: text, status, a date or an amount.' },
+    };
+  return { ok: true, filters };
+}
+
+const nextDay = (day: string) =>
+  new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+
+/** The filters as the index reads them: calendar days become instants in REPORT_TIMEZONE. */
+export function indexSearchOf(filters: SearchFilters, timeZone: string): Omit<IndexSearch, 'limit'> {
+  return {
+    text: filters.t,
+    statuses: filters.s?.flatMap((status) => SEARCH_STATUSES[status] ?? []),
+    createdFrom: filters.f ? startOfDay(filters.f, timeZone).toISOString() : undefined,
+    createdTo: filters.u ? startOfDay(nextDay(filters.u), timeZone).toISOString() : undefined,
+    minAmount: filters.a,
+    maxAmount: filters.b,
+  };
+}
+
+export interface SearchAnswer {
+  kind: 'results' | 'no_match' | 'unavailable';
+  message: SlackMessage;
+}
+
+/**
+ * One page of a search from the modal, read from Order Desk's copy of the order history (the partner
+ * API cannot filter by product, status, date or amount). Each page is one query with an offset, so
+ * the list pages through every match, however many. When the copy cannot answer (the sync never
+ * ran, the database cannot be read), the answer says so.
+ */
+export async function answerOrderFilters(
+  deps: Pick<AppDeps, 'currency' | 'logger' | 'now' | 'orderIndex' | 'orderSync' | 'reportTimeZone'>,
+  filters: SearchFilters,
+  offset: number,
+): Promise<SearchAnswer> {
+  const unavailable = { kind: 'unavailable', message: renderSearchUnavailable() } as const;
+  const coverage = await indexCoverage(deps);
+  if (!coverage) return unavailable;
+  const query = indexSearchOf(filters, deps.reportTimeZone);
+  const page = (at: number) => deps.orderIndex.search({ ...query, limit: RESULTS_PER_PAGE, offset: at });
+  try {
+    let start = offset;
+    let found = await page(start);
+    if (found.orders.length === 0 && found.total > 0) {
+      // The matches shrank since this page was shown: the last page there is now.
+      start = Math.floor((found.total - 1) / RESULTS_PER_PAGE) * RESULTS_PER_PAGE;
+      found = await page(start);
+    }
+    const options = renderOptions(deps);
+    const input = { filters, coverage, timeZone: deps.reportTimeZone };
+    if (found.orders.length === 0) return { kind: 'no_match', message: renderSearchNoMatch(input, options) };
+    return {
+      kind: 'results',
+      message: renderSearchResults(
+        { ...input, orders: found.orders, total: found.total, offset: start },
+        options,
+      ),
+    };
+  } catch (error) {
+    deps.logger.warn({ error: (error as Error).message }, 'order index search failed');
+    return unavailable;
+  }
+}

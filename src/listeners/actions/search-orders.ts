@@ -1,0 +1,35 @@
+import type { AppDeps } from '../../app/deps.js';
+import { renderAccessDenied, renderSearchModal } from '../../blocks/index.js';
+import { answerClick } from './click.js';
+import { simpleClick } from './simple-click.js';
+
+/**
+ * "Search orders" (in /order's help, on the Home tab, under a search's results): opens the search
+ * modal for those who may look orders up, checked at the click (and again at the submission).
+ */
+export function searchOrdersAction(
+  deps: Pick<AppDeps, 'auth' | 'currency' | 'logger' | 'metrics' | 'reportTimeZone' | 'tracker'>,
+) {
+  return simpleClick(deps, async (args) => {
+    const { body, client } = args;
+    const access = await deps.auth.canUseOrders(body.user.id);
+    if (!access.allowed) {
+      await answerClick(deps, args, renderAccessDenied('orders', access.reason), 'new_ephemeral');
+      return 'denied';
+    }
+    try {
+      await client.views.open({
+        trigger_id: body.trigger_id,
+        view: renderSearchModal({ timeZone: deps.reportTimeZone, currency: deps.currency }),
+      });
+      return 'ok';
+    } catch (error) {
+      deps.metrics.slackApiErrors.inc({ method: 'views.open' });
+      deps.logger.warn(
+        { error: (error as { data?: { error?: string } }).data?.error ?? (error as Error).message },
+        'views.open failed',
+      );
+      return 'error';
+    }
+  });
+}

@@ -1,0 +1,45 @@
+import type { AppDeps } from '../../app/deps.js';
+import { SearchPageSchema } from '../../blocks/index.js';
+import { reply } from '../../flows/respond.js';
+import { answerOrderFilters } from '../../flows/search-orders.js';
+import { buttonListener } from './button-listener.js';
+
+/**
+ * Previous / Next under a search from the modal: the filters and the offset are in the button's
+ * value, so the search runs again on whichever replica gets the click, and the list is replaced.
+ * Nothing is kept on the server: no session to expire, and Slack keeps the value under 2,000 chars.
+ */
+export function searchPageAction(
+  deps: Pick<
+    AppDeps,
+    | 'auth'
+    | 'currency'
+    | 'logger'
+    | 'metrics'
+    | 'now'
+    | 'orderIndex'
+    | 'orderSync'
+    | 'reportTimeZone'
+    | 'tracker'
+  >,
+) {
+  return buttonListener(
+    deps,
+    {
+      where: 'search page',
+      ordersAccess: true,
+      schema: SearchPageSchema,
+      staleText: 'This button is out of date. Search again with *Search orders* (type `/order` to find it).',
+    },
+    async ({ p, ...filters }, { respond }) => {
+      const answer = await answerOrderFilters(deps, filters, p);
+      // The copy cannot answer just now: said below the list, which stays as it was.
+      await reply(
+        respond,
+        answer.message,
+        answer.kind === 'unavailable' ? 'new_ephemeral' : 'replace',
+        deps.logger,
+      );
+    },
+  );
+}

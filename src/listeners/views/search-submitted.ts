@@ -1,0 +1,62 @@
+import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
+import type { AppDeps } from '../../app/deps.js';
+import { renderAccessDenied, SEARCH_FIELDS, type SearchField } from '../../blocks/index.js';
+import { postDirect } from '../../flows/respond.js';
+import { answerOrderFilters, checkSearchForm, type SearchFormErrors } from '../../flows/search-orders.js';
+
+type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
+
+/**
+ * The search modal submitted: checked before the ack (so the modal shows what is wrong under each
+ * field), access checked again (the modal may have stayed open after the user lost it), then the
+ * list is read from the index after the ack.
+ *
+ * The list goes to the user's DM with Order Desk: a modal submission has no response_url, and a
+ * DM needs no extra field (a conversation picker with response_url_enabled would make the user pick
+ * where to be answered, and fails where the bot cannot post), stays after a reload, and its
+ * Previous/Next clicks come with a response_url that replaces the list in place.
+ */
+export function searchSubmitted(
+  deps: Pick<
+    AppDeps,
+    'auth' | 'currency' | 'logger' | 'now' | 'orderIndex' | 'orderSync' | 'reportTimeZone' | 'tracker'
+  >,
+) {
+  return async ({ ack, body, view, client }: ViewArgs) => {
+    const userId = body.user.id;
+    const values = view.state.values;
+    const field = (name: SearchField) => values[SEARCH_FIELDS[name].block]?.[SEARCH_FIELDS[name].action];
+    const errors = (messages: SearchFormErrors) =>
+      ack({
+        response_action: 'errors',
+        errors: Object.fromEntries(
+          Object.entries(messages).map(([name, message]) => [
+            SEARCH_FIELDS[name as SearchField].block,
+            message,
+          ]),
+        ),
+      });
+    const checked = checkSearchForm({
+      text: field('text')?.value,
+      statuses: field('status')?.selected_options?.map((option) => option.value),
+      from: field('from')?.selected_date,
+      to: field('to')?.selected_date,
+      minAmount: field('minAmount')?.value,
+      maxAmount: field('maxAmount')?.value,
+    });
+    if (!checked.ok) return errors(checked.errors);
+    // Fails closed: an error while checking is a refusal.
+    const access = await deps.auth
+      .canUseOrders(userId)
+      .catch(() => ({ allowed: false as const, reason: 'lookup_failed' as const }));
+    if (!access.allowed) return errors({ text: renderAccessDenied('orders', access.reason).text });
+    await ack();
+    await deps.tracker.track(
+      answerOrderFilters(deps, checked.filters, 0)
+        .then((answer) => postDirect(client, userId, answer.message, deps.logger))
+        .catch((error: unknown) =>
+          deps.logger.error({ userId, error: (error as Error).message }, 'order search failed'),
+        ),
+    );
+  };
+}
