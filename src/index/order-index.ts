@@ -337,7 +337,7 @@ export function createOrderIndex(db: OrderDeskDb): OrderIndex {
           .where((eb) =>
             eb.or([eb('next_check_at', 'is', null), eb('next_check_at', '<=', at.toISOString())]),
           )
-          .orderBy('next_check_at', 'asc')
+          .orderBy('next_check_at', (order) => order.asc().nullsFirst())
           .limit(limit)
           .execute(),
       );

@@ -71,6 +71,7 @@ const RECONCILE = 'reconcile';
 const RECHECK_FIRST_MS = 60_000;
 const RECHECK_MAX_MS = 3_600_000;
 const RECHECK_WINDOW_MS = 30 * 86_400_000;
+const RECHECKS_PER_HOUR = 10;
 const FIRST_BACKOFF_MS = 30_000;
 const MAX_BACKOFF_MS = 600_000;
 
@@ -103,6 +104,8 @@ export function createOrderSync(options: OrderSyncOptions): OrderSync {
   let leader = false;
   let lastFollowAt: string | null = null;
   let lastFollowMs = Number.NEGATIVE_INFINITY;
+  // When the re-checks of the last hour were made (this replica is the one syncing).
+  const recentRechecks: number[] = [];
   let lastError: string | null = null;
   let last: SyncStatus = {
     orders: 0,
@@ -212,11 +215,15 @@ export function createOrderSync(options: OrderSyncOptions): OrderSync {
    * settles or is 30 days old.
    */
   async function recheck(): Promise<void> {
-    const due = await index.dueForCheck(
-      now(),
-      new Date(now().getTime() - RECHECK_WINDOW_MS),
-      options.rechecksPerRound ?? 5,
-    );
+    // At most 10 re-checks an hour: with the newest page once a minute, a quiet account costs about
+    // 70 requests an hour, however many orders are stuck unsettled.
+    // A sliding hour: any 60 minutes hold at most RECHECKS_PER_HOUR of them.
+    const hourAgo = now().getTime() - 3_600_000;
+    while (recentRechecks.length && (recentRechecks[0] ?? 0) <= hourAgo) recentRechecks.shift();
+    const allowed = Math.min(options.rechecksPerRound ?? 5, RECHECKS_PER_HOUR - recentRechecks.length);
+    if (allowed <= 0) return;
+    const due = await index.dueForCheck(now(), new Date(now().getTime() - RECHECK_WINDOW_MS), allowed);
+    for (const _ of due) recentRechecks.push(now().getTime());
     for (const order of due) {
       if (stopping) return;
       const page = await read('recheck', 1, order.id);
@@ -313,8 +320,11 @@ export function createOrderSync(options: OrderSyncOptions): OrderSync {
     try {
       const saved = await readCursor();
       // Once the backfill is done, the newest page is read once per interval, no more often.
-      if (saved?.done && now().getTime() - lastFollowMs < intervalMs) return 'skipped';
-      const cursor = await follow(saved);
+      const followDue = now().getTime() - lastFollowMs >= intervalMs;
+      if (saved?.done && !followDue) return 'skipped';
+      // During the backfill the newest page is still read once per interval, not once per round:
+      // the backfill's page reads stay close to the number of pages.
+      const cursor = saved && !followDue ? saved : await follow(saved);
       await index.writeCursor(CURSOR, JSON.stringify(cursor), now());
       if (!cursor.done) await backfill(cursor);
       else {

@@ -119,8 +119,9 @@ describe('the order sync against the simulator', () => {
     expect(old).toBeDefined();
     simulator.history.complete(old?.id ?? '');
     let rounds = 0;
-    while ((await index.get(old?.id ?? ''))?.status !== 'COMPLETED' && rounds++ < 40) {
-      clock += 61_000;
+    // At most 10 re-checks an hour, the longest-waiting first: a few hours of rounds reach it.
+    while ((await index.get(old?.id ?? ''))?.status !== 'COMPLETED' && rounds++ < 200) {
+      clock += 360_000;
       await sync.runOnce();
     }
     expect((await index.get(old?.id ?? ''))?.status).toBe('COMPLETED');
@@ -143,6 +144,24 @@ describe('the order sync against the simulator', () => {
       (event) => event.orderId === completed?.id && event.kind === 'status',
     );
     expect(refunds.map((event) => [event.fromStatus, event.toStatus])).toEqual([['COMPLETED', 'REFUNDED']]);
+  });
+
+  it('a quiet account costs at most 70 sync requests an hour at the default 60 s (measured over an hour of rounds)', async () => {
+    const index = await setUp();
+    const { sync, kinds } = syncWith(index, { pagesPerRound: 10 });
+    await sync.runOnce();
+    expect((await sync.status()).backfill.done).toBe(true);
+    // Past the first re-checks' back-offs (they double to an hour), then one hour of rounds every 10 s.
+    clock += 2 * 3_600_000;
+    await sync.runOnce();
+    const start = kinds.length;
+    for (let i = 0; i < 360; i++) {
+      clock += 10_000;
+      await sync.runOnce();
+    }
+    const hour = kinds.slice(start);
+    expect(hour.filter((kind) => kind === 'follow')).toHaveLength(60);
+    expect(hour.length).toBeLessThanOrEqual(70);
   });
 
   it('one replica syncs at a time (a lease); the other takes over when it stops', async () => {
