@@ -1,7 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startFakeSlack } from '../fake-slack/server.js';
 import { historyFromEnv } from '../simulator/history.js';
@@ -149,6 +152,11 @@ try {
       FINANCE_ALLOWED_USERGROUPS: '',
       CURRENCY: process.env.CURRENCY || 'EUR',
       AUDIT_CHANNEL_ID: 'C0AUDIT',
+      // The sandbox's partner history is made anew at every start: so is its database (the audit
+      // trail and the order index), in a temporary directory, unless DATA_DIR says otherwise.
+      DATA_DIR: process.env.DATA_DIR || mkdtempSync(join(tmpdir(), 'order-desk-sandbox-')),
+      // The finance lead may read the audit trail (/order-audit) in the sandbox.
+      AUDIT_VIEWERS_USERS: 'U0FINANCE',
       FINANCE_ALERT_CHANNEL_ID: 'C0FINANCE',
       BALANCE_WATCH_SECONDS: '5',
       BALANCE_ALERT_BELOW: '20000',

@@ -95,6 +95,33 @@ describe.skipIf(!chromiumPath && !inCi)('the sandbox in a browser', () => {
     await page.screenshot({ path: `${SHOTS}/2-shared-card-seen-by-member.png` });
   });
 
+  it('finds orders by product name, from Order Desk’s copy of the order history', async () => {
+    // The sandbox syncs the history into its index at start-up; the copy answers once it is complete.
+    const state = async () =>
+      (await (
+        await fetch(`${sandbox.url}/sandbox/api/state?user=U0AGENT&channel=C0SUPPORT`)
+      ).json()) as unknown;
+    expect(await state()).toBeDefined();
+    await as('U0AGENT');
+    await go('C0SUPPORT');
+    // A product title word (the simulator's catalogue): not an ID or a reference.
+    await expect
+      .poll(
+        async () => {
+          await type('/order office suite');
+          const list = page.locator('.message.is-ephemeral', { hasText: 'office suite' }).last();
+          await list.waitFor({ timeout: 5_000 });
+          return (await list.innerText()).includes("Found in Order Desk's copy of the order history");
+        },
+        { timeout: 30_000, interval: 1_000 },
+      )
+      .toBe(true);
+    const list = page.locator('.message.is-ephemeral', { hasText: "Found in Order Desk's copy" }).last();
+    expect(await list.innerText()).toMatch(/\d+ orders? match/);
+    expect(await list.innerText()).toMatch(/Office Suite/i);
+    await page.screenshot({ path: `${SHOTS}/3-search-by-product.png` });
+  });
+
   it('keys: denied to an ordinary member, shown only to the agent, hidden again with "Hide keys"', async () => {
     const orderId = (
       await page.locator('.message', { hasText: 'Shared by' }).last().locator('.header').innerText()
