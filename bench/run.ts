@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { benchExport } from './export-bench.js';
 import { benchHistoryScan } from './history-scan.js';
+import { benchOrderIndex } from './index-bench.js';
 import { benchReplicaCalls } from './replica-calls.js';
 import { benchSlackApp } from './slack-bench.js';
 import { type BenchRow, renderTable } from './table.js';
@@ -13,6 +14,7 @@ const slackRows = await benchSlackApp();
 const historyRows = await benchHistoryScan();
 const replicaRows = await benchReplicaCalls();
 const exportRows = await benchExport();
+const indexRows = await benchOrderIndex();
 // The table follows the issues' numbering: 1-3 (Slack), 4 (history scan), 5 (start-up, memory),
 // 6 (replicas).
 const rows: BenchRow[] = [
@@ -21,6 +23,7 @@ const rows: BenchRow[] = [
   ...slackRows.filter((row) => row.section.startsWith('5.')),
   ...replicaRows,
   ...exportRows,
+  ...indexRows,
 ];
 
 const table = renderTable(rows);

@@ -62,6 +62,12 @@ export interface OrderIndex {
   writeCursor(name: string, value: string, at: Date): Promise<void>;
 }
 
+type SqlTag = typeof import('kysely').sql;
+
+const COUNT_CAP = 10_000;
+// More matches than this in the trigram index: the newest-first walk is the faster plan.
+const MANY_MATCHES = 2_000;
+
 /** Statuses after which an order does not change by itself: no more checks. */
 export const SETTLED = ['COMPLETED', 'REFUNDED', 'CANCELLED', 'CANCELED', 'FAILED'] as const;
 
@@ -198,13 +204,30 @@ export function createOrderIndex(db: OrderDeskDb): OrderIndex {
     return Number(inserted.numInsertedOrUpdatedRows ?? 0);
   }
 
-  function filtered(kysely: Kysely<Database>, query: IndexSearch) {
+  /**
+   * The search's WHERE. Text of three characters or more goes through the trigram index (SQLite:
+   * FTS5 MATCH on a quoted phrase, the text literal; PostgreSQL: LIKE, which pg_trgm's GIN index
+   * serves, with LIKE's own wildcards escaped). Shorter text is a plain substring test.
+   */
+  function filtered(
+    kysely: Kysely<Database>,
+    sql: SqlTag,
+    query: IndexSearch,
+    plan: 'index' | 'scan' = 'index',
+  ) {
     let select = kysely.selectFrom('orders');
     const text = query.text?.trim().toLowerCase();
-    // A plain substring test (instr / strpos): what a person typed is matched literally, no wildcards.
-    const contains = db.engine === 'sqlite' ? 'instr' : 'strpos';
-    if (text)
+    if (text && text.length >= 3 && db.engine === 'sqlite' && plan === 'index') {
+      const phrase = `"${text.replaceAll('"', '""')}"`;
+      select = select.where(
+        sql<boolean>`rowid in (select rowid from orders_fts where orders_fts match ${phrase})`,
+      );
+    } else if (text && text.length >= 3) {
+      select = select.where('search_text', 'like', `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    } else if (text) {
+      const contains = db.engine === 'sqlite' ? 'instr' : 'strpos';
       select = select.where((eb) => eb(eb.fn<number>(contains, ['search_text', eb.val(text)]), '>', 0));
+    }
     if (query.statuses?.length)
       select = select.where(
         'status',
@@ -239,15 +262,45 @@ export function createOrderIndex(db: OrderDeskDb): OrderIndex {
       return row ? orderOf(row) : undefined;
     },
     async search(query) {
+      // Kysely's sql tag, loaded with the database (not at start-up).
+      const { sql } = await import('kysely');
       return db.run(async (kysely) => {
-        const rows = await filtered(kysely, query)
+        // Two plans on SQLite: a rare text is looked up in the trigram index and its few matches
+        // sorted; a common one (thousands of matches, whose sort would dominate) is found by walking
+        // the orders newest first and testing each, which stops after the page.
+        const text = query.text?.trim().toLowerCase() ?? '';
+        let plan: 'index' | 'scan' = 'index';
+        const phrase = `"${text.replaceAll('"', '""')}"`;
+        // Counted in the trigram index itself, up to `cap`: no matching rows are materialised.
+        const ftsCount = async (cap: number) => {
+          const { found } = await sql<{
+            found: number;
+          }>`select count(*) as found from (select 1 from orders_fts where orders_fts match ${phrase} limit ${cap})`
+            .execute(kysely)
+            .then((result) => result.rows[0] ?? { found: 0 });
+          return Number(found);
+        };
+        const useFts = db.engine === 'sqlite' && text.length >= 3;
+        if (useFts && (await ftsCount(MANY_MATCHES)) >= MANY_MATCHES) plan = 'scan';
+        const onlyText =
+          !query.statuses?.length &&
+          !query.createdFrom &&
+          !query.createdTo &&
+          query.minAmount === undefined &&
+          query.maxAmount === undefined;
+        const rows = await filtered(kysely, sql, query, plan)
           .selectAll()
           .orderBy('created_at', 'desc')
           .orderBy('id', 'desc')
           .limit(query.limit)
           .offset(query.offset ?? 0)
           .execute();
-        const { total } = await filtered(kysely, query)
+        // Counted up to COUNT_CAP: a common word matches a quarter of a million orders, and nobody
+        // reads past the first pages; the list then says "10,000 in all", a floor.
+        if (useFts && onlyText) return { orders: rows.map(orderOf), total: await ftsCount(COUNT_CAP) };
+        const capped = filtered(kysely, sql, query, plan).select(sql<number>`1`.as('one')).limit(COUNT_CAP);
+        const { total } = await kysely
+          .selectFrom(capped.as('matches'))
           .select((eb) => eb.fn.countAll<number | string>().as('total'))
           .executeTakeFirstOrThrow();
         return { orders: rows.map(orderOf), total: Number(total) };

@@ -135,6 +135,27 @@ function indexContract(name: string, open: () => Promise<{ db: OrderDeskDb; peer
       expect(page.total).toBe(3);
     });
 
+    it('a text with thousands of matches (the newest-first plan) and a rare one (the trigram plan) give the same kind of answer', async () => {
+      const index = createOrderIndex(db);
+      const many = Array.from({ length: 2_500 }, (_, i) =>
+        order(`C${String(i).padStart(5, '0')}`, {
+          title: 'Common Widget',
+          createdAt: new Date(Date.UTC(2025, 0, 1) + i * 60_000).toISOString(),
+          status: i % 2 ? 'COMPLETED' : 'REFUNDED',
+        }),
+      );
+      await index.record(many, at('2026-11-23T12:30:00Z'));
+      const common = await index.search({ text: 'common widget', limit: 3 });
+      expect(common.orders.map((o) => o.id)).toEqual(['C02499', 'C02498', 'C02497']);
+      expect(common.total).toBe(2_500);
+      const filtered = await index.search({ text: 'widget', statuses: ['REFUNDED'], limit: 2, offset: 1 });
+      expect(filtered.orders.map((o) => o.id)).toEqual(['C02496', 'C02494']);
+      expect(filtered.total).toBe(1_250);
+      const rare = await index.search({ text: 'c01234', limit: 5 });
+      expect(rare.orders.map((o) => o.id)).toEqual(['C01234']);
+      expect(rare.total).toBe(1);
+    });
+
     it('marks orders no longer listed (never deletes them), keeps cursors, prunes old events', async () => {
       const index = createOrderIndex(db);
       await index.record([order('M1')], at('2026-11-23T13:00:00Z'));
