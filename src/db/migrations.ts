@@ -142,6 +142,15 @@ export function migrations(engine: Engine): Record<string, Migration> {
         await sql`drop table orders_fts`.execute(db);
       },
     },
+    '0005_created_id': {
+      async up(db: Kysely<unknown>) {
+        // The order of every history read (newest first, ties by ID): keyset pages read one range.
+        await db.schema.createIndex('orders_created_id').on('orders').columns(['created_at', 'id']).execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.dropIndex('orders_created_id').execute();
+      },
+    },
   };
 }
 

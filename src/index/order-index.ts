@@ -329,13 +329,11 @@ export function createOrderIndex(db: OrderDeskDb): OrderIndex {
             .selectFrom('orders')
             .selectAll()
             .where('created_at', '>=', from)
+            // A row-value comparison: one range read on the (created_at, id) index, however deep the page.
             .where((eb) =>
               cursor.first
                 ? eb('created_at', '<=', cursor.createdAt)
-                : eb.or([
-                    eb('created_at', '<', cursor.createdAt),
-                    eb.and([eb('created_at', '=', cursor.createdAt), eb('id', '<', cursor.id)]),
-                  ]),
+                : eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(cursor.createdAt, cursor.id)),
             )
             .orderBy('created_at', 'desc')
             .orderBy('id', 'desc')

@@ -156,6 +156,30 @@ function indexContract(name: string, open: () => Promise<{ db: OrderDeskDb; peer
       expect(rare.total).toBe(1);
     });
 
+    it('reads a range of the history newest first in keyset pages, ties by ID, nothing twice', async () => {
+      const index = createOrderIndex(db);
+      const same = '2024-05-05T05:05:05.000Z';
+      await index.record(
+        [
+          order('K1', { createdAt: '2024-05-01T00:00:00.000Z' }),
+          order('K2', { createdAt: same }),
+          order('K3', { createdAt: same }),
+          order('K4', { createdAt: same }),
+          order('K5', { createdAt: '2024-05-09T00:00:00.000Z' }),
+          order('K6', { createdAt: '2024-06-01T00:00:00.000Z' }),
+        ],
+        at('2026-11-23T12:40:00Z'),
+      );
+      const pages: string[][] = [];
+      for await (const page of index.between(
+        new Date('2024-05-01T00:00:00.000Z'),
+        new Date('2024-05-31T00:00:00.000Z'),
+        2,
+      ))
+        pages.push(page.map((o) => o.id));
+      expect(pages).toEqual([['K5', 'K4'], ['K3', 'K2'], ['K1']]);
+    });
+
     it('marks orders no longer listed (never deletes them), keeps cursors, prunes old events', async () => {
       const index = createOrderIndex(db);
       await index.record([order('M1')], at('2026-11-23T13:00:00Z'));
