@@ -3,6 +3,7 @@ import type { AppLogger } from '../logger.js';
 import {
   detectOrdering,
   isPartnerApiError,
+  MAX_PAGE_SIZE,
   type OrderPage,
   type PartnerClient,
 } from '../partner-api/index.js';
@@ -90,7 +91,8 @@ export function createOrderSync(options: OrderSyncOptions): OrderSync {
   const owner = randomBytes(8).toString('hex');
   const intervalMs = options.intervalSeconds * 1000;
   const leaseMs = Math.max(intervalMs * 3, 30_000);
-  const pageSize = options.pageSize ?? 100;
+  // The largest page the API allows (500): the fewest requests for the history.
+  const pageSize = options.pageSize ?? MAX_PAGE_SIZE;
   const pagesPerRound = options.backfillPagesPerRound ?? 20;
   const budget = state.limiter({
     name: 'order-sync',
