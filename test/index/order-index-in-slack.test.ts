@@ -125,6 +125,17 @@ describe('the order index in Slack', () => {
     expect(ids).toHaveLength(expected.length);
   });
 
+  it('the shared cool-down after a 429 stops the sync too: nothing reaches the partner until Retry-After has passed', async () => {
+    h.simulator.resetStats();
+    h.simulator.faults.next(1, { status: 429, retryAfter: '3' });
+    // The sync reads every second here: its next request meets the 429.
+    const limitedAt = await until429(h);
+    await new Promise((resolve) => setTimeout(resolve, 3_500));
+    const later = h.simulator.arrivals.filter((arrival) => arrival.at > limitedAt);
+    expect(later.length).toBeGreaterThan(0);
+    for (const arrival of later) expect(arrival.at - limitedAt).toBeGreaterThanOrEqual(2_900);
+  });
+
   it('a status change at the partner becomes one event, found by the sync', async () => {
     const pending = h.simulator.allOrders().find((o) => o.status === 'PROCESSING');
     expect(pending).toBeDefined();
@@ -153,3 +164,14 @@ describe('the order index in Slack', () => {
     ]);
   });
 });
+
+/** When the simulator answered its first 429 (the test's fault). */
+async function until429(h: Harness): Promise<number> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const limited = h.simulator.recorded.findIndex((request) => request.status === 429);
+    if (limited >= 0) return h.simulator.arrivals[limited]?.at ?? Date.now();
+    if (Date.now() > deadline) throw new Error('no 429 within 10 s');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
