@@ -295,10 +295,11 @@ export function createOrderIndex(db: OrderDeskDb): OrderIndex {
           .limit(query.limit)
           .offset(query.offset ?? 0)
           .execute();
+        // Fewer than a page from the start: those are all of them, no count needed.
+        if (!query.offset && rows.length < query.limit)
+          return { orders: rows.map(orderOf), total: rows.length };
         // Counted up to COUNT_CAP: a common word matches a quarter of a million orders, and nobody
         // reads past the first pages; the list then says "10,000 in all", a floor.
-        // Fewer than a page from the start: those are all of them, no count needed.
-        if (!query.offset && rows.length < query.limit) return { orders: rows.map(orderOf), total: rows.length };
         if (useFts && onlyText) return { orders: rows.map(orderOf), total: await ftsCount(COUNT_CAP) };
         const capped = filtered(kysely, sql, query, plan).select(sql<number>`1`.as('one')).limit(COUNT_CAP);
         const { total } = await kysely
