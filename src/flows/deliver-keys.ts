@@ -11,6 +11,12 @@ import { isPartnerApiError, isValidOrderId } from '../partner-api/index.js';
 import type { KeysAuditEntry } from '../services/audit.js';
 import { reply } from './respond.js';
 
+/** What delivering keys needs (the command and the Show keys click pass it on). */
+export type KeysDeps = Pick<
+  AppDeps,
+  'audit' | 'auth' | 'balance' | 'keyLimit' | 'logger' | 'now' | 'partner' | 'revealLinks'
+>;
+
 export interface KeysRequest {
   userId: string;
   channelId: string | undefined;
@@ -24,13 +30,7 @@ export interface KeysRequest {
  * validate, fetch, deliver only as ephemeral replies to the requester, audit. Keys never leave this
  * function except inside those replies.
  */
-export async function deliverKeys(
-  deps: Pick<
-    AppDeps,
-    'audit' | 'auth' | 'balance' | 'keyLimit' | 'logger' | 'now' | 'partner' | 'revealLinks'
-  >,
-  request: KeysRequest,
-): Promise<void> {
+export async function deliverKeys(deps: KeysDeps, request: KeysRequest): Promise<void> {
   const orderId = request.rawOrderId.trim();
   const audit = (entry: Pick<KeysAuditEntry, 'outcome' | 'keyCount' | 'traceId' | 'failure'>) =>
     deps.audit.keysRequest({

@@ -20,6 +20,12 @@ import {
 import { type FailureContext, logPartnerFailure } from '../services/partner-failures.js';
 import { answerFromIndexDuringOutage, copyCanAnswer, indexCoverage, indexMatches } from './index-answers.js';
 
+/** What answering `/order` (and its result pages) needs. */
+export type LookupDeps = Pick<
+  AppDeps,
+  'currency' | 'logger' | 'now' | 'orderIndex' | 'orderSync' | 'partner' | 'searchWatch'
+>;
+
 export const RECENT_ORDERS_SHOWN = 5;
 
 export function renderOptions(deps: Pick<AppDeps, 'currency' | 'now'>): RenderOptions {
@@ -86,7 +92,7 @@ function relatedOrders(
  * stamped with how old it is.
  */
 export async function answerOrderSearch(
-  deps: Pick<AppDeps, 'currency' | 'logger' | 'now' | 'orderIndex' | 'orderSync' | 'partner' | 'searchWatch'>,
+  deps: LookupDeps,
   rawText: string,
   context: FailureContext,
 ): Promise<SlackMessage> {
@@ -161,7 +167,7 @@ function newestFirst<T extends OrderSummary>(orders: T[]): T[] {
 
 /** A result page for Previous/Next/Back: the query is run again, so any replica can serve it. */
 export async function answerResultsPage(
-  deps: Pick<AppDeps, 'currency' | 'logger' | 'now' | 'orderIndex' | 'orderSync' | 'partner' | 'searchWatch'>,
+  deps: LookupDeps,
   query: string,
   offset: number,
   context: FailureContext,

@@ -5,26 +5,29 @@ import type { PartnerApiError, RecentOrders } from '../partner-api/index.js';
 import { indexCoverage } from './index-answers.js';
 import { partnerResult, RECENT_ORDERS_SHOWN, renderOptions } from './lookup-order.js';
 
+/** What publishing a Home tab needs (the Home listeners pass it on as is). */
+export type HomeDeps = Pick<
+  AppDeps,
+  | 'auth'
+  | 'balance'
+  | 'currency'
+  | 'financeRefreshMs'
+  | 'logger'
+  | 'metrics'
+  | 'now'
+  | 'orderIndex'
+  | 'orderSync'
+  | 'partner'
+  | 'spend'
+  | 'tracker'
+>;
+
 /**
  * Builds and publishes one user's Home tab. Finance status is checked on every publish (and so on
  * every Refresh click); the balance is looked up only for finance users.
  */
 export async function publishHome(
-  deps: Pick<
-    AppDeps,
-    | 'auth'
-    | 'balance'
-    | 'currency'
-    | 'financeRefreshMs'
-    | 'logger'
-    | 'metrics'
-    | 'now'
-    | 'orderIndex'
-    | 'orderSync'
-    | 'partner'
-    | 'spend'
-    | 'tracker'
-  >,
+  deps: HomeDeps,
   client: WebClient,
   userId: string,
   options: {

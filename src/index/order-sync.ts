@@ -191,20 +191,25 @@ export function createOrderSync(options: OrderSyncOptions): OrderSync {
     );
   }
 
+  /** Reads and records the cursor's next page; returns the cursor moved one page on. */
+  async function walk<C extends BackfillCursor>(kind: SyncRequestKind, cursor: C): Promise<C> {
+    const page = await read(kind, cursor.nextPage);
+    await index.record(page.orders, now());
+    const totalPages = page.totalPages ?? cursor.totalPages;
+    const nextPage = cursor.nextPage + cursor.direction;
+    return {
+      ...cursor,
+      totalPages,
+      pagesRead: cursor.pagesRead + 1,
+      nextPage,
+      done: page.orders.length === 0 || nextPage < 1 || (totalPages !== null && nextPage > totalPages),
+    };
+  }
+
   async function backfill(cursor: BackfillCursor): Promise<BackfillCursor> {
     let current = cursor;
     for (let i = 0; i < pagesPerRound && !current.done && !stopping; i++) {
-      const page = await read('backfill', current.nextPage);
-      await index.record(page.orders, now());
-      const totalPages = page.totalPages ?? current.totalPages;
-      const nextPage = current.nextPage + current.direction;
-      current = {
-        ...current,
-        totalPages,
-        pagesRead: current.pagesRead + 1,
-        nextPage,
-        done: page.orders.length === 0 || nextPage < 1 || (totalPages !== null && nextPage > totalPages),
-      };
+      current = await walk('backfill', current);
       // Saved after every page: a restart, here or on another replica, resumes from here.
       await index.writeCursor(CURSOR, JSON.stringify(current), now());
     }
@@ -274,17 +279,7 @@ export function createOrderSync(options: OrderSyncOptions): OrderSync {
       };
     }
     for (let i = 0; i < pagesPerRound && !pass.done && !stopping; i++) {
-      const page = await read('reconcile', pass.nextPage);
-      await index.record(page.orders, now());
-      const totalPages: number | null = page.totalPages ?? pass.totalPages;
-      const nextPage: number = pass.nextPage + pass.direction;
-      pass = {
-        ...pass,
-        totalPages,
-        pagesRead: pass.pagesRead + 1,
-        nextPage,
-        done: page.orders.length === 0 || nextPage < 1 || (totalPages !== null && nextPage > totalPages),
-      };
+      pass = await walk('reconcile', pass);
       if (pass.done) {
         const missing = await index.markUnseenMissing(new Date(pass.startedAt), now());
         log.info({ pages: pass.pagesRead, missing }, 'reconciliation pass done');

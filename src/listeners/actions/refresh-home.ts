@@ -1,25 +1,9 @@
 import type { AppDeps } from '../../app/deps.js';
-import { publishHome } from '../../flows/publish-home.js';
+import { type HomeDeps, publishHome } from '../../flows/publish-home.js';
 import { simpleClick } from './simple-click.js';
 
 /** "Refresh" on the Home tab: finance status is checked again, then the balance is read anew. */
-export function refreshHomeAction(
-  deps: Pick<
-    AppDeps,
-    | 'auth'
-    | 'balance'
-    | 'currency'
-    | 'financeRefreshMs'
-    | 'logger'
-    | 'metrics'
-    | 'now'
-    | 'orderIndex'
-    | 'orderSync'
-    | 'partner'
-    | 'spend'
-    | 'tracker'
-  >,
-) {
+export function refreshHomeAction(deps: HomeDeps) {
   return simpleClick(deps, ({ body, client }) =>
     publishHome(deps, client, body.user.id, { forceBalance: true }).then(
       () => 'ok',

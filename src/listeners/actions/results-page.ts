@@ -1,25 +1,11 @@
 import type { AppDeps } from '../../app/deps.js';
 import { PageButtonSchema } from '../../blocks/index.js';
-import { answerResultsPage } from '../../flows/lookup-order.js';
+import { answerResultsPage, type LookupDeps } from '../../flows/lookup-order.js';
 import { reply } from '../../flows/respond.js';
 import { buttonListener } from './button-listener.js';
 
 /** Previous / Next / Back to results: the state (query, offset) is in the button's value. */
-export function resultsPageAction(
-  deps: Pick<
-    AppDeps,
-    | 'auth'
-    | 'currency'
-    | 'logger'
-    | 'metrics'
-    | 'now'
-    | 'orderIndex'
-    | 'orderSync'
-    | 'partner'
-    | 'searchWatch'
-    | 'tracker'
-  >,
-) {
+export function resultsPageAction(deps: LookupDeps & Pick<AppDeps, 'auth' | 'metrics' | 'tracker'>) {
   return buttonListener(
     deps,
     {

@@ -1,23 +1,9 @@
 import type { AppDeps } from '../../app/deps.js';
-import { deliverKeys } from '../../flows/deliver-keys.js';
+import { deliverKeys, type KeysDeps } from '../../flows/deliver-keys.js';
 import { commandListener } from './command-listener.js';
 
 /** `/order-keys <id>`: keys only to an authorised requester, only ephemerally. */
-export function orderKeysCommand(
-  deps: Pick<
-    AppDeps,
-    | 'audit'
-    | 'auth'
-    | 'balance'
-    | 'keyLimit'
-    | 'logger'
-    | 'metrics'
-    | 'now'
-    | 'partner'
-    | 'revealLinks'
-    | 'tracker'
-  >,
-) {
+export function orderKeysCommand(deps: KeysDeps & Pick<AppDeps, 'metrics' | 'tracker'>) {
   return commandListener(deps, '/order-keys', ({ command, respond }) =>
     deliverKeys(deps, {
       userId: command.user_id,

@@ -1,26 +1,9 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import type { AppDeps } from '../../app/deps.js';
-import { publishHome } from '../../flows/publish-home.js';
+import { type HomeDeps, publishHome } from '../../flows/publish-home.js';
 
 /** Publishes the Home tab when it is opened (this event also fires for the Messages tab: ignored). */
-export function appHomeOpened(
-  deps: Pick<
-    AppDeps,
-    | 'auth'
-    | 'balance'
-    | 'currency'
-    | 'eventDedup'
-    | 'financeRefreshMs'
-    | 'logger'
-    | 'metrics'
-    | 'now'
-    | 'orderIndex'
-    | 'orderSync'
-    | 'partner'
-    | 'spend'
-    | 'tracker'
-  >,
-) {
+export function appHomeOpened(deps: HomeDeps & Pick<AppDeps, 'eventDedup'>) {
   return async ({
     event,
     body,
