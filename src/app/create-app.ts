@@ -25,6 +25,7 @@ import { createChannelSharing } from '../services/channel-sharing.js';
 import { createEventDedup } from '../services/event-dedup.js';
 import { createExportClaims } from '../services/export-claims.js';
 import { createKeyRetrievalLimit } from '../services/key-limit.js';
+import { createOrderExamples } from '../services/order-examples.js';
 import { createOrgMembership } from '../services/org-membership.js';
 import { createPartnerGate } from '../services/partner-gate.js';
 import { createRetentionJob, type RetentionJob } from '../services/retention.js';
@@ -230,6 +231,7 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
     auditRetentionDays: env.AUDIT_RETENTION_DAYS,
     orderIndex,
     orderSync,
+    orderExamples: createOrderExamples({ orderIndex, logger, now }),
     eventDedup: createEventDedup(state),
     delivery,
     metrics,

@@ -12,6 +12,7 @@ import type { ChannelSharing } from '../services/channel-sharing.js';
 import type { EventDedup } from '../services/event-dedup.js';
 import type { ExportClaims } from '../services/export-claims.js';
 import type { KeyRetrievalLimit } from '../services/key-limit.js';
+import type { OrderExamples } from '../services/order-examples.js';
 import type { SearchWatch } from '../services/search-watch.js';
 import type { SlackDelivery } from '../services/slack-delivery.js';
 import type { InflightTracker } from './inflight.js';
@@ -32,6 +33,8 @@ export interface AppDeps {
   /** The order index: every order seen, searchable, kept in the database. */
   orderIndex: OrderIndex;
   orderSync: OrderSync;
+  /** The newest known order, quoted in "e.g. `/order …`" hints so that examples find something. */
+  orderExamples: OrderExamples;
   /** Slack event redeliveries handled once across replicas. */
   eventDedup: EventDedup;
   /** Posts that must arrive, retried while Slack limits or fails. */

@@ -1,13 +1,19 @@
 import type { PartnerApiError } from '../partner-api/index.js';
-import { escapeMrkdwn, formatMoney, plural, slackDate } from './format.js';
+import { escapeMrkdwn, formatMoney, formatRunway, plural, slackDate } from './format.js';
 import type { BalanceReading } from './home.js';
 import { partnerAdminNote } from './messages.js';
 import type { Block, RenderOptions, SlackMessage } from './types.js';
 
-export interface FinanceAlertInput {
+/** One watched figure that crossed its threshold, fell further, or recovered. */
+export interface FinanceAlertChange {
   watched: 'funds' | 'runway';
   type: 'crossed' | 'worse' | 'recovered';
   threshold: number;
+}
+
+export interface FinanceAlertInput {
+  /** What changed in this reading: one figure, or both when funds and runway moved together. */
+  changes: readonly FinanceAlertChange[];
   reading: BalanceReading;
   available: number | null;
   runwayDays: number | null;
@@ -16,31 +22,56 @@ export interface FinanceAlertInput {
   homeLink: string | undefined;
 }
 
-function days(value: number | null): string {
-  return value === null ? 'no spend in the last 7 days' : `${value.toFixed(1)} days`;
+/** One sentence per change; "Available funds" take plural verbs, "Runway" singular ones. */
+function changeSentence(change: FinanceAlertChange, input: FinanceAlertInput, currency: string | undefined) {
+  const money = (value: number | null) => formatMoney(value, currency);
+  if (change.watched === 'funds') {
+    const limit = money(change.threshold);
+    const now = money(input.available);
+    return {
+      crossed: `:warning: *Available funds fell below ${limit}:* ${now}.`,
+      worse: `:rotating_light: *Available funds are still falling:* ${now} now, below the threshold of ${limit}.`,
+      recovered: `:white_check_mark: *Available funds are above ${limit} again:* ${now}.`,
+    }[change.type];
+  }
+  const limit = plural(change.threshold, 'day');
+  const now = formatRunway(input.runwayDays);
+  return {
+    crossed: `:warning: *Runway fell below ${limit}:* ${now}.`,
+    worse: `:rotating_light: *Runway is still shrinking:* ${now} now, below the threshold of ${limit}.`,
+    recovered: `:white_check_mark: *Runway is above ${limit} again:* ${now}.`,
+  }[change.type];
 }
 
-/** Balance alerts for the finance channel: the figures, when they were read, the threshold, the trace. */
+/** The notification line: "Available funds and runway alert: €3,000.00 (threshold €5,000.00), 4.2 days (…)". */
+function alertNotification(input: FinanceAlertInput, currency: string | undefined): string {
+  const subjects = input.changes.map((change) => (change.watched === 'funds' ? 'available funds' : 'runway'));
+  const subject = subjects.join(' and ');
+  const recovered = input.changes.every((change) => change.type === 'recovered');
+  const values = input.changes.map((change) =>
+    change.watched === 'funds'
+      ? `${formatMoney(input.available, currency)} (threshold ${formatMoney(change.threshold, currency)})`
+      : `${formatRunway(input.runwayDays)} (threshold ${plural(change.threshold, 'day')})`,
+  );
+  const text = `${subject.charAt(0).toUpperCase()}${subject.slice(1)} ${recovered ? 'recovered' : 'alert'}: ${values.join(', ')}`;
+  return text.replace(/[<>&]/g, '');
+}
+
+/**
+ * Balance alerts for the finance channel: what changed (both figures in one message when they moved
+ * together), the figures, when they were read, the trace.
+ */
 export function renderFinanceAlert(input: FinanceAlertInput, options: RenderOptions): SlackMessage {
   const money = (value: number | null) => formatMoney(value, options.currency);
-  const subject = input.watched === 'funds' ? 'Available funds' : 'Runway';
-  const limit = input.watched === 'funds' ? money(input.threshold) : plural(input.threshold, 'day');
-  const value = input.watched === 'funds' ? money(input.available) : days(input.runwayDays);
-  // "Available funds" is plural, "Runway" singular: the verbs follow.
-  const many = input.watched === 'funds';
-  const headline = {
-    crossed: `:warning: *${subject} fell below ${limit}: ${value}.*`,
-    worse: `:rotating_light: *${subject} ${many ? 'keep' : 'keeps'} falling: ${value}* (threshold ${limit}).`,
-    recovered: `:white_check_mark: *${subject} ${many ? 'are' : 'is'} back above ${limit}: ${value}.*`,
-  }[input.type];
   const { reading } = input;
+  const headline = input.changes.map((change) => changeSentence(change, input, options.currency)).join('\n');
   const blocks: Block[] = [
     { type: 'section', text: { type: 'mrkdwn', text: headline } },
     {
       type: 'section',
       fields: [
         { type: 'mrkdwn', text: `*Available funds*\n${money(input.available)}` },
-        { type: 'mrkdwn', text: `*Runway*\n${days(input.runwayDays)}` },
+        { type: 'mrkdwn', text: `*Runway*\n${formatRunway(input.runwayDays)}` },
         { type: 'mrkdwn', text: `*Balance*\n${money(reading.balance)}` },
         { type: 'mrkdwn', text: `*Credit limit*\n${money(reading.creditLimit)}` },
         { type: 'mrkdwn', text: `*Average spend per day (7 days)*\n${money(input.averagePerDay)}` },
@@ -56,8 +87,7 @@ export function renderFinanceAlert(input: FinanceAlertInput, options: RenderOpti
       ],
     },
   ];
-  const text = `${subject} ${input.type === 'recovered' ? 'recovered' : 'alert'}: ${value} (threshold ${limit})`;
-  return { text: text.replace(/[<>&]/g, ''), blocks };
+  return { text: alertNotification(input, options.currency), blocks };
 }
 
 /** Three readings in a row failed: not news about money, news that nobody can see it. */

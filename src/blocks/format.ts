@@ -86,6 +86,17 @@ export function formatMoney(amount: number | null, currency: string | undefined)
 }
 
 /**
+ * A runway in words: "6.5 days" while it is short enough to watch by the day, whole days up to a
+ * year, and "more than a year" beyond (at a tiny spend, 439,211.0 days is no information).
+ */
+export function formatRunway(value: number | null): string {
+  if (value === null) return 'no spend in the last 7 days';
+  if (value > 365) return 'more than a year';
+  if (value >= 100) return `${Math.floor(value)} days`;
+  return `${value.toFixed(1)} days`;
+}
+
+/**
  * A Slack date token, so each viewer sees the time in their own zone, with a UTC fallback for
  * clients that cannot render it and a relative "2 days ago".
  */
@@ -117,9 +128,36 @@ export function shorten(text: string): string {
   return truncate(text.replace(/\s+/g, ' ').trim(), ECHO_LENGTH);
 }
 
-/** User input quoted back in mrkdwn: shortened and escaped. */
+/**
+ * Look-alikes for mrkdwn's formatting marks. mrkdwn has no escape character, so what a user typed
+ * (`*bold* _it_ ~x~ \`code\``) would be echoed back as formatting: where a mark could open or close
+ * formatting it is swapped for a character that looks the same and means nothing to Slack. Marks
+ * inside a word (`PO_2026_0045`) cannot format and stay as typed.
+ */
+const MARK_LOOKALIKES: Record<string, string> = {
+  '*': '\u2217', // ∗ asterisk operator
+  _: '\u02CD', // ˍ modifier letter low macron
+  '~': '\u223C', // ∼ tilde operator
+  '`': '\u02CB', // ˋ modifier letter grave accent
+};
+
+/** Neutralises the formatting marks of user text quoted inside mrkdwn (see MARK_LOOKALIKES). */
+export function neutraliseMarks(text: string): string {
+  return text.replace(/[*_~`]/g, (mark, at: number) => {
+    const before = text[at - 1];
+    const after = text[at + 1];
+    const insideWord = mark !== '`' && isWordChar(before) && isWordChar(after);
+    return insideWord ? mark : (MARK_LOOKALIKES[mark] ?? mark);
+  });
+}
+
+function isWordChar(char: string | undefined): boolean {
+  return char !== undefined && /[\p{L}\p{N}]/u.test(char);
+}
+
+/** User input quoted back in mrkdwn: shortened, escaped, and unable to format (see neutraliseMarks). */
 export function echo(text: string): string {
-  return escapeMrkdwn(shorten(text));
+  return escapeMrkdwn(neutraliseMarks(shorten(text)));
 }
 
 /** "1 key", "3 keys", "12,000 orders": the count in words, singular or plural. */

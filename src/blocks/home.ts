@@ -4,11 +4,17 @@ import { isPartnerApiError, type PartnerApiError } from '../partner-api/index.js
 import { accessDeniedBlocks, type DenialReason } from './access.js';
 import { ActionIds } from './action-ids.js';
 import { exportButtonBlock } from './export.js';
-import { escapeMrkdwn, formatMoney, slackDate } from './format.js';
-import { KEYS_USAGE, noRecentOrders, ORDER_USAGE, partnerAdminNote } from './messages.js';
+import { escapeMrkdwn, formatMoney, formatRunway, slackDate } from './format.js';
+import { KEYS_USAGE, noRecentOrders, orderUsage, partnerAdminNote, toExample } from './messages.js';
 import { orderRows } from './order-list.js';
 import { searchButtonBlock } from './search-orders.js';
-import { type Block, button, type RecentOrdersShown, type RenderOptions } from './types.js';
+import {
+  type Block,
+  button,
+  type ExampleOrder,
+  type RecentOrdersShown,
+  type RenderOptions,
+} from './types.js';
 
 export interface BalanceReading {
   balance: number | null;
@@ -88,7 +94,7 @@ function spendBlocks(spend: SpendView, balance: BalanceState | undefined, option
         { type: 'mrkdwn', text: `*Average per day (7 days)*\n${money(figures.averagePerDay)}` },
         {
           type: 'mrkdwn',
-          text: `*Runway*\n${runway === null ? (available === null ? 'unknown (no balance yet)' : 'no spend in the last 7 days') : `${runway.toFixed(1)} days`}`,
+          text: `*Runway*\n${runway === null && available === null ? 'unknown (no balance yet)' : formatRunway(runway)}`,
         },
       ],
     },
@@ -186,6 +192,13 @@ function balanceBlocks(state: BalanceState | undefined, options: RenderOptions):
   ];
 }
 
+/** The newest order listed below, as the usage example; none for a user who may not see orders. */
+function homeExample(input: HomeInput): ExampleOrder | undefined {
+  if (input.ordersDenied || isPartnerApiError(input.recent)) return undefined;
+  const newest = input.recent.orders[0];
+  return newest ? toExample(newest) : undefined;
+}
+
 /** The Home tab: what Order Desk does for everyone, the balance for finance only. */
 export function renderHome(input: HomeInput, options: RenderOptions): types.HomeView {
   const blocks: Block[] = [
@@ -193,7 +206,7 @@ export function renderHome(input: HomeInput, options: RenderOptions): types.Home
     section(
       'Look up partner orders, share them with your team, and retrieve digital keys without leaving Slack.',
     ),
-    section(ORDER_USAGE),
+    section(orderUsage(homeExample(input))),
     section(KEYS_USAGE),
     { type: 'divider' },
     { type: 'header', text: { type: 'plain_text', text: 'Account balance' } },

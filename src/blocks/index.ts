@@ -16,7 +16,7 @@ export {
   exportMessages,
   renderExportModal,
 } from './export.js';
-export type { FinanceAlertInput } from './finance.js';
+export type { FinanceAlertChange, FinanceAlertInput } from './finance.js';
 export { renderBalanceReadableAgain, renderBalanceUnreadable, renderFinanceAlert } from './finance.js';
 export type { BalanceReading, BalanceState, HomeInput } from './home.js';
 export { renderHome } from './home.js';
@@ -27,6 +27,7 @@ export { classifyKey } from './key-classification.js';
 export type { KeyMessages, RevealLinkFor } from './key-messages.js';
 export { MAX_KEY_MESSAGES, renderKeyMessages } from './key-messages.js';
 export {
+  keysUsage,
   renderNoMatch,
   renderNoOrdersInMessage,
   renderNotice,

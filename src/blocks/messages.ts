@@ -9,7 +9,7 @@ import { echo, escapeMrkdwn, notificationText, plural, shorten, truncate } from 
 import { orderRows } from './order-list.js';
 import { SEARCH_PARAM_HINT } from './search-notes.js';
 import { searchButtonBlock } from './search-orders.js';
-import type { Block, RecentOrdersShown, RenderOptions, SlackMessage } from './types.js';
+import type { Block, ExampleOrder, RecentOrdersShown, RenderOptions, SlackMessage } from './types.js';
 
 function section(text: string): Block {
   return { type: 'section', text: { type: 'mrkdwn', text: truncate(text, 3_000) } };
@@ -19,10 +19,30 @@ function context(text: string): Block {
   return { type: 'context', elements: [{ type: 'mrkdwn', text: truncate(text, 2_000) }] };
 }
 
-export const ORDER_USAGE =
-  '*How to look up an order:* `/order <order ID or reference>`, e.g. `/order K7QX2M9PLA` or `/order PO-2026-004512`. A partial reference lists every match.';
+/** `/order X` for each way of naming the example order, as inline code: "`/order A` or `/order B`". */
+function exampleCommands(command: string, example: ExampleOrder, withReference: boolean): string {
+  const forms = [example.id, ...(withReference && example.reference ? [example.reference] : [])];
+  return forms.map((form) => `\`${command} ${escapeCode(form)}\``).join(' or ');
+}
+
+/** How to use `/order`, with the example order when there is one (a real order, never an invented one). */
+export function orderUsage(example: ExampleOrder | undefined): string {
+  const forExample = example ? `, e.g. ${exampleCommands('/order', example, true)}` : '';
+  return `*How to look up an order:* \`/order <order ID or reference>\`${forExample}. A partial reference lists every match.`;
+}
 export const SEARCH_USAGE =
   '*Know only the product, the day or the amount?* Search by any of them, and by status:';
+/** `/order-keys` with no order ID: how to use it, with the example order when there is one. */
+export function keysUsage(example: ExampleOrder | undefined): string {
+  const forExample = example ? `, e.g. ${exampleCommands('/order-keys', example, false)}` : '';
+  return `*Which order?* Type \`/order-keys <order ID>\`${forExample}. Use \`/order\` to find an order ID.`;
+}
+
+/** Inline code cannot hold a backtick; an ID or reference never should, but one from the API might. */
+function escapeCode(text: string): string {
+  return escapeMrkdwn(text.replace(/`/g, 'ˋ'));
+}
+
 export const KEYS_USAGE =
   '*How to get an order’s keys:* `/order-keys <order ID>` (authorised agents only; the keys are shown only to you).';
 
@@ -44,9 +64,11 @@ export function noRecentOrders(recent: RecentOrdersShown): Block[] {
 export function renderOrderHelp(
   recent: RecentOrdersShown | PartnerApiError,
   options: RenderOptions,
+  example: ExampleOrder | undefined,
 ): SlackMessage {
+  const newest = isPartnerApiError(recent) ? undefined : recent.orders[0];
   const blocks: Block[] = [
-    section(ORDER_USAGE),
+    section(orderUsage(newest ? toExample(newest) : example)),
     section(SEARCH_USAGE),
     searchButtonBlock(),
     section(KEYS_USAGE),
@@ -63,8 +85,25 @@ export function renderOrderHelp(
   return { text: 'How to use /order', blocks };
 }
 
+/** The example form of an order just read. */
+export function toExample(order: OrderSummary): ExampleOrder {
+  return { id: order.id, reference: order.referenceId, productTitle: order.item.title };
+}
+
+/** "Search by the full order ID (e.g. `X`) or …": how to search, with the example order's names. */
+function howToSearch(example: ExampleOrder | undefined): string {
+  const id = example ? ` (e.g. \`${escapeCode(example.id)}\`)` : '';
+  const reference = example?.reference ? ` (e.g. \`${escapeCode(example.reference)}\`)` : '';
+  return `Search by the full order ID${id} or by your reference${reference}; part of a reference or a product name also works.`;
+}
+
 /** Nothing to list for a search; `hits`, the partner's own total, may say there was something. */
-export function renderNoMatch(query: string, hits = 0, traceId?: string): SlackMessage {
+export function renderNoMatch(
+  query: string,
+  hits = 0,
+  traceId?: string,
+  example?: ExampleOrder,
+): SlackMessage {
   if (hits > 0) {
     return {
       text: notificationText(`The partner API listed no orders for “${shorten(query)}”`),
@@ -80,9 +119,7 @@ export function renderNoMatch(query: string, hits = 0, traceId?: string): SlackM
     text: notificationText(`No order matches “${shorten(query)}”`),
     blocks: [
       section(`:mag: No order matches *“${echo(query)}”*.`),
-      context(
-        'Search by the full order ID (e.g. `K7QX2M9PLA`) or by your reference (e.g. `PO-2026-004512`); part of a reference also works. Type `/order` alone to see the most recent orders.',
-      ),
+      context(`${howToSearch(example)} Type \`/order\` alone to see the most recent orders.`),
     ],
   };
 }
@@ -193,7 +230,10 @@ export function renderNotice(text: string, detail?: string): SlackMessage {
 }
 
 /** The message shortcut found nothing that matches an order. */
-export function renderNoOrdersInMessage(searched: readonly string[]): SlackMessage {
+export function renderNoOrdersInMessage(
+  searched: readonly string[],
+  example: ExampleOrder | undefined,
+): SlackMessage {
   const what =
     searched.length === 0
       ? ':mag: *No order ID or reference found in that message.*'
@@ -206,7 +246,7 @@ export function renderNoOrdersInMessage(searched: readonly string[]): SlackMessa
     blocks: [
       section(what),
       context(
-        'To search by hand, type `/order <order ID or reference>` in a channel (slash commands do not work in threads), e.g. `/order PO-2026-004512`; part of a reference also works.',
+        `To search by hand, type \`/order <order ID or reference>\` in a channel (slash commands do not work in threads)${example ? `, e.g. ${exampleCommands('/order', example, false)}` : ''}; part of a reference or a product name also works.`,
       ),
     ],
   };

@@ -12,7 +12,14 @@ import {
 } from './format.js';
 import { type IndexCoverage, indexSourceNote } from './index-notes.js';
 import { orderRows, RESULTS_PER_PAGE } from './order-list.js';
-import { type Block, type Button, button, type RenderOptions, type SlackMessage } from './types.js';
+import {
+  type Block,
+  type Button,
+  button,
+  type ExampleOrder,
+  type RenderOptions,
+  type SlackMessage,
+} from './types.js';
 
 export const SEARCH_CALLBACK_ID = 'search_orders';
 export const SEARCH_FIELDS = {
@@ -85,8 +92,23 @@ export function searchButtonBlock(): Block {
   return { type: 'actions', block_id: 'orders_search', elements: [searchOrdersButton()] };
 }
 
+/** "Any part of it, e.g. <ID>, <reference> or <product>", from an order that exists. */
+function searchTextHint(example: ExampleOrder | undefined): string {
+  if (!example) return 'Any part of the order ID, your reference or the product name.';
+  const forms = [example.id, example.reference, example.productTitle]
+    .filter((form): form is string => Boolean(form))
+    .map((form) => truncate(form, 40));
+  const last = forms.pop();
+  return `Any part of it, e.g. ${forms.length > 0 ? `${forms.join(', ')} or ` : ''}${last}.`;
+}
+
 /** The search modal: every field optional, at least one needed (checked at the submission). */
-export function renderSearchModal(settings: { timeZone: string; currency: string | undefined }) {
+export function renderSearchModal(settings: {
+  timeZone: string;
+  currency: string | undefined;
+  /** The newest order, for the text field's hint: an example that finds something. */
+  example?: ExampleOrder | undefined;
+}) {
   const currency = settings.currency ? ` (${settings.currency})` : '';
   const text = (label: string) => ({ type: 'plain_text' as const, text: label });
   return {
@@ -108,7 +130,7 @@ export function renderSearchModal(settings: { timeZone: string; currency: string
         block_id: SEARCH_FIELDS.text.block,
         optional: true,
         label: text('Order ID, reference or product'),
-        hint: text('Any part of it, e.g. K7QX2M9PLA, PO-2026-0045 or Office Suite.'),
+        hint: text(searchTextHint(settings.example)),
         element: {
           type: 'plain_text_input',
           action_id: SEARCH_FIELDS.text.action,

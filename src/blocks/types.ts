@@ -16,6 +16,17 @@ export interface RenderOptions {
   now: Date;
 }
 
+/**
+ * An order to quote in "e.g. `/order …`" hints: one that exists where the hint is shown (the newest
+ * order Order Desk knows of), so an example typed as shown finds something. Absent, hints show a
+ * placeholder that is clearly one (`<order ID>`), never an invented ID.
+ */
+export interface ExampleOrder {
+  id: string;
+  reference: string | null;
+  productTitle: string | null;
+}
+
 /** The newest orders as read, with the total the partner API reported beside them. */
 export interface RecentOrdersShown {
   orders: readonly OrderSummary[];

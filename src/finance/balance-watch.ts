@@ -241,12 +241,22 @@ export function createBalanceWatch(options: BalanceWatchOptions): BalanceWatch {
         log.info({ event: 'balance_alert', ...event, available, runwayDays: runway }, 'balance alert');
       const messages = [
         ...(afterReading.announce === 'readable_again' ? [renderBalanceReadableAgain()] : []),
-        ...events.map((event) =>
-          renderFinanceAlert(
-            { ...event, reading: reading.reading, available, runwayDays: runway, averagePerDay, homeLink },
-            { currency: options.currency, now: options.now() },
-          ),
-        ),
+        // Funds and runway that move in the same reading are one message: one dip, one alert.
+        ...(events.length > 0
+          ? [
+              renderFinanceAlert(
+                {
+                  changes: events,
+                  reading: reading.reading,
+                  available,
+                  runwayDays: runway,
+                  averagePerDay,
+                  homeLink,
+                },
+                { currency: options.currency, now: options.now() },
+              ),
+            ]
+          : []),
       ];
       return {
         next: {

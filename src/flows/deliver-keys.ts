@@ -1,6 +1,7 @@
 import type { RespondFn } from '@slack/bolt';
 import type { AppDeps } from '../app/deps.js';
 import {
+  keysUsage,
   renderAccessDenied,
   renderKeyLimit,
   renderKeyMessages,
@@ -14,7 +15,7 @@ import { reply } from './respond.js';
 /** What delivering keys needs (the command and the Show keys click pass it on). */
 export type KeysDeps = Pick<
   AppDeps,
-  'audit' | 'auth' | 'balance' | 'keyLimit' | 'logger' | 'now' | 'partner' | 'revealLinks'
+  'audit' | 'auth' | 'balance' | 'keyLimit' | 'logger' | 'now' | 'orderExamples' | 'partner' | 'revealLinks'
 >;
 
 export interface KeysRequest {
@@ -53,7 +54,7 @@ export async function deliverKeys(deps: KeysDeps, request: KeysRequest): Promise
   if (!isValidOrderId(orderId)) {
     const message = orderId
       ? 'That is not a valid order ID: order IDs use only letters, digits, `-` and `_` (1 to 64 characters).'
-      : '*Which order?* Type `/order-keys <order ID>`, e.g. `/order-keys K7QX2M9PLA`. Use `/order` to find an order ID.';
+      : keysUsage(await deps.orderExamples.current());
     await Promise.all([
       audit({ outcome: 'invalid_input', keyCount: 0, traceId: undefined }),
       reply(request.respond, renderNotice(message), 'new_ephemeral', deps.logger),

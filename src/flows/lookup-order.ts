@@ -23,7 +23,7 @@ import { answerFromIndexDuringOutage, copyCanAnswer, indexCoverage, indexMatches
 /** What answering `/order` (and its result pages) needs. */
 export type LookupDeps = Pick<
   AppDeps,
-  'currency' | 'logger' | 'now' | 'orderIndex' | 'orderSync' | 'partner' | 'searchWatch'
+  'currency' | 'logger' | 'now' | 'orderExamples' | 'orderIndex' | 'orderSync' | 'partner' | 'searchWatch'
 >;
 
 export const RECENT_ORDERS_SHOWN = 5;
@@ -100,7 +100,7 @@ export async function answerOrderSearch(
   const options = renderOptions(deps);
   if (!query) {
     const recent = await partnerResult(deps, context, () => deps.partner.orders.recent(RECENT_ORDERS_SHOWN));
-    return renderOrderHelp(recent, options);
+    return renderOrderHelp(recent, options, await deps.orderExamples.current());
   }
   const result = await partnerResult(deps, context, () => deps.partner.orders.find(query));
   if (isPartnerApiError(result)) {
@@ -114,7 +114,8 @@ export async function answerOrderSearch(
     const fromIndex = await listFromIndex(deps, result, 0);
     if (fromIndex) return fromIndex;
   }
-  if (result.orders.length === 0) return renderNoMatch(result.query, result.hits, result.traceId);
+  if (result.orders.length === 0)
+    return renderNoMatch(result.query, result.hits, result.traceId, await deps.orderExamples.current());
   const related = relatedOrders(deps, result);
   if (isMessage(related)) return related;
   const { orders, others } = related;
@@ -181,7 +182,8 @@ export async function answerResultsPage(
   }
   const fromIndex = await listFromIndex(deps, result, offset);
   if (fromIndex) return fromIndex;
-  if (result.orders.length === 0) return renderNoMatch(result.query, result.hits, result.traceId);
+  if (result.orders.length === 0)
+    return renderNoMatch(result.query, result.hits, result.traceId, await deps.orderExamples.current());
   const related = relatedOrders(deps, result);
   if (isMessage(related)) return related;
   return renderResultList(

@@ -42,13 +42,13 @@ export function orderCandidates(text: string): string[] {
  * exactly, as one card or one list; or what was looked for and how to search by hand.
  */
 export async function answerOrdersInMessage(
-  deps: Pick<AppDeps, 'currency' | 'logger' | 'now' | 'partner'>,
+  deps: Pick<AppDeps, 'currency' | 'logger' | 'now' | 'orderExamples' | 'partner'>,
   text: string,
   context: FailureContext,
 ): Promise<SlackMessage> {
   const all = orderCandidates(text);
   const candidates = all.slice(0, MAX_CANDIDATES);
-  if (candidates.length === 0) return renderNoOrdersInMessage([]);
+  if (candidates.length === 0) return renderNoOrdersInMessage([], await deps.orderExamples.current());
   const results = await Promise.all(
     candidates.map((candidate) => partnerResult(deps, context, () => deps.partner.orders.find(candidate))),
   );
@@ -65,7 +65,7 @@ export async function answerOrdersInMessage(
   const orders = [...found.values()];
   const [first] = failures;
   if (orders.length === 0 && first) return renderPartnerError(first);
-  if (orders.length === 0) return renderNoOrdersInMessage(candidates);
+  if (orders.length === 0) return renderNoOrdersInMessage(candidates, await deps.orderExamples.current());
   const options = renderOptions(deps);
   if (orders.length === 1 && failures.length === 0 && all.length <= MAX_CANDIDATES)
     return renderOrderCard(orders[0] as OrderSummary, { ...options, variant: 'preview' });

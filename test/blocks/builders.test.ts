@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeMrkdwn, formatMoney, slackDate, statusLabel } from '../../src/blocks/format.js';
+import { escapeMrkdwn, formatMoney, formatRunway, slackDate, statusLabel } from '../../src/blocks/format.js';
 import {
   classifyKey,
   deliveryWarnings,
@@ -179,7 +179,7 @@ describe('empty answers say what was seen, not more', () => {
     const recent = { orders: [], hits: 66_635, traceId: 'tr1' };
     const expected =
       ':grey_question: The partner API listed no orders, although it reports 66,635. Try again in a minute; if it keeps happening, escalate with the trace ID.';
-    const help = renderOrderHelp(recent, options);
+    const help = renderOrderHelp(recent, options, undefined);
     expect(sectionTexts(help.blocks)).toContain(expected);
     expect(JSON.stringify(help)).not.toContain('no orders on the account');
     expect(JSON.stringify(help)).toContain('Trace ID `tr1`');
@@ -189,7 +189,7 @@ describe('empty answers say what was seen, not more', () => {
   });
 
   it('an empty list with a total of 0 is "no orders yet"', () => {
-    const help = renderOrderHelp({ orders: [], hits: 0 }, options);
+    const help = renderOrderHelp({ orders: [], hits: 0 }, options, undefined);
     expect(sectionTexts(help.blocks)).toContain('There are no orders on the account yet.');
   });
 
@@ -282,7 +282,7 @@ describe('what the user typed is quoted back short', () => {
       'a result list',
       () => renderResultList({ query: long, orders: [order(1), order(2)], hits: 2, offset: 0 }, options),
     ],
-    ['the message shortcut', () => renderNoOrdersInMessage([long])],
+    ['the message shortcut', () => renderNoOrdersInMessage([long], undefined)],
   ])('%s: at most 60 characters, with an ellipsis', (_name, build) => {
     const message = build();
     // What Slack shows (button values carry the whole search back, unseen, for Next and Back).
@@ -328,9 +328,7 @@ describe('one readable form per status, and proper plurals', () => {
     expect(JSON.stringify(limit.blocks[0])).toContain('(in 1 minute)');
     const alert = renderFinanceAlert(
       {
-        watched: 'runway',
-        type: 'crossed',
-        threshold: 1,
+        changes: [{ watched: 'runway', type: 'crossed', threshold: 1 }],
         reading: { balance: 1, creditLimit: 0, readAt: now, sourceOrderId: 'O1', traceId: undefined },
         available: 1,
         runwayDays: 0.5,
@@ -342,18 +340,55 @@ describe('one readable form per status, and proper plurals', () => {
     expect(alert.text).toBe('Runway alert: 0.5 days (threshold 1 day)');
   });
 
+  const reading = {
+    balance: 1,
+    creditLimit: 0,
+    readAt: options.now,
+    sourceOrderId: 'O1',
+    traceId: undefined,
+  };
+
   it.each([
-    ['funds', 'worse', '*Available funds keep falling: €1.00* (threshold €10.00).'],
-    ['funds', 'recovered', '*Available funds are back above €10.00: €1.00.*'],
-    ['runway', 'worse', '*Runway keeps falling: 0.5 days* (threshold 10 days).'],
-    ['runway', 'recovered', '*Runway is back above 10 days: 0.5 days.*'],
-  ] as const)('alert headlines agree in number: %s %s', (watched, type, headline) => {
+    ['funds', 'crossed', ':warning: *Available funds fell below €10.00:* €1.00.'],
+    [
+      'funds',
+      'worse',
+      ':rotating_light: *Available funds are still falling:* €1.00 now, below the threshold of €10.00.',
+    ],
+    ['funds', 'recovered', ':white_check_mark: *Available funds are above €10.00 again:* €1.00.'],
+    ['runway', 'crossed', ':warning: *Runway fell below 10 days:* 0.5 days.'],
+    [
+      'runway',
+      'worse',
+      ':rotating_light: *Runway is still shrinking:* 0.5 days now, below the threshold of 10 days.',
+    ],
+    ['runway', 'recovered', ':white_check_mark: *Runway is above 10 days again:* 0.5 days.'],
+  ] as const)(
+    'alert headlines are one clear sentence that agrees in number: %s %s',
+    (watched, type, headline) => {
+      const alert = renderFinanceAlert(
+        {
+          changes: [{ watched, type, threshold: 10 }],
+          reading,
+          available: 1,
+          runwayDays: 0.5,
+          averagePerDay: 2,
+          homeLink: undefined,
+        },
+        { ...options, currency: 'EUR' },
+      );
+      expect((alert.blocks[0] as { text: { text: string } }).text.text).toBe(headline);
+    },
+  );
+
+  it('funds and runway crossing together are one message with both sentences', () => {
     const alert = renderFinanceAlert(
       {
-        watched,
-        type,
-        threshold: 10,
-        reading: { balance: 1, creditLimit: 0, readAt: options.now, sourceOrderId: 'O1', traceId: undefined },
+        changes: [
+          { watched: 'funds', type: 'crossed', threshold: 10 },
+          { watched: 'runway', type: 'crossed', threshold: 10 },
+        ],
+        reading,
         available: 1,
         runwayDays: 0.5,
         averagePerDay: 2,
@@ -361,7 +396,22 @@ describe('one readable form per status, and proper plurals', () => {
       },
       { ...options, currency: 'EUR' },
     );
-    expect(JSON.stringify(alert.blocks[0])).toContain(headline);
+    expect((alert.blocks[0] as { text: { text: string } }).text.text).toBe(
+      ':warning: *Available funds fell below €10.00:* €1.00.\n:warning: *Runway fell below 10 days:* 0.5 days.',
+    );
+    expect(alert.text).toBe(
+      'Available funds and runway alert: €1.00 (threshold €10.00), 0.5 days (threshold 10 days)',
+    );
+  });
+
+  it.each([
+    [null, 'no spend in the last 7 days'],
+    [6.44, '6.4 days'],
+    [99.95, '100.0 days'],
+    [250.9, '250 days'],
+    [439_211.04, 'more than a year'],
+  ])('a runway of %s reads "%s"', (days, words) => {
+    expect(formatRunway(days)).toBe(words);
   });
 
   it.each([
@@ -475,8 +525,11 @@ describe('one snapshot per surface', () => {
           options,
         ),
     ],
-    ['help with recent orders', () => renderOrderHelp({ orders: [order(1), order(2)], hits: 2 }, options)],
-    ['help when the API failed', () => renderOrderHelp(error, options)],
+    [
+      'help with recent orders',
+      () => renderOrderHelp({ orders: [order(1), order(2)], hits: 2 }, options, undefined),
+    ],
+    ['help when the API failed', () => renderOrderHelp(error, options, undefined)],
     ['no match', () => renderNoMatch('<nothing>')],
     ['partner error', () => renderPartnerError(error, 'PO-1')],
     [
@@ -589,3 +642,53 @@ function mrkdwnTexts(node: unknown): string[] {
   const own = record.type === 'mrkdwn' && typeof record.text === 'string' ? [record.text] : [];
   return [...own, ...Object.values(record).flatMap(mrkdwnTexts)];
 }
+
+describe('examples are orders that exist, never invented IDs', () => {
+  const example = { id: 'REALID0001', reference: 'PO-REAL-7', productTitle: 'Office Suite 2026' };
+  const shown = (message: { blocks: unknown[] }) => JSON.stringify(message.blocks);
+
+  it('the usage reply quotes the newest order it lists', () => {
+    const help = renderOrderHelp({ orders: [order(3), order(2)], hits: 2 }, options, example);
+    expect(shown(help)).toContain(`e.g. \`/order ${order(3).id}\` or \`/order ${order(3).referenceId}\``);
+    expect(shown(help)).not.toContain('REALID0001');
+  });
+
+  it('without orders to list, the usage reply quotes the example order, or none', () => {
+    const help = renderOrderHelp({ orders: [], hits: 0 }, options, example);
+    expect(shown(help)).toContain('e.g. `/order REALID0001` or `/order PO-REAL-7`');
+    const bare = renderOrderHelp({ orders: [], hits: 0 }, options, undefined);
+    expect(shown(bare)).toContain('`/order <order ID or reference>`. A partial reference');
+    expect(shown(bare)).not.toContain('e.g.');
+  });
+
+  it('the no-match hint and the message shortcut quote the example order', () => {
+    expect(shown(renderNoMatch('nothing', 0, undefined, example))).toContain(
+      'Search by the full order ID (e.g. `REALID0001`) or by your reference (e.g. `PO-REAL-7`)',
+    );
+    expect(shown(renderNoMatch('nothing'))).not.toContain('e.g.');
+    expect(shown(renderNoOrdersInMessage(['x'], example))).toContain('e.g. `/order REALID0001`');
+    expect(shown(renderNoOrdersInMessage(['x'], undefined))).not.toContain('e.g.');
+  });
+
+  it('the Home tab quotes the newest order it lists, and none to a user who may not see orders', () => {
+    const home = renderHome({ isFinance: false, recent: { orders: [order(4)], hits: 1 } }, options);
+    expect(JSON.stringify(home.blocks)).toContain(`e.g. \`/order ${order(4).id}\``);
+    const denied = renderHome(
+      { isFinance: false, recent: { orders: [order(4)], hits: 1 }, ordersDenied: 'guest' },
+      options,
+    );
+    expect(JSON.stringify(denied.blocks)).not.toContain('e.g.');
+  });
+});
+
+describe('what a user typed is quoted back, never as formatting', () => {
+  it.each([
+    ['*bold* _it_', '∗bold∗ ˍitˍ'],
+    ['~gone~ `code`', '∼gone∼ ˋcodeˋ'],
+    ['PO_2026_0045', 'PO_2026_0045'],
+    ['2*3', '2*3'],
+  ])('%s is echoed as %s', (typed, echoed) => {
+    const message = renderNoMatch(typed);
+    expect(JSON.stringify(message.blocks)).toContain(`No order matches *“${echoed}”*`);
+  });
+});

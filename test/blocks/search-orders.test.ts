@@ -168,6 +168,8 @@ describe('the search builders', () => {
         },
       ],
     });
-    expect(renderOrderHelp({ orders: [], hits: 0 }, options).blocks).toContainEqual(searchButtonBlock());
+    expect(renderOrderHelp({ orders: [], hits: 0 }, options, undefined).blocks).toContainEqual(
+      searchButtonBlock(),
+    );
   });
 });

@@ -62,12 +62,17 @@ describe('the balance watch', () => {
     await round();
     setAvailable(25_000);
     await round();
-    // (The runway crosses its own threshold at 4,000 too: that is the runway test's subject.)
-    const posts = financePosts(h.slack).filter((text) => text.startsWith('Available funds'));
+    // The runway crosses its own threshold at 4,000 too, and recovers with the funds: one message
+    // for each reading that changed anything, never one per figure.
+    const posts = financePosts(h.slack);
     expect(posts).toHaveLength(3);
-    expect(posts[0]).toMatch(/^Available funds alert: €15,000\.00 \(threshold €20,000\.00\)/);
-    expect(posts[1]).toMatch(/^Available funds alert: €4,000\.00/);
-    expect(posts[2]).toMatch(/^Available funds recovered: €25,000\.00/);
+    expect(posts[0]).toBe('Available funds alert: €15,000.00 (threshold €20,000.00)');
+    expect(posts[1]).toMatch(
+      /^Available funds and runway alert: €4,000\.00 \(threshold €20,000\.00\), \d+\.\d days/,
+    );
+    expect(posts[2]).toMatch(
+      /^Available funds and runway recovered: €25,000\.00 \(threshold €20,000\.00\), /,
+    );
     const alert = h.slack.messages.find((m) => m.channel === FINANCE);
     expect(textOf(alert?.blocks)).toMatch(/trace ID `[0-9a-f]{16}`/);
     expect(textOf(alert?.blocks)).toContain('slack://app?team=T0SANDBOX&id=A0ORDERDESK&tab=home');
@@ -135,11 +140,10 @@ describe('the balance watch', () => {
     expect(spend.averagePerDay).toBeGreaterThan(0);
     setAvailable(spend.averagePerDay * 2);
     await round();
-    const runway = financePosts(h.slack)
-      .slice(before)
-      .filter((text) => text.startsWith('Runway'));
-    expect(runway).toHaveLength(1);
-    expect(runway[0]).toMatch(/^Runway alert: 2\.0 days \(threshold 3 days\)/);
+    // Funds (threshold 20,000) fall below theirs in the same reading: both in one message.
+    const posts = financePosts(h.slack).slice(before);
+    expect(posts).toHaveLength(1);
+    expect(posts[0]).toMatch(/^Available funds and runway alert: .*, 2\.0 days \(threshold 3 days\)$/);
     setAvailable(40_000);
     await round();
   });
@@ -181,18 +185,18 @@ describe('the balance watch', () => {
       h.logs.slice(logsBefore).filter((line) => line.includes('finance alert could not be posted')).length;
     const alerts = () => financePosts(h.slack).filter((text) => / alert: /.test(text)).length;
     const alertsBefore = alerts();
-    // The bot is not in the channel for two rounds. Funds and runway both cross: two alerts pending.
+    // The bot is not in the channel for two rounds. Funds and runway both cross: one alert pending.
     h.slack.methodFaults.set('chat.postMessage', { error: 'not_in_channel', count: 1_000 });
     setAvailable(1_000);
     await round();
-    expect(failures()).toBe(2);
+    expect(failures()).toBe(1);
     await round();
-    expect(failures()).toBe(4);
+    expect(failures()).toBe(2);
     expect(alerts()).toBe(alertsBefore);
     h.slack.methodFaults.delete('chat.postMessage');
     await round();
-    expect(failures()).toBe(4);
-    expect(alerts()).toBe(alertsBefore + 2);
+    expect(failures()).toBe(2);
+    expect(alerts()).toBe(alertsBefore + 1);
     setAvailable(40_000);
     await round();
   });

@@ -8,7 +8,10 @@ import { simpleClick } from './simple-click.js';
  * modal for those who may look orders up, checked at the click (and again at the submission).
  */
 export function searchOrdersAction(
-  deps: Pick<AppDeps, 'auth' | 'currency' | 'logger' | 'metrics' | 'reportTimeZone' | 'tracker'>,
+  deps: Pick<
+    AppDeps,
+    'auth' | 'currency' | 'logger' | 'metrics' | 'orderExamples' | 'reportTimeZone' | 'tracker'
+  >,
 ) {
   return simpleClick(deps, async (args) => {
     const { body, client } = args;
@@ -20,7 +23,11 @@ export function searchOrdersAction(
     try {
       await client.views.open({
         trigger_id: body.trigger_id,
-        view: renderSearchModal({ timeZone: deps.reportTimeZone, currency: deps.currency }),
+        view: renderSearchModal({
+          timeZone: deps.reportTimeZone,
+          currency: deps.currency,
+          example: await deps.orderExamples.current(),
+        }),
       });
       return 'ok';
     } catch (error) {

@@ -1,0 +1,56 @@
+import type { ExampleOrder } from '../blocks/types.js';
+import type { OrderIndex } from '../index/order-index.js';
+import type { AppLogger } from '../logger.js';
+
+/**
+ * The order that "e.g. `/order …`" hints quote: the newest one in Order Desk's copy of the history, so
+ * an example typed as shown finds an order (in the sandbox a simulator order, in production a real
+ * one). Read at most once a minute per process: a hint does not need the very newest order, and a
+ * usage reply should not wait on the database.
+ */
+export interface OrderExamples {
+  /** The newest known order, or undefined (empty or unavailable copy): hints then show a placeholder. */
+  current(): Promise<ExampleOrder | undefined>;
+}
+
+export function createOrderExamples(deps: {
+  orderIndex: Pick<OrderIndex, 'search'>;
+  logger: AppLogger;
+  now: () => Date;
+  maxAgeMs?: number;
+}): OrderExamples {
+  const maxAgeMs = deps.maxAgeMs ?? 60_000;
+  let cached: { example: ExampleOrder; readAt: number } | undefined;
+  let reading: Promise<ExampleOrder | undefined> | undefined;
+
+  async function read(): Promise<ExampleOrder | undefined> {
+    try {
+      const { orders } = await deps.orderIndex.search({ limit: 1 });
+      const newest = orders[0];
+      const example = newest
+        ? { id: newest.id, reference: newest.referenceId, productTitle: newest.item.title }
+        : undefined;
+      // An empty copy (the first sync has not run yet) is asked again next time, not for a minute.
+      cached = example ? { example, readAt: deps.now().getTime() } : undefined;
+      return example;
+    } catch (error) {
+      // Not worth more than a debug line: the hint falls back to its placeholder, and the index's own
+      // health (/healthz, the sync's log) already says when the database is away.
+      deps.logger.debug(
+        { error: (error as Error).message },
+        'no example order: the order index could not be read',
+      );
+      return cached?.example;
+    }
+  }
+
+  return {
+    async current() {
+      if (cached && deps.now().getTime() - cached.readAt < maxAgeMs) return cached.example;
+      reading ??= read().finally(() => {
+        reading = undefined;
+      });
+      return reading;
+    },
+  };
+}
