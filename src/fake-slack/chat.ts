@@ -13,6 +13,7 @@ export const chatMethods: WebApiFamily = {
       blocks: asBlocks(args.blocks),
       via: 'chat.postMessage',
       author: BOT.botUserId,
+      threadTs: args.thread_ts === undefined ? undefined : String(args.thread_ts),
     });
     return { ok: true, channel, ts: message.ts, message: { text: message.text, ts: message.ts } };
   },
@@ -25,6 +26,7 @@ export const chatMethods: WebApiFamily = {
       blocks: asBlocks(args.blocks),
       via: 'chat.postEphemeral',
       author: BOT.botUserId,
+      threadTs: args.thread_ts === undefined ? undefined : String(args.thread_ts),
     });
     return { ok: true, message_ts: message.ts };
   },

@@ -63,6 +63,17 @@ export interface MessageShortcutInput {
   callbackId: string;
   messageText: string;
   threadTs?: string | undefined;
+  /** The message's own ts and author, when it is a message in the fake workspace (the sandbox). */
+  messageTs?: string | undefined;
+  author?: string | undefined;
+}
+
+/** A person's message typed into a channel or a thread (the sandbox's composer). */
+export interface UserMessageInput {
+  user: string;
+  channel: string;
+  text: string;
+  threadTs?: string | undefined;
 }
 
 /** view.state.values of a submission: block_id → action_id → the element's state. */
@@ -86,6 +97,21 @@ const FORM = 'application/x-www-form-urlencoded';
 
 export class SlackClientDriver {
   constructor(private readonly slack: SlackState) {}
+
+  /**
+   * A person posts a message (a thread reply with `threadTs`). Order Desk subscribes to no message
+   * events, so Slack tells the app nothing; the message is there for shortcuts and threads.
+   */
+  postAsUser(input: UserMessageInput): FakeMessage {
+    return this.slack.addMessage({
+      channel: input.channel,
+      text: input.text,
+      blocks: [],
+      via: 'user',
+      author: input.user,
+      threadTs: input.threadTs,
+    });
+  }
 
   /** Also shows the command in the channel to its author, as Slack does. */
   async runCommand(input: CommandInput): Promise<SendResult> {
@@ -141,7 +167,8 @@ export class SlackClientDriver {
       ...input,
       user: this.user(input.user),
       channel: this.channel(input.channel),
-      messageTs: `${Math.floor(Date.now() / 1000)}.000${this.slack.nextSequence()}`,
+      messageTs: input.messageTs ?? `${Math.floor(Date.now() / 1000)}.000${this.slack.nextSequence()}`,
+      author: input.author ?? 'U0CUSTOMER',
       threadTs: input.threadTs,
       triggerId: this.slack.newTrigger(input.user),
       responseUrl: this.responseUrl(responseUrlId),

@@ -16,7 +16,9 @@ export interface FakeMessage {
   visibleTo?: string | undefined;
   text: string;
   blocks: unknown[];
-  via: 'response_url' | 'chat.postMessage' | 'chat.postEphemeral' | 'command';
+  via: 'response_url' | 'chat.postMessage' | 'chat.postEphemeral' | 'command' | 'user';
+  /** A reply in a thread: the ts of the thread's parent message, as Slack's thread_ts. */
+  threadTs?: string | undefined;
   /** The user a message was posted for (the command's author, or the bot). */
   author: string;
   /** Files shared with the message (files.completeUploadExternal), with where to download them. */

@@ -134,6 +134,8 @@ export function messageShortcutPayload(input: {
   callbackId: string;
   messageText: string;
   messageTs: string;
+  /** Who wrote the message the shortcut was run on. */
+  author: string;
   threadTs: string | undefined;
   triggerId: string;
   responseUrl: string;
@@ -153,7 +155,7 @@ export function messageShortcutPayload(input: {
     message_ts: input.messageTs,
     message: {
       type: 'message',
-      user: 'U0CUSTOMER',
+      user: input.author,
       ts: input.messageTs,
       text: input.messageText,
       ...(input.threadTs ? { thread_ts: input.threadTs } : {}),

@@ -11,12 +11,14 @@ import {
   type Redelivery,
   type SendResult,
   SlackClientDriver,
+  type UserMessageInput,
   type ViewSubmissionInput,
   type ViewSubmissionResult,
 } from './driver.js';
 import { type MethodFault, takeFault, UPLOAD, uploadFaultAnswer, webApiFaultAnswer } from './faults.js';
 import { downloadRoute, filesMethods, uploadRoute } from './files.js';
 import { jsonAnswer, type RouteAnswer, readBody, writeAnswer } from './http.js';
+import type { FakeMessage } from './model.js';
 import { answerResponseUrl, type ResponseUrlFault } from './response-urls.js';
 import { type FakeSlackOptions, SlackState } from './state.js';
 import { usersMethods } from './users.js';
@@ -112,6 +114,13 @@ export class FakeSlack extends SlackState {
   /** A block_actions payload with any value: for tests of tampered or stale buttons. */
   sendBlockAction(input: BlockActionInput): Promise<SendResult> {
     return this.driver.sendBlockAction(input);
+  }
+
+  /** A person's message in a channel or a thread (no event reaches the app). */
+  postAsUser(input: UserMessageInput): FakeMessage {
+    const message = this.driver.postAsUser(input);
+    this.emit('change');
+    return message;
   }
 
   /** Runs the message shortcut `callbackId` on a message (in a thread too: `threadTs`). */

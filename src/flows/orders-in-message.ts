@@ -14,9 +14,14 @@ export const MAX_CANDIDATES = 10;
 
 /**
  * The words of a message that could be an order ID or a reference: 5 to 64 letters, digits, `-` or `_`,
- * with at least one digit (order IDs and references have them; ordinary words do not). Slack markup is
- * read as Slack shows it: a link's label, no user or channel mentions.
+ * with at least one digit, or written in capitals in parts joined by `-` or `_` (`PO-DEMO-IMAGES`):
+ * order IDs and references look like that; ordinary words do not. Slack markup is read as Slack shows
+ * it: a link's label, no user or channel mentions.
  */
+function looksLikeOrderName(word: string): boolean {
+  return /\d/.test(word) || /^[A-Z0-9]+(?:[-_][A-Z0-9]+)+$/.test(word);
+}
+
 export function orderCandidates(text: string): string[] {
   const visible = text
     .replace(/<([^>|]*)\|([^>]*)>/g, (_all, target: string, label: string) =>
@@ -28,7 +33,7 @@ export function orderCandidates(text: string): string[] {
   const candidates: string[] = [];
   for (const raw of visible.split(/[^A-Za-z0-9_-]+/)) {
     const word = raw.replace(/^[-_]+|[-_]+$/g, '');
-    if (word.length < 5 || word.length > 64 || !/\d/.test(word)) continue;
+    if (word.length < 5 || word.length > 64 || !looksLikeOrderName(word)) continue;
     const key = word.toLowerCase();
     if (seen.has(key)) continue;
     seen.add(key);

@@ -20,6 +20,27 @@ const STATIC: Record<string, { file: string; type: string }> = {
 
 const PUBLIC_DIR = new URL('./public/', import.meta.url);
 const MAX_COMMAND_LENGTH = 4_000;
+/** Slack's limit for a message's text; the sandbox refuses longer messages as Slack's composer does. */
+const MAX_MESSAGE_LENGTH = 40_000;
+/** The slash commands manifest.yml declares: the only ones the sandbox's composer sends to the app. */
+export const SANDBOX_COMMANDS = ['/order', '/order-keys', '/order-audit'] as const;
+/** The message shortcuts manifest.yml declares, shown in each message's "More actions" menu. */
+export const MESSAGE_SHORTCUTS = [{ callbackId: 'lookup_orders', name: 'Look up orders' }] as const;
+
+/**
+ * An amount as a person types it into the balance control: digits, an optional decimal point and at
+ * most two decimals (thousands separators allowed). Anything else (empty, "1e9", "12.345") is refused
+ * with a message, rather than read as 0 or as something else.
+ */
+export function parseAmount(typed: unknown): { value: number } | { error: string } {
+  const text = typeof typed === 'string' ? typed.trim().replace(/[ ,_]/g, '') : '';
+  if (text === '') return { error: 'Enter an amount, for example 34870.55.' };
+  if (!/^\d{1,12}(\.\d{1,2})?$/.test(text))
+    return {
+      error: `“${String(typed).slice(0, 30)}” is not an amount: use digits and at most two decimals, for example 34870.55.`,
+    };
+  return { value: Number(text) };
+}
 
 export interface SandboxControls {
   /** Available funds (balance + credit limit) the simulated partner account reports. */
@@ -70,7 +91,12 @@ export function attachSandboxPage(slack: FakeSlack, users: SandboxUser[], contro
     }
     switch (`${req.method} ${route}`) {
       case 'GET setup':
-        return json(res, 200, { users, channels: slack.channels });
+        return json(res, 200, {
+          users,
+          channels: slack.channels,
+          commands: SANDBOX_COMMANDS,
+          shortcuts: MESSAGE_SHORTCUTS,
+        });
       case 'GET state': {
         const user = url.searchParams.get('user');
         if (!known(user)) return json(res, 400, { error: 'Unknown user.' });
@@ -78,6 +104,8 @@ export function attachSandboxPage(slack: FakeSlack, users: SandboxUser[], contro
         const messages = channel
           ? slack.visibleMessages(channel, user).map((m) => ({
               id: m.id,
+              ts: m.ts,
+              threadTs: m.threadTs ?? null,
               text: m.text,
               blocks: m.blocks,
               ephemeral: m.visibleTo !== undefined,
@@ -112,9 +140,9 @@ export function attachSandboxPage(slack: FakeSlack, users: SandboxUser[], contro
         return json(res, 200, {});
       }
       case 'POST balance': {
-        const value = Number(body.available);
-        if (!Number.isFinite(value) || value < 0) return json(res, 400, { error: 'A number of 0 or more.' });
-        controls.setAvailable(value);
+        const amount = parseAmount(body.available);
+        if ('error' in amount) return json(res, 400, { error: amount.error });
+        controls.setAvailable(amount.value);
         slack.emit('change');
         return json(res, 200, { available: controls.available() });
       }
@@ -160,15 +188,57 @@ export function attachSandboxPage(slack: FakeSlack, users: SandboxUser[], contro
         ) {
           return json(res, 400, { error: 'A command needs a known user, a channel and text.' });
         }
-        const match = /^(\/order(?:-keys)?)(?:\s+([\s\S]*))?$/.exec(text.trim());
-        if (!match?.[1]) return json(res, 400, { error: 'Only /order and /order-keys are available here.' });
+        const match = /^(\/[a-z-]+)(?:\s+([\s\S]*))?$/.exec(text.trim());
+        const command = SANDBOX_COMMANDS.find((known) => known === match?.[1]);
+        if (!command)
+          return json(res, 400, { error: `Only ${SANDBOX_COMMANDS.join(', ')} are available here.` });
         const sent = await slack.runCommand({
           user,
           channel,
-          command: match[1],
-          text: (match[2] ?? '').trim(),
+          command,
+          text: (match?.[2] ?? '').trim(),
         });
         return json(res, sent.status === 200 ? 200 : 502, { status: sent.status, ackMs: sent.ackMs });
+      }
+      case 'POST message': {
+        const { user, channel, text, threadTs } = body;
+        if (
+          !known(user) ||
+          typeof channel !== 'string' ||
+          !slack.channels.some((c) => c.id === channel) ||
+          typeof text !== 'string' ||
+          text.trim() === '' ||
+          text.length > MAX_MESSAGE_LENGTH ||
+          (threadTs !== undefined && typeof threadTs !== 'string')
+        )
+          return json(res, 400, { error: 'A message needs a known user, a channel and text.' });
+        if (threadTs !== undefined) {
+          const parent = slack.messages.find((m) => m.channel === channel && m.ts === threadTs && !m.deleted);
+          if (!parent || parent.visibleTo !== undefined || parent.threadTs !== undefined)
+            return json(res, 404, { error: 'That thread is gone.' });
+        }
+        const posted = slack.postAsUser({ user, channel, text: text.trim(), threadTs });
+        return json(res, 200, { id: posted.id, ts: posted.ts });
+      }
+      case 'POST shortcut': {
+        const { user, messageId, callbackId } = body;
+        const shortcut = MESSAGE_SHORTCUTS.find((s) => s.callbackId === callbackId);
+        if (!known(user) || typeof messageId !== 'string' || !shortcut)
+          return json(res, 400, { error: 'A shortcut needs a known user, a message and a shortcut.' });
+        const message = slack.findMessage(messageId);
+        // Slack offers message shortcuts on messages everyone sees, not on ephemeral ones.
+        if (!message || message.deleted || message.visibleTo !== undefined)
+          return json(res, 404, { error: 'That message is gone.' });
+        const sent = await slack.runMessageShortcut({
+          user,
+          channel: message.channel,
+          callbackId: shortcut.callbackId,
+          messageText: message.text,
+          messageTs: message.ts,
+          author: message.author,
+          threadTs: message.threadTs,
+        });
+        return json(res, 200, { status: sent.status, ackMs: sent.ackMs });
       }
       case 'POST click': {
         const { user, location, actionId, value } = body;

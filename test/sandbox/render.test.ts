@@ -1,6 +1,13 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-// @ts-expect-error: a plain browser module without type declarations, loaded here as the page loads it
-import { renderBlocks, renderMessageBody, renderMrkdwn } from '../../src/sandbox/public/render.js';
+import {
+  EMOJI,
+  renderBlocks,
+  renderMessageBody,
+  renderMrkdwn,
+  // @ts-expect-error: a plain browser module without type declarations, loaded here as the page loads it
+} from '../../src/sandbox/public/render.js';
 
 const context = {
   users: [{ id: 'U0AGENT', name: 'ana.agent' }],
@@ -92,5 +99,40 @@ describe('sandbox mrkdwn renderer', () => {
     );
     expect(html).toContain('<strong>card</strong>');
     expect(html).not.toContain('fallback only');
+  });
+});
+
+describe('emoji shortcodes', () => {
+  /** Every `:shortcode:` in the app's TypeScript source (not SQLite's `:memory:` or IPv6's `::ffff:`). */
+  function shortcodesInSource(dir: string): Set<string> {
+    const found = new Set<string>();
+    for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+      if (!entry.isFile() || !entry.name.endsWith('.ts')) continue;
+      const source = readFileSync(join(entry.parentPath, entry.name), 'utf8');
+      for (const match of source.matchAll(/[\s'`"(]:([a-z][a-z0-9_+-]*):/g)) found.add(match[1] as string);
+    }
+    found.delete('memory');
+    return found;
+  }
+
+  it('every shortcode Order Desk writes is shown as an emoji by the sandbox', () => {
+    const used = shortcodesInSource('src');
+    expect(used.size).toBeGreaterThan(10);
+    const missing = [...used].filter((name) => !(name in (EMOJI as Record<string, string>)));
+    expect(missing).toEqual([]);
+  });
+
+  it('plain_text (headers, buttons) shows emoji too, unless emoji is false', () => {
+    const html = renderBlocks([
+      { type: 'header', text: { type: 'plain_text', text: ':key: Keys', emoji: true } },
+      {
+        type: 'actions',
+        elements: [{ type: 'button', action_id: 'a', text: { type: 'plain_text', text: ':mag: Find' } }],
+      },
+      { type: 'header', text: { type: 'plain_text', text: ':key: raw', emoji: false } },
+    ]);
+    expect(html).toContain('<div class="block header">🔑 Keys</div>');
+    expect(html).toContain('>🔍 Find</button>');
+    expect(html).toContain('<div class="block header">:key: raw</div>');
   });
 });

@@ -17,6 +17,10 @@ if (!chromiumPath && !inCi) {
 }
 
 const SHOTS = 'test-results';
+// The README's screenshots: taken here, from the sandbox as it is, so they cannot go stale.
+const DOCS = 'docs';
+/** An emoji shortcode left as text (`:rotating_light:`): Slack would show the emoji. */
+const RAW_SHORTCODE = /(^|\s):[a-z][a-z0-9_+-]*:(\s|$)/m;
 
 describe.skipIf(!chromiumPath && !inCi)('the sandbox in a browser', () => {
   let sandbox: SandboxProcess;
@@ -77,7 +81,7 @@ describe.skipIf(!chromiumPath && !inCi)('the sandbox in a browser', () => {
     await preview.waitFor();
     await expect(preview.locator('.ephemeral').innerText()).resolves.toContain('Only visible to you');
     const orderId = (await preview.locator('.header').innerText()).replace('Order ', '').trim();
-    await page.screenshot({ path: `${SHOTS}/1-order-card.png` });
+    await page.screenshot({ path: `${DOCS}/sandbox-order-card.png` });
     await preview.getByRole('button', { name: 'Share in channel' }).click();
     const shared = page.locator('.message:not(.is-ephemeral)', { hasText: 'Shared by' }).last();
     await shared.waitFor();
@@ -94,6 +98,96 @@ describe.skipIf(!chromiumPath && !inCi)('the sandbox in a browser', () => {
     expect(await page.locator('.message.is-ephemeral', { hasText: orderId }).count()).toBe(0);
     await page.screenshot({ path: `${SHOTS}/2-shared-card-seen-by-member.png` });
   });
+
+  it('the examples Order Desk suggests find orders; what a user typed is echoed as typed', async () => {
+    await as('U0AGENT');
+    await go('C0SUPPORT');
+    await type('/order');
+    const help = page.locator('.message.is-ephemeral', { hasText: 'How to look up an order' }).last();
+    await help.waitFor();
+    const [, exampleId, exampleReference] =
+      /e\.g\. \/order (\S+) or \/order (\S+)\./.exec(await help.innerText()) ?? [];
+    expect(exampleId).toMatch(/^[A-Z0-9]{10}$/);
+    await type(`/order ${exampleReference}`);
+    const card = cardOf(exampleId as string);
+    await card.waitFor();
+    expect(await card.innerText()).toContain('Share in channel');
+
+    // The no-match hint names an order that exists too: typed as shown, it is found.
+    await type('/order NOTHING-LIKE-THIS');
+    const noMatch = page.locator('.message.is-ephemeral', { hasText: 'No order matches' }).last();
+    await noMatch.waitFor();
+    const hinted = /full order ID \(e\.g\. (\S+)\)/.exec(await noMatch.innerText())?.[1] ?? '';
+    expect(hinted).toMatch(/^[A-Z0-9]{10}$/);
+    await type(`/order ${hinted}`);
+    await cardOf(hinted).waitFor();
+
+    // Formatting marks come back as the characters typed, not as bold or italics.
+    await type('/order *bold* _it_');
+    const echoed = page.locator('.message.is-ephemeral', { hasText: 'No order matches' }).last();
+    await expect.poll(async () => echoed.innerText()).toContain('“∗bold∗ ˍitˍ”');
+    expect(await echoed.locator('strong', { hasText: /^bold$/ }).count()).toBe(0);
+    expect(await echoed.locator('em', { hasText: /^it$/ }).count()).toBe(0);
+    expect(await page.locator('#messages').innerText()).not.toMatch(RAW_SHORTCODE);
+  });
+
+  it('Look up orders from a message’s ⋯ More actions menu, in the channel and in a thread', async () => {
+    await as('U0MEMBER');
+    await go('C0GENERAL');
+    const [order, another] = await ordersFromHome();
+    if (!order || !another) throw new Error('the Home tab lists fewer than two orders');
+    await type(`Customer writes: where are my keys for ${order.reference}?`);
+    const posted = page.locator('.message', { hasText: 'Customer writes' }).last();
+    await posted.waitFor();
+    await posted.hover();
+    await posted.getByRole('button', { name: 'More actions' }).click();
+    await page.screenshot({ path: `${DOCS}/sandbox-message-shortcut.png` });
+    await page.getByRole('menuitem', { name: /Look up orders/ }).click();
+    await cardOf(order.id).waitFor();
+
+    // A reply in the thread names another order; the shortcut works on thread replies too.
+    await posted.hover();
+    await posted.getByRole('button', { name: 'Reply in thread' }).click();
+    await page.locator('#thread').waitFor();
+    await page.fill('#thread-box', `Also this one: ${another.id}`);
+    await page.press('#thread-box', 'Enter');
+    const reply = page.locator('#thread .message', { hasText: 'Also this one' });
+    await reply.waitFor();
+    expect(await page.locator('.thread-link', { hasText: '1 reply' }).count()).toBe(1);
+    await reply.hover();
+    await reply.getByRole('button', { name: 'More actions' }).click();
+    await page.getByRole('menuitem', { name: /Look up orders/ }).click();
+    await cardOf(another.id).waitFor();
+    await page.click('#thread-close');
+    await page.locator('#thread').waitFor({ state: 'hidden' });
+  });
+
+  /** The ephemeral card of an order (its header), not a message that merely mentions the order. */
+  function cardOf(orderId: string) {
+    return page
+      .locator('.message.is-ephemeral', { has: page.locator('.header', { hasText: `Order ${orderId}` }) })
+      .last();
+  }
+
+  /** Two orders from the member's Home tab (IDs and references), as a person would copy them. */
+  async function ordersFromHome(): Promise<Array<{ id: string; reference: string }>> {
+    const state = (await (await fetch(`${sandbox.url}/sandbox/api/state?user=U0MEMBER&channel=`)).json()) as {
+      home: { blocks: Array<{ text?: { text?: string } }> } | null;
+    };
+    if (!state.home) {
+      await go('home');
+      await page.locator('#home', { hasText: 'Most recent orders' }).waitFor();
+      await go('C0GENERAL');
+      return ordersFromHome();
+    }
+    const rows = state.home.blocks
+      .map((block) => block.text?.text ?? '')
+      .map((text) => /`([A-Z0-9]{10})`.*?(PO-[\w-]+)/s.exec(text))
+      .filter((match): match is RegExpExecArray => match !== null)
+      .map((match) => ({ id: match[1] as string, reference: match[2] as string }));
+    expect(rows.length).toBeGreaterThanOrEqual(2);
+    return rows;
+  }
 
   it('finds orders by product name, from Order Desk’s copy of the order history', async () => {
     // The sandbox syncs the history into its index at start-up; the copy answers once it is complete.
@@ -161,6 +255,15 @@ describe.skipIf(!chromiumPath && !inCi)('the sandbox in a browser', () => {
           Number(count) - 1,
       [orderId, before],
     );
+
+    // The audit channel: readable lines, emoji shown as emoji, never a key.
+    await go('C0AUDIT');
+    const audit = page.locator('.message', { hasText: orderId }).last();
+    await audit.waitFor();
+    expect(await audit.innerText()).toContain('🔑');
+    expect(await page.locator('#messages').innerText()).not.toMatch(RAW_SHORTCODE);
+    expect(await page.locator('#messages').innerText()).not.toContain(codeBlock.split('\n')[0] ?? 'none');
+    await go('C0SUPPORT');
   });
 
   it('the showcase orders: image keys described, a partial delivery, a refunded order', async () => {
@@ -247,7 +350,7 @@ describe.skipIf(!chromiumPath && !inCi)('the sandbox in a browser', () => {
     // Spend figures are computed in the background; the Home tab is published again when they land.
     await page.locator('#home', { hasText: 'Last 30 days' }).waitFor({ timeout: 15_000 });
     expect(await page.locator('#home').innerText()).toMatch(/[▁▂▃▄▅▆▇█]{30}/);
-    await page.screenshot({ path: `${SHOTS}/7-home-finance-spend.png`, fullPage: true });
+    await page.screenshot({ path: `${DOCS}/finance-home.png`, fullPage: true });
 
     await page.locator('#home').getByRole('button', { name: 'Export orders (CSV)' }).click();
     const modal = page.locator('#modal-form');
@@ -275,18 +378,50 @@ describe.skipIf(!chromiumPath && !inCi)('the sandbox in a browser', () => {
     expect(lines.length - 1).toBe(exported);
     expect(download.suggestedFilename()).toMatch(/^orders-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}\.csv$/);
 
-    // The simulated account runs low: within a watch round (5 s) #finance hears of it, once.
-    await page.fill('#available-input', '15000');
-    await page.click('#balance-control button');
+    // The balance control refuses what is not an amount, and says why; the funds stay as they were.
+    const availableNow = async () =>
+      (
+        (await (await fetch(`${sandbox.url}/sandbox/api/state?user=U0FINANCE&channel=`)).json()) as {
+          available: number;
+        }
+      ).available;
+    const before = await availableNow();
+    for (const [typed, said] of [
+      ['', 'Enter an amount'],
+      ['1e9', 'is not an amount'],
+      ['12.345', 'is not an amount'],
+    ] as const) {
+      await page.fill('#available-input', typed);
+      await page.click('#balance-control button');
+      await expect.poll(() => page.locator('#balance-status').innerText()).toContain(said);
+    }
+    expect(await availableNow()).toBe(before);
+
+    // The account runs low: within a watch round (5 s) #finance hears of it, in one message, even
+    // when the runway crosses its threshold in the same dip.
     await page.click('.nav-item[data-target="C0FINANCE"]');
-    await page.locator('.message', { hasText: 'Available funds fell below' }).waitFor({ timeout: 20_000 });
-    await page.screenshot({ path: `${SHOTS}/9-finance-alert.png` });
-    await page.fill('#available-input', '60000');
+    await page.locator('#main-title', { hasText: '# finance' }).waitFor();
+    // Counted on the sandbox's record, not on the page (which repaints as messages arrive).
+    const financePosts = async () =>
+      (
+        (await (await fetch(`${sandbox.url}/sandbox/api/state?user=U0FINANCE&channel=C0FINANCE`)).json()) as {
+          messages: unknown[];
+        }
+      ).messages.length;
+    const alertsBefore = await financePosts();
+    await page.fill('#available-input', '1500');
     await page.click('#balance-control button');
-    await page
-      .locator('.message', { hasText: 'Available funds are back above' })
-      .waitFor({ timeout: 20_000 });
-    expect(await page.locator('.message', { hasText: 'Available funds fell below' }).count()).toBe(1);
+    await page.locator('.message', { hasText: 'Available funds fell below' }).waitFor({ timeout: 20_000 });
+    const dip = page.locator('.message', { hasText: 'Available funds fell below' });
+    expect(await dip.innerText()).toContain('Runway fell below 7 days');
+    await page.screenshot({ path: `${DOCS}/finance-alert.png` });
+    await page.fill('#available-input', '1000000000');
+    await page.click('#balance-control button');
+    const recovery = page.locator('.message', { hasText: 'Available funds are above €20,000.00 again' });
+    await recovery.waitFor({ timeout: 20_000 });
+    expect(await recovery.innerText()).toContain('Runway is above 7 days again: more than a year.');
+    expect(await financePosts()).toBe(alertsBefore + 2);
+    expect(await page.locator('#messages').innerText()).not.toMatch(RAW_SHORTCODE);
     // Back to the starting value, cents included: the control accepts it (its step is a cent).
     await page.fill('#available-input', '34870.55');
     expect(
@@ -312,7 +447,7 @@ describe.skipIf(!chromiumPath && !inCi)('the sandbox in a browser', () => {
     const home = await page.locator('#home').innerText();
     expect(home).toMatch(/Balance\s+€[\d,]+\.\d\d/);
     expect(home).toContain('Most recent orders');
-    await page.screenshot({ path: `${SHOTS}/5-home-finance.png` });
+    await page.screenshot({ path: `${DOCS}/sandbox-home.png` });
 
     await as('U0MEMBER');
     await page.locator('#home', { hasText: 'visible to finance only' }).waitFor();

@@ -1,4 +1,3 @@
-import type { AppDeps } from '../../app/deps.js';
 import { type HomeDeps, publishHome } from '../../flows/publish-home.js';
 import { simpleClick } from './simple-click.js';
 

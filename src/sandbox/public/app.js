@@ -3,7 +3,19 @@ import { escapeHtml, renderBlocks, renderMessageBody } from './render.js';
 // The sandbox page: pick a user and a channel, type commands, click buttons, open the Home tab. All of
 // it goes to the sandbox server, which forwards it to the app exactly as Slack would.
 
-const state = { users: [], channels: [], user: '', view: '', data: null };
+const state = {
+  users: [],
+  channels: [],
+  commands: [],
+  shortcuts: [],
+  user: '',
+  view: '',
+  data: null,
+  /** The thread open beside the channel (its parent's ts), as in Slack's thread pane. */
+  thread: null,
+  /** The message whose "More actions" menu is open: kept across repaints. */
+  menuFor: null,
+};
 const $ = (id) => document.getElementById(id);
 
 async function api(path, body) {
@@ -51,26 +63,84 @@ function renderSidebar() {
   $('nav-home').classList.toggle('active', state.view === 'home');
 }
 
-function renderMessages(messages) {
-  if (messages.length === 0) return '<p class="empty">No messages yet. Type a command below.</p>';
-  return messages
-    .map((m) => {
-      const fromApp = m.via !== 'command';
-      const author = fromApp ? 'Order Desk' : userName(m.author);
-      const badge = m.ephemeral ? '<span class="ephemeral">Only visible to you</span>' : '';
-      const files = (m.files ?? [])
-        .map(
-          (f) =>
-            `<a class="file" href="${escapeHtml(f.url)}" download="${escapeHtml(f.name)}">📄 ${escapeHtml(f.title)}</a>`,
-        )
-        .join('');
-      const body = renderMessageBody(m, context(), m.id) + files;
-      return `<article class="message${m.ephemeral ? ' is-ephemeral' : ''}" data-message-id="${escapeHtml(m.id)}">
-        <div class="avatar${fromApp ? ' app' : ''}">${fromApp ? 'OD' : escapeHtml(author.slice(0, 2).toUpperCase())}</div>
-        <div class="message-body"><div class="meta"><strong>${escapeHtml(author)}</strong>${fromApp ? ' <span class="app-tag">APP</span>' : ''} ${badge}</div>${body}</div>
-      </article>`;
-    })
+/** One message as Slack shows it; `actions` adds the hover toolbar (reply, More actions). */
+function renderMessage(m, { replies = [], inThread = false } = {}) {
+  const fromApp = m.via !== 'command' && m.via !== 'user';
+  const author = fromApp ? 'Order Desk' : userName(m.author);
+  const badge = m.ephemeral ? '<span class="ephemeral">Only visible to you</span>' : '';
+  const files = (m.files ?? [])
+    .map(
+      (f) =>
+        `<a class="file" href="${escapeHtml(f.url)}" download="${escapeHtml(f.name)}">📄 ${escapeHtml(f.title)}</a>`,
+    )
     .join('');
+  // A person's own words are mrkdwn too, but a command is shown as typed.
+  const body =
+    m.via === 'command'
+      ? `<div class="block section"><div class="section-body"><div class="section-text">${escapeHtml(m.text)}</div></div></div>`
+      : renderMessageBody(m, context(), m.id) + files;
+  const replyCount =
+    replies.length > 0
+      ? `<button type="button" class="thread-link" data-thread="${escapeHtml(m.ts)}">${replies.length} ${replies.length === 1 ? 'reply' : 'replies'}</button>`
+      : '';
+  return `<article class="message${m.ephemeral ? ' is-ephemeral' : ''}${state.menuFor === m.id ? ' menu-open' : ''}" data-message-id="${escapeHtml(m.id)}">
+        <div class="avatar${fromApp ? ' app' : ''}">${fromApp ? 'OD' : escapeHtml(author.slice(0, 2).toUpperCase())}</div>
+        <div class="message-body"><div class="meta"><strong>${escapeHtml(author)}</strong>${fromApp ? ' <span class="app-tag">APP</span>' : ''} ${badge}</div>${body}${replyCount}</div>
+        ${m.ephemeral ? '' : messageActions(m, inThread)}
+      </article>`;
+}
+
+/**
+ * The toolbar Slack shows over a message on hover: reply in thread (not inside a thread), and
+ * "More actions" with the app's message shortcuts. Ephemeral messages have none, as in Slack.
+ */
+function messageActions(m, inThread) {
+  const reply = inThread
+    ? ''
+    : `<button type="button" class="msg-action" data-thread="${escapeHtml(m.ts)}" aria-label="Reply in thread" title="Reply in thread">💬</button>`;
+  const menu =
+    state.menuFor === m.id
+      ? `<div class="menu" role="menu" aria-label="More actions">${state.shortcuts
+          .map(
+            (s) =>
+              `<button type="button" role="menuitem" class="menu-item" data-shortcut="${escapeHtml(s.callbackId)}" data-message="${escapeHtml(m.id)}">${escapeHtml(s.name)} <span class="menu-app">Order Desk</span></button>`,
+          )
+          .join('')}</div>`
+      : '';
+  return `<div class="message-actions">${reply}<button type="button" class="msg-action" data-more="${escapeHtml(m.id)}" aria-label="More actions" title="More actions" aria-haspopup="menu" aria-expanded="${state.menuFor === m.id}">⋯</button>${menu}</div>`;
+}
+
+/** A channel's messages: top-level ones, each with its reply count; replies live in the thread pane. */
+function renderMessages(messages) {
+  if (messages.length === 0)
+    return '<p class="empty">No messages yet. Type a message or a command below.</p>';
+  const replies = new Map();
+  for (const m of messages) {
+    if (m.threadTs) replies.set(m.threadTs, [...(replies.get(m.threadTs) ?? []), m]);
+  }
+  return messages
+    .filter((m) => !m.threadTs)
+    .map((m) => renderMessage(m, { replies: replies.get(m.ts) ?? [] }))
+    .join('');
+}
+
+/** The thread pane: the parent, its replies, and a reply box. */
+function renderThread(messages) {
+  const pane = $('thread');
+  const parent = state.thread && messages.find((m) => m.ts === state.thread && !m.threadTs);
+  document.querySelector('.workspace').classList.toggle('with-thread', Boolean(parent));
+  pane.hidden = !parent;
+  if (!parent) {
+    state.thread = null;
+    return;
+  }
+  const replies = messages.filter((m) => m.threadTs === parent.ts);
+  const box = $('thread-messages');
+  const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 40;
+  box.innerHTML = `${renderMessage(parent, { inThread: true })}<div class="thread-count">${replies.length} ${replies.length === 1 ? 'reply' : 'replies'}</div>${replies
+    .map((m) => renderMessage(m, { inThread: true }))
+    .join('')}`;
+  if (atBottom) box.scrollTop = box.scrollHeight;
 }
 
 let latestRefresh = 0;
@@ -104,6 +174,17 @@ async function partnerAction(control, path, body, describe) {
 const orderName = (order) => `${order.id} (${order.reference_id})`;
 
 let shownModal = '';
+
+/** Runs a message shortcut (⋯ More actions) on a message; the answer arrives as in Slack. */
+async function runShortcut(callbackId, messageId) {
+  try {
+    const result = await api('shortcut', { user: state.user, messageId, callbackId });
+    $('composer-hint').textContent =
+      `Ran the shortcut; the app acknowledged in ${Math.round(result.ackMs)} ms.`;
+  } catch (error) {
+    $('composer-hint').textContent = `Shortcut failed: ${error.message}`;
+  }
+}
 
 /** A modal (views.open) as a dialog: date pickers, radio buttons, Submit and Cancel. */
 function renderModal(modal) {
@@ -201,9 +282,14 @@ async function refresh() {
     box.innerHTML = renderMessages(data.messages);
     if (atBottom) box.scrollTop = box.scrollHeight;
   }
+  renderThread(onHome ? [] : data.messages);
 }
 
 async function show(view) {
+  if (view !== state.view) {
+    state.thread = null;
+    state.menuFor = null;
+  }
   state.view = view;
   localStorage.setItem('sandbox.view', view);
   if (view === 'home') await api('home', { user: state.user });
@@ -214,6 +300,8 @@ async function init() {
   const data = await api('setup');
   state.users = data.users;
   state.channels = data.channels;
+  state.commands = data.commands;
+  state.shortcuts = data.shortcuts;
   state.user = localStorage.getItem('sandbox.user') ?? data.users[0].id;
   if (!state.users.some((u) => u.id === state.user)) state.user = data.users[0].id;
   const savedView = localStorage.getItem('sandbox.view');
@@ -230,6 +318,25 @@ async function init() {
   document.body.addEventListener('click', async (event) => {
     const nav = event.target.closest('.nav-item');
     if (nav) return show(nav.dataset.target);
+    const more = event.target.closest('[data-more]');
+    const shortcut = event.target.closest('.menu-item');
+    // Any click closes an open menu, as in Slack; "More actions" opens (or closes) its own.
+    const menuWas = state.menuFor;
+    state.menuFor = more && menuWas !== more.dataset.more ? more.dataset.more : null;
+    if (more || menuWas) await refresh();
+    if (more) return;
+    if (shortcut) return runShortcut(shortcut.dataset.shortcut, shortcut.dataset.message);
+    const thread = event.target.closest('[data-thread]');
+    if (thread) {
+      state.thread = thread.dataset.thread;
+      await refresh();
+      $('thread-box').focus();
+      return;
+    }
+    if (event.target.closest('#thread-close')) {
+      state.thread = null;
+      return refresh();
+    }
     const button = event.target.closest('.block-button');
     if (!button) return;
     if (button.tagName === 'A') {
@@ -257,8 +364,17 @@ async function init() {
   });
   $('balance-control').addEventListener('submit', async (event) => {
     event.preventDefault();
-    await api('balance', { available: Number($('available-input').value) });
-    $('available-input').blur();
+    // The server checks the amount (digits, at most two decimals) and says what is wrong with it.
+    try {
+      const answer = await api('balance', { available: $('available-input').value });
+      $('balance-status').textContent =
+        `Available funds set to ${answer.available.toLocaleString('en', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}.`;
+      $('balance-status').classList.remove('is-error');
+      $('available-input').blur();
+    } catch (error) {
+      $('balance-status').textContent = error.message;
+      $('balance-status').classList.add('is-error');
+    }
   });
   $('partner-new-order').addEventListener('click', (event) =>
     partnerAction(
@@ -293,18 +409,47 @@ async function init() {
     event.preventDefault();
     const text = $('message-box').value.trim();
     if (!text) return;
-    if (!/^\/order(-keys)?(\s|$)/.test(text)) {
-      $('composer-hint').textContent =
-        'The sandbox only knows Order Desk’s commands: /order and /order-keys.';
+    if (text.startsWith('/')) {
+      const name = text.split(/\s/)[0];
+      if (!state.commands.includes(name)) {
+        $('composer-hint').textContent =
+          `${name} is not a command here: Order Desk's commands are ${state.commands.join(', ')}.`;
+        return;
+      }
+      $('message-box').value = '';
+      try {
+        const result = await api('command', { user: state.user, channel: state.view, text });
+        $('composer-hint').textContent =
+          `Sent ${name}; the app acknowledged in ${Math.round(result.ackMs)} ms.`;
+      } catch (error) {
+        $('composer-hint').textContent = `Command failed: ${error.message}`;
+      }
       return;
     }
     $('message-box').value = '';
     try {
-      const result = await api('command', { user: state.user, channel: state.view, text });
+      await api('message', { user: state.user, channel: state.view, text });
       $('composer-hint').textContent =
-        `Sent ${text.split(' ')[0]}; the app acknowledged in ${Math.round(result.ackMs)} ms.`;
+        'Posted. Hover over a message and open ⋯ More actions to run Look up orders on it.';
     } catch (error) {
-      $('composer-hint').textContent = `Command failed: ${error.message}`;
+      $('composer-hint').textContent = `Not posted: ${error.message}`;
+    }
+  });
+  $('thread-composer').addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const text = $('thread-box').value.trim();
+    if (!text || !state.thread) return;
+    if (text.startsWith('/')) {
+      // As in Slack: slash commands are not sent from a thread.
+      $('thread-hint').textContent = 'Slash commands do not work in threads: type them in the channel.';
+      return;
+    }
+    $('thread-box').value = '';
+    try {
+      await api('message', { user: state.user, channel: state.view, text, threadTs: state.thread });
+      $('thread-hint').textContent = '';
+    } catch (error) {
+      $('thread-hint').textContent = `Not posted: ${error.message}`;
     }
   });
   // The server says when anything changed; the page then reads the state again.

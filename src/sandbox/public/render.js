@@ -98,10 +98,17 @@ function renderEmphasis(html) {
     .replace(new RegExp(`${edge}\\*([^*\\n]+)\\*${after}`, 'g'), '$1<strong>$2</strong>')
     .replace(new RegExp(`${edge}_([^_\\n]+)_${after}`, 'g'), '$1<em>$2</em>')
     .replace(new RegExp(`${edge}~([^~\\n]+)~${after}`, 'g'), '$1<del>$2</del>')
-    .replace(/:([a-z0-9_+-]+):/g, (all, name) => EMOJI[name] ?? all);
+    .replace(EMOJI_CODE, (all, name) => EMOJI[name] ?? all);
 }
 
-const EMOJI = {
+const EMOJI_CODE = /:([a-z0-9_+-]+):/g;
+
+/**
+ * The emoji shortcodes Order Desk writes, as Slack's clients show them (a test checks that every
+ * shortcode in the app's source is here). Others stay as typed, as Slack shows an unknown shortcode.
+ */
+export const EMOJI = {
+  card_index_dividers: '🗂️',
   key: '🔑',
   lock: '🔒',
   mag: '🔍',
@@ -134,20 +141,25 @@ export function renderMrkdwn(text, context = {}) {
     .join('');
 }
 
+/** plain_text as Slack shows it: no formatting, but emoji shortcodes as emoji (unless emoji: false). */
+export function renderPlain(text) {
+  if (!text) return '';
+  const html = escapeHtml(text.text ?? '').replace(/\n/g, '<br>');
+  return text.emoji === false ? html : html.replace(EMOJI_CODE, (all, name) => EMOJI[name] ?? all);
+}
+
 function renderText(text, context) {
   if (!text) return '';
-  return text.type === 'plain_text'
-    ? escapeHtml(text.text).replace(/\n/g, '<br>')
-    : renderMrkdwn(text.text, context);
+  return text.type === 'plain_text' ? renderPlain(text) : renderMrkdwn(text.text, context);
 }
 
 function renderButton(element, location) {
   const style = element.style ? ` button-${escapeHtml(element.style)}` : '';
   // A link button opens its URL in a new tab, as Slack does (and Slack reports the click too).
   if (element.url && /^https?:\/\//.test(element.url)) {
-    return `<a class="block-button link-button${style}" href="${escapeHtml(element.url)}" target="_blank" rel="noopener noreferrer" data-action-id="${escapeHtml(element.action_id ?? '')}" data-location="${escapeHtml(location)}">${escapeHtml(element.text?.text ?? 'Link')}</a>`;
+    return `<a class="block-button link-button${style}" href="${escapeHtml(element.url)}" target="_blank" rel="noopener noreferrer" data-action-id="${escapeHtml(element.action_id ?? '')}" data-location="${escapeHtml(location)}">${element.text ? renderPlain(element.text) : 'Link'}</a>`;
   }
-  return `<button type="button" class="block-button${style}" data-action-id="${escapeHtml(element.action_id ?? '')}" data-value="${escapeHtml(element.value ?? '')}" data-location="${escapeHtml(location)}">${escapeHtml(element.text?.text ?? 'Button')}</button>`;
+  return `<button type="button" class="block-button${style}" data-action-id="${escapeHtml(element.action_id ?? '')}" data-value="${escapeHtml(element.value ?? '')}" data-location="${escapeHtml(location)}">${element.text ? renderPlain(element.text) : 'Button'}</button>`;
 }
 
 /**
@@ -159,7 +171,7 @@ export function renderBlocks(blocks, context = {}, location = '') {
     .map((block) => {
       switch (block.type) {
         case 'header':
-          return `<div class="block header">${escapeHtml(block.text?.text ?? '')}</div>`;
+          return `<div class="block header">${renderPlain(block.text)}</div>`;
         case 'divider':
           return '<hr class="block divider">';
         case 'section': {
