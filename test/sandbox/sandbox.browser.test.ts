@@ -67,6 +67,8 @@ describe.skipIf(!chromiumPath && !inCi)('the sandbox in a browser', () => {
   }
   async function go(target: string) {
     await page.click(`.nav-item[data-target="${target}"]`);
+    // Wait until the page shows that channel (or the Home tab), not just until the click.
+    await page.waitForSelector(`body[data-shown-view="${target}"]`);
   }
   async function type(text: string) {
     await page.fill('#message-box', text);
@@ -258,7 +260,7 @@ describe.skipIf(!chromiumPath && !inCi)('the sandbox in a browser', () => {
 
     // The audit channel: readable lines, emoji shown as emoji, never a key.
     await go('C0AUDIT');
-    const audit = page.locator('.message', { hasText: orderId }).last();
+    const audit = page.locator('.message:not(.is-ephemeral)', { hasText: orderId }).last();
     await audit.waitFor();
     expect(await audit.innerText()).toContain('🔑');
     expect(await page.locator('#messages').innerText()).not.toMatch(RAW_SHORTCODE);
@@ -358,7 +360,7 @@ describe.skipIf(!chromiumPath && !inCi)('the sandbox in a browser', () => {
     await page.screenshot({ path: `${SHOTS}/8-export-modal.png` });
     await modal.getByRole('button', { name: 'Export' }).click();
     await page.locator('#modal').waitFor({ state: 'hidden' });
-    await page.click('.nav-item[data-target="D0FINANCE"]');
+    await go('D0FINANCE');
     const ready = page.locator('.message', { hasText: 'Export ready' }).last();
     await ready.waitFor({ timeout: 20_000 });
     const exported = Number(
@@ -399,7 +401,7 @@ describe.skipIf(!chromiumPath && !inCi)('the sandbox in a browser', () => {
 
     // The account runs low: within a watch round (5 s) #finance hears of it, in one message, even
     // when the runway crosses its threshold in the same dip.
-    await page.click('.nav-item[data-target="C0FINANCE"]');
+    await go('C0FINANCE');
     await page.locator('#main-title', { hasText: '# finance' }).waitFor();
     // Counted on the sandbox's record, not on the page (which repaints as messages arrive).
     const financePosts = async () =>

@@ -265,6 +265,7 @@ async function refresh() {
   renderPartner(data.partner);
   // Who the painted page is for: a test (or a curious newcomer) can tell a repaint has happened.
   document.body.dataset.shownUser = state.user;
+  document.body.dataset.shownView = state.view;
   renderSidebar();
   $('main-title').textContent = onHome
     ? 'Order Desk — Home'
