@@ -32,8 +32,8 @@ import { parseArgs, type WebApiHandler } from './web-api.js';
 //
 // This file only wires the parts: the HTTP server and its routes, authentication, faults and the
 // record of every call. What each Web API method does is in its family's file (chat, views, users,
-// conversations, files, functions, auth); the record itself is SlackState (state.ts); the driver (driver.ts)
-// is what a person in Slack does.
+// conversations, files, functions, auth); the record itself is SlackState (state.ts); the driver
+// (driver.ts) is what a person in Slack does.
 
 export { type FoundButton, findButton } from './buttons.js';
 export type { FunctionRunInput, FunctionRunResult, SendResult } from './driver.js';

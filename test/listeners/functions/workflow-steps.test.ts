@@ -51,7 +51,24 @@ describe('Workflow Builder steps', () => {
     expect(sent.ackMs).toBeLessThan(3_000);
     const execution = await h.slack.waitForFunctionCompletion(sent.functionExecutionId);
     executions.push(execution);
+    if (execution.completion.kind === 'success')
+      expectDeclaredOutputs(callbackId, execution.completion.outputs);
     return execution;
+  }
+
+  /** Outputs as manifest.yml declares them: no undeclared name, the required ones set, each of its type. */
+  function expectDeclaredOutputs(callbackId: string, outputs: Record<string, unknown>) {
+    const declared = h.slack.functions.definitions[callbackId]?.output_parameters ?? {};
+    for (const [name, value] of Object.entries(outputs)) {
+      const type = declared[name]?.type;
+      expect(type, `output ${name} is declared`).toBeDefined();
+      if (type === 'boolean') expect(typeof value, name).toBe('boolean');
+      if (type === 'number') expect(typeof value, name).toBe('number');
+      if (type === 'string') expect(typeof value, name).toBe('string');
+      if (type === 'slack#/types/timestamp') expect(Number.isInteger(value), name).toBe(true);
+    }
+    for (const [name, parameter] of Object.entries(declared))
+      if (parameter.is_required) expect(outputs, `required output ${name}`).toHaveProperty(name);
   }
   const lookup = (order: string, user: string = USERS.member) => runStep('lookup_order', { order, user });
   const balance = (user: string) => runStep('account_balance', { user });
