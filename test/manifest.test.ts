@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { COMMANDS } from '../src/listeners/commands/index.js';
 import { EVENTS } from '../src/listeners/events/index.js';
+import { FUNCTIONS } from '../src/listeners/functions/index.js';
 import { SHORTCUTS } from '../src/listeners/shortcuts/index.js';
 
 // The scope each Web API method the code calls needs. A new call that is missing here fails the test,
@@ -67,7 +68,51 @@ describe('manifest.yml matches the code', () => {
   it('subscribes to exactly the events the app listens to', () => {
     const registered = [...source.matchAll(/app\.event\('([^']+)'/g)].map((m) => m[1]).sort();
     expect(registered).toEqual([...EVENTS].sort());
-    expect([...manifest.settings.event_subscriptions.bot_events].sort()).toEqual(registered);
+    // Workflow Builder steps (app.function) arrive as function_executed.
+    const withSteps = [...registered, ...(FUNCTIONS.length > 0 ? ['function_executed'] : [])].sort();
+    expect([...manifest.settings.event_subscriptions.bot_events].sort()).toEqual(withSteps);
+  });
+
+  it('declares exactly the Workflow Builder steps the app handles, each for a person it checks', () => {
+    const registered = [...source.matchAll(/app\.function\(([A-Z_]+|'[^']+')/g)].length;
+    expect(registered).toBe(FUNCTIONS.length);
+    const declared = manifest.functions as Record<
+      string,
+      {
+        title: string;
+        description: string;
+        input_parameters: Record<string, { type: string; title: string; is_required: boolean }>;
+        output_parameters: Record<string, { type: string; title: string; is_required: boolean }>;
+      }
+    >;
+    expect(Object.keys(declared).sort()).toEqual([...FUNCTIONS].sort());
+    // Custom steps exist only for org-ready apps; the steps run in Order Desk, not on Slack.
+    expect(manifest.settings.org_deploy_enabled).toBe(true);
+    expect(manifest.settings.function_runtime).toBe('remote');
+    const types = [
+      'string',
+      'boolean',
+      'number',
+      'integer',
+      'slack#/types/user_id',
+      'slack#/types/timestamp',
+    ];
+    for (const step of Object.values(declared)) {
+      expect(step.title.length).toBeGreaterThan(5);
+      expect(step.description.length).toBeGreaterThan(20);
+      // Whom the step runs for is an input the workflow fills, required: access is checked on it.
+      expect(step.input_parameters.user).toMatchObject({ type: 'slack#/types/user_id', is_required: true });
+      for (const [name, parameter] of Object.entries({
+        ...step.input_parameters,
+        ...step.output_parameters,
+      })) {
+        expect(types, name).toContain(parameter.type);
+        expect(parameter.title, name).toBeTruthy();
+        expect(typeof parameter.is_required, name).toBe('boolean');
+      }
+      // No step hands out keys, not even by name.
+      for (const name of Object.keys(step.output_parameters)) expect(name).not.toMatch(/key/i);
+    }
   });
 
   it('asks for the scopes the code uses and no more', () => {

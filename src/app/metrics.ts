@@ -29,6 +29,7 @@ export interface AppMetrics {
   slackDeliveries: Counter<'kind' | 'outcome'>;
   syncRequests: Counter<'kind' | 'outcome'>;
   slackDeliveryRetries: Counter<'kind' | 'reason'>;
+  workflowSteps: Counter<'step' | 'outcome'>;
   /** The gauges read these when scraped; set once the parts they read exist. */
   sources: MetricSources;
 }
@@ -182,7 +183,7 @@ export function createMetrics(): AppMetrics {
     }),
     slackDeliveries: new Counter({
       name: 'order_desk_slack_deliveries_total',
-      help: 'Posts that must arrive (audit, finance_alert, export_file): delivered, or failed after every retry',
+      help: 'Posts that must arrive (audit, finance_alert, export_file, workflow_step): delivered, or failed after every retry',
       labelNames: ['kind', 'outcome'],
       registers,
     }),
@@ -196,6 +197,12 @@ export function createMetrics(): AppMetrics {
       name: 'order_desk_slack_api_errors_total',
       help: 'Slack Web API calls that failed, by method',
       labelNames: ['method'],
+      registers,
+    }),
+    workflowSteps: new Counter({
+      name: 'order_desk_workflow_steps_total',
+      help: 'Workflow Builder step runs, by step and outcome (ok, not_found, refused, bad_input, partner_failed, unavailable, error, duplicate)',
+      labelNames: ['step', 'outcome'],
       registers,
     }),
   };

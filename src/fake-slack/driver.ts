@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { findButton } from './buttons.js';
+import { type FunctionExecution, functionExecutedEvent } from './functions.js';
 import type { FakeMessage } from './model.js';
 import {
   appHomeOpenedEvent,
@@ -17,8 +18,9 @@ import type { SlackState } from './state.js';
 
 // The Slack client's side: what a person does in Slack, sent to the app as Slack sends it (signed,
 // with a fresh response_url and trigger_id): slash commands, button clicks in messages and on the
-// Home tab, message shortcuts, modal submissions, and the app_home_opened event. Each resolves at the
-// app's HTTP answer, which is Slack's ack.
+// Home tab, message shortcuts, modal submissions, the app_home_opened event, and a workflow reaching
+// one of the app's steps (function_executed). Each resolves at the app's HTTP answer, which is
+// Slack's ack.
 
 export interface SendResult {
   status: number;
@@ -91,6 +93,19 @@ export interface ViewSubmissionResult {
 export interface Redelivery {
   eventId: string;
   retryNum: number;
+}
+
+/** A workflow reaching one of the app's steps, with the inputs the workflow gives it. */
+export interface FunctionRunInput extends Signing {
+  callbackId: string;
+  inputs: Record<string, unknown>;
+  /** Sends the event of an earlier run again (same event_id and run), as Slack retries it. */
+  redelivery?: (Redelivery & { functionExecutionId: string }) | undefined;
+}
+
+export interface FunctionRunResult extends SendResult {
+  functionExecutionId: string;
+  eventId: string;
 }
 
 const FORM = 'application/x-www-form-urlencoded';
@@ -197,6 +212,27 @@ export class SlackClientDriver {
       ? { 'x-slack-retry-num': String(redelivery.retryNum), 'x-slack-retry-reason': 'http_timeout' }
       : undefined;
     return { ...(await this.send(body, 'application/json', {}, retryHeaders)), eventId };
+  }
+
+  /** Sends function_executed for a new run of the step (or the same run again: `redelivery`). */
+  async runFunction(input: FunctionRunInput): Promise<FunctionRunResult> {
+    const functions = this.slack.functions;
+    let execution: FunctionExecution | undefined;
+    if (input.redelivery) {
+      execution = functions.executions.get(input.redelivery.functionExecutionId);
+      if (!execution) throw new Error(`no function execution ${input.redelivery.functionExecutionId}`);
+    } else {
+      execution = functions.start(input.callbackId, input.inputs);
+    }
+    const definition = functions.definitions[execution.callbackId];
+    if (!definition) throw new Error(`no step ${execution.callbackId}`);
+    const eventId = input.redelivery?.eventId ?? `Ev${randomBytes(6).toString('hex')}`;
+    const body = JSON.stringify(functionExecutedEvent({ eventId, execution, definition }));
+    const retryHeaders = input.redelivery
+      ? { 'x-slack-retry-num': String(input.redelivery.retryNum), 'x-slack-retry-reason': 'http_timeout' }
+      : undefined;
+    const sent = await this.send(body, 'application/json', input, retryHeaders);
+    return { ...sent, functionExecutionId: execution.id, eventId };
   }
 
   /** Submits the user's newest modal; an answer without response_action closes it, as in Slack. */

@@ -7,6 +7,8 @@ import {
   type BlockActionInput,
   type ClickInput,
   type CommandInput,
+  type FunctionRunInput,
+  type FunctionRunResult,
   type MessageShortcutInput,
   type Redelivery,
   type SendResult,
@@ -17,6 +19,7 @@ import {
 } from './driver.js';
 import { type MethodFault, takeFault, UPLOAD, uploadFaultAnswer, webApiFaultAnswer } from './faults.js';
 import { downloadRoute, filesMethods, uploadRoute } from './files.js';
+import { type FunctionExecution, functionsMethods } from './functions.js';
 import { jsonAnswer, type RouteAnswer, readBody, writeAnswer } from './http.js';
 import type { FakeMessage } from './model.js';
 import { answerResponseUrl, type ResponseUrlFault } from './response-urls.js';
@@ -31,12 +34,13 @@ import { parseArgs, type WebApiHandler } from './web-api.js';
 //
 // This file only wires the parts: the HTTP server and its routes, authentication, faults and the
 // record of every call. What each Web API method does is in its family's file (chat, views, users,
-// conversations, files, auth); the record itself is SlackState (state.ts); the driver (driver.ts)
-// is what a person in Slack does.
+// conversations, files, functions, auth); the record itself is SlackState (state.ts); the driver
+// (driver.ts) is what a person in Slack does.
 
 export { type FoundButton, findButton } from './buttons.js';
-export type { SendResult } from './driver.js';
+export type { FunctionRunInput, FunctionRunResult, SendResult } from './driver.js';
 export { type MethodFault, UPLOAD } from './faults.js';
+export type { FunctionDefinition, FunctionExecution } from './functions.js';
 export { BOT } from './model.js';
 export type { ResponseUrlFault } from './response-urls.js';
 export type { FakeSlackOptions } from './state.js';
@@ -47,6 +51,7 @@ const WEB_API = new Map<string, WebApiHandler>(
     ...chatMethods,
     ...conversationsMethods,
     ...filesMethods,
+    ...functionsMethods,
     ...usersMethods,
     ...viewsMethods,
   }),
@@ -147,6 +152,22 @@ export class FakeSlack extends SlackState {
     return this.driver.submitView(input);
   }
 
+  /** A workflow reaches the step `callbackId` (function_executed); resolves at the app's ack. */
+  runFunction(input: FunctionRunInput): Promise<FunctionRunResult> {
+    return this.driver.runFunction(input);
+  }
+
+  /** Resolves when the app has ended the run (functions.completeSuccess or completeError). */
+  waitForFunctionCompletion(
+    functionExecutionId: string,
+    timeoutMs = 10_000,
+  ): Promise<FunctionExecution & { completion: NonNullable<FunctionExecution['completion']> }> {
+    return this.waitFor(() => {
+      const execution = this.functions.executions.get(functionExecutionId);
+      return execution?.completion ? { ...execution, completion: execution.completion } : undefined;
+    }, timeoutMs);
+  }
+
   // ---- The server side: routes ---------------------------------------------------------------------
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -185,13 +206,16 @@ export class FakeSlack extends SlackState {
     args: Record<string, unknown>,
     token: string,
   ): RouteAnswer & { ok: boolean } {
-    const expected = APP_LEVEL_METHODS.has(method) ? this.options.appToken : this.options.botToken;
-    if (!expected || token !== expected)
+    const appLevel = APP_LEVEL_METHODS.has(method);
+    const expected = appLevel ? this.options.appToken : this.options.botToken;
+    // A workflow step's token (xwfp-) stands in for the bot token while its step runs.
+    const byWorkflow = !appLevel && this.functions.accepts(method, token);
+    if (!byWorkflow && (!expected || token !== expected))
       return { ...jsonAnswer(200, { ok: false, error: 'invalid_auth' }), ok: false };
     const fault = takeFault(this.methodFaults, method);
     if (fault) return { ...webApiFaultAnswer(fault), ok: false };
     const handler = WEB_API.get(method);
-    const result = handler ? handler(args, this) : { ok: false, error: 'unknown_method' };
+    const result = handler ? handler(args, this, { token }) : { ok: false, error: 'unknown_method' };
     return { ...jsonAnswer(200, result), ok: result.ok === true };
   }
 

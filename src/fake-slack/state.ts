@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { FakeFiles } from './files.js';
+import { FakeFunctions, type FunctionDefinition, readManifestFunctions } from './functions.js';
 import type {
   FakeChannel,
   FakeMessage,
@@ -33,6 +34,8 @@ export interface FakeSlackOptions {
   responseUrlTtlMs?: number | undefined;
   /** false: uploaded files keep only their size (benchmarks). */
   keepUploads?: boolean | undefined;
+  /** The app's Workflow Builder steps as Slack knows them; default: manifest.yml's `functions`. */
+  functions?: Record<string, FunctionDefinition> | undefined;
 }
 
 export type NewMessage = Omit<FakeMessage, 'id' | 'ts' | 'deleted' | 'replacedCount'>;
@@ -45,6 +48,8 @@ export class SlackState extends EventEmitter {
   /** Modals open per user (views.open), newest last. */
   readonly modals = new Map<string, Array<{ id: string; view: Record<string, unknown> }>>();
   readonly uploads: FakeFiles;
+  /** Workflow Builder steps: their declarations and every run (functions.ts). */
+  readonly functions: FakeFunctions;
   readonly users: FakeUser[];
   readonly channels: FakeChannel[];
   readonly usergroups: Map<string, string[]>;
@@ -67,6 +72,7 @@ export class SlackState extends EventEmitter {
     this.usergroups = new Map(Object.entries(options.usergroups ?? {}));
     this.boundPort = options.port ?? 0;
     this.uploads = new FakeFiles(options.keepUploads ?? true);
+    this.functions = new FakeFunctions(options.functions ?? readManifestFunctions());
   }
 
   get url(): string {

@@ -9,7 +9,12 @@ export type WebApiArgs = Record<string, unknown>;
 /** Slack's answer body: `ok` plus the method's fields, or `ok: false` with an `error` code. */
 export type WebApiResult = { ok: boolean } & Record<string, unknown>;
 
-export type WebApiHandler = (args: WebApiArgs, slack: SlackState) => WebApiResult;
+/** Who made the call: the token it came with (bot or workflow token; the router has checked it). */
+export interface Caller {
+  token: string;
+}
+
+export type WebApiHandler = (args: WebApiArgs, slack: SlackState, caller: Caller) => WebApiResult;
 
 export type WebApiFamily = Readonly<Record<string, WebApiHandler>>;
 

@@ -6,7 +6,7 @@ import {
   type SlackMessage,
   stampedFromIndex,
 } from '../blocks/index.js';
-import type { PartnerApiError } from '../partner-api/index.js';
+import type { OrderSummary, PartnerApiError } from '../partner-api/index.js';
 import { renderOptions } from './lookup-order.js';
 
 // Matches read from the copy for one list (the list pages ten at a time through them).
@@ -39,6 +39,24 @@ export async function indexMatches(deps: Pick<AppDeps, 'orderIndex'>, query: str
   }
 }
 
+/** The orders whose ID or reference is exactly `query`, case apart (what makes a card, not a list). */
+export function exactMatchesIn<T extends OrderSummary>(orders: readonly T[], query: string): T[] {
+  const wanted = query.trim().toLowerCase();
+  return orders.filter(
+    (order) => order.id.toLowerCase() === wanted || (order.referenceId ?? '').toLowerCase() === wanted,
+  );
+}
+
+/**
+ * The copy's orders with exactly this ID or reference, and how complete the copy is; undefined when
+ * the copy cannot answer (as for a list: the database is down, or the sync has never run).
+ */
+export async function exactFromCopy(deps: Pick<AppDeps, 'orderIndex' | 'orderSync'>, query: string) {
+  const [found, coverage] = await Promise.all([indexMatches(deps, query), indexCoverage(deps)]);
+  if (!coverage) return undefined;
+  return { orders: found ? exactMatchesIn(found.orders, query) : [], coverage };
+}
+
 /** The partner failures that the copy can stand in for: it is not answering, not that it said no. */
 export function copyCanAnswer(error: PartnerApiError): boolean {
   return ['unavailable', 'timeout', 'rate_limited', 'invalid_response'].includes(error.kind);
@@ -57,10 +75,7 @@ export async function answerFromIndexDuringOutage(
   const [found, coverage] = await Promise.all([indexMatches(deps, query), indexCoverage(deps)]);
   if (!found || !coverage) return undefined;
   const options = renderOptions(deps);
-  const wanted = query.trim().toLowerCase();
-  const exact = found.orders.filter(
-    (order) => order.id.toLowerCase() === wanted || (order.referenceId ?? '').toLowerCase() === wanted,
-  );
+  const exact = exactMatchesIn(found.orders, query);
   // No Share button: sharing posts a card that looks live, and this one may be out of date.
   const message =
     exact.length === 1 && exact[0]

@@ -3,6 +3,7 @@ import type { AppDeps } from '../app/deps.js';
 import { registerActions } from './actions/index.js';
 import { registerCommands } from './commands/index.js';
 import { registerEvents } from './events/index.js';
+import { registerFunctions } from './functions/index.js';
 import { registerShortcuts } from './shortcuts/index.js';
 import { registerViews } from './views/index.js';
 
@@ -10,6 +11,7 @@ export function registerListeners(app: App, deps: AppDeps): void {
   registerCommands(app, deps);
   registerActions(app, deps);
   registerEvents(app, deps);
+  registerFunctions(app, deps);
   registerShortcuts(app, deps);
   registerViews(app, deps);
 }

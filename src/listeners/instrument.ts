@@ -1,6 +1,6 @@
 import type { AppDeps } from '../app/deps.js';
 
-type Surface = 'command' | 'action' | 'event';
+type Surface = 'command' | 'action' | 'event' | 'function';
 
 /**
  * Times a listener for the metrics: the ack (what Slack waits 3 s for) and the whole answer, and

@@ -4,6 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FakeUser } from '../fake-slack/model.js';
 import { type FakeSlack, findButton } from '../fake-slack/server.js';
 import type { PartnerHistoryControls } from './partner-controls.js';
+import { workflowStepRoute } from './workflow-steps.js';
 
 // The sandbox page and its small JSON API, served beside the fake Slack's Web API on one port.
 
@@ -16,6 +17,8 @@ const STATIC: Record<string, { file: string; type: string }> = {
   '/app.js': { file: 'app.js', type: 'text/javascript; charset=utf-8' },
   '/render.js': { file: 'render.js', type: 'text/javascript; charset=utf-8' },
   '/style.css': { file: 'style.css', type: 'text/css; charset=utf-8' },
+  '/workflow-panel.js': { file: 'workflow-panel.js', type: 'text/javascript; charset=utf-8' },
+  '/workflow-panel.css': { file: 'workflow-panel.css', type: 'text/css; charset=utf-8' },
 };
 
 const PUBLIC_DIR = new URL('./public/', import.meta.url);
@@ -89,6 +92,9 @@ export function attachSandboxPage(slack: FakeSlack, users: SandboxUser[], contro
         return json(res, 400, { error: 'The request body is not JSON.' });
       }
     }
+    // The "Run workflow step" panel (workflow-steps.ts).
+    const step = await workflowStepRoute(slack, req.method ?? 'GET', route, body);
+    if (step) return json(res, step.status, step.body);
     switch (`${req.method} ${route}`) {
       case 'GET setup':
         return json(res, 200, {

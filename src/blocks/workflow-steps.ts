@@ -1,0 +1,126 @@
+import type { PartnerApiError } from '../partner-api/index.js';
+import type { DenialReason } from './access.js';
+import { plural, shorten } from './format.js';
+
+// What a Workflow Builder step says when it fails: the text of functions.completeError, which Slack
+// shows the workflow's author (and whoever ran the workflow) in a message from Slackbot. Written for
+// someone who built a workflow, not for a support agent mid-lookup: what happened, then what to do.
+// Plain sentences: no emoji codes, no mrkdwn, nothing a mention could be made of, and never a key.
+
+/** The step names as Workflow Builder shows them (manifest.yml `functions.*.title`). */
+export const STEP_TITLES = {
+  lookup_order: 'Look up an order',
+  account_balance: 'Account balance',
+} as const;
+
+export type StepId = keyof typeof STEP_TITLES;
+
+/** User input quoted back on one line, short, without the angle brackets a mention is made of. */
+function quoted(text: string): string {
+  return `“${shorten(text).replace(/[<>]/g, '')}”`;
+}
+
+function who(userId: string): string {
+  return `the person this step ran for (user ${userId})`;
+}
+
+function traceSentence(traceId: string | undefined): string {
+  return traceId ? ` Reference (partner trace ID): ${traceId}.` : '';
+}
+
+/** The user input is missing or is not a Slack user ID: the step was set up wrong. */
+export function stepUserInputInvalid(step: StepId): string {
+  return `${STEP_TITLES[step]}: the step's person input is empty or is not a Slack user. Open the workflow in Workflow Builder and set it to "Person who used this workflow", so Order Desk can check who the step runs for.`;
+}
+
+/** The lookup was given nothing to look for. */
+export function stepOrderInputEmpty(): string {
+  return `${STEP_TITLES.lookup_order}: the "Order ID or reference" input is empty. Give the step an order ID or reference, e.g. from a form question the workflow asks, and make that question required.`;
+}
+
+const STAFF_ONLY: Record<'guest' | 'external' | 'deactivated', (userId: string, what: string) => string> = {
+  guest: (userId, what) =>
+    `Order Desk shows no ${what}: ${who(userId)} has a guest account, and Order Desk is for your organisation's own staff. Keep this workflow to full members, or ask your Order Desk admin (guests are allowed only with ALLOW_GUESTS=true).`,
+  external: (userId, what) =>
+    `Order Desk shows no ${what}: ${who(userId)} belongs to another organisation (Slack Connect), and Order Desk data stays inside your organisation. Keep this workflow to your own members, e.g. out of shared channels.`,
+  deactivated: (userId, what) => `Order Desk shows no ${what}: the account of ${who(userId)} is deactivated.`,
+};
+
+/** The person the lookup ran for may not see orders (the same rule as /order). */
+export function stepOrdersDenied(reason: DenialReason, userId: string): string {
+  const title = `${STEP_TITLES.lookup_order}: `;
+  switch (reason) {
+    case 'guest':
+    case 'external':
+    case 'deactivated':
+      return title + STAFF_ONLY[reason](userId, 'order data');
+    case 'not_listed':
+      return `${title}${who(userId)} is not on the list of people who may look orders up. Ask your Order Desk admin to add them (ORDER_ALLOWED_USERS, or a user group in ORDER_ALLOWED_USERGROUPS).`;
+    case 'nobody_configured':
+      return `${title}order lookups are switched off in Order Desk. Ask your Order Desk admin (ORDER_ALLOWED_USERS / ORDER_ALLOWED_USERGROUPS).`;
+    case 'lookup_failed':
+      return `${title}Order Desk could not confirm with Slack who ${who(userId)} is, so it shows no order data. Run the workflow again in a minute; if this keeps happening, ask your Order Desk admin.`;
+  }
+}
+
+/** The person the balance step ran for is not in finance (the same rule as the Home tab's balance). */
+export function stepFinanceDenied(reason: DenialReason, userId: string): string {
+  const title = `${STEP_TITLES.account_balance}: `;
+  switch (reason) {
+    case 'guest':
+    case 'external':
+    case 'deactivated':
+      return title + STAFF_ONLY[reason](userId, 'account figures');
+    case 'not_listed':
+      return `${title}the balance is for finance only, and ${who(userId)} is not in finance. Check that the step's person input is "Person who used this workflow"; if they should see the balance, ask your Order Desk admin to add them (FINANCE_ALLOWED_USERS, or a user group in FINANCE_ALLOWED_USERGROUPS).`;
+    case 'nobody_configured':
+      return `${title}nobody is set up to see the balance in Order Desk yet. Ask your Order Desk admin (FINANCE_ALLOWED_USERS / FINANCE_ALLOWED_USERGROUPS).`;
+    case 'lookup_failed':
+      return `${title}Order Desk could not confirm with Slack that ${who(userId)} is in finance, so it shows no figures. Run the workflow again in a minute; if this keeps happening, ask your Order Desk admin.`;
+  }
+}
+
+/** The partner API failed (or refused the input) and Order Desk's copy could not stand in. */
+export function stepLookupFailed(query: string, error: PartnerApiError): string {
+  return `${STEP_TITLES.lookup_order}: Order Desk could not look up ${quoted(query)}. ${error.userMessage}${traceSentence(error.traceId)}`;
+}
+
+/** A reference shared by several orders: a step has one set of outputs, so it cannot choose. */
+export function stepSeveralOrders(
+  query: string,
+  orderIds: readonly string[],
+  traceId: string | undefined,
+): string {
+  const shown = orderIds.slice(0, 5).join(', ');
+  const more = orderIds.length > 5 ? ` and ${orderIds.length - 5} more` : '';
+  return `${STEP_TITLES.lookup_order}: ${quoted(query)} is the reference of ${plural(orderIds.length, 'order')} (${shown}${more}), and the step can answer with only one. Give it the order ID instead.${traceSentence(traceId)}`;
+}
+
+/** Why there are no balance figures to give, from the balance source's own state. */
+export function stepBalanceUnavailable(
+  state:
+    | { kind: 'no_completed_order'; checked?: number | undefined }
+    | { kind: 'not_reported'; orderId: string; traceId: string | undefined }
+    | { kind: 'no_figure'; orderId: string; traceId: string | undefined }
+    | { kind: 'error'; error: PartnerApiError; retryAt?: Date | undefined },
+): string {
+  const title = `${STEP_TITLES.account_balance}: `;
+  switch (state.kind) {
+    case 'no_completed_order':
+      return `${title}the balance is not available yet. The partner API reports it only with the keys of a completed order, and no completed order was found${state.checked === undefined ? '' : ` among the ${plural(state.checked, 'newest order')}`}. It will be once an order completes.`;
+    case 'not_reported':
+    case 'no_figure':
+      return `${title}the balance is not available: the partner API reports it with the keys of a completed order, and its answer for order ${state.orderId} came without it.${traceSentence(state.traceId)} If this lasts, ask your account manager on the platform.`;
+    case 'error': {
+      const again = state.retryAt
+        ? ` To spare the partner, Order Desk does not ask again before ${state.retryAt.toISOString().slice(11, 16)} UTC; run the workflow after that.`
+        : '';
+      return `${title}the balance could not be read. ${state.error.userMessage}${traceSentence(state.error.traceId)}${again}`;
+    }
+  }
+}
+
+/** A bug: the author gets an ID to give their admin, who finds it in the log. */
+export function stepUnexpected(step: StepId, errorId: string): string {
+  return `${STEP_TITLES[step]}: something went wrong in Order Desk (error ID ${errorId}). Run the workflow again; if it keeps happening, give your Order Desk admin this error ID.`;
+}

@@ -1,0 +1,90 @@
+import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
+import type { AppDeps } from '../../app/deps.js';
+import { type StepId, stepUnexpected } from '../../blocks/workflow-steps.js';
+import type { StepOutcome } from '../../flows/steps/step-outcome.js';
+import { slackErrorCode } from '../../services/slack-delivery.js';
+import { instrumented } from '../instrument.js';
+
+export type FunctionArgs = SlackEventMiddlewareArgs<'function_executed'> & AllMiddlewareArgs;
+
+export type FunctionListenerDeps = Pick<
+  AppDeps,
+  'delivery' | 'eventDedup' | 'logger' | 'metrics' | 'tracker'
+>;
+
+/**
+ * The common frame of a Workflow Builder step (registered with autoAcknowledge off, so the ack is
+ * timed like every other listener's): ack at once, run the step once across replicas (Slack
+ * redelivers an event it got no ack for), and always end it, with its outputs or with a message for
+ * the workflow's author, a bug included. Ending the step must reach Slack: a workflow waits for it,
+ * so it is retried while Slack limits or fails (through the delivery service). `complete` and
+ * `fail` are Bolt's: they use the event's own workflow token, which is never logged.
+ */
+export function functionListener(
+  deps: FunctionListenerDeps,
+  step: StepId,
+  work: (inputs: Record<string, unknown>) => Promise<StepOutcome>,
+) {
+  return (args: FunctionArgs) =>
+    instrumented(
+      deps,
+      'function',
+      (outcome) => deps.metrics.workflowSteps.inc({ step, outcome }),
+      () => args.ack(),
+      () => deps.tracker.track(run(args)),
+    );
+
+  async function run({ event, body, context, complete, fail }: FunctionArgs): Promise<string> {
+    const inputs = (event.inputs ?? {}) as Record<string, unknown>;
+    const ids = {
+      step,
+      functionExecutionId: event.function_execution_id,
+      workflowExecutionId: event.workflow_execution_id,
+      userId: typeof inputs.user === 'string' ? inputs.user : undefined,
+    };
+    if (!(await deps.eventDedup.claimFirstDelivery(body.event_id, context.retryNum))) {
+      deps.logger.info(
+        { ...ids, eventId: body.event_id, retryNum: context.retryNum },
+        'event already handled: skipped',
+      );
+      return 'duplicate';
+    }
+    let outcome: StepOutcome | { kind: 'fail'; error: string; outcome: 'error'; traceId?: undefined };
+    try {
+      outcome = await work(inputs);
+    } catch (error) {
+      const errorId = Math.random().toString(36).slice(2, 10);
+      deps.logger.error(
+        {
+          ...ids,
+          where: `workflow step ${step}`,
+          errorId,
+          error: error instanceof Error ? { name: error.name, message: error.message } : String(error),
+        },
+        'unexpected error in a listener',
+      );
+      outcome = { kind: 'fail', error: stepUnexpected(step, errorId), outcome: 'error' };
+    }
+    if (outcome.kind === 'fail') {
+      // The author's message, its reason and the partner's trace ID: what support needs to find it.
+      const level = outcome.outcome === 'refused' || outcome.outcome === 'bad_input' ? 'info' : 'warn';
+      deps.logger[level](
+        { ...ids, reason: outcome.outcome, traceId: outcome.traceId, message: outcome.error },
+        'workflow step failed',
+      );
+    }
+    const method = outcome.kind === 'complete' ? 'functions.completeSuccess' : 'functions.completeError';
+    try {
+      await deps.delivery.call('workflow_step', () =>
+        outcome.kind === 'complete' ? complete({ outputs: outcome.outputs }) : fail({ error: outcome.error }),
+      );
+    } catch (error) {
+      const code = slackErrorCode(error);
+      // A retry after a 5xx that Slack had in fact taken: the step is ended, which is what was wanted.
+      if (code === 'execution_not_in_running_state') return outcome.outcome;
+      deps.metrics.slackApiErrors.inc({ method });
+      deps.logger.warn({ ...ids, method, error: code }, 'the workflow step could not be ended in Slack');
+    }
+    return outcome.outcome;
+  }
+}
