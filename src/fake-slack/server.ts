@@ -8,6 +8,8 @@ import {
   type ClickInput,
   type CommandInput,
   type MessageShortcutInput,
+  type PostedMessage,
+  type PostMessageInput,
   type Redelivery,
   type SendResult,
   SlackClientDriver,
@@ -33,7 +35,7 @@ import { parseArgs, type WebApiHandler } from './web-api.js';
 // is what a person in Slack does.
 
 export { type FoundButton, findButton } from './buttons.js';
-export type { SendResult } from './driver.js';
+export type { PostedMessage, SendResult } from './driver.js';
 export { type MethodFault, UPLOAD } from './faults.js';
 export { BOT } from './model.js';
 export type { ResponseUrlFault } from './response-urls.js';
@@ -131,6 +133,24 @@ export class FakeSlack extends SlackState {
     redelivery?: Redelivery,
   ): Promise<SendResult & { eventId: string }> {
     return this.driver.openHome(user, tab, redelivery);
+  }
+
+  /** A person posts a message; links on the app's unfurl domains send it a signed link_shared. */
+  postMessage(input: PostMessageInput): Promise<PostedMessage> {
+    return this.driver.postMessage(input);
+  }
+
+  /** A person types links into the composer (link_shared with source "composer"); nothing is posted. */
+  typeInComposer(input: {
+    user: string;
+    text: string;
+  }): Promise<(SendResult & { eventId: string }) | undefined> {
+    return this.driver.typeInComposer(input);
+  }
+
+  /** Sends an event again, the same body with x-slack-retry-num, as Slack does when it missed the ack. */
+  redeliverEvent(redelivery: Redelivery): Promise<SendResult> {
+    return this.driver.redeliverEvent(redelivery);
   }
 
   /** Submits the user's newest modal with `values`; resolves with the app's answer. */
