@@ -6,13 +6,13 @@ import {
   type SlackMessage,
   stampedFromIndex,
 } from '../blocks/index.js';
-import type { PartnerApiError } from '../partner-api/index.js';
-import { renderOptions } from './lookup-order.js';
+import type { OrderSummary, PartnerApiError } from '../partner-api/index.js';
+import { cardOptions, renderOptions } from './lookup-order.js';
 
 // Matches read from the copy for one list (the list pages ten at a time through them).
 const INDEX_MATCHES = 100;
 
-type IndexDeps = Pick<AppDeps, 'orderIndex' | 'orderSync' | 'currency' | 'now' | 'logger'>;
+type IndexDeps = Pick<AppDeps, 'orderIndex' | 'orderLinks' | 'orderSync' | 'currency' | 'now' | 'logger'>;
 
 /**
  * How complete the copy is; undefined when it cannot answer: the database cannot be read, or the
@@ -57,23 +57,43 @@ export async function answerFromIndexDuringOutage(
   const [found, coverage] = await Promise.all([indexMatches(deps, query), indexCoverage(deps)]);
   if (!found || !coverage) return undefined;
   const options = renderOptions(deps);
+  const exact = onlyExactMatch(found.orders, query);
+  // No Share button: sharing posts a card that looks live, and this one may be out of date.
+  const message = exact
+    ? renderOrderCard(exact, { ...cardOptions(deps), variant: 'preview', fromCopy: true })
+    : renderResultList(
+        {
+          query,
+          orders: found.orders,
+          hits: found.total,
+          offset,
+          fromIndex: { coverage, partnerAskedToo: false },
+        },
+        options,
+      );
+  return stampedFromIndex(message, coverage, options, failure.traceId);
+}
+
+/** The one order whose ID or reference is exactly `query` (case apart), if exactly one is. */
+function onlyExactMatch<T extends OrderSummary>(orders: readonly T[], query: string): T | undefined {
   const wanted = query.trim().toLowerCase();
-  const exact = found.orders.filter(
+  const exact = orders.filter(
     (order) => order.id.toLowerCase() === wanted || (order.referenceId ?? '').toLowerCase() === wanted,
   );
-  // No Share button: sharing posts a card that looks live, and this one may be out of date.
-  const message =
-    exact.length === 1 && exact[0]
-      ? renderOrderCard(exact[0], { ...options, variant: 'preview', fromCopy: true })
-      : renderResultList(
-          {
-            query,
-            orders: found.orders,
-            hits: found.total,
-            offset,
-            fromIndex: { coverage, partnerAskedToo: false },
-          },
-          options,
-        );
-  return stampedFromIndex(message, coverage, options, failure.traceId);
+  return exact.length === 1 ? exact[0] : undefined;
+}
+
+/**
+ * The order with exactly this ID in the copy, and how complete the copy is, as `/order` finds it
+ * while the partner API is not answering; undefined when the copy cannot answer or has no such order.
+ */
+export async function exactOrderFromIndex(
+  deps: Pick<AppDeps, 'orderIndex' | 'orderSync'>,
+  orderId: string,
+): Promise<{ order: OrderSummary; coverage: IndexCoverage } | undefined> {
+  const [found, coverage] = await Promise.all([indexMatches(deps, orderId), indexCoverage(deps)]);
+  const order = found && onlyExactMatch(found.orders, orderId);
+  return order && coverage && order.id.toLowerCase() === orderId.toLowerCase()
+    ? { order, coverage }
+    : undefined;
 }

@@ -15,7 +15,10 @@ type MessageShortcutArgs = SlackShortcutMiddlewareArgs<MessageShortcut> & AllMid
  * named in it, answered only to the person who clicked, through the shortcut's response_url.
  */
 export function lookupOrdersShortcut(
-  deps: Pick<AppDeps, 'auth' | 'currency' | 'logger' | 'metrics' | 'now' | 'partner' | 'tracker'>,
+  deps: Pick<
+    AppDeps,
+    'auth' | 'currency' | 'logger' | 'metrics' | 'now' | 'orderLinks' | 'partner' | 'tracker'
+  >,
 ) {
   return (args: MessageShortcutArgs) =>
     instrumented(
