@@ -14,6 +14,8 @@ const SCOPE_OF_METHOD: Record<string, string[]> = {
   'bots.info': ['users:read'],
   'chat.postMessage': ['chat:write'],
   'chat.update': ['chat:write'],
+  // Unfurls a posted order link (link_shared); needs no membership in the conversation.
+  'chat.unfurl': ['links:write'],
   'conversations.open': ['im:write'],
   'files.completeUploadExternal': ['files:write'],
   'files.getUploadURLExternal': ['files:write'],
@@ -23,6 +25,12 @@ const SCOPE_OF_METHOD: Record<string, string[]> = {
   'usergroups.users.list': ['usergroups:read'],
   'users.info': ['users:read'],
   'views.publish': [],
+};
+
+// The scope each event the app subscribes to needs.
+const SCOPE_OF_EVENT: Record<string, string[]> = {
+  app_home_opened: [],
+  link_shared: ['links:read'],
 };
 
 function sourceFiles(dir: string): string[] {
@@ -126,7 +134,17 @@ describe('manifest.yml matches the code', () => {
     expect([...called].sort()).toEqual(Object.keys(SCOPE_OF_METHOD).sort());
     const needed = new Set<string>(['commands']);
     for (const method of called) for (const scope of SCOPE_OF_METHOD[method] ?? []) needed.add(scope);
+    expect([...EVENTS].sort()).toEqual(Object.keys(SCOPE_OF_EVENT).sort());
+    for (const event of EVENTS) for (const scope of SCOPE_OF_EVENT[event] ?? []) needed.add(scope);
     expect([...manifest.oauth_config.scopes.bot].sort()).toEqual([...needed].sort());
+  });
+
+  it('names the unfurl domains link_shared comes for: bare hosts, at most 5 (Slack’s limit)', () => {
+    const domains = manifest.features.unfurl_domains as string[];
+    expect(EVENTS).toContain('link_shared');
+    expect(domains.length).toBeGreaterThanOrEqual(1);
+    expect(domains.length).toBeLessThanOrEqual(5);
+    for (const domain of domains) expect(domain).toMatch(/^(?:[a-z0-9-]+\.)+[a-z]{2,}$/);
   });
 
   it('turns on the Home tab and interactivity', () => {

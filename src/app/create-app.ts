@@ -26,6 +26,7 @@ import { createEventDedup } from '../services/event-dedup.js';
 import { createExportClaims } from '../services/export-claims.js';
 import { createKeyRetrievalLimit } from '../services/key-limit.js';
 import { createOrderExamples } from '../services/order-examples.js';
+import { createOrderLinks } from '../services/order-links.js';
 import { createOrgMembership } from '../services/org-membership.js';
 import { createPartnerGate } from '../services/partner-gate.js';
 import { createRetentionJob, type RetentionJob } from '../services/retention.js';
@@ -242,6 +243,7 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
       logger,
       onSlackError,
     }),
+    orderLinks: createOrderLinks(env.ORDER_LINK_TEMPLATE),
     logger,
     tracker,
     currency: env.CURRENCY,

@@ -13,6 +13,7 @@ import type { EventDedup } from '../services/event-dedup.js';
 import type { ExportClaims } from '../services/export-claims.js';
 import type { KeyRetrievalLimit } from '../services/key-limit.js';
 import type { OrderExamples } from '../services/order-examples.js';
+import type { OrderLinks } from '../services/order-links.js';
 import type { SearchWatch } from '../services/search-watch.js';
 import type { SlackDelivery } from '../services/slack-delivery.js';
 import type { InflightTracker } from './inflight.js';
@@ -40,6 +41,8 @@ export interface AppDeps {
   /** Posts that must arrive, retried while Slack limits or fails. */
   delivery: SlackDelivery;
   channelSharing: ChannelSharing;
+  /** ORDER_LINK_TEMPLATE: the partner platform's page of an order (card buttons, unfurls); unset: none. */
+  orderLinks: OrderLinks | undefined;
   keyLimit: KeyRetrievalLimit;
   /** Spend and runway from the order history, cached on the shared state. */
   spend: SpendService;

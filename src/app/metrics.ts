@@ -26,6 +26,7 @@ export interface AppMetrics {
   balanceReadings: Counter<'outcome'>;
   exports: Counter<'outcome'>;
   reveals: Counter<'outcome'>;
+  unfurls: Counter<'outcome'>;
   slackDeliveries: Counter<'kind' | 'outcome'>;
   syncRequests: Counter<'kind' | 'outcome'>;
   slackDeliveryRetries: Counter<'kind' | 'reason'>;
@@ -175,6 +176,12 @@ export function createMetrics(): AppMetrics {
       labelNames: ['outcome'],
       registers,
     }),
+    unfurls: new Counter({
+      name: 'order_desk_unfurls_total',
+      help: 'Posted links to an order (ORDER_LINK_TEMPLATE), each: unfurled, or why not (composer, over_limit, refused_channel, refused_poster, not_found, partner_failed, slack_failed)',
+      labelNames: ['outcome'],
+      registers,
+    }),
     syncRequests: new Counter({
       name: 'order_desk_sync_requests_total',
       help: 'Partner requests of the order sync, by kind (backfill, follow) and outcome (ok or the error kind)',
@@ -183,7 +190,7 @@ export function createMetrics(): AppMetrics {
     }),
     slackDeliveries: new Counter({
       name: 'order_desk_slack_deliveries_total',
-      help: 'Posts that must arrive (audit, finance_alert, export_file, workflow_step): delivered, or failed after every retry',
+      help: 'Posts that must arrive (audit, finance_alert, export_file, workflow_step, unfurl): delivered, or failed after every retry',
       labelNames: ['kind', 'outcome'],
       registers,
     }),

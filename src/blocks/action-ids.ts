@@ -13,4 +13,6 @@ export const ActionIds = {
   searchPage: 'search_page',
   /** Prefix of the "View image key" link buttons (one per image key: keys_reveal_<key>_<block>). */
   viewImageKey: 'keys_reveal',
+  /** "Open in the partner platform": a link button on order cards (ORDER_LINK_TEMPLATE); the click is only acked. */
+  openInPartner: 'order_partner_link',
 } as const;

@@ -10,7 +10,8 @@ export interface IndexCoverage {
   syncedAt: string | null;
 }
 
-function synced(coverage: IndexCoverage, options: RenderOptions): string {
+/** "synced <date>" or "not synced yet": how fresh the copy is. */
+export function synced(coverage: IndexCoverage, options: RenderOptions): string {
   return coverage.syncedAt ? `synced ${slackDate(coverage.syncedAt, options.now)}` : 'not synced yet';
 }
 

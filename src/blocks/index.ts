@@ -38,6 +38,8 @@ export {
 } from './messages.js';
 export { renderOrderCard } from './order-card.js';
 export { RESULTS_PER_PAGE, renderResultList } from './order-list.js';
+export type { UnfurlFromCopy } from './order-unfurl.js';
+export { renderOrderUnfurl } from './order-unfurl.js';
 export type { SearchField, SearchFilters, SearchPage, SearchResultsInput } from './search-orders.js';
 export {
   describeSearch,

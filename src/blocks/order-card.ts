@@ -12,7 +12,14 @@ import {
   truncate,
 } from './format.js';
 import { otherOrdersNote } from './search-notes.js';
-import { type Block, type Button, button, type RenderOptions, type SlackMessage } from './types.js';
+import {
+  type Block,
+  type Button,
+  button,
+  linkButton,
+  type RenderOptions,
+  type SlackMessage,
+} from './types.js';
 
 export interface OrderCardOptions extends RenderOptions {
   /**
@@ -64,6 +71,11 @@ export function renderOrderCard(order: OrderSummary, options: OrderCardOptions):
   }
   if (isCompleted(order.status)) {
     buttons.push(button(ActionIds.showKeys, 'Show keys', encodeButton({ o: order.id })));
+  }
+  if (options.orderLink) {
+    buttons.push(
+      linkButton(ActionIds.openInPartner, 'Open in the partner platform', options.orderLink(order.id)),
+    );
   }
   if (options.variant === 'preview' && options.backTo) {
     buttons.push(

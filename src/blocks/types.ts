@@ -14,6 +14,8 @@ export interface SlackMessage {
 export interface RenderOptions {
   currency: string | undefined;
   now: Date;
+  /** The order's page on the partner platform (ORDER_LINK_TEMPLATE); unset: cards have no link to it. */
+  orderLink?: ((orderId: string) => string) | undefined;
 }
 
 /**
@@ -44,4 +46,12 @@ export function button(actionId: string, text: string, value: string, style?: 'p
     value,
     ...(style ? { style } : {}),
   };
+}
+
+/**
+ * A button that opens `url` in the browser. Slack also sends the app the click (block_actions), which
+ * only needs an ack.
+ */
+export function linkButton(actionId: string, text: string, url: string): Button {
+  return { type: 'button', action_id: actionId, text: { type: 'plain_text', text, emoji: true }, url };
 }

@@ -127,6 +127,41 @@ const optionalAmount = z
     return parsed;
   });
 
+/**
+ * The partner platform's page of one order, with `{id}` where the order ID goes (once, after the host:
+ * the host is what Slack's unfurl_domains names). https, or http for this machine only (a local
+ * partner platform); no user name or password, which every card would carry.
+ */
+const orderLinkTemplate = z
+  .string()
+  .trim()
+  .optional()
+  .transform((value, ctx) => {
+    if (!value) return undefined;
+    const problem = orderLinkTemplateProblem(value);
+    if (!problem) return value;
+    ctx.addIssue({ code: 'custom', message: problem });
+    return z.NEVER;
+  });
+
+function orderLinkTemplateProblem(template: string): string | undefined {
+  const parts = template.split('{id}');
+  if (parts.length !== 2) return 'must contain {id} exactly once, e.g. https://partner.example/orders/{id}';
+  let url: URL;
+  try {
+    url = new URL(template.replace('{id}', 'ORDER-ID'));
+  } catch {
+    return 'must be a URL, e.g. https://partner.example/orders/{id}';
+  }
+  const local = url.hostname === 'localhost' || url.hostname === '127.0.0.1';
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && local))
+    return 'must be an https URL (http only for localhost or 127.0.0.1)';
+  if (url.username || url.password) return 'must not contain a user name or password';
+  if (!/^https?:\/\/[^/?#]+[/?#]/i.test(parts[0] ?? ''))
+    return 'must put {id} after the host, e.g. https://partner.example/orders/{id}';
+  return undefined;
+}
+
 const userIds = idList(/^[UW][A-Z0-9]{2,}$/, 'Slack user IDs (U…/W…)');
 const usergroupIds = idList(/^S[A-Z0-9]{2,}$/, 'Slack user group IDs (S…)');
 
@@ -177,6 +212,8 @@ export const AppEnvSchema = PartnerEnvSchema.extend({
   ORDER_ALLOWED_USERGROUPS: usergroupIds,
   ALLOW_GUESTS: flag(false),
   ALLOW_EXTERNAL_SHARING: flag(false),
+  // The partner platform's page of an order: a link button on cards, and links that unfurl.
+  ORDER_LINK_TEMPLATE: orderLinkTemplate,
   USER_INFO_CACHE_SECONDS: integer(600, 0, 86_400),
   // Keys: a limit per user, and one-time reveal links for image keys.
   KEYS_MAX_RETRIEVALS_PER_HOUR: integer(30, 1, 100_000),

@@ -1,7 +1,9 @@
-import { BOT } from './model.js';
-import { asBlocks, type WebApiFamily } from './web-api.js';
+import { BOT, type FakeMessage } from './model.js';
+import type { SlackState } from './state.js';
+import { asBlocks, parseJsonArg, type WebApiFamily } from './web-api.js';
 
-// chat.*: messages the bot posts to a channel, ephemeral messages only one user sees, and edits.
+// chat.*: messages the bot posts to a channel, ephemeral messages only one user sees, edits, and
+// unfurls under the links people post.
 
 export const chatMethods: WebApiFamily = {
   'chat.postMessage': (args, slack) => {
@@ -42,4 +44,53 @@ export const chatMethods: WebApiFamily = {
     message.replacedCount++;
     return { ok: true, channel: message.channel, ts: message.ts };
   },
+
+  // Needs no membership in the conversation: link_shared comes from conversations the bot is not in.
+  'chat.unfurl': (args, slack) => {
+    const unfurls = parseJsonArg(args.unfurls);
+    if (!unfurls || Array.isArray(unfurls) || Object.keys(unfurls).length === 0)
+      return { ok: false, error: 'invalid_unfurls_format' };
+    const target = unfurlTarget(args, slack);
+    if ('error' in target) return { ok: false, error: target.error };
+    // Only a URL of that message can be unfurled.
+    if (Object.keys(unfurls).some((url) => !target.links.some((link) => link.url === url)))
+      return { ok: false, error: 'cannot_unfurl_message' };
+    // Unfurling the same message again replaces what shows under those links.
+    target.record({ ...target.unfurls, ...unfurls });
+    return { ok: true };
+  },
 };
+
+type UnfurlTarget =
+  | {
+      links: ReadonlyArray<{ url: string }>;
+      unfurls: Record<string, unknown> | undefined;
+      record(unfurls: Record<string, unknown>): void;
+    }
+  | { error: string };
+
+/** The message chat.unfurl names: channel and ts, or unfurl_id and source (a composer draft too). */
+function unfurlTarget(args: Record<string, unknown>, slack: SlackState): UnfurlTarget {
+  const unfurlId = args.unfurl_id === undefined ? undefined : String(args.unfurl_id);
+  const source = args.source === undefined ? undefined : String(args.source);
+  if (unfurlId !== undefined && source === 'composer') {
+    const draft = slack.composerDrafts.get(unfurlId);
+    if (!draft) return { error: 'cannot_unfurl_message' };
+    return { links: draft.links, unfurls: draft.unfurls, record: (unfurls) => (draft.unfurls = unfurls) };
+  }
+  let message: FakeMessage | undefined;
+  if (unfurlId !== undefined && source === 'conversations_history')
+    message = slack.messages.find((m) => m.unfurlId === unfurlId);
+  else if (args.channel !== undefined && args.ts !== undefined) {
+    if (!slack.channels.some((c) => c.id === String(args.channel))) return { error: 'cannot_find_channel' };
+    message = slack.messages.find((m) => m.channel === String(args.channel) && m.ts === String(args.ts));
+  } else return { error: 'missing_unfurl_id' };
+  if (!message || message.deleted) return { error: 'cannot_unfurl_message' };
+  return {
+    links: message.links ?? [],
+    unfurls: message.unfurls,
+    record: (unfurls) => {
+      message.unfurls = unfurls;
+    },
+  };
+}

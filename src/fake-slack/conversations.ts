@@ -16,6 +16,8 @@ export const conversationsMethods: WebApiFamily = {
   'conversations.info': (args, slack) => {
     const channel = slack.channels.find((candidate) => candidate.id === String(args.channel ?? ''));
     if (!channel) return { ok: false, error: 'channel_not_found' };
+    // A private conversation the bot is not in is invisible to it.
+    if (channel.isPrivate && channel.botIsMember === false) return { ok: false, error: 'channel_not_found' };
     return {
       ok: true,
       channel: {

@@ -1,12 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { findButton } from './buttons.js';
 import { type FunctionExecution, functionExecutedEvent } from './functions.js';
+import { sharedLinks } from './links.js';
 import type { FakeMessage } from './model.js';
 import {
   appHomeOpenedEvent,
   type ChannelRef,
   commandForm,
   homeClickPayload,
+  linkSharedEvent,
   messageClickPayload,
   messageShortcutPayload,
   type UserRef,
@@ -18,9 +20,9 @@ import type { SlackState } from './state.js';
 
 // The Slack client's side: what a person does in Slack, sent to the app as Slack sends it (signed,
 // with a fresh response_url and trigger_id): slash commands, button clicks in messages and on the
-// Home tab, message shortcuts, modal submissions, the app_home_opened event, and a workflow reaching
-// one of the app's steps (function_executed). Each resolves at the app's HTTP answer, which is
-// Slack's ack.
+// Home tab, message shortcuts, modal submissions, messages with links (link_shared), the
+// app_home_opened event, and a workflow reaching one of the app's steps (function_executed). Each
+// resolves at the app's HTTP answer, which is Slack's ack.
 
 export interface SendResult {
   status: number;
@@ -70,14 +72,6 @@ export interface MessageShortcutInput {
   author?: string | undefined;
 }
 
-/** A person's message typed into a channel or a thread (the sandbox's composer). */
-export interface UserMessageInput {
-  user: string;
-  channel: string;
-  text: string;
-  threadTs?: string | undefined;
-}
-
 /** view.state.values of a submission: block_id → action_id → the element's state. */
 export interface ViewSubmissionInput {
   user: string;
@@ -87,6 +81,21 @@ export interface ViewSubmissionInput {
 export interface ViewSubmissionResult {
   status: number;
   body: Record<string, unknown> | undefined;
+}
+
+/** A person's message; links in it on the app's unfurl domains send link_shared. */
+export interface PostMessageInput extends Signing {
+  user: string;
+  channel: string;
+  /** Links as Slack writes them (`<https://…>`, `<https://…|label>`) or bare. */
+  text: string;
+  threadTs?: string | undefined;
+}
+
+export interface PostedMessage {
+  message: FakeMessage;
+  /** The link_shared event sent for it; undefined when no link is on the app's unfurl domains. */
+  linkShared?: (SendResult & { eventId: string }) | undefined;
 }
 
 /** Redelivery of an event Slack got no ack for: the same event_id, with x-slack-retry-num. */
@@ -111,22 +120,10 @@ export interface FunctionRunResult extends SendResult {
 const FORM = 'application/x-www-form-urlencoded';
 
 export class SlackClientDriver {
-  constructor(private readonly slack: SlackState) {}
+  /** Every event body sent, by event_id, so a redelivery sends exactly the same one. */
+  private readonly sentEvents = new Map<string, string>();
 
-  /**
-   * A person posts a message (a thread reply with `threadTs`). Order Desk subscribes to no message
-   * events, so Slack tells the app nothing; the message is there for shortcuts and threads.
-   */
-  postAsUser(input: UserMessageInput): FakeMessage {
-    return this.slack.addMessage({
-      channel: input.channel,
-      text: input.text,
-      blocks: [],
-      via: 'user',
-      author: input.user,
-      threadTs: input.threadTs,
-    });
-  }
+  constructor(private readonly slack: SlackState) {}
 
   /** Also shows the command in the channel to its author, as Slack does. */
   async runCommand(input: CommandInput): Promise<SendResult> {
@@ -233,6 +230,91 @@ export class SlackClientDriver {
       : undefined;
     const sent = await this.send(body, 'application/json', input, retryHeaders);
     return { ...sent, functionExecutionId: execution.id, eventId };
+  }
+
+  /**
+   * Posts a person's message. When links in it are on the app's unfurl domains, Slack sends the app
+   * link_shared (signed, once per message, listing those links), whether or not the bot is in the
+   * conversation; the app may then answer with chat.unfurl.
+   */
+  async postMessage(input: PostMessageInput): Promise<PostedMessage> {
+    const links = sharedLinks(input.text, this.slack.unfurlDomains);
+    const message = this.slack.addMessage({
+      channel: input.channel,
+      text: input.text,
+      blocks: [],
+      via: 'user',
+      author: input.user,
+      threadTs: input.threadTs,
+      ...(links.length > 0 ? { links } : {}),
+    });
+    if (links.length === 0) return { message };
+    const channel = this.slack.channels.find((c) => c.id === input.channel);
+    message.unfurlId = `${input.channel}.${message.ts}.${randomBytes(32).toString('hex')}`;
+    const eventId = `Ev${randomBytes(6).toString('hex')}`;
+    const body = JSON.stringify(
+      linkSharedEvent({
+        eventId,
+        user: input.user,
+        channel: input.channel,
+        messageTs: message.ts,
+        threadTs: input.threadTs,
+        unfurlId: message.unfurlId,
+        source: 'conversations_history',
+        links,
+        isBotUserMember: channel?.botIsMember !== false,
+        isExtSharedChannel: channel?.externallyShared === true,
+      }),
+    );
+    this.sentEvents.set(eventId, body);
+    this.slack.emit('change');
+    return { message, linkShared: { ...(await this.send(body, 'application/json', input)), eventId } };
+  }
+
+  /**
+   * A person types links into the message composer, not sent yet: Slack sends link_shared with
+   * source "composer", channel "COMPOSER" and the unfurl_id as message_ts (the conversation is not
+   * known yet). Undefined when no link is on the app's unfurl domains.
+   */
+  async typeInComposer(input: {
+    user: string;
+    text: string;
+  }): Promise<(SendResult & { eventId: string }) | undefined> {
+    const links = sharedLinks(input.text, this.slack.unfurlDomains);
+    if (links.length === 0) return undefined;
+    const unfurlId = `${input.user}-${randomBytes(16).toString('hex')}`;
+    this.slack.composerDrafts.set(unfurlId, { user: input.user, links });
+    const eventId = `Ev${randomBytes(6).toString('hex')}`;
+    const body = JSON.stringify(
+      linkSharedEvent({
+        eventId,
+        user: input.user,
+        channel: 'COMPOSER',
+        messageTs: unfurlId,
+        unfurlId,
+        source: 'composer',
+        links,
+        isBotUserMember: false,
+        isExtSharedChannel: false,
+      }),
+    );
+    this.sentEvents.set(eventId, body);
+    return { ...(await this.send(body, 'application/json', {})), eventId };
+  }
+
+  /** Sends an event again exactly as first sent, as Slack does when it missed the ack. */
+  async redeliverEvent(redelivery: Redelivery): Promise<SendResult> {
+    const body = this.sentEvents.get(redelivery.eventId);
+    if (!body) throw new Error(`no event ${redelivery.eventId} was sent`);
+    return this.send(
+      body,
+      'application/json',
+      {},
+      {
+        'x-slack-retry-num': String(redelivery.retryNum),
+        'x-slack-retry-reason': 'http_timeout',
+      },
+    );
   }
 
   /** Submits the user's newest modal; an answer without response_action closes it, as in Slack. */

@@ -23,8 +23,20 @@ export interface FakeMessage {
   author: string;
   /** Files shared with the message (files.completeUploadExternal), with where to download them. */
   files?: Array<{ id: string; name: string; title: string; url: string }> | undefined;
+  /** A person's message: the links Slack found in it, on the app's unfurl domains (link_shared). */
+  links?: SharedLink[] | undefined;
+  /** Set by chat.unfurl: what shows under each link, by URL (everyone who sees the message sees it). */
+  unfurls?: Record<string, unknown> | undefined;
+  /** The message's unfurl_id, as link_shared named it. */
+  unfurlId?: string | undefined;
   deleted: boolean;
   replacedCount: number;
+}
+
+/** A link as link_shared lists it: the app's unfurl domain it matched, and the URL as written. */
+export interface SharedLink {
+  domain: string;
+  url: string;
 }
 
 export interface RecordedCall {
@@ -73,4 +85,9 @@ export interface FakeChannel {
   /** Shared with another organisation (Slack Connect). */
   externallyShared?: boolean | undefined;
   isPrivate?: boolean | undefined;
+  /**
+   * false: the bot is not in it (link_shared says is_bot_user_member: false; conversations.info on a
+   * private one answers channel_not_found, as Slack does). Default: the bot is a member.
+   */
+  botIsMember?: boolean | undefined;
 }

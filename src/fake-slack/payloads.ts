@@ -208,3 +208,55 @@ export function appHomeOpenedEvent(input: { user: string; tab: 'home' | 'message
     authorizations: [{ team_id: BOT.teamId, user_id: BOT.botUserId, is_bot: true }],
   };
 }
+
+/**
+ * link_shared, as Slack sends it when a message with links on the app's unfurl domains is posted
+ * (`conversations_history`), or while it is still being typed (`composer`: the channel then reads
+ * "COMPOSER" and message_ts is the unfurl_id, because the conversation is not known yet).
+ */
+export function linkSharedEvent(input: {
+  eventId: string;
+  user: string;
+  channel: string;
+  messageTs: string;
+  threadTs?: string | undefined;
+  unfurlId: string;
+  source: 'composer' | 'conversations_history';
+  links: ReadonlyArray<{ domain: string; url: string }>;
+  isBotUserMember: boolean;
+  isExtSharedChannel: boolean;
+}) {
+  return {
+    token: 'legacy-verification-token',
+    team_id: BOT.teamId,
+    context_team_id: BOT.teamId,
+    context_enterprise_id: null,
+    api_app_id: BOT.appId,
+    type: 'event_callback',
+    event_id: input.eventId,
+    event_time: Math.floor(Date.now() / 1000),
+    event: {
+      type: 'link_shared',
+      channel: input.channel,
+      is_bot_user_member: input.isBotUserMember,
+      user: input.user,
+      message_ts: input.messageTs,
+      unfurl_id: input.unfurlId,
+      ...(input.threadTs ? { thread_ts: input.threadTs } : {}),
+      source: input.source,
+      links: input.links.map((link) => ({ domain: link.domain, url: link.url })),
+      event_ts: nowTs(),
+    },
+    authorizations: [
+      {
+        enterprise_id: null,
+        team_id: BOT.teamId,
+        user_id: BOT.botUserId,
+        is_bot: true,
+        is_enterprise_install: false,
+      },
+    ],
+    is_ext_shared_channel: input.isExtSharedChannel,
+    event_context: `4-${randomBytes(12).toString('hex')}`,
+  };
+}

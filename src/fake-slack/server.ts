@@ -10,10 +10,11 @@ import {
   type FunctionRunInput,
   type FunctionRunResult,
   type MessageShortcutInput,
+  type PostedMessage,
+  type PostMessageInput,
   type Redelivery,
   type SendResult,
   SlackClientDriver,
-  type UserMessageInput,
   type ViewSubmissionInput,
   type ViewSubmissionResult,
 } from './driver.js';
@@ -21,7 +22,6 @@ import { type MethodFault, takeFault, UPLOAD, uploadFaultAnswer, webApiFaultAnsw
 import { downloadRoute, filesMethods, uploadRoute } from './files.js';
 import { type FunctionExecution, functionsMethods } from './functions.js';
 import { jsonAnswer, type RouteAnswer, readBody, writeAnswer } from './http.js';
-import type { FakeMessage } from './model.js';
 import { answerResponseUrl, type ResponseUrlFault } from './response-urls.js';
 import { type FakeSlackOptions, SlackState } from './state.js';
 import { usersMethods } from './users.js';
@@ -38,7 +38,7 @@ import { parseArgs, type WebApiHandler } from './web-api.js';
 // (driver.ts) is what a person in Slack does.
 
 export { type FoundButton, findButton } from './buttons.js';
-export type { FunctionRunInput, FunctionRunResult, SendResult } from './driver.js';
+export type { FunctionRunInput, FunctionRunResult, PostedMessage, SendResult } from './driver.js';
 export { type MethodFault, UPLOAD } from './faults.js';
 export type { FunctionDefinition, FunctionExecution } from './functions.js';
 export { BOT } from './model.js';
@@ -121,13 +121,6 @@ export class FakeSlack extends SlackState {
     return this.driver.sendBlockAction(input);
   }
 
-  /** A person's message in a channel or a thread (no event reaches the app). */
-  postAsUser(input: UserMessageInput): FakeMessage {
-    const message = this.driver.postAsUser(input);
-    this.emit('change');
-    return message;
-  }
-
   /** Runs the message shortcut `callbackId` on a message (in a thread too: `threadTs`). */
   runMessageShortcut(input: MessageShortcutInput): Promise<SendResult> {
     return this.driver.runMessageShortcut(input);
@@ -145,6 +138,24 @@ export class FakeSlack extends SlackState {
     redelivery?: Redelivery,
   ): Promise<SendResult & { eventId: string }> {
     return this.driver.openHome(user, tab, redelivery);
+  }
+
+  /** A person posts a message; links on the app's unfurl domains send it a signed link_shared. */
+  postMessage(input: PostMessageInput): Promise<PostedMessage> {
+    return this.driver.postMessage(input);
+  }
+
+  /** A person types links into the composer (link_shared with source "composer"); nothing is posted. */
+  typeInComposer(input: {
+    user: string;
+    text: string;
+  }): Promise<(SendResult & { eventId: string }) | undefined> {
+    return this.driver.typeInComposer(input);
+  }
+
+  /** Sends an event again, the same body with x-slack-retry-num, as Slack does when it missed the ack. */
+  redeliverEvent(redelivery: Redelivery): Promise<SendResult> {
+    return this.driver.redeliverEvent(redelivery);
   }
 
   /** Submits the user's newest modal with `values`; resolves with the app's answer. */

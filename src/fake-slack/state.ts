@@ -9,6 +9,7 @@ import type {
   RecordedCall,
   ResponsePost,
   ResponseTarget,
+  SharedLink,
 } from './model.js';
 import { waitForEvent } from './wait.js';
 
@@ -36,6 +37,8 @@ export interface FakeSlackOptions {
   keepUploads?: boolean | undefined;
   /** The app's Workflow Builder steps as Slack knows them; default: manifest.yml's `functions`. */
   functions?: Record<string, FunctionDefinition> | undefined;
+  /** The manifest's features.unfurl_domains: links on these (and their subdomains) send link_shared. */
+  unfurlDomains?: string[] | undefined;
 }
 
 export type NewMessage = Omit<FakeMessage, 'id' | 'ts' | 'deleted' | 'replacedCount'>;
@@ -53,6 +56,13 @@ export class SlackState extends EventEmitter {
   readonly users: FakeUser[];
   readonly channels: FakeChannel[];
   readonly usergroups: Map<string, string[]>;
+  /** The app's unfurl domains (the manifest's features.unfurl_domains); a test may change them. */
+  unfurlDomains: string[];
+  /** Links still in a person's message composer, by unfurl_id: chat.unfurl with source composer. */
+  readonly composerDrafts = new Map<
+    string,
+    { user: string; links: SharedLink[]; unfurls?: Record<string, unknown> }
+  >();
   appUrl: string | undefined;
   /** Where apps.connections.open sends a Socket Mode client (a test's WebSocket server). */
   socketModeUrl: string | undefined;
@@ -70,6 +80,7 @@ export class SlackState extends EventEmitter {
     this.users = options.users ?? [];
     this.channels = options.channels ?? [{ id: 'C0SUPPORT', name: 'support' }];
     this.usergroups = new Map(Object.entries(options.usergroups ?? {}));
+    this.unfurlDomains = options.unfurlDomains ?? [];
     this.boundPort = options.port ?? 0;
     this.uploads = new FakeFiles(options.keepUploads ?? true);
     this.functions = new FakeFunctions(options.functions ?? readManifestFunctions());

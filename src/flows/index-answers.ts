@@ -7,12 +7,12 @@ import {
   stampedFromIndex,
 } from '../blocks/index.js';
 import type { OrderSummary, PartnerApiError } from '../partner-api/index.js';
-import { renderOptions } from './lookup-order.js';
+import { cardOptions, renderOptions } from './lookup-order.js';
 
 // Matches read from the copy for one list (the list pages ten at a time through them).
 const INDEX_MATCHES = 100;
 
-type IndexDeps = Pick<AppDeps, 'orderIndex' | 'orderSync' | 'currency' | 'now' | 'logger'>;
+type IndexDeps = Pick<AppDeps, 'orderIndex' | 'orderLinks' | 'orderSync' | 'currency' | 'now' | 'logger'>;
 
 /**
  * How complete the copy is; undefined when it cannot answer: the database cannot be read, or the
@@ -75,20 +75,20 @@ export async function answerFromIndexDuringOutage(
   const [found, coverage] = await Promise.all([indexMatches(deps, query), indexCoverage(deps)]);
   if (!found || !coverage) return undefined;
   const options = renderOptions(deps);
-  const exact = exactMatchesIn(found.orders, query);
+  const exactMatches = exactMatchesIn(found.orders, query);
+  const exact = exactMatches.length === 1 ? exactMatches[0] : undefined;
   // No Share button: sharing posts a card that looks live, and this one may be out of date.
-  const message =
-    exact.length === 1 && exact[0]
-      ? renderOrderCard(exact[0], { ...options, variant: 'preview', fromCopy: true })
-      : renderResultList(
-          {
-            query,
-            orders: found.orders,
-            hits: found.total,
-            offset,
-            fromIndex: { coverage, partnerAskedToo: false },
-          },
-          options,
-        );
+  const message = exact
+    ? renderOrderCard(exact, { ...cardOptions(deps), variant: 'preview', fromCopy: true })
+    : renderResultList(
+        {
+          query,
+          orders: found.orders,
+          hits: found.total,
+          offset,
+          fromIndex: { coverage, partnerAskedToo: false },
+        },
+        options,
+      );
   return stampedFromIndex(message, coverage, options, failure.traceId);
 }

@@ -1,5 +1,6 @@
 import type { AppDeps } from '../app/deps.js';
 import {
+  type IndexCoverage,
   type RenderOptions,
   renderNoMatch,
   renderNotice,
@@ -18,18 +19,37 @@ import {
   type PartnerApiError,
 } from '../partner-api/index.js';
 import { type FailureContext, logPartnerFailure } from '../services/partner-failures.js';
-import { answerFromIndexDuringOutage, copyCanAnswer, indexCoverage, indexMatches } from './index-answers.js';
+import {
+  answerFromIndexDuringOutage,
+  copyCanAnswer,
+  exactFromCopy,
+  indexCoverage,
+  indexMatches,
+} from './index-answers.js';
 
 /** What answering `/order` (and its result pages) needs. */
 export type LookupDeps = Pick<
   AppDeps,
-  'currency' | 'logger' | 'now' | 'orderExamples' | 'orderIndex' | 'orderSync' | 'partner' | 'searchWatch'
+  | 'currency'
+  | 'logger'
+  | 'now'
+  | 'orderExamples'
+  | 'orderIndex'
+  | 'orderLinks'
+  | 'orderSync'
+  | 'partner'
+  | 'searchWatch'
 >;
 
 export const RECENT_ORDERS_SHOWN = 5;
 
 export function renderOptions(deps: Pick<AppDeps, 'currency' | 'now'>): RenderOptions {
   return { currency: deps.currency, now: deps.now() };
+}
+
+/** For an order card: with the link to the order's page on the partner platform, when one is set up. */
+export function cardOptions(deps: Pick<AppDeps, 'currency' | 'now' | 'orderLinks'>): RenderOptions {
+  return { ...renderOptions(deps), orderLink: deps.orderLinks?.linkFor };
 }
 
 /**
@@ -123,7 +143,7 @@ export async function answerOrderSearch(
   const [first] = orders;
   if (first && (orders.length === 1 || result.exactMatches === 1)) {
     return renderOrderCard(first, {
-      ...options,
+      ...cardOptions(deps),
       variant: 'preview',
       otherOrders: others > 0 ? { query: result.query, count: others } : undefined,
     });
@@ -136,7 +156,7 @@ export async function answerOrderSearch(
  * undefined when the copy has none (the partner's answer is then shown as before).
  */
 async function listFromIndex(
-  deps: Pick<AppDeps, 'currency' | 'now' | 'orderIndex' | 'orderSync'>,
+  deps: Pick<AppDeps, 'currency' | 'now' | 'orderIndex' | 'orderLinks' | 'orderSync'>,
   result: OrderSearchResult,
   offset: number,
 ): Promise<SlackMessage | undefined> {
@@ -149,7 +169,7 @@ async function listFromIndex(
     : [];
   const orders = newestFirst([...found.orders, ...extra]);
   if (orders.length === 1 && orders[0])
-    return renderOrderCard(orders[0], { ...renderOptions(deps), variant: 'preview' });
+    return renderOrderCard(orders[0], { ...cardOptions(deps), variant: 'preview' });
   return renderResultList(
     {
       query: result.query,
@@ -202,4 +222,36 @@ export async function loadOrder(
   if (isMessage(result)) return result;
   const order = result.orders.find((candidate) => candidate.id === orderId);
   return order ?? renderNotice(`Order \`${orderId}\` is no longer available from the partner API.`);
+}
+
+/** One order by its exact ID, found the way `/order` finds it; nothing is logged or shown here. */
+export type OrderById =
+  | { found: 'live'; order: OrderSummary; traceId: string | undefined }
+  /** The partner API is not answering; the order as Order Desk's copy last saw it. */
+  | { found: 'copy'; order: OrderSummary; coverage: IndexCoverage; failure: PartnerApiError }
+  | { found: 'none'; traceId: string | undefined }
+  | { found: 'failed'; failure: PartnerApiError };
+
+/**
+ * The order with exactly this ID, as `/order <ID>` finds it: from the partner API (which also updates
+ * the copy), or, while the partner is not answering, from Order Desk's copy. Other errors propagate.
+ */
+export async function findOrderById(
+  deps: Pick<AppDeps, 'orderIndex' | 'orderSync' | 'partner'>,
+  orderId: string,
+): Promise<OrderById> {
+  try {
+    const result = await deps.partner.orders.find(orderId);
+    const order = result.orders.find((candidate) => candidate.id.toLowerCase() === orderId.toLowerCase());
+    return order
+      ? { found: 'live', order, traceId: result.traceId }
+      : { found: 'none', traceId: result.traceId };
+  } catch (error) {
+    if (!isPartnerApiError(error)) throw error;
+    const copy = copyCanAnswer(error) ? await exactFromCopy(deps, orderId) : undefined;
+    const order = copy?.orders.find((candidate) => candidate.id.toLowerCase() === orderId.toLowerCase());
+    return copy && order
+      ? { found: 'copy', order, coverage: copy.coverage, failure: error }
+      : { found: 'failed', failure: error };
+  }
 }

@@ -8,7 +8,7 @@ import {
 } from '../blocks/index.js';
 import { isPartnerApiError, type OrderSummary, type PartnerApiError } from '../partner-api/index.js';
 import type { FailureContext } from '../services/partner-failures.js';
-import { partnerResult, renderOptions } from './lookup-order.js';
+import { cardOptions, partnerResult, renderOptions } from './lookup-order.js';
 
 export const MAX_CANDIDATES = 10;
 
@@ -47,7 +47,7 @@ export function orderCandidates(text: string): string[] {
  * exactly, as one card or one list; or what was looked for and how to search by hand.
  */
 export async function answerOrdersInMessage(
-  deps: Pick<AppDeps, 'currency' | 'logger' | 'now' | 'orderExamples' | 'partner'>,
+  deps: Pick<AppDeps, 'currency' | 'logger' | 'now' | 'orderExamples' | 'orderLinks' | 'partner'>,
   text: string,
   context: FailureContext,
 ): Promise<SlackMessage> {
@@ -73,7 +73,7 @@ export async function answerOrdersInMessage(
   if (orders.length === 0) return renderNoOrdersInMessage(candidates, await deps.orderExamples.current());
   const options = renderOptions(deps);
   if (orders.length === 1 && failures.length === 0 && all.length <= MAX_CANDIDATES)
-    return renderOrderCard(orders[0] as OrderSummary, { ...options, variant: 'preview' });
+    return renderOrderCard(orders[0] as OrderSummary, { ...cardOptions(deps), variant: 'preview' });
   return renderOrdersInMessage(
     { orders, searched: candidates.length, skipped: all.length - candidates.length, failures },
     options,

@@ -223,8 +223,10 @@ export function attachSandboxPage(slack: FakeSlack, users: SandboxUser[], contro
           if (!parent || parent.visibleTo !== undefined || parent.threadTs !== undefined)
             return json(res, 404, { error: 'That thread is gone.' });
         }
-        const posted = slack.postAsUser({ user, channel, text: text.trim(), threadTs });
-        return json(res, 200, { id: posted.id, ts: posted.ts });
+        // As in Slack: links on the app's unfurl domains send link_shared, and the app may unfurl them.
+        const { message } = await slack.postMessage({ user, channel, text: text.trim(), threadTs });
+        slack.emit('change');
+        return json(res, 200, { id: message.id, ts: message.ts });
       }
       case 'POST shortcut': {
         const { user, messageId, callbackId } = body;

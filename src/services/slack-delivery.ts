@@ -2,7 +2,7 @@ import type { WebClient } from '@slack/web-api';
 import type { AppLogger } from '../logger.js';
 
 /** What must arrive, for the metrics and the log (a closed set: never a channel or a user). */
-export type DeliveryKind = 'audit' | 'finance_alert' | 'export_file' | 'workflow_step';
+export type DeliveryKind = 'audit' | 'finance_alert' | 'export_file' | 'workflow_step' | 'unfurl';
 
 export interface DeliveryMetrics {
   onRetry(kind: DeliveryKind, reason: RetryReason): void;
@@ -19,6 +19,13 @@ export interface DeliveryOptions {
   sleep?: ((ms: number, signal: AbortSignal) => Promise<void>) | undefined;
 }
 
+export interface CallOptions {
+  /** When the delivery was asked for (a post that waited in its channel's queue has used part of its time). */
+  since?: number | undefined;
+  /** This delivery's own limit, shorter than the default for what is only useful soon (an unfurl). */
+  maxWaitMs?: number | undefined;
+}
+
 export interface SlackMessageToPost {
   channel: string;
   text: string;
@@ -33,7 +40,7 @@ export interface SlackDelivery {
    * (channel_not_found, not_in_channel, invalid_auth) is thrown at once. At least once: a post Slack
    * took but answered with a 5xx is posted again (Slack gives no way to tell).
    */
-  call<T>(kind: DeliveryKind, run: () => Promise<T>, since?: number): Promise<T>;
+  call<T>(kind: DeliveryKind, run: () => Promise<T>, options?: CallOptions): Promise<T>;
   /**
    * chat.postMessage through `call`, one post at a time per channel (Slack allows about one message
    * per second per channel; a 429 holds back that channel's later posts too, in order).
@@ -117,10 +124,13 @@ export function createSlackDelivery(client: WebClient, options: DeliveryOptions)
   const channelTails = new Map<string, Promise<unknown>>();
   const queued = new Map<string, number>();
 
-  // `since`: when the delivery was asked for (a post that waited in its channel's queue has used
-  // part of its time already).
-  async function call<T>(kind: DeliveryKind, run: () => Promise<T>, since = Date.now()): Promise<T> {
-    const startedAt = since;
+  async function call<T>(
+    kind: DeliveryKind,
+    run: () => Promise<T>,
+    callOptions: CallOptions = {},
+  ): Promise<T> {
+    const startedAt = callOptions.since ?? Date.now();
+    const limitMs = callOptions.maxWaitMs ?? maxWaitMs;
     let backoffMs = FIRST_BACKOFF_MS;
     for (;;) {
       try {
@@ -130,7 +140,7 @@ export function createSlackDelivery(client: WebClient, options: DeliveryOptions)
       } catch (error) {
         const advice = retryAdvice(error);
         const waitMs = advice?.waitMs ?? backoffMs;
-        if (!advice || Date.now() - startedAt + waitMs > maxWaitMs || stopping.signal.aborted) {
+        if (!advice || Date.now() - startedAt + waitMs > limitMs || stopping.signal.aborted) {
           options.metrics?.onOutcome(kind, 'failed');
           throw error;
         }
@@ -174,7 +184,7 @@ export function createSlackDelivery(client: WebClient, options: DeliveryOptions)
                 unfurl_links: false,
                 unfurl_media: false,
               }),
-            askedAt,
+            { since: askedAt },
           ),
         )
         .then((result) => ({ ts: result.ts }));

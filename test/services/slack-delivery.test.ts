@@ -98,7 +98,7 @@ describe('a delivery that must arrive', () => {
     });
     // Asked for 4 s ago: a 2 s wait would end past the 5 s allowed.
     await expect(
-      delivery.call('audit', async () => Promise.reject(rateLimited(2)), Date.now() - 4_000),
+      delivery.call('audit', async () => Promise.reject(rateLimited(2)), { since: Date.now() - 4_000 }),
     ).rejects.toMatchObject({ retryAfter: 2 });
     expect(events).toEqual(['failed audit']);
   });
@@ -118,6 +118,37 @@ describe('a delivery that must arrive', () => {
       delivery.call('finance_alert', async () => Promise.reject(platformError('not_in_channel'))),
     ).rejects.toThrow('not_in_channel');
     expect(events).toEqual(['failed finance_alert', 'failed finance_alert']);
+  });
+
+  it('keeps to a shorter limit of its own when the call gives one (an unfurl is only useful soon)', async () => {
+    const { events, metrics } = recorder();
+    const waits: number[] = [];
+    const delivery = createSlackDelivery({} as WebClient, {
+      logger,
+      metrics,
+      maxWaitMs: 600_000,
+      sleep: async (ms) => {
+        waits.push(ms);
+      },
+    });
+    const failures = [rateLimited(2)];
+    await expect(
+      delivery.call(
+        'unfurl',
+        async () => {
+          const next = failures.shift();
+          if (next) throw next;
+          return 'unfurled';
+        },
+        { maxWaitMs: 5_000 },
+      ),
+    ).resolves.toBe('unfurled');
+    // 30 s is far within the default limit, but past this call's own.
+    await expect(
+      delivery.call('unfurl', async () => Promise.reject(rateLimited(30)), { maxWaitMs: 5_000 }),
+    ).rejects.toMatchObject({ retryAfter: 30 });
+    expect(waits).toEqual([2_000]);
+    expect(events).toEqual(['retry unfurl rate_limited', 'delivered unfurl', 'failed unfurl']);
   });
 
   it('posts to one channel in order, a 429 holding back the posts behind it; other channels go on', async () => {

@@ -3,6 +3,7 @@ import type { AppDeps } from '../../app/deps.js';
 import { ActionIds } from '../../blocks/index.js';
 import { exportOrdersAction } from './export-orders.js';
 import { hideKeysAction } from './hide-keys.js';
+import { openInPartnerAction } from './open-in-partner.js';
 import { openOrderAction } from './open-order.js';
 import { refreshHomeAction } from './refresh-home.js';
 import { resultsPageAction } from './results-page.js';
@@ -24,4 +25,5 @@ export function registerActions(app: App, deps: AppDeps): void {
   app.action<BlockAction>(ActionIds.searchOrders, searchOrdersAction(deps));
   app.action<BlockAction>(new RegExp(`^${ActionIds.searchPage}_(prev|next)$`), searchPageAction(deps));
   app.action<BlockAction>(new RegExp(`^${ActionIds.viewImageKey}_\\d+_\\d+$`), viewImageKeyAction(deps));
+  app.action<BlockAction>(ActionIds.openInPartner, openInPartnerAction(deps));
 }

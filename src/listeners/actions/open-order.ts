@@ -1,6 +1,6 @@
 import type { AppDeps } from '../../app/deps.js';
 import { ActionIds, OrderButtonSchema, renderOrderCard } from '../../blocks/index.js';
-import { isMessage, loadOrder, renderOptions } from '../../flows/lookup-order.js';
+import { cardOptions, isMessage, loadOrder } from '../../flows/lookup-order.js';
 import { postDirect, reply } from '../../flows/respond.js';
 import { buttonListener } from './button-listener.js';
 import { isHomeClick } from './click.js';
@@ -11,7 +11,10 @@ import { isHomeClick } from './click.js';
  * messages with Order Desk (where Show keys works as on any card).
  */
 export function openOrderAction(
-  deps: Pick<AppDeps, 'auth' | 'currency' | 'logger' | 'metrics' | 'now' | 'partner' | 'tracker'>,
+  deps: Pick<
+    AppDeps,
+    'auth' | 'currency' | 'logger' | 'metrics' | 'now' | 'orderLinks' | 'partner' | 'tracker'
+  >,
 ) {
   return buttonListener(
     deps,
@@ -28,7 +31,7 @@ export function openOrderAction(
       if (isHomeClick(args)) {
         const card = isMessage(order)
           ? order
-          : renderOrderCard(order, { ...renderOptions(deps), variant: 'direct' });
+          : renderOrderCard(order, { ...cardOptions(deps), variant: 'direct' });
         await postDirect(client, body.user.id, card, deps.logger);
         return;
       }
@@ -39,7 +42,7 @@ export function openOrderAction(
       const backTo = button.q !== undefined ? { query: button.q, offset: button.p ?? 0 } : undefined;
       await reply(
         respond,
-        renderOrderCard(order, { ...renderOptions(deps), variant: 'preview', backTo }),
+        renderOrderCard(order, { ...cardOptions(deps), variant: 'preview', backTo }),
         'replace',
         deps.logger,
       );

@@ -1,6 +1,6 @@
 import type { AppDeps } from '../../app/deps.js';
 import { OrderButtonSchema, renderOrderCard, renderSharingRefused } from '../../blocks/index.js';
-import { isMessage, loadOrder, renderOptions } from '../../flows/lookup-order.js';
+import { cardOptions, isMessage, loadOrder } from '../../flows/lookup-order.js';
 import { deleteOriginal, reply } from '../../flows/respond.js';
 import { buttonListener } from './button-listener.js';
 import { clickChannel } from './click.js';
@@ -12,7 +12,15 @@ import { clickChannel } from './click.js';
 export function shareOrderAction(
   deps: Pick<
     AppDeps,
-    'auth' | 'channelSharing' | 'currency' | 'logger' | 'metrics' | 'now' | 'partner' | 'tracker'
+    | 'auth'
+    | 'channelSharing'
+    | 'currency'
+    | 'logger'
+    | 'metrics'
+    | 'now'
+    | 'orderLinks'
+    | 'partner'
+    | 'tracker'
   >,
 ) {
   return buttonListener(
@@ -36,7 +44,7 @@ export function shareOrderAction(
         return;
       }
       const card = renderOrderCard(order, {
-        ...renderOptions(deps),
+        ...cardOptions(deps),
         variant: 'shared',
         sharedBy: body.user.id,
       });

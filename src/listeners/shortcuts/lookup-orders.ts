@@ -17,7 +17,15 @@ type MessageShortcutArgs = SlackShortcutMiddlewareArgs<MessageShortcut> & AllMid
 export function lookupOrdersShortcut(
   deps: Pick<
     AppDeps,
-    'auth' | 'currency' | 'logger' | 'metrics' | 'now' | 'orderExamples' | 'partner' | 'tracker'
+    | 'auth'
+    | 'currency'
+    | 'logger'
+    | 'metrics'
+    | 'now'
+    | 'orderExamples'
+    | 'orderLinks'
+    | 'partner'
+    | 'tracker'
   >,
 ) {
   return (args: MessageShortcutArgs) =>

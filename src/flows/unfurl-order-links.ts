@@ -1,0 +1,173 @@
+import type { WebClient } from '@slack/web-api';
+import type { AppDeps } from '../app/deps.js';
+import { type Block, renderOrderUnfurl } from '../blocks/index.js';
+import { failureLogLevel, partnerFailureFields } from '../services/partner-failures.js';
+import { slackErrorCode } from '../services/slack-delivery.js';
+import { findOrderById, type OrderById, renderOptions } from './lookup-order.js';
+
+/** What unfurling a posted order link needs. */
+export type UnfurlDeps = Pick<
+  AppDeps,
+  | 'auth'
+  | 'channelSharing'
+  | 'currency'
+  | 'delivery'
+  | 'logger'
+  | 'metrics'
+  | 'now'
+  | 'orderIndex'
+  | 'orderLinks'
+  | 'orderSync'
+  | 'partner'
+>;
+
+/**
+ * Order links unfurled per message. Each costs a partner request, and five cards already fill a
+ * screen: a message pasting a whole list of orders should not flood the partner API or bury the
+ * conversation. The links past the limit stay plain links (the log says how many).
+ */
+export const MAX_UNFURLS_PER_MESSAGE = 5;
+
+/**
+ * How long a chat.unfurl that Slack limits (429) or fails keeps being retried. An unfurl is only
+ * worth it right after the link was posted; later, the conversation has moved on.
+ */
+export const UNFURL_MAX_WAIT_MS = 30_000;
+
+/** A link_shared event, as far as an unfurl needs it. */
+export interface SharedLinks {
+  eventId: string | undefined;
+  channel: string;
+  /** Who posted the message. */
+  user: string;
+  messageTs: string;
+  /** `composer`: still being typed; `conversations_history` (or none, in older payloads): posted. */
+  source: string | undefined;
+  links: ReadonlyArray<{ url: string }>;
+}
+
+/**
+ * Unfurls the links to an order's page on the partner platform (ORDER_LINK_TEMPLATE) with a compact
+ * card, found the way `/order <ID>` finds it. Slack sends link_shared for every conversation where a
+ * link is posted, whether or not Order Desk is in it, and everyone there sees the unfurl; so:
+ * - only once the message is posted (in the composer the conversation is not known yet);
+ * - not in a channel shared with another organisation (Slack Connect) unless ALLOW_EXTERNAL_SHARING,
+ *   nor where Slack cannot say whether it is (a private conversation Order Desk is not in);
+ * - only for a poster who may look orders up (no guests, no other organisations' users);
+ * - never keys, and no buttons.
+ * An order not found, or a partner failure, means no unfurl for that link, and a log line with the
+ * trace ID: nothing is written into someone else's conversation. Returns the event's outcome.
+ */
+export async function unfurlOrderLinks(
+  deps: UnfurlDeps,
+  client: WebClient,
+  shared: SharedLinks,
+): Promise<string> {
+  const { orderLinks, logger } = deps;
+  if (!orderLinks) return 'no_template';
+  const byUrl = new Map<string, string>();
+  for (const { url } of shared.links) {
+    const orderId = orderLinks.orderIdIn(url);
+    if (orderId !== undefined && !byUrl.has(url)) byUrl.set(url, orderId);
+  }
+  const where = { eventId: shared.eventId, channelId: shared.channel, userId: shared.user };
+  // Another page of the same domain, or a link of another domain of the app: not an order link.
+  if (byUrl.size === 0) {
+    logger.info(
+      { ...where, links: shared.links.length },
+      'links shared, none to an order: nothing to unfurl',
+    );
+    return 'no_order_link';
+  }
+  const count = (outcome: string, links = 1) => deps.metrics.unfurls.inc({ outcome }, links);
+  if (shared.source === 'composer') {
+    // Slack sends link_shared again once the message is posted, with the conversation to check.
+    count('composer', byUrl.size);
+    logger.info(
+      { ...where, links: byUrl.size },
+      'order links in the message composer: unfurled once posted, when the conversation is known',
+    );
+    return 'composer';
+  }
+  const wanted = [...byUrl].slice(0, MAX_UNFURLS_PER_MESSAGE);
+  if (byUrl.size > wanted.length) {
+    count('over_limit', byUrl.size - wanted.length);
+    logger.info(
+      { ...where, links: byUrl.size, unfurled: wanted.length },
+      `more than ${MAX_UNFURLS_PER_MESSAGE} order links in one message: the rest stay plain links`,
+    );
+  }
+
+  const [channel, poster] = await Promise.all([
+    deps.channelSharing.check(shared.channel),
+    deps.auth.canUseOrders(shared.user),
+  ]);
+  if (!channel.allowed) {
+    count('refused_channel', wanted.length);
+    logger.info(
+      { ...where, reason: channel.reason },
+      'order links not unfurled: the conversation may not see order data',
+    );
+    return 'refused_channel';
+  }
+  if (!poster.allowed) {
+    count('refused_poster', wanted.length);
+    logger.info(
+      { ...where, reason: poster.reason },
+      'order links not unfurled: the poster may not see order data',
+    );
+    return 'refused_poster';
+  }
+
+  const options = renderOptions(deps);
+  // Looked up together; the cards keep the order of the links in the message.
+  const found = await Promise.all(wanted.map(([, orderId]) => findOrderById(deps, orderId)));
+  const unfurls: Record<string, { blocks: Block[] }> = {};
+  wanted.forEach(([url, orderId], index) => {
+    const result = found[index] as OrderById;
+    if (result.found === 'live') {
+      unfurls[url] = renderOrderUnfurl(result.order, options);
+    } else if (result.found === 'copy') {
+      unfurls[url] = renderOrderUnfurl(result.order, options, {
+        coverage: result.coverage,
+        traceId: result.failure.traceId,
+      });
+      logger.info(
+        { ...where, orderId, traceId: result.failure.traceId, kind: result.failure.kind },
+        "order link unfurled from Order Desk's copy: the partner API is not answering",
+      );
+    } else if (result.found === 'none') {
+      count('not_found');
+      logger.info({ ...where, orderId, traceId: result.traceId }, 'order link not unfurled: no such order');
+    } else {
+      count('partner_failed');
+      logger[failureLogLevel(result.failure)](
+        {
+          ...partnerFailureFields(result.failure, { where: 'unfurl', userId: shared.user }),
+          ...where,
+          orderId,
+        },
+        'order link not unfurled: partner API failure',
+      );
+    }
+  });
+  const cards = Object.keys(unfurls).length;
+  if (cards === 0) return 'nothing_found';
+  try {
+    await deps.delivery.call(
+      'unfurl',
+      () => client.chat.unfurl({ channel: shared.channel, ts: shared.messageTs, unfurls }),
+      { maxWaitMs: UNFURL_MAX_WAIT_MS },
+    );
+  } catch (error) {
+    count('slack_failed', cards);
+    logger.warn(
+      { ...where, links: cards, error: slackErrorCode(error) },
+      'chat.unfurl failed: order links not unfurled',
+    );
+    return 'slack_failed';
+  }
+  count('unfurled', cards);
+  logger.info({ ...where, links: cards }, 'order links unfurled');
+  return 'unfurled';
+}

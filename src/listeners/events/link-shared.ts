@@ -1,0 +1,52 @@
+import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
+import type { AppDeps } from '../../app/deps.js';
+import { type UnfurlDeps, unfurlOrderLinks } from '../../flows/unfurl-order-links.js';
+
+/**
+ * A message with a link on one of the app's unfurl domains was posted (or is being typed): links to
+ * an order's page on the partner platform get a compact card (ORDER_LINK_TEMPLATE).
+ */
+export function linkShared(deps: UnfurlDeps & Pick<AppDeps, 'eventDedup' | 'tracker'>) {
+  let warnedNoTemplate = false;
+  return async ({
+    event,
+    body,
+    client,
+    context,
+  }: SlackEventMiddlewareArgs<'link_shared'> & AllMiddlewareArgs) => {
+    if (!deps.orderLinks) {
+      // The manifest names an unfurl domain, but Order Desk does not know which links are orders.
+      if (!warnedNoTemplate)
+        deps.logger.warn(
+          'link_shared arrived, but ORDER_LINK_TEMPLATE is not set: links are not unfurled (set it, or remove features.unfurl_domains from the app manifest)',
+        );
+      warnedNoTemplate = true;
+      return;
+    }
+    // Bolt acks events before listeners run, so a redelivery means Slack missed the ack, not our
+    // work: whichever replica it reaches, the links are unfurled once.
+    if (!(await deps.eventDedup.claimFirstDelivery(body.event_id, context.retryNum))) {
+      deps.logger.info(
+        { eventId: body.event_id, retryNum: context.retryNum },
+        'event already handled: skipped',
+      );
+      return;
+    }
+    await deps.tracker.track(
+      unfurlOrderLinks(deps, client, {
+        eventId: body.event_id,
+        channel: event.channel,
+        user: event.user,
+        messageTs: event.message_ts,
+        source: event.source,
+        links: event.links ?? [],
+      }).catch((error: unknown) => {
+        deps.metrics.unfurls.inc({ outcome: 'error' });
+        deps.logger.error(
+          { eventId: body.event_id, error: (error as Error).message },
+          'unexpected error while unfurling order links',
+        );
+      }),
+    );
+  };
+}

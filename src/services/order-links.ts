@@ -1,0 +1,45 @@
+import { isValidOrderId } from '../partner-api/index.js';
+
+/** Links to the partner platform's page of an order (ORDER_LINK_TEMPLATE), both ways. */
+export interface OrderLinks {
+  /** The order's page: the template with the ID URL-encoded in place of `{id}`. */
+  linkFor(orderId: string): string;
+  /**
+   * The order ID a link names when the link is exactly the template with an order ID in place of
+   * `{id}` (same prefix, same suffix, nothing added); undefined for any other link, even on the same
+   * domain.
+   */
+  orderIdIn(url: string): string | undefined;
+}
+
+// Slack writes links as they appear in message text, where &, < and > are escaped.
+const unescapeSlack = (text: string) =>
+  text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+
+/**
+ * Built from a template the configuration has checked (exactly one `{id}`, after the host); no
+ * template, no links.
+ */
+export function createOrderLinks(template: string | undefined): OrderLinks | undefined {
+  if (!template) return undefined;
+  const at = template.indexOf('{id}');
+  const prefix = template.slice(0, at);
+  const suffix = template.slice(at + '{id}'.length);
+  return {
+    linkFor: (orderId) => `${prefix}${encodeURIComponent(orderId)}${suffix}`,
+    orderIdIn(rawUrl) {
+      const url = unescapeSlack(rawUrl);
+      if (url.length <= prefix.length + suffix.length) return undefined;
+      if (!url.startsWith(prefix) || !url.endsWith(suffix)) return undefined;
+      let orderId: string;
+      try {
+        orderId = decodeURIComponent(url.slice(prefix.length, url.length - suffix.length));
+      } catch {
+        return undefined;
+      }
+      // Whatever is not an order ID (another path below it, a query, "../x") is not an order link,
+      // and never reaches the partner API.
+      return isValidOrderId(orderId) ? orderId : undefined;
+    },
+  };
+}
