@@ -24,6 +24,8 @@ import { createBalanceService, SOURCE_BACKOFF } from '../services/balance.js';
 import { createChannelSharing } from '../services/channel-sharing.js';
 import { createEventDedup } from '../services/event-dedup.js';
 import { createExportClaims } from '../services/export-claims.js';
+import { createNotificationStore } from '../notifications/notification-store.js';
+import { createNotifier, type Notifier } from '../notifications/notifier.js';
 import { createKeyRetrievalLimit } from '../services/key-limit.js';
 import { createOrderExamples } from '../services/order-examples.js';
 import { createOrderLinks } from '../services/order-links.js';
@@ -52,6 +54,8 @@ export interface OrderDesk {
   retention: RetentionJob;
   /** Follows the partner's order history into the index (ORDER_SYNC_SECONDS; one replica at a time). */
   orderSync: OrderSync;
+  /** Order events in Slack: watches and channel subscriptions (one replica at a time). */
+  notifier: Notifier;
   /** Stops taking requests, then waits (up to the timeout) for replies already under way. */
   stop(timeoutMs?: number): Promise<void>;
 }
@@ -114,6 +118,7 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
   metrics.sources.stateBackendUp = () => state.isUp();
   const tracker = createInflightTracker();
   const orderIndex = createOrderIndex(db);
+  const notifications = createNotificationStore(db);
   // Everything the app reads from the partner also updates the index; the sync reads directly.
   const partner = withWriteThrough(directPartner, orderIndex, {
     now: () => (options.now ?? (() => new Date()))(),
@@ -172,6 +177,10 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
       keys: { users: env.KEYS_ALLOWED_USERS, usergroups: env.KEYS_ALLOWED_USERGROUPS },
       finance: { users: env.FINANCE_ALLOWED_USERS, usergroups: env.FINANCE_ALLOWED_USERGROUPS },
       audit: { users: env.AUDIT_VIEWERS_USERS, usergroups: env.AUDIT_VIEWERS_USERGROUPS },
+      subscriptionAdmins: {
+        users: env.SUBSCRIPTION_ADMINS_USERS,
+        usergroups: env.SUBSCRIPTION_ADMINS_USERGROUPS,
+      },
     },
     groups,
     createOrgMembership({
@@ -233,6 +242,7 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
     orderIndex,
     orderSync,
     orderExamples: createOrderExamples({ orderIndex, logger, now }),
+    notifications,
     eventDedup: createEventDedup(state),
     delivery,
     metrics,
@@ -307,7 +317,27 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
     now,
     prune: [
       { name: 'audit_log', keepDays: env.AUDIT_RETENTION_DAYS, run: (before) => auditStore.prune(before) },
+      // Posts made, ended watches and order threads: kept as long as the events they came from.
+      {
+        name: 'notifications',
+        keepDays: env.ORDER_EVENTS_RETENTION_DAYS,
+        run: (before) => notifications.prune(before),
+      },
     ],
+  });
+  const notifier = createNotifier({
+    store: notifications,
+    orderIndex,
+    state,
+    auth,
+    delivery,
+    client: slack,
+    logger,
+    now,
+    currency: env.CURRENCY,
+    orderLinks: deps.orderLinks,
+    channelPostsPerSecond: env.NOTIFY_CHANNEL_POSTS_PER_SECOND,
+    onOutcome: (kind, outcome) => metrics.notifications.inc({ kind, outcome }),
   });
   const balanceWatch = createBalanceWatch({
     balance,
@@ -362,16 +392,18 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
         retention.start((work) => tracker.track(work));
         // ORDER_SYNC_SECONDS=0: no sync (the index still learns what users look up).
         if (env.ORDER_SYNC_SECONDS > 0) orderSync.start((work) => tracker.track(work));
+        notifier.start((work) => tracker.track(work));
       }
       return port;
     },
     balanceWatch,
     retention,
     orderSync,
+    notifier,
     async stop(timeoutMs = 10_000) {
       balanceWatch.stop();
       retention.stop();
-      await orderSync.stop();
+      await Promise.all([orderSync.stop(), notifier.stop()]);
       // Deliveries waiting out a Slack limit end now (an audit line is in the log already; an alert
       // stays on the shared state for the next round, on any replica).
       delivery.stop();

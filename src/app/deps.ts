@@ -1,6 +1,7 @@
 import type { SpendService } from '../finance/spend-service.js';
 import type { OrderIndex } from '../index/order-index.js';
 import type { OrderSync } from '../index/order-sync.js';
+import type { NotificationStore } from '../notifications/notification-store.js';
 import type { AppLogger } from '../logger.js';
 import type { PartnerClient } from '../partner-api/index.js';
 import type { RevealLinks } from '../reveal/links.js';
@@ -36,6 +37,8 @@ export interface AppDeps {
   orderSync: OrderSync;
   /** The newest known order, quoted in "e.g. `/order …`" hints so that examples find something. */
   orderExamples: OrderExamples;
+  /** Watches ("Notify me") and channel subscriptions, and the posts they make (in the database). */
+  notifications: NotificationStore;
   /** Slack event redeliveries handled once across replicas. */
   eventDedup: EventDedup;
   /** Posts that must arrive, retried while Slack limits or fails. */

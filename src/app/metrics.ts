@@ -27,6 +27,7 @@ export interface AppMetrics {
   exports: Counter<'outcome'>;
   reveals: Counter<'outcome'>;
   unfurls: Counter<'outcome'>;
+  notifications: Counter<'kind' | 'outcome'>;
   slackDeliveries: Counter<'kind' | 'outcome'>;
   syncRequests: Counter<'kind' | 'outcome'>;
   slackDeliveryRetries: Counter<'kind' | 'reason'>;
@@ -182,6 +183,12 @@ export function createMetrics(): AppMetrics {
       labelNames: ['outcome'],
       registers,
     }),
+    notifications: new Counter({
+      name: 'order_desk_notifications_total',
+      help: 'Order event posts (kind: watch, subscription, notice): sent, dropped (why) or retried',
+      labelNames: ['kind', 'outcome'],
+      registers,
+    }),
     syncRequests: new Counter({
       name: 'order_desk_sync_requests_total',
       help: 'Partner requests of the order sync, by kind (backfill, follow) and outcome (ok or the error kind)',
@@ -190,7 +197,7 @@ export function createMetrics(): AppMetrics {
     }),
     slackDeliveries: new Counter({
       name: 'order_desk_slack_deliveries_total',
-      help: 'Posts that must arrive (audit, finance_alert, export_file, workflow_step, unfurl): delivered, or failed after every retry',
+      help: 'Posts that must arrive (audit, finance_alert, export_file, workflow_step, unfurl, notification): delivered, or failed after every retry',
       labelNames: ['kind', 'outcome'],
       registers,
     }),

@@ -15,4 +15,10 @@ export const ActionIds = {
   viewImageKey: 'keys_reveal',
   /** "Open in the partner platform": a link button on order cards (ORDER_LINK_TEMPLATE); the click is only acked. */
   openInPartner: 'order_partner_link',
+  /** "Notify me" on a card of an order that has not settled: a direct message when it does. */
+  notifyMe: 'order_notify_me',
+  /** "Stop" beside a watched order on the Home tab (value: the order). */
+  stopWatch: 'home_stop_watch',
+  /** "Remove" beside a channel subscription on the Home tab (value: the subscription). */
+  removeSubscription: 'home_remove_subscription',
 } as const;

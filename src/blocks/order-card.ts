@@ -1,4 +1,5 @@
 import type { OrderSummary } from '../partner-api/index.js';
+import { isSettled } from '../partner-api/statuses.js';
 import { ActionIds } from './action-ids.js';
 import { encodeButton } from './button-values.js';
 import {
@@ -11,6 +12,7 @@ import {
   statusWithEmoji,
   truncate,
 } from './format.js';
+import { notifyMeButton } from './notify-me.js';
 import { otherOrdersNote } from './search-notes.js';
 import {
   type Block,
@@ -26,7 +28,7 @@ export interface OrderCardOptions extends RenderOptions {
    * Ephemeral preview (Share + Show keys), the shared copy in a channel (Show keys only), or the copy
    * sent to the user's direct messages from the Home tab (Show keys; sharing is done from a channel).
    */
-  variant: 'preview' | 'shared' | 'direct';
+  variant: 'preview' | 'shared' | 'direct' | 'notification';
   sharedBy?: string | undefined;
   /** When the card was opened from a result list, a "Back to results" button returns there. */
   backTo?: { query: string; offset: number } | undefined;
@@ -72,6 +74,8 @@ export function renderOrderCard(order: OrderSummary, options: OrderCardOptions):
   if (isCompleted(order.status)) {
     buttons.push(button(ActionIds.showKeys, 'Show keys', encodeButton({ o: order.id })));
   }
+  // Not settled yet: whoever sees the card may ask to be told when it is (a direct message).
+  if (!isSettled(order.status) && options.variant !== 'notification') buttons.push(notifyMeButton(order.id));
   if (options.orderLink) {
     buttons.push(
       linkButton(ActionIds.openInPartner, 'Open in the partner platform', options.orderLink(order.id)),

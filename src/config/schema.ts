@@ -283,6 +283,11 @@ export const AppEnvSchema = PartnerEnvSchema.extend({
   AUDIT_RETENTION_DAYS: integer(400, 1, 3_650),
   AUDIT_VIEWERS_USERS: userIds,
   AUDIT_VIEWERS_USERGROUPS: usergroupIds,
+  // Order events in Slack: who may remove any channel's subscription (creators may remove their own),
+  // and how fast posts go to one channel (Slack allows about one message a second per channel).
+  SUBSCRIPTION_ADMINS_USERS: userIds,
+  SUBSCRIPTION_ADMINS_USERGROUPS: usergroupIds,
+  NOTIFY_CHANNEL_POSTS_PER_SECOND: z.coerce.number().min(0.1).max(100).default(1),
   AUDIT_CHANNEL_ID: optionalText.refine((value) => value === undefined || /^[CGD][A-Z0-9]{2,}$/.test(value), {
     error: 'must be a Slack channel ID (C…, G… or D…)',
   }),

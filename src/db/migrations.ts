@@ -151,6 +151,79 @@ export function migrations(engine: Engine): Record<string, Migration> {
         await db.schema.dropIndex('orders_created_id').execute();
       },
     },
+    '0007_notifications': {
+      // Order events in Slack: watches ("Notify me"), channel subscriptions, the outbox of posts that
+      // must arrive once, and the thread each order has in a channel.
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('order_watches')
+          .addColumn('user_id', 'text', (column) => column.notNull())
+          .addColumn('order_id', 'text', (column) => column.notNull())
+          .addColumn('created_at', 'text', (column) => column.notNull())
+          .addColumn('expires_at', 'text', (column) => column.notNull())
+          .addColumn('ended_at', 'text')
+          .addColumn('end_reason', 'text')
+          .addPrimaryKeyConstraint('order_watches_pk', ['user_id', 'order_id'])
+          .execute();
+        await db.schema.createIndex('order_watches_order').on('order_watches').column('order_id').execute();
+        await db.schema
+          .createIndex('order_watches_expires')
+          .on('order_watches')
+          .columns(['ended_at', 'expires_at'])
+          .execute();
+        await db.schema
+          .createTable('subscriptions')
+          .addColumn('id', 'text', (column) => column.primaryKey())
+          .addColumn('channel_id', 'text', (column) => column.notNull())
+          .addColumn('created_by', 'text', (column) => column.notNull())
+          .addColumn('created_at', 'text', (column) => column.notNull())
+          .addColumn('filters', 'text', (column) => column.notNull())
+          .addColumn('paused_at', 'text')
+          .addColumn('paused_reason', 'text')
+          .addColumn('removed_at', 'text')
+          .addColumn('removed_by', 'text')
+          .execute();
+        await db.schema.createIndex('subscriptions_channel').on('subscriptions').column('channel_id').execute();
+        await db.schema
+          .createTable('notification_outbox')
+          .addColumn('id', engine === 'postgres' ? 'bigserial' : 'integer', (column) =>
+            engine === 'postgres' ? column.primaryKey() : column.primaryKey().autoIncrement(),
+          )
+          // Exactly once across replicas: the same post decided twice has the same key.
+          .addColumn('dedupe_key', 'text', (column) => column.notNull().unique())
+          .addColumn('kind', 'text', (column) => column.notNull())
+          .addColumn('target', 'text', (column) => column.notNull())
+          .addColumn('order_id', 'text')
+          .addColumn('event_id', 'bigint')
+          .addColumn('subscription_id', 'text')
+          .addColumn('body', 'text')
+          .addColumn('status', 'text', (column) => column.notNull())
+          .addColumn('attempts', 'integer', (column) => column.notNull().defaultTo(0))
+          .addColumn('next_attempt_at', 'text', (column) => column.notNull())
+          .addColumn('created_at', 'text', (column) => column.notNull())
+          .addColumn('sent_at', 'text')
+          .addColumn('ts', 'text')
+          .addColumn('last_error', 'text')
+          .execute();
+        await db.schema
+          .createIndex('notification_outbox_due')
+          .on('notification_outbox')
+          .columns(['status', 'next_attempt_at'])
+          .execute();
+        await db.schema
+          .createTable('order_threads')
+          .addColumn('channel_id', 'text', (column) => column.notNull())
+          .addColumn('order_id', 'text', (column) => column.notNull())
+          .addColumn('ts', 'text', (column) => column.notNull())
+          .addColumn('created_at', 'text', (column) => column.notNull())
+          .addPrimaryKeyConstraint('order_threads_pk', ['channel_id', 'order_id'])
+          .execute();
+      },
+      async down(db: Kysely<unknown>) {
+        for (const table of ['order_threads', 'notification_outbox', 'subscriptions', 'order_watches'])
+          await db.schema.dropTable(table).execute();
+      },
+    },
   };
 }
 

@@ -57,9 +57,70 @@ export interface SyncStateTable {
   updated_at: string;
 }
 
+/** "Notify me": one watch per person and order, until the order settles or 30 days pass. */
+export interface OrderWatchesTable {
+  user_id: string;
+  order_id: string;
+  created_at: string;
+  expires_at: string;
+  /** Set when the watch ended: notified, expired, stopped (by the person), no_access. */
+  ended_at: string | null;
+  end_reason: string | null;
+}
+
+/** A channel's subscription to order events (`/order-subscribe`); its filters as JSON. */
+export interface SubscriptionsTable {
+  id: string;
+  channel_id: string;
+  created_by: string;
+  created_at: string;
+  filters: string;
+  /** Slack refused to post there for good (channel archived, bot removed): nothing is posted. */
+  paused_at: string | null;
+  paused_reason: string | null;
+  removed_at: string | null;
+  removed_by: string | null;
+}
+
+/**
+ * What Order Desk must post about order events, once: one row per post (a unique key per event and
+ * target), from "pending" to "sent" (with the message's ts) or "dropped" (with why).
+ */
+export interface NotificationOutboxTable {
+  id: Generated<number>;
+  dedupe_key: string;
+  kind: string;
+  /** A user (direct message) or a channel. */
+  target: string;
+  order_id: string | null;
+  event_id: number | null;
+  subscription_id: string | null;
+  /** For notices (not order events): the message to post, as JSON. */
+  body: string | null;
+  status: string;
+  attempts: number;
+  next_attempt_at: string;
+  created_at: string;
+  sent_at: string | null;
+  ts: string | null;
+  last_error: string | null;
+}
+
+/** The message that starts an order's thread in a channel: later events of the order reply to it. */
+export interface OrderThreadsTable {
+  channel_id: string;
+  order_id: string;
+  ts: string;
+  created_at: string;
+}
+
 export interface Database {
   audit_log: AuditTable;
   orders: OrdersTable;
   order_events: OrderEventsTable;
   sync_state: SyncStateTable;
+  order_watches: OrderWatchesTable;
+  subscriptions: SubscriptionsTable;
+  notification_outbox: NotificationOutboxTable;
+  order_threads: OrderThreadsTable;
 }

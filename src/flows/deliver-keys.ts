@@ -7,8 +7,10 @@ import {
   renderKeyMessages,
   renderNotice,
   renderPartnerError,
+  type SlackMessage,
 } from '../blocks/index.js';
-import { isPartnerApiError, isValidOrderId } from '../partner-api/index.js';
+import { notifyMeButton } from '../blocks/notify-me.js';
+import { isPartnerApiError, isValidOrderId, type PartnerApiError } from '../partner-api/index.js';
 import type { KeysAuditEntry } from '../services/audit.js';
 import { reply } from './respond.js';
 
@@ -83,7 +85,7 @@ export async function deliverKeys(deps: KeysDeps, request: KeysRequest): Promise
     if (!isPartnerApiError(error)) throw error;
     await Promise.all([
       audit({ outcome: `failed:${error.kind}`, keyCount: 0, traceId: error.traceId, failure: error }),
-      reply(request.respond, renderPartnerError(error, `order ${orderId}`), 'new_ephemeral', deps.logger),
+      reply(request.respond, keysFailure(error, orderId), 'new_ephemeral', deps.logger),
     ]);
     return;
   }
@@ -104,4 +106,14 @@ export async function deliverKeys(deps: KeysDeps, request: KeysRequest): Promise
     keyCount: complete ? rendered.shownKeys : 0,
     traceId: keys.traceId,
   });
+}
+
+/** The partner's refusal, with "Notify me" when the keys are only not ready yet. */
+function keysFailure(error: PartnerApiError, orderId: string): SlackMessage {
+  const message = renderPartnerError(error, `order ${orderId}`);
+  if (error.kind !== 'not_ready') return message;
+  return {
+    ...message,
+    blocks: [...message.blocks, { type: 'actions', block_id: 'keys_notify', elements: [notifyMeButton(orderId)] }],
+  };
 }

@@ -2,6 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Database, OrderDeskDb } from '../db/index.js';
 import type { OrdersTable } from '../db/schema.js';
 import type { OrderSummary } from '../partner-api/index.js';
+import { SETTLED_STATUSES } from '../partner-api/statuses.js';
 
 /** What one batch of seen orders changed in the index. */
 export interface RecordResult {
@@ -49,6 +50,8 @@ export interface OrderIndex {
   between(since: Date, until: Date, pageSize: number): AsyncGenerator<OrderSummary[]>;
   /** Events after `afterId`, oldest first. */
   events(afterId: number, limit: number): Promise<OrderEvent[]>;
+  /** The newest event's ID (0 when there is none): where a new reader of the events starts. */
+  lastEventId(): Promise<number>;
   /** Marks orders a full pass did not find (never deletes them). */
   markMissing(orderIds: readonly string[], at: Date): Promise<void>;
   pruneEvents(before: Date): Promise<number>;
@@ -69,7 +72,7 @@ const COUNT_CAP = 10_000;
 const MANY_MATCHES = 2_000;
 
 /** Statuses after which an order does not change by itself: no more checks. */
-export const SETTLED = ['COMPLETED', 'REFUNDED', 'CANCELLED', 'CANCELED', 'FAILED'] as const;
+export const SETTLED = SETTLED_STATUSES;
 
 const searchTextOf = (order: OrderSummary) =>
   [order.id, order.referenceId ?? '', order.item.title ?? ''].join(' ').toLowerCase();
@@ -368,6 +371,15 @@ export function createOrderIndex(db: OrderDeskDb): OrderIndex {
         toStatus: row.to_status,
         seenAt: new Date(row.seen_at),
       }));
+    },
+    async lastEventId() {
+      const row = await db.run((kysely) =>
+        kysely
+          .selectFrom('order_events')
+          .select((eb) => eb.fn.max('id').as('last'))
+          .executeTakeFirst(),
+      );
+      return Number(row?.last ?? 0);
     },
     async markMissing(orderIds, at) {
       if (orderIds.length === 0) return;

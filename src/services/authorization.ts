@@ -21,6 +21,8 @@ export interface Authorizer {
   isFinance(userId: string): Promise<AccessDecision>;
   /** `/order-audit`: AUDIT_VIEWERS_* only (fail closed). */
   canViewAudit(userId: string): Promise<AccessDecision>;
+  /** Removing any channel's subscription: SUBSCRIPTION_ADMINS_* only (fail closed). */
+  isSubscriptionAdmin(userId: string): Promise<AccessDecision>;
 }
 
 /** Fails closed: no rule, a user on no list, or a group Slack could not list all mean no. */
@@ -46,7 +48,13 @@ export async function decide(
  * must be listed; orders are open to every member unless ORDER_ALLOWED_* narrows them.
  */
 export function createAuthorizer(
-  rules: { orders: AccessRule; keys: AccessRule; finance: AccessRule; audit: AccessRule },
+  rules: {
+    orders: AccessRule;
+    keys: AccessRule;
+    finance: AccessRule;
+    audit: AccessRule;
+    subscriptionAdmins?: AccessRule | undefined;
+  },
   groups: UsergroupMembers,
   membership: OrgMembership,
 ): Authorizer {
@@ -73,5 +81,7 @@ export function createAuthorizer(
     canSeeKeys: (userId, options) => memberThen(userId, rules.keys, false, options),
     isFinance: (userId) => memberThen(userId, rules.finance, false),
     canViewAudit: (userId) => memberThen(userId, rules.audit, false),
+    isSubscriptionAdmin: (userId) =>
+      memberThen(userId, rules.subscriptionAdmins ?? { users: [], usergroups: [] }, false),
   };
 }

@@ -2,7 +2,7 @@ import type { WebClient } from '@slack/web-api';
 import type { AppLogger } from '../logger.js';
 
 /** What must arrive, for the metrics and the log (a closed set: never a channel or a user). */
-export type DeliveryKind = 'audit' | 'finance_alert' | 'export_file' | 'workflow_step' | 'unfurl';
+export type DeliveryKind = 'audit' | 'finance_alert' | 'export_file' | 'workflow_step' | 'unfurl' | 'notification';
 
 export interface DeliveryMetrics {
   onRetry(kind: DeliveryKind, reason: RetryReason): void;
@@ -30,6 +30,8 @@ export interface SlackMessageToPost {
   channel: string;
   text: string;
   blocks?: unknown[] | undefined;
+  /** A reply in this message's thread (not sent to the channel too). */
+  threadTs?: string | undefined;
 }
 
 export interface SlackDelivery {
@@ -181,6 +183,7 @@ export function createSlackDelivery(client: WebClient, options: DeliveryOptions)
                 channel: message.channel,
                 text: message.text,
                 ...(message.blocks ? { blocks: message.blocks as never } : {}),
+                ...(message.threadTs ? { thread_ts: message.threadTs } : {}),
                 unfurl_links: false,
                 unfurl_media: false,
               }),

@@ -108,6 +108,9 @@ const EMOJI_CODE = /:([a-z0-9_+-]+):/g;
  * shortcode in the app's source is here). Others stay as typed, as Slack shows an unknown shortcode.
  */
 export const EMOJI = {
+  bell: '🔔',
+  new: '🆕',
+  pause_button: '⏸️',
   card_index_dividers: '🗂️',
   key: '🔑',
   lock: '🔒',

@@ -1,0 +1,207 @@
+import type { OrderSummary } from '../partner-api/index.js';
+import {
+  escapeMrkdwn,
+  formatMoney,
+  neutraliseMarks,
+  notificationText,
+  slackDate,
+  statusLabel,
+  statusWithEmoji,
+  truncate,
+} from './format.js';
+import { type OrderCardOptions, renderOrderCard } from './order-card.js';
+import type { Block, RenderOptions, SlackMessage } from './types.js';
+
+// "Notify me" and channel subscriptions: what Order Desk says when someone asks, and what it posts
+// when an order changes. Never keys: a completed order's card has Show keys, which checks access.
+
+/** The order event a post is about (from the order index's `order_events`). */
+export interface EventShown {
+  kind: 'new' | 'status';
+  fromStatus: string | null;
+  toStatus: string | null;
+  seenAt: Date;
+}
+
+/** What a subscription posts for (`/order-subscribe`); the parts combine with AND. */
+export interface FiltersShown {
+  newOrders: boolean;
+  statusChanges: boolean;
+  toStatuses: readonly string[];
+  minAmount: number | null;
+  titleContains: string | null;
+}
+
+const section = (text: string): Block => ({ type: 'section', text: { type: 'mrkdwn', text: truncate(text, 3_000) } });
+const context = (text: string): Block => ({
+  type: 'context',
+  elements: [{ type: 'mrkdwn', text: truncate(text, 2_000) }],
+});
+
+const WATCH_ENDS = 'completes, fails, is cancelled or refunded';
+
+export function renderWatchStarted(orderId: string, expiresAt: Date, options: RenderOptions): SlackMessage {
+  return {
+    text: notificationText(`Order Desk will tell you when order ${orderId} ${WATCH_ENDS}`),
+    blocks: [
+      section(
+        `:bell: *I'll send you a direct message when order \`${escapeMrkdwn(orderId)}\` ${WATCH_ENDS}.*`,
+      ),
+      context(
+        `The watch ends by itself ${slackDate(expiresAt.toISOString(), options.now)} (30 days). Your watches are on Order Desk's Home tab, with Stop.`,
+      ),
+    ],
+  };
+}
+
+export function renderWatchExists(orderId: string, expiresAt: Date, options: RenderOptions): SlackMessage {
+  return {
+    text: notificationText(`You are already watching order ${orderId}`),
+    blocks: [
+      section(`:bell: You are already watching order \`${escapeMrkdwn(orderId)}\`.`),
+      context(`Until ${slackDate(expiresAt.toISOString(), options.now)}; stop it from Order Desk's Home tab.`),
+    ],
+  };
+}
+
+export function renderAlreadySettled(order: OrderSummary): SlackMessage {
+  return {
+    text: notificationText(`Order ${order.id} is already ${statusLabel(order.status)}`),
+    blocks: [
+      section(
+        `Order \`${escapeMrkdwn(order.id)}\` is already ${statusWithEmoji(order.status)}: there is nothing to wait for.`,
+      ),
+    ],
+  };
+}
+
+/** Notify me, subscriptions and the Home lists need the database; said plainly when it is away. */
+export function renderNotificationsUnavailable(what: string): SlackMessage {
+  return {
+    text: `${what} is not available right now`,
+    blocks: [
+      section(
+        `:warning: *${what} is not available right now:* Order Desk's database cannot be reached. Lookups still work; try again in a few minutes, and if it keeps happening, ask your Order Desk admin.`,
+      ),
+    ],
+  };
+}
+
+/** The direct message a watch ends with: the order as it is now, with Show keys when completed. */
+export function renderWatchNotification(
+  order: OrderSummary,
+  event: EventShown,
+  options: OrderCardOptions,
+): SlackMessage {
+  const card = renderOrderCard(order, { ...options, variant: 'notification' });
+  const change = `${statusLabel(event.fromStatus)} → ${statusLabel(event.toStatus)}`;
+  return {
+    text: notificationText(`Order ${order.id} is now ${statusLabel(order.status)} (${change})`),
+    blocks: [
+      section(
+        `:bell: *Order \`${escapeMrkdwn(order.id)}\` is now ${statusLabel(order.status)}* (${escapeMrkdwn(change)}).`,
+      ),
+      ...card.blocks,
+      context('You asked to be told when this order changed; this watch has ended.'),
+    ],
+  };
+}
+
+export function renderWatchExpired(orderId: string): SlackMessage {
+  return {
+    text: notificationText(`Order Desk stopped watching order ${orderId} after 30 days`),
+    blocks: [
+      section(
+        `:hourglass_flowing_sand: *Order Desk stopped watching order \`${escapeMrkdwn(orderId)}\`:* 30 days passed and it has not completed, failed, been cancelled or refunded.`,
+      ),
+      context(`To keep waiting, open it with \`/order ${escapeMrkdwn(orderId)}\` and press Notify me again.`),
+    ],
+  };
+}
+
+/** What a subscription posts for, in words: "new orders; status changes to Refunded; at least €100". */
+export function describeFilters(filters: FiltersShown, currency: string | undefined): string {
+  const parts: string[] = [];
+  if (filters.newOrders) parts.push('new orders');
+  if (filters.statusChanges)
+    parts.push(
+      filters.toStatuses.length === 0
+        ? 'status changes'
+        : `status changes to ${filters.toStatuses.map((status) => statusLabel(status)).join(', ')}`,
+    );
+  const only: string[] = [];
+  if (filters.minAmount !== null) only.push(`of at least ${formatMoney(filters.minAmount, currency)}`);
+  if (filters.titleContains)
+    only.push(`whose product contains “${escapeMrkdwn(neutraliseMarks(filters.titleContains))}”`);
+  return `${parts.join(' and ')}${only.length > 0 ? `, only orders ${only.join(' and ')}` : ''}`;
+}
+
+/** A line for an order event in a channel: the first starts the order's thread, the rest reply in it. */
+export function renderSubscriptionPost(
+  order: OrderSummary,
+  event: EventShown,
+  options: RenderOptions & { inThread: boolean },
+): SlackMessage {
+  const quantity = order.item.quantity === null ? '' : ` × ${order.item.quantity}`;
+  const what =
+    event.kind === 'new'
+      ? `:new: *New order* \`${escapeMrkdwn(order.id)}\``
+      : `*\`${escapeMrkdwn(order.id)}\`: ${escapeMrkdwn(statusLabel(event.fromStatus))} → ${statusWithEmoji(event.toStatus)}*`;
+  const text =
+    event.kind === 'new'
+      ? `New order ${order.id}: ${statusLabel(order.status)}`
+      : `Order ${order.id}: ${statusLabel(event.fromStatus)} → ${statusLabel(event.toStatus)}`;
+  if (options.inThread) {
+    return {
+      text: notificationText(text),
+      blocks: [section(`${what} · seen ${slackDate(event.seenAt.toISOString(), options.now)}`)],
+    };
+  }
+  return {
+    text: notificationText(text),
+    blocks: [
+      section(
+        `${what}\n${order.referenceId ? escapeMrkdwn(order.referenceId) : 'no reference'} · ${statusWithEmoji(order.status)} · ${escapeMrkdwn(order.item.title ?? 'Untitled item')}${quantity} · ${formatMoney(order.item.amount, options.currency)}`,
+      ),
+      context(`Later changes of this order go in this thread · \`/order ${escapeMrkdwn(order.id)}\` for the card`),
+    ],
+  };
+}
+
+/** Said in the channel when it is subscribed, so its members know what will come and from whom. */
+export function renderSubscribed(userId: string, filters: FiltersShown, currency: string | undefined): SlackMessage {
+  const what = describeFilters(filters, currency);
+  return {
+    text: notificationText(`Order Desk will post order events here: ${what}`),
+    blocks: [
+      section(`:bell: <@${userId}> subscribed this channel to order events: *${what}*.`),
+      context(
+        "Each order's first event is posted here; its later events go in that message's thread. Remove the subscription from Order Desk's Home tab.",
+      ),
+    ],
+  };
+}
+
+export function renderSubscriptionPaused(
+  channelId: string,
+  reason: string,
+  filters: FiltersShown,
+  currency: string | undefined,
+): SlackMessage {
+  const why: Record<string, string> = {
+    is_archived: 'the channel was archived',
+    channel_not_found: 'the channel no longer exists (or Order Desk can no longer see it)',
+    not_in_channel: 'Order Desk was removed from the channel',
+  };
+  return {
+    text: notificationText('Order Desk paused a channel subscription'),
+    blocks: [
+      section(
+        `:pause_button: *Order Desk paused your subscription of <#${channelId}>* (${describeFilters(filters, currency)}): ${why[reason] ?? `Slack refused to post there (${escapeMrkdwn(reason)})`}.`,
+      ),
+      context(
+        'Nothing more is posted for it. To receive order events there again, invite Order Desk back (`/invite @Order Desk`) and subscribe again with `/order-subscribe`; remove the paused one from the Home tab.',
+      ),
+    ],
+  };
+}

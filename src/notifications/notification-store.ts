@@ -1,0 +1,398 @@
+import type { OrderDeskDb } from '../db/index.js';
+import type { SubscriptionFilters } from './filters.js';
+
+// Watches, subscriptions, the outbox and the order threads, in the database (SQLite or PostgreSQL):
+// every replica reads the same, and the outbox's unique keys make each post happen once.
+
+export interface Watch {
+  userId: string;
+  orderId: string;
+  createdAt: Date;
+  expiresAt: Date;
+}
+
+export interface Subscription {
+  id: string;
+  channelId: string;
+  createdBy: string;
+  createdAt: Date;
+  filters: SubscriptionFilters;
+  pausedAt: Date | null;
+  pausedReason: string | null;
+}
+
+export type OutboxKind = 'watch' | 'subscription' | 'notice';
+
+export interface OutboxEntry {
+  dedupeKey: string;
+  kind: OutboxKind;
+  /** A user ID (a direct message) or a channel ID. */
+  target: string;
+  orderId?: string | undefined;
+  eventId?: number | undefined;
+  subscriptionId?: string | undefined;
+  /** A notice's message ({ text, blocks }). */
+  body?: unknown;
+}
+
+export interface PendingPost extends OutboxEntry {
+  id: number;
+  attempts: number;
+  createdAt: Date;
+}
+
+export interface NotificationStore {
+  /** Starts watching; `exists` when this person already watches this order. */
+  watch(userId: string, orderId: string, at: Date, expiresAt: Date): Promise<'created' | 'exists'>;
+  /** Ends a person's watch; false when there was none running. */
+  endWatch(userId: string, orderId: string, at: Date, reason: string): Promise<boolean>;
+  watchesOf(userId: string, limit: number): Promise<Watch[]>;
+  watchersOf(orderId: string): Promise<Watch[]>;
+  /** Watches whose 30 days are over, not yet ended. */
+  expiredWatches(at: Date, limit: number): Promise<Watch[]>;
+
+  addSubscription(subscription: Omit<Subscription, 'pausedAt' | 'pausedReason'>): Promise<void>;
+  /** Active and paused subscriptions (not removed), oldest first. */
+  subscriptions(limit: number): Promise<Subscription[]>;
+  subscription(id: string): Promise<Subscription | undefined>;
+  removeSubscription(id: string, by: string, at: Date): Promise<boolean>;
+  pauseSubscription(id: string, reason: string, at: Date): Promise<boolean>;
+
+  /** Adds posts; one already decided (same key) is left as it is. Returns how many were new. */
+  enqueue(entries: readonly OutboxEntry[], at: Date): Promise<number>;
+  /** Pending posts due now, oldest first. */
+  due(at: Date, limit: number): Promise<PendingPost[]>;
+  markSent(id: number, ts: string | undefined, at: Date): Promise<void>;
+  markRetry(id: number, nextAttemptAt: Date, error: string): Promise<void>;
+  markDropped(id: number, reason: string, at: Date): Promise<void>;
+  /** Drops every pending post of a subscription (it was paused or removed). */
+  dropPendingOf(subscriptionId: string, reason: string, at: Date): Promise<number>;
+  /** Counts by status, for /metrics and the tests. */
+  counts(): Promise<Record<string, number>>;
+
+  threadOf(channelId: string, orderId: string): Promise<string | undefined>;
+  setThread(channelId: string, orderId: string, ts: string, at: Date): Promise<void>;
+  /** Retention: sent and dropped posts, ended watches and threads older than `before`. */
+  prune(before: Date): Promise<number>;
+}
+
+const iso = (date: Date) => date.toISOString();
+
+export function createNotificationStore(db: OrderDeskDb): NotificationStore {
+  const toWatch = (row: { user_id: string; order_id: string; created_at: string; expires_at: string }) => ({
+    userId: row.user_id,
+    orderId: row.order_id,
+    createdAt: new Date(row.created_at),
+    expiresAt: new Date(row.expires_at),
+  });
+  const toSubscription = (row: {
+    id: string;
+    channel_id: string;
+    created_by: string;
+    created_at: string;
+    filters: string;
+    paused_at: string | null;
+    paused_reason: string | null;
+  }): Subscription => ({
+    id: row.id,
+    channelId: row.channel_id,
+    createdBy: row.created_by,
+    createdAt: new Date(row.created_at),
+    filters: JSON.parse(row.filters) as SubscriptionFilters,
+    pausedAt: row.paused_at ? new Date(row.paused_at) : null,
+    pausedReason: row.paused_reason,
+  });
+
+  return {
+    watch(userId, orderId, at, expiresAt) {
+      return db.run(async (kysely) => {
+        const values = {
+          user_id: userId,
+          order_id: orderId,
+          created_at: iso(at),
+          expires_at: iso(expiresAt),
+          ended_at: null,
+          end_reason: null,
+        };
+        const inserted = await kysely
+          .insertInto('order_watches')
+          .values(values)
+          .onConflict((conflict) => conflict.columns(['user_id', 'order_id']).doNothing())
+          .executeTakeFirst();
+        if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0) return 'created';
+        // An ended watch is started again; a running one stays as it is.
+        const restarted = await kysely
+          .updateTable('order_watches')
+          .set(values)
+          .where('user_id', '=', userId)
+          .where('order_id', '=', orderId)
+          .where('ended_at', 'is not', null)
+          .executeTakeFirst();
+        return Number(restarted.numUpdatedRows) > 0 ? 'created' : 'exists';
+      });
+    },
+    endWatch(userId, orderId, at, reason) {
+      return db.run(async (kysely) => {
+        const ended = await kysely
+          .updateTable('order_watches')
+          .set({ ended_at: iso(at), end_reason: reason })
+          .where('user_id', '=', userId)
+          .where('order_id', '=', orderId)
+          .where('ended_at', 'is', null)
+          .executeTakeFirst();
+        return Number(ended.numUpdatedRows) > 0;
+      });
+    },
+    async watchesOf(userId, limit) {
+      const rows = await db.run((kysely) =>
+        kysely
+          .selectFrom('order_watches')
+          .selectAll()
+          .where('user_id', '=', userId)
+          .where('ended_at', 'is', null)
+          .orderBy('created_at', 'desc')
+          .limit(limit)
+          .execute(),
+      );
+      return rows.map(toWatch);
+    },
+    async watchersOf(orderId) {
+      const rows = await db.run((kysely) =>
+        kysely
+          .selectFrom('order_watches')
+          .selectAll()
+          .where('order_id', '=', orderId)
+          .where('ended_at', 'is', null)
+          .execute(),
+      );
+      return rows.map(toWatch);
+    },
+    async expiredWatches(at, limit) {
+      const rows = await db.run((kysely) =>
+        kysely
+          .selectFrom('order_watches')
+          .selectAll()
+          .where('ended_at', 'is', null)
+          .where('expires_at', '<=', iso(at))
+          .orderBy('expires_at')
+          .limit(limit)
+          .execute(),
+      );
+      return rows.map(toWatch);
+    },
+
+    async addSubscription(subscription) {
+      await db.run((kysely) =>
+        kysely
+          .insertInto('subscriptions')
+          .values({
+            id: subscription.id,
+            channel_id: subscription.channelId,
+            created_by: subscription.createdBy,
+            created_at: iso(subscription.createdAt),
+            filters: JSON.stringify(subscription.filters),
+            paused_at: null,
+            paused_reason: null,
+            removed_at: null,
+            removed_by: null,
+          })
+          .execute(),
+      );
+    },
+    async subscriptions(limit) {
+      const rows = await db.run((kysely) =>
+        kysely
+          .selectFrom('subscriptions')
+          .selectAll()
+          .where('removed_at', 'is', null)
+          .orderBy('created_at')
+          .limit(limit)
+          .execute(),
+      );
+      return rows.map(toSubscription);
+    },
+    async subscription(id) {
+      const row = await db.run((kysely) =>
+        kysely
+          .selectFrom('subscriptions')
+          .selectAll()
+          .where('id', '=', id)
+          .where('removed_at', 'is', null)
+          .executeTakeFirst(),
+      );
+      return row ? toSubscription(row) : undefined;
+    },
+    removeSubscription(id, by, at) {
+      return db.run(async (kysely) => {
+        const removed = await kysely
+          .updateTable('subscriptions')
+          .set({ removed_at: iso(at), removed_by: by })
+          .where('id', '=', id)
+          .where('removed_at', 'is', null)
+          .executeTakeFirst();
+        return Number(removed.numUpdatedRows) > 0;
+      });
+    },
+    pauseSubscription(id, reason, at) {
+      return db.run(async (kysely) => {
+        const paused = await kysely
+          .updateTable('subscriptions')
+          .set({ paused_at: iso(at), paused_reason: reason })
+          .where('id', '=', id)
+          .where('paused_at', 'is', null)
+          .where('removed_at', 'is', null)
+          .executeTakeFirst();
+        return Number(paused.numUpdatedRows) > 0;
+      });
+    },
+
+    enqueue(entries, at) {
+      if (entries.length === 0) return Promise.resolve(0);
+      return db.run(async (kysely) => {
+        let added = 0;
+        // A few hundred rows per statement: well within both engines' parameter limits.
+        for (let start = 0; start < entries.length; start += 200) {
+          const inserted = await kysely
+            .insertInto('notification_outbox')
+            .values(
+              entries.slice(start, start + 200).map((entry) => ({
+                dedupe_key: entry.dedupeKey,
+                kind: entry.kind,
+                target: entry.target,
+                order_id: entry.orderId ?? null,
+                event_id: entry.eventId ?? null,
+                subscription_id: entry.subscriptionId ?? null,
+                body: entry.body === undefined ? null : JSON.stringify(entry.body),
+                status: 'pending',
+                attempts: 0,
+                next_attempt_at: iso(at),
+                created_at: iso(at),
+                sent_at: null,
+                ts: null,
+                last_error: null,
+              })),
+            )
+            .onConflict((conflict) => conflict.column('dedupe_key').doNothing())
+            .executeTakeFirst();
+          added += Number(inserted.numInsertedOrUpdatedRows ?? 0);
+        }
+        return added;
+      });
+    },
+    async due(at, limit) {
+      const rows = await db.run((kysely) =>
+        kysely
+          .selectFrom('notification_outbox')
+          .selectAll()
+          .where('status', '=', 'pending')
+          .where('next_attempt_at', '<=', iso(at))
+          .orderBy('id')
+          .limit(limit)
+          .execute(),
+      );
+      return rows.map((row) => ({
+        id: Number(row.id),
+        dedupeKey: row.dedupe_key,
+        kind: row.kind as OutboxKind,
+        target: row.target,
+        orderId: row.order_id ?? undefined,
+        eventId: row.event_id === null ? undefined : Number(row.event_id),
+        subscriptionId: row.subscription_id ?? undefined,
+        body: row.body === null ? undefined : (JSON.parse(row.body) as unknown),
+        attempts: row.attempts,
+        createdAt: new Date(row.created_at),
+      }));
+    },
+    async markSent(id, ts, at) {
+      await db.run((kysely) =>
+        kysely
+          .updateTable('notification_outbox')
+          .set({ status: 'sent', ts: ts ?? null, sent_at: iso(at) })
+          .where('id', '=', id)
+          .execute(),
+      );
+    },
+    async markRetry(id, nextAttemptAt, error) {
+      await db.run((kysely) =>
+        kysely
+          .updateTable('notification_outbox')
+          .set((eb) => ({
+            attempts: eb('attempts', '+', 1),
+            next_attempt_at: iso(nextAttemptAt),
+            last_error: error,
+          }))
+          .where('id', '=', id)
+          .execute(),
+      );
+    },
+    async markDropped(id, reason, at) {
+      await db.run((kysely) =>
+        kysely
+          .updateTable('notification_outbox')
+          .set({ status: 'dropped', last_error: reason, sent_at: iso(at) })
+          .where('id', '=', id)
+          .execute(),
+      );
+    },
+    dropPendingOf(subscriptionId, reason, at) {
+      return db.run(async (kysely) => {
+        const dropped = await kysely
+          .updateTable('notification_outbox')
+          .set({ status: 'dropped', last_error: reason, sent_at: iso(at) })
+          .where('subscription_id', '=', subscriptionId)
+          .where('status', '=', 'pending')
+          .executeTakeFirst();
+        return Number(dropped.numUpdatedRows);
+      });
+    },
+    async counts() {
+      const rows = await db.run((kysely) =>
+        kysely
+          .selectFrom('notification_outbox')
+          .select(['status', (eb) => eb.fn.countAll<number>().as('count')])
+          .groupBy('status')
+          .execute(),
+      );
+      return Object.fromEntries(rows.map((row) => [row.status, Number(row.count)]));
+    },
+
+    async threadOf(channelId, orderId) {
+      const row = await db.run((kysely) =>
+        kysely
+          .selectFrom('order_threads')
+          .select('ts')
+          .where('channel_id', '=', channelId)
+          .where('order_id', '=', orderId)
+          .executeTakeFirst(),
+      );
+      return row?.ts;
+    },
+    async setThread(channelId, orderId, ts, at) {
+      await db.run((kysely) =>
+        kysely
+          .insertInto('order_threads')
+          .values({ channel_id: channelId, order_id: orderId, ts, created_at: iso(at) })
+          .onConflict((conflict) => conflict.columns(['channel_id', 'order_id']).doNothing())
+          .execute(),
+      );
+    },
+    prune(before) {
+      return db.run(async (kysely) => {
+        const cutoff = iso(before);
+        const posts = await kysely
+          .deleteFrom('notification_outbox')
+          .where('status', 'in', ['sent', 'dropped'])
+          .where('sent_at', '<', cutoff)
+          .executeTakeFirst();
+        const watches = await kysely
+          .deleteFrom('order_watches')
+          .where('ended_at', '<', cutoff)
+          .executeTakeFirst();
+        const threads = await kysely.deleteFrom('order_threads').where('created_at', '<', cutoff).executeTakeFirst();
+        return (
+          Number(posts.numDeletedRows) + Number(watches.numDeletedRows) + Number(threads.numDeletedRows)
+        );
+      });
+    },
+  };
+}

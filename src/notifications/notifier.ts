@@ -1,0 +1,381 @@
+import { randomUUID } from 'node:crypto';
+import type { WebClient } from '@slack/web-api';
+import {
+  renderSubscriptionPaused,
+  renderSubscriptionPost,
+  renderWatchExpired,
+  renderWatchNotification,
+} from '../blocks/notifications.js';
+import type { SlackMessage } from '../blocks/types.js';
+import type { OrderEvent, OrderIndex } from '../index/order-index.js';
+import type { AppLogger } from '../logger.js';
+import type { OrderSummary } from '../partner-api/index.js';
+import type { Authorizer } from '../services/authorization.js';
+import type { OrderLinks } from '../services/order-links.js';
+import { type SlackDelivery, slackErrorCode } from '../services/slack-delivery.js';
+import type { SharedState } from '../state/shared-state.js';
+import { subscriptionMatches, watchAnswered } from './filters.js';
+import type { NotificationStore, OutboxEntry, PendingPost, Subscription } from './notification-store.js';
+
+// Order events in Slack. One replica at a time (a lease on the shared state) reads the order index's
+// new events, decides who is told (watches, channel subscriptions) and writes one outbox row per post
+// under a unique key; then it posts them, at most NOTIFY_CHANNEL_POSTS_PER_SECOND per channel,
+// retrying after Retry-After. The rows are in the database, so a restart, or another replica taking
+// over, carries on where it stopped, and nothing is decided twice.
+
+export interface Notifier {
+  /** One bounded round: route new events, end expired watches, post what is due. */
+  runOnce(): Promise<'skipped' | 'ran' | 'failed'>;
+  start(track?: (work: Promise<unknown>) => Promise<unknown>): void;
+  stop(): Promise<void>;
+  isLeader(): boolean;
+}
+
+export interface NotifierOptions {
+  store: NotificationStore;
+  orderIndex: Pick<OrderIndex, 'events' | 'lastEventId' | 'get' | 'readCursor' | 'writeCursor'>;
+  state: SharedState;
+  auth: Pick<Authorizer, 'canUseOrders'>;
+  delivery: SlackDelivery;
+  client: WebClient;
+  logger: AppLogger;
+  now: () => Date;
+  currency: string | undefined;
+  orderLinks?: OrderLinks | undefined;
+  /** Slack allows about one message per second per channel. */
+  channelPostsPerSecond: number;
+  /** How often a round runs while there is nothing to do. */
+  intervalMs?: number | undefined;
+  onOutcome?: (kind: string, outcome: string) => void;
+}
+
+const LEASE_KEY = 'notify:lease';
+const CURSOR = 'notify_cursor';
+const EVENTS_PER_ROUND = 500;
+const POSTS_PER_ROUND = 200;
+/** A post being sent is not due again for this long: a replica that takes over does not repeat it. */
+const IN_FLIGHT_MS = 5 * 60_000;
+/** How long one post keeps being retried (429s, Slack outages) before it waits for a later round. */
+const POST_MAX_WAIT_MS = 60_000;
+const WATCH_DAYS = 30;
+const MAX_BACKOFF_MS = 60_000;
+/** Refusals that waiting cannot fix: the subscription is paused and its creator told. */
+const CHANNEL_GONE = new Set(['channel_not_found', 'is_archived', 'not_in_channel', 'channel_is_archived']);
+
+export const WATCH_DURATION_MS = WATCH_DAYS * 86_400_000;
+
+export function createNotifier(options: NotifierOptions): Notifier {
+  const { store, orderIndex, state, logger: parentLogger, now } = options;
+  const log = parentLogger.child({ component: 'notifier' });
+  const owner = randomUUID();
+  const intervalMs = options.intervalMs ?? 1_000;
+  const minGapMs = 1_000 / options.channelPostsPerSecond;
+  const leaseMs = Math.max(intervalMs * 10, 30_000);
+  /** When each channel (or DM) may next be posted to. */
+  const nextPostAt = new Map<string, number>();
+  const dmChannels = new Map<string, string>();
+  let leader = false;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> | undefined;
+  let failures = 0;
+  let pausedUntil = 0;
+  let stopping = false;
+  const outcome = (kind: string, result: string) => options.onOutcome?.(kind, result);
+
+  async function claimLease(): Promise<boolean> {
+    try {
+      if (leader && (await state.renew(LEASE_KEY, owner, leaseMs))) return true;
+      leader = await state.claim(LEASE_KEY, leaseMs, owner);
+    } catch (error) {
+      // Without the shared state no replica can know who posts: none does, rather than two.
+      leader = false;
+      log.warn({ error: (error as Error).message }, 'order events: the shared state is away; not posting');
+    }
+    return leader;
+  }
+
+  /** New events after the cursor become outbox rows; the cursor moves only once they are written. */
+  async function route(): Promise<number> {
+    const stored = await orderIndex.readCursor(CURSOR);
+    if (stored === undefined) {
+      // The first run starts from now: the history the sync filled in before is not news.
+      await orderIndex.writeCursor(CURSOR, String(await orderIndex.lastEventId()), now());
+      return 0;
+    }
+    const events = await orderIndex.events(Number(stored), EVENTS_PER_ROUND);
+    if (events.length === 0) return 0;
+    const subscriptions = (await store.subscriptions(1_000)).filter((subscription) => !subscription.pausedAt);
+    const entries: OutboxEntry[] = [];
+    const orders = new Map<string, OrderSummary | undefined>();
+    for (const event of events) {
+      if (!orders.has(event.orderId)) orders.set(event.orderId, await orderIndex.get(event.orderId));
+      const order = orders.get(event.orderId);
+      for (const subscription of subscriptions) {
+        if (!subscriptionMatches(subscription.filters, subscription.createdAt, event, order)) continue;
+        entries.push({
+          dedupeKey: `sub:${subscription.id}:${event.id}`,
+          kind: 'subscription',
+          target: subscription.channelId,
+          orderId: event.orderId,
+          eventId: event.id,
+          subscriptionId: subscription.id,
+        });
+      }
+      if (event.kind === 'status') {
+        for (const watch of await store.watchersOf(event.orderId)) {
+          if (!watchAnswered(watch.createdAt, event)) continue;
+          entries.push({
+            dedupeKey: `watch:${watch.userId}:${watch.orderId}:${watch.createdAt.toISOString()}`,
+            kind: 'watch',
+            target: watch.userId,
+            orderId: event.orderId,
+            eventId: event.id,
+          });
+        }
+      }
+    }
+    await store.enqueue(entries, now());
+    const last = events.at(-1) as OrderEvent;
+    await orderIndex.writeCursor(CURSOR, String(last.id), now());
+    return events.length;
+  }
+
+  /** Watches whose 30 days passed: ended, and their owner told once. */
+  async function expireWatches(): Promise<void> {
+    const expired = await store.expiredWatches(now(), 100);
+    if (expired.length === 0) return;
+    await store.enqueue(
+      expired.map((watch) => ({
+        dedupeKey: `expired:${watch.userId}:${watch.orderId}:${watch.createdAt.toISOString()}`,
+        kind: 'notice' as const,
+        target: watch.userId,
+        orderId: watch.orderId,
+        body: renderWatchExpired(watch.orderId),
+      })),
+      now(),
+    );
+    for (const watch of expired) await store.endWatch(watch.userId, watch.orderId, now(), 'expired');
+  }
+
+  async function dmChannelOf(userId: string): Promise<string> {
+    const known = dmChannels.get(userId);
+    if (known) return known;
+    const opened = await options.delivery.call(
+      'notification',
+      () => options.client.conversations.open({ users: userId }),
+      { maxWaitMs: POST_MAX_WAIT_MS },
+    );
+    const channel = opened.channel?.id;
+    if (!channel) throw new Error('conversations.open returned no channel');
+    dmChannels.set(userId, channel);
+    return channel;
+  }
+
+  async function postTo(channel: string, message: SlackMessage, threadTs?: string): Promise<string | undefined> {
+    const result = await options.delivery.call(
+      'notification',
+      () =>
+        options.client.chat.postMessage({
+          channel,
+          text: message.text,
+          blocks: message.blocks as never,
+          ...(threadTs ? { thread_ts: threadTs } : {}),
+          unfurl_links: false,
+          unfurl_media: false,
+        }),
+      { maxWaitMs: POST_MAX_WAIT_MS },
+    );
+    return result.ts;
+  }
+
+  const renderOptions = () => ({
+    currency: options.currency,
+    now: now(),
+    orderLink: options.orderLinks ? (id: string) => options.orderLinks?.linkFor(id) ?? '' : undefined,
+  });
+
+  /** Sends one post; what happened to it is written to its row. */
+  async function send(post: PendingPost, subscriptions: Map<string, Subscription | undefined>): Promise<void> {
+    const at = now();
+    if (post.kind === 'notice') {
+      await postTo(await dmChannelOf(post.target), post.body as SlackMessage);
+      await store.markSent(post.id, undefined, now());
+      outcome('notice', 'sent');
+      return;
+    }
+    const event = post.eventId === undefined ? undefined : await eventOf(post.eventId);
+    const order = post.orderId ? await orderIndex.get(post.orderId) : undefined;
+    if (!event || !order) {
+      await store.markDropped(post.id, 'the event or its order is no longer in the index', at);
+      outcome(post.kind, 'dropped_gone');
+      return;
+    }
+    if (post.kind === 'watch') {
+      // Access is checked again when the message is sent: someone no longer allowed gets nothing.
+      const access = await options.auth.canUseOrders(post.target);
+      if (!access.allowed) {
+        await store.markDropped(post.id, `no access: ${access.reason}`, at);
+        await store.endWatch(post.target, order.id, at, 'no_access');
+        outcome('watch', 'dropped_no_access');
+        log.info({ userId: post.target, orderId: order.id, reason: access.reason }, 'watch ended: no access');
+        return;
+      }
+      const message = renderWatchNotification(order, event, { ...renderOptions(), variant: 'notification' });
+      const ts = await postTo(await dmChannelOf(post.target), message);
+      await store.markSent(post.id, ts, now());
+      await store.endWatch(post.target, order.id, now(), 'notified');
+      outcome('watch', 'sent');
+      return;
+    }
+    const subscription = subscriptions.get(post.subscriptionId ?? '');
+    if (!subscription || subscription.pausedAt) {
+      await store.markDropped(post.id, subscription ? 'subscription paused' : 'subscription removed', at);
+      outcome('subscription', 'dropped_removed');
+      return;
+    }
+    const threadTs = await store.threadOf(post.target, order.id);
+    const message = renderSubscriptionPost(order, event, { ...renderOptions(), inThread: Boolean(threadTs) });
+    const ts = await postTo(post.target, message, threadTs);
+    await store.markSent(post.id, ts, now());
+    if (!threadTs && ts) await store.setThread(post.target, order.id, ts, now());
+    outcome('subscription', 'sent');
+  }
+
+  const eventCache = new Map<number, OrderEvent>();
+  async function eventOf(id: number): Promise<OrderEvent | undefined> {
+    const cached = eventCache.get(id);
+    if (cached) return cached;
+    const [event] = await orderIndex.events(id - 1, 1);
+    if (event?.id !== id) return undefined;
+    if (eventCache.size > 5_000) eventCache.clear();
+    eventCache.set(id, event);
+    return event;
+  }
+
+  /** A refusal that waiting cannot fix: the subscription is paused, its posts dropped, its creator told. */
+  async function pause(post: PendingPost, subscription: Subscription, reason: string): Promise<void> {
+    const at = now();
+    await store.pauseSubscription(subscription.id, reason, at);
+    const dropped = await store.dropPendingOf(subscription.id, `subscription paused: ${reason}`, at);
+    await store.enqueue(
+      [
+        {
+          dedupeKey: `paused:${subscription.id}`,
+          kind: 'notice',
+          target: subscription.createdBy,
+          body: renderSubscriptionPaused(subscription.channelId, reason, subscription.filters, options.currency),
+        },
+      ],
+      at,
+    );
+    subscription.pausedAt = at;
+    outcome('subscription', `paused_${reason}`);
+    log.warn(
+      { subscriptionId: subscription.id, channelId: post.target, reason, dropped: dropped + 1 },
+      'subscription paused: Slack will not post in its channel; its creator is told',
+    );
+  }
+
+  async function sendDue(): Promise<number> {
+    const due = await store.due(now(), POSTS_PER_ROUND);
+    if (due.length === 0) return 0;
+    const subscriptions = new Map<string, Subscription | undefined>();
+    for (const id of new Set(due.map((post) => post.subscriptionId).filter(Boolean) as string[]))
+      subscriptions.set(id, await store.subscription(id));
+    // Each target's posts in order, one target after another waiting its turn; targets side by side.
+    const byTarget = new Map<string, PendingPost[]>();
+    for (const post of due) byTarget.set(post.target, [...(byTarget.get(post.target) ?? []), post]);
+    let sent = 0;
+    const deadline = Date.now() + Math.max(intervalMs * 5, 5_000);
+    await Promise.all(
+      [...byTarget.values()].map(async (posts) => {
+        for (const post of posts) {
+          if (stopping || Date.now() > deadline) return;
+          const wait = (nextPostAt.get(post.target) ?? 0) - Date.now();
+          if (wait > 0) {
+            if (Date.now() + wait > deadline) return;
+            await new Promise((resolve) => setTimeout(resolve, wait));
+          }
+          nextPostAt.set(post.target, Date.now() + minGapMs);
+          // Claimed before it is sent: if this replica dies mid-post, the row waits IN_FLIGHT_MS first.
+          await store.markRetry(post.id, new Date(now().getTime() + IN_FLIGHT_MS), 'sending');
+          try {
+            await send(post, subscriptions);
+            sent++;
+          } catch (error) {
+            const code = slackErrorCode(error);
+            const subscription = subscriptions.get(post.subscriptionId ?? '');
+            if (post.kind === 'subscription' && subscription && CHANNEL_GONE.has(code)) {
+              await store.markDropped(post.id, code, now());
+              await pause(post, subscription, code);
+              return;
+            }
+            if (post.kind !== 'subscription' && CHANNEL_GONE.has(code)) {
+              await store.markDropped(post.id, code, now());
+              outcome(post.kind, `dropped_${code}`);
+              return;
+            }
+            // Slack kept refusing (429s, an outage) or the database failed: a later round tries again.
+            const retryInMs = Math.min(60_000 * 2 ** Math.min(post.attempts, 5), 30 * 60_000);
+            await store
+              .markRetry(post.id, new Date(now().getTime() + retryInMs), code)
+              .catch(() => undefined);
+            outcome(post.kind, 'retry');
+            log.warn(
+              { kind: post.kind, postId: post.id, error: code, retryInMs },
+              'order event post not delivered yet; a later round tries again',
+            );
+            return;
+          }
+        }
+      }),
+    );
+    return sent;
+  }
+
+  async function runOnce(): Promise<'skipped' | 'ran' | 'failed'> {
+    if (Date.now() < pausedUntil) return 'skipped';
+    if (!(await claimLease())) return 'skipped';
+    try {
+      const routed = await route();
+      await expireWatches();
+      const sent = await sendDue();
+      failures = 0;
+      if (routed > 0 || sent > 0) log.debug({ routed, sent }, 'order events round');
+      return 'ran';
+    } catch (error) {
+      // The database is away (or a bug): back off, 1 s doubling to a minute; the rows stay as they are.
+      failures++;
+      const backoffMs = Math.min(intervalMs * 2 ** failures, MAX_BACKOFF_MS);
+      pausedUntil = Date.now() + backoffMs;
+      log.warn({ error: (error as Error).message, backoffMs }, 'order events round failed; backing off');
+      return 'failed';
+    }
+  }
+
+  return {
+    runOnce,
+    isLeader: () => leader,
+    start(track = (work) => work) {
+      timer = setInterval(() => {
+        // A round still running (a channel waiting its turn, a 429) is not doubled up.
+        if (running || stopping) return;
+        running = track(
+          runOnce().finally(() => {
+            running = undefined;
+          }),
+        );
+      }, intervalMs);
+      timer.unref();
+    },
+    async stop() {
+      stopping = true;
+      if (timer) clearInterval(timer);
+      timer = undefined;
+      await running?.catch(() => undefined);
+      if (leader) await state.release(LEASE_KEY, owner).catch(() => undefined);
+      leader = false;
+    },
+  };
+}
+
