@@ -32,7 +32,10 @@ export interface FiltersShown {
   titleContains: string | null;
 }
 
-const section = (text: string): Block => ({ type: 'section', text: { type: 'mrkdwn', text: truncate(text, 3_000) } });
+const section = (text: string): Block => ({
+  type: 'section',
+  text: { type: 'mrkdwn', text: truncate(text, 3_000) },
+});
 const context = (text: string): Block => ({
   type: 'context',
   elements: [{ type: 'mrkdwn', text: truncate(text, 2_000) }],
@@ -59,7 +62,9 @@ export function renderWatchExists(orderId: string, expiresAt: Date, options: Ren
     text: notificationText(`You are already watching order ${orderId}`),
     blocks: [
       section(`:bell: You are already watching order \`${escapeMrkdwn(orderId)}\`.`),
-      context(`Until ${slackDate(expiresAt.toISOString(), options.now)}; stop it from Order Desk's Home tab.`),
+      context(
+        `Until ${slackDate(expiresAt.toISOString(), options.now)}; stop it from Order Desk's Home tab.`,
+      ),
     ],
   };
 }
@@ -163,13 +168,19 @@ export function renderSubscriptionPost(
       section(
         `${what}\n${order.referenceId ? escapeMrkdwn(order.referenceId) : 'no reference'} · ${statusWithEmoji(order.status)} · ${escapeMrkdwn(order.item.title ?? 'Untitled item')}${quantity} · ${formatMoney(order.item.amount, options.currency)}`,
       ),
-      context(`Later changes of this order go in this thread · \`/order ${escapeMrkdwn(order.id)}\` for the card`),
+      context(
+        `Later changes of this order go in this thread · \`/order ${escapeMrkdwn(order.id)}\` for the card`,
+      ),
     ],
   };
 }
 
 /** Said in the channel when it is subscribed, so its members know what will come and from whom. */
-export function renderSubscribed(userId: string, filters: FiltersShown, currency: string | undefined): SlackMessage {
+export function renderSubscribed(
+  userId: string,
+  filters: FiltersShown,
+  currency: string | undefined,
+): SlackMessage {
   const what = describeFilters(filters, currency);
   return {
     text: notificationText(`Order Desk will post order events here: ${what}`),

@@ -183,7 +183,11 @@ export function migrations(engine: Engine): Record<string, Migration> {
           .addColumn('removed_at', 'text')
           .addColumn('removed_by', 'text')
           .execute();
-        await db.schema.createIndex('subscriptions_channel').on('subscriptions').column('channel_id').execute();
+        await db.schema
+          .createIndex('subscriptions_channel')
+          .on('subscriptions')
+          .column('channel_id')
+          .execute();
         await db.schema
           .createTable('notification_outbox')
           .addColumn('id', engine === 'postgres' ? 'bigserial' : 'integer', (column) =>

@@ -141,7 +141,7 @@ export class SlackClientDriver {
       user: this.user(input.user),
       channel: this.channel(input.channel),
       responseUrl: this.responseUrl(responseUrlId),
-      triggerId: this.slack.newTrigger(input.user),
+      triggerId: this.slack.newTrigger(input.user, input.channel),
     });
     return { ...(await this.send(form, FORM, input)), responseUrlId };
   }
@@ -167,7 +167,7 @@ export class SlackClientDriver {
       user: this.user(input.user),
       channel: this.channel(message.channel),
       blockId: input.blockId ?? 'block',
-      triggerId: this.slack.newTrigger(input.user),
+      triggerId: this.slack.newTrigger(input.user, message.channel),
       responseUrl: this.responseUrl(responseUrlId),
     });
     return { ...(await this.sendPayload(payload, input)), responseUrlId };
@@ -182,7 +182,7 @@ export class SlackClientDriver {
       messageTs: input.messageTs ?? `${Math.floor(Date.now() / 1000)}.000${this.slack.nextSequence()}`,
       author: input.author ?? 'U0CUSTOMER',
       threadTs: input.threadTs,
-      triggerId: this.slack.newTrigger(input.user),
+      triggerId: this.slack.newTrigger(input.user, input.channel),
       responseUrl: this.responseUrl(responseUrlId),
     });
     return { ...(await this.sendPayload(payload)), responseUrlId };
@@ -317,12 +317,17 @@ export class SlackClientDriver {
     );
   }
 
-  /** Submits the user's newest modal; an answer without response_action closes it, as in Slack. */
+  /**
+   * Submits the user's newest modal and does what the app's answer says, as Slack does: no
+   * response_action closes it; `errors` keeps it open (the page shows them); `update` replaces its
+   * view (same view ID); `push` opens another on top; `clear` closes them all. An answer Slack would
+   * refuse (not 200, or update/push without a view) leaves the modals as they were.
+   */
   async submitView(input: ViewSubmissionInput): Promise<ViewSubmissionResult> {
     const open = this.slack.modals.get(input.user) ?? [];
     const modal = open.at(-1);
     if (!modal) throw new Error(`no modal open for ${input.user}`);
-    const triggerId = this.slack.newTrigger(input.user);
+    const triggerId = this.slack.newTrigger(input.user, modal.channel);
     const result = await this.sendPayload(
       viewSubmissionPayload({ user: userRef(input.user), modal, values: input.values, triggerId }),
     );
@@ -332,9 +337,38 @@ export class SlackClientDriver {
     } catch {
       body = undefined;
     }
-    if (result.status === 200 && !body?.response_action) this.slack.modals.set(input.user, open.slice(0, -1));
+    if (result.status === 200) this.applyResponseAction(input.user, body);
     this.slack.emit('change');
     return { status: result.status, body };
+  }
+
+  private applyResponseAction(user: string, body: Record<string, unknown> | undefined): void {
+    const open = this.slack.modals.get(user) ?? [];
+    const modal = open.at(-1);
+    if (!modal) return;
+    const view = body?.view;
+    const isView = typeof view === 'object' && view !== null && !Array.isArray(view);
+    switch (body?.response_action) {
+      case undefined:
+        this.slack.modals.set(user, open.slice(0, -1));
+        return;
+      case 'update':
+        if (isView)
+          this.slack.modals.set(user, [
+            ...open.slice(0, -1),
+            { ...modal, view: view as Record<string, unknown> },
+          ]);
+        return;
+      case 'push':
+        if (isView) this.slack.pushModal(user, view as Record<string, unknown>, modal.channel);
+        return;
+      case 'clear':
+        this.slack.modals.set(user, []);
+        return;
+      default:
+        // 'errors': the modal stays, and shows them.
+        return;
+    }
   }
 
   private user(id: string): UserRef {

@@ -39,6 +39,17 @@ export interface SharedLink {
   url: string;
 }
 
+/** A modal open for a user (views.open, or a submission's response_action: update / push). */
+export interface FakeModal {
+  id: string;
+  view: Record<string, unknown>;
+  /**
+   * The conversation the modal was opened from (a slash command's or a message button's channel),
+   * for conversations_select's default_to_current_conversation; none when opened from the Home tab.
+   */
+  channel?: string | undefined;
+}
+
 export interface RecordedCall {
   /** The Web API method, or 'upload' for the POST of a file's bytes to its upload URL. */
   method: string;

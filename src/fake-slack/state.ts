@@ -5,6 +5,7 @@ import { FakeFunctions, type FunctionDefinition, readManifestFunctions } from '.
 import type {
   FakeChannel,
   FakeMessage,
+  FakeModal,
   FakeUser,
   RecordedCall,
   ResponsePost,
@@ -41,6 +42,12 @@ export interface FakeSlackOptions {
   unfurlDomains?: string[] | undefined;
 }
 
+/** What a trigger_id stands for: whose interaction it was, and in which conversation, if any. */
+export interface Trigger {
+  user: string;
+  channel?: string | undefined;
+}
+
 export type NewMessage = Omit<FakeMessage, 'id' | 'ts' | 'deleted' | 'replacedCount'>;
 
 export class SlackState extends EventEmitter {
@@ -49,7 +56,7 @@ export class SlackState extends EventEmitter {
   readonly messages: FakeMessage[] = [];
   readonly views = new Map<string, unknown>();
   /** Modals open per user (views.open), newest last. */
-  readonly modals = new Map<string, Array<{ id: string; view: Record<string, unknown> }>>();
+  readonly modals = new Map<string, FakeModal[]>();
   readonly uploads: FakeFiles;
   /** Workflow Builder steps: their declarations and every run (functions.ts). */
   readonly functions: FakeFunctions;
@@ -69,8 +76,8 @@ export class SlackState extends EventEmitter {
   /** The port asked for until the server listens, then the one it got. */
   protected boundPort: number;
   private readonly responseTargets = new Map<string, ResponseTarget>();
-  /** trigger_id → the user whose action made it (views.open accepts each once). */
-  private readonly triggers = new Map<string, string>();
+  /** trigger_id → the user whose action made it, and where (views.open accepts each once). */
+  private readonly triggers = new Map<string, Trigger>();
   private sequence = 0;
 
   constructor(readonly options: FakeSlackOptions) {
@@ -134,18 +141,28 @@ export class SlackState extends EventEmitter {
     return this.responseTargets.get(id);
   }
 
-  /** A trigger_id for an interaction of `user`, as Slack puts in commands, clicks and submissions. */
-  newTrigger(user: string): string {
+  /**
+   * A trigger_id for an interaction of `user`, as Slack puts in commands, clicks and submissions;
+   * `channel` is the conversation it happened in, when it happened in one.
+   */
+  newTrigger(user: string, channel?: string): string {
     const trigger = `trigger.${randomBytes(6).toString('hex')}`;
-    this.triggers.set(trigger, user);
+    this.triggers.set(trigger, { user, channel });
     return trigger;
   }
 
-  /** The user a trigger_id was made for; a trigger works once, as in Slack. */
-  takeTrigger(trigger: string): string | undefined {
-    const user = this.triggers.get(trigger);
+  /** Who a trigger_id was made for, and where; a trigger works once, as in Slack. */
+  takeTrigger(trigger: string): Trigger | undefined {
+    const found = this.triggers.get(trigger);
     this.triggers.delete(trigger);
-    return user;
+    return found;
+  }
+
+  /** Opens a modal on top of the user's others (views.open, response_action: push). */
+  pushModal(user: string, view: Record<string, unknown>, channel?: string): FakeModal {
+    const modal: FakeModal = { id: `V${randomBytes(5).toString('hex').toUpperCase()}`, view, channel };
+    this.modals.set(user, [...(this.modals.get(user) ?? []), modal]);
+    return modal;
   }
 
   /** Resolves when `check` finds what it waits for, re-checked on every change; rejects at timeout. */

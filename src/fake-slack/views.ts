@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { parseJsonArg, type WebApiFamily } from './web-api.js';
 
 // views.*: a user's Home tab (views.publish replaces it whole) and modals (views.open needs a
-// trigger_id from the user's own interaction, used once; the modal stacks on any already open).
+// trigger_id from the user's own interaction, used once; the modal stacks on any already open, and
+// remembers the conversation the interaction came from, for default_to_current_conversation).
 
 export const viewsMethods: WebApiFamily = {
   'views.publish': (args, slack) => {
@@ -16,10 +16,9 @@ export const viewsMethods: WebApiFamily = {
   'views.open': (args, slack) => {
     const view = parseJsonArg(args.view) as Record<string, unknown> | undefined;
     if (!view) return { ok: false, error: 'invalid_trigger_id' };
-    const user = slack.takeTrigger(String(args.trigger_id ?? ''));
-    if (!user) return { ok: false, error: 'invalid_trigger_id' };
-    const id = `V${randomBytes(5).toString('hex').toUpperCase()}`;
-    slack.modals.set(user, [...(slack.modals.get(user) ?? []), { id, view }]);
+    const trigger = slack.takeTrigger(String(args.trigger_id ?? ''));
+    if (!trigger) return { ok: false, error: 'invalid_trigger_id' };
+    const { id } = slack.pushModal(trigger.user, view, trigger.channel);
     return { ok: true, view: { id, ...view } };
   },
 };

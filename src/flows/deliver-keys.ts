@@ -114,6 +114,9 @@ function keysFailure(error: PartnerApiError, orderId: string): SlackMessage {
   if (error.kind !== 'not_ready') return message;
   return {
     ...message,
-    blocks: [...message.blocks, { type: 'actions', block_id: 'keys_notify', elements: [notifyMeButton(orderId)] }],
+    blocks: [
+      ...message.blocks,
+      { type: 'actions', block_id: 'keys_notify', elements: [notifyMeButton(orderId)] },
+    ],
   };
 }

@@ -18,7 +18,14 @@ export interface SubscriptionFilters {
 }
 
 /** Statuses offered in the subscription modal, as the partner spells them. */
-export const SUBSCRIBABLE_STATUSES = ['COMPLETED', 'PROCESSING', 'PENDING', 'REFUNDED', 'FAILED', 'CANCELLED'];
+export const SUBSCRIBABLE_STATUSES = [
+  'COMPLETED',
+  'PROCESSING',
+  'PENDING',
+  'REFUNDED',
+  'FAILED',
+  'CANCELLED',
+];
 
 /**
  * A "new" event is also written when the sync first meets an old order (the backfill, a restart):

@@ -388,10 +388,11 @@ export function createNotificationStore(db: OrderDeskDb): NotificationStore {
           .deleteFrom('order_watches')
           .where('ended_at', '<', cutoff)
           .executeTakeFirst();
-        const threads = await kysely.deleteFrom('order_threads').where('created_at', '<', cutoff).executeTakeFirst();
-        return (
-          Number(posts.numDeletedRows) + Number(watches.numDeletedRows) + Number(threads.numDeletedRows)
-        );
+        const threads = await kysely
+          .deleteFrom('order_threads')
+          .where('created_at', '<', cutoff)
+          .executeTakeFirst();
+        return Number(posts.numDeletedRows) + Number(watches.numDeletedRows) + Number(threads.numDeletedRows);
       });
     },
   };

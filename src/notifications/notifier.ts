@@ -171,7 +171,11 @@ export function createNotifier(options: NotifierOptions): Notifier {
     return channel;
   }
 
-  async function postTo(channel: string, message: SlackMessage, threadTs?: string): Promise<string | undefined> {
+  async function postTo(
+    channel: string,
+    message: SlackMessage,
+    threadTs?: string,
+  ): Promise<string | undefined> {
     const result = await options.delivery.call(
       'notification',
       () =>
@@ -195,7 +199,10 @@ export function createNotifier(options: NotifierOptions): Notifier {
   });
 
   /** Sends one post; what happened to it is written to its row. */
-  async function send(post: PendingPost, subscriptions: Map<string, Subscription | undefined>): Promise<void> {
+  async function send(
+    post: PendingPost,
+    subscriptions: Map<string, Subscription | undefined>,
+  ): Promise<void> {
     const at = now();
     if (post.kind === 'notice') {
       await postTo(await dmChannelOf(post.target), post.body as SlackMessage);
@@ -263,7 +270,12 @@ export function createNotifier(options: NotifierOptions): Notifier {
           dedupeKey: `paused:${subscription.id}`,
           kind: 'notice',
           target: subscription.createdBy,
-          body: renderSubscriptionPaused(subscription.channelId, reason, subscription.filters, options.currency),
+          body: renderSubscriptionPaused(
+            subscription.channelId,
+            reason,
+            subscription.filters,
+            options.currency,
+          ),
         },
       ],
       at,
@@ -378,4 +390,3 @@ export function createNotifier(options: NotifierOptions): Notifier {
     },
   };
 }
-

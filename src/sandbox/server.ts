@@ -16,6 +16,7 @@ const STATIC: Record<string, { file: string; type: string }> = {
   '/': { file: 'index.html', type: 'text/html; charset=utf-8' },
   '/app.js': { file: 'app.js', type: 'text/javascript; charset=utf-8' },
   '/render.js': { file: 'render.js', type: 'text/javascript; charset=utf-8' },
+  '/modal.js': { file: 'modal.js', type: 'text/javascript; charset=utf-8' },
   '/style.css': { file: 'style.css', type: 'text/css; charset=utf-8' },
   '/workflow-panel.js': { file: 'workflow-panel.js', type: 'text/javascript; charset=utf-8' },
   '/workflow-panel.css': { file: 'workflow-panel.css', type: 'text/css; charset=utf-8' },

@@ -1,3 +1,4 @@
+import { checkStateValues, modalKey, readStateValues, renderModalView } from './modal.js';
 import { escapeHtml, renderBlocks, renderMessageBody } from './render.js';
 
 // The sandbox page: pick a user and a channel, type commands, click buttons, open the Home tab. All of
@@ -186,7 +187,10 @@ async function runShortcut(callbackId, messageId) {
   }
 }
 
-/** A modal (views.open) as a dialog: date pickers, radio buttons, Submit and Cancel. */
+/**
+ * The user's newest modal as a dialog (modal.js draws it and reads it back in Slack's shapes); drawn
+ * again only when the fake Slack's record of it changes (a response_action update, push or clear).
+ */
 function renderModal(modal) {
   const box = $('modal');
   if (!modal) {
@@ -195,57 +199,39 @@ function renderModal(modal) {
     shownModal = '';
     return;
   }
-  if (shownModal === modal.id) return;
-  shownModal = modal.id;
-  const view = modal.view;
-  const inputs = view.blocks
-    .map((block) => {
-      if (block.type === 'section') return `<p>${escapeHtml(block.text?.text ?? '')}</p>`;
-      if (block.type !== 'input') return '';
-      const element = block.element;
-      const label = `<span class="label">${escapeHtml(block.label?.text ?? '')}</span>`;
-      const error = `<span class="field-error" data-error-for="${escapeHtml(block.block_id)}"></span>`;
-      if (element.type === 'datepicker')
-        return `<label class="field">${label}<input type="date" data-block="${escapeHtml(block.block_id)}" data-action="${escapeHtml(element.action_id)}" data-kind="datepicker" value="${escapeHtml(element.initial_date ?? '')}">${error}</label>`;
-      if (element.type === 'radio_buttons')
-        return `<fieldset class="field" data-block="${escapeHtml(block.block_id)}" data-action="${escapeHtml(element.action_id)}" data-kind="radio_buttons"><legend>${escapeHtml(block.label?.text ?? '')}</legend>${element.options
-          .map(
-            (o) =>
-              `<label><input type="radio" name="${escapeHtml(block.block_id)}" value="${escapeHtml(o.value)}"${o.value === element.initial_option?.value ? ' checked' : ''}> ${escapeHtml(o.text.text)}</label>`,
-          )
-          .join('')}${error}</fieldset>`;
-      return `<p class="empty">(${escapeHtml(element.type)} is not shown in the sandbox)</p>`;
-    })
-    .join('');
-  box.innerHTML = `<form class="modal" id="modal-form" role="dialog" aria-label="${escapeHtml(view.title?.text ?? 'Modal')}">
-    <h2>${escapeHtml(view.title?.text ?? '')}</h2>${inputs}
-    <div class="modal-actions"><button type="button" id="modal-cancel">${escapeHtml(view.close?.text ?? 'Cancel')}</button>
-    <button type="submit" class="primary">${escapeHtml(view.submit?.text ?? 'Submit')}</button></div></form>`;
+  if (shownModal === modalKey(modal)) return;
+  shownModal = modalKey(modal);
+  const modalContext = { ...context(), user: state.user };
+  box.innerHTML = renderModalView(modal, modalContext);
   box.hidden = false;
+  const form = $('modal-form');
+  const showErrors = (errors) => {
+    for (const slot of form.querySelectorAll('.field-error'))
+      slot.textContent = errors[slot.dataset.errorFor] ?? '';
+  };
   $('modal-cancel').addEventListener('click', () => void api('close', { user: state.user }));
-  $('modal-form').addEventListener('submit', async (event) => {
+  form.addEventListener('submit', async (event) => {
     event.preventDefault();
-    const values = {};
-    for (const input of box.querySelectorAll('input[data-kind="datepicker"]')) {
-      values[input.dataset.block] = {
-        [input.dataset.action]: { type: 'datepicker', selected_date: input.value || null },
-      };
-    }
-    for (const set of box.querySelectorAll('fieldset[data-kind="radio_buttons"]')) {
-      const checked = set.querySelector('input:checked');
-      values[set.dataset.block] = {
-        [set.dataset.action]: {
-          type: 'radio_buttons',
-          selected_option: checked ? { value: checked.value } : null,
-        },
-      };
-    }
-    const answer = await api('submit', { user: state.user, values });
-    for (const slot of box.querySelectorAll('.field-error')) slot.textContent = '';
-    const errors = answer.response?.response_action === 'errors' ? answer.response.errors : {};
-    for (const [block, message] of Object.entries(errors)) {
-      const slot = box.querySelector(`[data-error-for="${CSS.escape(block)}"]`);
-      if (slot) slot.textContent = message;
+    const values = readStateValues(modal.view, new FormData(form), modalContext);
+    // What Slack's client refuses itself (a required field left empty, a number out of range) is never sent.
+    const refused = checkStateValues(modal.view, values);
+    showErrors(refused);
+    if (Object.keys(refused).length > 0) return;
+    const submit = form.querySelector('button[type="submit"]');
+    if (submit) submit.disabled = true;
+    try {
+      const answer = await api('submit', { user: state.user, values });
+      if (answer.status !== 200) {
+        showErrors({
+          '': `Order Desk answered HTTP ${answer.status}; Slack would say “We had some trouble connecting. Try again?”`,
+        });
+        return;
+      }
+      showErrors(answer.response?.response_action === 'errors' ? (answer.response.errors ?? {}) : {});
+    } catch (error) {
+      showErrors({ '': `Not sent: ${error.message}` });
+    } finally {
+      if (submit) submit.disabled = false;
     }
   });
 }
