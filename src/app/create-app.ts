@@ -242,6 +242,7 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
     orderIndex,
     orderSync,
     orderExamples: createOrderExamples({ orderIndex, logger, now }),
+    allowExternalSharing: env.ALLOW_EXTERNAL_SHARING,
     notifications,
     eventDedup: createEventDedup(state),
     delivery,

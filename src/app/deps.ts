@@ -44,6 +44,8 @@ export interface AppDeps {
   /** Posts that must arrive, retried while Slack limits or fails. */
   delivery: SlackDelivery;
   channelSharing: ChannelSharing;
+  /** ALLOW_EXTERNAL_SHARING: order data may go to channels shared with other organisations. */
+  allowExternalSharing: boolean;
   /** ORDER_LINK_TEMPLATE: the partner platform's page of an order (card buttons, unfurls); unset: none. */
   orderLinks: OrderLinks | undefined;
   keyLimit: KeyRetrievalLimit;

@@ -30,7 +30,7 @@ const SHARED: Record<'guest' | 'external' | 'deactivated', Denial> = {
   deactivated: { text: `${STAFF_ONLY} This account is deactivated.` },
 };
 
-export type Feature = 'orders' | 'keys' | 'audit';
+export type Feature = 'orders' | 'keys' | 'audit' | 'subscriptions';
 
 const DENIALS: Record<Feature, Record<DenialReason, Denial>> = {
   orders: {
@@ -73,6 +73,21 @@ const DENIALS: Record<Feature, Record<DenialReason, Denial>> = {
     nobody_configured: {
       text: ':no_entry: *The audit trail is not open to anyone yet.* Ask your Order Desk admin.',
       admin: 'set `AUDIT_VIEWERS_USERS` or `AUDIT_VIEWERS_USERGROUPS`.',
+    },
+  },
+  subscriptions: {
+    ...SHARED,
+    not_listed: {
+      text: ':no_entry: *Only the person who made this subscription, or an Order Desk admin, can remove it.* Ask them, or ask your Order Desk admin.',
+      admin:
+        'add the user to `SUBSCRIPTION_ADMINS_USERS`, or to a user group in `SUBSCRIPTION_ADMINS_USERGROUPS`.',
+    },
+    lookup_failed: {
+      text: ':no_entry: *Order Desk could not confirm your access with Slack just now.* Try again in a minute.',
+    },
+    nobody_configured: {
+      text: ':no_entry: *Only the person who made this subscription can remove it.* Ask them, or your Order Desk admin.',
+      admin: 'set `SUBSCRIPTION_ADMINS_USERS` or `SUBSCRIPTION_ADMINS_USERGROUPS`.',
     },
   },
 };

@@ -5,6 +5,12 @@ import { accessDeniedBlocks, type DenialReason } from './access.js';
 import { ActionIds } from './action-ids.js';
 import { exportButtonBlock } from './export.js';
 import { escapeMrkdwn, formatMoney, formatRunway, slackDate } from './format.js';
+import {
+  type SubscriptionShown,
+  subscriptionsBlocks,
+  type WatchShown,
+  watchesBlocks,
+} from './home-notifications.js';
 import { KEYS_USAGE, noRecentOrders, orderUsage, partnerAdminNote, toExample } from './messages.js';
 import { orderRows } from './order-list.js';
 import { searchButtonBlock } from './search-orders.js';
@@ -52,6 +58,10 @@ export interface HomeInput {
    * the last scan failed (then `failure` says when it will be tried again).
    */
   spend?: SpendView | undefined;
+  /** The viewer's "Notify me" watches (absent: the section is not shown). */
+  watches?: readonly WatchShown[] | 'unavailable' | undefined;
+  /** Channel subscriptions, with Remove where the viewer may remove them. */
+  subscriptions?: readonly SubscriptionShown[] | 'unavailable' | undefined;
 }
 
 export interface SpendView {
@@ -234,5 +244,8 @@ export function renderHome(input: HomeInput, options: RenderOptions): types.Home
   }
   // Search by product, status, day or amount: for everyone who may look orders up.
   if (!input.ordersDenied) blocks.push(searchButtonBlock());
+  if (!input.ordersDenied && input.watches) blocks.push(...watchesBlocks(input.watches, options));
+  if (!input.ordersDenied && input.subscriptions)
+    blocks.push(...subscriptionsBlocks(input.subscriptions, options));
   return { type: 'home', blocks };
 }

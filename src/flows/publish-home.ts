@@ -1,6 +1,6 @@
 import type { WebClient } from '@slack/web-api';
 import type { AppDeps } from '../app/deps.js';
-import { renderHome } from '../blocks/index.js';
+import { type HomeInput, renderHome } from '../blocks/index.js';
 import type { PartnerApiError, RecentOrders } from '../partner-api/index.js';
 import { indexCoverage } from './index-answers.js';
 import { partnerResult, RECENT_ORDERS_SHOWN, renderOptions } from './lookup-order.js';
@@ -14,6 +14,7 @@ export type HomeDeps = Pick<
   | 'financeRefreshMs'
   | 'logger'
   | 'metrics'
+  | 'notifications'
   | 'now'
   | 'orderIndex'
   | 'orderSync'
@@ -42,7 +43,7 @@ export async function publishHome(
 ): Promise<void> {
   const [orders, finance] = await Promise.all([deps.auth.canUseOrders(userId), deps.auth.isFinance(userId)]);
   // Guests and other organisations' users see what the app is, and no order data.
-  const [recent, balance, spendFigures] = await Promise.all([
+  const [recent, balance, spendFigures, lists] = await Promise.all([
     !orders.allowed
       ? Promise.resolve(undefined)
       : options.landed
@@ -52,6 +53,7 @@ export async function publishHome(
       ? deps.balance.current({ force: options.forceBalance ?? false })
       : Promise.resolve(undefined),
     finance.allowed ? deps.spend.snapshot() : Promise.resolve(undefined),
+    orders.allowed ? notificationLists(deps, userId) : Promise.resolve(undefined),
   ]);
   if (finance.allowed && !options.landed) {
     // Never waits for a scan: the figures shown are the last computed; a stale or missing set is
@@ -72,6 +74,8 @@ export async function publishHome(
       recent: recent ?? { orders: [], hits: 0 },
       ordersDenied: orders.allowed ? undefined : orders.reason,
       spend: spendFigures,
+      watches: lists?.watches,
+      subscriptions: lists?.subscriptions,
     },
     renderOptions(deps),
   );
@@ -109,4 +113,34 @@ async function recentOrders(
   return partnerResult(deps, { where: 'home', userId }, () =>
     deps.partner.orders.recent(RECENT_ORDERS_SHOWN),
   );
+}
+
+/** The viewer's watches and the channel subscriptions (Remove where the viewer may remove them). */
+async function notificationLists(
+  deps: Pick<AppDeps, 'auth' | 'notifications'>,
+  userId: string,
+): Promise<{ watches: HomeInput['watches']; subscriptions: HomeInput['subscriptions'] }> {
+  try {
+    const [watches, subscriptions] = await Promise.all([
+      deps.notifications.watchesOf(userId, 200),
+      deps.notifications.subscriptions(200),
+    ]);
+    // Admins are asked only when someone else's subscription is listed.
+    const admin = subscriptions.some((subscription) => subscription.createdBy !== userId)
+      ? (await deps.auth.isSubscriptionAdmin(userId)).allowed
+      : false;
+    return {
+      watches,
+      subscriptions: subscriptions.map((subscription) => ({
+        id: subscription.id,
+        channelId: subscription.channelId,
+        createdBy: subscription.createdBy,
+        filters: subscription.filters,
+        pausedReason: subscription.pausedReason,
+        canRemove: admin || subscription.createdBy === userId,
+      })),
+    };
+  } catch {
+    return { watches: 'unavailable', subscriptions: 'unavailable' };
+  }
 }

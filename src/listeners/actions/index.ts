@@ -3,6 +3,8 @@ import type { AppDeps } from '../../app/deps.js';
 import { ActionIds } from '../../blocks/index.js';
 import { exportOrdersAction } from './export-orders.js';
 import { hideKeysAction } from './hide-keys.js';
+import { removeSubscriptionAction, stopWatchAction } from './home-notifications.js';
+import { notifyMeAction } from './notify-me.js';
 import { openInPartnerAction } from './open-in-partner.js';
 import { openOrderAction } from './open-order.js';
 import { refreshHomeAction } from './refresh-home.js';
@@ -26,4 +28,11 @@ export function registerActions(app: App, deps: AppDeps): void {
   app.action<BlockAction>(new RegExp(`^${ActionIds.searchPage}_(prev|next)$`), searchPageAction(deps));
   app.action<BlockAction>(new RegExp(`^${ActionIds.viewImageKey}_\\d+_\\d+$`), viewImageKeyAction(deps));
   app.action<BlockAction>(ActionIds.openInPartner, openInPartnerAction(deps));
+  app.action<BlockAction>(ActionIds.notifyMe, notifyMeAction(deps));
+  // One Stop / Remove per Home tab row (home_stop_watch_0 …).
+  app.action<BlockAction>(new RegExp(`^${ActionIds.stopWatch}_\\d+$`), stopWatchAction(deps));
+  app.action<BlockAction>(
+    new RegExp(`^${ActionIds.removeSubscription}_\\d+$`),
+    removeSubscriptionAction(deps),
+  );
 }

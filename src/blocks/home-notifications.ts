@@ -1,0 +1,111 @@
+import { ActionIds } from './action-ids.js';
+import { escapeMrkdwn, slackDate } from './format.js';
+import { describeFilters, type FiltersShown } from './notifications.js';
+import { type Block, button, type RenderOptions } from './types.js';
+
+// The Home tab's "Orders you are watching" and "Channel subscriptions": each with its own button
+// (one action ID per row, as the Home tab's other rows), checked again at the click.
+
+export interface WatchShown {
+  orderId: string;
+  expiresAt: Date;
+}
+
+export interface SubscriptionShown {
+  id: string;
+  channelId: string;
+  createdBy: string;
+  filters: FiltersShown;
+  pausedReason: string | null;
+  /** The viewer created it, or is a subscription admin: Remove is shown. */
+  canRemove: boolean;
+}
+
+/** Rows shown per list: the Home tab holds at most 100 blocks in all. */
+export const HOME_LIST_ROWS = 10;
+
+const section = (text: string): Block => ({ type: 'section', text: { type: 'mrkdwn', text } });
+const context = (text: string): Block => ({ type: 'context', elements: [{ type: 'mrkdwn', text }] });
+
+export function watchesBlocks(
+  watches: readonly WatchShown[] | 'unavailable',
+  options: RenderOptions,
+): Block[] {
+  const blocks: Block[] = [
+    { type: 'divider' },
+    { type: 'header', text: { type: 'plain_text', text: 'Orders you are watching' } },
+  ];
+  if (watches === 'unavailable')
+    return [
+      ...blocks,
+      section(":warning: Your watches cannot be listed right now: Order Desk's database cannot be reached."),
+    ];
+  if (watches.length === 0)
+    return [
+      ...blocks,
+      context(
+        'None. Press *Notify me* on an order that has not completed, and Order Desk sends you a direct message when it completes, fails, is cancelled or refunded.',
+      ),
+    ];
+  blocks.push(
+    ...watches.slice(0, HOME_LIST_ROWS).map(
+      (watch, index): Block => ({
+        type: 'section',
+        text: {
+          type: 'mrkdwn',
+          text: `*\`${escapeMrkdwn(watch.orderId)}\`* · until ${slackDate(watch.expiresAt.toISOString(), options.now)}`,
+        },
+        accessory: button(`${ActionIds.stopWatch}_${index}`, 'Stop', watch.orderId),
+      }),
+    ),
+  );
+  if (watches.length > HOME_LIST_ROWS) blocks.push(context(`And ${watches.length - HOME_LIST_ROWS} more.`));
+  return blocks;
+}
+
+export function subscriptionsBlocks(
+  subscriptions: readonly SubscriptionShown[] | 'unavailable',
+  options: RenderOptions,
+): Block[] {
+  const blocks: Block[] = [
+    { type: 'divider' },
+    { type: 'header', text: { type: 'plain_text', text: 'Channel subscriptions' } },
+  ];
+  if (subscriptions === 'unavailable')
+    return [
+      ...blocks,
+      section(":warning: Subscriptions cannot be listed right now: Order Desk's database cannot be reached."),
+    ];
+  if (subscriptions.length === 0)
+    return [
+      ...blocks,
+      context('None. Type `/order-subscribe` in a channel to have order events posted there.'),
+    ];
+  blocks.push(
+    ...subscriptions.slice(0, HOME_LIST_ROWS).map((subscription, index): Block => {
+      const paused = subscription.pausedReason
+        ? ` · :pause_button: paused (${escapeMrkdwn(subscription.pausedReason)})`
+        : '';
+      return {
+        type: 'section',
+        text: {
+          type: 'mrkdwn',
+          text: `<#${subscription.channelId}>: ${describeFilters(subscription.filters, options.currency)}\nby <@${subscription.createdBy}>${paused}`,
+        },
+        ...(subscription.canRemove
+          ? {
+              accessory: button(
+                `${ActionIds.removeSubscription}_${index}`,
+                'Remove',
+                subscription.id,
+                'danger',
+              ),
+            }
+          : {}),
+      };
+    }),
+  );
+  if (subscriptions.length > HOME_LIST_ROWS)
+    blocks.push(context(`And ${subscriptions.length - HOME_LIST_ROWS} more.`));
+  return blocks;
+}

@@ -1,0 +1,116 @@
+import { statusLabel } from './format.js';
+
+// `/order-subscribe`: the modal that subscribes a channel to order events.
+
+export const SUBSCRIBE_CALLBACK_ID = 'order_subscribe';
+export const SUBSCRIBE_FIELDS = {
+  channel: { block: 'subscribe_channel', action: 'channel' },
+  events: { block: 'subscribe_events', action: 'events' },
+  statuses: { block: 'subscribe_statuses', action: 'statuses' },
+  minAmount: { block: 'subscribe_min_amount', action: 'min_amount' },
+  title: { block: 'subscribe_title', action: 'title' },
+} as const;
+export type SubscribeField = keyof typeof SUBSCRIBE_FIELDS;
+
+export const EVENT_OPTIONS = { newOrders: 'new_orders', statusChanges: 'status_changes' } as const;
+
+/** The longest product text a subscription filters on. */
+export const MAX_TITLE_FILTER = 100;
+
+const text = (label: string) => ({ type: 'plain_text' as const, text: label });
+
+export function renderSubscribeModal(settings: {
+  /** The channel the command was typed in: the modal's default. */
+  channelId: string | undefined;
+  statuses: readonly string[];
+  currency: string | undefined;
+  /** ALLOW_EXTERNAL_SHARING: Slack Connect channels are offered only when it is set. */
+  allowExternal: boolean;
+}) {
+  const currency = settings.currency ? ` (${settings.currency})` : '';
+  const inChannel = settings.channelId && /^[CG]/.test(settings.channelId) ? settings.channelId : undefined;
+  const statusOption = (status: string) => ({ text: text(statusLabel(status)), value: status });
+  return {
+    type: 'modal' as const,
+    callback_id: SUBSCRIBE_CALLBACK_ID,
+    title: text('Subscribe a channel'),
+    submit: text('Subscribe'),
+    close: text('Cancel'),
+    blocks: [
+      {
+        type: 'section',
+        text: {
+          type: 'mrkdwn',
+          text: "Order Desk posts each matching order event in the channel; an order's later events go in its thread. Everyone in the channel sees them; never keys.",
+        },
+      },
+      {
+        type: 'input',
+        block_id: SUBSCRIBE_FIELDS.channel.block,
+        label: text('Channel'),
+        hint: text('A channel you are in, with Order Desk in it (/invite @Order Desk).'),
+        element: {
+          type: 'conversations_select',
+          action_id: SUBSCRIBE_FIELDS.channel.action,
+          ...(inChannel ? { initial_conversation: inChannel } : { default_to_current_conversation: true }),
+          filter: {
+            include: ['public', 'private'],
+            exclude_bot_users: true,
+            ...(settings.allowExternal ? {} : { exclude_external_shared_channels: true }),
+          },
+        },
+      },
+      {
+        type: 'input',
+        block_id: SUBSCRIBE_FIELDS.events.block,
+        label: text('Post when'),
+        element: {
+          type: 'checkboxes',
+          action_id: SUBSCRIBE_FIELDS.events.action,
+          options: [
+            { text: text('An order is placed'), value: EVENT_OPTIONS.newOrders },
+            { text: text("An order's status changes"), value: EVENT_OPTIONS.statusChanges },
+          ],
+        },
+      },
+      {
+        type: 'input',
+        block_id: SUBSCRIBE_FIELDS.statuses.block,
+        optional: true,
+        label: text('Only changes to these statuses'),
+        hint: text('Leave empty for every status change.'),
+        element: {
+          type: 'multi_static_select',
+          action_id: SUBSCRIBE_FIELDS.statuses.action,
+          placeholder: text('Any status'),
+          options: settings.statuses.map(statusOption),
+        },
+      },
+      {
+        type: 'input',
+        block_id: SUBSCRIBE_FIELDS.minAmount.block,
+        optional: true,
+        label: text(`Only orders of at least${currency}`),
+        element: {
+          type: 'number_input',
+          action_id: SUBSCRIBE_FIELDS.minAmount.action,
+          is_decimal_allowed: true,
+          min_value: '0',
+          placeholder: text('e.g. 100'),
+        },
+      },
+      {
+        type: 'input',
+        block_id: SUBSCRIBE_FIELDS.title.block,
+        optional: true,
+        label: text('Only orders whose product contains'),
+        element: {
+          type: 'plain_text_input',
+          action_id: SUBSCRIBE_FIELDS.title.action,
+          max_length: MAX_TITLE_FILTER,
+          placeholder: text('e.g. Office Suite'),
+        },
+      },
+    ],
+  };
+}

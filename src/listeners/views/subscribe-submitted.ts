@@ -1,0 +1,66 @@
+import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
+import type { AppDeps } from '../../app/deps.js';
+import { renderAccessDenied } from '../../blocks/index.js';
+import { SUBSCRIBE_FIELDS, type SubscribeField } from '../../blocks/subscribe-modal.js';
+import {
+  announceSubscription,
+  checkChannel,
+  checkSubscribeForm,
+  type SubscribeFormErrors,
+  saveSubscription,
+} from '../../flows/notifications/subscribe.js';
+
+type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
+
+/**
+ * The subscription modal submitted: the form checked, access checked again, and the channel checked
+ * with Slack (Order Desk in it, not Slack Connect unless allowed, the person a member), all before
+ * the ack, so the modal shows what is wrong under its field. Then the subscription is saved and the
+ * channel told.
+ */
+export function subscribeSubmitted(
+  deps: Pick<
+    AppDeps,
+    'auth' | 'channelSharing' | 'currency' | 'delivery' | 'logger' | 'notifications' | 'now' | 'tracker'
+  >,
+) {
+  return async ({ ack, body, view, client }: ViewArgs) => {
+    const userId = body.user.id;
+    const values = view.state.values;
+    const field = (name: SubscribeField) =>
+      values[SUBSCRIBE_FIELDS[name].block]?.[SUBSCRIBE_FIELDS[name].action];
+    const errors = (messages: SubscribeFormErrors) =>
+      ack({
+        response_action: 'errors',
+        errors: Object.fromEntries(
+          Object.entries(messages).map(([name, message]) => [
+            SUBSCRIBE_FIELDS[name as SubscribeField].block,
+            message,
+          ]),
+        ),
+      });
+    const checked = checkSubscribeForm({
+      channelId: field('channel')?.selected_conversation,
+      events: field('events')?.selected_options?.map((option) => option.value),
+      statuses: field('statuses')?.selected_options?.map((option) => option.value),
+      minAmount: field('minAmount')?.value,
+      title: field('title')?.value,
+    });
+    if (!checked.ok) return errors(checked.errors);
+    // Fails closed: an error while checking is a refusal.
+    const access = await deps.auth
+      .canUseOrders(userId)
+      .catch(() => ({ allowed: false as const, reason: 'lookup_failed' as const }));
+    if (!access.allowed) return errors({ channel: renderAccessDenied('orders', access.reason).text });
+    const channelProblem = await checkChannel(deps, client, userId, checked.channelId);
+    if (channelProblem) return errors({ channel: channelProblem });
+    const id = await saveSubscription(deps, userId, checked.channelId, checked.filters);
+    if (!id)
+      return errors({
+        channel:
+          "Subscriptions cannot be saved right now: Order Desk's database cannot be reached. Try again in a few minutes.",
+      });
+    await ack();
+    await deps.tracker.track(announceSubscription(deps, id, userId, checked.channelId, checked.filters));
+  };
+}
