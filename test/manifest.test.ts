@@ -22,6 +22,8 @@ const SCOPE_OF_METHOD: Record<string, string[]> = {
   'views.open': [],
   // Public, private, DM and group DM channels each need their own read scope.
   'conversations.info': ['channels:read', 'groups:read', 'im:read', 'mpim:read'],
+  // Who is in a channel a person subscribes (they must be a member): public and private channels.
+  'conversations.members': ['channels:read', 'groups:read'],
   'usergroups.users.list': ['usergroups:read'],
   'users.info': ['users:read'],
   'views.publish': [],

@@ -9,6 +9,10 @@ export const chatMethods: WebApiFamily = {
   'chat.postMessage': (args, slack) => {
     const channel = String(args.channel ?? '');
     if (!channel) return { ok: false, error: 'channel_not_found' };
+    // A channel the bot was removed from, or one that was archived, refuses posts as Slack does.
+    const known = slack.channels.find((candidate) => candidate.id === channel);
+    if (known?.isArchived) return { ok: false, error: 'is_archived' };
+    if (known?.botIsMember === false) return { ok: false, error: 'not_in_channel' };
     const message = slack.addMessage({
       channel,
       text: String(args.text ?? ''),

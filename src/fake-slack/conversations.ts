@@ -28,7 +28,22 @@ export const conversationsMethods: WebApiFamily = {
         is_shared: channel.externallyShared === true,
         is_ext_shared: channel.externallyShared === true,
         is_org_shared: false,
+        is_member: channel.botIsMember !== false,
+        is_archived: channel.isArchived === true,
       },
     };
+  },
+
+  // Pages of `limit` members (Slack's cursor: the offset of the next page here).
+  'conversations.members': (args, slack) => {
+    const channel = slack.channels.find((candidate) => candidate.id === String(args.channel ?? ''));
+    if (!channel || (channel.isPrivate && channel.botIsMember === false))
+      return { ok: false, error: 'channel_not_found' };
+    const all = channel.members ?? slack.users.map((user) => user.id);
+    const limit = Math.max(1, Math.min(Number(args.limit ?? 100) || 100, 1000));
+    const start = Number(args.cursor ?? 0) || 0;
+    const members = all.slice(start, start + limit);
+    const next = start + limit < all.length ? String(start + limit) : '';
+    return { ok: true, members, response_metadata: { next_cursor: next } };
   },
 };

@@ -101,4 +101,8 @@ export interface FakeChannel {
    * private one answers channel_not_found, as Slack does). Default: the bot is a member.
    */
   botIsMember?: boolean | undefined;
+  /** Archived: nothing can be posted in it (is_archived). */
+  isArchived?: boolean | undefined;
+  /** Who is in it (conversations.members); absent: every user of the workspace. */
+  members?: string[] | undefined;
 }

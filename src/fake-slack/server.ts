@@ -60,6 +60,14 @@ const WEB_API = new Map<string, WebApiHandler>(
 export class FakeSlack extends SlackState {
   /** Faults per Web API method, or for the file upload under UPLOAD ('upload'); see MethodFault. */
   readonly methodFaults = new Map<string, MethodFault>();
+  /**
+   * Set: Slack's posting limit enforced, at most this many chat.postMessage per second per channel;
+   * a faster post is answered 429 with Retry-After and counted in `rateLimitedPosts`.
+   */
+  postsPerSecondPerChannel: number | undefined;
+  /** chat.postMessage calls refused by `postsPerSecondPerChannel`. */
+  rateLimitedPosts = 0;
+  private readonly lastPostAt = new Map<string, number>();
   responseUrlFault: ResponseUrlFault | undefined;
   /** Extra routes (the sandbox's page) are served by whoever owns this server. */
   fallback: ((req: IncomingMessage, res: ServerResponse, body: string) => Promise<boolean>) | undefined;
@@ -225,6 +233,16 @@ export class FakeSlack extends SlackState {
       return { ...jsonAnswer(200, { ok: false, error: 'invalid_auth' }), ok: false };
     const fault = takeFault(this.methodFaults, method);
     if (fault) return { ...webApiFaultAnswer(fault), ok: false };
+    if (method === 'chat.postMessage' && this.postsPerSecondPerChannel !== undefined) {
+      const channel = String(args.channel ?? '');
+      const last = this.lastPostAt.get(channel);
+      const now = performance.now();
+      if (last !== undefined && now - last < 1000 / this.postsPerSecondPerChannel) {
+        this.rateLimitedPosts++;
+        return { ...webApiFaultAnswer({ rateLimited: { retryAfterSeconds: 1 }, count: 1 }), ok: false };
+      }
+      this.lastPostAt.set(channel, now);
+    }
     const handler = WEB_API.get(method);
     const result = handler ? handler(args, this, { token }) : { ok: false, error: 'unknown_method' };
     return { ...jsonAnswer(200, result), ok: result.ok === true };

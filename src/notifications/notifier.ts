@@ -314,7 +314,10 @@ export function createNotifier(options: NotifierOptions): Notifier {
           try {
             await send(post, subscriptions);
             sent++;
+            // Counted from when Slack answered: the next post cannot arrive closer than the gap.
+            nextPostAt.set(post.target, Date.now() + minGapMs);
           } catch (error) {
+            nextPostAt.set(post.target, Date.now() + minGapMs);
             const code = slackErrorCode(error);
             const subscription = subscriptions.get(post.subscriptionId ?? '');
             if (post.kind === 'subscription' && subscription && CHANNEL_GONE.has(code)) {

@@ -1,0 +1,172 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FakeMessage } from '../../src/fake-slack/model.js';
+import { CHANNEL, type Harness, nthResponse, startHarness, USERS } from '../helpers/harness.js';
+
+const textOf = (value: unknown) => JSON.stringify(value) ?? '';
+
+/** Polls `check` (a database read) until it holds; the fake Slack's waitFor is for what Slack records. */
+async function until(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`not true within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+// "Notify me": the moving simulator changes an order, the sync sees it, the watcher gets one direct
+// message with the card as it is now (never keys), and the watch ends. Time moves by a clock the test
+// holds, for the 30-day expiry.
+describe('Notify me', () => {
+  let h: Harness;
+  let offsetMs = 0;
+  beforeAll(async () => {
+    h = await startHarness({
+      simulator: { orders: 60 },
+      env: { ORDER_SYNC_SECONDS: '1', ORDER_SYNC_MAX_RPS: '50', USER_INFO_CACHE_SECONDS: '0' },
+      now: () => new Date(Date.now() + offsetMs),
+    });
+  });
+  afterAll(() => h.stop());
+
+  /** A new PROCESSING order at the newest end of the history, once the index has it. */
+  async function pendingOrder() {
+    const [order] = h.simulator.history.arrive(1, { status: 'PROCESSING' });
+    if (!order) throw new Error('no order arrived');
+    await until(async () => (await h.desk.deps.orderIndex.get(order.id))?.status === 'PROCESSING');
+    return order;
+  }
+
+  /** `/order <id>` as `user`, then Notify me on the card; resolves with the answer to the click. */
+  async function notifyMe(user: string, orderId: string) {
+    const sent = await h.slack.runCommand({ user, channel: CHANNEL, command: '/order', text: orderId });
+    const card = await nthResponse(h.slack, sent.responseUrlId ?? '');
+    expect(textOf(card.body.blocks)).toContain('order_notify_me');
+    const message = h.slack
+      .visibleMessages(CHANNEL, user)
+      .filter((m) => textOf(m.blocks).includes('order_notify_me') && textOf(m.blocks).includes(orderId))
+      .at(-1) as FakeMessage;
+    const click = await h.slack.click({ user, messageId: message.id, actionId: 'order_notify_me' });
+    return textOf((await nthResponse(h.slack, click.responseUrlId ?? '')).body.blocks);
+  }
+
+  const dm = (user: string) => `D${user.slice(1)}`;
+  const dmsAbout = (user: string, orderId: string) =>
+    h.slack.messages.filter((m) => m.channel === dm(user) && textOf(m.blocks).includes(orderId));
+
+  it('the order completes: one direct message with the card (Show keys, no keys), and the watch ends', async () => {
+    const order = await pendingOrder();
+    const answer = await notifyMe(USERS.agent, order.id);
+    expect(answer).toContain(`I'll send you a direct message when order \`${order.id}\` completes`);
+    expect(answer).toContain('(30 days)');
+    expect(await notifyMe(USERS.agent, order.id)).toContain('You are already watching order');
+
+    h.simulator.history.complete(order.id);
+    const message = await h.slack.waitFor(() => dmsAbout(USERS.agent, order.id).at(0), 15_000);
+    expect(message.text).toContain(`Order ${order.id} is now Completed`);
+    expect(textOf(message.blocks)).toContain('Processing → Completed');
+    expect(textOf(message.blocks)).toContain('order_show_keys');
+    for (const key of h.simulator.keysOf(order.id)) expect(textOf(message)).not.toContain(key.value);
+    expect(textOf(message.blocks)).toContain('this watch has ended');
+    // Exactly one, even after more rounds.
+    await until(async () => (await h.desk.deps.notifications.watchesOf(USERS.agent, 10)).length === 0);
+    await h.desk.notifier.runOnce();
+    expect(dmsAbout(USERS.agent, order.id)).toHaveLength(1);
+  });
+
+  it('the order fails: the watcher is told too', async () => {
+    const order = await pendingOrder();
+    await notifyMe(USERS.member, order.id);
+    h.simulator.history.complete(order.id, 'FAILED');
+    const message = await h.slack.waitFor(() => dmsAbout(USERS.member, order.id).at(0), 15_000);
+    expect(message.text).toContain('is now Failed');
+    expect(textOf(message.blocks)).not.toContain('order_show_keys');
+  });
+
+  it('an order already completed has nothing to wait for', async () => {
+    const done = h.simulator.allOrders().find((o) => o.status === 'COMPLETED');
+    if (!done) throw new Error('fixture');
+    // The card of a completed order has no Notify me; a stale button says it is already completed.
+    await h.desk.deps.orderIndex.record(
+      [
+        {
+          id: done.id,
+          referenceId: done.reference_id,
+          status: 'COMPLETED',
+          item: { ...done.item, id: done.item.id },
+          createdAt: done.created_at,
+        },
+      ],
+      new Date(),
+    );
+    const sent = await h.slack.runCommand({
+      user: USERS.agent,
+      channel: CHANNEL,
+      command: '/order',
+      text: done.id,
+    });
+    expect(textOf((await nthResponse(h.slack, sent.responseUrlId ?? '')).body.blocks)).not.toContain(
+      'order_notify_me',
+    );
+    const click = await h.slack.sendBlockAction({
+      user: USERS.agent,
+      message: h.slack.visibleMessages(CHANNEL, USERS.agent).at(-1) as FakeMessage,
+      actionId: 'order_notify_me',
+      value: JSON.stringify({ o: done.id }),
+    });
+    expect(textOf((await nthResponse(h.slack, click.responseUrlId ?? '')).body.blocks)).toContain(
+      'is already :large_green_circle: Completed',
+    );
+  });
+
+  it('access withdrawn before the order settles: nothing is sent, and the watch ends', async () => {
+    const order = await pendingOrder();
+    await notifyMe(USERS.groupAgent, order.id);
+    const user = h.slack.users.find((u) => u.id === USERS.groupAgent);
+    if (!user) throw new Error('fixture');
+    user.guest = 'multi-channel';
+    try {
+      h.simulator.history.complete(order.id);
+      await h.waitForLog('watch ended: no access', (line) => line.orderId === order.id, 15_000);
+      expect(dmsAbout(USERS.groupAgent, order.id)).toHaveLength(0);
+      expect(await h.desk.deps.notifications.watchesOf(USERS.groupAgent, 10)).toEqual([]);
+    } finally {
+      user.guest = undefined;
+    }
+  });
+
+  it('the Home tab lists the watches with Stop; Stop ends one', async () => {
+    const order = await pendingOrder();
+    await notifyMe(USERS.finance, order.id);
+    await h.slack.openHome(USERS.finance);
+    const home = await h.slack.waitFor(() => {
+      const view = textOf(h.slack.views.get(USERS.finance));
+      return view.includes('Orders you are watching') && view.includes(order.id) ? view : undefined;
+    });
+    expect(home).toContain('home_stop_watch_0');
+    await h.slack.clickHome({ user: USERS.finance, actionId: 'home_stop_watch_0' });
+    await h.slack.waitFor(
+      () => !textOf(h.slack.views.get(USERS.finance)).includes('home_stop_watch_0') || undefined,
+    );
+    expect(await h.desk.deps.notifications.watchesOf(USERS.finance, 10)).toEqual([]);
+    h.simulator.history.complete(order.id);
+    await until(async () => (await h.desk.deps.orderIndex.get(order.id))?.status === 'COMPLETED');
+    await h.desk.notifier.runOnce();
+    expect(dmsAbout(USERS.finance, order.id)).toHaveLength(0);
+  });
+
+  it('after 30 days the watch ends by itself, and the direct message says so', async () => {
+    const order = await pendingOrder();
+    await notifyMe(USERS.agent, order.id);
+    offsetMs = 31 * 86_400_000;
+    try {
+      const message = await h.slack.waitFor(
+        () => dmsAbout(USERS.agent, order.id).find((m) => m.text.includes('stopped watching')),
+        15_000,
+      );
+      expect(textOf(message.blocks)).toContain('30 days passed');
+      expect(await h.desk.deps.notifications.watchesOf(USERS.agent, 10)).toEqual([]);
+    } finally {
+      offsetMs = 0;
+    }
+  });
+});
