@@ -1,0 +1,245 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHANNEL, CONNECT_CHANNEL, type Harness, startHarness, USERS } from '../helpers/harness.js';
+
+const textOf = (value: unknown) => JSON.stringify(value) ?? '';
+
+async function until(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`not true within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+interface Form {
+  channel: string;
+  events: Array<'new_orders' | 'status_changes'>;
+  statuses?: string[];
+  minAmount?: string;
+  title?: string;
+}
+
+/** The subscription modal's state.values, as Slack sends them for these choices. */
+function values(form: Form) {
+  const options = (list: string[]) =>
+    list.map((value) => ({ text: { type: 'plain_text', text: value }, value }));
+  return {
+    subscribe_channel: { channel: { type: 'conversations_select', selected_conversation: form.channel } },
+    subscribe_events: { events: { type: 'checkboxes', selected_options: options(form.events) } },
+    subscribe_statuses: {
+      statuses: { type: 'multi_static_select', selected_options: options(form.statuses ?? []) },
+    },
+    subscribe_min_amount: { min_amount: { type: 'number_input', value: form.minAmount ?? null } },
+    subscribe_title: { title: { type: 'plain_text_input', value: form.title ?? null } },
+  };
+}
+
+// Channel subscriptions end to end: /order-subscribe and its modal, the moving simulator, the sync,
+// the posts and their threads, the channels Slack refuses, and who may remove what.
+describe('channel subscriptions', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({
+      simulator: { orders: 40 },
+      env: {
+        ORDER_SYNC_SECONDS: '1',
+        ORDER_SYNC_MAX_RPS: '50',
+        SUBSCRIPTION_ADMINS_USERS: USERS.finance,
+        NOTIFY_CHANNEL_POSTS_PER_SECOND: '5',
+      },
+    });
+    h.slack.channels.push(
+      { id: 'C0GENERAL', name: 'general' },
+      { id: 'C0NOBOT', name: 'no-bot', botIsMember: false },
+      { id: 'C0FEW', name: 'few', members: [USERS.finance] },
+      { id: 'C0SOON', name: 'soon-archived' },
+    );
+    // Slack's limit, enforced at the rate Order Desk is set to: a faster post would be a 429.
+    h.slack.postsPerSecondPerChannel = 5;
+  });
+  afterAll(() => h.stop());
+
+  /** `/order-subscribe` in `from`, then the modal submitted; resolves with the app's answer. */
+  async function subscribe(user: string, from: string, form: Form) {
+    const sent = await h.slack.runCommand({ user, channel: from, command: '/order-subscribe', text: '' });
+    expect(sent.status).toBe(200);
+    const modal = await h.slack.waitFor(() => h.slack.modals.get(user)?.at(-1));
+    expect(textOf(modal.view)).toContain('order_subscribe');
+    return h.slack.submitView({ user, values: values(form) });
+  }
+
+  async function newOrder(options: { amount?: number; title?: string } = {}) {
+    const [order] = h.simulator.history.arrive(1, { status: 'PROCESSING', ...options });
+    if (!order) throw new Error('no order arrived');
+    await until(async () => (await h.desk.deps.orderIndex.get(order.id))?.status === 'PROCESSING');
+    return order;
+  }
+
+  const postsIn = (channel: string) =>
+    h.slack.messages.filter((m) => m.channel === channel && m.via === 'chat.postMessage');
+
+  it('status changes: the first posts in the channel, the next replies in its thread', async () => {
+    const answer = await subscribe(USERS.agent, CHANNEL, { channel: CHANNEL, events: ['status_changes'] });
+    expect(answer.body?.response_action).toBeUndefined();
+    const told = await h.slack.waitFor(() =>
+      postsIn(CHANNEL).find((m) => m.text.includes('will post order events')),
+    );
+    expect(textOf(told.blocks)).toContain(
+      '<@U0AGENT> subscribed this channel to order events: *status changes*',
+    );
+
+    const order = await newOrder();
+    h.simulator.history.complete(order.id);
+    const first = await h.slack.waitFor(
+      () => postsIn(CHANNEL).find((m) => m.text === `Order ${order.id}: Processing → Completed`),
+      15_000,
+    );
+    expect(first.threadTs).toBeUndefined();
+    h.simulator.history.refund(order.id);
+    const reply = await h.slack.waitFor(
+      () => postsIn(CHANNEL).find((m) => m.text === `Order ${order.id}: Completed → Refunded`),
+      15_000,
+    );
+    expect(reply.threadTs).toBe(first.ts);
+    // The new order itself was not news for this subscription (status changes only).
+    expect(postsIn(CHANNEL).filter((m) => m.text.startsWith(`New order ${order.id}`))).toHaveLength(0);
+    expect(h.slack.rateLimitedPosts).toBe(0);
+  });
+
+  it('new orders of at least an amount whose product contains a text: the filters combine with AND', async () => {
+    const answer = await subscribe(USERS.member, 'C0GENERAL', {
+      channel: 'C0GENERAL',
+      events: ['new_orders'],
+      minAmount: '100',
+      title: 'suite',
+    });
+    expect(answer.body?.response_action).toBeUndefined();
+    await h.slack.waitFor(() => postsIn('C0GENERAL').find((m) => m.text.includes('will post order events')));
+    const wanted = await newOrder({ amount: 150, title: 'Office Suite 2026' });
+    const cheap = await newOrder({ amount: 20, title: 'Office Suite 2026' });
+    const other = await newOrder({ amount: 500, title: 'Racing Legends' });
+    await h.slack.waitFor(
+      () => postsIn('C0GENERAL').find((m) => m.text.startsWith(`New order ${wanted.id}`)),
+      15_000,
+    );
+    await h.desk.notifier.runOnce();
+    const texts = postsIn('C0GENERAL').map((m) => m.text);
+    expect(texts.some((text) => text.includes(cheap.id))).toBe(false);
+    expect(texts.some((text) => text.includes(other.id))).toBe(false);
+  });
+
+  it('each filter on its own (pure matching is unit-tested; here: statuses end to end)', async () => {
+    await subscribe(USERS.agent, 'C0GENERAL', {
+      channel: 'C0GENERAL',
+      events: ['status_changes'],
+      statuses: ['FAILED'],
+    });
+    const fails = await newOrder();
+    const completes = await newOrder();
+    h.simulator.history.complete(completes.id);
+    h.simulator.history.complete(fails.id, 'FAILED');
+    await h.slack.waitFor(
+      () => postsIn('C0GENERAL').find((m) => m.text === `Order ${fails.id}: Processing → Failed`),
+      15_000,
+    );
+    await h.desk.notifier.runOnce();
+    expect(postsIn('C0GENERAL').some((m) => m.text.includes(`${completes.id}: Processing → Completed`))).toBe(
+      false,
+    );
+  });
+
+  it.each([
+    [CONNECT_CHANNEL, USERS.agent, 'shared with another organisation (Slack Connect)'],
+    ['C0NOBOT', USERS.agent, 'Order Desk is not in this channel yet: type `/invite @Order Desk`'],
+    ['C0FEW', USERS.agent, 'You are not in this channel: only its members may subscribe it'],
+    ['D0AGENT', USERS.agent, 'Pick a channel (not a direct message).'],
+  ])('%s is refused in the modal, under the channel field', async (channel, user, said) => {
+    const answer = await subscribe(user, CHANNEL, { channel, events: ['new_orders'] });
+    expect(answer.body?.response_action).toBe('errors');
+    expect(textOf(answer.body?.errors)).toContain(said);
+  });
+
+  it('nothing ticked, or statuses without status changes: the modal says what to fix', async () => {
+    const none = await subscribe(USERS.agent, CHANNEL, { channel: CHANNEL, events: [] });
+    expect(textOf(none.body?.errors)).toContain('subscribe_events');
+    const statuses = await subscribe(USERS.agent, CHANNEL, {
+      channel: CHANNEL,
+      events: ['new_orders'],
+      statuses: ['FAILED'],
+    });
+    expect(textOf(statuses.body?.errors)).toContain('tick “An order’s status changes” too');
+  });
+
+  it('a guest cannot subscribe a channel', async () => {
+    const sent = await h.slack.runCommand({
+      user: USERS.guest,
+      channel: CHANNEL,
+      command: '/order-subscribe',
+      text: '',
+    });
+    expect(sent.status).toBe(200);
+    await h.slack.waitFor(() =>
+      h.slack.responsePosts.find((p) => p.user === USERS.guest && textOf(p.body).includes('Guest accounts')),
+    );
+    expect(h.slack.modals.get(USERS.guest) ?? []).toHaveLength(0);
+  });
+
+  it('the channel is archived: the subscription is paused, its creator told once, nothing more posted', async () => {
+    await subscribe(USERS.agent, 'C0SOON', { channel: 'C0SOON', events: ['new_orders'] });
+    await h.slack.waitFor(() => postsIn('C0SOON').find((m) => m.text.includes('will post order events')));
+    const channel = h.slack.channels.find((c) => c.id === 'C0SOON');
+    if (!channel) throw new Error('fixture');
+    channel.isArchived = true;
+    await newOrder();
+    const told = await h.slack.waitFor(
+      () =>
+        h.slack.messages.find(
+          (m) => m.channel === 'D0AGENT' && m.text.includes('paused a channel subscription'),
+        ),
+      15_000,
+    );
+    expect(textOf(told.blocks)).toContain('the channel was archived');
+    await newOrder();
+    await h.desk.notifier.runOnce();
+    expect(h.slack.messages.filter((m) => m.channel === 'D0AGENT' && m.text.includes('paused'))).toHaveLength(
+      1,
+    );
+    const subscriptions = await h.desk.deps.notifications.subscriptions(100);
+    expect(subscriptions.find((s) => s.channelId === 'C0SOON')?.pausedReason).toBe('is_archived');
+  });
+
+  it('a 429 from Slack is waited out: the post arrives once', async () => {
+    const order = await newOrder();
+    h.slack.failNext('chat.postMessage', { rateLimited: { retryAfterSeconds: 1 } }, 1);
+    h.simulator.history.complete(order.id);
+    await h.slack.waitFor(
+      () => postsIn(CHANNEL).find((m) => m.text === `Order ${order.id}: Processing → Completed`),
+      15_000,
+    );
+    await h.desk.notifier.runOnce();
+    expect(
+      postsIn(CHANNEL).filter((m) => m.text === `Order ${order.id}: Processing → Completed`),
+    ).toHaveLength(1);
+  });
+
+  it('removal: the creator and subscription admins see Remove; others do not', async () => {
+    await h.slack.openHome(USERS.member);
+    const memberHome = await h.slack.waitFor(() => {
+      const view = textOf(h.slack.views.get(USERS.member));
+      return view.includes('Channel subscriptions') ? view : undefined;
+    });
+    // The member made one subscription (#general's new orders): one Remove, not the agent's.
+    expect(memberHome.match(/home_remove_subscription_\d+/g)).toHaveLength(1);
+
+    await h.slack.openHome(USERS.finance);
+    const adminHome = await h.slack.waitFor(() => {
+      const view = textOf(h.slack.views.get(USERS.finance));
+      return view.includes('Channel subscriptions') ? view : undefined;
+    });
+    const removable = adminHome.match(/home_remove_subscription_\d+/g) ?? [];
+    const before = (await h.desk.deps.notifications.subscriptions(100)).length;
+    expect(removable.length).toBe(before);
+    await h.slack.clickHome({ user: USERS.finance, actionId: 'home_remove_subscription_0' });
+    await until(async () => (await h.desk.deps.notifications.subscriptions(100)).length === before - 1);
+  });
+});
