@@ -2,7 +2,7 @@ import type { WebClient } from '@slack/web-api';
 import type { AppLogger } from '../logger.js';
 
 /** What must arrive, for the metrics and the log (a closed set: never a channel or a user). */
-export type DeliveryKind = 'audit' | 'finance_alert' | 'export_file' | 'workflow_step' | 'unfurl';
+export type DeliveryKind = 'audit' | 'finance_alert' | 'digest' | 'export_file' | 'workflow_step' | 'unfurl';
 
 export interface DeliveryMetrics {
   onRetry(kind: DeliveryKind, reason: RetryReason): void;
