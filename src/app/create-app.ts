@@ -6,6 +6,7 @@ import type { AppEnv } from '../config/index.js';
 import { partnerClientOptions } from '../config/index.js';
 import { databaseOpenedLater, type OrderDeskDb } from '../db/index.js';
 import { type BalanceWatch, createBalanceWatch } from '../finance/balance-watch.js';
+import { createDailyDigest, type DailyDigest } from '../finance/daily-digest.js';
 import { createSpendService } from '../finance/spend-service.js';
 import { createOrderIndex } from '../index/order-index.js';
 import { createOrderSync, type OrderSync } from '../index/order-sync.js';
@@ -50,6 +51,8 @@ export interface OrderDesk {
   start(): Promise<number | undefined>;
   /** The finance balance watch (started with the app, one round per BALANCE_WATCH_SECONDS). */
   balanceWatch: BalanceWatch;
+  /** The daily digest in DIGEST_CHANNEL_ID (checked every minute; posted once a day on one replica). */
+  dailyDigest: DailyDigest;
   /** Deletes what is past its retention (audit lines), one replica an hour. */
   retention: RetentionJob;
   /** Follows the partner's order history into the index (ORDER_SYNC_SECONDS; one replica at a time). */
@@ -66,7 +69,7 @@ export interface BuildOptions {
   /** Skips the start-up token check when the identity is known (tests that already checked it). */
   identity?: BotIdentity | undefined;
   partner?: PartnerClient | undefined;
-  /** false: the balance watch does not run on its timer (tests run its rounds themselves). */
+  /** false: the balance watch and the digest do not run on their timers (tests run their rounds themselves). */
   watch?: boolean | undefined;
   /** A shared state built elsewhere (tests); otherwise REDIS_URL decides. */
   state?: SharedState | undefined;
@@ -355,6 +358,23 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
     homeLink: homeTabLink(slack, identity),
     onReading: (outcome) => metrics.balanceReadings.inc({ outcome }),
   });
+  const dailyDigest = createDailyDigest({
+    channelId: env.DIGEST_CHANNEL_ID,
+    time: env.DIGEST_TIME,
+    timeZone: env.REPORT_TIMEZONE,
+    amountIs: env.ORDER_AMOUNT_IS,
+    currency: env.CURRENCY,
+    state,
+    delivery,
+    deliveryMaxWaitMs: env.SLACK_DELIVERY_MAX_WAIT_SECONDS * 1000,
+    balance,
+    spend,
+    history: { partner, orderIndex, orderSync },
+    orderSync,
+    syncIntervalSeconds: env.ORDER_SYNC_SECONDS,
+    logger,
+    now,
+  });
   registerListeners(app, deps);
   app.error(async (error) => {
     logger.error(
@@ -390,6 +410,7 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
       logger.info({ mode, port, botUserId: identity.botUserId }, 'Order Desk is running');
       if (options.watch !== false) {
         balanceWatch.start((work) => tracker.track(work));
+        dailyDigest.start((work) => tracker.track(work));
         retention.start((work) => tracker.track(work));
         // ORDER_SYNC_SECONDS=0: no sync (the index still learns what users look up).
         if (env.ORDER_SYNC_SECONDS > 0) orderSync.start((work) => tracker.track(work));
@@ -398,11 +419,13 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
       return port;
     },
     balanceWatch,
+    dailyDigest,
     retention,
     orderSync,
     notifier,
     async stop(timeoutMs = 10_000) {
       balanceWatch.stop();
+      dailyDigest.stop();
       retention.stop();
       await Promise.all([orderSync.stop(), notifier.stop()]);
       // Deliveries waiting out a Slack limit end now (an audit line is in the log already; an alert

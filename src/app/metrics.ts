@@ -197,7 +197,7 @@ export function createMetrics(): AppMetrics {
     }),
     slackDeliveries: new Counter({
       name: 'order_desk_slack_deliveries_total',
-      help: 'Posts that must arrive (audit, finance_alert, export_file, workflow_step, unfurl, notification): delivered, or failed after every retry',
+      help: 'Posts that must arrive (audit, finance_alert, digest, export_file, workflow_step, unfurl, notification): delivered, or failed after every retry',
       labelNames: ['kind', 'outcome'],
       registers,
     }),

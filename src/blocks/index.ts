@@ -8,6 +8,8 @@ export { AUDIT_USAGE, renderAuditTrail } from './audit-trail.js';
 export type { OrderButton, PageButton } from './button-values.js';
 export { decodeButton, OrderButtonSchema, PageButtonSchema } from './button-values.js';
 export { deliveryWarnings } from './delivery-warnings.js';
+export type { DigestInput } from './digest.js';
+export { DIGEST_LIST_LIMIT, describeDay, renderDailyDigest } from './digest.js';
 export type { ExportScope } from './export.js';
 export {
   EXPORT_CALLBACK_ID,

@@ -162,6 +162,25 @@ function orderLinkTemplateProblem(template: string): string | undefined {
   return undefined;
 }
 
+/** A time of day, HH:MM on a 24-hour clock ("9:30" reads as "09:30"). */
+const clockTime = (fallback: string) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value === '') return fallback;
+      const match = /^([01]?\d|2[0-3]):([0-5]\d)$/.exec(value);
+      if (!match) {
+        ctx.addIssue({
+          code: 'custom',
+          message: 'must be a time of day as HH:MM on a 24-hour clock, e.g. 09:00',
+        });
+        return z.NEVER;
+      }
+      return `${(match[1] ?? '').padStart(2, '0')}:${match[2]}`;
+    });
+
 const userIds = idList(/^[UW][A-Z0-9]{2,}$/, 'Slack user IDs (U…/W…)');
 const usergroupIds = idList(/^S[A-Z0-9]{2,}$/, 'Slack user group IDs (S…)');
 
@@ -238,6 +257,11 @@ export const AppEnvSchema = PartnerEnvSchema.extend({
     },
   ),
   BALANCE_WATCH_SECONDS: integer(900, 5, 86_400),
+  // The daily digest: posted once a day at DIGEST_TIME (REPORT_TIMEZONE) in this channel; unset: none.
+  DIGEST_CHANNEL_ID: optionalText.refine((value) => value === undefined || /^[CG][A-Z0-9]{2,}$/.test(value), {
+    error: 'must be a Slack channel ID (C… or G…)',
+  }),
+  DIGEST_TIME: clockTime('09:00'),
   BALANCE_ALERT_BELOW: optionalAmount,
   BALANCE_ALERT_RUNWAY_DAYS: optionalAmount,
   REPORT_TIMEZONE: z

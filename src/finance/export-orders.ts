@@ -10,6 +10,7 @@ import type { AppLogger } from '../logger.js';
 import { isPartnerApiError, type PartnerClient } from '../partner-api/index.js';
 import { logPartnerFailure } from '../services/partner-failures.js';
 import type { SlackDelivery } from '../services/slack-delivery.js';
+import { nextDay, startOfDay } from './calendar.js';
 import { csvRow, openCsvFile } from './csv.js';
 import { type HistoryDeps, type HistorySource, historyBetween } from './history-source.js';
 import { dayKey } from './spend.js';
@@ -25,36 +26,8 @@ export interface ExportRequest {
 export const MAX_EXPORT_DAYS = 366;
 const DAY_MS = 86_400_000;
 
-/** The UTC instant a calendar day starts in `timeZone` (no library: Intl says the zone's offset). */
-export function startOfDay(day: string, timeZone: string): Date {
-  const guess = Date.parse(`${day}T00:00:00Z`);
-  const offsetAt = (instant: number) => {
-    const parts = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    }).formatToParts(new Date(instant));
-    const get = (type: string) => Number(parts.find((part) => part.type === type)?.value);
-    const asUtc = Date.UTC(
-      get('year'),
-      get('month') - 1,
-      get('day'),
-      get('hour'),
-      get('minute'),
-      get('second'),
-    );
-    return asUtc - instant;
-  };
-  let instant = guess - offsetAt(guess);
-  // Near a daylight-saving change the offset at the guess differs from the offset at midnight.
-  instant = guess - offsetAt(instant);
-  return new Date(instant);
-}
+// Now in calendar.ts (the digest needs it too); still exported here for code that imports it from here.
+export { startOfDay };
 
 /** Checks the modal's values; errors are keyed by the block they belong to, as Slack shows them. */
 export function checkExportRange(
@@ -182,10 +155,6 @@ export async function runExport(deps: ExportDeps, request: ExportRequest): Promi
   } finally {
     await unlink(path).catch(() => undefined);
   }
-}
-
-function nextDay(day: string): string {
-  return new Date(Date.parse(`${day}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10);
 }
 
 /** The upload POST failed with an HTTP status: read by the delivery's retry advice like a Web API error. */

@@ -10,7 +10,7 @@ import {
   type SearchFilters,
   type SlackMessage,
 } from '../blocks/index.js';
-import { startOfDay } from '../finance/export-orders.js';
+import { nextDay, startOfDay } from '../finance/calendar.js';
 import type { IndexSearch } from '../index/order-index.js';
 import { MAX_SEARCH_LENGTH } from '../partner-api/index.js';
 import { indexCoverage } from './index-answers.js';
@@ -79,9 +79,6 @@ export function checkSearchForm(
     };
   return { ok: true, filters };
 }
-
-const nextDay = (day: string) =>
-  new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 
 /** The filters as the index reads them: calendar days become instants in REPORT_TIMEZONE. */
 export function indexSearchOf(filters: SearchFilters, timeZone: string): Omit<IndexSearch, 'limit'> {

@@ -289,7 +289,17 @@ export function createOrderSync(options: OrderSyncOptions): OrderSync {
   }
 
   async function status(): Promise<SyncStatus> {
-    const [stats, cursor] = await Promise.all([index.stats(), readCursor()]);
+    const [stats, cursor, followed] = await Promise.all([
+      index.stats(),
+      readCursor(),
+      index.readCursor(FOLLOWED),
+    ]);
+    // The replica syncing wrote when it last read the newest orders: a replica that is not syncing
+    // (the one composing the digest, or serving an export) knows how fresh the copy is too.
+    const newestRead = [lastFollowAt, followed ?? null]
+      .filter((at): at is string => at !== null)
+      .sort()
+      .at(-1);
     last = {
       orders: stats.orders,
       backfill: {
@@ -297,7 +307,7 @@ export function createOrderSync(options: OrderSyncOptions): OrderSync {
         pagesRead: cursor?.pagesRead ?? 0,
         totalPages: cursor?.totalPages ?? null,
       },
-      lastFollowAt,
+      lastFollowAt: newestRead ?? null,
       lastError,
       leader,
     };

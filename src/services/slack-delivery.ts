@@ -5,6 +5,7 @@ import type { AppLogger } from '../logger.js';
 export type DeliveryKind =
   | 'audit'
   | 'finance_alert'
+  | 'digest'
   | 'export_file'
   | 'workflow_step'
   | 'unfurl'

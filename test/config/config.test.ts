@@ -66,4 +66,22 @@ describe('configuration', () => {
     expect(http.KEYS_ALLOWED_USERS).toEqual(['U1AA', 'W2BB']);
     expect(http.PORT).toBe(3000);
   });
+
+  it('the daily digest: a channel ID, and a time of day on a 24-hour clock (09:00 by default)', () => {
+    const base = { ...partnerEnv, SLACK_BOT_TOKEN: 'xoxb-1', SLACK_SIGNING_SECRET: 's' };
+    const defaults = parseEnv(AppEnvSchema, base);
+    expect(defaults.DIGEST_CHANNEL_ID).toBeUndefined();
+    expect(defaults.DIGEST_TIME).toBe('09:00');
+    const set = parseEnv(AppEnvSchema, { ...base, DIGEST_CHANNEL_ID: 'C0DIGEST', DIGEST_TIME: '7:30' });
+    expect(set.DIGEST_CHANNEL_ID).toBe('C0DIGEST');
+    expect(set.DIGEST_TIME).toBe('07:30');
+    expect(parseEnv(AppEnvSchema, { ...base, DIGEST_TIME: '23:59' }).DIGEST_TIME).toBe('23:59');
+    for (const bad of ['24:00', '9', '09:60', '9am', '09:00:00'])
+      expect(() => parseEnv(AppEnvSchema, { ...base, DIGEST_TIME: bad })).toThrow(
+        /DIGEST_TIME.*must be a time of day as HH:MM on a 24-hour clock/,
+      );
+    expect(() => parseEnv(AppEnvSchema, { ...base, DIGEST_CHANNEL_ID: '#finance' })).toThrow(
+      /DIGEST_CHANNEL_ID.*must be a Slack channel ID/,
+    );
+  });
 });

@@ -66,6 +66,10 @@ describe.skipIf(postgresTests.skip || redisTests.skip)('three replicas on Postgr
     const working = (await Promise.all(replicas.map(syncRequests))).map((count) => count > 0);
     expect(working.filter(Boolean)).toHaveLength(1);
     const leader = replicas[working.indexOf(true)] as DeskUnderTest;
+    // Every replica knows how fresh the copy is, not only the one syncing: the digest, exports and
+    // spend run on whichever replica claims them, and read the copy only when it is fresh.
+    for (const replica of replicas)
+      expect((await replica.desk.deps.orderSync.status()).lastFollowAt).not.toBeNull();
 
     const arrived = simulator.history.arrive(3);
     await until('the new orders', async () => {

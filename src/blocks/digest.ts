@@ -1,0 +1,248 @@
+import type { DaySummary } from '../finance/day-summary.js';
+import type { HistorySource } from '../finance/history-source.js';
+import { runwayDays, type SpendFigures } from '../finance/spend.js';
+import type { SyncStatus } from '../index/order-sync.js';
+import { isPartnerApiError, type OrderSummary, type PartnerApiError } from '../partner-api/index.js';
+import { adminNote } from './admin-note.js';
+import {
+  echo,
+  escapeMrkdwn,
+  formatMoney,
+  formatRunway,
+  plural,
+  slackDate,
+  statusWithEmoji,
+  truncate,
+} from './format.js';
+import type { BalanceState } from './home.js';
+import { partnerAdminNote } from './messages.js';
+import type { Block, RenderOptions, SlackMessage } from './types.js';
+
+/** Refunded and failed orders listed by ID in the digest; the rest are counted. */
+export const DIGEST_LIST_LIMIT = 10;
+
+export interface DigestInput {
+  /** The calendar day reported (YYYY-MM-DD), in `timeZone`. */
+  day: string;
+  timeZone: string;
+  /** The day's orders, or why they could not be read. */
+  orders: { summary: DaySummary; source: HistorySource } | { error: PartnerApiError };
+  balance: BalanceState;
+  /** The spend figures the runway is measured with, or why they could not be computed. */
+  spend: SpendFigures | PartnerApiError;
+  /** The order index's sync: ORDER_SYNC_SECONDS (0: off) and its state, unless the database could not say. */
+  sync: { intervalSeconds: number; status: SyncStatus | undefined };
+}
+
+const dayFormat = new Intl.DateTimeFormat('en-GB', {
+  timeZone: 'UTC',
+  weekday: 'long',
+  day: 'numeric',
+  month: 'long',
+  year: 'numeric',
+});
+
+/** "Saturday 21 November 2026": a calendar day as people say it (noon UTC is that day in UTC). */
+export function describeDay(day: string): string {
+  return dayFormat.format(new Date(`${day}T12:00:00Z`)).replace(',', '');
+}
+
+function section(text: string): Block {
+  return { type: 'section', text: { type: 'mrkdwn', text: truncate(text, 3_000) } };
+}
+
+function context(text: string): Block {
+  return { type: 'context', elements: [{ type: 'mrkdwn', text: truncate(text, 2_000) }] };
+}
+
+function trace(error: PartnerApiError): string {
+  return error.traceId ? ` Trace ID \`${escapeMrkdwn(error.traceId)}\`.` : '';
+}
+
+/** One line per order: the ID first (what support searches by), then what tells it apart. */
+function orderLine(order: OrderSummary, options: RenderOptions): string {
+  const reference = order.referenceId ? ` · ${escapeMrkdwn(order.referenceId)}` : '';
+  const title = order.item.title ? ` · ${echo(order.item.title)}` : '';
+  return `• \`${escapeMrkdwn(order.id.replace(/`/g, 'ˋ'))}\`${reference} · ${formatMoney(order.item.amount, options.currency)}${title}`;
+}
+
+/** The listed orders, at most DIGEST_LIST_LIMIT, and how to find the others. */
+function orderList(heading: string, status: string, orders: readonly OrderSummary[], options: RenderOptions) {
+  const shown = orders.slice(0, DIGEST_LIST_LIMIT).map((order) => orderLine(order, options));
+  const more = orders.length - shown.length;
+  const rest =
+    more > 0
+      ? `\n…and ${plural(more, 'more order')}: *Search orders* on the Home tab (status ${status}, created that day) lists them all.`
+      : '';
+  return section(`*${heading}*\n${shown.join('\n')}${rest}`);
+}
+
+function ordersBlocks(input: DigestInput, options: RenderOptions): Block[] {
+  const day = describeDay(input.day);
+  if ('error' in input.orders) {
+    const { error } = input.orders;
+    return [
+      section(
+        `:warning: *The orders of ${day} could not be read.* ${error.userMessage}${trace(error)} This digest comes without them; *Search orders* on the Home tab finds them once the partner API answers.`,
+      ),
+      ...partnerAdminNote(error),
+    ];
+  }
+  const { summary } = input.orders;
+  const money = (value: number) => formatMoney(value, options.currency);
+  if (summary.orders === 0) return [section(`*Orders created on ${day}:* none.`)];
+  const statuses = summary.byStatus.map(({ label, count }) => `${statusWithEmoji(label)}: ${count}`);
+  const blocks: Block[] = [
+    section(`*Orders created on ${day}: ${summary.orders.toLocaleString('en-US')}*\n${statuses.join('\n')}`),
+    {
+      type: 'section',
+      fields: [
+        {
+          type: 'mrkdwn',
+          text: `*Spend*\n${money(summary.spend)} (${plural(summary.completed, 'completed order')})`,
+        },
+        {
+          type: 'mrkdwn',
+          text: `*Refunds*\n${summary.refunds.length.toLocaleString('en-US')}${summary.refunds.length > 0 ? ` · ${money(summary.refundedAmount)}` : ''}`,
+        },
+        { type: 'mrkdwn', text: `*Failures*\n${summary.failures.length.toLocaleString('en-US')}` },
+      ],
+    },
+  ];
+  if (summary.refunds.length > 0)
+    blocks.push(orderList('Refunded orders', 'Refunded', summary.refunds, options));
+  if (summary.failures.length > 0)
+    blocks.push(orderList('Failed orders', 'Failed', summary.failures, options));
+  return blocks;
+}
+
+function balanceBlocks(input: DigestInput, options: RenderOptions): Block[] {
+  const header: Block = section('*Balance and runway*');
+  const { balance, spend } = input;
+  if (balance.kind === 'error')
+    return [
+      header,
+      section(
+        `:warning: *The balance could not be read.* ${balance.error.userMessage}${trace(balance.error)} The Home tab shows it once the partner API answers again.`,
+      ),
+      ...partnerAdminNote(balance.error),
+    ];
+  if (balance.kind === 'no_completed_order')
+    return [
+      header,
+      section(
+        'The balance is not available yet: the partner API reports it only with the keys of a completed order, and Order Desk found none among the newest orders.',
+      ),
+    ];
+  if (balance.kind === 'not_reported')
+    return [
+      header,
+      section(
+        `The balance is not available: the partner API's keys answer for order \`${escapeMrkdwn(balance.orderId)}\` came without it.${balance.traceId ? ` Trace ID \`${escapeMrkdwn(balance.traceId)}\`.` : ''} If this lasts, ask your account manager on the platform.`,
+      ),
+    ];
+  const { reading } = balance;
+  const money = (value: number | null) => formatMoney(value, options.currency);
+  const available =
+    reading.balance !== null && reading.creditLimit !== null
+      ? reading.balance + reading.creditLimit
+      : reading.balance;
+  const runway = isPartnerApiError(spend)
+    ? `unknown: spend could not be computed.${trace(spend)}`
+    : formatRunway(runwayDays(available, spend.averagePerDay));
+  const readAt = `Read ${slackDate(reading.readAt.toISOString(), options.now)}${reading.traceId ? ` · trace ID \`${escapeMrkdwn(reading.traceId)}\`` : ''}`;
+  return [
+    header,
+    {
+      type: 'section',
+      fields: [
+        { type: 'mrkdwn', text: `*Balance*\n${money(reading.balance)}` },
+        { type: 'mrkdwn', text: `*Credit limit*\n${money(reading.creditLimit)}` },
+        { type: 'mrkdwn', text: `*Available funds*\n${money(available)}` },
+        { type: 'mrkdwn', text: `*Runway*\n${runway}` },
+        ...(isPartnerApiError(spend)
+          ? []
+          : [
+              {
+                type: 'mrkdwn' as const,
+                text: `*Average spend per day (7 days)*\n${money(spend.averagePerDay)}`,
+              },
+            ]),
+      ],
+    },
+    context(
+      `${readAt} · available funds = balance + credit limit · runway = available funds ÷ average daily spend of the last 7 days`,
+    ),
+  ];
+}
+
+function syncBlocks(input: DigestInput, options: RenderOptions): Block[] {
+  const header = "*Order Desk's copy of the order history*";
+  const { status } = input.sync;
+  if (!status) return [section(`${header}\n:grey_question: Its state could not be read from the database.`)];
+  const orders = plural(status.orders, 'order');
+  if (input.sync.intervalSeconds === 0)
+    return [
+      section(
+        `${header}\n:white_circle: The sync is off: the copy holds ${orders}, those seen in lookups, so the digest reads the day from the partner API.`,
+      ),
+      adminNote('`ORDER_SYNC_SECONDS` above 0 turns the sync on.'),
+    ];
+  const { backfill } = status;
+  const filled = backfill.done
+    ? 'the whole history'
+    : `being filled: ${plural(backfill.pagesRead, 'page')} read${backfill.totalPages ? ` of ${backfill.totalPages.toLocaleString('en-US')}` : ''}`;
+  const followed = status.lastFollowAt
+    ? `newest orders read ${slackDate(status.lastFollowAt, options.now)}`
+    : 'newest orders not read yet';
+  // Behind: the newest orders were not read for two sync intervals (at least five minutes).
+  const lagMs = status.lastFollowAt
+    ? options.now.getTime() - Date.parse(status.lastFollowAt)
+    : Number.POSITIVE_INFINITY;
+  const behind = lagMs > Math.max(2 * input.sync.intervalSeconds * 1000, 5 * 60_000);
+  const health = status.lastError
+    ? `:red_circle: The last sync round failed: \`${escapeMrkdwn(truncate(status.lastError, 200))}\`; it backs off and tries again.`
+    : !backfill.done
+      ? ':large_yellow_circle: Catching up.'
+      : behind
+        ? ':large_yellow_circle: Behind: the newest orders were not read recently.'
+        : ':large_green_circle: Healthy.';
+  return [section(`${header}\n${health} ${orders}, ${filled}; ${followed}.`)];
+}
+
+function sourceNote(input: DigestInput, options: RenderOptions): string {
+  const days = `Orders created from midnight to midnight ${escapeMrkdwn(input.timeZone)} time, with their status now; spend counts completed orders.`;
+  if ('error' in input.orders) return days;
+  const { source } = input.orders;
+  const from =
+    source.kind === 'index'
+      ? `Read from Order Desk's copy of the order history (synced ${slackDate(source.syncedAt, options.now)}).`
+      : "Read from the partner API (Order Desk's copy did not cover the day: not filled yet, or not synced in the last minute).";
+  return `${days} ${from}`;
+}
+
+/** The notification line: what a phone shows, without the balance (it may show on a lock screen). */
+function digestText(input: DigestInput): string {
+  const day = describeDay(input.day);
+  if ('error' in input.orders) return `Daily digest for ${day}: the orders could not be read`;
+  const { summary } = input.orders;
+  return `Daily digest for ${day}: ${plural(summary.orders, 'order')}, ${plural(summary.refunds.length, 'refund')}, ${plural(summary.failures.length, 'failure')}`;
+}
+
+/**
+ * The daily digest for the channel finance chose (DIGEST_CHANNEL_ID): a day's orders by status, spend,
+ * refunds and failures with their order IDs, balance, available funds and runway, and how the order
+ * index is doing. Each part that could not be read says so, with the trace ID; the rest still shows.
+ */
+export function renderDailyDigest(input: DigestInput, options: RenderOptions): SlackMessage {
+  const blocks: Block[] = [
+    { type: 'header', text: { type: 'plain_text', text: `Daily digest · ${describeDay(input.day)}` } },
+    ...ordersBlocks(input, options),
+    { type: 'divider' },
+    ...balanceBlocks(input, options),
+    { type: 'divider' },
+    ...syncBlocks(input, options),
+    context(sourceNote(input, options)),
+  ];
+  return { text: digestText(input), blocks };
+}

@@ -1,0 +1,69 @@
+// Calendar days and times of day in REPORT_TIMEZONE, as UTC instants. No library: Intl knows every
+// IANA zone's offset at any instant, which is all these need.
+
+const DAY_MS = 86_400_000;
+
+const offsetFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** How far `timeZone`'s wall clock is ahead of UTC at `instant`, in ms. */
+function offsetAt(instant: number, timeZone: string): number {
+  let format = offsetFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
+    offsetFormats.set(timeZone, format);
+  }
+  const parts = format.formatToParts(new Date(instant));
+  const get = (type: string) => Number(parts.find((part) => part.type === type)?.value);
+  const asUtc = Date.UTC(
+    get('year'),
+    get('month') - 1,
+    get('day'),
+    get('hour'),
+    get('minute'),
+    get('second'),
+  );
+  return asUtc - Math.floor(instant / 1000) * 1000;
+}
+
+/**
+ * The instant the wall clock in `timeZone` shows `time` (HH:MM) on `day` (YYYY-MM-DD). A time that a
+ * daylight-saving change skips lands just after the change.
+ */
+export function instantAt(day: string, time: string, timeZone: string): Date {
+  const guess = Date.parse(`${day}T${time}:00Z`);
+  let instant = guess - offsetAt(guess, timeZone);
+  // Near a daylight-saving change the offset at the guess differs from the offset at the answer.
+  instant = guess - offsetAt(instant, timeZone);
+  return new Date(instant);
+}
+
+/** The UTC instant a calendar day starts in `timeZone`. */
+export function startOfDay(day: string, timeZone: string): Date {
+  return instantAt(day, '00:00', timeZone);
+}
+
+/** "2026-11-23" after "2026-11-22": calendar arithmetic, the same in every zone. */
+export function nextDay(day: string): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10);
+}
+
+export function previousDay(day: string): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) - DAY_MS).toISOString().slice(0, 10);
+}
+
+/** The first and last instant of a calendar day in `timeZone` (23 or 25 hours on a DST change). */
+export function dayRange(day: string, timeZone: string): { since: Date; until: Date } {
+  return {
+    since: startOfDay(day, timeZone),
+    until: new Date(startOfDay(nextDay(day), timeZone).getTime() - 1),
+  };
+}

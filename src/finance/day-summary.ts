@@ -1,0 +1,59 @@
+import { statusLabel } from '../blocks/format.js';
+import type { OrderSummary } from '../partner-api/index.js';
+import { type AmountMeaning, orderAmount } from './spend.js';
+
+/** One calendar day's orders, as the daily digest reports them. */
+export interface DaySummary {
+  orders: number;
+  /** Orders per status label ("Completed", "Canceled"), the most frequent first. */
+  byStatus: Array<{ label: string; count: number }>;
+  /** Completed orders' amounts: the same definition as spend on the Home tab. */
+  spend: number;
+  completed: number;
+  /** Refunded (fully or partly) and failed orders, newest first, every one of them. */
+  refunds: OrderSummary[];
+  refundedAmount: number;
+  failures: OrderSummary[];
+}
+
+const REFUND_LABELS = new Set(['Refunded', 'Partially refunded']);
+
+function round(value: number): number {
+  return Math.round(value * 100) / 100;
+}
+
+/** Counts, spend, refunds and failures of a day's orders (grouped by readable label: CANCELED and CANCELLED are one). */
+export function summariseDay(orders: Iterable<OrderSummary>, meaning: AmountMeaning): DaySummary {
+  const counts = new Map<string, number>();
+  const refunds: OrderSummary[] = [];
+  const failures: OrderSummary[] = [];
+  let total = 0;
+  let spend = 0;
+  let completed = 0;
+  let refundedAmount = 0;
+  for (const order of orders) {
+    total++;
+    const label = statusLabel(order.status);
+    counts.set(label, (counts.get(label) ?? 0) + 1);
+    if (label === 'Completed') {
+      spend += orderAmount(order, meaning);
+      completed++;
+    } else if (REFUND_LABELS.has(label)) {
+      refunds.push(order);
+      refundedAmount += orderAmount(order, meaning);
+    } else if (label === 'Failed') failures.push(order);
+  }
+  const newestFirst = (a: OrderSummary, b: OrderSummary) =>
+    (b.createdAt ?? '').localeCompare(a.createdAt ?? '') || a.id.localeCompare(b.id);
+  return {
+    orders: total,
+    byStatus: [...counts]
+      .map(([label, count]) => ({ label, count }))
+      .sort((a, b) => b.count - a.count || a.label.localeCompare(b.label)),
+    spend: round(spend),
+    completed,
+    refunds: refunds.sort(newestFirst),
+    refundedAmount: round(refundedAmount),
+    failures: failures.sort(newestFirst),
+  };
+}
