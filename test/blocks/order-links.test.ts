@@ -32,13 +32,13 @@ describe('the partner platform link on order cards', () => {
 
   it('a card read from the copy keeps the link (no Share, but the partner platform still opens)', () => {
     const card = renderOrderCard(order, { ...options, orderLink, variant: 'preview', fromCopy: true });
-    expect(buttonsOf(card.blocks).map((b) => b.action_id)).toEqual(['order_partner_link']);
+    expect(buttonsOf(card.blocks).map((b) => b.action_id)).toEqual(['order_notify_me', 'order_partner_link']);
   });
 
   it('without a template, cards are as before', () => {
     const card = renderOrderCard(order, { ...options, variant: 'preview' });
     expect(textOf(card)).not.toContain('order_partner_link');
-    expect(buttonsOf(card.blocks).map((b) => b.action_id)).toEqual(['order_share']);
+    expect(buttonsOf(card.blocks).map((b) => b.action_id)).toEqual(['order_share', 'order_notify_me']);
   });
 });
 

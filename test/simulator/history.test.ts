@@ -402,7 +402,10 @@ describe('the simulator history that moves', () => {
         '<input type="checkbox" id="partner-down"> Partner API down',
       ])
         expect(html).toContain(control);
-      expect(html.match(/<script[^>]*>/g)).toEqual(['<script type="module" src="/app.js">']);
+      expect(html.match(/<script[^>]*>/g)).toEqual([
+        '<script type="module" src="/app.js">',
+        '<script type="module" src="/workflow-panel.js">',
+      ]);
       expect(html).not.toMatch(/\son[a-z]+=/);
       const script = await (await fetch(`${url}/app.js`)).text();
       for (const path of [
