@@ -115,6 +115,7 @@ try {
     users: USERS,
     channels: CHANNELS,
     usergroups: { S0KEYS: ['U0GROUPIE'] },
+    unfurlDomains: ['partner.example.com'],
   });
   // Each user's DM with Order Desk (where exports arrive), created up front so the page can list it.
   for (const user of USERS) slack.channels.push({ id: `D${user.id.slice(1)}`, name: 'Order Desk' });
@@ -157,6 +158,12 @@ try {
       DATA_DIR: process.env.DATA_DIR || mkdtempSync(join(tmpdir(), 'order-desk-sandbox-')),
       // The finance lead may read the audit trail (/order-audit) in the sandbox.
       AUDIT_VIEWERS_USERS: 'U0FINANCE',
+      // Order events show within seconds of a change from the Partner history control.
+      ORDER_SYNC_SECONDS: process.env.ORDER_SYNC_SECONDS || '5',
+      ORDER_SYNC_MAX_RPS: process.env.ORDER_SYNC_MAX_RPS || '20',
+      // Links to an order's page on the (imaginary) partner platform unfurl in the sandbox's channels.
+      ORDER_LINK_TEMPLATE: process.env.ORDER_LINK_TEMPLATE || 'https://partner.example.com/orders/{id}',
+      SUBSCRIPTION_ADMINS_USERS: 'U0FINANCE',
       FINANCE_ALERT_CHANNEL_ID: 'C0FINANCE',
       BALANCE_WATCH_SECONDS: '5',
       BALANCE_ALERT_BELOW: '20000',

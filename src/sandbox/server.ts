@@ -27,7 +27,7 @@ const MAX_COMMAND_LENGTH = 4_000;
 /** Slack's limit for a message's text; the sandbox refuses longer messages as Slack's composer does. */
 const MAX_MESSAGE_LENGTH = 40_000;
 /** The slash commands manifest.yml declares: the only ones the sandbox's composer sends to the app. */
-export const SANDBOX_COMMANDS = ['/order', '/order-keys', '/order-audit'] as const;
+export const SANDBOX_COMMANDS = ['/order', '/order-keys', '/order-audit', '/order-subscribe'] as const;
 /** The message shortcuts manifest.yml declares, shown in each message's "More actions" menu. */
 export const MESSAGE_SHORTCUTS = [{ callbackId: 'lookup_orders', name: 'Look up orders' }] as const;
 
@@ -113,6 +113,7 @@ export function attachSandboxPage(slack: FakeSlack, users: SandboxUser[], contro
               id: m.id,
               ts: m.ts,
               threadTs: m.threadTs ?? null,
+              unfurls: m.unfurls ?? null,
               text: m.text,
               blocks: m.blocks,
               ephemeral: m.visibleTo !== undefined,

@@ -164,6 +164,39 @@ describe.skipIf(!chromiumPath && !inCi)('the sandbox in a browser', () => {
     await page.locator('#thread').waitFor({ state: 'hidden' });
   });
 
+  it('subscribes a channel, completes an order from the partner control, and sees the post and its thread', async () => {
+    await as('U0AGENT');
+    await go('C0GENERAL');
+    await type('/order-subscribe');
+    const modal = page.locator('#modal-form');
+    await modal.waitFor();
+    await modal.getByLabel('An order is placed').check();
+    await modal.getByLabel("An order's status changes").check();
+    await page.screenshot({ path: `${DOCS}/sandbox-subscribe.png` });
+    await modal.getByRole('button', { name: 'Subscribe' }).click();
+    await page.locator('#modal').waitFor({ state: 'hidden' });
+    await page.locator('.message', { hasText: 'subscribed this channel to order events' }).waitFor();
+
+    // The partner history moves; the sync (every 5 s in the sandbox) sees it, and the post follows.
+    await page.click('#partner-new-order');
+    await expect.poll(() => page.locator('#partner-status').innerText()).toMatch(/New order [A-Z0-9]{10}/);
+    const orderId = /New order ([A-Z0-9]{10})/.exec(await page.locator('#partner-status').innerText())?.[1];
+    expect(orderId).toMatch(/^[A-Z0-9]{10}$/);
+    const post = page.locator('#messages .message', { hasText: `New order ${orderId}` });
+    await post.waitFor({ timeout: 20_000 });
+    await page.click('#partner-complete');
+    const replies = post.locator('.thread-link', { hasText: '1 reply' });
+    await replies.waitFor({ timeout: 20_000 });
+    await replies.click();
+    const reply = page.locator('#thread .message', { hasText: 'Processing → ' });
+    await reply.waitFor();
+    expect(await reply.innerText()).toContain(orderId);
+    await page.screenshot({ path: `${DOCS}/sandbox-subscription-thread.png` });
+    await page.click('#thread-close');
+    // The channel got the first event only; the change went to the thread.
+    expect(await page.locator('#messages .message', { hasText: `${orderId}: Processing →` }).count()).toBe(0);
+  });
+
   /** The ephemeral card of an order (its header), not a message that merely mentions the order. */
   function cardOf(orderId: string) {
     return page

@@ -76,10 +76,14 @@ function renderMessage(m, { replies = [], inThread = false } = {}) {
     )
     .join('');
   // A person's own words are mrkdwn too, but a command is shown as typed.
+  // Unfurls (chat.unfurl) show under the message, as Slack shows them, for everyone who sees it.
+  const unfurls = Object.values(m.unfurls ?? {})
+    .map((unfurl) => `<div class="unfurl">${renderBlocks(unfurl.blocks, context(), m.id)}</div>`)
+    .join('');
   const body =
     m.via === 'command'
       ? `<div class="block section"><div class="section-body"><div class="section-text">${escapeHtml(m.text)}</div></div></div>`
-      : renderMessageBody(m, context(), m.id) + files;
+      : renderMessageBody(m, context(), m.id) + files + unfurls;
   const replyCount =
     replies.length > 0
       ? `<button type="button" class="thread-link" data-thread="${escapeHtml(m.ts)}">${replies.length} ${replies.length === 1 ? 'reply' : 'replies'}</button>`
