@@ -214,6 +214,12 @@ export function migrations(engine: Engine): Record<string, Migration> {
           .on('notification_outbox')
           .columns(['status', 'next_attempt_at'])
           .execute();
+        // Each channel's waiting posts in order: a busy channel does not hold back the others.
+        await db.schema
+          .createIndex('notification_outbox_target')
+          .on('notification_outbox')
+          .columns(['target', 'status', 'id'])
+          .execute();
         await db.schema
           .createTable('order_threads')
           .addColumn('channel_id', 'text', (column) => column.notNull())

@@ -60,8 +60,11 @@ export interface NotificationStore {
 
   /** Adds posts; one already decided (same key) is left as it is. Returns how many were new. */
   enqueue(entries: readonly OutboxEntry[], at: Date): Promise<number>;
-  /** Pending posts due now, oldest first. */
-  due(at: Date, limit: number): Promise<PendingPost[]>;
+  /**
+   * Pending posts due now, oldest first, at most `perTarget` for each of up to `targets` channels or
+   * users: a flood for one channel does not hold back the others.
+   */
+  due(at: Date, targets: number, perTarget: number): Promise<PendingPost[]>;
   markSent(id: number, ts: string | undefined, at: Date): Promise<void>;
   markRetry(id: number, nextAttemptAt: Date, error: string): Promise<void>;
   markDropped(id: number, reason: string, at: Date): Promise<void>;
@@ -279,17 +282,32 @@ export function createNotificationStore(db: OrderDeskDb): NotificationStore {
         return added;
       });
     },
-    async due(at, limit) {
-      const rows = await db.run((kysely) =>
-        kysely
+    async due(at, targets, perTarget) {
+      const rows = await db.run(async (kysely) => {
+        const waiting = await kysely
           .selectFrom('notification_outbox')
-          .selectAll()
+          .select('target')
           .where('status', '=', 'pending')
           .where('next_attempt_at', '<=', iso(at))
-          .orderBy('id')
-          .limit(limit)
-          .execute(),
-      );
+          .groupBy('target')
+          .orderBy((eb) => eb.fn.min('id'))
+          .limit(targets)
+          .execute();
+        const each = await Promise.all(
+          waiting.map(({ target }) =>
+            kysely
+              .selectFrom('notification_outbox')
+              .selectAll()
+              .where('status', '=', 'pending')
+              .where('target', '=', target)
+              .where('next_attempt_at', '<=', iso(at))
+              .orderBy('id')
+              .limit(perTarget)
+              .execute(),
+          ),
+        );
+        return each.flat().sort((a, b) => Number(a.id) - Number(b.id));
+      });
       return rows.map((row) => ({
         id: Number(row.id),
         dedupeKey: row.dedupe_key,

@@ -52,7 +52,9 @@ export interface NotifierOptions {
 const LEASE_KEY = 'notify:lease';
 const CURSOR = 'notify_cursor';
 const EVENTS_PER_ROUND = 500;
-const POSTS_PER_ROUND = 200;
+const TARGETS_PER_READ = 200;
+/** A round keeps routing and posting while there is work, up to this long; the next round goes on. */
+const ROUND_BUDGET_MS = 5_000;
 /** A post being sent is not due again for this long: a replica that takes over does not repeat it. */
 const IN_FLIGHT_MS = 5 * 60_000;
 /** How long one post keeps being retried (429s, Slack outages) before it waits for a later round. */
@@ -288,8 +290,10 @@ export function createNotifier(options: NotifierOptions): Notifier {
     );
   }
 
-  async function sendDue(): Promise<number> {
-    const due = await store.due(now(), POSTS_PER_ROUND);
+  async function sendDue(deadline: number): Promise<number> {
+    // Per channel, as many as its pace allows in one round's budget (and one more).
+    const perTarget = Math.ceil((ROUND_BUDGET_MS / 1000) * options.channelPostsPerSecond) + 1;
+    const due = await store.due(now(), TARGETS_PER_READ, perTarget);
     if (due.length === 0) return 0;
     const subscriptions = new Map<string, Subscription | undefined>();
     for (const id of new Set(due.map((post) => post.subscriptionId).filter(Boolean) as string[]))
@@ -298,7 +302,6 @@ export function createNotifier(options: NotifierOptions): Notifier {
     const byTarget = new Map<string, PendingPost[]>();
     for (const post of due) byTarget.set(post.target, [...(byTarget.get(post.target) ?? []), post]);
     let sent = 0;
-    const deadline = Date.now() + Math.max(intervalMs * 5, 5_000);
     await Promise.all(
       [...byTarget.values()].map(async (posts) => {
         for (const post of posts) {
@@ -352,9 +355,23 @@ export function createNotifier(options: NotifierOptions): Notifier {
     if (Date.now() < pausedUntil) return 'skipped';
     if (!(await claimLease())) return 'skipped';
     try {
-      const routed = await route();
+      // While there is work, more of it in this round (a burst of events is not paced by the tick).
+      const deadline = Date.now() + ROUND_BUDGET_MS;
+      let routed = 0;
+      let sent = 0;
+      for (;;) {
+        const newly = await route();
+        routed += newly;
+        if (newly < EVENTS_PER_ROUND || Date.now() > deadline) break;
+      }
       await expireWatches();
-      const sent = await sendDue();
+      for (;;) {
+        const posted = await sendDue(deadline);
+        sent += posted;
+        if (posted === 0 || stopping || Date.now() > deadline) break;
+        // New events may have come while posting: route them before the next batch of posts.
+        routed += await route();
+      }
       failures = 0;
       if (routed > 0 || sent > 0) log.debug({ routed, sent }, 'order events round');
       return 'ran';
