@@ -94,6 +94,8 @@ export function createOrderSync(options: OrderSyncOptions): OrderSync {
   // The largest page the API allows (500): the fewest requests for the history.
   const pageSize = options.pageSize ?? MAX_PAGE_SIZE;
   const pagesPerRound = options.backfillPagesPerRound ?? 20;
+  /** Where a burst the last follow could not read whole goes on (steps from the newest page). */
+  let resumeFollowAt: number | undefined;
   const budget = state.limiter({
     name: 'order-sync',
     points: options.maxRps,
@@ -165,21 +167,51 @@ export function createOrderSync(options: OrderSyncOptions): OrderSync {
   }
 
   /** The newest page: new orders and changes near the newest end, every interval. */
+  /**
+   * Reads the newest page, and further (the next page toward older orders) while every order on the
+   * page just read was new or changed: a burst of more than a page between two rounds is read whole. At most
+   * `pagesPerRound` pages a round; a burst longer than that is taken up again the next round, from
+   * where this one stopped (pages shift as orders arrive: recording is by ID, so a page read twice
+   * changes nothing).
+   */
   async function follow(cursor: BackfillCursor | undefined): Promise<BackfillCursor> {
     const first = await read('follow', 1);
     const ordering = detectOrdering(first.orders);
     const totalPages = first.totalPages ?? 1;
-    let newest = first;
+    const newestFirst = ordering !== 'oldest_first';
+    // The page `step` pages away from the newest: 1, 2, … newest first; N, N-1, … oldest first.
+    const pageAt = (step: number) => (newestFirst ? 1 + step : totalPages - step);
+    let page = first;
     // An oldest-first API keeps its newest orders on the last page.
-    if (ordering === 'oldest_first' && totalPages > 1) {
+    if (!newestFirst && totalPages > 1) {
       await index.record(first.orders, now());
-      newest = await read('follow', totalPages);
+      page = await read('follow', totalPages);
     }
-    await index.record(newest.orders, now());
+    let news = await index.record(page.orders, now());
     lastFollowAt = now().toISOString();
     lastFollowMs = now().getTime();
     // Kept in the database: every replica can say how fresh the copy is, not only the one syncing.
     await index.writeCursor(FOLLOWED, lastFollowAt, now());
+    // During the backfill only the newest page: the backfill itself walks the rest, page by page.
+    if (!cursor?.done) news = { inserted: 0, statusChanges: 0, events: 0 };
+    let step = resumeFollowAt ?? 0;
+    if (resumeFollowAt !== undefined && cursor?.done)
+      news = { inserted: page.orders.length, statusChanges: 0, events: 0 };
+    resumeFollowAt = undefined;
+    // Further only while every order on the page was new or changed: the burst goes on past it.
+    const wholePageNews = () =>
+      page.orders.length > 0 && news.inserted + news.statusChanges >= page.orders.length;
+    for (let pages = 1; wholePageNews() && !stopping; pages++) {
+      const next = pageAt(step + 1);
+      if (next < 1 || next > totalPages) break;
+      if (pages >= pagesPerRound) {
+        resumeFollowAt = step;
+        break;
+      }
+      step++;
+      page = await read('follow', next);
+      news = await index.record(page.orders, now());
+    }
     return (
       cursor ?? {
         nextPage: ordering === 'oldest_first' ? totalPages : 1,

@@ -206,4 +206,29 @@ describe('the order sync against the simulator', () => {
       expect(times.slice(i).filter((t) => t - start < 1_000).length).toBeLessThanOrEqual(4);
     expect((times.at(-1) ?? 0) - (times[0] ?? 0)).toBeGreaterThanOrEqual(1_500);
   });
+
+  // Last: it adds 420 orders to the simulator the other tests count.
+  it('follows a burst longer than a page (and longer than a round) whole, each new order one event', async () => {
+    const index = await setUp();
+    const { sync, kinds } = syncWith(index, { pagesPerRound: 3 });
+    while (!(await sync.status()).backfill.done) await sync.runOnce();
+    const before = (await index.events(0, 100_000)).length;
+    // 420 orders between two rounds: more than four pages of 100, more than a round's three.
+    const burst = simulator.history.arrive(420, { status: 'PROCESSING', completeAfterMs: null });
+    const reads = kinds.length;
+    clock += 61_000;
+    await sync.runOnce();
+    const firstRound = kinds.slice(reads).filter((kind) => kind === 'follow').length;
+    expect(firstRound).toBe(3);
+    clock += 61_000;
+    await sync.runOnce();
+    for (const order of burst) expect((await index.get(order.id))?.status).toBe('PROCESSING');
+    const events = (await index.events(0, 100_000)).slice(before).filter((event) => event.kind === 'new');
+    expect(events).toHaveLength(burst.length);
+    // Then quiet again: one newest page a round.
+    const quiet = kinds.length;
+    clock += 61_000;
+    await sync.runOnce();
+    expect(kinds.slice(quiet).filter((kind) => kind === 'follow')).toEqual(['follow']);
+  });
 });
