@@ -27,7 +27,11 @@ const ALL_CHANGES: SubscriptionFilters = {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function until(what: string, check: () => Promise<boolean> | boolean, timeoutMs: number): Promise<void> {
+async function until(
+  what: string,
+  check: () => Promise<boolean> | boolean,
+  timeoutMs: number,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`bench: timed out waiting for ${what}`);
@@ -161,7 +165,11 @@ async function throughReplicas(): Promise<BenchRow[]> {
         channelId,
         createdBy: USERS.agent,
         createdAt: new Date(Date.now() - 60_000),
-        filters: { ...ALL_CHANGES, newOrders: true, titleContains: `bench product ${String(index).padStart(2, '0')} ` },
+        filters: {
+          ...ALL_CHANGES,
+          newOrders: true,
+          titleContains: `bench product ${String(index).padStart(2, '0')} `,
+        },
       });
     const started = performance.now();
     const orders = Array.from({ length: EVENTS / 2 }, (_, i) =>
@@ -179,17 +187,25 @@ async function throughReplicas(): Promise<BenchRow[]> {
       120_000,
     );
     for (const order of orders) simulator.history.complete(order.id);
-    const posted = () => slack.messages.filter((m) => m.via === 'chat.postMessage' && m.channel.startsWith('C0BENCH'));
+    const posted = () =>
+      slack.messages.filter((m) => m.via === 'chat.postMessage' && m.channel.startsWith('C0BENCH'));
     const progress = setInterval(() => {
-      void first.desk.deps.notifications.counts().then((counts) =>
-        void first.desk.deps.orderIndex.lastEventId().then((last) =>
-          console.warn(
-            `bench 10: ${posted().length} posted, outbox ${JSON.stringify(counts)}, 429s ${slack.rateLimitedPosts}, events ${last}`,
-          ),
-        ),
-      );
+      void first.desk.deps.notifications
+        .counts()
+        .then(
+          (counts) =>
+            void first.desk.deps.orderIndex
+              .lastEventId()
+              .then((last) =>
+                console.warn(
+                  `bench 10: ${posted().length} posted, outbox ${JSON.stringify(counts)}, 429s ${slack.rateLimitedPosts}, events ${last}`,
+                ),
+              ),
+        );
     }, 10_000);
-    await until('every post', () => posted().length >= EVENTS, 300_000).finally(() => clearInterval(progress));
+    await until('every post', () => posted().length >= EVENTS, 300_000).finally(() =>
+      clearInterval(progress),
+    );
     const seconds = (performance.now() - started) / 1000;
     for (const replica of replicas) await replica.desk.notifier.runOnce();
     await sleep(500);

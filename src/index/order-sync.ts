@@ -168,8 +168,8 @@ export function createOrderSync(options: OrderSyncOptions): OrderSync {
 
   /** The newest page: new orders and changes near the newest end, every interval. */
   /**
-   * Reads the newest page, and further (the next page toward older orders) while every order on the
-   * page just read was new or changed: a burst of more than a page between two rounds is read whole. At most
+   * Reads the newest page, and further (the next page toward older orders) while the page just read
+   * held new or changed orders: a burst of more than a page between two rounds is read whole. At most
    * `pagesPerRound` pages a round; a burst longer than that is taken up again the next round, from
    * where this one stopped (pages shift as orders arrive: recording is by ID, so a page read twice
    * changes nothing).
@@ -198,10 +198,10 @@ export function createOrderSync(options: OrderSyncOptions): OrderSync {
     if (resumeFollowAt !== undefined && cursor?.done)
       news = { inserted: page.orders.length, statusChanges: 0, events: 0 };
     resumeFollowAt = undefined;
-    // Further only while every order on the page was new or changed: the burst goes on past it.
-    const wholePageNews = () =>
-      page.orders.length > 0 && news.inserted + news.statusChanges >= page.orders.length;
-    for (let pages = 1; wholePageNews() && !stopping; pages++) {
+    // Further only while the page held new or changed orders: the next may hold more of them. (A
+    // quiet account reads the newest page alone; a busy minute costs one page more.)
+    const pageHeldNews = () => page.orders.length > 0 && news.inserted + news.statusChanges > 0;
+    for (let pages = 1; pageHeldNews() && !stopping; pages++) {
       const next = pageAt(step + 1);
       if (next < 1 || next > totalPages) break;
       if (pages >= pagesPerRound) {
