@@ -137,6 +137,8 @@ function renderThread(messages) {
   pane.hidden = !parent;
   if (!parent) {
     state.thread = null;
+    // Nothing of a closed thread stays in the page (hidden messages would still match a search).
+    $('thread-messages').innerHTML = '';
     return;
   }
   const replies = messages.filter((m) => m.threadTs === parent.ts);
