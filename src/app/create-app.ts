@@ -334,6 +334,7 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
     orderIndex,
     state,
     auth,
+    channelSharing: deps.channelSharing,
     delivery,
     client: slack,
     logger,

@@ -99,12 +99,14 @@ export function renderWatchNotification(
   options: OrderCardOptions,
 ): SlackMessage {
   const card = renderOrderCard(order, { ...options, variant: 'notification' });
-  const change = `${statusLabel(event.fromStatus)} → ${statusLabel(event.toStatus)}`;
+  // A status change says from what; an order first seen already settled has no "from".
+  const change =
+    event.kind === 'status' ? ` (${statusLabel(event.fromStatus)} → ${statusLabel(event.toStatus)})` : '';
   return {
-    text: notificationText(`Order ${order.id} is now ${statusLabel(order.status)} (${change})`),
+    text: notificationText(`Order ${order.id} is now ${statusLabel(order.status)}${change}`),
     blocks: [
       section(
-        `:bell: *Order \`${escapeMrkdwn(order.id)}\` is now ${statusLabel(order.status)}* (${escapeMrkdwn(change)}).`,
+        `:bell: *Order \`${escapeMrkdwn(order.id)}\` is now ${statusLabel(order.status)}*${escapeMrkdwn(change)}.`,
       ),
       ...card.blocks,
       context('You asked to be told when this order changed; this watch has ended.'),
@@ -203,6 +205,8 @@ export function renderSubscriptionPaused(
     is_archived: 'the channel was archived',
     channel_not_found: 'the channel no longer exists (or Order Desk can no longer see it)',
     not_in_channel: 'Order Desk was removed from the channel',
+    shared_externally:
+      'the channel is now shared with another organisation (Slack Connect), and Order Desk posts no order data there',
   };
   return {
     text: notificationText('Order Desk paused a channel subscription'),

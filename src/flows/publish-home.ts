@@ -131,14 +131,17 @@ async function notificationLists(
       : false;
     return {
       watches,
-      subscriptions: subscriptions.map((subscription) => ({
-        id: subscription.id,
-        channelId: subscription.channelId,
-        createdBy: subscription.createdBy,
-        filters: subscription.filters,
-        pausedReason: subscription.pausedReason,
-        canRemove: admin || subscription.createdBy === userId,
-      })),
+      // The ones the viewer may remove first (theirs, or all for an admin): the list shows ten.
+      subscriptions: subscriptions
+        .map((subscription) => ({
+          id: subscription.id,
+          channelId: subscription.channelId,
+          createdBy: subscription.createdBy,
+          filters: subscription.filters,
+          pausedReason: subscription.pausedReason,
+          canRemove: admin || subscription.createdBy === userId,
+        }))
+        .sort((a, b) => Number(b.canRemove) - Number(a.canRemove)),
     };
   } catch {
     return { watches: 'unavailable', subscriptions: 'unavailable' };

@@ -61,7 +61,10 @@ export function subscriptionMatches(
   return true;
 }
 
-/** A watch is answered by the first status change to a settled status seen after it was made. */
+/**
+ * A watch is answered by the first event after it was made that shows the order settled: a status
+ * change to a settled status, or the order first seen already settled (the copy did not know it).
+ */
 export function watchAnswered(watchedSince: Date, event: OrderEvent): boolean {
-  return event.kind === 'status' && event.seenAt >= watchedSince && isSettled(event.toStatus);
+  return event.seenAt >= watchedSince && isSettled(event.toStatus);
 }

@@ -65,6 +65,11 @@ export interface NotificationStore {
    * users: a flood for one channel does not hold back the others.
    */
   due(at: Date, targets: number, perTarget: number): Promise<PendingPost[]>;
+  /**
+   * Claims a due post for sending: it is not due again until `until`. False when another round (or
+   * replica) claimed it first: it is not sent here.
+   */
+  claim(id: number, at: Date, until: Date): Promise<boolean>;
   markSent(id: number, ts: string | undefined, at: Date): Promise<void>;
   markRetry(id: number, nextAttemptAt: Date, error: string): Promise<void>;
   markDropped(id: number, reason: string, at: Date): Promise<void>;
@@ -320,6 +325,18 @@ export function createNotificationStore(db: OrderDeskDb): NotificationStore {
         attempts: row.attempts,
         createdAt: new Date(row.created_at),
       }));
+    },
+    claim(id, at, until) {
+      return db.run(async (kysely) => {
+        const claimed = await kysely
+          .updateTable('notification_outbox')
+          .set({ next_attempt_at: iso(until) })
+          .where('id', '=', id)
+          .where('status', '=', 'pending')
+          .where('next_attempt_at', '<=', iso(at))
+          .executeTakeFirst();
+        return Number(claimed.numUpdatedRows) > 0;
+      });
     },
     async markSent(id, ts, at) {
       await db.run((kysely) =>

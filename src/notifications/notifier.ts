@@ -10,9 +10,11 @@ import type { SlackMessage } from '../blocks/types.js';
 import type { OrderEvent, OrderIndex } from '../index/order-index.js';
 import type { AppLogger } from '../logger.js';
 import type { OrderSummary } from '../partner-api/index.js';
+import { isSettled } from '../partner-api/statuses.js';
 import type { Authorizer } from '../services/authorization.js';
+import type { ChannelSharing } from '../services/channel-sharing.js';
 import type { OrderLinks } from '../services/order-links.js';
-import { type SlackDelivery, slackErrorCode } from '../services/slack-delivery.js';
+import { retryAdvice, type SlackDelivery, slackErrorCode } from '../services/slack-delivery.js';
 import type { SharedState } from '../state/shared-state.js';
 import { subscriptionMatches, watchAnswered } from './filters.js';
 import type { NotificationStore, OutboxEntry, PendingPost, Subscription } from './notification-store.js';
@@ -36,6 +38,8 @@ export interface NotifierOptions {
   orderIndex: Pick<OrderIndex, 'events' | 'lastEventId' | 'get' | 'readCursor' | 'writeCursor'>;
   state: SharedState;
   auth: Pick<Authorizer, 'canUseOrders'>;
+  /** A channel shared with another organisation since it was subscribed gets no more order data. */
+  channelSharing: ChannelSharing;
   delivery: SlackDelivery;
   client: WebClient;
   logger: AppLogger;
@@ -60,11 +64,20 @@ const IN_FLIGHT_MS = 5 * 60_000;
 /** How long one post keeps being retried (429s, Slack outages) before it waits for a later round. */
 const POST_MAX_WAIT_MS = 60_000;
 const WATCH_DAYS = 30;
+/** How long a missing event ID may be a transaction still committing (PostgreSQL). */
+const GAP_WAIT_MS = 30_000;
 const MAX_BACKOFF_MS = 60_000;
 /** Refusals that waiting cannot fix: the subscription is paused and its creator told. */
 const CHANNEL_GONE = new Set(['channel_not_found', 'is_archived', 'not_in_channel', 'channel_is_archived']);
 
 export const WATCH_DURATION_MS = WATCH_DAYS * 86_400_000;
+
+/** Order Desk itself will not post in a channel (it is shared with another organisation now). */
+class ChannelRefused extends Error {
+  constructor(readonly reason: string) {
+    super(`order data is not posted in this channel: ${reason}`);
+  }
+}
 
 export function createNotifier(options: NotifierOptions): Notifier {
   const { store, orderIndex, state, logger: parentLogger, now } = options;
@@ -76,6 +89,8 @@ export function createNotifier(options: NotifierOptions): Notifier {
   /** When each channel (or DM) may next be posted to. */
   const nextPostAt = new Map<string, number>();
   const dmChannels = new Map<string, string>();
+  /** The first missing event ID below which the cursor waits, and since when (see nextCursor). */
+  const gapsSeen = new Map<number, number>();
   let leader = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> | undefined;
@@ -104,7 +119,8 @@ export function createNotifier(options: NotifierOptions): Notifier {
       await orderIndex.writeCursor(CURSOR, String(await orderIndex.lastEventId()), now());
       return 0;
     }
-    const events = await orderIndex.events(Number(stored), EVENTS_PER_ROUND);
+    const cursor = Number(stored);
+    const events = await orderIndex.events(cursor, EVENTS_PER_ROUND);
     if (events.length === 0) return 0;
     const subscriptions = (await store.subscriptions(1_000)).filter((subscription) => !subscription.pausedAt);
     const entries: OutboxEntry[] = [];
@@ -112,10 +128,14 @@ export function createNotifier(options: NotifierOptions): Notifier {
     for (const event of events) {
       if (!orders.has(event.orderId)) orders.set(event.orderId, await orderIndex.get(event.orderId));
       const order = orders.get(event.orderId);
+      // One post per channel and event, however many of the channel's subscriptions match it.
+      const channels = new Set<string>();
       for (const subscription of subscriptions) {
+        if (channels.has(subscription.channelId)) continue;
         if (!subscriptionMatches(subscription.filters, subscription.createdAt, event, order)) continue;
+        channels.add(subscription.channelId);
         entries.push({
-          dedupeKey: `sub:${subscription.id}:${event.id}`,
+          dedupeKey: `channel:${subscription.channelId}:${event.id}`,
           kind: 'subscription',
           target: subscription.channelId,
           orderId: event.orderId,
@@ -123,7 +143,8 @@ export function createNotifier(options: NotifierOptions): Notifier {
           subscriptionId: subscription.id,
         });
       }
-      if (event.kind === 'status') {
+      // A watch ends with a status change to a settled status, or with the order first seen settled.
+      if (event.kind === 'status' || isSettled(event.toStatus)) {
         for (const watch of await store.watchersOf(event.orderId)) {
           if (!watchAnswered(watch.createdAt, event)) continue;
           entries.push({
@@ -137,9 +158,32 @@ export function createNotifier(options: NotifierOptions): Notifier {
       }
     }
     await store.enqueue(entries, now());
-    const last = events.at(-1) as OrderEvent;
-    await orderIndex.writeCursor(CURSOR, String(last.id), now());
+    await orderIndex.writeCursor(CURSOR, String(nextCursor(cursor, events)), now());
     return events.length;
+  }
+
+  /**
+   * Where the next round reads from. On PostgreSQL an event's ID is taken when it is inserted, not
+   * when its transaction commits: a lower ID can become visible after a higher one was read. So the
+   * cursor stops below the first gap in the IDs until that gap is GAP_WAIT_MS old (a transaction
+   * still open); then the gap is taken as an ID never used (a conflict or a rollback spends one).
+   * The events above it are read again next round: deciding an event twice changes nothing (the
+   * outbox's unique keys).
+   */
+  function nextCursor(cursor: number, events: readonly OrderEvent[]): number {
+    let expected = cursor + 1;
+    const nowMs = Date.now();
+    for (const event of events) {
+      if (event.id > expected) {
+        const firstSeen = gapsSeen.get(expected) ?? nowMs;
+        gapsSeen.set(expected, firstSeen);
+        if (nowMs - firstSeen < GAP_WAIT_MS) return expected - 1;
+        gapsSeen.delete(expected);
+      }
+      expected = event.id + 1;
+    }
+    if (gapsSeen.size > 1_000) gapsSeen.clear();
+    return expected - 1;
   }
 
   /** Watches whose 30 days passed: ended, and their owner told once. */
@@ -242,6 +286,13 @@ export function createNotifier(options: NotifierOptions): Notifier {
       outcome('subscription', 'dropped_removed');
       return;
     }
+    const sharing = await options.channelSharing.check(post.target);
+    if (!sharing.allowed) {
+      // Shared with another organisation since it was subscribed (Slack Connect): paused, as a
+      // channel Slack refuses. Slack not saying for now: a later round asks again.
+      if (sharing.reason === 'external') throw new ChannelRefused('shared_externally');
+      throw new Error('Slack could not say whether the channel is shared with another organisation');
+    }
     const threadTs = await store.threadOf(post.target, order.id);
     const message = renderSubscriptionPost(order, event, { ...renderOptions(), inThread: Boolean(threadTs) });
     const ts = await postTo(post.target, message, threadTs);
@@ -312,8 +363,9 @@ export function createNotifier(options: NotifierOptions): Notifier {
             await new Promise((resolve) => setTimeout(resolve, wait));
           }
           nextPostAt.set(post.target, Date.now() + minGapMs);
-          // Claimed before it is sent: if this replica dies mid-post, the row waits IN_FLIGHT_MS first.
-          await store.markRetry(post.id, new Date(now().getTime() + IN_FLIGHT_MS), 'sending');
+          // Claimed before it is sent (compare and set): a second round or replica that read the
+          // same row does not send it too, and if this one dies mid-post the row waits IN_FLIGHT_MS.
+          if (!(await store.claim(post.id, now(), new Date(now().getTime() + IN_FLIGHT_MS)))) continue;
           try {
             await send(post, subscriptions);
             sent++;
@@ -321,16 +373,24 @@ export function createNotifier(options: NotifierOptions): Notifier {
             nextPostAt.set(post.target, Date.now() + minGapMs);
           } catch (error) {
             nextPostAt.set(post.target, Date.now() + minGapMs);
-            const code = slackErrorCode(error);
+            const code = error instanceof ChannelRefused ? error.reason : slackErrorCode(error);
             const subscription = subscriptions.get(post.subscriptionId ?? '');
-            if (post.kind === 'subscription' && subscription && CHANNEL_GONE.has(code)) {
+            // A refusal waiting cannot fix (not a 429, a 5xx or the network; the database is not
+            // Slack): the subscription is paused and its creator told; a direct message is dropped.
+            const final =
+              error instanceof ChannelRefused || (isSlackError(error) && retryAdvice(error) === undefined);
+            if (post.kind === 'subscription' && subscription && (final || CHANNEL_GONE.has(code))) {
               await store.markDropped(post.id, code, now());
               await pause(post, subscription, code);
               return;
             }
-            if (post.kind !== 'subscription' && CHANNEL_GONE.has(code)) {
+            if (final || CHANNEL_GONE.has(code)) {
               await store.markDropped(post.id, code, now());
-              outcome(post.kind, `dropped_${code}`);
+              outcome(post.kind, 'dropped_refused');
+              log.warn(
+                { kind: post.kind, postId: post.id, error: code },
+                'Slack refused an order event message; dropped',
+              );
               return;
             }
             // Slack kept refusing (429s, an outage) or the database failed: a later round tries again.
@@ -351,7 +411,25 @@ export function createNotifier(options: NotifierOptions): Notifier {
     return sent;
   }
 
+  /** A Slack Web API answer (not a database or programming error). */
+  function isSlackError(error: unknown): boolean {
+    const code = (error as { code?: string }).code ?? '';
+    return code.startsWith('slack_webapi_');
+  }
+
+  let inRound = false;
   async function runOnce(): Promise<'skipped' | 'ran' | 'failed'> {
+    // One round at a time in this process (the timer's, or one asked for directly).
+    if (inRound) return 'skipped';
+    inRound = true;
+    try {
+      return await round();
+    } finally {
+      inRound = false;
+    }
+  }
+
+  async function round(): Promise<'skipped' | 'ran' | 'failed'> {
     if (Date.now() < pausedUntil) return 'skipped';
     if (!(await claimLease())) return 'skipped';
     try {

@@ -37,8 +37,11 @@ export const MESSAGE_SHORTCUTS = [{ callbackId: 'lookup_orders', name: 'Look up 
  * with a message, rather than read as 0 or as something else.
  */
 export function parseAmount(typed: unknown): { value: number } | { error: string } {
-  const text = typeof typed === 'string' ? typed.trim().replace(/[ ,_]/g, '') : '';
-  if (text === '') return { error: 'Enter an amount, for example 34870.55.' };
+  const raw = typeof typed === 'string' ? typed.trim().replace(/[ _]/g, '') : '';
+  if (raw === '') return { error: 'Enter an amount, for example 34870.55.' };
+  // A comma only between groups of three digits ("1,000,000.50"); "34870,55" is not read as 3,487,055.
+  const grouped = /^\d{1,3}(,\d{3})+(\.\d{1,2})?$/.test(raw);
+  const text = grouped ? raw.replace(/,/g, '') : raw;
   if (!/^\d{1,12}(\.\d{1,2})?$/.test(text))
     return {
       error: `“${String(typed).slice(0, 30)}” is not an amount: use digits and at most two decimals, for example 34870.55.`,

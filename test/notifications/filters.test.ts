@@ -129,8 +129,16 @@ describe('a watch is answered by its order settling', () => {
     expect(watchAnswered(subscribedAt, event({ toStatus: status }))).toBe(answered);
   });
 
-  it('not by a change seen before the watch, nor by a new order', () => {
+  it('not by a change seen before the watch, nor by a new order still pending', () => {
     expect(watchAnswered(after, event({ seenAt: subscribedAt }))).toBe(false);
-    expect(watchAnswered(subscribedAt, event({ kind: 'new' }))).toBe(false);
+    expect(
+      watchAnswered(subscribedAt, event({ kind: 'new', fromStatus: null, toStatus: 'PROCESSING' })),
+    ).toBe(false);
+  });
+
+  it('by an order first seen already settled (the copy did not know it before)', () => {
+    expect(watchAnswered(subscribedAt, event({ kind: 'new', fromStatus: null, toStatus: 'COMPLETED' }))).toBe(
+      true,
+    );
   });
 });

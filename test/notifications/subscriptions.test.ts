@@ -170,18 +170,30 @@ describe('channel subscriptions', () => {
     expect(textOf(statuses.body?.errors)).toContain('tick “An order’s status changes” too');
   });
 
-  it('a guest cannot subscribe a channel', async () => {
-    const sent = await h.slack.runCommand({
-      user: USERS.guest,
-      channel: CHANNEL,
-      command: '/order-subscribe',
-      text: '',
+  it('a guest cannot subscribe a channel: the form says so when submitted', async () => {
+    const answer = await subscribe(USERS.guest, CHANNEL, { channel: CHANNEL, events: ['new_orders'] });
+    expect(answer.body?.response_action).toBe('errors');
+    expect(textOf(answer.body?.errors)).toContain('Guest accounts cannot see order data');
+  });
+
+  it('two subscriptions of one channel that both match an event: one post', async () => {
+    await subscribe(USERS.finance, 'C0FEW', { channel: 'C0FEW', events: ['status_changes'] });
+    await subscribe(USERS.finance, 'C0FEW', {
+      channel: 'C0FEW',
+      events: ['status_changes'],
+      statuses: ['COMPLETED'],
     });
-    expect(sent.status).toBe(200);
-    await h.slack.waitFor(() =>
-      h.slack.responsePosts.find((p) => p.user === USERS.guest && textOf(p.body).includes('Guest accounts')),
+    // The same subscription again is refused (a double submission).
+    const again = await subscribe(USERS.finance, 'C0FEW', { channel: 'C0FEW', events: ['status_changes'] });
+    expect(textOf(again.body?.errors)).toContain('already has this subscription');
+    const order = await newOrder();
+    h.simulator.history.complete(order.id);
+    await h.slack.waitFor(
+      () => postsIn('C0FEW').find((m) => m.text === `Order ${order.id}: Processing → Completed`),
+      15_000,
     );
-    expect(h.slack.modals.get(USERS.guest) ?? []).toHaveLength(0);
+    await h.desk.notifier.runOnce();
+    expect(postsIn('C0FEW').filter((m) => m.text.includes(order.id))).toHaveLength(1);
   });
 
   it('the channel is archived: the subscription is paused, its creator told once, nothing more posted', async () => {

@@ -21,6 +21,9 @@ describe('the balance control reads amounts as a person types them', () => {
     ['12.345', 'is not an amount'],
     ['-5', 'is not an amount'],
     ['abc', 'is not an amount'],
+    ['34870,55', 'is not an amount'],
+    ['12,5', 'is not an amount'],
+    ['1,00,000', 'is not an amount'],
     [undefined, 'Enter an amount'],
     [12, 'Enter an amount'],
   ])('%j is refused: %s', (typed, message) => {

@@ -459,9 +459,6 @@ describe.skipIf(!chromiumPath && !inCi)('the sandbox in a browser', () => {
     expect(await page.locator('#messages').innerText()).not.toMatch(RAW_SHORTCODE);
     // Back to the starting value, cents included: the control accepts it (its step is a cent).
     await page.fill('#available-input', '34870.55');
-    expect(
-      await page.locator('#available-input').evaluate((input: HTMLInputElement) => input.checkValidity()),
-    ).toBe(true);
     await page.click('#balance-control button');
     await expect
       .poll(async () => {

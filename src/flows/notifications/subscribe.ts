@@ -150,3 +150,24 @@ export async function announceSubscription(
     );
   }
 }
+
+/** An active subscription of this channel with these very filters (a double submission). */
+export async function sameSubscriptionExists(
+  deps: Pick<AppDeps, 'notifications'>,
+  channelId: string,
+  filters: SubscriptionFilters,
+): Promise<boolean> {
+  const wanted = JSON.stringify(filters);
+  try {
+    const all = await deps.notifications.subscriptions(1_000);
+    return all.some(
+      (subscription) =>
+        subscription.channelId === channelId &&
+        !subscription.pausedAt &&
+        JSON.stringify(subscription.filters) === wanted,
+    );
+  } catch {
+    // The save that follows will say the database is away.
+    return false;
+  }
+}

@@ -1,5 +1,5 @@
 import type { AppDeps } from '../../app/deps.js';
-import { renderAccessDenied } from '../../blocks/index.js';
+import { renderNotice } from '../../blocks/index.js';
 import { renderSubscribeModal } from '../../blocks/subscribe-modal.js';
 import { reply } from '../../flows/respond.js';
 import { SUBSCRIBABLE_STATUSES } from '../../notifications/filters.js';
@@ -7,21 +7,14 @@ import { slackErrorCode } from '../../services/slack-delivery.js';
 import { commandListener } from './command-listener.js';
 
 /**
- * `/order-subscribe`: opens the subscription modal, with the channel it was typed in chosen. Any
- * member who may look orders up; the channel is checked when the modal is submitted.
+ * `/order-subscribe`: opens the subscription modal, with the channel it was typed in chosen. The
+ * modal opens first (its trigger lasts 3 seconds); who may subscribe, and the channel, are checked
+ * when it is submitted (any member who may look orders up, in a channel they and Order Desk are in).
  */
 export function orderSubscribeCommand(
-  deps: Pick<
-    AppDeps,
-    'auth' | 'allowExternalSharing' | 'currency' | 'logger' | 'metrics' | 'now' | 'tracker'
-  >,
+  deps: Pick<AppDeps, 'allowExternalSharing' | 'currency' | 'logger' | 'metrics' | 'now' | 'tracker'>,
 ) {
   return commandListener(deps, '/order-subscribe', async ({ command, respond, client }) => {
-    const access = await deps.auth.canUseOrders(command.user_id);
-    if (!access.allowed) {
-      await reply(respond, renderAccessDenied('orders', access.reason), 'new_ephemeral', deps.logger);
-      return;
-    }
     try {
       await client.views.open({
         trigger_id: command.trigger_id,
@@ -35,6 +28,12 @@ export function orderSubscribeCommand(
     } catch (error) {
       deps.metrics.slackApiErrors.inc({ method: 'views.open' });
       deps.logger.warn({ error: slackErrorCode(error) }, 'views.open failed for /order-subscribe');
+      await reply(
+        respond,
+        renderNotice('Slack did not open the subscription form in time. Type `/order-subscribe` again.'),
+        'new_ephemeral',
+        deps.logger,
+      );
     }
   });
 }

@@ -7,6 +7,7 @@ import {
   checkChannel,
   checkSubscribeForm,
   type SubscribeFormErrors,
+  sameSubscriptionExists,
   saveSubscription,
 } from '../../flows/notifications/subscribe.js';
 
@@ -54,6 +55,9 @@ export function subscribeSubmitted(
     if (!access.allowed) return errors({ channel: renderAccessDenied('orders', access.reason).text });
     const channelProblem = await checkChannel(deps, client, userId, checked.channelId);
     if (channelProblem) return errors({ channel: channelProblem });
+    // Submitted twice (Slack retried a slow answer, or a double click): the same subscription once.
+    if (await sameSubscriptionExists(deps, checked.channelId, checked.filters))
+      return errors({ channel: 'This channel already has this subscription (see the Home tab).' });
     const id = await saveSubscription(deps, userId, checked.channelId, checked.filters);
     if (!id)
       return errors({
