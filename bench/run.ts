@@ -72,7 +72,11 @@ for (const row of rows) {
 const when =
   runs.size <= 1
     ? minute(at)
-    : [...runs].map(([time, sections]) => `sections ${sections.join(', ')} at ${time}`).join('; ');
+    : [...runs]
+        .map(
+          ([time, sections]) => `section${sections.length > 1 ? 's' : ''} ${sections.join(', ')} at ${time}`,
+        )
+        .join('; ');
 console.log(table);
 
 mkdirSync(resultsUrl, { recursive: true });
