@@ -318,7 +318,11 @@ export function createOrderIndex(db: OrderDeskDb): OrderIndex {
         const found = texts.rows.map((row) => row.search_text);
         sample = { value: sampleOf(found, Math.max(orders, found.length)), at: Date.now() };
       })()
-        .catch(() => undefined)
+        .catch(() => {
+          // Taken again in a minute, not at every search; meanwhile the last sample (or none) plans.
+          const retryAt = Date.now() - SAMPLE_MAX_AGE_MS + 60_000;
+          sample = { value: sample?.value ?? sampleOf([], 0), at: retryAt };
+        })
         .finally(() => {
           sampling = undefined;
         });
