@@ -55,38 +55,40 @@ export async function benchExport(): Promise<BenchRow[]> {
   try {
     const exports: ChildResult[] = [];
     const scans: ChildResult[] = [];
+    const fromIndex: ChildResult[] = [];
     for (let round = 0; round < ROUNDS; round++) {
-      // Alternate which side goes first, so neither always meets a warm (or a busy) machine.
-      if (round % 2 === 0) {
-        exports.push(await child('export', big.url));
-        scans.push(await child('scan', big.url));
-      } else {
-        scans.push(await child('scan', big.url));
-        exports.push(await child('export', big.url));
-      }
+      // The three sides take turns going first, so none always meets a warm (or a busy) machine, and
+      // each export is compared with the scan of its own round.
+      const sides = [
+        async () => exports.push(await child('export', big.url)),
+        async () => scans.push(await child('scan', big.url)),
+        async () => fromIndex.push(await child('index-export', big.url)),
+      ];
+      for (let turn = 0; turn < sides.length; turn++) await sides[(round + turn) % sides.length]?.();
     }
     const smallExport = await child('export', small.url);
-    const fromIndex: ChildResult[] = [];
-    for (let round = 0; round < ROUNDS; round++) fromIndex.push(await child('index-export', big.url));
     const ratios = exports.map((result, i) => result.ms / (scans[i]?.ms ?? result.ms));
     const ratio = median(ratios);
     const section = `7. CSV export (${exports[0]?.orders.toLocaleString('en')} orders, one year, to a file, uploaded)`;
-    const indexRatio = median(fromIndex.map((r) => r.ms)) / median(scans.map((r) => r.ms));
+    const indexRatios = fromIndex.map((result, i) => result.ms / (scans[i]?.ms ?? result.ms));
+    const indexRatio = median(indexRatios);
+    const range = (values: number[]) =>
+      `${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)}x`;
     return [
       {
         section,
-        metric: `export time from Order Desk's order index (issue 15), median of ${ROUNDS}`,
+        metric: `export time from Order Desk's order index (issue 15), median of ${ROUNDS} alternating rounds (${range(indexRatios)})`,
         value: median(fromIndex.map((r) => r.ms)),
         baseline: median(scans.map((r) => r.ms)),
         baselineLabel: 'raw history scan of the partner',
         unit: 'ms',
         ratio: indexRatio,
         goal: 'ratio <= 0.3',
-        met: indexRatio <= 0.3,
+        met: indexRatio <= 0.3 && fromIndex.every((r) => r.orders === 100_000),
       },
       {
         section,
-        metric: `export time, median of ${ROUNDS} alternating rounds (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}x)`,
+        metric: `export time, median of ${ROUNDS} alternating rounds (${range(ratios)})`,
         value: median(exports.map((r) => r.ms)),
         baseline: median(scans.map((r) => r.ms)),
         baselineLabel: 'raw history scan',

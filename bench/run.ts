@@ -1,40 +1,88 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { benchExport } from './export-bench.js';
 import { benchHistoryScan } from './history-scan.js';
-import { benchOrderIndex } from './index-bench.js';
+import { benchBackfill, benchOrderIndex } from './index-bench.js';
 import { benchReplicaCalls } from './replica-calls.js';
 import { benchSlackApp } from './slack-bench.js';
 import { type BenchRow, renderTable } from './table.js';
 
 // `npm run bench`: every figure beside a baseline measured in the same run, so the ratios hold on a
 // noisy shared machine even when the absolute times do not. This is a CLI: it prints to stdout.
+//
+// BENCH_ONLY=7,8 runs only those sections (the Slack benchmark measures 1, 2, 3 and 5 together, so
+// any of them runs all four); the other rows are kept from the previous latest.json, and the README
+// says which sections the run re-measured.
 
-const slackRows = await benchSlackApp();
-const historyRows = await benchHistoryScan();
-const replicaRows = await benchReplicaCalls();
-const exportRows = await benchExport();
-const indexRows = await benchOrderIndex();
-// The table follows the issues' numbering: 1-3 (Slack), 4 (history scan), 5 (start-up, memory),
-// 6 (replicas).
-const rows: BenchRow[] = [
-  ...slackRows.filter((row) => !row.section.startsWith('5.')),
-  ...historyRows,
-  ...slackRows.filter((row) => row.section.startsWith('5.')),
-  ...replicaRows,
-  ...exportRows,
-  ...indexRows,
-];
+const only = new Set(
+  (process.env.BENCH_ONLY ?? '')
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== ''),
+);
+if ([...only].some((section) => !/^[1-9]$/.test(section))) {
+  console.error(
+    `BENCH_ONLY lists section numbers 1 to 9, e.g. BENCH_ONLY=7,8 (got "${process.env.BENCH_ONLY}").`,
+  );
+  process.exit(1);
+}
+const wanted = (...sections: string[]) => only.size === 0 || sections.some((section) => only.has(section));
+const sectionOf = (row: BenchRow) => Number.parseInt(row.section, 10);
+
+const measured: BenchRow[] = [];
+if (wanted('1', '2', '3', '5')) measured.push(...(await benchSlackApp()));
+if (wanted('4')) measured.push(...(await benchHistoryScan()));
+if (wanted('6')) measured.push(...(await benchReplicaCalls()));
+if (wanted('7')) measured.push(...(await benchExport()));
+if (wanted('8')) measured.push(...(await benchOrderIndex()));
+if (wanted('9')) measured.push(...(await benchBackfill()));
+
+const resultsUrl = new URL('./results/', import.meta.url);
+const latestUrl = new URL('./results/latest.json', import.meta.url);
+const at = new Date().toISOString();
+type StampedRow = BenchRow & { measuredAt?: string };
+const previous =
+  only.size > 0 && existsSync(latestUrl)
+    ? (JSON.parse(readFileSync(latestUrl, 'utf8')) as { at: string; rows: StampedRow[] })
+    : undefined;
+const remeasured = new Set(measured.map(sectionOf));
+// The table follows the issues' numbering (the Slack benchmark's section 5 comes after section 4);
+// a partial run keeps the previous rows of the sections it did not measure, with when they were.
+const rows: StampedRow[] = [
+  ...measured.map((row) => ({ ...row, measuredAt: at })),
+  ...(previous?.rows ?? [])
+    .filter((row) => !remeasured.has(sectionOf(row)))
+    .map((row) => ({ ...row, measuredAt: row.measuredAt ?? previous?.at ?? at })),
+]
+  .map((row, order) => ({ row, order }))
+  .sort((a, b) => sectionOf(a.row) - sectionOf(b.row) || a.order - b.order)
+  .map(({ row }) => row);
 
 const table = renderTable(rows);
-const at = new Date().toISOString();
 const machine = `${cpus().length} cores, Node ${process.version}`;
+const minute = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+// "sections 1-6 at <when>, 7-8 at <when>" when the rows come from more than one run.
+const runs = new Map<string, number[]>();
+for (const row of rows) {
+  const when = minute(row.measuredAt ?? at);
+  const sections = runs.get(when) ?? [];
+  if (!sections.includes(sectionOf(row))) sections.push(sectionOf(row));
+  runs.set(when, sections);
+}
+const when =
+  runs.size <= 1
+    ? minute(at)
+    : [...runs]
+        .map(
+          ([time, sections]) => `section${sections.length > 1 ? 's' : ''} ${sections.join(', ')} at ${time}`,
+        )
+        .join('; ');
 console.log(table);
 
-mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
-const result = `${JSON.stringify({ at, machine, rows, table }, null, 2)}\n`;
-writeFileSync(new URL(`./results/bench-${at.replace(/[:.]/g, '-')}.json`, import.meta.url), result);
-writeFileSync(new URL('./results/latest.json', import.meta.url), result);
+mkdirSync(resultsUrl, { recursive: true });
+const result = `${JSON.stringify({ at, only: only.size > 0 ? [...only] : undefined, machine, rows, table }, null, 2)}\n`;
+writeFileSync(new URL(`./bench-${at.replace(/[:.]/g, '-')}.json`, resultsUrl), result);
+writeFileSync(latestUrl, result);
 
 // The README shows the latest table between its bench markers.
 const readmeUrl = new URL('../README.md', import.meta.url);
@@ -44,9 +92,6 @@ const end = '<!-- bench:end -->';
 if (readme.includes(start) && readme.includes(end)) {
   const before = readme.slice(0, readme.indexOf(start) + start.length);
   const after = readme.slice(readme.indexOf(end));
-  writeFileSync(
-    readmeUrl,
-    `${before}\nLatest run: ${at.slice(0, 16).replace('T', ' ')} UTC, ${machine}.\n\n${table}\n${after}`,
-  );
+  writeFileSync(readmeUrl, `${before}\nLatest run: ${when}, ${machine}.\n\n${table}\n${after}`);
 }
 process.exit(0);

@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Kysely } from 'kysely';
+import type BetterSqlite3 from 'better-sqlite3';
+import type { Compilable, CompiledQuery, Kysely } from 'kysely';
 import type { AppLogger } from '../logger.js';
 import { type Engine, migrationProvider } from './migrations.js';
 import type { Database } from './schema.js';
@@ -18,6 +20,12 @@ export interface OrderDeskDb {
   isUp(): boolean;
   /** Runs `query`, keeping isUp() current; rethrows. */
   run<T>(query: (db: Kysely<Database>) => Promise<T>): Promise<T>;
+  /**
+   * Runs a read built with Kysely (compiled) through a prepared statement that returns each row as an
+   * array, its columns in select order, keeping isUp() current. For reads of a hundred thousand rows
+   * (the CSV export): Kysely's object rows cost twice the driver's arrays there.
+   */
+  arrayRows(query: (db: Kysely<Database>) => Compilable): Promise<unknown[][]>;
   close(): Promise<void>;
 }
 
@@ -67,6 +75,7 @@ export function databaseOpenedLater(options: {
     // Not open yet counts as up: the first query opens it.
     isUp: () => opened?.isUp() ?? true,
     run: async (query) => (await open()).run(query),
+    arrayRows: async (query) => (await open()).arrayRows(query),
     open,
     close: async () => {
       const db = await opening?.catch(() => undefined);
@@ -110,7 +119,19 @@ async function openSqlite(dataDir: string, log: AppLogger): Promise<OrderDeskDb>
   const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
   await migrate(kysely, 'sqlite');
   log.info({ engine: 'sqlite', path }, 'database ready');
-  return wrap('sqlite', kysely, path, log);
+  // Prepared once per SQL text: a statement is compiled by SQLite once, not per page. It runs while
+  // holding Kysely's one connection, so it never reads in the middle of another query's transaction.
+  const statements = new Map<string, BetterSqlite3.Statement>();
+  const arrayRows = (query: CompiledQuery) =>
+    kysely.connection().execute(async () => {
+      let statement = statements.get(query.sql);
+      if (!statement) {
+        statement = database.prepare(query.sql).raw(true);
+        statements.set(query.sql, statement);
+      }
+      return statement.all(...query.parameters) as unknown[][];
+    });
+  return wrap('sqlite', kysely, path, log, arrayRows);
 }
 
 async function openPostgres(url: string, log: AppLogger): Promise<OrderDeskDb> {
@@ -141,7 +162,18 @@ async function openPostgres(url: string, log: AppLogger): Promise<OrderDeskDb> {
     }
   });
   log.info({ engine: 'postgres', where }, 'database ready');
-  return wrap('postgres', kysely, where, log);
+  // A named statement is parsed and planned once per connection, then only bound and run.
+  const arrayRows = async (query: CompiledQuery) => {
+    const name = `order_desk_${createHash('sha1').update(query.sql).digest('hex').slice(0, 16)}`;
+    const result = await pool.query<unknown[]>({
+      name,
+      text: query.sql,
+      values: [...query.parameters],
+      rowMode: 'array',
+    });
+    return result.rows;
+  };
+  return wrap('postgres', kysely, where, log, arrayRows);
 }
 
 async function migrate(db: Kysely<Database>, engine: Engine): Promise<void> {
@@ -156,31 +188,39 @@ async function migrate(db: Kysely<Database>, engine: Engine): Promise<void> {
   }
 }
 
-function wrap(engine: Engine, kysely: Kysely<Database>, where: string, log: AppLogger): OrderDeskDb {
+function wrap(
+  engine: Engine,
+  kysely: Kysely<Database>,
+  where: string,
+  log: AppLogger,
+  arrayRows: (query: CompiledQuery) => Promise<unknown[][]>,
+): OrderDeskDb {
   let up = true;
+  async function run<T>(query: (db: Kysely<Database>) => Promise<T>): Promise<T> {
+    try {
+      const result = await query(kysely);
+      if (!up) log.info({ where }, 'database reachable again');
+      up = true;
+      return result;
+    } catch (error) {
+      if (isConnectionFailure(error)) {
+        if (up)
+          log.warn(
+            { where, error: (error as Error).message },
+            'database unreachable; features that need it say so',
+          );
+        up = false;
+      }
+      throw error;
+    }
+  }
   return {
     engine,
     kysely,
     where,
     isUp: () => up,
-    async run(query) {
-      try {
-        const result = await query(kysely);
-        if (!up) log.info({ where }, 'database reachable again');
-        up = true;
-        return result;
-      } catch (error) {
-        if (isConnectionFailure(error)) {
-          if (up)
-            log.warn(
-              { where, error: (error as Error).message },
-              'database unreachable; features that need it say so',
-            );
-          up = false;
-        }
-        throw error;
-      }
-    },
+    run,
+    arrayRows: (query) => run((db) => arrayRows(query(db).compile())),
     close: () => kysely.destroy(),
   };
 }

@@ -3,6 +3,7 @@ import type { Database, OrderDeskDb } from '../db/index.js';
 import type { OrdersTable } from '../db/schema.js';
 import type { OrderSummary } from '../partner-api/index.js';
 import { SETTLED_STATUSES } from '../partner-api/statuses.js';
+import { rareWindows, sampleOf, type TrigramSample } from './trigram-windows.js';
 
 /** What one batch of seen orders changed in the index. */
 export interface RecordResult {
@@ -68,6 +69,10 @@ export interface OrderIndex {
 type SqlTag = typeof import('kysely').sql;
 
 const COUNT_CAP = 10_000;
+// PostgreSQL: search texts sampled to tell rare trigrams from common ones (trigram-windows.ts), taken
+// again in the background when older than this.
+const SAMPLE_SIZE = 5_000;
+const SAMPLE_MAX_AGE_MS = 10 * 60_000;
 // More matches than this in the trigram index: the newest-first walk is the faster plan.
 const MANY_MATCHES = 2_000;
 
@@ -94,6 +99,43 @@ function rowOf(order: OrderSummary, seenAt: string): OrdersTable {
     missing_since: null,
     next_check_at: null,
     checks: 0,
+  };
+}
+
+// What a history read selects, in this order (the rows come back as arrays).
+const HISTORY_COLUMNS = [
+  'id',
+  'reference_id',
+  'status',
+  'item_id',
+  'title',
+  'quantity',
+  'amount',
+  'created_at',
+] as const;
+type HistoryRow = [
+  string,
+  string | null,
+  string | null,
+  string | null,
+  string | null,
+  number | string | null,
+  number | string | null,
+  string | null,
+];
+
+function summaryOf(row: HistoryRow): OrderSummary {
+  return {
+    id: row[0],
+    referenceId: row[1],
+    status: row[2],
+    item: {
+      id: row[3],
+      title: row[4],
+      quantity: row[5] === null ? null : Number(row[5]),
+      amount: row[6] === null ? null : Number(row[6]),
+    },
+    createdAt: row[7],
   };
 }
 
@@ -210,13 +252,15 @@ export function createOrderIndex(db: OrderDeskDb): OrderIndex {
   /**
    * The search's WHERE. Text of three characters or more goes through the trigram index (SQLite:
    * FTS5 MATCH on a quoted phrase, the text literal; PostgreSQL: LIKE, which pg_trgm's GIN index
-   * serves, with LIKE's own wildcards escaped). Shorter text is a plain substring test.
+   * serves, with LIKE's own wildcards escaped; or, given `windows`, LIKE on those rare parts of the
+   * text only, and the whole text checked on the rows they find). Shorter text is a plain substring test.
    */
   function filtered(
     kysely: Kysely<Database>,
     sql: SqlTag,
     query: IndexSearch,
     plan: 'index' | 'scan' = 'index',
+    windows?: readonly string[],
   ) {
     let select = kysely.selectFrom('orders');
     const text = query.text?.trim().toLowerCase();
@@ -225,6 +269,11 @@ export function createOrderIndex(db: OrderDeskDb): OrderIndex {
       select = select.where(
         sql<boolean>`rowid in (select rowid from orders_fts where orders_fts match ${phrase})`,
       );
+    } else if (text && windows) {
+      // Letters and digits only (no LIKE wildcard to escape); strpos is not served by the index, so
+      // the index is asked for the windows' trigrams alone.
+      for (const window of windows) select = select.where('search_text', 'like', `%${window}%`);
+      select = select.where((eb) => eb(eb.fn<number>('strpos', ['search_text', eb.val(text)]), '>', 0));
     } else if (text && text.length >= 3) {
       select = select.where('search_text', 'like', `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
     } else if (text) {
@@ -242,6 +291,47 @@ export function createOrderIndex(db: OrderDeskDb): OrderIndex {
     if (query.minAmount !== undefined) select = select.where('amount', '>=', query.minAmount);
     if (query.maxAmount !== undefined) select = select.where('amount', '<=', query.maxAmount);
     return select;
+  }
+
+  let sample: { value: TrigramSample; at: number } | undefined;
+  let sampling: Promise<void> | undefined;
+  /**
+   * PostgreSQL: a sample of up to SAMPLE_SIZE search texts (TABLESAMPLE SYSTEM reads a few random
+   * pages, not the table), for the plan only: a stale or missing sample costs time, never a match.
+   * The first search waits for it; later ones use the last one while a newer one is taken.
+   */
+  async function trigramSample(kysely: Kysely<Database>, sql: SqlTag): Promise<TrigramSample | undefined> {
+    if ((!sample || Date.now() - sample.at > SAMPLE_MAX_AGE_MS) && !sampling) {
+      sampling = (async () => {
+        const estimate = await sql<{
+          rows: number;
+        }>`select reltuples as rows from pg_class where oid = 'orders'::regclass`.execute(kysely);
+        // Never analyzed yet (-1): counted once.
+        let orders = Number(estimate.rows[0]?.rows ?? -1);
+        if (!(orders > 0)) {
+          const counted = await sql<{ n: string }>`select count(*) as n from orders`.execute(kysely);
+          orders = Number(counted.rows[0]?.n ?? 0);
+        }
+        const percent = orders > 0 ? Math.min(100, (120 * SAMPLE_SIZE) / orders) : 100;
+        const texts = await sql<{
+          search_text: string;
+        }>`select search_text from orders tablesample system (${percent}) limit ${SAMPLE_SIZE}`.execute(
+          kysely,
+        );
+        const found = texts.rows.map((row) => row.search_text);
+        sample = { value: sampleOf(found, Math.max(orders, found.length)), at: Date.now() };
+      })()
+        .catch(() => {
+          // Taken again in a minute, not at every search; meanwhile the last sample (or none) plans.
+          const retryAt = Date.now() - SAMPLE_MAX_AGE_MS + 60_000;
+          sample = { value: sample?.value ?? sampleOf([], 0), at: retryAt };
+        })
+        .finally(() => {
+          sampling = undefined;
+        });
+    }
+    if (!sample) await sampling;
+    return sample?.value;
   }
 
   return {
@@ -285,13 +375,17 @@ export function createOrderIndex(db: OrderDeskDb): OrderIndex {
         };
         const useFts = db.engine === 'sqlite' && text.length >= 3;
         if (useFts && (await ftsCount(MANY_MATCHES)) >= MANY_MATCHES) plan = 'scan';
+        // PostgreSQL: the trigram index is asked for the text's rare parts only, when it has some.
+        const sample =
+          db.engine === 'postgres' && text.length >= 3 ? await trigramSample(kysely, sql) : undefined;
+        const windows = sample ? rareWindows(text, sample) : undefined;
         const onlyText =
           !query.statuses?.length &&
           !query.createdFrom &&
           !query.createdTo &&
           query.minAmount === undefined &&
           query.maxAmount === undefined;
-        const rows = await filtered(kysely, sql, query, plan)
+        const rows = await filtered(kysely, sql, query, plan, windows)
           .selectAll()
           .orderBy('created_at', 'desc')
           .orderBy('id', 'desc')
@@ -304,7 +398,9 @@ export function createOrderIndex(db: OrderDeskDb): OrderIndex {
         // Counted up to COUNT_CAP: a common word matches a quarter of a million orders, and nobody
         // reads past the first pages; the list then says "10,000 in all", a floor.
         if (useFts && onlyText) return { orders: rows.map(orderOf), total: await ftsCount(COUNT_CAP) };
-        const capped = filtered(kysely, sql, query, plan).select(sql<number>`1`.as('one')).limit(COUNT_CAP);
+        const capped = filtered(kysely, sql, query, plan, windows)
+          .select(sql<number>`1`.as('one'))
+          .limit(COUNT_CAP);
         const { total } = await kysely
           .selectFrom(capped.as('matches'))
           .select((eb) => eb.fn.countAll<number | string>().as('total'))
@@ -330,10 +426,12 @@ export function createOrderIndex(db: OrderDeskDb): OrderIndex {
       for (;;) {
         const cursor = before;
         // Keyset pages (created_at, id) descending: each page is one indexed range read, however deep.
-        const rows = await db.run((kysely) =>
+        // Only the summary's columns, as arrays through a prepared statement: an export reads a
+        // hundred thousand rows here, and Kysely's object rows of the whole table cost three times as much.
+        const rows = (await db.arrayRows((kysely) =>
           kysely
             .selectFrom('orders')
-            .selectAll()
+            .select([...HISTORY_COLUMNS])
             .where('created_at', '>=', from)
             // A row-value comparison: one range read on the (created_at, id) index, however deep the page.
             .where((eb) =>
@@ -343,13 +441,12 @@ export function createOrderIndex(db: OrderDeskDb): OrderIndex {
             )
             .orderBy('created_at', 'desc')
             .orderBy('id', 'desc')
-            .limit(pageSize)
-            .execute(),
-        );
+            .limit(pageSize),
+        )) as HistoryRow[];
         if (rows.length === 0) return;
-        yield rows.map(orderOf);
-        const last = rows[rows.length - 1] as OrdersTable;
-        before = { createdAt: last.created_at ?? '', id: last.id, first: false };
+        yield rows.map(summaryOf);
+        const last = rows[rows.length - 1] as HistoryRow;
+        before = { createdAt: last[7] ?? '', id: last[0], first: false };
         if (rows.length < pageSize) return;
       }
     },

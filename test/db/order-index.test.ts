@@ -156,6 +156,60 @@ function indexContract(name: string, open: () => Promise<{ db: OrderDeskDb; peer
       expect(rare.total).toBe(1);
     });
 
+    it('part of a reference among thousands sharing its prefix: exactly the orders holding the whole text, newest first', async () => {
+      const index = createOrderIndex(db);
+      // References like PO-2026-0001234: every order holds "po-2026-000", so only some parts of a
+      // search for one are rare (on PostgreSQL the trigram index is asked for those parts alone).
+      const titles = ['Office Suite 2024', 'Elden Ring Deluxe', 'VPN Unlimited'];
+      const orders = Array.from({ length: 3_000 }, (_, i) =>
+        order(`W${String(i).padStart(5, '0')}`, {
+          referenceId: `PO-2026-${String(i).padStart(7, '0')}`,
+          title: titles[i % titles.length],
+          createdAt: new Date(Date.UTC(2023, 0, 1) + i * 60_000).toISOString(),
+        }),
+      );
+      // Rows whose rare parts match but not the whole text, and LIKE's wildcards as literal text.
+      orders.push(
+        order('W-DECOY', { referenceId: 'PO-2025-0001234', createdAt: '2023-06-01T00:00:00.000Z' }),
+        order('W-TITLE', { title: 'Pack 0001234', createdAt: '2023-06-02T00:00:00.000Z' }),
+        order('W-PCT', { referenceId: 'CODE-1234%OFF', createdAt: '2023-06-03T00:00:00.000Z' }),
+        order('W-UND', { referenceId: 'CODE-1234_OFF', createdAt: '2023-06-04T00:00:00.000Z' }),
+      );
+      await index.record(orders, at('2026-11-23T12:35:00Z'));
+      // What the answer must be: every indexed order whose search text holds the text, newest first.
+      const all = await db.run((kysely) =>
+        kysely.selectFrom('orders').select(['id', 'search_text', 'created_at']).execute(),
+      );
+      const expected = (text: string) =>
+        all
+          .filter((row) => row.search_text.includes(text.toLowerCase()))
+          .sort((a, b) => (b.created_at ?? '').localeCompare(a.created_at ?? '') || b.id.localeCompare(a.id))
+          .map((row) => row.id);
+      for (const text of [
+        '2026-0001234',
+        'PO-2026-0002999',
+        '2026-00012',
+        '0001234',
+        '1234%off',
+        '1234_off',
+        'deluxe po-2026-0000007',
+        'ring w00042',
+      ]) {
+        const want = expected(text);
+        const found = await index.search({ text, limit: 10 });
+        expect({ text, ids: found.orders.map((o) => o.id), total: found.total }).toEqual({
+          text,
+          ids: want.slice(0, 10),
+          total: want.length,
+        });
+      }
+      expect(expected('2026-0001234')).toEqual(['W01234']);
+      expect(expected('1234%off')).toEqual(['W-PCT']);
+      const paged = await index.search({ text: '2026-00012', limit: 5, offset: 5 });
+      expect(paged.orders.map((o) => o.id)).toEqual(expected('2026-00012').slice(5, 10));
+      expect(paged.total).toBe(expected('2026-00012').length);
+    });
+
     it('reads a range of the history newest first in keyset pages, ties by ID, nothing twice', async () => {
       const index = createOrderIndex(db);
       const same = '2024-05-05T05:05:05.000Z';

@@ -1,0 +1,68 @@
+// PostgreSQL's trigram index (pg_trgm's GIN) answers `search_text LIKE '%text%'` by reading the list
+// of rows holding each trigram of the text, whole. A trigram most orders share (the "202" and "026" of
+// every PO-2026-… reference, the "000" of zero-padded numbers) costs a list of a million rows at
+// 1,000,000 orders: 13 ms for part of one reference, where its rare trigrams alone take 1 ms. So the
+// index is asked only for the parts of the text made of rare trigrams, and the whole text is then
+// checked on those few rows: the same answer, without reading the common lists. Which trigrams are
+// rare is learnt from a sample of the orders' search texts.
+
+/** A sample of search texts: how many hold each trigram, and the texts (to count a part's matches). */
+export interface TrigramSample {
+  texts: readonly string[];
+  /** Sample texts holding each lower-case letter-or-digit trigram (each text counted once). */
+  holding: ReadonlyMap<string, number>;
+  /** Orders in the index when the sample was taken. */
+  orders: number;
+}
+
+// A trigram in at most 2% of the sampled orders is rare enough to ask the index for.
+const RARE_SHARE = 0.02;
+// The parts asked for must narrow the orders down to about this many, by the sample's count.
+const MAX_CANDIDATES = 2_000;
+// Letters and digits only: pg_trgm splits words at anything else and pads words with blanks, while
+// a part between two % wildcards gives exactly its own trigrams.
+const WORD = /[a-z0-9]{3,}/g;
+
+/** The sample as the plan reads it: trigram counts over the texts, each text counted once. */
+export function sampleOf(texts: readonly string[], orders: number): TrigramSample {
+  const holding = new Map<string, number>();
+  for (const text of texts) {
+    const seen = new Set<string>();
+    for (const word of text.match(WORD) ?? [])
+      for (let i = 0; i + 3 <= word.length; i++) seen.add(word.slice(i, i + 3));
+    for (const trigram of seen) holding.set(trigram, (holding.get(trigram) ?? 0) + 1);
+  }
+  return { texts, holding, orders };
+}
+
+/**
+ * The parts of `text` (lower case) to ask the trigram index for, each of them rare trigrams only; the
+ * caller checks the whole text on the rows they find. Undefined when the index should be asked for the
+ * whole text as it is: no part is rare, the rare parts still match too many orders, they are the whole
+ * text anyway, or the sample is too small to tell.
+ */
+export function rareWindows(text: string, sample: TrigramSample): string[] | undefined {
+  if (sample.texts.length < 200) return undefined;
+  const rareAt = RARE_SHARE * sample.texts.length;
+  const windows: string[] = [];
+  for (const word of text.match(WORD) ?? []) {
+    let start = -1;
+    for (let i = 0; i + 3 <= word.length; i++) {
+      const rare = (sample.holding.get(word.slice(i, i + 3)) ?? 0) <= rareAt;
+      if (rare && start < 0) start = i;
+      if (!rare && start >= 0) {
+        windows.push(word.slice(start, i + 2));
+        start = -1;
+      }
+    }
+    if (start >= 0) windows.push(word.slice(start));
+  }
+  if (windows.length === 0) return undefined;
+  // Every trigram rare and the text one word: the windows would be the text itself.
+  if (windows.length === 1 && windows[0] === text) return undefined;
+  // The rows the windows find, estimated by the sample (the windows' trigrams are not independent:
+  // counted on the sample texts, not multiplied out).
+  const hits = sample.texts.filter((sampled) => windows.every((window) => sampled.includes(window))).length;
+  if ((hits / sample.texts.length) * sample.orders > MAX_CANDIDATES) return undefined;
+  return windows;
+}
