@@ -128,7 +128,7 @@ async function latency(): Promise<BenchRow[]> {
   }
 }
 
-const EVENTS = Number(process.env.BENCH_ORDER_EVENTS ?? 10_000);
+const EVENTS = 10_000;
 const CHANNELS = 25;
 const POSTS_PER_SECOND = 20;
 
@@ -189,23 +189,7 @@ async function throughReplicas(): Promise<BenchRow[]> {
     for (const order of orders) simulator.history.complete(order.id);
     const posted = () =>
       slack.messages.filter((m) => m.via === 'chat.postMessage' && m.channel.startsWith('C0BENCH'));
-    const progress = setInterval(() => {
-      void first.desk.deps.notifications
-        .counts()
-        .then(
-          (counts) =>
-            void first.desk.deps.orderIndex
-              .lastEventId()
-              .then((last) =>
-                console.warn(
-                  `bench 10: ${posted().length} posted, outbox ${JSON.stringify(counts)}, 429s ${slack.rateLimitedPosts}, events ${last}`,
-                ),
-              ),
-        );
-    }, 10_000);
-    await until('every post', () => posted().length >= EVENTS, 300_000).finally(() =>
-      clearInterval(progress),
-    );
+    await until('every post', () => posted().length >= EVENTS, 300_000);
     const seconds = (performance.now() - started) / 1000;
     for (const replica of replicas) await replica.desk.notifier.runOnce();
     await sleep(500);
@@ -249,5 +233,5 @@ async function throughReplicas(): Promise<BenchRow[]> {
 }
 
 export async function benchOrderEvents(): Promise<BenchRow[]> {
-  return [...(process.env.BENCH_SKIP_LATENCY ? [] : await latency()), ...(await throughReplicas())];
+  return [...(await latency()), ...(await throughReplicas())];
 }

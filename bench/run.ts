@@ -3,6 +3,7 @@ import { cpus } from 'node:os';
 import { benchExport } from './export-bench.js';
 import { benchHistoryScan } from './history-scan.js';
 import { benchBackfill, benchOrderIndex } from './index-bench.js';
+import { benchOrderEvents } from './order-events-bench.js';
 import { benchReplicaCalls } from './replica-calls.js';
 import { benchSlackApp } from './slack-bench.js';
 import { type BenchRow, renderTable } from './table.js';
@@ -20,9 +21,9 @@ const only = new Set(
     .map((part) => part.trim())
     .filter((part) => part !== ''),
 );
-if ([...only].some((section) => !/^[1-9]$/.test(section))) {
+if ([...only].some((section) => !/^([1-9]|10)$/.test(section))) {
   console.error(
-    `BENCH_ONLY lists section numbers 1 to 9, e.g. BENCH_ONLY=7,8 (got "${process.env.BENCH_ONLY}").`,
+    `BENCH_ONLY lists section numbers 1 to 10, e.g. BENCH_ONLY=7,8 (got "${process.env.BENCH_ONLY}").`,
   );
   process.exit(1);
 }
@@ -36,6 +37,7 @@ if (wanted('6')) measured.push(...(await benchReplicaCalls()));
 if (wanted('7')) measured.push(...(await benchExport()));
 if (wanted('8')) measured.push(...(await benchOrderIndex()));
 if (wanted('9')) measured.push(...(await benchBackfill()));
+if (wanted('10')) measured.push(...(await benchOrderEvents()));
 
 const resultsUrl = new URL('./results/', import.meta.url);
 const latestUrl = new URL('./results/latest.json', import.meta.url);
