@@ -59,6 +59,8 @@ export interface ResultListInput {
   orders: readonly OrderSummary[];
   /** What the API reported as the total, which can be more than we fetched. */
   hits: number;
+  /** The copy stopped counting at `hits`: there may be more ("1,000 or more"). */
+  hitsAtLeast?: boolean | undefined;
   offset: number;
   /** Orders the partner returned that do not contain the search text: counted, not listed. */
   others?: number | undefined;
@@ -77,7 +79,7 @@ export function renderResultList(input: ResultListInput, options: RenderOptions)
   const more =
     others === 0 && hits > orders.length
       ? input.fromIndex
-        ? ` Order Desk's copy has ${hits.toLocaleString('en-US')} in all; narrow the search to see the others.`
+        ? ` Order Desk's copy has ${hits.toLocaleString('en-US')}${input.hitsAtLeast ? ' or more' : ''} in all; narrow the search to see the others.`
         : ` The partner API reported ${hits.toLocaleString('en-US')} in all; narrow the search to see the others.`
       : '';
   const blocks: Block[] = [

@@ -222,8 +222,10 @@ export interface SearchResultsInput {
   filters: SearchFilters;
   /** The page's orders, newest first. */
   orders: readonly OrderSummary[];
-  /** Matches in all. */
+  /** Matches in all (counted up to a cap: `totalAtLeast`). */
   total: number;
+  /** The count stopped at `total`: there may be more. */
+  totalAtLeast?: boolean | undefined;
   offset: number;
   coverage: IndexCoverage;
   /** REPORT_TIMEZONE, in which the days of a date range are read. */
@@ -234,7 +236,9 @@ export interface SearchResultsInput {
 export function renderSearchResults(input: SearchResultsInput, options: RenderOptions): SlackMessage {
   const { filters, orders, total, offset } = input;
   const shownTo = offset + orders.length;
-  const matches = `${plural(total, 'order')} ${total === 1 ? 'matches' : 'match'}`;
+  const matches = input.totalAtLeast
+    ? `${total.toLocaleString('en-US')} or more orders match`
+    : `${plural(total, 'order')} ${total === 1 ? 'matches' : 'match'}`;
   const blocks: Block[] = [
     section(
       `*${matches}* ${describeSearch(filters, options.currency)}. Showing ${offset + 1}–${shownTo}, newest first.`,

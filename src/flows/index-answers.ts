@@ -85,6 +85,7 @@ export async function answerFromIndexDuringOutage(
           query,
           orders: found.orders,
           hits: found.total,
+          hitsAtLeast: found.totalIsFloor,
           offset,
           fromIndex: { coverage, partnerAskedToo: false },
         },

@@ -175,6 +175,7 @@ async function listFromIndex(
       query: result.query,
       orders,
       hits: found.total + extra.length,
+      hitsAtLeast: found.totalIsFloor,
       offset,
       fromIndex: { coverage, partnerAskedToo },
     },

@@ -127,7 +127,13 @@ export async function answerOrderFilters(
     return {
       kind: 'results',
       message: renderSearchResults(
-        { ...input, orders: found.orders, total: found.total, offset: start },
+        {
+          ...input,
+          orders: found.orders,
+          total: found.total,
+          totalAtLeast: found.totalIsFloor,
+          offset: start,
+        },
         options,
       ),
     };

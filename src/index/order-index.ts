@@ -45,7 +45,11 @@ export interface OrderIndex {
   /** A status read elsewhere (a keys answer) for an order already indexed. */
   recordStatus(orderId: string, status: string | null, seenAt: Date): Promise<RecordResult>;
   get(orderId: string): Promise<IndexedOrder | undefined>;
-  search(query: IndexSearch): Promise<{ orders: IndexedOrder[]; total: number }>;
+  /**
+   * The page of matches, and how many there are, counted up to MATCH_COUNT_CAP: `totalIsFloor` says
+   * the count stopped there (there may be more).
+   */
+  search(query: IndexSearch): Promise<{ orders: IndexedOrder[]; total: number; totalIsFloor?: boolean }>;
   stats(): Promise<{ orders: number; newestCreatedAt: string | null }>;
   /** Orders created from `since` to `until` (inclusive), newest first, `pageSize` at a time. */
   between(since: Date, until: Date, pageSize: number): AsyncGenerator<OrderSummary[]>;
@@ -68,7 +72,11 @@ export interface OrderIndex {
 
 type SqlTag = typeof import('kysely').sql;
 
-const COUNT_CAP = 10_000;
+/**
+ * Matches are counted up to this many: past it a list says "1,000 or more". Counting further reads
+ * every match (a common word matches a quarter of the history) for a figure nobody pages through.
+ */
+export const MATCH_COUNT_CAP = 1_000;
 // PostgreSQL: search texts sampled to tell rare trigrams from common ones (trigram-windows.ts), taken
 // again in the background when older than this.
 const SAMPLE_SIZE = 5_000;
@@ -395,17 +403,22 @@ export function createOrderIndex(db: OrderDeskDb): OrderIndex {
         // Fewer than a page from the start: those are all of them, no count needed.
         if (!query.offset && rows.length < query.limit)
           return { orders: rows.map(orderOf), total: rows.length };
-        // Counted up to COUNT_CAP: a common word matches a quarter of a million orders, and nobody
-        // reads past the first pages; the list then says "10,000 in all", a floor.
-        if (useFts && onlyText) return { orders: rows.map(orderOf), total: await ftsCount(COUNT_CAP) };
+        // Counted up to MATCH_COUNT_CAP: a common word matches a quarter of a million orders, and
+        // nobody reads past the first pages; the list then says "1,000 or more".
+        const counted = (total: number) => ({
+          orders: rows.map(orderOf),
+          total,
+          totalIsFloor: total >= MATCH_COUNT_CAP,
+        });
+        if (useFts && onlyText) return counted(await ftsCount(MATCH_COUNT_CAP));
         const capped = filtered(kysely, sql, query, plan, windows)
           .select(sql<number>`1`.as('one'))
-          .limit(COUNT_CAP);
+          .limit(MATCH_COUNT_CAP);
         const { total } = await kysely
           .selectFrom(capped.as('matches'))
           .select((eb) => eb.fn.countAll<number | string>().as('total'))
           .executeTakeFirstOrThrow();
-        return { orders: rows.map(orderOf), total: Number(total) };
+        return counted(Number(total));
       });
     },
     async stats() {

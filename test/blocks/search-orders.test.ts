@@ -173,3 +173,44 @@ describe('the search builders', () => {
     );
   });
 });
+
+describe('a count that stopped at its cap is said to be a floor', () => {
+  it('"1,000 or more orders match", in the modal search and in /order lists from the copy', async () => {
+    const { renderSearchResults } = await import('../../src/blocks/search-orders.js');
+    const { renderResultList } = await import('../../src/blocks/order-list.js');
+    const summary = {
+      id: 'ORDER00001',
+      referenceId: 'PO-1',
+      status: 'COMPLETED',
+      item: { id: 'I', title: 'Widget', quantity: 1, amount: 1 },
+      createdAt: '2026-11-01T00:00:00Z',
+    };
+    const coverage = { orders: 250_000, complete: true, syncedAt: '2026-11-23T12:00:00Z' };
+    const now = { currency: 'EUR', now: new Date('2026-11-23T12:00:00Z') };
+    const search = renderSearchResults(
+      {
+        filters: { t: 'widget' },
+        orders: [summary],
+        total: 1_000,
+        totalAtLeast: true,
+        offset: 0,
+        coverage,
+        timeZone: 'UTC',
+      },
+      now,
+    );
+    expect(JSON.stringify(search.blocks)).toContain('*1,000 or more orders match*');
+    const list = renderResultList(
+      {
+        query: 'widget',
+        orders: Array.from({ length: 12 }, (_, i) => ({ ...summary, id: `ORDER0000${i}` })),
+        hits: 1_000,
+        hitsAtLeast: true,
+        offset: 0,
+        fromIndex: { coverage, partnerAskedToo: false },
+      },
+      now,
+    );
+    expect(JSON.stringify(list.blocks)).toContain("Order Desk's copy has 1,000 or more in all");
+  });
+});
