@@ -48,6 +48,8 @@ export interface NotificationStore {
   endWatch(userId: string, orderId: string, at: Date, reason: string): Promise<boolean>;
   watchesOf(userId: string, limit: number): Promise<Watch[]>;
   watchersOf(orderId: string): Promise<Watch[]>;
+  /** Every running watch (at most `limit`): one read per round instead of one per event. */
+  runningWatches(limit: number): Promise<Watch[]>;
   /** Watches whose 30 days are over, not yet ended. */
   expiredWatches(at: Date, limit: number): Promise<Watch[]>;
 
@@ -172,6 +174,12 @@ export function createNotificationStore(db: OrderDeskDb): NotificationStore {
           .where('order_id', '=', orderId)
           .where('ended_at', 'is', null)
           .execute(),
+      );
+      return rows.map(toWatch);
+    },
+    async runningWatches(limit) {
+      const rows = await db.run((kysely) =>
+        kysely.selectFrom('order_watches').selectAll().where('ended_at', 'is', null).limit(limit).execute(),
       );
       return rows.map(toWatch);
     },

@@ -17,7 +17,13 @@ import type { OrderLinks } from '../services/order-links.js';
 import { retryAdvice, type SlackDelivery, slackErrorCode } from '../services/slack-delivery.js';
 import type { SharedState } from '../state/shared-state.js';
 import { subscriptionMatches, watchAnswered } from './filters.js';
-import type { NotificationStore, OutboxEntry, PendingPost, Subscription } from './notification-store.js';
+import type {
+  NotificationStore,
+  OutboxEntry,
+  PendingPost,
+  Subscription,
+  Watch,
+} from './notification-store.js';
 
 // Order events in Slack. One replica at a time (a lease on the shared state) reads the order index's
 // new events, decides who is told (watches, channel subscriptions) and writes one outbox row per post
@@ -122,11 +128,17 @@ export function createNotifier(options: NotifierOptions): Notifier {
     const cursor = Number(stored);
     const events = await orderIndex.events(cursor, EVENTS_PER_ROUND);
     if (events.length === 0) return 0;
+    // Two reads a round, whatever the number of events: most events concern no one (the order is
+    // read only when a subscription could want it).
     const subscriptions = (await store.subscriptions(1_000)).filter((subscription) => !subscription.pausedAt);
+    const watches = new Map<string, Watch[]>();
+    for (const watch of await store.runningWatches(100_000))
+      watches.set(watch.orderId, [...(watches.get(watch.orderId) ?? []), watch]);
     const entries: OutboxEntry[] = [];
     const orders = new Map<string, OrderSummary | undefined>();
     for (const event of events) {
-      if (!orders.has(event.orderId)) orders.set(event.orderId, await orderIndex.get(event.orderId));
+      if (subscriptions.length > 0 && !orders.has(event.orderId))
+        orders.set(event.orderId, await orderIndex.get(event.orderId));
       const order = orders.get(event.orderId);
       // One post per channel and event, however many of the channel's subscriptions match it.
       const channels = new Set<string>();
@@ -145,7 +157,7 @@ export function createNotifier(options: NotifierOptions): Notifier {
       }
       // A watch ends with a status change to a settled status, or with the order first seen settled.
       if (event.kind === 'status' || isSettled(event.toStatus)) {
-        for (const watch of await store.watchersOf(event.orderId)) {
+        for (const watch of watches.get(event.orderId) ?? []) {
           if (!watchAnswered(watch.createdAt, event)) continue;
           entries.push({
             dedupeKey: `watch:${watch.userId}:${watch.orderId}:${watch.createdAt.toISOString()}`,
