@@ -5,6 +5,7 @@ import { type DeskUnderTest, startDesk, startTestSlack, USERS } from '../test/he
 import { startTestSimulator } from '../test/helpers/partner.js';
 import { createDatabase, postgresTests, startPostgresServer } from '../test/helpers/postgres-server.js';
 import { redisTests, startRedisServer } from '../test/helpers/redis-server.js';
+import { until } from '../test/helpers/until.js';
 import { type BenchRow, percentile } from './table.js';
 
 // Section 10: order events in Slack. (a) How long from a change at the partner to its post in a
@@ -26,18 +27,6 @@ const ALL_CHANGES: SubscriptionFilters = {
 };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until(
-  what: string,
-  check: () => Promise<boolean> | boolean,
-  timeoutMs: number,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`bench: timed out waiting for ${what}`);
-    await sleep(20);
-  }
-}
 
 /** When each post first appeared in the fake Slack, by its text (checked on every change). */
 function watchPosts(slack: FakeSlack): Map<string, number> {

@@ -47,7 +47,6 @@ export interface NotificationStore {
   /** Ends a person's watch; false when there was none running. */
   endWatch(userId: string, orderId: string, at: Date, reason: string): Promise<boolean>;
   watchesOf(userId: string, limit: number): Promise<Watch[]>;
-  watchersOf(orderId: string): Promise<Watch[]>;
   /** Every running watch (at most `limit`): one read per round instead of one per event. */
   runningWatches(limit: number): Promise<Watch[]>;
   /** Watches whose 30 days are over, not yet ended. */
@@ -162,17 +161,6 @@ export function createNotificationStore(db: OrderDeskDb): NotificationStore {
           .where('ended_at', 'is', null)
           .orderBy('created_at', 'desc')
           .limit(limit)
-          .execute(),
-      );
-      return rows.map(toWatch);
-    },
-    async watchersOf(orderId) {
-      const rows = await db.run((kysely) =>
-        kysely
-          .selectFrom('order_watches')
-          .selectAll()
-          .where('order_id', '=', orderId)
-          .where('ended_at', 'is', null)
           .execute(),
       );
       return rows.map(toWatch);

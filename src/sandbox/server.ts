@@ -15,6 +15,7 @@ export interface SandboxUser extends FakeUser {
 const STATIC: Record<string, { file: string; type: string }> = {
   '/': { file: 'index.html', type: 'text/html; charset=utf-8' },
   '/app.js': { file: 'app.js', type: 'text/javascript; charset=utf-8' },
+  '/api.js': { file: 'api.js', type: 'text/javascript; charset=utf-8' },
   '/render.js': { file: 'render.js', type: 'text/javascript; charset=utf-8' },
   '/modal.js': { file: 'modal.js', type: 'text/javascript; charset=utf-8' },
   '/style.css': { file: 'style.css', type: 'text/css; charset=utf-8' },

@@ -1,3 +1,4 @@
+import { toExample } from '../blocks/messages.js';
 import type { ExampleOrder } from '../blocks/types.js';
 import type { OrderIndex } from '../index/order-index.js';
 import type { AppLogger } from '../logger.js';
@@ -27,9 +28,7 @@ export function createOrderExamples(deps: {
     try {
       const { orders } = await deps.orderIndex.search({ limit: 1 });
       const newest = orders[0];
-      const example = newest
-        ? { id: newest.id, reference: newest.referenceId, productTitle: newest.item.title }
-        : undefined;
+      const example = newest ? toExample(newest) : undefined;
       // An empty copy (the first sync has not run yet) is asked again next time, not for a minute.
       cached = example ? { example, readAt: deps.now().getTime() } : undefined;
       return example;

@@ -1,17 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeMessage } from '../../src/fake-slack/model.js';
 import { CHANNEL, type Harness, nthResponse, startHarness, USERS } from '../helpers/harness.js';
+import { until } from '../helpers/until.js';
 
 const textOf = (value: unknown) => JSON.stringify(value) ?? '';
-
-/** Polls `check` (a database read) until it holds; the fake Slack's waitFor is for what Slack records. */
-async function until(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`not true within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 // "Notify me": the moving simulator changes an order, the sync sees it, the watcher gets one direct
 // message with the card as it is now (never keys), and the watch ends. Time moves by a clock the test
@@ -32,7 +24,10 @@ describe('Notify me', () => {
   async function pendingOrder() {
     const [order] = h.simulator.history.arrive(1, { status: 'PROCESSING' });
     if (!order) throw new Error('no order arrived');
-    await until(async () => (await h.desk.deps.orderIndex.get(order.id))?.status === 'PROCESSING');
+    await until(
+      'the index',
+      async () => (await h.desk.deps.orderIndex.get(order.id))?.status === 'PROCESSING',
+    );
     return order;
   }
 
@@ -68,7 +63,10 @@ describe('Notify me', () => {
     for (const key of h.simulator.keysOf(order.id)) expect(textOf(message)).not.toContain(key.value);
     expect(textOf(message.blocks)).toContain('this watch has ended');
     // Exactly one, even after more rounds.
-    await until(async () => (await h.desk.deps.notifications.watchesOf(USERS.agent, 10)).length === 0);
+    await until(
+      'the watch to end',
+      async () => (await h.desk.deps.notifications.watchesOf(USERS.agent, 10)).length === 0,
+    );
     await h.desk.notifier.runOnce();
     expect(dmsAbout(USERS.agent, order.id)).toHaveLength(1);
   });
@@ -149,7 +147,10 @@ describe('Notify me', () => {
     );
     expect(await h.desk.deps.notifications.watchesOf(USERS.finance, 10)).toEqual([]);
     h.simulator.history.complete(order.id);
-    await until(async () => (await h.desk.deps.orderIndex.get(order.id))?.status === 'COMPLETED');
+    await until(
+      'the index',
+      async () => (await h.desk.deps.orderIndex.get(order.id))?.status === 'COMPLETED',
+    );
     await h.desk.notifier.runOnce();
     expect(dmsAbout(USERS.finance, order.id)).toHaveLength(0);
   });

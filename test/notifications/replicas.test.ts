@@ -17,18 +17,7 @@ import {
   startPostgresServer,
 } from '../helpers/postgres-server.js';
 import { type RedisServer, redisTests, startRedisServer } from '../helpers/redis-server.js';
-
-async function until(
-  what: string,
-  check: () => Promise<boolean> | boolean,
-  timeoutMs = 30_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+import { until } from '../helpers/until.js';
 
 // Three replicas on one PostgreSQL and one Redis: every order event of a subscription is posted once
 // and every watch answered once, with Slack's per-channel limit enforced (no 429), even when the

@@ -1,15 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHANNEL, CONNECT_CHANNEL, type Harness, startHarness, USERS } from '../helpers/harness.js';
+import { until } from '../helpers/until.js';
 
 const textOf = (value: unknown) => JSON.stringify(value) ?? '';
-
-async function until(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`not true within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 interface Form {
   channel: string;
@@ -71,7 +64,10 @@ describe('channel subscriptions', () => {
   async function newOrder(options: { amount?: number; title?: string } = {}) {
     const [order] = h.simulator.history.arrive(1, { status: 'PROCESSING', ...options });
     if (!order) throw new Error('no order arrived');
-    await until(async () => (await h.desk.deps.orderIndex.get(order.id))?.status === 'PROCESSING');
+    await until(
+      'the index',
+      async () => (await h.desk.deps.orderIndex.get(order.id))?.status === 'PROCESSING',
+    );
     return order;
   }
 
@@ -252,6 +248,9 @@ describe('channel subscriptions', () => {
     const before = (await h.desk.deps.notifications.subscriptions(100)).length;
     expect(removable.length).toBe(before);
     await h.slack.clickHome({ user: USERS.finance, actionId: 'home_remove_subscription_0' });
-    await until(async () => (await h.desk.deps.notifications.subscriptions(100)).length === before - 1);
+    await until(
+      'the index',
+      async () => (await h.desk.deps.notifications.subscriptions(100)).length === before - 1,
+    );
   });
 });

@@ -1,3 +1,4 @@
+import { api } from './api.js';
 import { checkStateValues, modalKey, readStateValues, renderModalView } from './modal.js';
 import { escapeHtml, renderBlocks, renderMessageBody } from './render.js';
 
@@ -18,18 +19,6 @@ const state = {
   menuFor: null,
 };
 const $ = (id) => document.getElementById(id);
-
-async function api(path, body) {
-  const response = await fetch(
-    `/sandbox/api/${path}`,
-    body === undefined
-      ? {}
-      : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
-  );
-  const data = await response.json().catch(() => ({}));
-  if (!response.ok) throw new Error(data.error ?? `HTTP ${response.status}`);
-  return data;
-}
 
 function userName(id) {
   return state.users.find((u) => u.id === id)?.name ?? id;

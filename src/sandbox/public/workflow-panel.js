@@ -1,3 +1,4 @@
+import { api } from './api.js';
 import { escapeHtml } from './render.js';
 
 // "Run workflow step": what Workflow Builder does when a workflow reaches one of Order Desk's steps.
@@ -8,18 +9,6 @@ import { escapeHtml } from './render.js';
 
 const panel = { steps: [], users: [], shown: false };
 const $ = (id) => document.getElementById(id);
-
-async function api(path, body) {
-  const response = await fetch(
-    `/sandbox/api/${path}`,
-    body === undefined
-      ? {}
-      : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
-  );
-  const data = await response.json().catch(() => ({}));
-  if (!response.ok) throw new Error(data.error ?? `HTTP ${response.status}`);
-  return data;
-}
 
 /** The user the page shows things for (the picker at the top left). */
 function currentUser() {
