@@ -37,6 +37,9 @@ export interface OrdersTable {
   /** Unsettled orders: when to search for it again, and how many times it has been (its back-off). */
   next_check_at: string | null;
   checks: number;
+  /** The order's CSV line before and after the currency cell (csvLineParts); null until formatted. */
+  csv_head: string | null;
+  csv_tail: string | null;
 }
 
 /** Each new order and each status change, once (a unique key, whichever replica saw it first). */

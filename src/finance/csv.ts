@@ -58,9 +58,52 @@ export function csvRow(order: OrderSummary, currency: string | undefined): strin
   ];
 }
 
+// RFC 4180 rows: CRLF between records, and a cell holding a line break of its own (a lone \n or \r
+// in a product title) quoted. csv-stringify leaves those unquoted once the record delimiter is
+// set, unless told: such a row split in two in a spreadsheet.
+const ROW_OPTIONS = { record_delimiter: '\r\n', quote_record_delimiter: true } as const;
+
+/** The BOM (so spreadsheet apps read accents right) and the header line. */
+export const CSV_HEADER = stringify([], {
+  ...ROW_OPTIONS,
+  columns: [...CSV_COLUMNS],
+  header: true,
+  bom: true,
+});
+
+/** Rows as CSV lines, each ending with CRLF. */
+export function csvLines(rows: string[][]): string {
+  return rows.length === 0 ? '' : stringify(rows, ROW_OPTIONS);
+}
+
+const CURRENCY_COLUMN = CSV_COLUMNS.indexOf('currency');
+const cellsOf = (cells: string[]) =>
+  cells.length === 1 && cells[0] === '' ? '' : stringify([cells], { ...ROW_OPTIONS, eof: false });
+
+/**
+ * One order's CSV line in the two parts around the currency cell, as the order index stores them:
+ * an export from the index is `head + currencyCell(currency) + tail` for each order, joined by the
+ * database, with no formatting per row. The currency is a setting, not the order's, so it is not
+ * stored. The same csv-stringify options as `csvLines`: the parts joined are byte for byte that line.
+ * Changing the columns or their format needs a migration that clears the stored parts
+ * (`csv_head = null`): the index then formats those orders again before it exports them.
+ */
+export function csvLineParts(order: OrderSummary): { head: string; tail: string } {
+  const row = csvRow(order, undefined);
+  return {
+    head: `${cellsOf(row.slice(0, CURRENCY_COLUMN))},`,
+    tail: `,${cellsOf(row.slice(CURRENCY_COLUMN + 1))}\r\n`,
+  };
+}
+
+/** The currency cell as it appears between an order's stored parts. */
+export function currencyCell(currency: string | undefined): string {
+  return cellsOf([text(currency)]);
+}
+
 export interface CsvFileWriter {
-  /** Writes one page of rows; waits only when the disk is behind (backpressure). */
-  writeRows(rows: string[][]): Promise<void>;
+  /** Writes CSV lines (the header goes first); waits only when the disk is behind (backpressure). */
+  write(lines: string): Promise<void>;
   /** Ends the file; resolves with its size in bytes. */
   close(): Promise<number>;
   /** Stops writing (a failed export): the caller deletes the file. */
@@ -68,9 +111,8 @@ export interface CsvFileWriter {
 }
 
 /**
- * RFC 4180 CSV (CRLF, quoted where needed) in UTF-8 with a byte-order mark, so spreadsheet apps read
- * accents right, streamed to a file a page at a time: memory stays flat whatever the history. Each
- * page goes through csv-stringify's synchronous API (one call per page, not a stream event per row).
+ * RFC 4180 CSV (CRLF, quoted where needed) in UTF-8 with a byte-order mark, streamed to a file a page
+ * at a time: memory stays flat whatever the history.
  */
 export function openCsvFile(path: string): CsvFileWriter {
   // A buffer of several pages: the next page is read and formatted while the disk writes the last
@@ -81,18 +123,16 @@ export function openCsvFile(path: string): CsvFileWriter {
   file.on('error', (error) => {
     failure ??= error;
   });
-  const options = { columns: [...CSV_COLUMNS], record_delimiter: '\r\n' } as const;
   return {
-    async writeRows(rows) {
+    async write(lines) {
       if (failure) throw failure;
-      if (rows.length === 0 && !first) return;
-      const text = stringify(rows, { ...options, header: first, bom: first });
+      const chunk = first ? CSV_HEADER + lines : lines;
       first = false;
-      if (!file.write(text)) await once(file, 'drain');
+      if (chunk.length > 0 && !file.write(chunk)) await once(file, 'drain');
     },
     async close() {
       if (failure) throw failure;
-      if (first) await this.writeRows([]);
+      if (first) await this.write('');
       file.end();
       await once(file, 'finish');
       if (failure) throw failure;

@@ -11,8 +11,8 @@ import { isPartnerApiError, type PartnerClient } from '../partner-api/index.js';
 import { logPartnerFailure } from '../services/partner-failures.js';
 import type { SlackDelivery } from '../services/slack-delivery.js';
 import { nextDay, startOfDay } from './calendar.js';
-import { csvRow, openCsvFile } from './csv.js';
-import { type HistoryDeps, type HistorySource, historyBetween } from './history-source.js';
+import { openCsvFile } from './csv.js';
+import { csvBetween, type HistoryDeps, type HistorySource } from './history-source.js';
 import { dayKey } from './spend.js';
 
 export interface ExportRequest {
@@ -119,20 +119,19 @@ export async function runExport(deps: ExportDeps, request: ExportRequest): Promi
   try {
     const since = startOfDay(request.from, deps.timeZone);
     const until = new Date(startOfDay(nextDay(request.to), deps.timeZone).getTime() - 1);
-    // From Order Desk's copy when it covers the range (fast, no partner reads), else the partner.
-    const history = await historyBetween({ ...deps, now: deps.now ?? (() => new Date()) }, since, until);
+    // From Order Desk's copy when it covers the range (its stored lines, no partner reads), else
+    // the partner.
+    const history = await csvBetween({ ...deps, now: deps.now ?? (() => new Date()) }, since, until, {
+      completedOnly: request.completedOnly,
+      currency: deps.currency,
+    });
     source = history.source;
     try {
-      for await (const page of history.pages) {
+      for await (const chunk of history.chunks) {
         if (openFailure) throw openFailure.error;
-        read += page.length;
-        const rows: string[][] = [];
-        for (const order of page) {
-          if (request.completedOnly && order.status?.toUpperCase() !== 'COMPLETED') continue;
-          rows.push(csvRow(order, deps.currency));
-        }
-        await writer.writeRows(rows);
-        written += rows.length;
+        read += chunk.read;
+        await writer.write(chunk.csv);
+        written += chunk.written;
         if (Date.now() - lastUpdate >= every) {
           lastUpdate = Date.now();
           await update(exportMessages.progress(request, read));

@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database, OrderDeskDb } from '../db/index.js';
 import type { OrdersTable } from '../db/schema.js';
+import { csvLineParts } from '../finance/csv.js';
 import type { OrderSummary } from '../partner-api/index.js';
 import { SETTLED_STATUSES } from '../partner-api/statuses.js';
 import { rareWindows, sampleOf, type TrigramSample } from './trigram-windows.js';
@@ -53,6 +54,12 @@ export interface OrderIndex {
   stats(): Promise<{ orders: number; newestCreatedAt: string | null }>;
   /** Orders created from `since` to `until` (inclusive), newest first, `pageSize` at a time. */
   between(since: Date, until: Date, pageSize: number): AsyncGenerator<OrderSummary[]>;
+  /**
+   * The same orders as CSV lines (the stored parts joined around `currencyCell`), newest first, in
+   * chunks of up to `chunkSize` orders: `read` orders in the range, `written` of them in `csv`
+   * (`completedOnly` leaves out the others). Orders without stored parts are formatted first.
+   */
+  csvBetween(since: Date, until: Date, options: CsvExportOptions): AsyncGenerator<CsvChunk>;
   /** Events after `afterId`, oldest first. */
   events(afterId: number, limit: number): Promise<OrderEvent[]>;
   /** The newest event's ID (0 when there is none): where a new reader of the events starts. */
@@ -70,6 +77,18 @@ export interface OrderIndex {
   writeCursor(name: string, value: string, at: Date): Promise<void>;
 }
 
+export interface CsvExportOptions {
+  currencyCell: string;
+  completedOnly: boolean;
+  chunkSize: number;
+}
+
+export interface CsvChunk {
+  csv: string;
+  read: number;
+  written: number;
+}
+
 type SqlTag = typeof import('kysely').sql;
 
 /**
@@ -83,6 +102,8 @@ const SAMPLE_SIZE = 5_000;
 const SAMPLE_MAX_AGE_MS = 10 * 60_000;
 // More matches than this in the trigram index: the newest-first walk is the faster plan.
 const MANY_MATCHES = 2_000;
+// Orders without a stored CSV line, formatted and written per transaction.
+const FORMAT_BATCH = 500;
 
 /** Statuses after which an order does not change by itself: no more checks. */
 export const SETTLED = SETTLED_STATUSES;
@@ -91,6 +112,7 @@ const searchTextOf = (order: OrderSummary) =>
   [order.id, order.referenceId ?? '', order.item.title ?? ''].join(' ').toLowerCase();
 
 function rowOf(order: OrderSummary, seenAt: string): OrdersTable {
+  const csv = csvLineParts(order);
   return {
     id: order.id,
     reference_id: order.referenceId,
@@ -107,6 +129,8 @@ function rowOf(order: OrderSummary, seenAt: string): OrdersTable {
     missing_since: null,
     next_check_at: null,
     checks: 0,
+    csv_head: csv.head,
+    csv_tail: csv.tail,
   };
 }
 
@@ -212,6 +236,11 @@ export function createOrderIndex(db: OrderDeskDb): OrderIndex {
       }
       const statusChanged = (known.status ?? '') !== (order.status ?? '');
       const version = Number(known.status_version);
+      const createdAt = order.createdAt ?? known.created_at;
+      // The search text and the CSV line are written only when they change: a changed search text
+      // rewrites the order's trigram entries (SQLite's trigger), a changed line its export index entry.
+      const searchText = searchTextOf(order);
+      const csv = csvLineParts({ ...order, createdAt });
       const update = await trx
         .updateTable('orders')
         .set({
@@ -221,8 +250,11 @@ export function createOrderIndex(db: OrderDeskDb): OrderIndex {
           title: order.item.title,
           quantity: order.item.quantity,
           amount: order.item.amount,
-          created_at: order.createdAt ?? known.created_at,
-          search_text: searchTextOf(order),
+          created_at: createdAt,
+          ...(searchText === known.search_text ? {} : { search_text: searchText }),
+          ...(csv.head === known.csv_head && csv.tail === known.csv_tail
+            ? {}
+            : { csv_head: csv.head, csv_tail: csv.tail }),
           last_seen_at: seenAt,
           missing_since: null,
           status_version: statusChanged ? version + 1 : version,
@@ -299,6 +331,40 @@ export function createOrderIndex(db: OrderDeskDb): OrderIndex {
     if (query.minAmount !== undefined) select = select.where('amount', '>=', query.minAmount);
     if (query.maxAmount !== undefined) select = select.where('amount', '<=', query.maxAmount);
     return select;
+  }
+
+  /**
+   * Formats the CSV lines of the range's orders that have none (written before migration 0008, or
+   * cleared by a later one), a batch at a time. An order written meanwhile got its line from that
+   * write, which this one does not overwrite.
+   */
+  async function formatMissingLines(from: string, to: string): Promise<void> {
+    for (;;) {
+      const rows = (await db.arrayRows((kysely) =>
+        kysely
+          .selectFrom('orders')
+          .select([...HISTORY_COLUMNS])
+          .where('csv_head', 'is', null)
+          .where('created_at', '>=', from)
+          .where('created_at', '<=', to)
+          .limit(FORMAT_BATCH),
+      )) as HistoryRow[];
+      if (rows.length === 0) return;
+      await db.run((kysely) =>
+        kysely.transaction().execute(async (trx) => {
+          for (const row of rows) {
+            const csv = csvLineParts(summaryOf(row));
+            await trx
+              .updateTable('orders')
+              .set({ csv_head: csv.head, csv_tail: csv.tail })
+              .where('id', '=', row[0])
+              .where('csv_head', 'is', null)
+              .execute();
+          }
+        }),
+      );
+      if (rows.length < FORMAT_BATCH) return;
+    }
   }
 
   let sample: { value: TrigramSample; at: number } | undefined;
@@ -461,6 +527,67 @@ export function createOrderIndex(db: OrderDeskDb): OrderIndex {
         const last = rows[rows.length - 1] as HistoryRow;
         before = { createdAt: last[7] ?? '', id: last[0], first: false };
         if (rows.length < pageSize) return;
+      }
+    },
+    async *csvBetween(since, until, { currencyCell, completedOnly, chunkSize }) {
+      const from = since.toISOString();
+      const to = until.toISOString();
+      await formatMissingLines(from, to);
+      const { sql } = await import('kysely');
+      // NULL for an order left out: counted as read, not written.
+      const line = completedOnly
+        ? sql<
+            string | null
+          >`case when upper(status) = 'COMPLETED' then csv_head || ${currencyCell} || csv_tail end`
+        : sql<string | null>`csv_head || ${currencyCell} || csv_tail`;
+      let end: { createdAt: string; id: string } | undefined;
+      for (;;) {
+        const upper = end;
+        // Where this chunk starts: the chunkSize-th order below the last chunk, read from the index
+        // alone. None: the rest of the range is the last chunk.
+        const [start] = (await db.arrayRows((kysely) =>
+          kysely
+            .selectFrom('orders')
+            .select(['created_at', 'id'])
+            .where('created_at', '>=', from)
+            .where((eb) =>
+              upper
+                ? eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(upper.createdAt, upper.id))
+                : eb('created_at', '<=', to),
+            )
+            .orderBy('created_at', 'desc')
+            .orderBy('id', 'desc')
+            .limit(1)
+            .offset(chunkSize - 1),
+        )) as Array<[string, string]>;
+        // Lines as rows, in order (an aggregate's order would cost a sort), joined here.
+        const lines = (await db.columnValues((kysely) =>
+          kysely
+            .selectFrom('orders')
+            .select(line.as('line'))
+            .where((eb) =>
+              start
+                ? eb(eb.refTuple('created_at', 'id'), '>=', eb.tuple(start[0], start[1]))
+                : eb('created_at', '>=', from),
+            )
+            .where((eb) =>
+              upper
+                ? eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(upper.createdAt, upper.id))
+                : eb('created_at', '<=', to),
+            )
+            .orderBy('created_at', 'desc')
+            .orderBy('id', 'desc'),
+        )) as Array<string | null>;
+        let csv = '';
+        let written = 0;
+        for (const text of lines) {
+          if (text === null) continue;
+          csv += text;
+          written++;
+        }
+        if (lines.length > 0) yield { csv, read: lines.length, written };
+        if (!start) return;
+        end = { createdAt: start[0], id: start[1] };
       }
     },
     async events(afterId, limit) {

@@ -1,7 +1,8 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type OrderDeskDb, openDatabase } from '../../src/db/index.js';
-import { createOrderIndex } from '../../src/index/order-index.js';
+import { csvLines, csvRow } from '../../src/finance/csv.js';
+import { type CsvChunk, createOrderIndex } from '../../src/index/order-index.js';
 import { createLogger } from '../../src/logger.js';
 import type { OrderSummary } from '../../src/partner-api/index.js';
 import {
@@ -238,6 +239,86 @@ function indexContract(name: string, open: () => Promise<{ db: OrderDeskDb; peer
       ))
         pages.push(page.map((o) => o.id));
       expect(pages).toEqual([['K5', 'K4'], ['K3', 'K2'], ['K1']]);
+    });
+
+    it('exports a range as CSV lines newest first in chunks, ties by ID, nothing twice; only completed when asked', async () => {
+      const index = createOrderIndex(db);
+      const same = '2023-03-03T03:03:03.000Z';
+      const orders = [
+        order('C1', { createdAt: '2023-03-01T00:00:00.000Z' }),
+        order('C2', { createdAt: same, status: 'PENDING' }),
+        order('C3', { createdAt: same }),
+        order('C4', { createdAt: same, title: 'Quote "me", \n please' }),
+        order('C5', { createdAt: '2023-03-09T00:00:00.000Z', status: 'REFUNDED' }),
+        order('C6', { createdAt: '2023-04-01T00:00:00.000Z' }),
+      ];
+      await index.record(orders, at('2026-11-23T12:40:00Z'));
+      const range = [new Date('2023-03-01T00:00:00.000Z'), new Date('2023-03-31T00:00:00.000Z')] as const;
+      const chunks: CsvChunk[] = [];
+      for await (const chunk of index.csvBetween(...range, {
+        currencyCell: 'EUR',
+        completedOnly: false,
+        chunkSize: 2,
+      }))
+        chunks.push(chunk);
+      // Lines as the partner's pages are formatted: the same orders through csvRow and csv-stringify.
+      const expected = (ids: string[]) =>
+        csvLines(
+          ids.map((id) => csvRow(orders.find((candidate) => candidate.id === id) ?? order(id), 'EUR')),
+        );
+      expect(chunks).toEqual([
+        { csv: expected(['C5', 'C4']), read: 2, written: 2 },
+        { csv: expected(['C3', 'C2']), read: 2, written: 2 },
+        { csv: expected(['C1']), read: 1, written: 1 },
+      ]);
+      const completed: CsvChunk[] = [];
+      for await (const chunk of index.csvBetween(...range, {
+        currencyCell: 'EUR',
+        completedOnly: true,
+        chunkSize: 3,
+      }))
+        completed.push(chunk);
+      expect(completed).toEqual([
+        { csv: expected(['C4', 'C3']), read: 3, written: 2 },
+        { csv: expected(['C1']), read: 2, written: 1 },
+      ]);
+    });
+
+    it('a status change rewrites the stored line; orders stored without one are formatted before an export', async () => {
+      const index = createOrderIndex(db);
+      const range = [new Date('2022-02-01T00:00:00.000Z'), new Date('2022-02-28T00:00:00.000Z')] as const;
+      const read = async () => {
+        let csv = '';
+        for await (const chunk of index.csvBetween(...range, {
+          currencyCell: '',
+          completedOnly: false,
+          chunkSize: 100,
+        }))
+          csv += chunk.csv;
+        return csv;
+      };
+      const first = order('L1', { createdAt: '2022-02-02T00:00:00.000Z' });
+      const second = order('L2', { createdAt: '2022-02-03T00:00:00.000Z', title: '=1+1' });
+      await index.record([first, second], at('2026-11-23T12:50:00Z'));
+      await index.record([{ ...first, status: 'REFUNDED' }], at('2026-11-23T12:51:00Z'));
+      expect(await read()).toBe(
+        csvLines([csvRow(second, undefined), csvRow({ ...first, status: 'REFUNDED' }, undefined)]),
+      );
+      // As orders written before the lines were stored (migration 0008), or after a migration cleared them.
+      await db.run((kysely) =>
+        kysely
+          .updateTable('orders')
+          .set({ csv_head: null, csv_tail: null })
+          .where('id', 'in', ['L1', 'L2'])
+          .execute(),
+      );
+      expect(await read()).toBe(
+        csvLines([csvRow(second, undefined), csvRow({ ...first, status: 'REFUNDED' }, undefined)]),
+      );
+      const stored = await db.run((kysely) =>
+        kysely.selectFrom('orders').select('csv_head').where('id', 'in', ['L1', 'L2']).execute(),
+      );
+      expect(stored.map((row) => row.csv_head).every((head) => typeof head === 'string')).toBe(true);
     });
 
     it('marks orders no longer listed (never deletes them), keeps cursors, prunes old events', async () => {

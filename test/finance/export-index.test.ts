@@ -49,6 +49,8 @@ function sameBytes(name: string, open: () => Promise<OrderDeskDb>) {
         { title: 'Café Größe 日本語版', amount: 0.1 + 0.2, created_at: '2026-11-22T11:14:00.000Z' },
         { title: '@handle\ttab', quantity: 3, created_at: '2026-11-22T11:15:00Z' },
         { title: 'Gift card', status: 'REFUNDED', created_at: '2026-11-22T11:16:00.000Z' },
+        // Last: the simulator leaves every seventh order without a reference or an amount.
+        { title: 'Lone\nbreak', created_at: '2026-11-22T11:17:00.000Z' },
       ];
       for (const order of awkward) simulator.addOrder(order);
       slack = await startFakeSlack({
@@ -125,6 +127,9 @@ function sameBytes(name: string, open: () => Promise<OrderDeskDb>) {
       const text = fromPartner.bytes.toString('utf8');
       // The awkward cells are in both files, as csv-stringify writes them.
       expect(text).toContain('"Line one\nline two\r\nthree"');
+      // A line break of its own is quoted too (csv-stringify does not, once the delimiter is CRLF,
+      // unless told): unquoted, a spreadsheet split that row in two.
+      expect(text).toContain(',"Lone\nbreak",');
       expect(text).toContain('"Bundle ""Gold"", 2 keys"');
       expect(text).toContain(",'-SUM(A1),1,-12.5,EUR,");
       expect(text).toContain('0.30000000000000004');
