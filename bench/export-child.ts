@@ -89,6 +89,7 @@ if (mode === 'index-export') {
 (globalThis as { gc?: () => void }).gc?.();
 const started = performance.now();
 let orders: number;
+let phases: { readMs?: number | undefined; uploadMs?: number | undefined; bytes?: number } = {};
 if (mode === 'scan') {
   orders = await scan();
 } else {
@@ -117,6 +118,7 @@ if (mode === 'scan') {
   );
   if (result.outcome !== 'uploaded') throw new Error(`export ended ${result.outcome}`);
   orders = result.orders;
+  phases = { readMs: result.readMs, uploadMs: result.uploadMs, bytes: result.bytes };
 }
 const ms = performance.now() - started;
 clearInterval(sample);
@@ -124,7 +126,7 @@ peak = Math.max(peak, process.memoryUsage.rss());
 // Run with --expose-gc: the heap after a full collection shows what the work kept, not when GC ran.
 (globalThis as { gc?: () => void }).gc?.();
 const heapMb = process.memoryUsage().heapUsed / 2 ** 20;
-console.log(JSON.stringify({ ms, orders, peakRssMb: peak / 2 ** 20, heapMb }));
+console.log(JSON.stringify({ ms, orders, peakRssMb: peak / 2 ** 20, heapMb, ...phases }));
 // The seeded SQLite file (about 100 MB) goes with the process.
 if (indexDir) rmSync(indexDir, { recursive: true, force: true });
 process.exit(0);

@@ -64,6 +64,9 @@ export interface ExportResult {
   outcome: 'uploaded' | 'partner_failed' | 'slack_failed';
   orders: number;
   bytes: number;
+  /** An uploaded file: how long reading the range into the file took, and then the upload. */
+  readMs?: number;
+  uploadMs?: number;
 }
 
 /**
@@ -116,6 +119,7 @@ export async function runExport(deps: ExportDeps, request: ExportRequest): Promi
   let written = 0;
   let lastUpdate = Date.now();
   const every = deps.progressEveryMs ?? 2_000;
+  const started = performance.now();
   try {
     const since = startOfDay(request.from, deps.timeZone);
     const until = new Date(startOfDay(nextDay(request.to), deps.timeZone).getTime() - 1);
@@ -152,6 +156,7 @@ export async function runExport(deps: ExportDeps, request: ExportRequest): Promi
       throw error;
     }
     const bytes = await writer.close();
+    const readMs = Math.round(performance.now() - started);
     const filename = `orders-${request.from}-to-${request.to}${request.completedOnly ? '-completed' : ''}.csv`;
     try {
       await uploadFile(client, deps.delivery, path, filename, bytes, dm);
@@ -163,12 +168,23 @@ export async function runExport(deps: ExportDeps, request: ExportRequest): Promi
       await update(exportMessages.slackFailed(request, written), true);
       return { outcome: 'slack_failed', orders: written, bytes };
     }
+    const uploadMs = Math.round(performance.now() - started) - readMs;
     await update(exportMessages.ready(request, written, read, source), true);
+    // The two durations say where a slow export spent its time: the history (partner or copy) or Slack.
     log.info(
-      { event: 'export', orders: written, bytes, from: request.from, to: request.to, source: source.kind },
+      {
+        event: 'export',
+        orders: written,
+        bytes,
+        from: request.from,
+        to: request.to,
+        source: source.kind,
+        readMs,
+        uploadMs,
+      },
       'orders exported',
     );
-    return { outcome: 'uploaded', orders: written, bytes };
+    return { outcome: 'uploaded', orders: written, bytes, readMs, uploadMs };
   } finally {
     await unlink(path).catch(() => undefined);
   }

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -94,6 +95,23 @@ const printLevel = PINO_LEVELS[process.env.SANDBOX_LOG_LEVEL ?? 'info'] ?? 30;
 const botToken = `xoxb-sandbox-${randomBytes(8).toString('hex')}`;
 const signingSecret = randomBytes(16).toString('hex');
 let app: ChildProcess | undefined;
+
+// How long the app gets to finish its replies and stop after SIGTERM before it is killed.
+const APP_STOP_MS = 25_000;
+
+/**
+ * Stops the app and waits for it to exit. The sandbox stays up meanwhile: with the sandbox gone, the
+ * app's log had nowhere to go (its stdout is a pipe to the sandbox), and an app stopped that way was
+ * seen still running minutes later, holding its port. Killed if it has not stopped in APP_STOP_MS.
+ */
+async function stopApp(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), APP_STOP_MS);
+  await exited;
+  clearTimeout(timer);
+}
 
 try {
   // The partner speaks as real wholesale APIs do (MIME key types, image keys as base64, partial
@@ -198,14 +216,18 @@ try {
   console.log(`  partner simulator:    ${simulator.url}`);
   console.log('  Pick who you are at the top left, then type /order in #support.');
 
+  const running = app;
+  let stopping = false;
   const shutdown = async () => {
-    app?.kill('SIGTERM');
+    stopping = true;
+    await stopApp(running);
     await Promise.all([slack.stop(), simulator.stop()]);
     process.exit(0);
   };
   process.once('SIGINT', () => void shutdown());
   process.once('SIGTERM', () => void shutdown());
-  app.once('exit', (code) => {
+  running.once('exit', (code) => {
+    if (stopping) return;
     console.error(`The app stopped (exit code ${code}); stopping the sandbox.`);
     void Promise.all([slack.stop(), simulator.stop()]).then(() => process.exit(code ?? 1));
   });

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 
 export interface SandboxProcess {
   url: string;
@@ -45,6 +46,12 @@ export async function startSandboxProcess(): Promise<SandboxProcess> {
       reject(new Error(`sandbox exited with ${code}: ${errors}`));
     });
   });
+  // The app the sandbox started (Linux lists a process's children in /proc).
+  const appPids = readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8')
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean)
+    .map(Number);
   return {
     ...addresses,
     child,
@@ -52,6 +59,20 @@ export async function startSandboxProcess(): Promise<SandboxProcess> {
       if (child.exitCode !== null) return;
       child.kill('SIGTERM');
       await once(child, 'exit');
+      // The sandbox stops its app and waits for it before it exits. An app left behind kept running
+      // for the rest of the test run (seen after the browser tests, stuck in its shutdown), taking
+      // a share of the two cores from every test and benchmark after it.
+      const left = appPids.filter((pid) => {
+        try {
+          process.kill(pid, 0);
+          return true;
+        } catch {
+          return false;
+        }
+      });
+      for (const pid of left) process.kill(pid, 'SIGKILL');
+      if (left.length > 0)
+        throw new Error(`the sandbox exited and left its app running (pid ${left.join(', ')})`);
     },
   };
 }
