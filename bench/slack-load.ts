@@ -102,15 +102,16 @@ export async function waitForAnswers(
 }
 
 /**
- * Answer times, one command at a time: 50 warm-up commands, then `count` measured ones, each from
+ * Answer times, one command at a time: `warmUp` commands (50), then `count` measured ones, each from
  * sending the command to its first response_url post.
  */
 export async function measureAnswerTimes(
   options: Omit<Parameters<typeof sendCommands>[0], 'count' | 'concurrency' | 'awaitAnswer'>,
   count = 200,
+  warmUp = 50,
 ): Promise<number[]> {
   const closedLoop = { ...options, concurrency: 1, awaitAnswer: true };
-  await sendCommands({ ...closedLoop, count: 50 });
+  if (warmUp > 0) await sendCommands({ ...closedLoop, count: warmUp });
   const run = await sendCommands({ ...closedLoop, count });
   const posts = await waitForAnswers(options.slack, run.timings, 60_000);
   return run.timings

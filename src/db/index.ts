@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type BetterSqlite3 from 'better-sqlite3';
 import type { Compilable, CompiledQuery, Kysely } from 'kysely';
 import type { AppLogger } from '../logger.js';
 import { type Engine, migrationProvider } from './migrations.js';
 import type { Database } from './schema.js';
+import { cachedPrepare } from './statement-cache.js';
 
 export type { Engine } from './migrations.js';
 export type { AuditTable, Database } from './schema.js';
@@ -47,6 +47,9 @@ export function describeDatabaseUrl(url: string): string {
 
 /** How a prepared read returns its rows: arrays of columns, or the first column's values. */
 type RowShape = 'arrays' | 'values';
+
+// Prepared SQLite statements kept for reuse, per cache (Kysely's, and the array reads').
+const STATEMENT_CACHE_SIZE = 200;
 
 // SQLite maps up to this much of its file (the whole file, for a few million orders).
 const MMAP_BYTES = 1 << 30;
@@ -117,8 +120,12 @@ async function openSqlite(dataDir: string, log: AppLogger): Promise<OrderDeskDb>
   try {
     if (path !== ':memory:') mkdirSync(dataDir, { recursive: true });
     database = new SQLite(path);
-    // WAL: readers do not wait for the writer; a crash loses at most the last transaction.
+    // WAL: readers do not wait for the writer. NORMAL: a commit is not flushed to disk on its own
+    // (the WAL is, at each checkpoint). A crash of Order Desk loses nothing committed; a power cut or
+    // an OS crash may lose the last commits, never the file's consistency. With FULL every commit
+    // waited for the disk on the event loop: 0.28 ms measured here, on every lookup's write-through.
     database.pragma('journal_mode = WAL');
+    database.pragma('synchronous = NORMAL');
     database.pragma('busy_timeout = 5000');
     // Reads map the file instead of copying each page through a read call: an export reads its range
     // (13 MB per 100,000 orders) about a quarter faster. Mapped pages are the file's, shared with
@@ -129,23 +136,22 @@ async function openSqlite(dataDir: string, log: AppLogger): Promise<OrderDeskDb>
       `Order Desk could not open its SQLite file ${path} (DATA_DIR): ${(error as Error).message}. Check DATA_DIR and its permissions.`,
     );
   }
-  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  const prepare = cachedPrepare((sql) => database.prepare(sql), STATEMENT_CACHE_SIZE);
+  const kysely = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: { prepare, close: () => database.close() } }),
+  });
   await migrate(kysely, 'sqlite');
   log.info({ engine: 'sqlite', path }, 'database ready');
-  // Prepared once per SQL text: a statement is compiled by SQLite once, not per page. It runs while
-  // holding Kysely's one connection, so it never reads in the middle of another query's transaction.
-  const statements = new Map<string, BetterSqlite3.Statement>();
+  // Prepared once per SQL text and shape (arrays or one column's values; better-sqlite3 sets the
+  // shape on the statement, so these are not Kysely's statements). It runs while holding Kysely's one
+  // connection, so it never reads in the middle of another query's transaction.
+  const shaped = cachedPrepare((key) => {
+    const [shape, sql] = [key.slice(0, key.indexOf(' ')), key.slice(key.indexOf(' ') + 1)];
+    const statement = database.prepare(sql);
+    return shape === 'arrays' ? statement.raw(true) : statement.pluck(true);
+  }, STATEMENT_CACHE_SIZE);
   const prepared = (query: CompiledQuery, shape: RowShape) =>
-    kysely.connection().execute(async () => {
-      const key = `${shape} ${query.sql}`;
-      let statement = statements.get(key);
-      if (!statement) {
-        statement = database.prepare(query.sql);
-        statement = shape === 'arrays' ? statement.raw(true) : statement.pluck(true);
-        statements.set(key, statement);
-      }
-      return statement.all(...query.parameters);
-    });
+    kysely.connection().execute(async () => shaped(`${shape} ${query.sql}`).all(...query.parameters));
   return wrap('sqlite', kysely, path, log, prepared);
 }
 

@@ -171,6 +171,20 @@ function summaryOf(row: HistoryRow): OrderSummary {
   };
 }
 
+/** The stored order says what the one just seen says (its status is compared by the caller). */
+function sameContent(known: OrdersTable, order: OrderSummary, createdAt: string | null): boolean {
+  const number = (value: number | string | null) => (value === null ? null : Number(value));
+  return (
+    known.reference_id === order.referenceId &&
+    known.item_id === order.item.id &&
+    known.title === order.item.title &&
+    number(known.quantity) === order.item.quantity &&
+    number(known.amount) === order.item.amount &&
+    known.created_at === createdAt &&
+    known.csv_head !== null
+  );
+}
+
 function orderOf(row: OrdersTable): IndexedOrder {
   return {
     id: row.id,
@@ -239,6 +253,16 @@ export function createOrderIndex(db: OrderDeskDb): OrderIndex {
       const createdAt = order.createdAt ?? known.created_at;
       // The search text and the CSV line are written only when they change: a changed search text
       // rewrites the order's trigram entries (SQLite's trigger), a changed line its export index entry.
+      if (!statusChanged && sameContent(known, order, createdAt)) {
+        // Seen again, unchanged (most of a follow round, a reconciliation, every lookup's
+        // write-through): only when, which no index holds, so no index entry is rewritten.
+        await trx
+          .updateTable('orders')
+          .set({ last_seen_at: seenAt, missing_since: null })
+          .where('id', '=', order.id)
+          .execute();
+        continue;
+      }
       const searchText = searchTextOf(order);
       const csv = csvLineParts({ ...order, createdAt });
       const update = await trx
