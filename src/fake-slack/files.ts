@@ -33,11 +33,11 @@ export class FakeFiles {
   }
 
   /** The POST of the bytes: refused when the length differs from what was announced. */
-  receive(id: string, body: string): number {
+  receive(id: string, body: Buffer): number {
     const file = this.files.get(id);
     if (!file) return 404;
-    if (Buffer.byteLength(body, 'utf8') !== file.length) return 400;
-    file.content = this.keepContent ? body : '';
+    if (body.length !== file.length) return 400;
+    file.content = this.keepContent ? body.toString('utf8') : '';
     return 200;
   }
 
@@ -83,7 +83,7 @@ export const filesMethods: WebApiFamily = {
 };
 
 /** POST /upload/{id}: the bytes of a file whose upload URL was handed out. */
-export function uploadRoute(files: FakeFiles, id: string, body: string): RouteAnswer {
+export function uploadRoute(files: FakeFiles, id: string, body: Buffer): RouteAnswer {
   const status = files.receive(id, body);
   return textAnswer(status, status === 200 ? 'OK' : 'refused');
 }
