@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { stringify } from 'csv-stringify/sync';
 import type { OrderSummary } from '../partner-api/index.js';
+import { isoUtc } from '../partner-api/times.js';
 
 export const CSV_COLUMNS = [
   'order_id',
@@ -25,16 +26,6 @@ export function neutralizeCell(value: string): string {
   return value.length > 0 && FORMULA_STARTS.has(value.charCodeAt(0)) ? `'${value}` : value;
 }
 
-const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-
-/** ISO 8601 in UTC with milliseconds, as the spec shows them; other forms are converted. */
-function isoUtc(value: string | null): string {
-  if (!value) return '';
-  if (ISO_UTC.test(value)) return value;
-  const time = Date.parse(value);
-  return Number.isNaN(time) ? value : new Date(time).toISOString();
-}
-
 /** A number as a spreadsheet reads one; empty when there is none. */
 function numberCell(value: number | null): string {
   return value === null || !Number.isFinite(value) ? '' : String(value);
@@ -54,7 +45,7 @@ export function csvRow(order: OrderSummary, currency: string | undefined): strin
     numberCell(order.item.quantity),
     numberCell(order.item.amount),
     text(currency),
-    text(isoUtc(order.createdAt)),
+    text(order.createdAt ? isoUtc(order.createdAt) : ''),
   ];
 }
 

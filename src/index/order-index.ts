@@ -4,6 +4,7 @@ import type { OrdersTable } from '../db/schema.js';
 import { csvLineParts } from '../finance/csv.js';
 import type { OrderSummary } from '../partner-api/index.js';
 import { SETTLED_STATUSES } from '../partner-api/statuses.js';
+import { isoUtc } from '../partner-api/times.js';
 import { rareWindows, sampleOf, type TrigramSample } from './trigram-windows.js';
 
 /** What one batch of seen orders changed in the index. */
@@ -111,6 +112,9 @@ export const SETTLED = SETTLED_STATUSES;
 const searchTextOf = (order: OrderSummary) =>
   [order.id, order.referenceId ?? '', order.item.title ?? ''].join(' ').toLowerCase();
 
+/** The creation time as the index keeps it: in one form, so that text order is time order. */
+const storedTime = (value: string | null) => (value === null ? null : isoUtc(value));
+
 function rowOf(order: OrderSummary, seenAt: string): OrdersTable {
   const csv = csvLineParts(order);
   return {
@@ -121,7 +125,7 @@ function rowOf(order: OrderSummary, seenAt: string): OrdersTable {
     title: order.item.title,
     quantity: order.item.quantity,
     amount: order.item.amount,
-    created_at: order.createdAt,
+    created_at: storedTime(order.createdAt),
     search_text: searchTextOf(order),
     first_seen_at: seenAt,
     last_seen_at: seenAt,
@@ -171,8 +175,17 @@ function summaryOf(row: HistoryRow): OrderSummary {
   };
 }
 
-/** The stored order says what the one just seen says (its status is compared by the caller). */
-function sameContent(known: OrdersTable, order: OrderSummary, createdAt: string | null): boolean {
+/**
+ * The stored order says what the one just seen says (its status is compared by the caller), and its
+ * stored CSV line is that order's line: a line left behind by a writer that did not keep it (a replica
+ * of an older version, during a rolling deploy) is rewritten the next time the order is seen.
+ */
+function sameContent(
+  known: OrdersTable,
+  order: OrderSummary,
+  createdAt: string | null,
+  csv: { head: string; tail: string },
+): boolean {
   const number = (value: number | string | null) => (value === null ? null : Number(value));
   return (
     known.reference_id === order.referenceId &&
@@ -181,7 +194,8 @@ function sameContent(known: OrdersTable, order: OrderSummary, createdAt: string 
     number(known.quantity) === order.item.quantity &&
     number(known.amount) === order.item.amount &&
     known.created_at === createdAt &&
-    known.csv_head !== null
+    known.csv_head === csv.head &&
+    known.csv_tail === csv.tail
   );
 }
 
@@ -250,10 +264,11 @@ export function createOrderIndex(db: OrderDeskDb): OrderIndex {
       }
       const statusChanged = (known.status ?? '') !== (order.status ?? '');
       const version = Number(known.status_version);
-      const createdAt = order.createdAt ?? known.created_at;
+      const createdAt = storedTime(order.createdAt) ?? known.created_at;
       // The search text and the CSV line are written only when they change: a changed search text
       // rewrites the order's trigram entries (SQLite's trigger), a changed line its export index entry.
-      if (!statusChanged && sameContent(known, order, createdAt)) {
+      const csv = csvLineParts({ ...order, createdAt });
+      if (!statusChanged && sameContent(known, order, createdAt, csv)) {
         // Seen again, unchanged (most of a follow round, a reconciliation, every lookup's
         // write-through): only when, which no index holds, so no index entry is rewritten.
         await trx
@@ -264,7 +279,6 @@ export function createOrderIndex(db: OrderDeskDb): OrderIndex {
         continue;
       }
       const searchText = searchTextOf(order);
-      const csv = csvLineParts({ ...order, createdAt });
       const update = await trx
         .updateTable('orders')
         .set({
@@ -558,11 +572,12 @@ export function createOrderIndex(db: OrderDeskDb): OrderIndex {
       const to = until.toISOString();
       await formatMissingLines(from, to);
       const { sql } = await import('kysely');
-      // NULL for an order left out: counted as read, not written.
+      // '' for an order left out (counted as read, not written; a stored line is never empty), NULL
+      // for one without a stored line.
       const line = completedOnly
         ? sql<
             string | null
-          >`case when upper(status) = 'COMPLETED' then csv_head || ${currencyCell} || csv_tail end`
+          >`case when upper(status) = 'COMPLETED' then csv_head || ${currencyCell} || csv_tail else '' end`
         : sql<string | null>`csv_head || ${currencyCell} || csv_tail`;
       let end: { createdAt: string; id: string } | undefined;
       for (;;) {
@@ -584,28 +599,35 @@ export function createOrderIndex(db: OrderDeskDb): OrderIndex {
             .limit(1)
             .offset(chunkSize - 1),
         )) as Array<[string, string]>;
-        // Lines as rows, in order (an aggregate's order would cost a sort), joined here.
-        const lines = (await db.columnValues((kysely) =>
-          kysely
-            .selectFrom('orders')
-            .select(line.as('line'))
-            .where((eb) =>
-              start
-                ? eb(eb.refTuple('created_at', 'id'), '>=', eb.tuple(start[0], start[1]))
-                : eb('created_at', '>=', from),
-            )
-            .where((eb) =>
-              upper
-                ? eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(upper.createdAt, upper.id))
-                : eb('created_at', '<=', to),
-            )
-            .orderBy('created_at', 'desc')
-            .orderBy('id', 'desc'),
-        )) as Array<string | null>;
+        // Lines as rows, in order (an aggregate's order would cost a sort), joined here. On SQLite the
+        // covering index is named: with statistics (after an ANALYZE), the planner chose to skip-scan
+        // the status index and sort the range instead.
+        const table = db.engine === 'sqlite' ? sql`orders indexed by orders_export` : sql`orders`;
+        const lower = start
+          ? sql`(created_at, id) >= (${start[0]}, ${start[1]})`
+          : sql`created_at >= ${from}`;
+        const below = upper
+          ? sql`(created_at, id) < (${upper.createdAt}, ${upper.id})`
+          : sql`created_at <= ${to}`;
+        const read = async () =>
+          (await db.columnValues((kysely) => ({
+            compile: () =>
+              sql`select ${line} as line from ${table} where ${lower} and ${below} order by created_at desc, id desc`.compile(
+                kysely,
+              ),
+          }))) as Array<string | null>;
+        let lines = await read();
+        // An order written since the lines were formatted, by a writer that does not store them (a
+        // replica of an older version): formatted now, and the chunk read again.
+        if (lines.includes(null)) {
+          await formatMissingLines(from, to);
+          lines = await read();
+          if (lines.includes(null)) throw new Error('orders without a CSV line after formatting them');
+        }
         let csv = '';
         let written = 0;
         for (const text of lines) {
-          if (text === null) continue;
+          if (text === '') continue;
           csv += text;
           written++;
         }

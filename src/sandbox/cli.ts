@@ -217,19 +217,24 @@ try {
   console.log('  Pick who you are at the top left, then type /order in #support.');
 
   const running = app;
-  let stopping = false;
-  const shutdown = async () => {
-    stopping = true;
-    await stopApp(running);
-    await Promise.all([slack.stop(), simulator.stop()]);
-    process.exit(0);
+  // One way out: a signal stops the app and waits for it; a second signal (Ctrl-C again) kills it
+  // instead of waiting; the app stopping by itself takes the sandbox down with its exit code.
+  let stopping: Promise<void> | undefined;
+  const shutdown = () => {
+    if (stopping) {
+      running.kill('SIGKILL');
+      return;
+    }
+    stopping = stopApp(running)
+      .then(() => Promise.all([slack.stop(), simulator.stop()]))
+      .then(() => process.exit(0));
   };
-  process.once('SIGINT', () => void shutdown());
-  process.once('SIGTERM', () => void shutdown());
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
   running.once('exit', (code) => {
     if (stopping) return;
     console.error(`The app stopped (exit code ${code}); stopping the sandbox.`);
-    void Promise.all([slack.stop(), simulator.stop()]).then(() => process.exit(code ?? 1));
+    stopping = Promise.all([slack.stop(), simulator.stop()]).then(() => process.exit(code ?? 1));
   });
 } catch (error) {
   app?.kill('SIGTERM');

@@ -321,6 +321,61 @@ function indexContract(name: string, open: () => Promise<{ db: OrderDeskDb; peer
       expect(stored.map((row) => row.csv_head).every((head) => typeof head === 'string')).toBe(true);
     });
 
+    it('keeps creation times in one form, so text order is time order (an offset, no milliseconds)', async () => {
+      const index = createOrderIndex(db);
+      await index.record(
+        [
+          order('T1', { createdAt: '2021-01-01T10:00:00+01:00' }),
+          order('T2', { createdAt: '2021-01-01T09:30:00Z' }),
+          order('T3', { createdAt: '2021-01-01T09:45:00.000Z' }),
+        ],
+        at('2026-11-23T13:10:00Z'),
+      );
+      const pages: string[][] = [];
+      for await (const page of index.between(
+        new Date('2021-01-01T09:00:00.000Z'),
+        new Date('2021-01-01T09:50:00.000Z'),
+        10,
+      ))
+        pages.push(page.map((o) => `${o.id} ${o.createdAt}`));
+      expect(pages).toEqual([
+        ['T3 2021-01-01T09:45:00.000Z', 'T2 2021-01-01T09:30:00.000Z', 'T1 2021-01-01T09:00:00.000Z'],
+      ]);
+    });
+
+    it('an order seen again rewrites a stale line; a line missing mid-export is formatted, never skipped', async () => {
+      const index = createOrderIndex(db);
+      const range = [new Date('2020-02-01T00:00:00.000Z'), new Date('2020-02-28T00:00:00.000Z')] as const;
+      const orders = ['S1', 'S2', 'S3', 'S4'].map((id, i) =>
+        order(id, { createdAt: `2020-02-0${i + 1}T00:00:00.000Z` }),
+      );
+      await index.record(orders, at('2026-11-23T13:20:00Z'));
+      // A replica of an older version changed S1's status and left its line as it was.
+      await db.run((kysely) =>
+        kysely.updateTable('orders').set({ status: 'REFUNDED' }).where('id', '=', 'S1').execute(),
+      );
+      const refunded = { ...(orders[0] as OrderSummary), status: 'REFUNDED' };
+      await index.record([refunded], at('2026-11-23T13:21:00Z'));
+      const chunks: string[] = [];
+      for await (const chunk of index.csvBetween(...range, {
+        currencyCell: '',
+        completedOnly: false,
+        chunkSize: 2,
+      })) {
+        chunks.push(chunk.csv);
+        // After the first chunk, an older replica writes S1 again without its line.
+        if (chunks.length === 1)
+          await db.run((kysely) =>
+            kysely.updateTable('orders').set({ csv_head: null }).where('id', '=', 'S1').execute(),
+          );
+      }
+      expect(chunks.join('')).toBe(
+        csvLines(
+          [orders[3], orders[2], orders[1], refunded].map((o) => csvRow(o as OrderSummary, undefined)),
+        ),
+      );
+    });
+
     it('marks orders no longer listed (never deletes them), keeps cursors, prunes old events', async () => {
       const index = createOrderIndex(db);
       await index.record([order('M1')], at('2026-11-23T13:00:00Z'));

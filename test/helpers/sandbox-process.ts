@@ -58,21 +58,31 @@ export async function startSandboxProcess(): Promise<SandboxProcess> {
     async stop() {
       if (child.exitCode !== null) return;
       child.kill('SIGTERM');
-      await once(child, 'exit');
+      // Within the hooks' 20 s: a sandbox still waiting for its app after 15 s is a failure too.
+      const exited = await Promise.race([
+        once(child, 'exit').then(() => true),
+        new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 15_000).unref()),
+      ]);
       // The sandbox stops its app and waits for it before it exits. An app left behind kept running
       // for the rest of the test run (seen after the browser tests, stuck in its shutdown), taking
       // a share of the two cores from every test and benchmark after it.
-      const left = appPids.filter((pid) => {
-        try {
-          process.kill(pid, 0);
-          return true;
-        } catch {
-          return false;
-        }
-      });
+      const left = appPids.filter(isRunningApp);
       for (const pid of left) process.kill(pid, 'SIGKILL');
+      if (!exited) child.kill('SIGKILL');
+      if (!exited) throw new Error('the sandbox did not exit within 15 s of SIGTERM');
       if (left.length > 0)
         throw new Error(`the sandbox exited and left its app running (pid ${left.join(', ')})`);
     },
   };
+}
+
+/** The process is still Order Desk's app, and not a zombie (its PID not reused by another process). */
+function isRunningApp(pid: number): boolean {
+  try {
+    const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    const state = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0];
+    return command.includes('main.ts') && state !== 'Z';
+  } catch {
+    return false;
+  }
 }

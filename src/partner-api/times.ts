@@ -1,0 +1,12 @@
+const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/**
+ * A partner time as ISO 8601 in UTC with milliseconds, the form the spec shows; another form the
+ * runtime can read (no milliseconds, an offset) is converted, anything else is kept as given. In this
+ * form, times compare as text in time order: the order index sorts and filters them as text.
+ */
+export function isoUtc(value: string): string {
+  if (ISO_UTC.test(value)) return value;
+  const time = Date.parse(value);
+  return Number.isNaN(time) ? value : new Date(time).toISOString();
+}
