@@ -398,6 +398,7 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
     );
   }
 
+  let stopping = false;
   return {
     app,
     deps,
@@ -416,6 +417,23 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
         // ORDER_SYNC_SECONDS=0: no sync (the index still learns what users look up).
         if (env.ORDER_SYNC_SECONDS > 0) orderSync.start((work) => tracker.track(work));
         notifier.start((work) => tracker.track(work));
+        // Orders stored before their export lines were (migration 0008) get them now, in the
+        // background, once; an export of their range before then formats them itself.
+        void tracker.track(
+          orderIndex
+            .formatMissingLines(() => stopping)
+            .then(
+              (formatted) => {
+                if (formatted > 0)
+                  logger.info({ formatted }, 'export lines formatted for orders stored before them');
+              },
+              (error: unknown) =>
+                logger.warn(
+                  { error: (error as Error).message },
+                  'formatting the export lines of stored orders failed; exports format the ones they need',
+                ),
+            ),
+        );
       }
       return port;
     },
@@ -425,6 +443,7 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
     orderSync,
     notifier,
     async stop(timeoutMs = 10_000) {
+      stopping = true;
       balanceWatch.stop();
       dailyDigest.stop();
       retention.stop();

@@ -61,6 +61,12 @@ export interface OrderIndex {
    * (`completedOnly` leaves out the others). Orders without stored parts are formatted first.
    */
   csvBetween(since: Date, until: Date, options: CsvExportOptions): AsyncGenerator<CsvChunk>;
+  /**
+   * Formats the CSV lines of every order that has none (written before migration 0008, or cleared by
+   * a later one), a batch at a time, until `stopped()`; returns how many. Exports do it for their
+   * range anyway.
+   */
+  formatMissingLines(stopped?: () => boolean): Promise<number>;
   /** Events after `afterId`, oldest first. */
   events(afterId: number, limit: number): Promise<OrderEvent[]>;
   /** The newest event's ID (0 when there is none): where a new reader of the events starts. */
@@ -376,18 +382,22 @@ export function createOrderIndex(db: OrderDeskDb): OrderIndex {
    * cleared by a later one), a batch at a time. An order written meanwhile got its line from that
    * write, which this one does not overwrite.
    */
-  async function formatMissingLines(from: string, to: string): Promise<void> {
+  async function formatMissingLines(
+    range?: { from: string; to: string },
+    stopped: () => boolean = () => false,
+  ): Promise<number> {
+    let formatted = 0;
     for (;;) {
-      const rows = (await db.arrayRows((kysely) =>
-        kysely
+      const rows = (await db.arrayRows((kysely) => {
+        let query = kysely
           .selectFrom('orders')
           .select([...HISTORY_COLUMNS])
           .where('csv_head', 'is', null)
-          .where('created_at', '>=', from)
-          .where('created_at', '<=', to)
-          .limit(FORMAT_BATCH),
-      )) as HistoryRow[];
-      if (rows.length === 0) return;
+          .limit(FORMAT_BATCH);
+        if (range) query = query.where('created_at', '>=', range.from).where('created_at', '<=', range.to);
+        return query;
+      })) as HistoryRow[];
+      if (rows.length === 0) return formatted;
       await db.run((kysely) =>
         kysely.transaction().execute(async (trx) => {
           for (const row of rows) {
@@ -401,7 +411,11 @@ export function createOrderIndex(db: OrderDeskDb): OrderIndex {
           }
         }),
       );
-      if (rows.length < FORMAT_BATCH) return;
+      formatted += rows.length;
+      if (rows.length < FORMAT_BATCH) return formatted;
+      // The whole table (at start-up) is formatted a batch at a time between other work.
+      if (!range) await new Promise((resolve) => setImmediate(resolve));
+      if (stopped()) return formatted;
     }
   }
 
@@ -567,10 +581,11 @@ export function createOrderIndex(db: OrderDeskDb): OrderIndex {
         if (rows.length < pageSize) return;
       }
     },
+    formatMissingLines: (stopped) => formatMissingLines(undefined, stopped),
     async *csvBetween(since, until, { currencyCell, completedOnly, chunkSize }) {
       const from = since.toISOString();
       const to = until.toISOString();
-      await formatMissingLines(from, to);
+      await formatMissingLines({ from, to });
       const { sql } = await import('kysely');
       // '' for an order left out (counted as read, not written; a stored line is never empty), NULL
       // for one without a stored line.
@@ -620,7 +635,7 @@ export function createOrderIndex(db: OrderDeskDb): OrderIndex {
         // An order written since the lines were formatted, by a writer that does not store them (a
         // replica of an older version): formatted now, and the chunk read again.
         if (lines.includes(null)) {
-          await formatMissingLines(from, to);
+          await formatMissingLines({ from, to });
           lines = await read();
           if (lines.includes(null)) throw new Error('orders without a CSV line after formatting them');
         }

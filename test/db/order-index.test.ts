@@ -376,6 +376,36 @@ function indexContract(name: string, open: () => Promise<{ db: OrderDeskDb; peer
       );
     });
 
+    it('formats the lines of every stored order without one, a batch at a time, stopping when told', async () => {
+      const index = createOrderIndex(db);
+      const many = Array.from({ length: 520 }, (_, i) =>
+        order(`B${String(i).padStart(4, '0')}`, { createdAt: '2019-05-05T05:05:05.000Z' }),
+      );
+      await index.record([...many, order('B-NOTIME', { createdAt: null })], at('2026-11-23T13:30:00Z'));
+      // As after migration 0008: every order stored without its line.
+      await db.run((kysely) =>
+        kysely.updateTable('orders').set({ csv_head: null, csv_tail: null }).execute(),
+      );
+      const missing = async () =>
+        Number(
+          (
+            await db.run((kysely) =>
+              kysely
+                .selectFrom('orders')
+                .select((eb) => eb.fn.countAll<number | string>().as('n'))
+                .where('csv_head', 'is', null)
+                .executeTakeFirstOrThrow(),
+            )
+          ).n,
+        );
+      const before = await missing();
+      expect(before).toBeGreaterThan(521);
+      expect(await index.formatMissingLines(() => true)).toBe(500);
+      expect(await missing()).toBe(before - 500);
+      expect(await index.formatMissingLines()).toBe(before - 500);
+      expect(await missing()).toBe(0);
+    });
+
     it('marks orders no longer listed (never deletes them), keeps cursors, prunes old events', async () => {
       const index = createOrderIndex(db);
       await index.record([order('M1')], at('2026-11-23T13:00:00Z'));
