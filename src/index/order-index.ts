@@ -398,20 +398,29 @@ export function createOrderIndex(db: OrderDeskDb): OrderIndex {
         return query;
       })) as HistoryRow[];
       if (rows.length === 0) return formatted;
-      await db.run((kysely) =>
-        kysely.transaction().execute(async (trx) => {
-          for (const row of rows) {
-            const csv = csvLineParts(summaryOf(row));
-            await trx
-              .updateTable('orders')
-              .set({ csv_head: csv.head, csv_tail: csv.tail })
-              .where('id', '=', row[0])
-              .where('csv_head', 'is', null)
-              .execute();
-          }
-        }),
+      // Each line is written only if the order still has none and the status it was formatted
+      // from: a writer that changed the order meanwhile wins, and the order is read again.
+      const formatBatch = async (kysely: Kysely<Database> | Transaction<Database>) => {
+        let updated = 0;
+        for (const row of rows) {
+          const csv = csvLineParts(summaryOf(row));
+          const result = await kysely
+            .updateTable('orders')
+            .set({ csv_head: csv.head, csv_tail: csv.tail })
+            .where('id', '=', row[0])
+            .where('csv_head', 'is', null)
+            .where('status', row[2] === null ? 'is' : '=', row[2])
+            .executeTakeFirst();
+          updated += Number(result.numUpdatedRows);
+        }
+        return updated;
+      };
+      // SQLite: one commit a batch (one writer, nothing to wait for). PostgreSQL: each row on its
+      // own, so this never holds one row's lock while waiting for another's (a sync round updates
+      // the same rows in its own order, in one transaction).
+      formatted += await db.run((kysely) =>
+        db.engine === 'sqlite' ? kysely.transaction().execute(formatBatch) : formatBatch(kysely),
       );
-      formatted += rows.length;
       if (rows.length < FORMAT_BATCH) return formatted;
       // The whole table (at start-up) is formatted a batch at a time between other work.
       if (!range) await new Promise((resolve) => setImmediate(resolve));
@@ -634,10 +643,10 @@ export function createOrderIndex(db: OrderDeskDb): OrderIndex {
         let lines = await read();
         // An order written since the lines were formatted, by a writer that does not store them (a
         // replica of an older version): formatted now, and the chunk read again.
-        if (lines.includes(null)) {
+        for (let attempt = 0; lines.includes(null); attempt++) {
+          if (attempt === 3) throw new Error('orders without a CSV line after formatting them three times');
           await formatMissingLines({ from, to });
           lines = await read();
-          if (lines.includes(null)) throw new Error('orders without a CSV line after formatting them');
         }
         let csv = '';
         let written = 0;

@@ -356,6 +356,17 @@ function indexContract(name: string, open: () => Promise<{ db: OrderDeskDb; peer
       );
       const refunded = { ...(orders[0] as OrderSummary), status: 'REFUNDED' };
       await index.record([refunded], at('2026-11-23T13:21:00Z'));
+      // Seen again with the status its row already had: its line is rewritten all the same.
+      const rewritten = await db.run((kysely) =>
+        kysely
+          .selectFrom('orders')
+          .select(['csv_head', 'csv_tail'])
+          .where('id', '=', 'S1')
+          .executeTakeFirst(),
+      );
+      expect((rewritten?.csv_head ?? '') + (rewritten?.csv_tail ?? '')).toBe(
+        csvLines([csvRow(refunded, undefined)]),
+      );
       const chunks: string[] = [];
       for await (const chunk of index.csvBetween(...range, {
         currencyCell: '',
@@ -399,7 +410,7 @@ function indexContract(name: string, open: () => Promise<{ db: OrderDeskDb; peer
           ).n,
         );
       const before = await missing();
-      expect(before).toBeGreaterThan(521);
+      expect(before).toBeGreaterThanOrEqual(521);
       expect(await index.formatMissingLines(() => true)).toBe(500);
       expect(await missing()).toBe(before - 500);
       expect(await index.formatMissingLines()).toBe(before - 500);

@@ -56,7 +56,7 @@ export async function startSandboxProcess(): Promise<SandboxProcess> {
     ...addresses,
     child,
     async stop() {
-      if (child.exitCode !== null) return;
+      if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill('SIGTERM');
       // Within the hooks' 20 s: a sandbox still waiting for its app after 15 s is a failure too.
       const exited = await Promise.race([
