@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import type BetterSqlite3 from 'better-sqlite3';
 import type { Compilable, CompiledQuery, Kysely } from 'kysely';
 import type { AppLogger } from '../logger.js';
 import { type Engine, migrationProvider } from './migrations.js';
@@ -147,13 +148,12 @@ async function openSqlite(dataDir: string, log: AppLogger): Promise<OrderDeskDb>
   // Prepared once per SQL text and shape (arrays or one column's values; better-sqlite3 sets the
   // shape on the statement, so these are not Kysely's statements). It runs while holding Kysely's one
   // connection, so it never reads in the middle of another query's transaction.
-  const shaped = cachedPrepare((key) => {
-    const [shape, sql] = [key.slice(0, key.indexOf(' ')), key.slice(key.indexOf(' ') + 1)];
-    const statement = database.prepare(sql);
-    return shape === 'arrays' ? statement.raw(true) : statement.pluck(true);
-  }, STATEMENT_CACHE_SIZE);
+  const shaped: Record<RowShape, (sql: string) => BetterSqlite3.Statement> = {
+    arrays: cachedPrepare((sql) => database.prepare(sql).raw(true), STATEMENT_CACHE_SIZE),
+    values: cachedPrepare((sql) => database.prepare(sql).pluck(true), STATEMENT_CACHE_SIZE),
+  };
   const prepared = (query: CompiledQuery, shape: RowShape) =>
-    kysely.connection().execute(async () => shaped(`${shape} ${query.sql}`).all(...query.parameters));
+    kysely.connection().execute(async () => shaped[shape](query.sql).all(...query.parameters));
   return wrap('sqlite', kysely, path, log, prepared);
 }
 

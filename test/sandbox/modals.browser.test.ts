@@ -1,49 +1,18 @@
-import { existsSync, mkdirSync } from 'node:fs';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type SandboxProcess, startSandboxProcess } from '../helpers/sandbox-process.js';
+import { openSandboxInBrowser, SHOTS, skipWithoutBrowser } from '../helpers/sandbox-browser.js';
+import type { SandboxProcess } from '../helpers/sandbox-process.js';
 
 // A modal in `npm run sandbox`, driven in Debian's Chromium as a person would: Search orders from
 // /order's usage reply, the app's errors under their field, then a search by product and status whose
 // results arrive in the user's DM with Order Desk. Skipped without Chromium, except under CI=true.
-const CANDIDATES = [process.env.CHROMIUM_PATH, '/usr/lib/chromium/chromium', '/usr/bin/chromium'].filter(
-  Boolean,
-) as string[];
-const chromiumPath = CANDIDATES.find((path) => existsSync(path));
-const inCi = process.env.CI === 'true';
-if (!chromiumPath && !inCi) {
-  console.warn(
-    'Skipping the sandbox modal browser test: Chromium is not installed (apt-get install -y --no-install-recommends chromium).',
-  );
-}
-
-const SHOTS = 'test-results';
-
-describe.skipIf(!chromiumPath && !inCi)('sandbox modals in a browser', () => {
+describe.skipIf(skipWithoutBrowser('the sandbox modal browser test'))('sandbox modals in a browser', () => {
   let sandbox: SandboxProcess;
   let browser: Browser;
   let page: Page;
 
   beforeAll(async () => {
-    if (!chromiumPath)
-      throw new Error(`CI=true and no Chromium at ${CANDIDATES.join(', ')}: .ci/run installs it.`);
-    mkdirSync(SHOTS, { recursive: true });
-    sandbox = await startSandboxProcess();
-    browser = await chromium.launch({
-      executablePath: chromiumPath,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await page.goto(sandbox.url);
-    await page.waitForSelector('body[data-ready=true]');
+    ({ sandbox, browser, page } = await openSandboxInBrowser());
   }, 40_000);
 
   afterAll(async () => {

@@ -1,57 +1,30 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { readFileSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type SandboxProcess, startSandboxProcess } from '../helpers/sandbox-process.js';
+import { openSandboxInBrowser, SHOTS, skipWithoutBrowser } from '../helpers/sandbox-browser.js';
+import type { SandboxProcess } from '../helpers/sandbox-process.js';
 
 // Drives `npm run sandbox` in Debian's Chromium as a person would. Without Chromium the test is
 // skipped with a message, except under CI=true, where a missing browser is a failure.
-const CANDIDATES = [process.env.CHROMIUM_PATH, '/usr/lib/chromium/chromium', '/usr/bin/chromium'].filter(
-  Boolean,
-) as string[];
-const chromiumPath = CANDIDATES.find((path) => existsSync(path));
-const inCi = process.env.CI === 'true';
-if (!chromiumPath && !inCi) {
-  console.warn(
-    'Skipping the sandbox browser test: Chromium is not installed (apt-get install -y --no-install-recommends chromium).',
-  );
-}
-
-const SHOTS = 'test-results';
 // The README's screenshots: taken here, from the sandbox as it is, so they cannot go stale.
 const DOCS = 'docs';
 /** An emoji shortcode left as text (`:rotating_light:`): Slack would show the emoji. */
 const RAW_SHORTCODE = /(^|\s):[a-z][a-z0-9_+-]*:(\s|$)/m;
 
-describe.skipIf(!chromiumPath && !inCi)('the sandbox in a browser', () => {
+describe.skipIf(skipWithoutBrowser('the sandbox browser test'))('the sandbox in a browser', () => {
   let sandbox: SandboxProcess;
   let browser: Browser;
   let page: Page;
 
   beforeAll(async () => {
-    if (!chromiumPath)
-      throw new Error(`CI=true and no Chromium at ${CANDIDATES.join(', ')}: .ci/run installs it.`);
-    mkdirSync(SHOTS, { recursive: true });
-    sandbox = await startSandboxProcess();
-    browser = await chromium.launch({
-      executablePath: chromiumPath,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     // The page must load nothing from outside this machine.
     const outside: string[] = [];
-    page.on('request', (request) => {
-      if (!request.url().startsWith(sandbox.url)) outside.push(request.url());
-    });
-    await page.goto(sandbox.url);
-    await page.waitForSelector('body[data-ready=true]');
+    ({ sandbox, browser, page } = await openSandboxInBrowser({
+      beforeLoad: (opened, started) =>
+        opened.on('request', (request) => {
+          if (!request.url().startsWith(started.url)) outside.push(request.url());
+        }),
+    }));
     expect(outside).toEqual([]);
   }, 40_000);
 

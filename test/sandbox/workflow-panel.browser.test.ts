@@ -1,122 +1,101 @@
-import { existsSync, mkdirSync } from 'node:fs';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type SandboxProcess, startSandboxProcess } from '../helpers/sandbox-process.js';
+import { openSandboxInBrowser, SHOTS, skipWithoutBrowser } from '../helpers/sandbox-browser.js';
+import type { SandboxProcess } from '../helpers/sandbox-process.js';
 
 // The sandbox's "Run workflow step" panel in Debian's Chromium, as a workflow author would try it:
 // each run reaches the real app as Slack's function_executed and shows how the app ended the step.
 // Skipped without Chromium, except under CI=true (as the other browser test).
-const CANDIDATES = [process.env.CHROMIUM_PATH, '/usr/lib/chromium/chromium', '/usr/bin/chromium'].filter(
-  Boolean,
-) as string[];
-const chromiumPath = CANDIDATES.find((path) => existsSync(path));
-const inCi = process.env.CI === 'true';
+describe.skipIf(skipWithoutBrowser('the sandbox workflow panel browser test'))(
+  'the sandbox’s Run workflow step panel',
+  () => {
+    let sandbox: SandboxProcess;
+    let browser: Browser;
+    let page: Page;
 
-const SHOTS = 'test-results';
+    beforeAll(async () => {
+      ({ sandbox, browser, page } = await openSandboxInBrowser({
+        ready: 'body[data-ready=true][data-workflow-panel=ready]',
+      }));
+    }, 40_000);
 
-describe.skipIf(!chromiumPath && !inCi)('the sandbox’s Run workflow step panel', () => {
-  let sandbox: SandboxProcess;
-  let browser: Browser;
-  let page: Page;
-
-  beforeAll(async () => {
-    if (!chromiumPath)
-      throw new Error(`CI=true and no Chromium at ${CANDIDATES.join(', ')}: .ci/run installs it.`);
-    mkdirSync(SHOTS, { recursive: true });
-    sandbox = await startSandboxProcess();
-    browser = await chromium.launch({
-      executablePath: chromiumPath,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
+    afterAll(async () => {
+      await browser?.close();
+      await sandbox?.stop();
     });
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await page.goto(sandbox.url);
-    await page.waitForSelector('body[data-ready=true][data-workflow-panel=ready]');
-  }, 40_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await sandbox?.stop();
-  });
+    async function as(userId: string) {
+      await page.selectOption('#user-picker', userId);
+      await page.waitForSelector(`body[data-shown-user="${userId}"]`);
+    }
 
-  async function as(userId: string) {
-    await page.selectOption('#user-picker', userId);
-    await page.waitForSelector(`body[data-shown-user="${userId}"]`);
-  }
+    /** Opens the panel, picks the step, fills the order input if given, runs it; returns the result. */
+    async function run(step: 'lookup_order' | 'account_balance', order?: string) {
+      await page.click('#wf-open');
+      await page.selectOption('#wf-step', step);
+      if (order !== undefined) await page.fill('[data-input="order"]', order);
+      await page.click('#wf-run');
+      const result = page.locator('#wf-result [data-outcome]');
+      await result.waitFor();
+      return {
+        outcome: await result.getAttribute('data-outcome'),
+        text: await page.locator('#wf-result').innerText(),
+      };
+    }
+    async function close() {
+      await page.click('#wf-close');
+      await page.locator('#wf-panel').waitFor({ state: 'hidden' });
+    }
 
-  /** Opens the panel, picks the step, fills the order input if given, runs it; returns the result. */
-  async function run(step: 'lookup_order' | 'account_balance', order?: string) {
-    await page.click('#wf-open');
-    await page.selectOption('#wf-step', step);
-    if (order !== undefined) await page.fill('[data-input="order"]', order);
-    await page.click('#wf-run');
-    const result = page.locator('#wf-result [data-outcome]');
-    await result.waitFor();
-    return {
-      outcome: await result.getAttribute('data-outcome'),
-      text: await page.locator('#wf-result').innerText(),
-    };
-  }
-  async function close() {
-    await page.click('#wf-close');
-    await page.locator('#wf-panel').waitFor({ state: 'hidden' });
-  }
+    it('a member looks an order up by reference: every output, the person input set to them', async () => {
+      await as('U0MEMBER');
+      await page.click('#wf-open');
+      await page.selectOption('#wf-step', 'lookup_order');
+      expect(await page.inputValue('[data-input="user"]')).toBe('U0MEMBER');
+      await close();
+      const { outcome, text } = await run('lookup_order', 'PO-2026-001199');
+      expect(outcome).toBe('completed');
+      expect(await page.locator('tr[data-output="found"] td').innerText()).toBe('true');
+      expect(await page.locator('tr[data-output="reference"] td').innerText()).toBe('PO-2026-001199');
+      expect(await page.locator('tr[data-output="order_id"] td').innerText()).toMatch(/^[A-Z0-9]{10}$/);
+      expect(text).toContain('ended with the workflow token');
+      await page.screenshot({ path: `${SHOTS}/wf-1-lookup-completed.png` });
+      await close();
+    });
 
-  it('a member looks an order up by reference: every output, the person input set to them', async () => {
-    await as('U0MEMBER');
-    await page.click('#wf-open');
-    await page.selectOption('#wf-step', 'lookup_order');
-    expect(await page.inputValue('[data-input="user"]')).toBe('U0MEMBER');
-    await close();
-    const { outcome, text } = await run('lookup_order', 'PO-2026-001199');
-    expect(outcome).toBe('completed');
-    expect(await page.locator('tr[data-output="found"] td').innerText()).toBe('true');
-    expect(await page.locator('tr[data-output="reference"] td').innerText()).toBe('PO-2026-001199');
-    expect(await page.locator('tr[data-output="order_id"] td').innerText()).toMatch(/^[A-Z0-9]{10}$/);
-    expect(text).toContain('ended with the workflow token');
-    await page.screenshot({ path: `${SHOTS}/wf-1-lookup-completed.png` });
-    await close();
-  });
+    it('an order that does not exist: completed, found = false, the rest not set', async () => {
+      const { outcome } = await run('lookup_order', 'PO-NO-SUCH-ORDER');
+      expect(outcome).toBe('completed');
+      expect(await page.locator('tr[data-output="found"] td').innerText()).toBe('false');
+      expect(await page.locator('tr[data-output="order_id"] td').innerText()).toBe('not set');
+      await close();
+    });
 
-  it('an order that does not exist: completed, found = false, the rest not set', async () => {
-    const { outcome } = await run('lookup_order', 'PO-NO-SUCH-ORDER');
-    expect(outcome).toBe('completed');
-    expect(await page.locator('tr[data-output="found"] td').innerText()).toBe('false');
-    expect(await page.locator('tr[data-output="order_id"] td').innerText()).toBe('not set');
-    await close();
-  });
+    it('a guest: the step fails with what Slackbot tells the workflow’s author', async () => {
+      await as('U0GUEST');
+      const { outcome, text } = await run('lookup_order', 'PO-2026-001199');
+      expect(outcome).toBe('failed');
+      expect(text).toContain('has a guest account');
+      await page.screenshot({ path: `${SHOTS}/wf-2-lookup-refused.png` });
+      await close();
+    });
 
-  it('a guest: the step fails with what Slackbot tells the workflow’s author', async () => {
-    await as('U0GUEST');
-    const { outcome, text } = await run('lookup_order', 'PO-2026-001199');
-    expect(outcome).toBe('failed');
-    expect(text).toContain('has a guest account');
-    await page.screenshot({ path: `${SHOTS}/wf-2-lookup-refused.png` });
-    await close();
-  });
+    it('account balance: figures for finance, refused for anyone else', async () => {
+      await as('U0FINANCE');
+      const finance = await run('account_balance');
+      expect(finance.outcome).toBe('completed');
+      expect(await page.locator('tr[data-output="balance"] td').innerText()).toMatch(/^-?[\d,]+(\.\d+)?$/);
+      expect(await page.locator('tr[data-output="available_funds"] td').innerText()).toMatch(
+        /^-?[\d,]+(\.\d+)?$/,
+      );
+      await page.screenshot({ path: `${SHOTS}/wf-3-balance-completed.png` });
+      await close();
 
-  it('account balance: figures for finance, refused for anyone else', async () => {
-    await as('U0FINANCE');
-    const finance = await run('account_balance');
-    expect(finance.outcome).toBe('completed');
-    expect(await page.locator('tr[data-output="balance"] td').innerText()).toMatch(/^-?[\d,]+(\.\d+)?$/);
-    expect(await page.locator('tr[data-output="available_funds"] td').innerText()).toMatch(
-      /^-?[\d,]+(\.\d+)?$/,
-    );
-    await page.screenshot({ path: `${SHOTS}/wf-3-balance-completed.png` });
-    await close();
-
-    await as('U0MEMBER');
-    const member = await run('account_balance');
-    expect(member.outcome).toBe('failed');
-    expect(member.text).toContain('is not in finance');
-    await close();
-  });
-});
+      await as('U0MEMBER');
+      const member = await run('account_balance');
+      expect(member.outcome).toBe('failed');
+      expect(member.text).toContain('is not in finance');
+      await close();
+    });
+  },
+);
