@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { WebClient } from '@slack/web-api';
 import pLimit from 'p-limit';
 import { openDatabase } from '../src/db/index.js';
+import { currencyCell } from '../src/finance/csv.js';
 import { runExport } from '../src/finance/export-orders.js';
 import { createOrderIndex } from '../src/index/order-index.js';
 import { createLogger } from '../src/logger.js';
@@ -70,6 +71,8 @@ if (mode === 'index-export') {
   });
   for await (const page of seeding.orders.pages({ pageSize: 500 }))
     await orderIndex.record(page.orders, new Date());
+  // As the sync's round that ends the backfill does (and each round after it, for the days it changed).
+  await orderIndex.buildExportDays(currencyCell('EUR'));
   const lastFollowAt = new Date().toISOString();
   indexed = {
     orderIndex,

@@ -6,6 +6,7 @@ import type { AppEnv } from '../config/index.js';
 import { partnerClientOptions } from '../config/index.js';
 import { databaseOpenedLater, type OrderDeskDb } from '../db/index.js';
 import { type BalanceWatch, createBalanceWatch } from '../finance/balance-watch.js';
+import { currencyCell } from '../finance/csv.js';
 import { createDailyDigest, type DailyDigest } from '../finance/daily-digest.js';
 import { createSpendService } from '../finance/spend-service.js';
 import { createOrderIndex } from '../index/order-index.js';
@@ -136,6 +137,8 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
     intervalSeconds: Math.max(1, env.ORDER_SYNC_SECONDS),
     maxRps: env.ORDER_SYNC_MAX_RPS,
     reconcileHours: env.ORDER_RECONCILE_HOURS,
+    // The CSV export's currency column: each day's lines are joined with it after a round.
+    exportCurrencyCell: currencyCell(env.CURRENCY),
     onRequest: (kind, outcome) => metrics.syncRequests.inc({ kind, outcome }),
   });
   metrics.sources.orderSync = () => orderSync.snapshot();

@@ -283,8 +283,122 @@ export function migrations(engine: Engine): Record<string, Migration> {
             .execute();
       },
     },
+    '0010_export_days': {
+      // An export of a year joined 100,000 stored lines one by one; most of the history does not
+      // change, so each UTC day's lines are also kept joined (export_days, built by export-days.ts
+      // after the sync's rounds). A trigger on orders writes a row to export_day_changes for each day
+      // an insert, a change of what a line shows, or a delete touches: the day's block is stale while
+      // one is there, and the builder removes them when it builds the day again. Writers only add
+      // rows there, so they never wait for each other on it; on PostgreSQL they also hold the day's
+      // shared advisory lock until they commit, and the builder builds a day only when it gets that
+      // lock exclusively (without waiting): it never joins lines of a change not yet committed.
+      async up(db: Kysely<unknown>) {
+        const { sql } = await import('kysely');
+        await db.schema
+          .createTable('export_days')
+          .addColumn('day', 'text', (column) => column.primaryKey())
+          .addColumn('currency_cell', 'text', (column) => column.notNull())
+          .addColumn('lines', engine === 'postgres' ? 'bytea' : 'blob', (column) => column.notNull())
+          .addColumn('completed_lines', engine === 'postgres' ? 'bytea' : 'blob', (column) =>
+            column.notNull(),
+          )
+          .addColumn('orders', 'integer', (column) => column.notNull())
+          .addColumn('completed', 'integer', (column) => column.notNull())
+          .addColumn('built_at', 'text', (column) => column.notNull())
+          .execute();
+        await db.schema
+          .createTable('export_day_changes')
+          .addColumn('id', engine === 'postgres' ? 'bigserial' : 'integer', (column) =>
+            engine === 'postgres' ? column.primaryKey() : column.primaryKey().autoIncrement(),
+          )
+          .addColumn('day', 'text', (column) => column.notNull())
+          .execute();
+        await db.schema
+          .createIndex('export_day_changes_day')
+          .on('export_day_changes')
+          .column('day')
+          .execute();
+        // What a stored line shows (and whether an order counts as completed): a change of anything
+        // else (last_seen_at, the checks' schedule) leaves the day's block as it is.
+        const shown = ['created_at', 'status', 'csv_head', 'csv_tail'];
+        if (engine === 'sqlite') {
+          const changed = shown.map((column) => `old.${column} is not new.${column}`).join(' or ');
+          await sql
+            .raw(`create trigger orders_export_day_insert after insert on orders when new.created_at is not null
+              begin insert into export_day_changes (day) values (substr(new.created_at, 1, 10)); end`)
+            .execute(db);
+          await sql
+            .raw(`create trigger orders_export_day_update after update on orders when ${changed}
+              begin
+                insert into export_day_changes (day) select substr(old.created_at, 1, 10) where old.created_at is not null;
+                insert into export_day_changes (day) select substr(new.created_at, 1, 10)
+                  where new.created_at is not null and substr(new.created_at, 1, 10) is not substr(old.created_at, 1, 10);
+              end`)
+            .execute(db);
+          await sql
+            .raw(`create trigger orders_export_day_delete after delete on orders when old.created_at is not null
+              begin insert into export_day_changes (day) values (substr(old.created_at, 1, 10)); end`)
+            .execute(db);
+        } else {
+          const changed = shown.map((column) => `old.${column} is distinct from new.${column}`).join(' or ');
+          await sql
+            .raw(`create function order_desk_export_day_changed() returns trigger language plpgsql as $$
+              declare
+                old_day text := case when tg_op <> 'INSERT' then substr(old.created_at, 1, 10) end;
+                new_day text := case when tg_op <> 'DELETE' then substr(new.created_at, 1, 10) end;
+              begin
+                if old_day is not null then
+                  perform pg_advisory_xact_lock_shared(${EXPORT_DAY_LOCK_CLASS}, hashtext(old_day));
+                  insert into export_day_changes (day) values (old_day);
+                end if;
+                if new_day is not null and new_day is distinct from old_day then
+                  perform pg_advisory_xact_lock_shared(${EXPORT_DAY_LOCK_CLASS}, hashtext(new_day));
+                  insert into export_day_changes (day) values (new_day);
+                end if;
+                return null;
+              end $$`)
+            .execute(db);
+          await sql
+            .raw(`create trigger orders_export_day_insert_delete after insert or delete on orders
+              for each row execute function order_desk_export_day_changed()`)
+            .execute(db);
+          await sql
+            .raw(`create trigger orders_export_day_update after update on orders
+              for each row when (${changed}) execute function order_desk_export_day_changed()`)
+            .execute(db);
+        }
+        // The days of the orders already stored: each gets its block at the next build.
+        await sql
+          .raw(`insert into export_day_changes (day)
+            select distinct substr(created_at, 1, 10) from orders where created_at is not null`)
+          .execute(db);
+      },
+      async down(db: Kysely<unknown>) {
+        const { sql } = await import('kysely');
+        if (engine === 'sqlite') {
+          for (const trigger of [
+            'orders_export_day_insert',
+            'orders_export_day_update',
+            'orders_export_day_delete',
+          ])
+            await sql.raw(`drop trigger if exists ${trigger}`).execute(db);
+        } else {
+          await sql.raw('drop trigger if exists orders_export_day_insert_delete on orders').execute(db);
+          await sql.raw('drop trigger if exists orders_export_day_update on orders').execute(db);
+          await sql.raw('drop function if exists order_desk_export_day_changed()').execute(db);
+        }
+        await db.schema.dropTable('export_day_changes').execute();
+        await db.schema.dropTable('export_days').execute();
+      },
+    },
   };
 }
+
+/**
+ * PostgreSQL advisory locks on export days are (this class, hashtext(day)): the two-key form, apart
+ * from the migrations' one-key lock. A writer holds its days' locks shared, the builder one exclusively.
+ */
+export const EXPORT_DAY_LOCK_CLASS = 716_024;
 
 export function migrationProvider(engine: Engine): MigrationProvider {
   return { getMigrations: async () => migrations(engine) };

@@ -117,7 +117,34 @@ export interface OrderThreadsTable {
   created_at: string;
 }
 
+/**
+ * One UTC day of the index's CSV lines, joined in export order (newest first, ties by ID) around one
+ * currency cell: a year's export reads 366 of these instead of every order (export-days.ts).
+ */
+export interface ExportDaysTable {
+  /** YYYY-MM-DD (UTC), the first ten characters of the orders' stored creation times. */
+  day: string;
+  currency_cell: string;
+  /** UTF-8 bytes: every order's line; the completed orders' lines. */
+  lines: Uint8Array;
+  completed_lines: Uint8Array;
+  orders: number;
+  completed: number;
+  built_at: string;
+}
+
+/**
+ * A change to an order of a day (written by a trigger on orders): that day's ExportDaysTable row is
+ * stale while one exists. Rows are only ever added by writers, so writers never wait for each other here.
+ */
+export interface ExportDayChangesTable {
+  id: Generated<number>;
+  day: string;
+}
+
 export interface Database {
+  export_days: ExportDaysTable;
+  export_day_changes: ExportDayChangesTable;
   audit_log: AuditTable;
   orders: OrdersTable;
   order_events: OrderEventsTable;

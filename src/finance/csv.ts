@@ -93,8 +93,11 @@ export function currencyCell(currency: string | undefined): string {
 }
 
 export interface CsvFileWriter {
-  /** Writes CSV lines (the header goes first); waits only when the disk is behind (backpressure). */
-  write(lines: string): Promise<void>;
+  /**
+   * Writes CSV lines, as text or UTF-8 bytes (the header goes first); waits only when the disk is
+   * behind (backpressure).
+   */
+  write(lines: string | Uint8Array): Promise<void>;
   /** Ends the file; resolves with its size in bytes. */
   close(): Promise<number>;
   /** Stops writing (a failed export): the caller deletes the file. */
@@ -117,9 +120,9 @@ export function openCsvFile(path: string): CsvFileWriter {
   return {
     async write(lines) {
       if (failure) throw failure;
-      const chunk = first ? CSV_HEADER + lines : lines;
+      if (first) file.write(CSV_HEADER);
       first = false;
-      if (chunk.length > 0 && !file.write(chunk)) await once(file, 'drain');
+      if (lines.length > 0 && !file.write(lines)) await once(file, 'drain');
     },
     async close() {
       if (failure) throw failure;

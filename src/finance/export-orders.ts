@@ -1,9 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
 import type { WebClient } from '@slack/web-api';
 import { exportMessages, type SlackMessage } from '../blocks/index.js';
 import type { AppLogger } from '../logger.js';
@@ -13,6 +11,7 @@ import type { SlackDelivery } from '../services/slack-delivery.js';
 import { nextDay, startOfDay } from './calendar.js';
 import { openCsvFile } from './csv.js';
 import { csvBetween, type HistoryDeps, type HistorySource } from './history-source.js';
+import { postFile } from './post-file.js';
 import { dayKey } from './spend.js';
 
 export interface ExportRequest {
@@ -190,6 +189,9 @@ export async function runExport(deps: ExportDeps, request: ExportRequest): Promi
   }
 }
 
+// The upload's connection silent this long: given up on, and tried again (the delivery's retry).
+const UPLOAD_IDLE_TIMEOUT_MS = 60_000;
+
 /** The upload POST failed with an HTTP status: read by the delivery's retry advice like a Web API error. */
 class UploadHttpError extends Error {
   readonly code = 'upload_http_error';
@@ -220,20 +222,16 @@ async function uploadFile(
   const { upload_url: uploadUrl, file_id: fileId } = target;
   if (!uploadUrl || !fileId) throw new Error('files.getUploadURLExternal returned no URL');
   await delivery.call('export_file', async () => {
-    const response = await fetch(uploadUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'text/csv', 'content-length': String(bytes) },
-      // Read in 1 MiB chunks: with the default 64 kB, a 12 MB export took twice as long to send.
-      body: Readable.toWeb(createReadStream(path, { highWaterMark: 1 << 20 })) as ReadableStream,
-      duplex: 'half',
-    } as RequestInit);
-    await response.arrayBuffer();
-    if (!response.ok) {
+    const answer = await postFile(uploadUrl, path, {
+      bytes,
+      contentType: 'text/csv',
+      timeoutMs: UPLOAD_IDLE_TIMEOUT_MS,
+    });
+    if (answer.status < 200 || answer.status >= 300) {
       // No Retry-After header is no wait given (not zero seconds): the delivery then waits its own.
-      const header = response.headers.get('retry-after');
-      const retryAfter = header === null ? Number.NaN : Number(header);
+      const retryAfter = answer.retryAfter === undefined ? Number.NaN : Number(answer.retryAfter);
       throw new UploadHttpError(
-        response.status,
+        answer.status,
         Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined,
       );
     }

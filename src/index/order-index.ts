@@ -5,6 +5,8 @@ import { csvLineParts } from '../finance/csv.js';
 import type { OrderSummary } from '../partner-api/index.js';
 import { SETTLED_STATUSES } from '../partner-api/statuses.js';
 import { isoUtc } from '../partner-api/times.js';
+import { createExportDays } from './export-days.js';
+import { dayEnd, dayStart, exportPlan } from './export-plan.js';
 import { rareWindows, sampleOf, type TrigramSample } from './trigram-windows.js';
 
 /** What one batch of seen orders changed in the index. */
@@ -67,6 +69,11 @@ export interface OrderIndex {
    * range anyway.
    */
   formatMissingLines(stopped?: () => boolean): Promise<number>;
+  /**
+   * Joins the lines of each UTC day changed since it was last joined (export-days.ts), so an export
+   * reads a day as one block; returns how many days. The sync runs it after its rounds.
+   */
+  buildExportDays(currencyCell: string, stopped?: () => boolean): Promise<number>;
   /** Events after `afterId`, oldest first. */
   events(afterId: number, limit: number): Promise<OrderEvent[]>;
   /** The newest event's ID (0 when there is none): where a new reader of the events starts. */
@@ -91,7 +98,8 @@ export interface CsvExportOptions {
 }
 
 export interface CsvChunk {
-  csv: string;
+  /** CSV lines: text, or UTF-8 bytes (a day's block, as stored). */
+  csv: string | Buffer;
   read: number;
   written: number;
 }
@@ -111,6 +119,8 @@ const SAMPLE_MAX_AGE_MS = 10 * 60_000;
 const MANY_MATCHES = 2_000;
 // Orders without a stored CSV line, formatted and written per transaction.
 const FORMAT_BATCH = 500;
+// Days' blocks read per query, up to this many orders (about 4 MB of lines held at once).
+const DAY_BATCH_ORDERS = 30_000;
 
 /** Statuses after which an order does not change by itself: no more checks. */
 export const SETTLED = SETTLED_STATUSES;
@@ -227,6 +237,7 @@ function orderOf(row: OrdersTable): IndexedOrder {
  * applied only to the version it was read at (compare-and-set), and its event carries a unique key.
  */
 export function createOrderIndex(db: OrderDeskDb): OrderIndex {
+  const exportDays = createExportDays(db);
   async function recordIn(
     trx: Transaction<Database> | Kysely<Database>,
     orders: readonly OrderSummary[],
@@ -375,6 +386,79 @@ export function createOrderIndex(db: OrderDeskDb): OrderIndex {
     if (query.minAmount !== undefined) select = select.where('amount', '>=', query.minAmount);
     if (query.maxAmount !== undefined) select = select.where('amount', '<=', query.maxAmount);
     return select;
+  }
+
+  /**
+   * The lines of the orders created from `from` to `to` (ISO, both included), newest first, read row by
+   * row in chunks of `chunkSize` orders: for what the days' blocks do not cover.
+   */
+  async function* csvRows(
+    from: string,
+    to: string,
+    { currencyCell, completedOnly, chunkSize }: CsvExportOptions,
+  ): AsyncGenerator<CsvChunk> {
+    const { sql } = await import('kysely');
+    // '' for an order left out (counted as read, not written; a stored line is never empty), NULL
+    // for one without a stored line.
+    const line = completedOnly
+      ? sql<
+          string | null
+        >`case when upper(status) = 'COMPLETED' then csv_head || ${currencyCell} || csv_tail else '' end`
+      : sql<string | null>`csv_head || ${currencyCell} || csv_tail`;
+    let end: { createdAt: string; id: string } | undefined;
+    for (;;) {
+      const upper = end;
+      // Where this chunk starts: the chunkSize-th order below the last chunk, read from the index
+      // alone. None: the rest of the range is the last chunk.
+      const [start] = (await db.arrayRows((kysely) =>
+        kysely
+          .selectFrom('orders')
+          .select(['created_at', 'id'])
+          .where('created_at', '>=', from)
+          .where((eb) =>
+            upper
+              ? eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(upper.createdAt, upper.id))
+              : eb('created_at', '<=', to),
+          )
+          .orderBy('created_at', 'desc')
+          .orderBy('id', 'desc')
+          .limit(1)
+          .offset(chunkSize - 1),
+      )) as Array<[string, string]>;
+      // Lines as rows, in order (an aggregate's order would cost a sort), joined here. On SQLite the
+      // covering index is named: with statistics (after an ANALYZE), the planner chose to skip-scan
+      // the status index and sort the range instead.
+      const table = db.engine === 'sqlite' ? sql`orders indexed by orders_export` : sql`orders`;
+      const lower = start ? sql`(created_at, id) >= (${start[0]}, ${start[1]})` : sql`created_at >= ${from}`;
+      const below = upper
+        ? sql`(created_at, id) < (${upper.createdAt}, ${upper.id})`
+        : sql`created_at <= ${to}`;
+      const read = async () =>
+        (await db.columnValues((kysely) => ({
+          compile: () =>
+            sql`select ${line} as line from ${table} where ${lower} and ${below} order by created_at desc, id desc`.compile(
+              kysely,
+            ),
+        }))) as Array<string | null>;
+      let lines = await read();
+      // An order written since the lines were formatted, by a writer that does not store them (a
+      // replica of an older version): formatted now, and the chunk read again.
+      for (let attempt = 0; lines.includes(null); attempt++) {
+        if (attempt === 3) throw new Error('orders without a CSV line after formatting them three times');
+        await formatMissingLines({ from, to });
+        lines = await read();
+      }
+      let csv = '';
+      let written = 0;
+      for (const text of lines) {
+        if (text === '') continue;
+        csv += text;
+        written++;
+      }
+      if (lines.length > 0) yield { csv, read: lines.length, written };
+      if (!start) return;
+      end = { createdAt: start[0], id: start[1] };
+    }
   }
 
   /**
@@ -591,73 +675,45 @@ export function createOrderIndex(db: OrderDeskDb): OrderIndex {
       }
     },
     formatMissingLines: (stopped) => formatMissingLines(undefined, stopped),
+    buildExportDays: (currencyCell, stopped) => exportDays.build(currencyCell, stopped),
     async *csvBetween(since, until, { currencyCell, completedOnly, chunkSize }) {
       const from = since.toISOString();
       const to = until.toISOString();
       await formatMissingLines({ from, to });
-      const { sql } = await import('kysely');
-      // '' for an order left out (counted as read, not written; a stored line is never empty), NULL
-      // for one without a stored line.
-      const line = completedOnly
-        ? sql<
-            string | null
-          >`case when upper(status) = 'COMPLETED' then csv_head || ${currencyCell} || csv_tail else '' end`
-        : sql<string | null>`csv_head || ${currencyCell} || csv_tail`;
-      let end: { createdAt: string; id: string } | undefined;
-      for (;;) {
-        const upper = end;
-        // Where this chunk starts: the chunkSize-th order below the last chunk, read from the index
-        // alone. None: the rest of the range is the last chunk.
-        const [start] = (await db.arrayRows((kysely) =>
-          kysely
-            .selectFrom('orders')
-            .select(['created_at', 'id'])
-            .where('created_at', '>=', from)
-            .where((eb) =>
-              upper
-                ? eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(upper.createdAt, upper.id))
-                : eb('created_at', '<=', to),
-            )
-            .orderBy('created_at', 'desc')
-            .orderBy('id', 'desc')
-            .limit(1)
-            .offset(chunkSize - 1),
-        )) as Array<[string, string]>;
-        // Lines as rows, in order (an aggregate's order would cost a sort), joined here. On SQLite the
-        // covering index is named: with statistics (after an ANALYZE), the planner chose to skip-scan
-        // the status index and sort the range instead.
-        const table = db.engine === 'sqlite' ? sql`orders indexed by orders_export` : sql`orders`;
-        const lower = start
-          ? sql`(created_at, id) >= (${start[0]}, ${start[1]})`
-          : sql`created_at >= ${from}`;
-        const below = upper
-          ? sql`(created_at, id) < (${upper.createdAt}, ${upper.id})`
-          : sql`created_at <= ${to}`;
-        const read = async () =>
-          (await db.columnValues((kysely) => ({
-            compile: () =>
-              sql`select ${line} as line from ${table} where ${lower} and ${below} order by created_at desc, id desc`.compile(
-                kysely,
-              ),
-          }))) as Array<string | null>;
-        let lines = await read();
-        // An order written since the lines were formatted, by a writer that does not store them (a
-        // replica of an older version): formatted now, and the chunk read again.
-        for (let attempt = 0; lines.includes(null); attempt++) {
-          if (attempt === 3) throw new Error('orders without a CSV line after formatting them three times');
-          await formatMissingLines({ from, to });
-          lines = await read();
+      // The whole UTC days of the range whose joined lines are current are read as blocks; the
+      // rest (partial first and last days, days changed since they were joined) row by row.
+      const ready = await exportDays.current(from.slice(0, 10), to.slice(0, 10), currencyCell);
+      for (const segment of exportPlan(from, to, ready, DAY_BATCH_ORDERS)) {
+        if (segment.kind === 'rows') {
+          yield* csvRows(segment.from, segment.to, { currencyCell, completedOnly, chunkSize });
+          continue;
         }
-        let csv = '';
+        const blocks = await exportDays.read(segment.days, currencyCell, completedOnly);
+        let held: Buffer[] = [];
+        let read = 0;
         let written = 0;
-        for (const text of lines) {
-          if (text === '') continue;
-          csv += text;
-          written++;
+        const flush = (): CsvChunk | undefined => {
+          const chunk = read > 0 ? { csv: Buffer.concat(held), read, written } : undefined;
+          held = [];
+          read = 0;
+          written = 0;
+          return chunk;
+        };
+        for (const day of segment.days) {
+          const block = blocks.get(day);
+          if (block) {
+            held.push(block.lines);
+            read += block.orders;
+            written += completedOnly ? block.completed : block.orders;
+            continue;
+          }
+          // Changed since the plan was made: that day row by row, in its place.
+          const before = flush();
+          if (before) yield before;
+          yield* csvRows(dayStart(day), dayEnd(day), { currencyCell, completedOnly, chunkSize });
         }
-        if (lines.length > 0) yield { csv, read: lines.length, written };
-        if (!start) return;
-        end = { createdAt: start[0], id: start[1] };
+        const last = flush();
+        if (last) yield last;
       }
     },
     async events(afterId, limit) {

@@ -88,7 +88,9 @@ export function retryAdvice(error: unknown): { reason: RetryReason; waitMs?: num
       return { reason: 'rate_limited', waitMs: Math.max(1, failure.retryAfterSeconds ?? 1) * 1000 };
     return status >= 500 ? { reason: 'server_error' } : undefined;
   }
-  if (failure.code === 'slack_webapi_request_error') return { reason: 'network' };
+  // No answer at all (refused, reset, timed out): from the Web API or the file upload's POST.
+  if (failure.code === 'slack_webapi_request_error' || failure.code === 'upload_request_error')
+    return { reason: 'network' };
   // ok:false answers Slack documents as temporary.
   const code = failure.data?.error;
   if (code === 'ratelimited') return { reason: 'rate_limited', waitMs: 1_000 };

@@ -373,7 +373,7 @@ function indexContract(name: string, open: () => Promise<{ db: OrderDeskDb; peer
         completedOnly: false,
         chunkSize: 2,
       })) {
-        chunks.push(chunk.csv);
+        chunks.push(chunk.csv.toString());
         // After the first chunk, an older replica writes S1 again without its line.
         if (chunks.length === 1)
           await db.run((kysely) =>
@@ -432,6 +432,155 @@ function indexContract(name: string, open: () => Promise<{ db: OrderDeskDb; peer
       expect((await index.events(0, 10_000)).length).toBe(before - pruned);
       expect((await index.stats()).orders).toBeGreaterThanOrEqual(7);
     });
+
+    /** The export of a range: its bytes, and which chunks came from days' blocks (bytes, not text). */
+    const exportOf = async (
+      index: ReturnType<typeof createOrderIndex>,
+      from: string,
+      to: string,
+      options: { currencyCell?: string; completedOnly?: boolean } = {},
+    ) => {
+      const chunks: CsvChunk[] = [];
+      for await (const chunk of index.csvBetween(new Date(from), new Date(to), {
+        currencyCell: options.currencyCell ?? 'EUR',
+        completedOnly: options.completedOnly ?? false,
+        chunkSize: 3,
+      }))
+        chunks.push(chunk);
+      return {
+        csv: chunks.map((chunk) => chunk.csv.toString()).join(''),
+        read: chunks.reduce((sum, chunk) => sum + chunk.read, 0),
+        written: chunks.reduce((sum, chunk) => sum + chunk.written, 0),
+        fromBlocks: chunks.filter((chunk) => Buffer.isBuffer(chunk.csv)).length,
+      };
+    };
+    // Three days of 2018, orders at several times of each day (two at the same time: ties by ID).
+    const dayOrders = [
+      order('D01', { createdAt: '2018-06-01T00:00:00.000Z' }),
+      order('D02', { createdAt: '2018-06-01T09:30:00.000Z', status: 'PENDING' }),
+      order('D03', { createdAt: '2018-06-01T23:59:59.999Z', title: 'Line\nbreak, "quoted"' }),
+      order('D04', { createdAt: '2018-06-02T04:00:00.000Z' }),
+      order('D05', { createdAt: '2018-06-02T04:00:00.000Z', status: 'REFUNDED' }),
+      order('D06', { createdAt: '2018-06-02T20:00:00.000Z', title: 'Ünïcode 🎮' }),
+      order('D07', { createdAt: '2018-06-03T01:00:00.000Z' }),
+      order('D08', { createdAt: '2018-06-03T22:00:00.000Z', status: 'PENDING' }),
+    ];
+    const expectedCsv = (orders: OrderSummary[], currency = 'EUR') =>
+      csvLines(
+        [...orders]
+          .sort((a, b) => ((b.createdAt ?? '') + b.id < (a.createdAt ?? '') + a.id ? -1 : 1))
+          .map((o) => csvRow(o, currency)),
+      );
+
+    it('joins each changed day once; an export reads joined days as blocks, byte for byte the rows, in any time zone', async () => {
+      const index = createOrderIndex(db);
+      await index.record(dayOrders, at('2026-11-23T15:00:00Z'));
+      const ranges = [
+        // UTC days whole; Berlin (+02:00 in June) days: the first and last UTC days partial; one day.
+        ['2018-06-01T00:00:00.000Z', '2018-06-03T23:59:59.999Z'],
+        ['2018-05-31T22:00:00.000Z', '2018-06-03T21:59:59.999Z'],
+        ['2018-06-02T00:00:00.000Z', '2018-06-02T23:59:59.999Z'],
+      ] as const;
+      const before = [];
+      for (const [from, to] of ranges) before.push(await exportOf(index, from, to));
+      for (const completedOnly of [false, true])
+        before.push(await exportOf(index, ranges[0][0], ranges[0][1], { completedOnly }));
+      expect(before.every((result) => result.fromBlocks === 0)).toBe(true);
+      expect(before[0]?.csv).toBe(expectedCsv(dayOrders));
+      expect(await index.buildExportDays('EUR')).toBeGreaterThanOrEqual(3);
+      // Nothing changed since: nothing to join.
+      expect(await index.buildExportDays('EUR')).toBe(0);
+      const after = [];
+      for (const [from, to] of ranges) after.push(await exportOf(index, from, to));
+      for (const completedOnly of [false, true])
+        after.push(await exportOf(index, ranges[0][0], ranges[0][1], { completedOnly }));
+      expect(after.map(({ csv, read, written }) => ({ csv, read, written }))).toEqual(
+        before.map(({ csv, read, written }) => ({ csv, read, written })),
+      );
+      // Three whole days in one batch; Berlin: 06-01 and 06-02 whole, the rest rows; one day.
+      expect(after.map((result) => result.fromBlocks)).toEqual([1, 1, 1, 1, 1]);
+      expect(after[4]).toMatchObject({
+        csv: expectedCsv(dayOrders.filter((o) => o.status === 'COMPLETED')),
+        read: 8,
+        written: 5,
+      });
+    });
+
+    it('a change after a day was joined: the export shows it at once (that day by rows); the next build joins it again', async () => {
+      const index = createOrderIndex(db);
+      await index.buildExportDays('EUR');
+      const range = ['2018-06-01T00:00:00.000Z', '2018-06-03T23:59:59.999Z'] as const;
+      const seen = at('2026-11-23T15:10:00Z');
+      // Seen again unchanged: the days stay joined.
+      await index.record(dayOrders, seen);
+      expect(await index.buildExportDays('EUR')).toBe(0);
+      const now = dayOrders.map((o) => (o.id === 'D04' ? { ...o, status: 'REFUNDED' } : o));
+      // A status change (06-02), a new order (06-03), an order moved from 06-01 to 06-03.
+      const moved = { ...(dayOrders[1] as OrderSummary), createdAt: '2018-06-03T12:00:00.000Z' };
+      const added = order('D09', { createdAt: '2018-06-03T05:00:00.000Z' });
+      await index.record([now[3] as OrderSummary, added, moved], seen);
+      const current = [...now.filter((o) => o.id !== moved.id), moved, added];
+      const changed = await exportOf(index, ...range);
+      expect(changed.csv).toBe(expectedCsv(current));
+      expect(changed.fromBlocks).toBe(0);
+      expect(await index.buildExportDays('EUR')).toBe(3);
+      const rejoined = await exportOf(index, ...range);
+      expect(rejoined).toEqual({ ...changed, fromBlocks: 1 });
+      // Another currency: the days joined with EUR are not used, and the next build joins them again.
+      const usd = await exportOf(index, ...range, { currencyCell: 'USD' });
+      expect(usd).toMatchObject({ csv: expectedCsv(current, 'USD'), fromBlocks: 0 });
+      expect(await index.buildExportDays('USD')).toBeGreaterThanOrEqual(3);
+      expect(await exportOf(index, ...range, { currencyCell: 'USD' })).toEqual({ ...usd, fromBlocks: 1 });
+    });
+
+    it('a day with an order not formatted yet is not joined; its export formats it and reads it by rows', async () => {
+      const index = createOrderIndex(db);
+      const orders = [
+        order('N1', { createdAt: '2017-03-04T10:00:00.000Z' }),
+        order('N2', { createdAt: '2017-03-04T11:00:00.000Z' }),
+      ];
+      await index.record(orders, at('2026-11-23T15:20:00Z'));
+      await db.run((kysely) =>
+        kysely.updateTable('orders').set({ csv_head: null, csv_tail: null }).where('id', '=', 'N1').execute(),
+      );
+      await index.buildExportDays('EUR');
+      const range = ['2017-03-04T00:00:00.000Z', '2017-03-04T23:59:59.999Z'] as const;
+      const exported = await exportOf(index, ...range);
+      expect(exported).toMatchObject({ csv: expectedCsv(orders), fromBlocks: 0 });
+      // The export formatted N1: the day is joined at the next build.
+      expect(await index.buildExportDays('EUR')).toBe(1);
+      expect(await exportOf(index, ...range)).toEqual({ ...exported, fromBlocks: 1 });
+    });
+
+    it.skipIf(name === 'SQLite')(
+      'a day a writer is changing (not committed yet) is not joined until it commits; the writer then marks it again',
+      async () => {
+        const index = createOrderIndex(db);
+        const writer = createOrderIndex(peer);
+        const first = order('W1', { createdAt: '2016-08-08T08:00:00.000Z', status: 'PENDING' });
+        await index.buildExportDays('EUR');
+        // The new order marks its day (committed).
+        await index.record([first], at('2026-11-23T15:30:00Z'));
+        const range = ['2016-08-08T00:00:00.000Z', '2016-08-08T23:59:59.999Z'] as const;
+        const { sql } = await import('kysely');
+        await peer.kysely.transaction().execute(async (trx) => {
+          await sql`update orders set status = 'COMPLETED' where id = 'W1'`.execute(trx);
+          // Not joined while a change of the day is not committed: the join would hold the old line,
+          // and that change's mark could be taken for one the join had seen.
+          expect(await index.buildExportDays('EUR')).toBe(0);
+        });
+        // Committed: its change row is there, the day is joined now.
+        expect(await index.buildExportDays('EUR')).toBe(1);
+        // That change left the stored line as it was (as an older replica would): seen again, the line
+        // is rewritten, which marks the day again.
+        await writer.record([{ ...first, status: 'COMPLETED' }], at('2026-11-23T15:31:00Z'));
+        expect(await index.buildExportDays('EUR')).toBe(1);
+        expect(await exportOf(index, ...range)).toMatchObject({
+          csv: expectedCsv([{ ...first, status: 'COMPLETED' }]),
+          fromBlocks: 1,
+        });
+      },
+    );
   });
 }
 
