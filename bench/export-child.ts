@@ -88,28 +88,39 @@ if (mode === 'index-export') {
   };
 }
 
-// The seeding's garbage is collected before the clock starts: the scan starts with none either.
-(globalThis as { gc?: () => void }).gc?.();
-const started = performance.now();
-let orders: number;
-let phases: { readMs?: number | undefined; uploadMs?: number | undefined; bytes?: number } = {};
-if (mode === 'scan') {
-  orders = await scan();
-} else {
-  const logger = createLogger({ level: 'warn', secrets: [apiKey, token] });
-  const partner = createPartnerClient({
-    baseUrl: partnerUrl,
-    apiKey,
-    timeoutMs: 30_000,
-    maxConcurrency: CONCURRENCY,
-    queryParams: { search: 'search', page: 'page', limit: 'limit' },
-  });
-  const client = new WebClient(token, { slackApiUrl, retryConfig: { retries: 0 } });
+// What the app builds once at start-up (its clients, its logger), built before the clock starts: an
+// export in the app does not pay for them.
+const logger = createLogger({ level: 'warn', secrets: [apiKey, token] });
+const partner = createPartnerClient({
+  baseUrl: partnerUrl,
+  apiKey,
+  timeoutMs: 30_000,
+  maxConcurrency: CONCURRENCY,
+  queryParams: { search: 'search', page: 'page', limit: 'limit' },
+});
+const client = new WebClient(token, { slackApiUrl, retryConfig: { retries: 0 } });
+const delivery = createSlackDelivery(client, { logger });
+interface Run {
+  ms: number;
+  orders: number;
+  readMs?: number | undefined;
+  uploadMs?: number | undefined;
+  bytes?: number | undefined;
+}
+
+async function runMode(): Promise<Run> {
+  // The garbage from before (the seeding, the last run) is collected before the clock starts.
+  (globalThis as { gc?: () => void }).gc?.();
+  const started = performance.now();
+  if (mode === 'scan') {
+    const orders = await scan();
+    return { ms: performance.now() - started, orders };
+  }
   const result = await runExport(
     {
       partner,
       client,
-      delivery: createSlackDelivery(client, { logger }),
+      delivery,
       logger,
       currency: 'EUR',
       timeZone: 'UTC',
@@ -120,16 +131,38 @@ if (mode === 'scan') {
     { userId: 'U0FINANCE', from, to, completedOnly: false },
   );
   if (result.outcome !== 'uploaded') throw new Error(`export ended ${result.outcome}`);
-  orders = result.orders;
-  phases = { readMs: result.readMs, uploadMs: result.uploadMs, bytes: result.bytes };
+  return {
+    ms: performance.now() - started,
+    orders: result.orders,
+    readMs: result.readMs,
+    uploadMs: result.uploadMs,
+    bytes: result.bytes,
+  };
 }
-const ms = performance.now() - started;
+
+// Four times in the same process. The first run is a fresh process's first (its code not compiled
+// yet, no connection open); the median of the other three is the app's steady state, where an export
+// meets a process that has served requests for hours.
+const first = await runMode();
+const later = [await runMode(), await runMode(), await runMode()].sort((a, b) => a.ms - b.ms);
+const second = later[1] as Run;
 clearInterval(sample);
 peak = Math.max(peak, process.memoryUsage.rss());
 // Run with --expose-gc: the heap after a full collection shows what the work kept, not when GC ran.
 (globalThis as { gc?: () => void }).gc?.();
 const heapMb = process.memoryUsage().heapUsed / 2 ** 20;
-console.log(JSON.stringify({ ms, orders, peakRssMb: peak / 2 ** 20, heapMb, ...phases }));
+console.log(
+  JSON.stringify({
+    ms: second.ms,
+    firstMs: first.ms,
+    orders: second.orders,
+    peakRssMb: peak / 2 ** 20,
+    heapMb,
+    readMs: second.readMs,
+    uploadMs: second.uploadMs,
+    bytes: second.bytes,
+  }),
+);
 // The seeded SQLite file (about 100 MB) goes with the process.
 if (indexDir) rmSync(indexDir, { recursive: true, force: true });
 process.exit(0);

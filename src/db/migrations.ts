@@ -302,6 +302,8 @@ export function migrations(engine: Engine): Record<string, Migration> {
           .addColumn('completed_lines', engine === 'postgres' ? 'bytea' : 'blob', (column) =>
             column.notNull(),
           )
+          .addColumn('bytes', 'integer', (column) => column.notNull())
+          .addColumn('completed_bytes', 'integer', (column) => column.notNull())
           .addColumn('orders', 'integer', (column) => column.notNull())
           .addColumn('completed', 'integer', (column) => column.notNull())
           .addColumn('built_at', 'text', (column) => column.notNull())

@@ -128,6 +128,9 @@ export interface ExportDaysTable {
   /** UTF-8 bytes: every order's line; the completed orders' lines. */
   lines: Uint8Array;
   completed_lines: Uint8Array;
+  /** Their lengths in bytes: an export's size is known before it is read. */
+  bytes: number;
+  completed_bytes: number;
   orders: number;
   completed: number;
   built_at: string;

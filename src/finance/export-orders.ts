@@ -4,15 +4,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { WebClient } from '@slack/web-api';
 import { exportMessages, type SlackMessage } from '../blocks/index.js';
+import type { CsvChunk } from '../index/order-index.js';
 import type { AppLogger } from '../logger.js';
 import { isPartnerApiError, type PartnerClient } from '../partner-api/index.js';
 import { logPartnerFailure } from '../services/partner-failures.js';
 import type { SlackDelivery } from '../services/slack-delivery.js';
 import { nextDay, startOfDay } from './calendar.js';
-import { openCsvFile } from './csv.js';
+import { CSV_HEADER, openCsvFile } from './csv.js';
 import { csvBetween, type HistoryDeps, type HistorySource } from './history-source.js';
 import { postFile } from './post-file.js';
 import { dayKey } from './spend.js';
+import { startStreamedUpload } from './streamed-upload.js';
 
 export interface ExportRequest {
   userId: string;
@@ -66,12 +68,16 @@ export interface ExportResult {
   /** An uploaded file: how long reading the range into the file took, and then the upload. */
   readMs?: number;
   uploadMs?: number;
+  /** The lines went to Slack as they were read (the copy said their size up front), with no file. */
+  uploadedWhileReading?: boolean;
 }
 
 /**
- * Reads the history for the range (only as far back as needed), streams it into a CSV file on disk,
- * uploads that file to the user's DM with Order Desk, and deletes it. A DM message says how far it
- * got, and ends with the file or with what went wrong (with the trace ID). A failure leaves no file.
+ * Reads the history for the range (only as far back as needed) as CSV and uploads it to the user's DM
+ * with Order Desk: from Order Desk's copy, straight to Slack as it is read (the copy knows the size);
+ * otherwise (from the partner, or when that upload did not go through) into a file on disk that is
+ * uploaded, then deleted. A DM message says how far it got, and ends with the file or with what went
+ * wrong (with the trace ID). A failure leaves no file.
  */
 export async function runExport(deps: ExportDeps, request: ExportRequest): Promise<ExportResult> {
   const { client, logger } = deps;
@@ -112,61 +118,43 @@ export async function runExport(deps: ExportDeps, request: ExportRequest): Promi
   };
 
   const path = join(tmpdir(), `order-desk-export-${randomBytes(8).toString('hex')}.csv`);
-  const writer = openCsvFile(path);
   let read = 0;
-  let source: HistorySource = { kind: 'partner' };
   let written = 0;
   let lastUpdate = Date.now();
   const every = deps.progressEveryMs ?? 2_000;
   const started = performance.now();
-  try {
-    const since = startOfDay(request.from, deps.timeZone);
-    const until = new Date(startOfDay(nextDay(request.to), deps.timeZone).getTime() - 1);
-    // From Order Desk's copy when it covers the range (its stored lines, no partner reads), else
-    // the partner.
-    const history = await csvBetween({ ...deps, now: deps.now ?? (() => new Date()) }, since, until, {
+  const filename = `orders-${request.from}-to-${request.to}${request.completedOnly ? '-completed' : ''}.csv`;
+  const since = startOfDay(request.from, deps.timeZone);
+  const until = new Date(startOfDay(nextDay(request.to), deps.timeZone).getTime() - 1);
+  // From Order Desk's copy when it covers the range (its stored lines, no partner reads), else
+  // the partner.
+  const readHistory = () =>
+    csvBetween({ ...deps, now: deps.now ?? (() => new Date()) }, since, until, {
       completedOnly: request.completedOnly,
       currency: deps.currency,
     });
-    source = history.source;
-    try {
-      for await (const chunk of history.chunks) {
-        if (openFailure) throw openFailure.error;
-        read += chunk.read;
-        await writer.write(chunk.csv);
-        written += chunk.written;
-        if (Date.now() - lastUpdate >= every) {
-          lastUpdate = Date.now();
-          await update(exportMessages.progress(request, read));
-        }
+  /** Each chunk's lines, counted, with the progress message updated now and then. */
+  async function* counted(chunks: AsyncGenerator<CsvChunk>): AsyncGenerator<string | Buffer> {
+    read = 0;
+    written = 0;
+    for await (const chunk of chunks) {
+      if (openFailure) throw openFailure.error;
+      read += chunk.read;
+      written += chunk.written;
+      yield chunk.csv;
+      if (Date.now() - lastUpdate >= every) {
+        lastUpdate = Date.now();
+        await update(exportMessages.progress(request, read));
       }
-    } catch (error) {
-      writer.abort();
-      if (!isPartnerApiError(error)) throw error;
-      logPartnerFailure(logger, error, { where: 'export', userId: request.userId });
-      await update(exportMessages.partnerFailed(request, read, error), true);
-      return { outcome: 'partner_failed', orders: written, bytes: 0 };
     }
-    let dm: string;
-    try {
-      ({ dm } = await opening);
-    } catch (error) {
-      writer.abort();
-      throw error;
-    }
-    const bytes = await writer.close();
-    const readMs = Math.round(performance.now() - started);
-    const filename = `orders-${request.from}-to-${request.to}${request.completedOnly ? '-completed' : ''}.csv`;
-    try {
-      await uploadFile(client, deps.delivery, path, filename, bytes, dm);
-    } catch (error) {
-      log.error(
-        { error: (error as { data?: { error?: string } }).data?.error ?? (error as Error).message },
-        'export upload failed',
-      );
-      await update(exportMessages.slackFailed(request, written), true);
-      return { outcome: 'slack_failed', orders: written, bytes };
-    }
+  }
+  /** The export's end: the message says so, the log has the figures, the caller the result. */
+  const uploaded = async (
+    source: HistorySource,
+    bytes: number,
+    readMs: number,
+    uploadedWhileReading: boolean,
+  ) => {
     const uploadMs = Math.round(performance.now() - started) - readMs;
     await update(exportMessages.ready(request, written, read, source), true);
     // The two durations say where a slow export spent its time: the history (partner or copy) or Slack.
@@ -180,10 +168,84 @@ export async function runExport(deps: ExportDeps, request: ExportRequest): Promi
         source: source.kind,
         readMs,
         uploadMs,
+        uploadedWhileReading,
       },
       'orders exported',
     );
-    return { outcome: 'uploaded', orders: written, bytes, readMs, uploadMs };
+    return { outcome: 'uploaded', orders: written, bytes, readMs, uploadMs, uploadedWhileReading } as const;
+  };
+  const slackFailed = async (error: unknown, bytes: number) => {
+    log.error(
+      { error: (error as { data?: { error?: string } }).data?.error ?? (error as Error).message },
+      'export upload failed',
+    );
+    await update(exportMessages.slackFailed(request, written), true);
+    return { outcome: 'slack_failed', orders: written, bytes } as const;
+  };
+  const partnerFailed = async (error: unknown) => {
+    if (!isPartnerApiError(error)) throw error;
+    logPartnerFailure(logger, error, { where: 'export', userId: request.userId });
+    await update(exportMessages.partnerFailed(request, read, error), true);
+    return { outcome: 'partner_failed', orders: written, bytes: 0 } as const;
+  };
+
+  let history = await readHistory();
+  // The copy says the size up front: the lines go straight to Slack as they are read, with no file
+  // (writing one took as long as the rest of the export). If that upload does not go through (an
+  // order changed between the size and the read, Slack refused or dropped it), the range is read
+  // again into a file, which is uploaded with retries as below.
+  if (history.bytes !== undefined) {
+    const streamed = startStreamedUpload(client, {
+      filename,
+      bytes: history.bytes,
+      timeoutMs: UPLOAD_IDLE_TIMEOUT_MS,
+    });
+    try {
+      await streamed.write(Buffer.from(CSV_HEADER));
+      for await (const lines of counted(history.chunks))
+        await streamed.write(typeof lines === 'string' ? Buffer.from(lines) : lines);
+    } catch (error) {
+      streamed.abort();
+      return partnerFailed(error);
+    }
+    const readMs = Math.round(performance.now() - started);
+    const sent = await streamed.finish();
+    if ('fileId' in sent) {
+      const { dm } = await opening;
+      try {
+        await shareUpload(client, deps.delivery, sent.fileId, filename, dm);
+      } catch (error) {
+        return slackFailed(error, history.bytes);
+      }
+      return uploaded(history.source, history.bytes, readMs, true);
+    }
+    log.info({ reason: sent.failed }, 'the upload while reading did not go through; reading into a file');
+    history = await readHistory();
+  }
+
+  const writer = openCsvFile(path);
+  try {
+    try {
+      for await (const lines of counted(history.chunks)) await writer.write(lines);
+    } catch (error) {
+      writer.abort();
+      return partnerFailed(error);
+    }
+    let dm: string;
+    try {
+      ({ dm } = await opening);
+    } catch (error) {
+      writer.abort();
+      throw error;
+    }
+    const bytes = await writer.close();
+    const readMs = Math.round(performance.now() - started);
+    try {
+      await uploadFile(client, deps.delivery, path, filename, bytes, dm);
+    } catch (error) {
+      return slackFailed(error, bytes);
+    }
+    return uploaded(history.source, bytes, readMs, false);
   } finally {
     await unlink(path).catch(() => undefined);
   }
@@ -236,6 +298,17 @@ async function uploadFile(
       );
     }
   });
+  await shareUpload(client, delivery, fileId, filename, channel);
+}
+
+/** Completes an upload into the DM, where it shows as a message with the file. */
+async function shareUpload(
+  client: WebClient,
+  delivery: SlackDelivery,
+  fileId: string,
+  filename: string,
+  channel: string,
+) {
   await delivery.call('export_file', () =>
     client.files.completeUploadExternal({ files: [{ id: fileId, title: filename }], channel_id: channel }),
   );

@@ -1,7 +1,7 @@
 import type { CsvChunk, OrderIndex } from '../index/order-index.js';
 import type { OrderSync } from '../index/order-sync.js';
 import type { OrderSummary, PartnerClient } from '../partner-api/index.js';
-import { csvLines, csvRow, currencyCell } from './csv.js';
+import { CSV_HEADER, csvLines, csvRow, currencyCell } from './csv.js';
 import { ordersBetween } from './history-window.js';
 
 /** Where a range of the history was read, for the message that comes with figures or a file. */
@@ -50,17 +50,21 @@ export async function csvBetween(
   since: Date,
   until: Date,
   options: { completedOnly: boolean; currency: string | undefined },
-): Promise<{ source: HistorySource; chunks: AsyncGenerator<CsvChunk> }> {
+): Promise<{
+  source: HistorySource;
+  chunks: AsyncGenerator<CsvChunk>;
+  /** The file's size (header included) before it is read, when the copy can say: the upload starts at once. */
+  bytes?: number | undefined;
+}> {
   const syncedAt = await indexCovers(deps);
-  if (syncedAt && deps.orderIndex)
-    return {
-      source: { kind: 'index', syncedAt },
-      chunks: deps.orderIndex.csvBetween(since, until, {
-        currencyCell: currencyCell(options.currency),
-        completedOnly: options.completedOnly,
-        chunkSize: CSV_CHUNK,
-      }),
-    };
+  if (syncedAt && deps.orderIndex) {
+    const { bytes, chunks } = await deps.orderIndex.csvExport(since, until, {
+      currencyCell: currencyCell(options.currency),
+      completedOnly: options.completedOnly,
+      chunkSize: CSV_CHUNK,
+    });
+    return { source: { kind: 'index', syncedAt }, chunks, bytes: Buffer.byteLength(CSV_HEADER) + bytes };
+  }
   return {
     source: { kind: 'partner' },
     chunks: formatPages(ordersBetween(deps.partner, since, until), options),

@@ -19,52 +19,68 @@ export class UploadRequestError extends Error {
 // Read from disk 4 MiB at a time: with the default 64 kB, a 12 MB export took four times as long to send.
 const READ_CHUNK = 4 << 20;
 
+export interface PostOptions {
+  /** The body's exact length: sent as Content-Length. */
+  bytes: number;
+  contentType: string;
+  /** The connection silent this long: given up on. */
+  timeoutMs: number;
+}
+
+/** POSTs a file's bytes to a URL (Slack's upload URL), streamed from disk: memory stays flat whatever the file. */
+export function postFile(url: string, path: string, options: PostOptions): Promise<PostFileAnswer> {
+  const post = openPost(url, options);
+  pipeline(createReadStream(path, { highWaterMark: READ_CHUNK }), post.request).catch((error: Error) =>
+    post.request.destroy(error),
+  );
+  return post.answer;
+}
+
 /**
- * POSTs a file's bytes to a URL (Slack's upload URL), streamed from disk: memory stays flat whatever
- * the file. node:http rather than fetch: fetch streams a file through a web stream, which took 50 ms
- * more for a 12 MB export. The URL is Slack's and holds no secret; it is never logged here.
+ * A POST whose body the caller writes to `request` (and ends): `answer` settles with the answer, or
+ * rejects with an UploadRequestError when there is none (refused, reset, silent past the timeout, or
+ * destroyed by the caller). node:http rather than fetch: fetch sends a Node stream through a web
+ * stream, which took 50 ms more for a 12 MB export. The URL is Slack's; it is never logged here.
  */
-export function postFile(
+export function openPost(
   url: string,
-  path: string,
-  options: { bytes: number; contentType: string; timeoutMs: number },
-): Promise<PostFileAnswer> {
-  return new Promise((resolve, reject) => {
-    const target = new URL(url);
-    const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
-    const fail = (error: Error) =>
-      reject(
-        error instanceof UploadRequestError
-          ? error
-          : new UploadRequestError(`upload failed: ${error.message}`),
-      );
-    let req: ClientRequest;
-    try {
-      req = send(
-        target,
-        {
-          method: 'POST',
-          headers: { 'content-type': options.contentType, 'content-length': String(options.bytes) },
-          timeout: options.timeoutMs,
-        },
-        (res: IncomingMessage) => {
-          // The answer's body is read to its end, so the connection can be reused.
-          res.resume();
-          res.on('error', fail);
-          res.on('end', () => {
-            const header = res.headers['retry-after'];
-            resolve({ status: res.statusCode ?? 0, retryAfter: Array.isArray(header) ? header[0] : header });
-          });
-        },
-      );
-    } catch (error) {
-      fail(error as Error);
-      return;
-    }
-    req.on('timeout', () =>
-      req.destroy(new UploadRequestError(`upload timed out after ${options.timeoutMs} ms`)),
-    );
-    req.on('error', fail);
-    pipeline(createReadStream(path, { highWaterMark: READ_CHUNK }), req).catch(fail);
+  options: PostOptions,
+): { request: ClientRequest; answer: Promise<PostFileAnswer> } {
+  const target = new URL(url);
+  const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+  let settle!: { resolve: (answer: PostFileAnswer) => void; reject: (error: Error) => void };
+  const answer = new Promise<PostFileAnswer>((resolve, reject) => {
+    settle = { resolve, reject };
   });
+  const fail = (error: Error) =>
+    settle.reject(
+      error instanceof UploadRequestError ? error : new UploadRequestError(`upload failed: ${error.message}`),
+    );
+  const request = send(
+    target,
+    {
+      method: 'POST',
+      headers: { 'content-type': options.contentType, 'content-length': String(options.bytes) },
+      timeout: options.timeoutMs,
+    },
+    (res: IncomingMessage) => {
+      // The answer's body is read to its end, so the connection can be reused.
+      res.resume();
+      res.on('error', fail);
+      res.on('end', () => {
+        const header = res.headers['retry-after'];
+        settle.resolve({
+          status: res.statusCode ?? 0,
+          retryAfter: Array.isArray(header) ? header[0] : header,
+        });
+      });
+    },
+  );
+  request.on('timeout', () =>
+    request.destroy(new UploadRequestError(`upload timed out after ${options.timeoutMs} ms`)),
+  );
+  // Destroyed without an error (the caller gave up): no answer is coming either.
+  request.on('close', () => fail(new UploadRequestError('upload stopped before an answer')));
+  request.on('error', fail);
+  return { request, answer };
 }

@@ -17,13 +17,19 @@ export interface ExportDayBlock {
   completed: number;
 }
 
+/** A current day's block, without its lines. */
+export interface ExportDayInfo {
+  day: string;
+  orders: number;
+  completed: number;
+  /** The lines' sizes in bytes: every order's, the completed orders'. */
+  bytes: number;
+  completedBytes: number;
+}
+
 export interface ExportDays {
   /** The days from `oldest` to `newest` (YYYY-MM-DD) whose blocks are current for this currency cell. */
-  current(
-    oldest: string,
-    newest: string,
-    currencyCell: string,
-  ): Promise<Array<{ day: string; orders: number; completed: number }>>;
+  current(oldest: string, newest: string, currencyCell: string): Promise<ExportDayInfo[]>;
   /** Those days' blocks that are still current (a day missing from the answer changed meanwhile). */
   read(
     days: readonly string[],
@@ -70,14 +76,20 @@ export function createExportDays(db: OrderDeskDb): ExportDays {
     // One row even for a day without orders (an aggregate without GROUP BY); none while an order of
     // the day has no line yet (formatMissingLines formats it; the day stays marked).
     const built = await sql`
-      insert into export_days (day, currency_cell, lines, completed_lines, orders, completed, built_at)
-      select ${day}, ${currencyCell}, ${joined(false)}, ${joined(true)}, count(*),
-        count(*) filter (where ${completed}), ${new Date().toISOString()}
-      from orders
-      where created_at >= ${dayStart(day)} and created_at <= ${dayEnd(day)}
-      having count(csv_head) = count(*) and count(csv_tail) = count(*)
+      insert into export_days (day, currency_cell, lines, completed_lines, bytes, completed_bytes, orders, completed, built_at)
+      select ${day}, ${currencyCell}, lines, completed_lines, length(lines), length(completed_lines), orders,
+        completed, ${new Date().toISOString()}
+      from (
+        select ${joined(false)} as lines, ${joined(true)} as completed_lines, count(*) as orders,
+          count(*) filter (where ${completed}) as completed
+        from orders
+        where created_at >= ${dayStart(day)} and created_at <= ${dayEnd(day)}
+        having count(csv_head) = count(*) and count(csv_tail) = count(*)
+      ) as joined
+      where true
       on conflict (day) do update set currency_cell = excluded.currency_cell, lines = excluded.lines,
-        completed_lines = excluded.completed_lines, orders = excluded.orders,
+        completed_lines = excluded.completed_lines, bytes = excluded.bytes,
+        completed_bytes = excluded.completed_bytes, orders = excluded.orders,
         completed = excluded.completed, built_at = excluded.built_at`.execute(trx);
     if (Number(built.numAffectedRows ?? 0) === 0) return false;
     await trx.deleteFrom('export_day_changes').where('day', '=', day).execute();
@@ -90,7 +102,7 @@ export function createExportDays(db: OrderDeskDb): ExportDays {
       const rows = await db.run((kysely) =>
         kysely
           .selectFrom('export_days')
-          .select(['day', 'orders', 'completed'])
+          .select(['day', 'orders', 'completed', 'bytes', 'completed_bytes'])
           .where('day', '>=', oldest)
           .where('day', '<=', newest)
           .where('currency_cell', '=', currencyCell)
@@ -101,6 +113,8 @@ export function createExportDays(db: OrderDeskDb): ExportDays {
         day: row.day,
         orders: Number(row.orders),
         completed: Number(row.completed),
+        bytes: Number(row.bytes),
+        completedBytes: Number(row.completed_bytes),
       }));
     },
     async read(days, currencyCell, completedOnly) {

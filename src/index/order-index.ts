@@ -64,6 +64,16 @@ export interface OrderIndex {
    */
   csvBetween(since: Date, until: Date, options: CsvExportOptions): AsyncGenerator<CsvChunk>;
   /**
+   * The same lines, with their size in bytes (UTF-8) said before they are read: from the days' stored
+   * sizes and the other orders' lines summed, so an export can start its upload at once. The chunks
+   * come to that size unless an order of the range changes before they are read.
+   */
+  csvExport(
+    since: Date,
+    until: Date,
+    options: CsvExportOptions,
+  ): Promise<{ bytes: number; chunks: AsyncGenerator<CsvChunk> }>;
+  /**
    * Formats the CSV lines of every order that has none (written before migration 0008, or cleared by
    * a later one), a batch at a time, until `stopped()`; returns how many. Exports do it for their
    * range anyway.
@@ -96,6 +106,8 @@ export interface CsvExportOptions {
   completedOnly: boolean;
   chunkSize: number;
 }
+
+type CsvAsked = Pick<CsvExportOptions, 'currencyCell' | 'completedOnly'>;
 
 export interface CsvChunk {
   /** CSV lines: text, or UTF-8 bytes (a day's block, as stored). */
@@ -389,6 +401,72 @@ export function createOrderIndex(db: OrderDeskDb): OrderIndex {
   }
 
   /**
+   * How an export of the range is read: the whole UTC days whose joined lines are current as blocks,
+   * the rest (partial first and last days, days changed since they were joined) row by row.
+   */
+  async function planExport(since: Date, until: Date, { currencyCell, completedOnly }: CsvAsked) {
+    const from = since.toISOString();
+    const to = until.toISOString();
+    await formatMissingLines({ from, to });
+    const ready = await exportDays.current(from.slice(0, 10), to.slice(0, 10), currencyCell);
+    return {
+      segments: exportPlan(from, to, ready, DAY_BATCH_ORDERS),
+      dayBytes: new Map(ready.map((day) => [day.day, completedOnly ? day.completedBytes : day.bytes])),
+    };
+  }
+  type ExportPlanned = Awaited<ReturnType<typeof planExport>>;
+
+  /** The size of what readPlan will yield: the days' stored sizes, and the other orders' lines summed. */
+  async function planBytes({ segments, dayBytes }: ExportPlanned, { currencyCell, completedOnly }: CsvAsked) {
+    const { sql } = await import('kysely');
+    let bytes = 0;
+    for (const segment of segments) {
+      if (segment.kind === 'days') {
+        for (const day of segment.days) bytes += dayBytes.get(day) ?? 0;
+        continue;
+      }
+      const line = sql`csv_head || ${currencyCell} || csv_tail`;
+      const size =
+        db.engine === 'sqlite'
+          ? sql`coalesce(sum(length(cast(${line} as blob))), 0)`
+          : sql`coalesce(sum(octet_length(${line})), 0)`;
+      const table = db.engine === 'sqlite' ? sql`orders indexed by orders_export` : sql`orders`;
+      const completed = completedOnly ? sql`and upper(status) = 'COMPLETED'` : sql``;
+      const [sum] = await db.columnValues((kysely) => ({
+        compile: () =>
+          sql`select ${size} from ${table} where created_at >= ${segment.from} and created_at <= ${segment.to} ${completed}`.compile(
+            kysely,
+          ),
+      }));
+      bytes += Number(sum ?? 0);
+    }
+    return bytes;
+  }
+
+  /** The planned segments' lines, newest first: a day changed since the plan was made is read by rows. */
+  async function* readPlan({ segments }: ExportPlanned, options: CsvExportOptions): AsyncGenerator<CsvChunk> {
+    for (const segment of segments) {
+      if (segment.kind === 'rows') {
+        yield* csvRows(segment.from, segment.to, options);
+        continue;
+      }
+      const blocks = await exportDays.read(segment.days, options.currencyCell, options.completedOnly);
+      for (const day of segment.days) {
+        const block = blocks.get(day);
+        // A day's lines as stored (not joined with the next days': no copy of the batch).
+        if (block)
+          yield {
+            csv: block.lines,
+            read: block.orders,
+            written: options.completedOnly ? block.completed : block.orders,
+          };
+        // Changed since the plan was made: that day row by row, in its place.
+        else yield* csvRows(dayStart(day), dayEnd(day), options);
+      }
+    }
+  }
+
+  /**
    * The lines of the orders created from `from` to `to` (ISO, both included), newest first, read row by
    * row in chunks of `chunkSize` orders: for what the days' blocks do not cover.
    */
@@ -676,45 +754,12 @@ export function createOrderIndex(db: OrderDeskDb): OrderIndex {
     },
     formatMissingLines: (stopped) => formatMissingLines(undefined, stopped),
     buildExportDays: (currencyCell, stopped) => exportDays.build(currencyCell, stopped),
-    async *csvBetween(since, until, { currencyCell, completedOnly, chunkSize }) {
-      const from = since.toISOString();
-      const to = until.toISOString();
-      await formatMissingLines({ from, to });
-      // The whole UTC days of the range whose joined lines are current are read as blocks; the
-      // rest (partial first and last days, days changed since they were joined) row by row.
-      const ready = await exportDays.current(from.slice(0, 10), to.slice(0, 10), currencyCell);
-      for (const segment of exportPlan(from, to, ready, DAY_BATCH_ORDERS)) {
-        if (segment.kind === 'rows') {
-          yield* csvRows(segment.from, segment.to, { currencyCell, completedOnly, chunkSize });
-          continue;
-        }
-        const blocks = await exportDays.read(segment.days, currencyCell, completedOnly);
-        let held: Buffer[] = [];
-        let read = 0;
-        let written = 0;
-        const flush = (): CsvChunk | undefined => {
-          const chunk = read > 0 ? { csv: Buffer.concat(held), read, written } : undefined;
-          held = [];
-          read = 0;
-          written = 0;
-          return chunk;
-        };
-        for (const day of segment.days) {
-          const block = blocks.get(day);
-          if (block) {
-            held.push(block.lines);
-            read += block.orders;
-            written += completedOnly ? block.completed : block.orders;
-            continue;
-          }
-          // Changed since the plan was made: that day row by row, in its place.
-          const before = flush();
-          if (before) yield before;
-          yield* csvRows(dayStart(day), dayEnd(day), { currencyCell, completedOnly, chunkSize });
-        }
-        const last = flush();
-        if (last) yield last;
-      }
+    async *csvBetween(since, until, options) {
+      yield* readPlan(await planExport(since, until, options), options);
+    },
+    async csvExport(since, until, options) {
+      const planned = await planExport(since, until, options);
+      return { bytes: await planBytes(planned, options), chunks: readPlan(planned, options) };
     },
     async events(afterId, limit) {
       const rows = await db.run((kysely) =>
