@@ -298,15 +298,17 @@ export function migrations(engine: Engine): Record<string, Migration> {
           .createTable('export_days')
           .addColumn('day', 'text', (column) => column.primaryKey())
           .addColumn('currency_cell', 'text', (column) => column.notNull())
-          .addColumn('lines', engine === 'postgres' ? 'bytea' : 'blob', (column) => column.notNull())
-          .addColumn('completed_lines', engine === 'postgres' ? 'bytea' : 'blob', (column) =>
-            column.notNull(),
-          )
+          // The small columns first: SQLite reads a row's columns in order, and the lines take
+          // several overflow pages a day, which a read of the sizes would otherwise walk.
           .addColumn('bytes', 'integer', (column) => column.notNull())
           .addColumn('completed_bytes', 'integer', (column) => column.notNull())
           .addColumn('orders', 'integer', (column) => column.notNull())
           .addColumn('completed', 'integer', (column) => column.notNull())
           .addColumn('built_at', 'text', (column) => column.notNull())
+          .addColumn('lines', engine === 'postgres' ? 'bytea' : 'blob', (column) => column.notNull())
+          .addColumn('completed_lines', engine === 'postgres' ? 'bytea' : 'blob', (column) =>
+            column.notNull(),
+          )
           .execute();
         await db.schema
           .createTable('export_day_changes')
@@ -321,42 +323,43 @@ export function migrations(engine: Engine): Record<string, Migration> {
           .column('day')
           .execute();
         // What a stored line shows (and whether an order counts as completed): a change of anything
-        // else (last_seen_at, the checks' schedule) leaves the day's block as it is.
+        // else (last_seen_at, the checks' schedule) leaves the day's block as it is. A day is marked
+        // once: while it has a row there, nothing is added (with the sync off, nothing is joined, and
+        // the table stays one row per day changed).
         const shown = ['created_at', 'status', 'csv_head', 'csv_tail'];
+        const dayOf = (row: 'new' | 'old') => `substr(${row}.created_at, 1, 10)`;
         if (engine === 'sqlite') {
+          const mark = (row: 'new' | 'old') =>
+            `insert into export_day_changes (day) select ${dayOf(row)} where ${row}.created_at is not null
+              and not exists (select 1 from export_day_changes where day = ${dayOf(row)});`;
           const changed = shown.map((column) => `old.${column} is not new.${column}`).join(' or ');
           await sql
-            .raw(`create trigger orders_export_day_insert after insert on orders when new.created_at is not null
-              begin insert into export_day_changes (day) values (substr(new.created_at, 1, 10)); end`)
+            .raw(`create trigger orders_export_day_insert after insert on orders begin ${mark('new')} end`)
             .execute(db);
           await sql
             .raw(`create trigger orders_export_day_update after update on orders when ${changed}
-              begin
-                insert into export_day_changes (day) select substr(old.created_at, 1, 10) where old.created_at is not null;
-                insert into export_day_changes (day) select substr(new.created_at, 1, 10)
-                  where new.created_at is not null and substr(new.created_at, 1, 10) is not substr(old.created_at, 1, 10);
-              end`)
+              begin ${mark('old')} ${mark('new')} end`)
             .execute(db);
           await sql
-            .raw(`create trigger orders_export_day_delete after delete on orders when old.created_at is not null
-              begin insert into export_day_changes (day) values (substr(old.created_at, 1, 10)); end`)
+            .raw(`create trigger orders_export_day_delete after delete on orders begin ${mark('old')} end`)
             .execute(db);
         } else {
           const changed = shown.map((column) => `old.${column} is distinct from new.${column}`).join(' or ');
+          // The lock is the day's bucket of 256 (hashtext): a transaction that changes orders of
+          // thousands of days (a DELETE FROM orders) holds at most 256 locks, within the lock table.
           await sql
             .raw(`create function order_desk_export_day_changed() returns trigger language plpgsql as $$
               declare
-                old_day text := case when tg_op <> 'INSERT' then substr(old.created_at, 1, 10) end;
-                new_day text := case when tg_op <> 'DELETE' then substr(new.created_at, 1, 10) end;
+                old_day text := case when tg_op <> 'INSERT' then ${dayOf('old')} end;
+                new_day text := case when tg_op <> 'DELETE' then ${dayOf('new')} end;
+                changed_day text;
               begin
-                if old_day is not null then
-                  perform pg_advisory_xact_lock_shared(${EXPORT_DAY_LOCK_CLASS}, hashtext(old_day));
-                  insert into export_day_changes (day) values (old_day);
-                end if;
-                if new_day is not null and new_day is distinct from old_day then
-                  perform pg_advisory_xact_lock_shared(${EXPORT_DAY_LOCK_CLASS}, hashtext(new_day));
-                  insert into export_day_changes (day) values (new_day);
-                end if;
+                foreach changed_day in array array[old_day, new_day] loop
+                  continue when changed_day is null;
+                  perform pg_advisory_xact_lock_shared(${EXPORT_DAY_LOCK_CLASS}, hashtext(changed_day) & ${EXPORT_DAY_LOCK_MASK});
+                  insert into export_day_changes (day) select changed_day
+                    where not exists (select 1 from export_day_changes c where c.day = changed_day);
+                end loop;
                 return null;
               end $$`)
             .execute(db);
@@ -397,10 +400,12 @@ export function migrations(engine: Engine): Record<string, Migration> {
 }
 
 /**
- * PostgreSQL advisory locks on export days are (this class, hashtext(day)): the two-key form, apart
+ * PostgreSQL advisory locks on export days are (this class, the day's bucket): the two-key form, apart
  * from the migrations' one-key lock. A writer holds its days' locks shared, the builder one exclusively.
  */
 export const EXPORT_DAY_LOCK_CLASS = 716_024;
+/** The second key is the day's bucket: hashtext(day) & this (256 buckets). */
+export const EXPORT_DAY_LOCK_MASK = 255;
 
 export function migrationProvider(engine: Engine): MigrationProvider {
   return { getMigrations: async () => migrations(engine) };

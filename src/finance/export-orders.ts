@@ -202,8 +202,11 @@ export async function runExport(deps: ExportDeps, request: ExportRequest): Promi
     });
     try {
       await streamed.write(Buffer.from(CSV_HEADER));
-      for await (const lines of counted(history.chunks))
+      for await (const lines of counted(history.chunks)) {
+        // That upload will not go through: the rest is read into the file instead.
+        if (streamed.failed) break;
         await streamed.write(typeof lines === 'string' ? Buffer.from(lines) : lines);
+      }
     } catch (error) {
       streamed.abort();
       return partnerFailed(error);

@@ -1,15 +1,15 @@
-import { once } from 'node:events';
 import type { ClientRequest } from 'node:http';
 import type { WebClient } from '@slack/web-api';
 import { openPost } from './post-file.js';
 
 /**
- * An export's upload to Slack started before the file is written: when the size is known up front
- * (Order Desk's copy of the history says it), each part goes to Slack as it goes to disk, so the
- * upload takes no time of its own after the read. It is an attempt, never a failure of the export: when
- * anything is off (an order changed between the size and the read, Slack refused the URL or the
- * POST, the connection dropped), `finish` says so and the export uploads its file the usual way, with
- * retries. A POST that was cut short leaves no file in Slack (it is never completed).
+ * An export's upload to Slack started before its lines are read: when the size is known up front
+ * (Order Desk's copy of the history says it), each part goes to Slack as it is read, with no file on
+ * disk, so the upload takes little time of its own after the read. It is an attempt, never a failure
+ * of the export: when anything is off (an order changed between the size and the read, Slack refused
+ * the URL or the POST, the connection dropped), `failed` says so at once, `finish` says why, and the
+ * export reads the range again into a file, uploaded the usual way with retries. A POST that was cut
+ * short leaves no file in Slack (it is never completed).
  */
 export interface StreamedUpload {
   /** Sends the next bytes (never throws; after a failure it does nothing). Waits while Slack is behind. */
@@ -21,6 +21,8 @@ export interface StreamedUpload {
   finish(): Promise<{ fileId: string } | { failed: string }>;
   /** The export failed: the POST is cut short. */
   abort(): void;
+  /** Something went wrong already: the rest need not be read for this upload. */
+  readonly failed: boolean;
 }
 
 // Bytes held while Slack's upload URL is on its way, and queued for the connection after, at most
@@ -88,11 +90,9 @@ export function startStreamedUpload(
         return;
       }
       // Waits only once a few MB are queued: the request's own mark (16 kB) is below one day's lines,
-      // and waiting at each part cost an event-loop turn per day. A failure destroys the request
-      // ('close'): the wait ends either way.
+      // and waiting at each part cost an event-loop turn per day.
       request.write(bytes);
-      if (request.writableLength >= QUEUED_AT_MOST)
-        await Promise.race([once(request, 'drain'), once(request, 'close')]).catch(() => undefined);
+      if (request.writableLength >= QUEUED_AT_MOST) await drained(request);
     },
     async finish() {
       if (!failure && sent !== options.bytes)
@@ -106,5 +106,22 @@ export function startStreamedUpload(
     abort() {
       fail('the export failed');
     },
+    get failed() {
+      return failure !== undefined;
+    },
   };
+}
+
+/** Resolves when the request can take more, or is gone (a failure destroys it): never waits forever. */
+function drained(request: ClientRequest): Promise<void> {
+  if (request.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      request.off('drain', done);
+      request.off('close', done);
+      resolve();
+    };
+    request.on('drain', done);
+    request.on('close', done);
+  });
 }

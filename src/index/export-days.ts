@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database, OrderDeskDb } from '../db/index.js';
-import { EXPORT_DAY_LOCK_CLASS } from '../db/migrations.js';
-import { dayEnd, dayStart } from './export-plan.js';
+import { EXPORT_DAY_LOCK_CLASS, EXPORT_DAY_LOCK_MASK } from '../db/migrations.js';
+import { shiftDay } from './export-plan.js';
 
 // Each UTC day's CSV lines kept joined (table export_days, migration 0010): a year's export reads
 // 366 blocks instead of 100,000 rows. A trigger on orders writes a row to export_day_changes for each
@@ -58,7 +58,7 @@ export function createExportDays(db: OrderDeskDb): ExportDays {
       // this build would not see. Its own change row marks the day for the next build anyway.
       const { rows } = await sql<{
         locked: boolean;
-      }>`select pg_try_advisory_xact_lock(${sql.lit(EXPORT_DAY_LOCK_CLASS)}, hashtext(${day})) as locked`.execute(
+      }>`select pg_try_advisory_xact_lock(${sql.lit(EXPORT_DAY_LOCK_CLASS)}, hashtext(${day}) & ${sql.lit(EXPORT_DAY_LOCK_MASK)}) as locked`.execute(
         trx,
       );
       if (!rows[0]?.locked) return false;
@@ -83,7 +83,7 @@ export function createExportDays(db: OrderDeskDb): ExportDays {
         select ${joined(false)} as lines, ${joined(true)} as completed_lines, count(*) as orders,
           count(*) filter (where ${completed}) as completed
         from orders
-        where created_at >= ${dayStart(day)} and created_at <= ${dayEnd(day)}
+        where created_at >= ${day} and created_at < ${shiftDay(day, 1)}
         having count(csv_head) = count(*) and count(csv_tail) = count(*)
       ) as joined
       where true

@@ -6,7 +6,7 @@ import type { OrderSummary } from '../partner-api/index.js';
 import { SETTLED_STATUSES } from '../partner-api/statuses.js';
 import { isoUtc } from '../partner-api/times.js';
 import { createExportDays } from './export-days.js';
-import { dayEnd, dayStart, exportPlan } from './export-plan.js';
+import { exportPlan, shiftDay } from './export-plan.js';
 import { rareWindows, sampleOf, type TrigramSample } from './trigram-windows.js';
 
 /** What one batch of seen orders changed in the index. */
@@ -432,9 +432,10 @@ export function createOrderIndex(db: OrderDeskDb): OrderIndex {
           : sql`coalesce(sum(octet_length(${line})), 0)`;
       const table = db.engine === 'sqlite' ? sql`orders indexed by orders_export` : sql`orders`;
       const completed = completedOnly ? sql`and upper(status) = 'COMPLETED'` : sql``;
+      const below = segment.toIncluded ? sql`created_at <= ${segment.to}` : sql`created_at < ${segment.to}`;
       const [sum] = await db.columnValues((kysely) => ({
         compile: () =>
-          sql`select ${size} from ${table} where created_at >= ${segment.from} and created_at <= ${segment.to} ${completed}`.compile(
+          sql`select ${size} from ${table} where created_at >= ${segment.from} and ${below} ${completed}`.compile(
             kysely,
           ),
       }));
@@ -447,7 +448,7 @@ export function createOrderIndex(db: OrderDeskDb): OrderIndex {
   async function* readPlan({ segments }: ExportPlanned, options: CsvExportOptions): AsyncGenerator<CsvChunk> {
     for (const segment of segments) {
       if (segment.kind === 'rows') {
-        yield* csvRows(segment.from, segment.to, options);
+        yield* csvRows(segment, options);
         continue;
       }
       const blocks = await exportDays.read(segment.days, options.currencyCell, options.completedOnly);
@@ -461,18 +462,18 @@ export function createOrderIndex(db: OrderDeskDb): OrderIndex {
             written: options.completedOnly ? block.completed : block.orders,
           };
         // Changed since the plan was made: that day row by row, in its place.
-        else yield* csvRows(dayStart(day), dayEnd(day), options);
+        else yield* csvRows({ from: day, to: shiftDay(day, 1), toIncluded: false }, options);
       }
     }
   }
 
   /**
-   * The lines of the orders created from `from` to `to` (ISO, both included), newest first, read row by
-   * row in chunks of `chunkSize` orders: for what the days' blocks do not cover.
+   * The lines of the orders whose stored creation time is from `from` (included) to `to` (included or
+   * not), newest first, read row by row in chunks of `chunkSize` orders: for what the days' blocks do
+   * not cover.
    */
   async function* csvRows(
-    from: string,
-    to: string,
+    { from, to, toIncluded }: { from: string; to: string; toIncluded: boolean },
     { currencyCell, completedOnly, chunkSize }: CsvExportOptions,
   ): AsyncGenerator<CsvChunk> {
     const { sql } = await import('kysely');
@@ -496,7 +497,7 @@ export function createOrderIndex(db: OrderDeskDb): OrderIndex {
           .where((eb) =>
             upper
               ? eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(upper.createdAt, upper.id))
-              : eb('created_at', '<=', to),
+              : eb('created_at', toIncluded ? '<=' : '<', to),
           )
           .orderBy('created_at', 'desc')
           .orderBy('id', 'desc')
@@ -510,7 +511,9 @@ export function createOrderIndex(db: OrderDeskDb): OrderIndex {
       const lower = start ? sql`(created_at, id) >= (${start[0]}, ${start[1]})` : sql`created_at >= ${from}`;
       const below = upper
         ? sql`(created_at, id) < (${upper.createdAt}, ${upper.id})`
-        : sql`created_at <= ${to}`;
+        : toIncluded
+          ? sql`created_at <= ${to}`
+          : sql`created_at < ${to}`;
       const read = async () =>
         (await db.columnValues((kysely) => ({
           compile: () =>

@@ -471,6 +471,9 @@ function indexContract(name: string, open: () => Promise<{ db: OrderDeskDb; peer
       order('D06', { createdAt: '2018-06-02T20:00:00.000Z', title: 'Ünïcode 🎮' }),
       order('D07', { createdAt: '2018-06-03T01:00:00.000Z' }),
       order('D08', { createdAt: '2018-06-03T22:00:00.000Z', status: 'PENDING' }),
+      // A leap second: no Date reads it, so it is stored as sent, after the day's last millisecond.
+      // It is in its date's block, and read once whichever way the day is read.
+      order('D10', { createdAt: '2018-06-01T23:59:60Z' }),
     ];
     const expectedCsv = (orders: OrderSummary[], currency = 'EUR') =>
       csvLines(
@@ -509,8 +512,8 @@ function indexContract(name: string, open: () => Promise<{ db: OrderDeskDb; peer
       expect(after.map((result) => result.fromBlocks)).toEqual([3, 2, 1, 3, 3]);
       expect(after[4]).toMatchObject({
         csv: expectedCsv(dayOrders.filter((o) => o.status === 'COMPLETED')),
-        read: 8,
-        written: 5,
+        read: 9,
+        written: 6,
       });
     });
 
@@ -528,6 +531,15 @@ function indexContract(name: string, open: () => Promise<{ db: OrderDeskDb; peer
       const added = order('D09', { createdAt: '2018-06-03T05:00:00.000Z' });
       await index.record([now[3] as OrderSummary, added, moved], seen);
       const current = [...now.filter((o) => o.id !== moved.id), moved, added];
+      // Each changed day marked once (06-03 changed twice).
+      const marks = await db.run((kysely) =>
+        kysely
+          .selectFrom('export_day_changes')
+          .select('day')
+          .where('day', 'in', ['2018-06-01', '2018-06-02', '2018-06-03'])
+          .execute(),
+      );
+      expect(marks.map((mark) => mark.day).sort()).toEqual(['2018-06-01', '2018-06-02', '2018-06-03']);
       const changed = await exportOf(index, ...range);
       expect(changed.csv).toBe(expectedCsv(current));
       expect(changed.fromBlocks).toBe(0);
@@ -539,6 +551,30 @@ function indexContract(name: string, open: () => Promise<{ db: OrderDeskDb; peer
       expect(usd).toMatchObject({ csv: expectedCsv(current, 'USD'), fromBlocks: 0 });
       expect(await index.buildExportDays('USD')).toBeGreaterThanOrEqual(3);
       expect(await exportOf(index, ...range, { currencyCell: 'USD' })).toEqual({ ...usd, fromBlocks: 3 });
+    });
+
+    it('a day changed after the export was planned is read by rows in its place: the change is in the file, in order', async () => {
+      const index = createOrderIndex(db);
+      await index.buildExportDays('EUR');
+      const range = [new Date('2018-06-01T00:00:00.000Z'), new Date('2018-06-03T23:59:59.999Z')] as const;
+      const planned = await index.csvExport(...range, {
+        currencyCell: 'EUR',
+        completedOnly: false,
+        chunkSize: 3,
+      });
+      // The middle day changes after the plan, before its block is read.
+      const renamed = {
+        ...(dayOrders[5] as OrderSummary),
+        item: { ...(dayOrders[5] as OrderSummary).item, title: 'Renamed' },
+      };
+      await index.record([renamed], at('2026-11-23T15:15:00Z'));
+      const chunks: CsvChunk[] = [];
+      for await (const chunk of planned.chunks) chunks.push(chunk);
+      const csv = chunks.map((chunk) => chunk.csv.toString()).join('');
+      expect(csv).toContain(',Renamed,');
+      // The first and last days from their blocks, the middle one by rows: the same file as now.
+      expect(chunks.filter((chunk) => Buffer.isBuffer(chunk.csv))).toHaveLength(2);
+      expect(csv).toBe((await exportOf(index, range[0].toISOString(), range[1].toISOString())).csv);
     });
 
     it('a day with an order not formatted yet is not joined; its export formats it and reads it by rows', async () => {

@@ -22,7 +22,7 @@ describe('how an export range is read from the index', () => {
     expect(wholeDays('2026-03-01T05:00:00.000Z', '2026-03-02T04:59:59.999Z')).toBeUndefined();
   });
 
-  it('reads joined days as blocks and everything else (partial ends, days not joined) as rows, newest first, nothing twice', () => {
+  it('reads joined days as blocks and everything else (partial ends, days not joined) as rows, newest first, with no gap between them', () => {
     const plan = exportPlan(
       '2026-02-28T23:00:00.000Z',
       '2026-03-05T22:59:59.999Z',
@@ -30,12 +30,14 @@ describe('how an export range is read from the index', () => {
       ready('2026-02-27', '2026-03-01', '2026-03-02', '2026-03-04', '2026-03-09'),
       1_000,
     );
+    // A block is its date's text ("2026-03-04" up to, not including, "2026-03-05"): each row segment
+    // starts where the block below it ends and stops where the block above it starts.
     expect(plan).toEqual([
-      { kind: 'rows', from: '2026-03-05T00:00:00.000Z', to: '2026-03-05T22:59:59.999Z' },
+      { kind: 'rows', from: '2026-03-05', to: '2026-03-05T22:59:59.999Z', toIncluded: true },
       { kind: 'days', days: ['2026-03-04'] },
-      { kind: 'rows', from: '2026-03-03T00:00:00.000Z', to: '2026-03-03T23:59:59.999Z' },
+      { kind: 'rows', from: '2026-03-03', to: '2026-03-04', toIncluded: false },
       { kind: 'days', days: ['2026-03-02', '2026-03-01'] },
-      { kind: 'rows', from: '2026-02-28T23:00:00.000Z', to: '2026-02-28T23:59:59.999Z' },
+      { kind: 'rows', from: '2026-02-28T23:00:00.000Z', to: '2026-03-01', toIncluded: false },
     ]);
   });
 
@@ -65,17 +67,21 @@ describe('how an export range is read from the index', () => {
         25,
       ),
     ).toEqual([
-      { kind: 'rows', from: '2026-03-04T00:00:00.000Z', to: '2026-03-04T23:59:59.999Z' },
+      { kind: 'rows', from: '2026-03-04', to: '2026-03-04T23:59:59.999Z', toIncluded: true },
       { kind: 'days', days: ['2026-03-03', '2026-03-02'] },
-      { kind: 'rows', from: '2026-03-01T00:00:00.000Z', to: '2026-03-01T23:59:59.999Z' },
+      { kind: 'rows', from: '2026-03-01T00:00:00.000Z', to: '2026-03-02', toIncluded: false },
     ]);
   });
 
   it('nothing joined, or a range within one day: the whole range by rows', () => {
     const range = ['2026-03-01T00:00:00.000Z', '2026-03-31T23:59:59.999Z'] as const;
-    expect(exportPlan(...range, [], 100)).toEqual([{ kind: 'rows', from: range[0], to: range[1] }]);
+    expect(exportPlan(...range, [], 100)).toEqual([
+      { kind: 'rows', from: range[0], to: range[1], toIncluded: true },
+    ]);
     expect(
       exportPlan('2026-03-01T05:00:00.000Z', '2026-03-01T09:00:00.000Z', ready('2026-03-01'), 100),
-    ).toEqual([{ kind: 'rows', from: '2026-03-01T05:00:00.000Z', to: '2026-03-01T09:00:00.000Z' }]);
+    ).toEqual([
+      { kind: 'rows', from: '2026-03-01T05:00:00.000Z', to: '2026-03-01T09:00:00.000Z', toIncluded: true },
+    ]);
   });
 });
