@@ -12,7 +12,7 @@ import type { SlackDelivery } from '../services/slack-delivery.js';
 import { nextDay, startOfDay } from './calendar.js';
 import { CSV_HEADER, openCsvFile } from './csv.js';
 import { csvBetween, type HistoryDeps, type HistorySource } from './history-source.js';
-import { postFile } from './post-file.js';
+import { shareUpload, UPLOAD_IDLE_TIMEOUT_MS, uploadFile } from './slack-upload.js';
 import { dayKey } from './spend.js';
 import { startStreamedUpload } from './streamed-upload.js';
 
@@ -252,67 +252,4 @@ export async function runExport(deps: ExportDeps, request: ExportRequest): Promi
   } finally {
     await unlink(path).catch(() => undefined);
   }
-}
-
-// The upload's connection silent this long: given up on, and tried again (the delivery's retry).
-const UPLOAD_IDLE_TIMEOUT_MS = 60_000;
-
-/** The upload POST failed with an HTTP status: read by the delivery's retry advice like a Web API error. */
-class UploadHttpError extends Error {
-  readonly code = 'upload_http_error';
-  constructor(
-    readonly statusCode: number,
-    readonly retryAfterSeconds: number | undefined,
-  ) {
-    super(`upload answered ${statusCode}`);
-  }
-}
-
-/**
- * Slack's external upload, streamed from disk (files.uploadV2 would read the whole file into memory):
- * ask for an upload URL, POST the bytes, complete the upload into the DM. Each step is retried while
- * Slack limits or fails (after Retry-After); the file is read from disk again for each try.
- */
-async function uploadFile(
-  client: WebClient,
-  delivery: SlackDelivery,
-  path: string,
-  filename: string,
-  bytes: number,
-  channel: string,
-) {
-  const target = await delivery.call('export_file', () =>
-    client.files.getUploadURLExternal({ filename, length: bytes }),
-  );
-  const { upload_url: uploadUrl, file_id: fileId } = target;
-  if (!uploadUrl || !fileId) throw new Error('files.getUploadURLExternal returned no URL');
-  await delivery.call('export_file', async () => {
-    const answer = await postFile(uploadUrl, path, {
-      bytes,
-      contentType: 'text/csv',
-      timeoutMs: UPLOAD_IDLE_TIMEOUT_MS,
-    });
-    if (answer.status < 200 || answer.status >= 300) {
-      // No Retry-After header is no wait given (not zero seconds): the delivery then waits its own.
-      const retryAfter = answer.retryAfter === undefined ? Number.NaN : Number(answer.retryAfter);
-      throw new UploadHttpError(
-        answer.status,
-        Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined,
-      );
-    }
-  });
-  await shareUpload(client, delivery, fileId, filename, channel);
-}
-
-/** Completes an upload into the DM, where it shows as a message with the file. */
-async function shareUpload(
-  client: WebClient,
-  delivery: SlackDelivery,
-  fileId: string,
-  filename: string,
-  channel: string,
-) {
-  await delivery.call('export_file', () =>
-    client.files.completeUploadExternal({ files: [{ id: fileId, title: filename }], channel_id: channel }),
-  );
 }
