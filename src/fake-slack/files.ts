@@ -17,11 +17,17 @@ export interface FakeFile {
   channel: string | undefined;
 }
 
+/** An upload's body: its length, and its bytes unless they are not kept (only counted). */
+export interface ReceivedUpload {
+  length: number;
+  bytes?: Buffer | undefined;
+}
+
 export class FakeFiles {
   readonly files = new Map<string, FakeFile>();
 
   /** `keepContent: false` keeps only sizes (a benchmark that measures the uploader's memory). */
-  constructor(private readonly keepContent = true) {}
+  constructor(readonly keepContent = true) {}
 
   getUploadUrl(baseUrl: string, args: Record<string, unknown>) {
     const name = String(args.filename ?? '');
@@ -33,11 +39,11 @@ export class FakeFiles {
   }
 
   /** The POST of the bytes: refused when the length differs from what was announced. */
-  receive(id: string, body: Buffer): number {
+  receive(id: string, received: ReceivedUpload): number {
     const file = this.files.get(id);
     if (!file) return 404;
-    if (body.length !== file.length) return 400;
-    file.content = this.keepContent ? body.toString('utf8') : '';
+    if (received.length !== file.length) return 400;
+    file.content = this.keepContent && received.bytes ? received.bytes.toString('utf8') : '';
     return 200;
   }
 
@@ -83,8 +89,8 @@ export const filesMethods: WebApiFamily = {
 };
 
 /** POST /upload/{id}: the bytes of a file whose upload URL was handed out. */
-export function uploadRoute(files: FakeFiles, id: string, body: Buffer): RouteAnswer {
-  const status = files.receive(id, body);
+export function uploadRoute(files: FakeFiles, id: string, received: ReceivedUpload): RouteAnswer {
+  const status = files.receive(id, received);
   return textAnswer(status, status === 200 ? 'OK' : 'refused');
 }
 

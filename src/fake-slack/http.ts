@@ -18,6 +18,18 @@ export function readBody(req: IncomingMessage): Promise<Buffer> {
   });
 }
 
+/** A request body's length, counted as it comes, none of it kept. */
+export function countBody(req: IncomingMessage): Promise<number> {
+  return new Promise((resolve, reject) => {
+    let length = 0;
+    req.on('data', (chunk: Buffer) => {
+      length += chunk.length;
+    });
+    req.on('end', () => resolve(length));
+    req.on('error', reject);
+  });
+}
+
 export function writeAnswer(res: ServerResponse, answer: RouteAnswer): void {
   res.writeHead(answer.status, answer.headers);
   res.end(answer.body);

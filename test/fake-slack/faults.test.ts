@@ -125,4 +125,36 @@ describe('fake Slack faults on demand', () => {
     ]);
     expect(fake.uploads.files.get(target.file_id ?? '')?.content).toBe(bytes);
   });
+
+  it('a fake that keeps no uploads (benchmarks) counts the bytes: the right length taken, another refused, faults as before', async () => {
+    const counting = await startFakeSlack({
+      botToken: TOKEN,
+      signingSecret: 'faults-secret',
+      keepUploads: false,
+    });
+    try {
+      const countingClient = new WebClient(TOKEN, {
+        slackApiUrl: counting.apiUrl,
+        retryConfig: { retries: 0 },
+      });
+      const bytes = Buffer.alloc(3 << 20, 'x');
+      const target = await countingClient.files.getUploadURLExternal({
+        filename: 'big.csv',
+        length: bytes.length,
+      });
+      const upload = (body: Buffer) => fetch(target.upload_url ?? '', { method: 'POST', body });
+      expect((await upload(bytes.subarray(1))).status).toBe(400);
+      counting.failNext(UPLOAD, { status: 503 });
+      expect((await upload(bytes)).status).toBe(503);
+      expect((await upload(bytes)).status).toBe(200);
+      expect(counting.calls.filter((c) => c.method === UPLOAD).map((c) => [c.status, c.args])).toEqual([
+        [400, { file_id: target.file_id, length: bytes.length - 1 }],
+        [503, { file_id: target.file_id, length: bytes.length }],
+        [200, { file_id: target.file_id, length: bytes.length }],
+      ]);
+      expect(counting.uploads.files.get(target.file_id ?? '')?.content).toBe('');
+    } finally {
+      await counting.stop();
+    }
+  });
 });
