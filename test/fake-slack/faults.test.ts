@@ -137,12 +137,13 @@ describe('fake Slack faults on demand', () => {
         slackApiUrl: counting.apiUrl,
         retryConfig: { retries: 0 },
       });
-      const bytes = Buffer.alloc(3 << 20, 'x');
+      const bytes = new Uint8Array(3 << 20).fill(120);
       const target = await countingClient.files.getUploadURLExternal({
         filename: 'big.csv',
         length: bytes.length,
       });
-      const upload = (body: Buffer) => fetch(target.upload_url ?? '', { method: 'POST', body });
+      const upload = (body: Uint8Array<ArrayBuffer>) =>
+        fetch(target.upload_url ?? '', { method: 'POST', body });
       expect((await upload(bytes.subarray(1))).status).toBe(400);
       counting.failNext(UPLOAD, { status: 503 });
       expect((await upload(bytes)).status).toBe(503);
