@@ -49,6 +49,19 @@ async function scan(): Promise<number> {
   return orders;
 }
 
+// What the app builds once at start-up (its clients, its logger), built before the clock starts (and
+// the seeding reads through the same partner client): an export in the app does not pay for them.
+const logger = createLogger({ level: 'warn', secrets: [apiKey, token] });
+const partner = createPartnerClient({
+  baseUrl: partnerUrl,
+  apiKey,
+  timeoutMs: 30_000,
+  maxConcurrency: CONCURRENCY,
+  queryParams: { search: 'search', page: 'page', limit: 'limit' },
+});
+const client = new WebClient(token, { slackApiUrl, retryConfig: { retries: 0 } });
+const delivery = createSlackDelivery(client, { logger });
+
 // `index-export`: the same export, read from Order Desk's order index (seeded from the partner first,
 // not timed), as when the index covers the range.
 let indexed: Pick<Parameters<typeof runExport>[0], 'orderIndex' | 'orderSync'> = {};
@@ -64,14 +77,7 @@ if (mode === 'index-export') {
     logger: quiet,
   });
   const orderIndex = createOrderIndex(db);
-  const seeding = createPartnerClient({
-    baseUrl: partnerUrl,
-    apiKey,
-    timeoutMs: 30_000,
-    maxConcurrency: CONCURRENCY,
-    queryParams: { search: 'search', page: 'page', limit: 'limit' },
-  });
-  for await (const page of seeding.orders.pages({ pageSize: 500 }))
+  for await (const page of partner.orders.pages({ pageSize: 500 }))
     await orderIndex.record(page.orders, new Date());
   // As the sync's round that ends the backfill does (and each round after it, for the days it changed).
   const joining = performance.now();
@@ -92,18 +98,6 @@ if (mode === 'index-export') {
   };
 }
 
-// What the app builds once at start-up (its clients, its logger), built before the clock starts: an
-// export in the app does not pay for them.
-const logger = createLogger({ level: 'warn', secrets: [apiKey, token] });
-const partner = createPartnerClient({
-  baseUrl: partnerUrl,
-  apiKey,
-  timeoutMs: 30_000,
-  maxConcurrency: CONCURRENCY,
-  queryParams: { search: 'search', page: 'page', limit: 'limit' },
-});
-const client = new WebClient(token, { slackApiUrl, retryConfig: { retries: 0 } });
-const delivery = createSlackDelivery(client, { logger });
 interface Run {
   ms: number;
   orders: number;
