@@ -200,7 +200,7 @@ async function openPostgres(url: string, log: AppLogger): Promise<OrderDeskDb> {
 }
 
 async function migrate(db: Kysely<Database>, engine: Engine): Promise<void> {
-  const { Migrator } = await import('kysely/migration');
+  const { Migrator } = await import('kysely');
   const migrator = new Migrator({ db, provider: migrationProvider(engine) });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Migration, MigrationProvider } from 'kysely/migration';
+import type { Migration, MigrationProvider } from 'kysely';
 
 export type Engine = 'sqlite' | 'postgres';
 
