@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { startFakeSlack } from '../src/fake-slack/server.js';
+import { startFakeSlack } from '../sandbox/fake-slack/server.js';
 import { spawnSimulator } from './simulator-process.js';
 import { type BenchRow, median } from './table.js';
 

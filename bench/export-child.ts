@@ -6,8 +6,8 @@ import pLimit from 'p-limit';
 import { openDatabase } from '../src/db/index.js';
 import { currencyCell } from '../src/finance/csv.js';
 import { runExport } from '../src/finance/export-orders.js';
-import { createOrderIndex } from '../src/index/order-index.js';
 import { createLogger } from '../src/logger.js';
+import { createOrderIndex } from '../src/orders/order-index.js';
 import { createPartnerClient } from '../src/partner-api/index.js';
 import { createSlackDelivery } from '../src/services/slack-delivery.js';
 

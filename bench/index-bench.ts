@@ -2,12 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
+import { PartnerSimulator } from '../sandbox/simulator/server.js';
 import { openDatabase } from '../src/db/index.js';
-import { createOrderIndex } from '../src/index/order-index.js';
-import { createOrderSync } from '../src/index/order-sync.js';
 import { createLogger } from '../src/logger.js';
+import { createOrderIndex } from '../src/orders/order-index.js';
+import { createOrderSync } from '../src/orders/order-sync.js';
 import { createPartnerClient } from '../src/partner-api/index.js';
-import { PartnerSimulator } from '../src/simulator/server.js';
 import { createMemoryState } from '../src/state/index.js';
 import type { BenchRow } from './table.js';
 

@@ -1,6 +1,6 @@
-import type { FakeSlack } from '../src/fake-slack/server.js';
+import type { FakeSlack } from '../sandbox/fake-slack/server.js';
+import type { PartnerSimulator } from '../sandbox/simulator/server.js';
 import type { SubscriptionFilters } from '../src/notifications/filters.js';
-import type { PartnerSimulator } from '../src/simulator/server.js';
 import { type DeskUnderTest, startDesk, startTestSlack, USERS } from '../test/helpers/harness.js';
 import { startTestSimulator } from '../test/helpers/partner.js';
 import { createDatabase, postgresTests, startPostgresServer } from '../test/helpers/postgres-server.js';

@@ -1,6 +1,6 @@
+import type { FakeSlack } from '../sandbox/fake-slack/server.js';
+import type { PartnerSimulator } from '../sandbox/simulator/server.js';
 import type { OrderDesk } from '../src/app/create-app.js';
-import type { FakeSlack } from '../src/fake-slack/server.js';
-import type { PartnerSimulator } from '../src/simulator/server.js';
 import { CHANNEL, startDesk, startTestSlack, USERS } from '../test/helpers/harness.js';
 import { startTestSimulator } from '../test/helpers/partner.js';
 import { redisTests, startRedisServer } from '../test/helpers/redis-server.js';

@@ -9,7 +9,7 @@ export interface SimulatorProcess {
   stop(): Promise<void>;
 }
 
-const MAIN = fileURLToPath(new URL('../src/simulator/cli.ts', import.meta.url));
+const MAIN = fileURLToPath(new URL('../sandbox/simulator/cli.ts', import.meta.url));
 
 /**
  * Runs the simulator in its own process, so its memory and CPU are not counted as the client's.

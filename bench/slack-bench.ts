@@ -1,8 +1,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type FakeSlack, startFakeSlack } from '../src/fake-slack/server.js';
-import { startSimulator } from '../src/simulator/server.js';
+import { type FakeSlack, startFakeSlack } from '../sandbox/fake-slack/server.js';
+import { startSimulator } from '../sandbox/simulator/server.js';
 import { APP_ENTRY, BARE_ENTRY, type NodeProcess, PEER_ENTRY, startNodeProcess } from './processes.js';
 import { spawnSimulator } from './simulator-process.js';
 import { measureAnswerTimes, sendCommands, waitForAnswers } from './slack-load.js';

@@ -1,6 +1,6 @@
 import { Agent, request } from 'node:http';
-import type { FakeSlack } from '../src/fake-slack/server.js';
-import { signedHeaders } from '../src/fake-slack/signing.js';
+import type { FakeSlack } from '../sandbox/fake-slack/server.js';
+import { signedHeaders } from '../sandbox/fake-slack/signing.js';
 
 export interface CommandTiming {
   sentAt: number;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FakeSlack } from '../src/fake-slack/server.js';
+import { FakeSlack } from '../sandbox/fake-slack/server.js';
 import { findKeyShape, secretLeaks } from './helpers/hygiene.js';
 
 // The suite-wide hygiene check must itself be able to fail.

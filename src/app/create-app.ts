@@ -9,13 +9,13 @@ import { type BalanceWatch, createBalanceWatch } from '../finance/balance-watch.
 import { currencyCell } from '../finance/csv.js';
 import { createDailyDigest, type DailyDigest } from '../finance/daily-digest.js';
 import { createSpendService } from '../finance/spend-service.js';
-import { createOrderIndex } from '../index/order-index.js';
-import { createOrderSync, type OrderSync } from '../index/order-sync.js';
-import { withWriteThrough } from '../index/write-through.js';
 import { registerListeners } from '../listeners/index.js';
 import { type AppLogger, boltLogger } from '../logger.js';
 import { createNotificationStore } from '../notifications/notification-store.js';
 import { createNotifier, type Notifier } from '../notifications/notifier.js';
+import { createOrderIndex } from '../orders/order-index.js';
+import { createOrderSync, type OrderSync } from '../orders/order-sync.js';
+import { withWriteThrough } from '../orders/write-through.js';
 import { createPartnerClient, type PartnerClient } from '../partner-api/index.js';
 import { createForgedTokenLog } from '../reveal/forged-tokens.js';
 import { createRevealLinks } from '../reveal/links.js';

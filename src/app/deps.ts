@@ -1,8 +1,8 @@
 import type { SpendService } from '../finance/spend-service.js';
-import type { OrderIndex } from '../index/order-index.js';
-import type { OrderSync } from '../index/order-sync.js';
 import type { AppLogger } from '../logger.js';
 import type { NotificationStore } from '../notifications/notification-store.js';
+import type { OrderIndex } from '../orders/order-index.js';
+import type { OrderSync } from '../orders/order-sync.js';
 import type { PartnerClient } from '../partner-api/index.js';
 import type { RevealLinks } from '../reveal/links.js';
 import type { AuditLog } from '../services/audit.js';

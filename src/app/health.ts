@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { SyncStatus } from '../index/order-sync.js';
+import type { SyncStatus } from '../orders/order-sync.js';
 import type { TransportMetrics } from '../partner-api/index.js';
 
 export interface HealthSources {

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import type { SyncStatus } from '../index/order-sync.js';
+import type { SyncStatus } from '../orders/order-sync.js';
 
 // Labels are small closed sets (command names, action IDs, outcomes, operations): never a user,
 // channel, order or trace ID, which would multiply the series without bound and leak data.

@@ -1,7 +1,7 @@
 import type { DaySummary } from '../finance/day-summary.js';
 import type { HistorySource } from '../finance/history-source.js';
 import { runwayDays, type SpendFigures } from '../finance/spend.js';
-import type { SyncStatus } from '../index/order-sync.js';
+import type { SyncStatus } from '../orders/order-sync.js';
 import { isPartnerApiError, type OrderSummary, type PartnerApiError } from '../partner-api/index.js';
 import { adminNote } from './admin-note.js';
 import {

@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { Migration, MigrationProvider } from 'kysely';
+import type { Kysely, Migration, MigrationProvider } from 'kysely';
 
 export type Engine = 'sqlite' | 'postgres';
 

@@ -5,8 +5,8 @@ import {
   renderDailyDigest,
   type SlackMessage,
 } from '../blocks/index.js';
-import type { OrderSync, SyncStatus } from '../index/order-sync.js';
 import type { AppLogger } from '../logger.js';
+import type { OrderSync, SyncStatus } from '../orders/order-sync.js';
 import { isPartnerApiError, PartnerApiError } from '../partner-api/index.js';
 import type { BalanceService } from '../services/balance.js';
 import { logPartnerFailure } from '../services/partner-failures.js';

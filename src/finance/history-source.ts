@@ -1,5 +1,5 @@
-import type { CsvChunk, OrderIndex } from '../index/order-index.js';
-import type { OrderSync } from '../index/order-sync.js';
+import type { CsvChunk, OrderIndex } from '../orders/order-index.js';
+import type { OrderSync } from '../orders/order-sync.js';
 import type { OrderSummary, PartnerClient } from '../partner-api/index.js';
 import { CSV_HEADER, csvLines, csvRow, currencyCell } from './csv.js';
 import { ordersBetween } from './history-window.js';

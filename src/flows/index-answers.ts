@@ -7,7 +7,7 @@ import {
   stampedFromIndex,
 } from '../blocks/index.js';
 import type { OrderSummary, PartnerApiError } from '../partner-api/index.js';
-import { cardOptions, renderOptions } from './lookup-order.js';
+import { cardOptions, renderOptions } from './render-options.js';
 
 // Matches read from the copy for one list (the list pages ten at a time through them).
 const INDEX_MATCHES = 100;

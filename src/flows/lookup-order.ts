@@ -1,7 +1,6 @@
 import type { AppDeps } from '../app/deps.js';
 import {
   type IndexCoverage,
-  type RenderOptions,
   renderNoMatch,
   renderNotice,
   renderOrderCard,
@@ -26,6 +25,7 @@ import {
   indexCoverage,
   indexMatches,
 } from './index-answers.js';
+import { cardOptions, renderOptions } from './render-options.js';
 
 /** What answering `/order` (and its result pages) needs. */
 export type LookupDeps = Pick<
@@ -42,15 +42,6 @@ export type LookupDeps = Pick<
 >;
 
 export const RECENT_ORDERS_SHOWN = 5;
-
-export function renderOptions(deps: Pick<AppDeps, 'currency' | 'now'>): RenderOptions {
-  return { currency: deps.currency, now: deps.now() };
-}
-
-/** For an order card: with the link to the order's page on the partner platform, when one is set up. */
-export function cardOptions(deps: Pick<AppDeps, 'currency' | 'now' | 'orderLinks'>): RenderOptions {
-  return { ...renderOptions(deps), orderLink: deps.orderLinks?.linkFor };
-}
 
 /**
  * Runs a partner call; its failure is logged once and becomes the message for the user. Other errors

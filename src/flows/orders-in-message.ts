@@ -8,7 +8,8 @@ import {
 } from '../blocks/index.js';
 import { isPartnerApiError, type OrderSummary, type PartnerApiError } from '../partner-api/index.js';
 import type { FailureContext } from '../services/partner-failures.js';
-import { cardOptions, partnerResult, renderOptions } from './lookup-order.js';
+import { partnerResult } from './lookup-order.js';
+import { cardOptions, renderOptions } from './render-options.js';
 
 export const MAX_CANDIDATES = 10;
 

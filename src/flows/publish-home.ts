@@ -3,7 +3,8 @@ import type { AppDeps } from '../app/deps.js';
 import { type HomeInput, renderHome } from '../blocks/index.js';
 import type { PartnerApiError, RecentOrders } from '../partner-api/index.js';
 import { indexCoverage } from './index-answers.js';
-import { partnerResult, RECENT_ORDERS_SHOWN, renderOptions } from './lookup-order.js';
+import { partnerResult, RECENT_ORDERS_SHOWN } from './lookup-order.js';
+import { renderOptions } from './render-options.js';
 
 /** What publishing a Home tab needs (the Home listeners pass it on as is). */
 export type HomeDeps = Pick<

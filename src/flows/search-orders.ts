@@ -11,10 +11,10 @@ import {
   type SlackMessage,
 } from '../blocks/index.js';
 import { nextDay, startOfDay } from '../finance/calendar.js';
-import type { IndexSearch } from '../index/order-index.js';
+import type { IndexSearch } from '../orders/order-index.js';
 import { MAX_SEARCH_LENGTH } from '../partner-api/index.js';
 import { indexCoverage } from './index-answers.js';
-import { renderOptions } from './lookup-order.js';
+import { renderOptions } from './render-options.js';
 
 /** The modal's fields as submitted (an empty optional field may come as null, or not at all). */
 export interface SearchForm {

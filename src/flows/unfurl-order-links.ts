@@ -3,7 +3,8 @@ import type { AppDeps } from '../app/deps.js';
 import { type Block, renderOrderUnfurl } from '../blocks/index.js';
 import { failureLogLevel, partnerFailureFields } from '../services/partner-failures.js';
 import { slackErrorCode } from '../services/slack-delivery.js';
-import { findOrderById, type OrderById, renderOptions } from './lookup-order.js';
+import { findOrderById, type OrderById } from './lookup-order.js';
+import { renderOptions } from './render-options.js';
 
 /** What unfurling a posted order link needs. */
 export type UnfurlDeps = Pick<

@@ -7,8 +7,8 @@ import {
   renderWatchNotification,
 } from '../blocks/notifications.js';
 import type { SlackMessage } from '../blocks/types.js';
-import type { OrderEvent, OrderIndex } from '../index/order-index.js';
 import type { AppLogger } from '../logger.js';
+import type { OrderEvent, OrderIndex } from '../orders/order-index.js';
 import type { OrderSummary } from '../partner-api/index.js';
 import { isSettled } from '../partner-api/statuses.js';
 import type { Authorizer } from '../services/authorization.js';

@@ -11,13 +11,18 @@ import {
   scrubMessage,
 } from './error-mapping.js';
 import { PartnerApiError } from './errors.js';
-import type { JsonResult } from './transport.js';
 
 // Turns what came back over HTTP (a body that says it failed, an HTTP error, a timeout, a network
 // failure) into the one PartnerApiError the app sees. Nothing here keeps the request, a header or a
 // raw body: ky's error holds the Request, and the Request holds the API key.
 
 const MAX_ERROR_BODY = 64 * 1024;
+
+/** A partner answer's parsed body, with the trace ID it came with. */
+export interface JsonResult {
+  body: unknown;
+  traceId: string | undefined;
+}
 
 /** The successful body's JSON and trace ID; throws a PartnerApiError for bad JSON or a failure inside a 200. */
 export function parseSuccessBody(text: string, operation: string, secrets: readonly string[]): JsonResult {

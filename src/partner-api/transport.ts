@@ -3,7 +3,9 @@ import pLimit from 'p-limit';
 import { parseRetryAfterSeconds } from './error-mapping.js';
 import { PartnerApiError } from './errors.js';
 import type { PartnerGate } from './gate.js';
-import { parseSuccessBody, toPartnerError } from './to-partner-error.js';
+import { type JsonResult, parseSuccessBody, toPartnerError } from './to-partner-error.js';
+
+export type { JsonResult };
 
 export interface RetryPolicy {
   /** Retries after the first attempt (GET only). */
@@ -54,11 +56,6 @@ export interface TransportMetrics {
   queued: number;
   maxActive: number;
   maxQueueWaitMs: number;
-}
-
-export interface JsonResult {
-  body: unknown;
-  traceId: string | undefined;
 }
 
 export interface Transport {

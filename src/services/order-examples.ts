@@ -1,7 +1,7 @@
 import { toExample } from '../blocks/messages.js';
 import type { ExampleOrder } from '../blocks/types.js';
-import type { OrderIndex } from '../index/order-index.js';
 import type { AppLogger } from '../logger.js';
+import type { OrderIndex } from '../orders/order-index.js';
 
 /**
  * The order that "e.g. `/order …`" hints quote: the newest one in Order Desk's copy of the history, so

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FakeSlack, startFakeSlack } from '../../sandbox/fake-slack/server.js';
+import type { PartnerSimulator } from '../../sandbox/simulator/server.js';
 import { buildOrderDesk, type OrderDesk } from '../../src/app/create-app.js';
 import { AppEnvSchema, parseEnv } from '../../src/config/index.js';
-import { type FakeSlack, startFakeSlack } from '../../src/fake-slack/server.js';
 import { createLogger } from '../../src/logger.js';
-import type { PartnerSimulator } from '../../src/simulator/server.js';
 import { FakeSocketMode } from '../helpers/fake-socket-mode.js';
 import { freePort } from '../helpers/free-port.js';
 import { BOT_TOKEN, SIGNING_SECRET, TEST_USERS, USERS } from '../helpers/harness.js';

@@ -8,7 +8,7 @@ import {
 } from '../../src/blocks/index.js';
 import { summariseDay } from '../../src/finance/day-summary.js';
 import type { SpendFigures } from '../../src/finance/spend.js';
-import type { SyncStatus } from '../../src/index/order-sync.js';
+import type { SyncStatus } from '../../src/orders/order-sync.js';
 import { type OrderSummary, PartnerApiError } from '../../src/partner-api/index.js';
 
 const now = new Date('2026-11-22T09:00:30.000Z');

@@ -2,8 +2,8 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type OrderDeskDb, openDatabase } from '../../src/db/index.js';
 import { csvLines, csvRow } from '../../src/finance/csv.js';
-import { type CsvChunk, createOrderIndex } from '../../src/index/order-index.js';
 import { createLogger } from '../../src/logger.js';
+import { type CsvChunk, createOrderIndex } from '../../src/orders/order-index.js';
 import type { OrderSummary } from '../../src/partner-api/index.js';
 import {
   createDatabase,

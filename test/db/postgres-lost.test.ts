@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FakeSlack } from '../../src/fake-slack/server.js';
-import type { PartnerSimulator } from '../../src/simulator/server.js';
+import type { FakeSlack } from '../../sandbox/fake-slack/server.js';
+import type { PartnerSimulator } from '../../sandbox/simulator/server.js';
 import {
   CHANNEL,
   type DeskUnderTest,

@@ -1,6 +1,6 @@
 import { ErrorCode, WebClient } from '@slack/web-api';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type FakeSlack, startFakeSlack, UPLOAD } from '../../src/fake-slack/server.js';
+import { type FakeSlack, startFakeSlack, UPLOAD } from '../../sandbox/fake-slack/server.js';
 
 // The fake Slack's faults on demand, checked with Slack's own client: if the fake answers as Slack
 // does when it limits or loses calls, @slack/web-api raises the error it raises against Slack.

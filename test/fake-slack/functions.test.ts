@@ -2,8 +2,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebClient } from '@slack/web-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeSlack, startFakeSlack } from '../../src/fake-slack/server.js';
-import { slackSignature } from '../../src/fake-slack/signing.js';
+import { type FakeSlack, startFakeSlack } from '../../sandbox/fake-slack/server.js';
+import { slackSignature } from '../../sandbox/fake-slack/signing.js';
 
 // The fake Slack's Workflow Builder steps, checked with Slack's own Web API client: the event it
 // sends is the one Bolt reads (signed, with the run's workflow token), and functions.completeSuccess

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebClient } from '@slack/web-api';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type FakeSlack, startFakeSlack } from '../../src/fake-slack/server.js';
+import { type FakeSlack, startFakeSlack } from '../../sandbox/fake-slack/server.js';
 
 // The fake Slack's modals, as Slack keeps them: views.open remembers the conversation the trigger
 // came from (for default_to_current_conversation), and a view_submission's answer does what Slack

@@ -2,8 +2,8 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebClient } from '@slack/web-api';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type FakeSlack, startFakeSlack } from '../../src/fake-slack/server.js';
-import { slackSignature } from '../../src/fake-slack/signing.js';
+import { type FakeSlack, startFakeSlack } from '../../sandbox/fake-slack/server.js';
+import { slackSignature } from '../../sandbox/fake-slack/signing.js';
 
 // The fake Slack's side of unfurls, checked against a bare HTTP endpoint (what the app receives) and
 // Slack's own Web API client (what the app sends): link_shared signed and shaped as Slack sends it,

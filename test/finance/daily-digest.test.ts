@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FakeMessage } from '../../src/fake-slack/model.js';
-import type { FakeSlack } from '../../src/fake-slack/server.js';
-import type { PartnerSimulator } from '../../src/simulator/server.js';
+import type { FakeMessage } from '../../sandbox/fake-slack/model.js';
+import type { FakeSlack } from '../../sandbox/fake-slack/server.js';
+import type { PartnerSimulator } from '../../sandbox/simulator/server.js';
 import { createMemoryState } from '../../src/state/index.js';
 import {
   assertNoSecretLeaks,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FakeMessage } from '../../src/fake-slack/model.js';
+import type { FakeMessage } from '../../sandbox/fake-slack/model.js';
 import { CHANNEL, type Harness, startHarness, USERS } from '../helpers/harness.js';
 
 /** RFC 4180: quoted fields, doubled quotes, CRLF between records. Written here, not borrowed from the code. */

@@ -1,11 +1,11 @@
 import { EventEmitter } from 'node:events';
 import { Writable } from 'node:stream';
+import { BOT, type FakeSlack, startFakeSlack } from '../../sandbox/fake-slack/server.js';
+import { waitForEvent } from '../../sandbox/fake-slack/wait.js';
+import type { PartnerSimulator, SimulatorOptions } from '../../sandbox/simulator/server.js';
 import { buildOrderDesk, type OrderDesk } from '../../src/app/create-app.js';
 import { AppEnvSchema, parseEnv } from '../../src/config/index.js';
-import { BOT, type FakeSlack, startFakeSlack } from '../../src/fake-slack/server.js';
-import { waitForEvent } from '../../src/fake-slack/wait.js';
 import { createLogger } from '../../src/logger.js';
-import type { PartnerSimulator, SimulatorOptions } from '../../src/simulator/server.js';
 import { createMemoryState, type SharedState } from '../../src/state/index.js';
 import { secretLeaks } from './hygiene.js';
 import { startTestSimulator } from './partner.js';

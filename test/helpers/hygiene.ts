@@ -1,4 +1,4 @@
-import type { FakeSlack } from '../../src/fake-slack/server.js';
+import type { FakeSlack } from '../../sandbox/fake-slack/server.js';
 
 // Every key the simulator hands out has one of these shapes, so a leak is found by shape, whatever
 // order it came from: cheaper than listing every key, and it also catches keys of orders a test added.

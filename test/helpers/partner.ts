@@ -1,9 +1,13 @@
 import {
+  type PartnerSimulator,
+  type SimulatorOptions,
+  startSimulator,
+} from '../../sandbox/simulator/server.js';
+import {
   createPartnerClient,
   PartnerApiError,
   type PartnerClientOptions,
 } from '../../src/partner-api/index.js';
-import { type PartnerSimulator, type SimulatorOptions, startSimulator } from '../../src/simulator/server.js';
 
 export const TEST_API_KEY = 'test-partner-key-7f3a9c';
 

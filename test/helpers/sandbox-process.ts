@@ -12,7 +12,7 @@ export interface SandboxProcess {
 
 /** Runs `npm run sandbox`'s entry point with free ports; resolves with the address it prints. */
 export async function startSandboxProcess(): Promise<SandboxProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/sandbox/cli.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'sandbox/cli.ts'], {
     env: {
       ...process.env,
       SANDBOX_PORT: '0',

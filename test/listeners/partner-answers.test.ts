@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { defaultRealism } from '../../src/simulator/realism.js';
+import { defaultRealism } from '../../sandbox/simulator/realism.js';
 import { CHANNEL, type Harness, nthResponse, startHarness, USERS } from '../helpers/harness.js';
 
 const textOf = (value: unknown) => JSON.stringify(value) ?? '';

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { OrderEvent } from '../../src/index/order-index.js';
 import {
   type SubscriptionFilters,
   subscriptionMatches,
   watchAnswered,
 } from '../../src/notifications/filters.js';
+import type { OrderEvent } from '../../src/orders/order-index.js';
 import type { OrderSummary } from '../../src/partner-api/index.js';
 
 const subscribedAt = new Date('2026-11-23T10:00:00Z');

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PartnerSimulator } from '../../src/simulator/server.js';
+import type { PartnerSimulator } from '../../sandbox/simulator/server.js';
 import { clientFor, startTestSimulator } from '../helpers/partner.js';
 
 describe('partner client against the simulator', () => {

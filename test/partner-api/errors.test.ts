@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { PartnerSimulator } from '../../sandbox/simulator/server.js';
 import type { TransportEvent } from '../../src/partner-api/index.js';
-import type { PartnerSimulator } from '../../src/simulator/server.js';
 import { clientFor, failureOf, startTestSimulator } from '../helpers/partner.js';
 
 describe('partner client errors', () => {

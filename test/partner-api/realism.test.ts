@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { imageKeyCodes } from '../../sandbox/simulator/data.js';
+import { drawText, encodeGif, encodePng } from '../../sandbox/simulator/images.js';
+import { defaultRealism, errorShapes, keyTypeStyles } from '../../sandbox/simulator/realism.js';
+import type { PartnerSimulator } from '../../sandbox/simulator/server.js';
 import { decodeImageKey, normalizeKeyType, type TransportEvent } from '../../src/partner-api/index.js';
-import { imageKeyCodes } from '../../src/simulator/data.js';
-import { drawText, encodeGif, encodePng } from '../../src/simulator/images.js';
-import { defaultRealism, errorShapes, keyTypeStyles } from '../../src/simulator/realism.js';
-import type { PartnerSimulator } from '../../src/simulator/server.js';
 import { clientFor, failureOf, startTestSimulator } from '../helpers/partner.js';
 
 // The client against the simulator in each of its realistic modes: what real wholesale APIs send.

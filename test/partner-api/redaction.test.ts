@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PartnerSimulator } from '../../sandbox/simulator/server.js';
 import { PartnerApiError, type TransportEvent } from '../../src/partner-api/index.js';
-import type { PartnerSimulator } from '../../src/simulator/server.js';
 import { clientFor, startTestSimulator } from '../helpers/partner.js';
 
 describe('secrets stay out of errors and events', () => {

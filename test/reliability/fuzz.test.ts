@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FakeMessage } from '../../sandbox/fake-slack/model.js';
 import { ActionIds } from '../../src/blocks/action-ids.js';
-import type { FakeMessage } from '../../src/fake-slack/model.js';
 import { CHANNEL, type Harness, nthResponse, startHarness, USERS } from '../helpers/harness.js';
 import { findKeyShape } from '../helpers/hygiene.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FakeSlack } from '../../src/fake-slack/server.js';
+import type { FakeSlack } from '../../sandbox/fake-slack/server.js';
 import {
   AUDIT_CHANNEL,
   assertNoSecretLeaks,

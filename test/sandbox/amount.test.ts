@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseAmount } from '../../src/sandbox/server.js';
+import { parseAmount } from '../../sandbox/server.js';
 
 // The sandbox's balance control: any amount with at most two decimals; everything else refused with
 // a message (an empty field is not €0, and "1e9" is not an amount a person types).

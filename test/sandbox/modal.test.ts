@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { renderExportModal, renderSearchModal } from '../../src/blocks/index.js';
 import {
   checkStateValues,
   modalKey,
   readStateValues,
   renderModalView,
   // @ts-expect-error: a plain browser module without type declarations, loaded here as the page loads it
-} from '../../src/sandbox/public/modal.js';
+} from '../../sandbox/public/modal.js';
+import { renderExportModal, renderSearchModal } from '../../src/blocks/index.js';
 
 // The sandbox's modals: every Block Kit input Order Desk's modals use, drawn as a form, and the form
 // read back in the exact shapes of Slack's view_submission state.values.

@@ -7,7 +7,7 @@ import {
   renderMessageBody,
   renderMrkdwn,
   // @ts-expect-error: a plain browser module without type declarations, loaded here as the page loads it
-} from '../../src/sandbox/public/render.js';
+} from '../../sandbox/public/render.js';
 
 const context = {
   users: [{ id: 'U0AGENT', name: 'ana.agent' }],

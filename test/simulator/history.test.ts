@@ -1,9 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startFakeSlack } from '../../src/fake-slack/server.js';
-import { partnerHistoryControls } from '../../src/sandbox/partner-controls.js';
-import { attachSandboxPage } from '../../src/sandbox/server.js';
-import { historyFromEnv } from '../../src/simulator/history.js';
-import { type PartnerSimulator, type SimulatorOptions, startSimulator } from '../../src/simulator/server.js';
+import { startFakeSlack } from '../../sandbox/fake-slack/server.js';
+import { partnerHistoryControls } from '../../sandbox/partner-controls.js';
+import { attachSandboxPage } from '../../sandbox/server.js';
+import { historyFromEnv } from '../../sandbox/simulator/history.js';
+import {
+  type PartnerSimulator,
+  type SimulatorOptions,
+  startSimulator,
+} from '../../sandbox/simulator/server.js';
 
 // The simulator's history that moves, read over HTTP with plain fetch as a client would see it. Time
 // is the test's own clock, injected: nothing here sleeps.

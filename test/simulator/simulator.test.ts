@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseFaultList } from '../../src/simulator/faults.js';
-import { DEFAULT_PAGE_SIZE, type PartnerSimulator, startSimulator } from '../../src/simulator/server.js';
+import { parseFaultList } from '../../sandbox/simulator/faults.js';
+import { DEFAULT_PAGE_SIZE, type PartnerSimulator, startSimulator } from '../../sandbox/simulator/server.js';
 
 // These read the simulator with plain fetch, against the spec's own words, not through the client.
 describe('the partner API simulator', () => {

@@ -1,6 +1,7 @@
 import type { AppDeps } from '../../app/deps.js';
 import { ActionIds, OrderButtonSchema, renderOrderCard } from '../../blocks/index.js';
-import { cardOptions, isMessage, loadOrder } from '../../flows/lookup-order.js';
+import { isMessage, loadOrder } from '../../flows/lookup-order.js';
+import { cardOptions } from '../../flows/render-options.js';
 import { postDirect, reply } from '../../flows/respond.js';
 import { buttonListener } from './button-listener.js';
 import { isHomeClick } from './click.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FakeMessage } from '../../../src/fake-slack/model.js';
+import type { FakeMessage } from '../../../sandbox/fake-slack/model.js';
 import { CHANNEL, type Harness, nthResponse, startHarness, USERS } from '../../helpers/harness.js';
 
 const textOf = (value: unknown) => JSON.stringify(value);

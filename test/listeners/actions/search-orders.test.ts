@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FakeMessage } from '../../../sandbox/fake-slack/model.js';
+import type { SimOrder } from '../../../sandbox/simulator/data.js';
 import { renderSearchModal } from '../../../src/blocks/index.js';
-import type { FakeMessage } from '../../../src/fake-slack/model.js';
-import type { SimOrder } from '../../../src/simulator/data.js';
 import {
   CHANNEL,
   type Harness,

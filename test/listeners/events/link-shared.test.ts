@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PostedMessage } from '../../../src/fake-slack/server.js';
+import type { PostedMessage } from '../../../sandbox/fake-slack/server.js';
 import { MAX_UNFURLS_PER_MESSAGE } from '../../../src/flows/unfurl-order-links.js';
 import {
   assertNoSecretLeaks,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FunctionExecution } from '../../../src/fake-slack/server.js';
+import type { FunctionExecution } from '../../../sandbox/fake-slack/server.js';
 import { type Harness, startHarness, USERS } from '../../helpers/harness.js';
 import { findKeyShape } from '../../helpers/hygiene.js';
 

@@ -1,4 +1,4 @@
-import type { FakeSlack } from '../fake-slack/server.js';
+import type { FakeSlack } from './fake-slack/server.js';
 
 // The sandbox's "Run workflow step" panel, server side: the steps as the manifest declares them, and
 // a run of one, which reaches the app as Slack's function_executed event (signed, with a workflow

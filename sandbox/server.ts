@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { FakeUser } from '../fake-slack/model.js';
-import { type FakeSlack, findButton } from '../fake-slack/server.js';
+import type { FakeUser } from './fake-slack/model.js';
+import { type FakeSlack, findButton } from './fake-slack/server.js';
 import type { PartnerHistoryControls } from './partner-controls.js';
 import { workflowStepRoute } from './workflow-steps.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { exportPlan, wholeDays } from '../../src/index/export-plan.js';
+import { exportPlan, wholeDays } from '../../src/orders/export-plan.js';
 
 const ready = (...days: string[]) => days.map((day) => ({ day, orders: 10 }));
 

@@ -1,8 +1,5 @@
-import type { SlackState } from './state.js';
-
-// The shape every Web API family file shares: a map from method name to a handler that reads the
-// call's arguments, changes the shared state and returns Slack's JSON answer. Authentication, faults
-// and recording happen once, in the router (server.ts), so a handler is only what the method does.
+// The Web API's arguments and answers, as every family and store reads them (no state here, so a
+// store can use them without importing the state that holds it).
 
 export type WebApiArgs = Record<string, unknown>;
 
@@ -13,10 +10,6 @@ export type WebApiResult = { ok: boolean } & Record<string, unknown>;
 export interface Caller {
   token: string;
 }
-
-export type WebApiHandler = (args: WebApiArgs, slack: SlackState, caller: Caller) => WebApiResult;
-
-export type WebApiFamily = Readonly<Record<string, WebApiHandler>>;
 
 /** Arguments as the Web API takes them: a form (Slack's default) or a JSON body. */
 export function parseArgs(contentType: string | undefined, raw: string): WebApiArgs {

@@ -1,7 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { type RouteAnswer, textAnswer } from './http.js';
-import { BOT } from './model.js';
-import type { WebApiFamily } from './web-api.js';
 
 // Slack's external file upload, as files.uploadV2 and Order Desk's streaming upload use it:
 // files.getUploadURLExternal hands out an upload URL, the bytes are POSTed there (/upload/{id}), and
@@ -65,28 +63,6 @@ export class FakeFiles {
     return { ok: true, files: done };
   }
 }
-
-export const filesMethods: WebApiFamily = {
-  'files.getUploadURLExternal': (args, slack) => slack.uploads.getUploadUrl(slack.url, args),
-
-  'files.completeUploadExternal': (args, slack) => {
-    const result = slack.uploads.complete(args);
-    if (!result.ok) return result;
-    // A file shared in a channel shows there as a message from the bot with the file attached.
-    for (const file of result.files) {
-      if (!file.channel) continue;
-      slack.addMessage({
-        channel: file.channel,
-        text: '',
-        blocks: [],
-        via: 'chat.postMessage',
-        author: BOT.botUserId,
-        files: [{ id: file.id, name: file.name, title: file.title, url: `${slack.url}/files/${file.id}` }],
-      });
-    }
-    return { ok: true, files: result.files.map((f) => ({ id: f.id, title: f.title })) };
-  },
-};
 
 /** POST /upload/{id}: the bytes of a file whose upload URL was handed out. */
 export function uploadRoute(files: FakeFiles, id: string, received: ReceivedUpload): RouteAnswer {

@@ -1,4 +1,4 @@
-import type { PartnerSimulator } from '../simulator/server.js';
+import type { PartnerSimulator } from './simulator/server.js';
 
 /** The orders the sandbox adds so a newcomer meets what real partner APIs send (see the README). */
 export const SHOWCASE = {

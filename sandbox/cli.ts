@@ -7,13 +7,13 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startFakeSlack } from '../fake-slack/server.js';
-import { historyFromEnv } from '../simulator/history.js';
-import { realisticProfile } from '../simulator/realism.js';
-import { startSimulator } from '../simulator/server.js';
+import { startFakeSlack } from './fake-slack/server.js';
 import { partnerHistoryControls } from './partner-controls.js';
 import { attachSandboxPage, type SandboxUser } from './server.js';
 import { addShowcaseOrders } from './showcase.js';
+import { historyFromEnv } from './simulator/history.js';
+import { realisticProfile } from './simulator/realism.js';
+import { startSimulator } from './simulator/server.js';
 
 // `npm run sandbox`: the partner API simulator, the real app (src/main.ts, HTTP mode, signed
 // requests) and a local Slack in the browser, with no Slack workspace and no partner credentials.
@@ -148,7 +148,7 @@ try {
     partner: partnerHistoryControls(simulator),
   });
 
-  const main = fileURLToPath(new URL('../main.ts', import.meta.url));
+  const main = fileURLToPath(new URL('../src/main.ts', import.meta.url));
   const appPort = await appPortFor(port('SANDBOX_APP_PORT', 3001));
   app = spawn(process.execPath, ['--import', 'tsx', main], {
     env: {

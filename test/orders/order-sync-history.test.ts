@@ -1,10 +1,10 @@
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { PartnerSimulator } from '../../sandbox/simulator/server.js';
 import { type OrderDeskDb, openDatabase } from '../../src/db/index.js';
-import { createOrderIndex } from '../../src/index/order-index.js';
-import { createOrderSync, type OrderSync } from '../../src/index/order-sync.js';
 import { createLogger } from '../../src/logger.js';
-import type { PartnerSimulator } from '../../src/simulator/server.js';
+import { createOrderIndex } from '../../src/orders/order-index.js';
+import { createOrderSync, type OrderSync } from '../../src/orders/order-sync.js';
 import { createMemoryState, type SharedState } from '../../src/state/index.js';
 import { clientFor, startTestSimulator } from '../helpers/partner.js';
 

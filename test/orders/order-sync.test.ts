@@ -1,11 +1,11 @@
 import { Writable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { PartnerSimulator } from '../../sandbox/simulator/server.js';
 import { type OrderDeskDb, openDatabase } from '../../src/db/index.js';
-import { createOrderIndex } from '../../src/index/order-index.js';
-import { createOrderSync, type OrderSync } from '../../src/index/order-sync.js';
 import { createLogger } from '../../src/logger.js';
+import { createOrderIndex } from '../../src/orders/order-index.js';
+import { createOrderSync, type OrderSync } from '../../src/orders/order-sync.js';
 import { createPartnerClient } from '../../src/partner-api/index.js';
-import type { PartnerSimulator } from '../../src/simulator/server.js';
 import { createMemoryState, type SharedState } from '../../src/state/index.js';
 import { startTestSimulator } from '../helpers/partner.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rareWindows, sampleOf } from '../../src/index/trigram-windows.js';
+import { rareWindows, sampleOf } from '../../src/orders/trigram-windows.js';
 
 // 2,000 search texts shaped like the index's: an ID, a reference with a shared prefix and
 // zero-padded number, a product title from a few.

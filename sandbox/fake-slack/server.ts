@@ -19,8 +19,10 @@ import {
   type ViewSubmissionResult,
 } from './driver.js';
 import { type MethodFault, takeFault, UPLOAD, uploadFaultAnswer, webApiFaultAnswer } from './faults.js';
-import { downloadRoute, filesMethods, type ReceivedUpload, uploadRoute } from './files.js';
-import { type FunctionExecution, functionsMethods } from './functions.js';
+import { downloadRoute, type ReceivedUpload, uploadRoute } from './files.js';
+import { filesMethods } from './files-api.js';
+import type { FunctionExecution } from './functions.js';
+import { functionsMethods } from './functions-api.js';
 import { countBody, jsonAnswer, type RouteAnswer, readBody, writeAnswer } from './http.js';
 import { answerResponseUrl, type ResponseUrlFault } from './response-urls.js';
 import { type FakeSlackOptions, SlackState } from './state.js';

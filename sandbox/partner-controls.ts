@@ -1,6 +1,6 @@
-import type { SimOrder } from '../simulator/data.js';
-import type { HistoryChange } from '../simulator/history.js';
-import type { PartnerSimulator } from '../simulator/server.js';
+import type { SimOrder } from './simulator/data.js';
+import type { HistoryChange } from './simulator/history.js';
+import type { PartnerSimulator } from './simulator/server.js';
 
 // The sandbox page's "Partner history" control: move the simulated partner's history by hand (a new
 // order, the oldest pending one completed, the newest completed one refunded) and take the partner
