@@ -1,320 +1,428 @@
 import { z } from 'zod';
+import {
+  botToken,
+  channelId,
+  clockTime,
+  decimal,
+  flag,
+  httpUrl,
+  integer,
+  matchingWithDefault,
+  oneOf,
+  optionalAmount,
+  optionalMatching,
+  optionalSecret,
+  optionalText,
+  optionalUrl,
+  orderLinkTemplate,
+  queryParamName,
+  required,
+  type Setting,
+  textWithDefault,
+  timeZone,
+  usergroupIds,
+  userIds,
+} from './setting-kinds.js';
 
-// Every variable the app reads, with its default. Messages name the rule, never the value: some of
-// these variables are secrets, and a config error is printed to the console.
+// Every variable the app reads, grouped by feature, each with what it does. The schemas validate the
+// environment once at start-up; `npm run docs:config` writes docs/configuration.md and .env.example
+// from the same groups (test/config/config-docs.test.ts fails when either is stale).
 
-const integer = (fallback: number, min: number, max: number) =>
-  z
-    .string()
-    .trim()
-    .optional()
-    .transform((value, ctx) => {
-      if (value === undefined || value === '') return fallback;
-      const parsed = Number(value);
-      if (!Number.isInteger(parsed) || parsed < min || parsed > max) {
-        ctx.addIssue({ code: 'custom', message: `must be a whole number from ${min} to ${max}` });
-        return z.NEVER;
-      }
-      return parsed;
-    });
+type ShapeOf<Settings extends Record<string, Setting>> = {
+  [Name in keyof Settings]: Settings[Name]['schema'];
+};
 
-const required = (what: string) =>
-  z
-    .string({ error: `is required (${what})` })
-    .trim()
-    .min(1, { error: `is required (${what})` });
-
-const optionalText = z
-  .string()
-  .trim()
-  .optional()
-  .transform((value) => (value ? value : undefined));
-
-const queryParamName = (fallback: string) =>
-  z
-    .string()
-    .trim()
-    .optional()
-    .transform((value, ctx) => {
-      const name = value || fallback;
-      if (!/^[A-Za-z0-9_.[\]-]{1,64}$/.test(name)) {
-        ctx.addIssue({
-          code: 'custom',
-          message: 'must be a query parameter name (letters, digits, _ . - [ ])',
-        });
-        return z.NEVER;
-      }
-      return name;
-    });
-
-const httpUrl = (what: string) =>
-  required(what).refine(
-    (value) => {
-      try {
-        const url = new URL(value);
-        return url.protocol === 'http:' || url.protocol === 'https:';
-      } catch {
-        return false;
-      }
-    },
-    { error: 'must be an http(s) URL' },
-  );
-
-/** An optional URL of one of `protocols`; `normalize` may adjust an accepted value. Never echoes it. */
-const optionalUrl = (protocols: string[], message: string, normalize: (value: string) => string = (v) => v) =>
-  z
-    .string()
-    .trim()
-    .optional()
-    .transform((value, ctx) => {
-      if (!value) return undefined;
-      try {
-        if (protocols.includes(new URL(value).protocol)) return normalize(value);
-      } catch {
-        // reported below; the value itself is never echoed (a Redis URL may hold a password)
-      }
-      ctx.addIssue({ code: 'custom', message });
-      return z.NEVER;
-    });
-
-const optionalHttpUrl = optionalUrl(['http:', 'https:'], 'must be an http(s) URL', (value) =>
-  value.endsWith('/') ? value : `${value}/`,
-);
-const redisUrl = optionalUrl(['redis:', 'rediss:'], 'must be a redis:// or rediss:// URL');
-
-const idList = (pattern: RegExp, what: string) =>
-  z
-    .string()
-    .optional()
-    .transform((value, ctx) => {
-      const ids = (value ?? '')
-        .split(/[\s,]+/)
-        .map((id) => id.trim())
-        .filter(Boolean);
-      const bad = ids.filter((id) => !pattern.test(id));
-      if (bad.length > 0) {
-        ctx.addIssue({ code: 'custom', message: `must be a comma-separated list of ${what}` });
-        return z.NEVER;
-      }
-      return [...new Set(ids)];
-    });
-
-const flag = (fallback: boolean) =>
-  z
-    .string()
-    .trim()
-    .optional()
-    .transform((value, ctx) => {
-      if (value === undefined || value === '') return fallback;
-      if (/^(true|1|yes)$/i.test(value)) return true;
-      if (/^(false|0|no)$/i.test(value)) return false;
-      ctx.addIssue({ code: 'custom', message: 'must be true or false' });
-      return z.NEVER;
-    });
-
-/** A decimal amount of 0 or more, or unset. */
-const optionalAmount = z
-  .string()
-  .trim()
-  .optional()
-  .transform((value, ctx) => {
-    if (value === undefined || value === '') return undefined;
-    const parsed = Number(value);
-    if (!Number.isFinite(parsed) || parsed < 0) {
-      ctx.addIssue({ code: 'custom', message: 'must be a number of 0 or more' });
-      return z.NEVER;
-    }
-    return parsed;
-  });
-
-/**
- * The partner platform's page of one order, with `{id}` where the order ID goes (once, after the host:
- * the host is what Slack's unfurl_domains names). https, or http for this machine only (a local
- * partner platform); no user name or password, which every card would carry.
- */
-const orderLinkTemplate = z
-  .string()
-  .trim()
-  .optional()
-  .transform((value, ctx) => {
-    if (!value) return undefined;
-    const problem = orderLinkTemplateProblem(value);
-    if (!problem) return value;
-    ctx.addIssue({ code: 'custom', message: problem });
-    return z.NEVER;
-  });
-
-function orderLinkTemplateProblem(template: string): string | undefined {
-  const parts = template.split('{id}');
-  if (parts.length !== 2) return 'must contain {id} exactly once, e.g. https://partner.example/orders/{id}';
-  let url: URL;
-  try {
-    url = new URL(template.replace('{id}', 'ORDER-ID'));
-  } catch {
-    return 'must be a URL, e.g. https://partner.example/orders/{id}';
-  }
-  const local = url.hostname === 'localhost' || url.hostname === '127.0.0.1';
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && local))
-    return 'must be an https URL (http only for localhost or 127.0.0.1)';
-  if (url.username || url.password) return 'must not contain a user name or password';
-  if (!/^https?:\/\/[^/?#]+[/?#]/i.test(parts[0] ?? ''))
-    return 'must put {id} after the host, e.g. https://partner.example/orders/{id}';
-  return undefined;
+export interface SettingGroup<Settings extends Record<string, Setting> = Record<string, Setting>> {
+  title: string;
+  /** One or two sentences on the feature, with a link into docs/ (relative to docs/). */
+  about: string;
+  settings: Settings;
+  shape: ShapeOf<Settings>;
 }
 
-/** A time of day, HH:MM on a 24-hour clock ("9:30" reads as "09:30"). */
-const clockTime = (fallback: string) =>
-  z
-    .string()
-    .trim()
-    .optional()
-    .transform((value, ctx) => {
-      if (value === undefined || value === '') return fallback;
-      const match = /^([01]?\d|2[0-3]):([0-5]\d)$/.exec(value);
-      if (!match) {
-        ctx.addIssue({
-          code: 'custom',
-          message: 'must be a time of day as HH:MM on a 24-hour clock, e.g. 09:00',
-        });
-        return z.NEVER;
-      }
-      return `${(match[1] ?? '').padStart(2, '0')}:${match[2]}`;
-    });
+function group<Settings extends Record<string, Setting>>(
+  title: string,
+  about: string,
+  settings: Settings,
+): SettingGroup<Settings> {
+  const shape = Object.fromEntries(
+    Object.entries(settings).map(([name, setting]) => [name, setting.schema]),
+  ) as ShapeOf<Settings>;
+  return { title, about, settings, shape };
+}
 
-const userIds = idList(/^[UW][A-Z0-9]{2,}$/, 'Slack user IDs (U…/W…)');
-const usergroupIds = idList(/^S[A-Z0-9]{2,}$/, 'Slack user group IDs (S…)');
+const partner = group(
+  'The partner API',
+  'Where the partner Orders API is and how Order Desk talks to it. ' +
+    'See [operations.md](operations.md#when-things-go-wrong) for what happens when it fails.',
+  {
+    PARTNER_API_BASE_URL: httpUrl('the partner API base URL').doc(
+      'Base address of the partner API, without `/v1`. `npm run simulator` prints a local one.',
+      { example: 'http://127.0.0.1:4010' },
+    ),
+    PARTNER_API_KEY: required('the partner API key').doc(
+      'The partner API key, sent as the `x-api-key` header on every request. Never logged.',
+      { secret: true, example: 'sim-partner-key-0000' },
+    ),
+    PARTNER_API_TIMEOUT_MS: integer(10_000, 100, 120_000).doc(
+      'How long one partner request may take, in milliseconds, before it is given up ' +
+        '(a GET is then retried, see `PARTNER_API_RETRY_LIMIT`).',
+    ),
+    PARTNER_API_MAX_CONCURRENCY: integer(4, 1, 64).doc(
+      'Partner requests one process may have in flight at once; the rest queue. ' +
+        'Keep it × replicas within what the partner allows in flight.',
+    ),
+    PARTNER_API_RETRY_LIMIT: integer(2, 0, 10).doc(
+      'How many times a GET is retried on 408, 429, 5xx or a network error, with exponential backoff ' +
+        '(`Retry-After` honoured up to 10 s).',
+    ),
+    PARTNER_API_SEARCH_PARAM: queryParamName('search').doc(
+      "Name of the order list's search parameter (the spec does not name it). " +
+        'Set it when the partner calls it otherwise: Order Desk warns when results ignore the search.',
+    ),
+    PARTNER_API_PAGE_PARAM: queryParamName('page').doc(
+      "Name of the order list's page-number parameter, if the partner's differs.",
+    ),
+    PARTNER_API_LIMIT_PARAM: queryParamName('limit').doc(
+      "Name of the order list's page-size parameter, if the partner's differs.",
+    ),
+    // Requests per second across every replica (the partner's limit is per API key); 0: no cap.
+    PARTNER_API_MAX_RPS: integer(0, 0, 10_000).doc(
+      'Partner requests per second across all replicas (0: no cap). Set it to the limit of your API key: ' +
+        'counted on the shared state, so it holds for every replica together.',
+      { default: '0 (no cap)' },
+    ),
+  },
+);
 
-export const PartnerEnvSchema = z.object({
-  PARTNER_API_BASE_URL: httpUrl('the partner API base URL'),
-  PARTNER_API_KEY: required('the partner API key'),
-  PARTNER_API_TIMEOUT_MS: integer(10_000, 100, 120_000),
-  PARTNER_API_MAX_CONCURRENCY: integer(4, 1, 64),
-  PARTNER_API_RETRY_LIMIT: integer(2, 0, 10),
-  PARTNER_API_SEARCH_PARAM: queryParamName('search'),
-  PARTNER_API_PAGE_PARAM: queryParamName('page'),
-  PARTNER_API_LIMIT_PARAM: queryParamName('limit'),
-  // Requests per second across every replica (the partner's limit is per API key); 0: no cap.
-  PARTNER_API_MAX_RPS: integer(0, 0, 10_000),
-});
+const slack = group(
+  'Slack',
+  "The app's credentials from <https://api.slack.com/apps> and how Slack is reached. See " +
+    '[operations.md](operations.md#create-the-slack-app) for creating the app from `manifest.yml`.',
+  {
+    SLACK_BOT_TOKEN: botToken().doc(
+      'The bot token (_OAuth & Permissions_ → _Bot User OAuth Token_). Checked with Slack at start-up.',
+      { secret: true, example: 'xoxb-your-bot-token' },
+    ),
+    SLACK_SIGNING_SECRET: optionalText('required in HTTP mode').doc(
+      '_Basic Information_ → _Signing Secret_: verifies that requests come from Slack. ' +
+        'Required unless `SLACK_APP_TOKEN` is set (Socket Mode).',
+      { secret: true, example: 'your-signing-secret', setInExample: true },
+    ),
+    SLACK_APP_TOKEN: optionalMatching(
+      /^xapp-/,
+      'must be an app-level token starting with xapp-',
+      'starts with `xapp-`',
+      'unset (HTTP mode)',
+    ).doc(
+      'An app-level token with `connections:write`. When set, Order Desk runs in Socket Mode: ' +
+        "no public URL needed, and the manifest's request URLs are not used.",
+      { secret: true, example: 'xapp-your-app-token' },
+    ),
+    SLACK_API_URL: optionalUrl(
+      ['http:', 'https:'],
+      'must be an http(s) URL',
+      '`http://` or `https://` URL',
+      'unset (Slack)',
+      (value) => (value.endsWith('/') ? value : `${value}/`),
+    ).doc(
+      "Slack's Web API base address. Only for the tests and the sandbox (a local fake Slack): " +
+        'leave it unset in production.',
+      { example: 'http://127.0.0.1:3100/api/' },
+    ),
+    SLACK_DELIVERY_MAX_WAIT_SECONDS: integer(600, 1, 86_400).doc(
+      'How long a post that must arrive (audit line, balance alert, digest, export file, workflow step ' +
+        'ending) keeps retrying while Slack rate-limits or fails.',
+    ),
+  },
+);
+
+const server = group(
+  'Server and logs',
+  'The HTTP port, the public address and the logs. See [operations.md](operations.md) for health and metrics.',
+  {
+    PORT: integer(3000, 0, 65_535).doc(
+      'HTTP port: `/slack/events` (HTTP mode only), `/healthz`, `/metrics` and the reveal page ' +
+        '`/keys/reveal`, in both modes.',
+    ),
+    PUBLIC_URL: optionalUrl(
+      ['http:', 'https:'],
+      'must be an http(s) URL',
+      '`http://` or `https://` URL',
+      'unset (no image key links)',
+      (value) => value.replace(/\/+$/, ''),
+    ).doc(
+      "The app's public base address, reaching `PORT`. Set it to enable one-time reveal links for " +
+        'image keys (`<PUBLIC_URL>/keys/reveal#…`).',
+      { example: 'https://order-desk.example.com' },
+    ),
+    // Reverse proxies in front of the app (load balancer, CDN) whose X-Forwarded-For is believed.
+    TRUST_PROXY_HOPS: integer(0, 0, 5).doc(
+      'Reverse proxies in front of the app whose `X-Forwarded-For` is believed for the reveal limit ' +
+        "per client (a load balancer: 1; a CDN and a load balancer: 2). 0: the socket's address.",
+    ),
+    LOG_LEVEL: oneOf(
+      ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
+      'info',
+      'must be one of fatal, error, warn, info, debug, trace, silent',
+    ).doc('Which log lines are written (JSON lines on stdout, secrets redacted).'),
+  },
+);
+
+const access = group(
+  'Who may do what',
+  'Slack user IDs (profile → ⋮ → _Copy member ID_) and user group IDs (`S…`). Keys, the balance, ' +
+    '`/order-audit` and removing subscriptions fail closed: with both lists empty, nobody may. ' +
+    'See [usage.md](usage.md#who-may-do-what).',
+  {
+    ORDER_ALLOWED_USERS: userIds().doc(
+      'Narrows who may look orders up (every surface) to these users and the groups below. ' +
+        "Empty: every full member of the app's workspace or organisation.",
+      { default: 'empty (every full member)' },
+    ),
+    ORDER_ALLOWED_USERGROUPS: usergroupIds().doc(
+      'User groups whose members may look orders up, with `ORDER_ALLOWED_USERS`.',
+    ),
+    ALLOW_GUESTS: flag(false).doc(
+      '`true` lets guest accounts look orders up (still subject to the lists, and to the keys and ' +
+        'finance lists for those).',
+    ),
+    ALLOW_EXTERNAL_SHARING: flag(false).doc(
+      '`true` lets Share in channel, order link unfurls and subscriptions reach channels shared with ' +
+        'another organisation (Slack Connect).',
+    ),
+    KEYS_ALLOWED_USERS: userIds().doc('Users who may retrieve digital keys (`/order-keys`, Show keys).'),
+    KEYS_ALLOWED_USERGROUPS: usergroupIds().doc(
+      'User groups whose members may retrieve keys. Needs `usergroups:read` (a paid plan).',
+    ),
+    FINANCE_ALLOWED_USERS: userIds().doc(
+      'Users who see the balance, spend and runway on the Home tab, export CSV and run the balance step.',
+    ),
+    FINANCE_ALLOWED_USERGROUPS: usergroupIds().doc('User groups whose members are finance.'),
+    AUDIT_VIEWERS_USERS: userIds().doc("Users who may use `/order-audit` (who retrieved an order's keys).", {
+      example: 'U0123456789',
+    }),
+    AUDIT_VIEWERS_USERGROUPS: usergroupIds().doc('User groups whose members may use `/order-audit`.'),
+    // Order events in Slack: who may remove any channel's subscription (creators may remove their own).
+    SUBSCRIPTION_ADMINS_USERS: userIds().doc(
+      "Users who may remove any channel's subscription (its creator always may remove their own).",
+    ),
+    SUBSCRIPTION_ADMINS_USERGROUPS: usergroupIds().doc(
+      "User groups whose members may remove any channel's subscription.",
+    ),
+    USERGROUP_CACHE_SECONDS: integer(300, 0, 86_400).doc(
+      "How long a user group's members are cached on the shared state (`usergroups.users.list` is " +
+        'rate tier 2). Removing someone from a group takes effect within this time (reveals ask at once).',
+    ),
+    USER_INFO_CACHE_SECONDS: integer(600, 0, 86_400).doc(
+      'How long `users.info` (guest? which organisation?) is cached on the shared state.',
+    ),
+  },
+);
+
+const keys = group(
+  'Keys, reveal links and the audit trail',
+  'Limits on key retrieval, the one-time links for image keys and where keys requests are audited. ' +
+    'See [usage.md](usage.md#order-keys-order-id).',
+  {
+    // Keys: a limit per user, and one-time reveal links for image keys.
+    KEYS_MAX_RETRIEVALS_PER_HOUR: integer(30, 1, 100_000).doc(
+      'Key retrievals per user per hour (each `/order-keys`, Show keys click and image reveal), ' +
+        'across replicas. The audit channel hears at 80% and at the limit.',
+    ),
+    KEY_LINK_SECRET: optionalSecret(
+      32,
+      'must be at least 32 characters (or leave it unset to derive one from the signing secret)',
+      'derived',
+    ).doc(
+      'Signs reveal links; the same on every replica. Unset: derived (HKDF) from `SLACK_SIGNING_SECRET` ' +
+        '(or `SLACK_APP_TOKEN` in Socket Mode). Set it to rotate links independently.',
+      { secret: true, default: 'unset (derived from the signing secret)' },
+    ),
+    KEY_LINK_TTL_SECONDS: integer(300, 30, 3_600).doc(
+      'How long a reveal link works, in seconds (it works once).',
+    ),
+    // POST /keys/reveal is public: attempts per client address per minute, across replicas.
+    REVEAL_MAX_PER_CLIENT_PER_MINUTE: integer(20, 1, 10_000).doc(
+      '`POST /keys/reveal` is public: attempts per client address (IPv6 per /64) per minute, across replicas.',
+    ),
+    AUDIT_CHANNEL_ID: channelId('CGD', 'unset (log and database only)').doc(
+      'A channel that also receives every keys request as a readable line (never a key) and the ' +
+        'retrieval-limit alerts. Invite the bot there.',
+      { example: 'C0123456789' },
+    ),
+    AUDIT_RETENTION_DAYS: integer(400, 1, 3_650).doc(
+      'How long audit lines are kept in the database; one replica deletes older ones every hour.',
+    ),
+  },
+);
+
+const orders = group(
+  'Orders in Slack',
+  'How orders are shown. See [usage.md](usage.md#order-links-and-unfurls) for order links.',
+  {
+    CURRENCY: optionalMatching(
+      /^[A-Z]{3}$/,
+      'must be a three-letter ISO 4217 code such as EUR',
+      'ISO 4217 code (`EUR`, `USD`, …)',
+      'unset (plain numbers)',
+    ).doc(
+      "The account's currency: the API names none. Shown with amounts, in the CSV's currency column " +
+        'and in subscription filters.',
+      { example: 'EUR' },
+    ),
+    // The partner platform's page of an order: a link button on cards, and links that unfurl.
+    ORDER_LINK_TEMPLATE: orderLinkTemplate().doc(
+      "The partner platform's page of an order. Cards get an _Open in the partner platform_ link and " +
+        "posted links unfurl; put its host in `manifest.yml`'s `unfurl_domains`.",
+      { example: 'https://partner.example.com/orders/{id}' },
+    ),
+  },
+);
+
+const finance = group(
+  'Finance',
+  'The balance, spend and runway, alerts, the CSV export and the daily digest. See [finance.md](finance.md).',
+  {
+    BALANCE_CACHE_SECONDS: integer(60, 0, 86_400).doc(
+      'How long a balance reading is reused (by every replica, via the shared state). ' +
+        'Refresh on the Home tab reads it again.',
+    ),
+    FINANCE_ALERT_CHANNEL_ID: channelId('CG', 'unset (no alerts posted)').doc(
+      'Channel for balance alerts and recoveries (invite the bot). Unset: the watch runs and posts nothing.',
+      { example: 'C0123456789' },
+    ),
+    BALANCE_WATCH_SECONDS: integer(900, 5, 86_400).doc(
+      'How often one replica reads the balance for alerts and refreshes spend and runway.',
+    ),
+    BALANCE_ALERT_BELOW: optionalAmount('unset (no such alert)').doc(
+      'Alert when available funds (balance + credit limit) fall below this amount.',
+      { example: '20000' },
+    ),
+    BALANCE_ALERT_RUNWAY_DAYS: optionalAmount('unset (no such alert)').doc(
+      'Alert when the runway (available funds ÷ average daily spend of the last 7 days) falls below ' +
+        'this many days.',
+      { example: '7' },
+    ),
+    REPORT_TIMEZONE: timeZone('UTC').doc(
+      'Time zone of the calendar days in spend figures, exports, order search dates and the daily digest.',
+    ),
+    ORDER_AMOUNT_IS: oneOf(['total', 'unit'], 'total', 'must be total (line total) or unit (unit price)').doc(
+      'Whether `item.amount` is the line total or a unit price (then multiplied by the quantity): ' +
+        'the spec does not say.',
+    ),
+    // The daily digest: posted once a day at DIGEST_TIME (REPORT_TIMEZONE) in this channel; unset: none.
+    DIGEST_CHANNEL_ID: channelId('CG', 'unset (no digest)').doc(
+      "Channel for the daily digest of yesterday's orders, spend and balance. It carries balance " +
+        'figures: choose a finance channel (invite the bot).',
+      { example: 'C0123456789' },
+    ),
+    DIGEST_TIME: clockTime('09:00').doc('When the daily digest is posted, in `REPORT_TIMEZONE`.'),
+  },
+);
+
+const notifications = group(
+  'Order events in Slack',
+  'Watches (Notify me) and channel subscriptions. See [notifications.md](notifications.md).',
+  {
+    // How fast posts go to one channel (Slack allows about one message a second per channel).
+    NOTIFY_CHANNEL_POSTS_PER_SECOND: decimal(1, 0.1, 100).doc(
+      "Order event posts per second into one channel (Slack's guidance: about one). " +
+        'Raise it only if your workspace allows more.',
+    ),
+    ORDER_EVENTS_RETENTION_DAYS: integer(90, 1, 3_650).doc(
+      'How long order events, ended watches, posts made or dropped and order threads are kept.',
+    ),
+  },
+);
+
+const orderCopy = group(
+  'The order copy and the sync',
+  "Order Desk's own copy of the order history, kept by the sync. " +
+    'See [architecture.md](architecture.md#the-order-copy-and-the-sync).',
+  {
+    // How often the newest orders are read (0: no sync), the sync's own partner budget.
+    ORDER_SYNC_SECONDS: integer(60, 0, 86_400).doc(
+      'How often the newest orders are read into the order copy; order events come about this fast. ' +
+        '0 turns the sync off: the copy then learns only what people look up, and answers nothing.',
+    ),
+    ORDER_SYNC_MAX_RPS: integer(2, 1, 100).doc(
+      "The sync's own partner requests per second, across replicas, within `PARTNER_API_MAX_RPS`. " +
+        'It sets how long the first backfill takes (about 100 s per 100,000 orders at 2).',
+    ),
+    ORDER_RECONCILE_HOURS: integer(24, 1, 24 * 30).doc(
+      'How often a full pass re-reads the history to catch late changes and orders no longer listed.',
+    ),
+  },
+);
+
+const storage = group(
+  'Storage and several replicas',
+  'One process needs none of these. Several replicas share Redis and PostgreSQL. ' +
+    'See [operations.md](operations.md#several-replicas).',
+  {
+    // The database: a SQLite file in DATA_DIR, or PostgreSQL with DATABASE_URL (several replicas).
+    DATABASE_URL: optionalUrl(
+      ['postgres:', 'postgresql:'],
+      'must be a postgres:// URL',
+      '`postgres://` or `postgresql://` URL',
+      'unset (SQLite in `DATA_DIR`)',
+      (value) => value,
+    ).doc(
+      'PostgreSQL, shared by every replica (the audit trail, the order copy, watches, subscriptions, ' +
+        'the outbox). Its password is never printed.',
+      { secret: true, example: 'postgres://order-desk:password@db.example.com:5432/order_desk' },
+    ),
+    DATA_DIR: textWithDefault('./data').doc(
+      'Where the SQLite file `order-desk.sqlite` lives when `DATABASE_URL` is unset. Keep it on a persistent disk.',
+    ),
+    REDIS_URL: optionalUrl(
+      ['redis:', 'rediss:'],
+      'must be a redis:// or rediss:// URL',
+      '`redis://` or `rediss://` URL',
+      'unset (in this process)',
+    ).doc(
+      'Redis 6+ or Valkey shared by every replica: caches, limits, claims and leases. Required for ' +
+        'more than one replica. Unreachable at start-up: the process exits.',
+      { secret: true, example: 'redis://:password@redis.internal:6379/0' },
+    ),
+    REDIS_PREFIX: matchingWithDefault(
+      'order-desk:',
+      /^[\w:.-]{1,64}$/,
+      'must be 1 to 64 letters, digits, _ : . -',
+      '1 to 64 letters, digits, `_ : . -`',
+    ).doc(
+      'Prefix of every key Order Desk writes in Redis. Give each partner account its own when they share one Redis.',
+    ),
+  },
+);
+
+/** Every group, in the order the docs show them. */
+export const SETTING_GROUPS: readonly SettingGroup[] = [
+  partner,
+  slack,
+  server,
+  access,
+  keys,
+  orders,
+  finance,
+  notifications,
+  orderCopy,
+  storage,
+];
+
+export const PartnerEnvSchema = z.object(partner.shape);
 
 export const AppEnvSchema = PartnerEnvSchema.extend({
-  SLACK_BOT_TOKEN: required('the bot token, xoxb-…').refine((value) => value.startsWith('xoxb-'), {
-    error: 'must be a bot token starting with xoxb-',
-  }),
-  SLACK_SIGNING_SECRET: optionalText,
-  SLACK_APP_TOKEN: optionalText.refine((value) => value === undefined || value.startsWith('xapp-'), {
-    error: 'must be an app-level token starting with xapp-',
-  }),
-  SLACK_API_URL: optionalHttpUrl,
-  PORT: integer(3000, 0, 65_535),
-  LOG_LEVEL: z
-    .string()
-    .trim()
-    .optional()
-    .transform((value) => value || 'info')
-    .pipe(
-      z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
-        error: 'must be one of fatal, error, warn, info, debug, trace, silent',
-      }),
-    ),
-  CURRENCY: optionalText.refine((value) => value === undefined || /^[A-Z]{3}$/.test(value), {
-    error: 'must be a three-letter ISO 4217 code such as EUR',
-  }),
-  KEYS_ALLOWED_USERS: userIds,
-  KEYS_ALLOWED_USERGROUPS: usergroupIds,
-  FINANCE_ALLOWED_USERS: userIds,
-  FINANCE_ALLOWED_USERGROUPS: usergroupIds,
-  USERGROUP_CACHE_SECONDS: integer(300, 0, 86_400),
-  BALANCE_CACHE_SECONDS: integer(60, 0, 86_400),
-  // Who may look orders up (full members of this workspace or organisation by default).
-  ORDER_ALLOWED_USERS: userIds,
-  ORDER_ALLOWED_USERGROUPS: usergroupIds,
-  ALLOW_GUESTS: flag(false),
-  ALLOW_EXTERNAL_SHARING: flag(false),
-  // The partner platform's page of an order: a link button on cards, and links that unfurl.
-  ORDER_LINK_TEMPLATE: orderLinkTemplate,
-  USER_INFO_CACHE_SECONDS: integer(600, 0, 86_400),
-  // Keys: a limit per user, and one-time reveal links for image keys.
-  KEYS_MAX_RETRIEVALS_PER_HOUR: integer(30, 1, 100_000),
-  PUBLIC_URL: optionalUrl(['http:', 'https:'], 'must be an http(s) URL', (value) =>
-    value.replace(/\/+$/, ''),
-  ),
-  KEY_LINK_SECRET: optionalText.refine((value) => value === undefined || value.length >= 32, {
-    error: 'must be at least 32 characters (or leave it unset to derive one from the signing secret)',
-  }),
-  KEY_LINK_TTL_SECONDS: integer(300, 30, 3_600),
-  // POST /keys/reveal is public: attempts per client address per minute, across replicas.
-  REVEAL_MAX_PER_CLIENT_PER_MINUTE: integer(20, 1, 10_000),
-  // Reverse proxies in front of the app (load balancer, CDN) whose X-Forwarded-For is believed.
-  TRUST_PROXY_HOPS: integer(0, 0, 5),
-  // How long a post that must arrive (audit line, balance alert, export file) keeps trying while Slack limits or fails.
-  SLACK_DELIVERY_MAX_WAIT_SECONDS: integer(600, 1, 86_400),
-  // Finance: balance alerts, spend and runway, CSV export.
-  FINANCE_ALERT_CHANNEL_ID: optionalText.refine(
-    (value) => value === undefined || /^[CG][A-Z0-9]{2,}$/.test(value),
-    {
-      error: 'must be a Slack channel ID (C… or G…)',
-    },
-  ),
-  BALANCE_WATCH_SECONDS: integer(900, 5, 86_400),
-  // The daily digest: posted once a day at DIGEST_TIME (REPORT_TIMEZONE) in this channel; unset: none.
-  DIGEST_CHANNEL_ID: optionalText.refine((value) => value === undefined || /^[CG][A-Z0-9]{2,}$/.test(value), {
-    error: 'must be a Slack channel ID (C… or G…)',
-  }),
-  DIGEST_TIME: clockTime('09:00'),
-  BALANCE_ALERT_BELOW: optionalAmount,
-  BALANCE_ALERT_RUNWAY_DAYS: optionalAmount,
-  REPORT_TIMEZONE: z
-    .string()
-    .trim()
-    .optional()
-    .transform((value, ctx) => {
-      const zone = value || 'UTC';
-      try {
-        new Intl.DateTimeFormat('en', { timeZone: zone });
-        return zone;
-      } catch {
-        ctx.addIssue({ code: 'custom', message: 'must be an IANA time zone such as UTC or Europe/Berlin' });
-        return z.NEVER;
-      }
-    }),
-  ORDER_AMOUNT_IS: z
-    .string()
-    .trim()
-    .optional()
-    .transform((value) => value || 'total')
-    .pipe(z.enum(['total', 'unit'], { error: 'must be total (line total) or unit (unit price)' })),
-  REDIS_URL: redisUrl,
-  REDIS_PREFIX: z
-    .string()
-    .trim()
-    .optional()
-    .transform((value) => value || 'order-desk:')
-    .pipe(z.string().regex(/^[\w:.-]{1,64}$/, { error: 'must be 1 to 64 letters, digits, _ : . -' })),
-  // The database: a SQLite file in DATA_DIR, or PostgreSQL with DATABASE_URL (several replicas).
-  DATABASE_URL: optionalUrl(['postgres:', 'postgresql:'], 'must be a postgres:// URL', (value) => value),
-  DATA_DIR: z
-    .string()
-    .trim()
-    .optional()
-    .transform((value) => value || './data'),
-  // The order index: how often the newest orders are read (0: no sync), the sync's own partner budget.
-  ORDER_SYNC_SECONDS: integer(60, 0, 86_400),
-  ORDER_SYNC_MAX_RPS: integer(2, 1, 100),
-  ORDER_EVENTS_RETENTION_DAYS: integer(90, 1, 3_650),
-  ORDER_RECONCILE_HOURS: integer(24, 1, 24 * 30),
-  // The audit trail in the database, and who may read it with /order-audit.
-  AUDIT_RETENTION_DAYS: integer(400, 1, 3_650),
-  AUDIT_VIEWERS_USERS: userIds,
-  AUDIT_VIEWERS_USERGROUPS: usergroupIds,
-  // Order events in Slack: who may remove any channel's subscription (creators may remove their own),
-  // and how fast posts go to one channel (Slack allows about one message a second per channel).
-  SUBSCRIPTION_ADMINS_USERS: userIds,
-  SUBSCRIPTION_ADMINS_USERGROUPS: usergroupIds,
-  NOTIFY_CHANNEL_POSTS_PER_SECOND: z.coerce.number().min(0.1).max(100).default(1),
-  AUDIT_CHANNEL_ID: optionalText.refine((value) => value === undefined || /^[CGD][A-Z0-9]{2,}$/.test(value), {
-    error: 'must be a Slack channel ID (C…, G… or D…)',
-  }),
+  ...slack.shape,
+  ...server.shape,
+  ...access.shape,
+  ...keys.shape,
+  ...orders.shape,
+  ...finance.shape,
+  ...notifications.shape,
+  ...orderCopy.shape,
+  ...storage.shape,
 }).refine((env) => Boolean(env.SLACK_APP_TOKEN || env.SLACK_SIGNING_SECRET), {
   path: ['SLACK_SIGNING_SECRET'],
   error: 'is required in HTTP mode (set it, or set SLACK_APP_TOKEN for Socket Mode)',

@@ -1,0 +1,431 @@
+import { z } from 'zod';
+
+// The kinds of value a setting can hold. Each builder returns the zod schema that reads the variable
+// AND how that schema is documented (its default and the values it accepts), from the same arguments,
+// so docs/configuration.md and .env.example (scripts/config-docs.ts) cannot drift from the validation.
+// Messages name the rule, never the value: some variables are secrets, and a config error is printed.
+
+/** How one setting is documented. Written by `kind.doc(…)` beside the schema, read by the docs script. */
+export interface SettingDoc {
+  /** What it does and when to set it: one or two sentences. */
+  description: string;
+  /** The default as a reader sees it: a value, "unset (…)", "required", … */
+  default: string;
+  /** The values it accepts. */
+  allowed: string;
+  /** A secret: never logged or printed, kept out of version control. */
+  secret: boolean;
+  /** The line `.env.example` writes: set (`NAME=value`), or commented out (`# NAME=value`) when unset. */
+  example: { value: string; set: boolean };
+}
+
+export interface Setting<S extends z.ZodType = z.ZodType> {
+  schema: S;
+  doc: SettingDoc;
+}
+
+export interface DocOptions {
+  /** A value that shows the shape (for `.env.example`); the default is used when there is one. */
+  example?: string;
+  secret?: boolean;
+  /** Overrides the kind's default text (e.g. "required in HTTP mode"). */
+  default?: string;
+  /** Overrides the kind's accepted values (e.g. a rule the kind cannot know). */
+  allowed?: string;
+  /** `.env.example` sets it (`NAME=example`) even though it is optional. */
+  setInExample?: boolean;
+}
+
+/** A schema with its documented default and accepted values; `.doc()` adds what it is for. */
+export class SettingKind<S extends z.ZodType> {
+  constructor(
+    readonly schema: S,
+    /** The default as documented. */
+    readonly defaultText: string,
+    readonly allowed: string,
+    /** The default as written in `.env` (undefined: no default, the variable is unset or required). */
+    readonly defaultValue?: string,
+    readonly isRequired = false,
+  ) {}
+
+  doc(description: string, options: DocOptions = {}): Setting<S> {
+    const value = this.defaultValue ?? options.example ?? '';
+    const set = this.defaultValue !== undefined || this.isRequired || options.setInExample === true;
+    return {
+      schema: this.schema,
+      doc: {
+        description,
+        default: options.default ?? this.defaultText,
+        allowed: options.allowed ?? this.allowed,
+        secret: options.secret ?? false,
+        example: { value, set },
+      },
+    };
+  }
+}
+
+const kind = <S extends z.ZodType>(
+  schema: S,
+  defaultText: string,
+  allowed: string,
+  defaultValue?: string,
+  isRequired = false,
+) => new SettingKind(schema, defaultText, allowed, defaultValue, isRequired);
+
+const grouped = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+
+/** A whole number from `min` to `max`; unset or empty: `fallback`. */
+export const integer = (fallback: number, min: number, max: number) =>
+  kind(
+    z
+      .string()
+      .trim()
+      .optional()
+      .transform((value, ctx) => {
+        if (value === undefined || value === '') return fallback;
+        const parsed = Number(value);
+        if (!Number.isInteger(parsed) || parsed < min || parsed > max) {
+          ctx.addIssue({ code: 'custom', message: `must be a whole number from ${min} to ${max}` });
+          return z.NEVER;
+        }
+        return parsed;
+      }),
+    String(fallback),
+    `whole number, ${grouped(min)} to ${grouped(max)}`,
+    String(fallback),
+  );
+
+/** A number (decimals allowed) from `min` to `max`; unset: `fallback`. */
+export const decimal = (fallback: number, min: number, max: number) =>
+  kind(
+    z.coerce.number().min(min).max(max).default(fallback),
+    String(fallback),
+    `number, ${min} to ${grouped(max)}`,
+    String(fallback),
+  );
+
+const requiredText = (what: string) =>
+  z
+    .string({ error: `is required (${what})` })
+    .trim()
+    .min(1, { error: `is required (${what})` });
+
+/** Any text, required. */
+export const required = (what: string) => kind(requiredText(what), 'required', 'text', undefined, true);
+
+/** A bot token, required. */
+export const botToken = () =>
+  kind(
+    requiredText('the bot token, xoxb-…').refine((value) => value.startsWith('xoxb-'), {
+      error: 'must be a bot token starting with xoxb-',
+    }),
+    'required',
+    'starts with `xoxb-`',
+    undefined,
+    true,
+  );
+
+const optionalTextSchema = z
+  .string()
+  .trim()
+  .optional()
+  .transform((value) => (value ? value : undefined));
+
+/** Any text, or unset. */
+export const optionalText = (defaultText = 'unset', allowed = 'text') =>
+  kind(optionalTextSchema, defaultText, allowed);
+
+/** Text matching `pattern`, or unset. */
+export const optionalMatching = (pattern: RegExp, message: string, allowed: string, defaultText = 'unset') =>
+  kind(
+    optionalTextSchema.refine((value) => value === undefined || pattern.test(value), { error: message }),
+    defaultText,
+    allowed,
+  );
+
+/** Text of at least `min` characters, or unset. */
+export const optionalSecret = (min: number, message: string, defaultText: string) =>
+  kind(
+    optionalTextSchema.refine((value) => value === undefined || value.length >= min, { error: message }),
+    defaultText,
+    `at least ${min} characters`,
+  );
+
+/** Any text; unset or empty: `fallback`. */
+export const textWithDefault = (fallback: string) =>
+  kind(
+    z
+      .string()
+      .trim()
+      .optional()
+      .transform((value) => value || fallback),
+    fallback,
+    'text',
+    fallback,
+  );
+
+/** One of `values`; unset or empty: `fallback`. */
+export const oneOf = <const V extends readonly [string, ...string[]]>(
+  values: V,
+  fallback: V[number],
+  message: string,
+) =>
+  kind(
+    z
+      .string()
+      .trim()
+      .optional()
+      .transform((value) => value || fallback)
+      .pipe(z.enum(values, { error: message })),
+    fallback,
+    values.map((value) => `\`${value}\``).join(', '),
+    fallback,
+  );
+
+/** Text matching `pattern`; unset or empty: `fallback`. */
+export const matchingWithDefault = (fallback: string, pattern: RegExp, message: string, allowed: string) =>
+  kind(
+    z
+      .string()
+      .trim()
+      .optional()
+      .transform((value) => value || fallback)
+      .pipe(z.string().regex(pattern, { error: message })),
+    fallback,
+    allowed,
+    fallback,
+  );
+
+/** The name of a query parameter; unset or empty: `fallback`. */
+export const queryParamName = (fallback: string) =>
+  kind(
+    z
+      .string()
+      .trim()
+      .optional()
+      .transform((value, ctx) => {
+        const name = value || fallback;
+        if (!/^[A-Za-z0-9_.[\]-]{1,64}$/.test(name)) {
+          ctx.addIssue({
+            code: 'custom',
+            message: 'must be a query parameter name (letters, digits, _ . - [ ])',
+          });
+          return z.NEVER;
+        }
+        return name;
+      }),
+    fallback,
+    '1 to 64 letters, digits, `_ . - [ ]`',
+    fallback,
+  );
+
+/** An http(s) URL, required. */
+export const httpUrl = (what: string) =>
+  kind(
+    requiredText(what).refine(
+      (value) => {
+        try {
+          const url = new URL(value);
+          return url.protocol === 'http:' || url.protocol === 'https:';
+        } catch {
+          return false;
+        }
+      },
+      { error: 'must be an http(s) URL' },
+    ),
+    'required',
+    '`http://` or `https://` URL',
+    undefined,
+    true,
+  );
+
+/** An optional URL of one of `protocols`; `normalize` may adjust an accepted value. Never echoes it. */
+export const optionalUrl = (
+  protocols: string[],
+  message: string,
+  allowed: string,
+  defaultText: string,
+  normalize: (value: string) => string = (v) => v,
+) =>
+  kind(
+    z
+      .string()
+      .trim()
+      .optional()
+      .transform((value, ctx) => {
+        if (!value) return undefined;
+        try {
+          if (protocols.includes(new URL(value).protocol)) return normalize(value);
+        } catch {
+          // reported below; the value itself is never echoed (a Redis URL may hold a password)
+        }
+        ctx.addIssue({ code: 'custom', message });
+        return z.NEVER;
+      }),
+    defaultText,
+    allowed,
+  );
+
+const idList = (pattern: RegExp, what: string, allowed: string) =>
+  kind(
+    z
+      .string()
+      .optional()
+      .transform((value, ctx) => {
+        const ids = (value ?? '')
+          .split(/[\s,]+/)
+          .map((id) => id.trim())
+          .filter(Boolean);
+        const bad = ids.filter((id) => !pattern.test(id));
+        if (bad.length > 0) {
+          ctx.addIssue({ code: 'custom', message: `must be a comma-separated list of ${what}` });
+          return z.NEVER;
+        }
+        return [...new Set(ids)];
+      }),
+    'empty',
+    allowed,
+    '',
+  );
+
+/** Slack user IDs, comma-separated; empty by default. */
+export const userIds = () =>
+  idList(/^[UW][A-Z0-9]{2,}$/, 'Slack user IDs (U…/W…)', 'Slack user IDs (`U…`, `W…`), comma-separated');
+/** Slack user group IDs, comma-separated; empty by default. */
+export const usergroupIds = () =>
+  idList(/^S[A-Z0-9]{2,}$/, 'Slack user group IDs (S…)', 'Slack user group IDs (`S…`), comma-separated');
+
+/** true/false (also 1/0, yes/no); unset or empty: `fallback`. */
+export const flag = (fallback: boolean) =>
+  kind(
+    z
+      .string()
+      .trim()
+      .optional()
+      .transform((value, ctx) => {
+        if (value === undefined || value === '') return fallback;
+        if (/^(true|1|yes)$/i.test(value)) return true;
+        if (/^(false|0|no)$/i.test(value)) return false;
+        ctx.addIssue({ code: 'custom', message: 'must be true or false' });
+        return z.NEVER;
+      }),
+    String(fallback),
+    '`true` or `false` (also `1`/`0`, `yes`/`no`)',
+    String(fallback),
+  );
+
+/** A decimal amount of 0 or more, or unset. */
+export const optionalAmount = (defaultText: string) =>
+  kind(
+    z
+      .string()
+      .trim()
+      .optional()
+      .transform((value, ctx) => {
+        if (value === undefined || value === '') return undefined;
+        const parsed = Number(value);
+        if (!Number.isFinite(parsed) || parsed < 0) {
+          ctx.addIssue({ code: 'custom', message: 'must be a number of 0 or more' });
+          return z.NEVER;
+        }
+        return parsed;
+      }),
+    defaultText,
+    'number, 0 or more (decimals allowed)',
+  );
+
+/** A Slack channel ID of one of the `prefixes` (e.g. "CG"), or unset. */
+export const channelId = (prefixes: 'CG' | 'CGD', defaultText: string) =>
+  optionalMatching(
+    new RegExp(`^[${prefixes}][A-Z0-9]{2,}$`),
+    prefixes === 'CG' ? 'must be a Slack channel ID (C… or G…)' : 'must be a Slack channel ID (C…, G… or D…)',
+    prefixes === 'CG' ? 'a Slack channel ID (`C…`, `G…`)' : 'a Slack channel ID (`C…`, `G…`, `D…`)',
+    defaultText,
+  );
+
+/**
+ * The partner platform's page of one order, with `{id}` where the order ID goes (once, after the host:
+ * the host is what Slack's unfurl_domains names). https, or http for this machine only (a local
+ * partner platform); no user name or password, which every card would carry.
+ */
+export const orderLinkTemplate = () =>
+  kind(
+    z
+      .string()
+      .trim()
+      .optional()
+      .transform((value, ctx) => {
+        if (!value) return undefined;
+        const problem = orderLinkTemplateProblem(value);
+        if (!problem) return value;
+        ctx.addIssue({ code: 'custom', message: problem });
+        return z.NEVER;
+      }),
+    'unset (no link, no unfurls)',
+    '`https://` URL (`http://` only for `localhost`, `127.0.0.1`) with `{id}` once, after the host; ' +
+      'no user name or password',
+  );
+
+function orderLinkTemplateProblem(template: string): string | undefined {
+  const parts = template.split('{id}');
+  if (parts.length !== 2) return 'must contain {id} exactly once, e.g. https://partner.example/orders/{id}';
+  let url: URL;
+  try {
+    url = new URL(template.replace('{id}', 'ORDER-ID'));
+  } catch {
+    return 'must be a URL, e.g. https://partner.example/orders/{id}';
+  }
+  const local = url.hostname === 'localhost' || url.hostname === '127.0.0.1';
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && local))
+    return 'must be an https URL (http only for localhost or 127.0.0.1)';
+  if (url.username || url.password) return 'must not contain a user name or password';
+  if (!/^https?:\/\/[^/?#]+[/?#]/i.test(parts[0] ?? ''))
+    return 'must put {id} after the host, e.g. https://partner.example/orders/{id}';
+  return undefined;
+}
+
+/** A time of day, HH:MM on a 24-hour clock ("9:30" reads as "09:30"); unset: `fallback`. */
+export const clockTime = (fallback: string) =>
+  kind(
+    z
+      .string()
+      .trim()
+      .optional()
+      .transform((value, ctx) => {
+        if (value === undefined || value === '') return fallback;
+        const match = /^([01]?\d|2[0-3]):([0-5]\d)$/.exec(value);
+        if (!match) {
+          ctx.addIssue({
+            code: 'custom',
+            message: 'must be a time of day as HH:MM on a 24-hour clock, e.g. 09:00',
+          });
+          return z.NEVER;
+        }
+        return `${(match[1] ?? '').padStart(2, '0')}:${match[2]}`;
+      }),
+    fallback,
+    '`HH:MM`, 24-hour clock',
+    fallback,
+  );
+
+/** An IANA time zone; unset: `fallback`. */
+export const timeZone = (fallback: string) =>
+  kind(
+    z
+      .string()
+      .trim()
+      .optional()
+      .transform((value, ctx) => {
+        const zone = value || fallback;
+        try {
+          new Intl.DateTimeFormat('en', { timeZone: zone });
+          return zone;
+        } catch {
+          ctx.addIssue({ code: 'custom', message: 'must be an IANA time zone such as UTC or Europe/Berlin' });
+          return z.NEVER;
+        }
+      }),
+    fallback,
+    'IANA time zone (`UTC`, `Europe/Berlin`, …)',
+    fallback,
+  );
