@@ -6,7 +6,6 @@ import type { AppEnv } from '../config/index.js';
 import { partnerClientOptions } from '../config/index.js';
 import { databaseOpenedLater, type OrderDeskDb } from '../db/index.js';
 import { type BalanceWatch, createBalanceWatch } from '../finance/balance-watch.js';
-import { currencyCell } from '../finance/csv.js';
 import { createDailyDigest, type DailyDigest } from '../finance/daily-digest.js';
 import { createSpendService } from '../finance/spend-service.js';
 import { registerListeners } from '../listeners/index.js';
@@ -137,8 +136,6 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
     intervalSeconds: Math.max(1, env.ORDER_SYNC_SECONDS),
     maxRps: env.ORDER_SYNC_MAX_RPS,
     reconcileHours: env.ORDER_RECONCILE_HOURS,
-    // The CSV export's currency column: each day's lines are joined with it after a round.
-    exportCurrencyCell: currencyCell(env.CURRENCY),
     onRequest: (kind, outcome) => metrics.syncRequests.inc({ kind, outcome }),
   });
   metrics.sources.orderSync = () => orderSync.snapshot();
@@ -401,7 +398,6 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
     );
   }
 
-  let stopping = false;
   return {
     app,
     deps,
@@ -420,23 +416,6 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
         // ORDER_SYNC_SECONDS=0: no sync (the index still learns what users look up).
         if (env.ORDER_SYNC_SECONDS > 0) orderSync.start((work) => tracker.track(work));
         notifier.start((work) => tracker.track(work));
-        // Orders stored before their export lines were (migration 0008) get them now, in the
-        // background, once; an export of their range before then formats them itself.
-        void tracker.track(
-          orderIndex
-            .formatMissingLines(() => stopping)
-            .then(
-              (formatted) => {
-                if (formatted > 0)
-                  logger.info({ formatted }, 'export lines formatted for orders stored before them');
-              },
-              (error: unknown) =>
-                logger.warn(
-                  { error: (error as Error).message },
-                  'formatting the export lines of stored orders failed; exports format the ones they need',
-                ),
-            ),
-        );
       }
       return port;
     },
@@ -446,7 +425,6 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
     orderSync,
     notifier,
     async stop(timeoutMs = 10_000) {
-      stopping = true;
       balanceWatch.stop();
       dailyDigest.stop();
       retention.stop();

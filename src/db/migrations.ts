@@ -2,11 +2,35 @@ import type { Kysely, Migration, MigrationProvider } from 'kysely';
 
 export type Engine = 'sqlite' | 'postgres';
 
+// Migration 0010 only (undone by 0011): PostgreSQL advisory locks on export days were (this class,
+// the day's bucket of 256, hashtext(day) & the mask), apart from the migrations' one-key lock.
+const EXPORT_DAY_LOCK_CLASS = 716_024;
+const EXPORT_DAY_LOCK_MASK = 255;
+
+/** Drops 0010's per-day CSV blocks: their triggers (and PostgreSQL's trigger function), then the tables. */
+async function dropExportDays(db: Kysely<unknown>, engine: Engine): Promise<void> {
+  const { sql } = await import('kysely');
+  if (engine === 'sqlite') {
+    for (const trigger of [
+      'orders_export_day_insert',
+      'orders_export_day_update',
+      'orders_export_day_delete',
+    ])
+      await sql.raw(`drop trigger if exists ${trigger}`).execute(db);
+  } else {
+    await sql.raw('drop trigger if exists orders_export_day_insert_delete on orders').execute(db);
+    await sql.raw('drop trigger if exists orders_export_day_update on orders').execute(db);
+    await sql.raw('drop function if exists order_desk_export_day_changed()').execute(db);
+  }
+  await db.schema.dropTable('export_day_changes').ifExists().execute();
+  await db.schema.dropTable('export_days').ifExists().execute();
+}
+
 /**
  * Migrations written in code (no files to find at run time), applied in name order. Each one works on
  * both engines; where they differ (an auto-increment key), the engine is passed in.
  */
-export function migrations(engine: Engine): Record<string, Migration> {
+function migrations(engine: Engine): Record<string, Migration> {
   return {
     '0001_audit_log': {
       async up(db: Kysely<unknown>) {
@@ -378,33 +402,40 @@ export function migrations(engine: Engine): Record<string, Migration> {
           .execute(db);
       },
       async down(db: Kysely<unknown>) {
-        const { sql } = await import('kysely');
-        if (engine === 'sqlite') {
-          for (const trigger of [
-            'orders_export_day_insert',
-            'orders_export_day_update',
-            'orders_export_day_delete',
-          ])
-            await sql.raw(`drop trigger if exists ${trigger}`).execute(db);
-        } else {
-          await sql.raw('drop trigger if exists orders_export_day_insert_delete on orders').execute(db);
-          await sql.raw('drop trigger if exists orders_export_day_update on orders').execute(db);
-          await sql.raw('drop function if exists order_desk_export_day_changed()').execute(db);
-        }
-        await db.schema.dropTable('export_day_changes').execute();
-        await db.schema.dropTable('export_days').execute();
+        await dropExportDays(db, engine);
+      },
+    },
+    '0011_one_export_path': {
+      // An export reads the orders' rows in keyset order (created_at, id) and formats them as it goes,
+      // from the copy as from the partner: the stored CSV lines (0008), the covering index that held
+      // them (SQLite) and the per-day blocks with their triggers (0010) go. What reads in that order
+      // gets its plain index back on SQLite (0009 had dropped it for the covering one); PostgreSQL
+      // kept it. An existing database upgrades in place; VACUUM is left to the operator (docs).
+      async up(db: Kysely<unknown>) {
+        await dropExportDays(db, engine);
+        if (engine === 'sqlite') await db.schema.dropIndex('orders_export').ifExists().execute();
+        await db.schema.dropIndex('orders_csv_missing').ifExists().execute();
+        // One column per statement: SQLite's ALTER TABLE drops one at a time.
+        await db.schema.alterTable('orders').dropColumn('csv_tail').execute();
+        await db.schema.alterTable('orders').dropColumn('csv_head').execute();
+        if (engine === 'sqlite')
+          await db.schema
+            .createIndex('orders_created_id')
+            .ifNotExists()
+            .on('orders')
+            .columns(['created_at', 'id'])
+            .execute();
+      },
+      async down(db: Kysely<unknown>) {
+        // Back to 0010's shape: 0009 then 0008 and 0010 as they were (lines formatted again by 0010's code).
+        const earlier = migrations(engine);
+        if (engine === 'sqlite') await db.schema.dropIndex('orders_created_id').execute();
+        await earlier['0008_export_lines']?.up(db);
+        await earlier['0010_export_days']?.up(db);
       },
     },
   };
 }
-
-/**
- * PostgreSQL advisory locks on export days are (this class, the day's bucket): the two-key form, apart
- * from the migrations' one-key lock. A writer holds its days' locks shared, the builder one exclusively.
- */
-export const EXPORT_DAY_LOCK_CLASS = 716_024;
-/** The second key is the day's bucket: hashtext(day) & this (256 buckets). */
-export const EXPORT_DAY_LOCK_MASK = 255;
 
 export function migrationProvider(engine: Engine): MigrationProvider {
   return { getMigrations: async () => migrations(engine) };

@@ -37,9 +37,6 @@ export interface OrdersTable {
   /** Unsettled orders: when to search for it again, and how many times it has been (its back-off). */
   next_check_at: string | null;
   checks: number;
-  /** The order's CSV line before and after the currency cell (csvLineParts); null until formatted. */
-  csv_head: string | null;
-  csv_tail: string | null;
 }
 
 /** Each new order and each status change, once (a unique key, whichever replica saw it first). */
@@ -117,37 +114,7 @@ export interface OrderThreadsTable {
   created_at: string;
 }
 
-/**
- * One UTC day of the index's CSV lines, joined in export order (newest first, ties by ID) around one
- * currency cell: a year's export reads 366 of these instead of every order (export-days.ts).
- */
-export interface ExportDaysTable {
-  /** YYYY-MM-DD (UTC), the first ten characters of the orders' stored creation times. */
-  day: string;
-  currency_cell: string;
-  /** UTF-8 bytes: every order's line; the completed orders' lines. */
-  lines: Uint8Array;
-  completed_lines: Uint8Array;
-  /** Their lengths in bytes: an export's size is known before it is read. */
-  bytes: number;
-  completed_bytes: number;
-  orders: number;
-  completed: number;
-  built_at: string;
-}
-
-/**
- * A change to an order of a day (written by a trigger on orders): that day's ExportDaysTable row is
- * stale while one exists. Rows are only ever added by writers, so writers never wait for each other here.
- */
-export interface ExportDayChangesTable {
-  id: Generated<number>;
-  day: string;
-}
-
 export interface Database {
-  export_days: ExportDaysTable;
-  export_day_changes: ExportDayChangesTable;
   audit_log: AuditTable;
   orders: OrdersTable;
   order_events: OrderEventsTable;

@@ -67,31 +67,6 @@ export function csvLines(rows: string[][]): string {
   return rows.length === 0 ? '' : stringify(rows, ROW_OPTIONS);
 }
 
-const CURRENCY_COLUMN = CSV_COLUMNS.indexOf('currency');
-const cellsOf = (cells: string[]) =>
-  cells.length === 1 && cells[0] === '' ? '' : stringify([cells], { ...ROW_OPTIONS, eof: false });
-
-/**
- * One order's CSV line in the two parts around the currency cell, as the order index stores them:
- * an export from the index is `head + currencyCell(currency) + tail` for each order, joined by the
- * database, with no formatting per row. The currency is a setting, not the order's, so it is not
- * stored. The same csv-stringify options as `csvLines`: the parts joined are byte for byte that line.
- * Changing the columns or their format needs a migration that clears the stored parts
- * (`csv_head = null`): the index then formats those orders again before it exports them.
- */
-export function csvLineParts(order: OrderSummary): { head: string; tail: string } {
-  const row = csvRow(order, undefined);
-  return {
-    head: `${cellsOf(row.slice(0, CURRENCY_COLUMN))},`,
-    tail: `,${cellsOf(row.slice(CURRENCY_COLUMN + 1))}\r\n`,
-  };
-}
-
-/** The currency cell as it appears between an order's stored parts. */
-export function currencyCell(currency: string | undefined): string {
-  return cellsOf([text(currency)]);
-}
-
 export interface CsvFileWriter {
   /**
    * Writes CSV lines, as text or UTF-8 bytes (the header goes first); waits only when the disk is

@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { type ClientRequest, request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { pipeline } from 'node:stream/promises';
 
@@ -27,60 +27,46 @@ export interface PostOptions {
   timeoutMs: number;
 }
 
-/** POSTs a file's bytes to a URL (Slack's upload URL), streamed from disk: memory stays flat whatever the file. */
-export function postFile(url: string, path: string, options: PostOptions): Promise<PostFileAnswer> {
-  const post = openPost(url, options);
-  pipeline(createReadStream(path, { highWaterMark: READ_CHUNK }), post.request).catch((error: Error) =>
-    post.request.destroy(error),
-  );
-  return post.answer;
-}
-
 /**
- * A POST whose body the caller writes to `request` (and ends): `answer` settles with the answer, or
- * rejects with an UploadRequestError when there is none (refused, reset, silent past the timeout, or
- * destroyed by the caller). node:http rather than fetch: fetch sends a Node stream through a web
- * stream, which took 50 ms more for a 12 MB export. The URL is Slack's; it is never logged here.
+ * POSTs a file's bytes to a URL (Slack's upload URL), streamed from disk: memory stays flat whatever
+ * the file. Resolves with the answer, or rejects with an UploadRequestError when there is none
+ * (refused, reset, silent past the timeout). node:http rather than fetch: fetch sends a Node stream
+ * through a web stream, which took 50 ms more for a 12 MB export. The URL is Slack's; it is never logged.
  */
-export function openPost(
-  url: string,
-  options: PostOptions,
-): { request: ClientRequest; answer: Promise<PostFileAnswer> } {
+export function postFile(url: string, path: string, options: PostOptions): Promise<PostFileAnswer> {
   const target = new URL(url);
   const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
-  let settle!: { resolve: (answer: PostFileAnswer) => void; reject: (error: Error) => void };
-  const answer = new Promise<PostFileAnswer>((resolve, reject) => {
-    settle = { resolve, reject };
-  });
-  const fail = (error: Error) =>
-    settle.reject(
-      error instanceof UploadRequestError ? error : new UploadRequestError(`upload failed: ${error.message}`),
-    );
-  const request = send(
-    target,
-    {
-      method: 'POST',
-      headers: { 'content-type': options.contentType, 'content-length': String(options.bytes) },
-      timeout: options.timeoutMs,
-    },
-    (res: IncomingMessage) => {
-      // The answer's body is read to its end, so the connection can be reused.
-      res.resume();
-      res.on('error', fail);
-      res.on('end', () => {
-        const header = res.headers['retry-after'];
-        settle.resolve({
-          status: res.statusCode ?? 0,
-          retryAfter: Array.isArray(header) ? header[0] : header,
+  return new Promise<PostFileAnswer>((resolve, reject) => {
+    const fail = (error: Error) =>
+      reject(
+        error instanceof UploadRequestError
+          ? error
+          : new UploadRequestError(`upload failed: ${error.message}`),
+      );
+    const request = send(
+      target,
+      {
+        method: 'POST',
+        headers: { 'content-type': options.contentType, 'content-length': String(options.bytes) },
+        timeout: options.timeoutMs,
+      },
+      (res: IncomingMessage) => {
+        // The answer's body is read to its end, so the connection can be reused.
+        res.resume();
+        res.on('error', fail);
+        res.on('end', () => {
+          const header = res.headers['retry-after'];
+          resolve({ status: res.statusCode ?? 0, retryAfter: Array.isArray(header) ? header[0] : header });
         });
-      });
-    },
-  );
-  request.on('timeout', () =>
-    request.destroy(new UploadRequestError(`upload timed out after ${options.timeoutMs} ms`)),
-  );
-  // Destroyed without an error (the caller gave up): no answer is coming either.
-  request.on('close', () => fail(new UploadRequestError('upload stopped before an answer')));
-  request.on('error', fail);
-  return { request, answer };
+      },
+    );
+    request.on('timeout', () =>
+      request.destroy(new UploadRequestError(`upload timed out after ${options.timeoutMs} ms`)),
+    );
+    request.on('close', () => fail(new UploadRequestError('upload stopped before an answer')));
+    request.on('error', fail);
+    pipeline(createReadStream(path, { highWaterMark: READ_CHUNK }), request).catch((error: Error) =>
+      request.destroy(error),
+    );
+  });
 }

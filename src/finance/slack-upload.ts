@@ -56,7 +56,7 @@ export async function uploadFile(
 }
 
 /** Completes an upload into the DM, where it shows as a message with the file. */
-export async function shareUpload(
+async function shareUpload(
   client: WebClient,
   delivery: SlackDelivery,
   fileId: string,

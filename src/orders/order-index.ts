@@ -1,12 +1,9 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database, OrderDeskDb } from '../db/index.js';
 import type { OrdersTable } from '../db/schema.js';
-import { csvLineParts } from '../finance/csv.js';
 import type { OrderSummary } from '../partner-api/index.js';
 import { SETTLED_STATUSES } from '../partner-api/statuses.js';
 import { isoUtc } from '../partner-api/times.js';
-import { createExportDays } from './export-days.js';
-import { createExportReader } from './export-read.js';
 import { rareWindows, sampleOf, type TrigramSample } from './trigram-windows.js';
 
 /** What one batch of seen orders changed in the index. */
@@ -57,33 +54,6 @@ export interface OrderIndex {
   stats(): Promise<{ orders: number; newestCreatedAt: string | null }>;
   /** Orders created from `since` to `until` (inclusive), newest first, `pageSize` at a time. */
   between(since: Date, until: Date, pageSize: number): AsyncGenerator<OrderSummary[]>;
-  /**
-   * The same orders as CSV lines (the stored parts joined around `currencyCell`), newest first, in
-   * chunks of up to `chunkSize` orders: `read` orders in the range, `written` of them in `csv`
-   * (`completedOnly` leaves out the others). Orders without stored parts are formatted first.
-   */
-  csvBetween(since: Date, until: Date, options: CsvExportOptions): AsyncGenerator<CsvChunk>;
-  /**
-   * The same lines, with their size in bytes (UTF-8) said before they are read: from the days' stored
-   * sizes and the other orders' lines summed, so an export can start its upload at once. The chunks
-   * come to that size unless an order of the range changes before they are read.
-   */
-  csvExport(
-    since: Date,
-    until: Date,
-    options: CsvExportOptions,
-  ): Promise<{ bytes: number; chunks: AsyncGenerator<CsvChunk> }>;
-  /**
-   * Formats the CSV lines of every order that has none (written before migration 0008, or cleared by
-   * a later one), a batch at a time, until `stopped()`; returns how many. Exports do it for their
-   * range anyway.
-   */
-  formatMissingLines(stopped?: () => boolean): Promise<number>;
-  /**
-   * Joins the lines of each UTC day changed since it was last joined (export-days.ts), so an export
-   * reads a day as one block; returns how many days. The sync runs it after its rounds.
-   */
-  buildExportDays(currencyCell: string, stopped?: () => boolean): Promise<number>;
   /** Events after `afterId`, oldest first. */
   events(afterId: number, limit: number): Promise<OrderEvent[]>;
   /** The newest event's ID (0 when there is none): where a new reader of the events starts. */
@@ -101,19 +71,6 @@ export interface OrderIndex {
   writeCursor(name: string, value: string, at: Date): Promise<void>;
 }
 
-export interface CsvExportOptions {
-  currencyCell: string;
-  completedOnly: boolean;
-  chunkSize: number;
-}
-
-export interface CsvChunk {
-  /** CSV lines: text, or UTF-8 bytes (a day's block, as stored). */
-  csv: string | Buffer;
-  read: number;
-  written: number;
-}
-
 type SqlTag = typeof import('kysely').sql;
 
 /**
@@ -127,9 +84,6 @@ const SAMPLE_SIZE = 5_000;
 const SAMPLE_MAX_AGE_MS = 10 * 60_000;
 // More matches than this in the trigram index: the newest-first walk is the faster plan.
 const MANY_MATCHES = 2_000;
-// Orders without a stored CSV line, formatted and written per transaction.
-const FORMAT_BATCH = 500;
-
 /** Statuses after which an order does not change by itself: no more checks. */
 export const SETTLED = SETTLED_STATUSES;
 
@@ -140,7 +94,6 @@ const searchTextOf = (order: OrderSummary) =>
 const storedTime = (value: string | null) => (value === null ? null : isoUtc(value));
 
 function rowOf(order: OrderSummary, seenAt: string): OrdersTable {
-  const csv = csvLineParts(order);
   return {
     id: order.id,
     reference_id: order.referenceId,
@@ -157,8 +110,6 @@ function rowOf(order: OrderSummary, seenAt: string): OrdersTable {
     missing_since: null,
     next_check_at: null,
     checks: 0,
-    csv_head: csv.head,
-    csv_tail: csv.tail,
   };
 }
 
@@ -199,17 +150,8 @@ function summaryOf(row: HistoryRow): OrderSummary {
   };
 }
 
-/**
- * The stored order says what the one just seen says (its status is compared by the caller), and its
- * stored CSV line is that order's line: a line left behind by a writer that did not keep it (a replica
- * of an older version, during a rolling deploy) is rewritten the next time the order is seen.
- */
-function sameContent(
-  known: OrdersTable,
-  order: OrderSummary,
-  createdAt: string | null,
-  csv: { head: string; tail: string },
-): boolean {
+/** The stored order says what the one just seen says (its status is compared by the caller). */
+function sameContent(known: OrdersTable, order: OrderSummary, createdAt: string | null): boolean {
   const number = (value: number | string | null) => (value === null ? null : Number(value));
   return (
     known.reference_id === order.referenceId &&
@@ -217,9 +159,7 @@ function sameContent(
     known.title === order.item.title &&
     number(known.quantity) === order.item.quantity &&
     number(known.amount) === order.item.amount &&
-    known.created_at === createdAt &&
-    known.csv_head === csv.head &&
-    known.csv_tail === csv.tail
+    known.created_at === createdAt
   );
 }
 
@@ -245,8 +185,6 @@ function orderOf(row: OrdersTable): IndexedOrder {
  * applied only to the version it was read at (compare-and-set), and its event carries a unique key.
  */
 export function createOrderIndex(db: OrderDeskDb): OrderIndex {
-  const exportDays = createExportDays(db);
-  const exportReader = createExportReader({ db, exportDays, formatMissingLines });
   async function recordIn(
     trx: Transaction<Database> | Kysely<Database>,
     orders: readonly OrderSummary[],
@@ -291,10 +229,9 @@ export function createOrderIndex(db: OrderDeskDb): OrderIndex {
       const statusChanged = (known.status ?? '') !== (order.status ?? '');
       const version = Number(known.status_version);
       const createdAt = storedTime(order.createdAt) ?? known.created_at;
-      // The search text and the CSV line are written only when they change: a changed search text
-      // rewrites the order's trigram entries (SQLite's trigger), a changed line its export index entry.
-      const csv = csvLineParts({ ...order, createdAt });
-      if (!statusChanged && sameContent(known, order, createdAt, csv)) {
+      // The search text is written only when it changes: a changed one rewrites the order's trigram
+      // entries (SQLite's trigger).
+      if (!statusChanged && sameContent(known, order, createdAt)) {
         // Seen again, unchanged (most of a follow round, a reconciliation, every lookup's
         // write-through): only when, which no index holds, so no index entry is rewritten.
         await trx
@@ -316,9 +253,6 @@ export function createOrderIndex(db: OrderDeskDb): OrderIndex {
           amount: order.item.amount,
           created_at: createdAt,
           ...(searchText === known.search_text ? {} : { search_text: searchText }),
-          ...(csv.head === known.csv_head && csv.tail === known.csv_tail
-            ? {}
-            : { csv_head: csv.head, csv_tail: csv.tail }),
           last_seen_at: seenAt,
           missing_since: null,
           status_version: statusChanged ? version + 1 : version,
@@ -395,57 +329,6 @@ export function createOrderIndex(db: OrderDeskDb): OrderIndex {
     if (query.minAmount !== undefined) select = select.where('amount', '>=', query.minAmount);
     if (query.maxAmount !== undefined) select = select.where('amount', '<=', query.maxAmount);
     return select;
-  }
-
-  /**
-   * Formats the CSV lines of the range's orders that have none (written before migration 0008, or
-   * cleared by a later one), a batch at a time. An order written meanwhile got its line from that
-   * write, which this one does not overwrite.
-   */
-  async function formatMissingLines(
-    range?: { from: string; to: string },
-    stopped: () => boolean = () => false,
-  ): Promise<number> {
-    let formatted = 0;
-    for (;;) {
-      const rows = (await db.arrayRows((kysely) => {
-        let query = kysely
-          .selectFrom('orders')
-          .select([...HISTORY_COLUMNS])
-          .where('csv_head', 'is', null)
-          .limit(FORMAT_BATCH);
-        if (range) query = query.where('created_at', '>=', range.from).where('created_at', '<=', range.to);
-        return query;
-      })) as HistoryRow[];
-      if (rows.length === 0) return formatted;
-      // Each line is written only if the order still has none and the status it was formatted
-      // from: a writer that changed the order meanwhile wins, and the order is read again.
-      const formatBatch = async (kysely: Kysely<Database> | Transaction<Database>) => {
-        let updated = 0;
-        for (const row of rows) {
-          const csv = csvLineParts(summaryOf(row));
-          const result = await kysely
-            .updateTable('orders')
-            .set({ csv_head: csv.head, csv_tail: csv.tail })
-            .where('id', '=', row[0])
-            .where('csv_head', 'is', null)
-            .where('status', row[2] === null ? 'is' : '=', row[2])
-            .executeTakeFirst();
-          updated += Number(result.numUpdatedRows);
-        }
-        return updated;
-      };
-      // SQLite: one commit a batch (one writer, nothing to wait for). PostgreSQL: each row on its
-      // own, so this never holds one row's lock while waiting for another's (a sync round updates
-      // the same rows in its own order, in one transaction).
-      formatted += await db.run((kysely) =>
-        db.engine === 'sqlite' ? kysely.transaction().execute(formatBatch) : formatBatch(kysely),
-      );
-      if (rows.length < FORMAT_BATCH) return formatted;
-      // The whole table (at start-up) is formatted a batch at a time between other work.
-      if (!range) await new Promise((resolve) => setImmediate(resolve));
-      if (stopped()) return formatted;
-    }
   }
 
   let sample: { value: TrigramSample; at: number } | undefined;
@@ -610,10 +493,6 @@ export function createOrderIndex(db: OrderDeskDb): OrderIndex {
         if (rows.length < pageSize) return;
       }
     },
-    formatMissingLines: (stopped) => formatMissingLines(undefined, stopped),
-    buildExportDays: (currencyCell, stopped) => exportDays.build(currencyCell, stopped),
-    csvBetween: (since, until, options) => exportReader.csvBetween(since, until, options),
-    csvExport: (since, until, options) => exportReader.csvExport(since, until, options),
     async events(afterId, limit) {
       const rows = await db.run((kysely) =>
         kysely

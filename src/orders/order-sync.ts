@@ -52,11 +52,6 @@ export interface OrderSyncOptions {
   reconcileHours?: number | undefined;
   /** Unsettled orders searched for again per round, at most. */
   rechecksPerRound?: number | undefined;
-  /**
-   * The CSV export's currency cell: once the backfill is done, each round that read the history ends
-   * by joining the lines of the days it changed (buildExportDays), so an export reads days as blocks.
-   */
-  exportCurrencyCell?: string | undefined;
 }
 
 interface BackfillCursor {
@@ -351,24 +346,6 @@ export function createOrderSync(options: OrderSyncOptions): OrderSync {
     return last;
   }
 
-  /**
-   * Joins the lines of the days this round (or anyone since the last) changed. Not the sync's failure:
-   * an export reads those days row by row meanwhile, and the next round tries again.
-   */
-  async function joinExportDays(): Promise<void> {
-    if (options.exportCurrencyCell === undefined) return;
-    const started = performance.now();
-    try {
-      const days = await index.buildExportDays(options.exportCurrencyCell, () => stopping);
-      if (days > 0) log.debug({ days, ms: Math.round(performance.now() - started) }, 'export days joined');
-    } catch (error) {
-      log.warn(
-        { error: (error as Error).message },
-        'joining export days failed; exports read those days by rows',
-      );
-    }
-  }
-
   async function runOnce(): Promise<'skipped' | 'synced' | 'failed' | 'backing_off'> {
     const outcome = await round();
     await status().catch(() => undefined);
@@ -389,12 +366,10 @@ export function createOrderSync(options: OrderSyncOptions): OrderSync {
       const cursor = saved && !followDue ? saved : await follow(saved);
       await index.writeCursor(CURSOR, JSON.stringify(cursor), now());
       if (!cursor.done) {
-        // The round that ends the backfill joins the days at once: an export may read the copy now.
-        if ((await backfill(cursor)).done) await joinExportDays();
+        await backfill(cursor);
       } else {
         await recheck();
         await reconcile();
-        await joinExportDays();
       }
       lastError = null;
       await state.delete(BACKOFF_KEY).catch(() => undefined);

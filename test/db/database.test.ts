@@ -1,10 +1,16 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
+import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DatabaseStartupError, type OrderDeskDb, openDatabase } from '../../src/db/index.js';
+import { type Engine, migrationProvider } from '../../src/db/migrations.js';
+import type { OrdersTable } from '../../src/db/schema.js';
 import { createLogger } from '../../src/logger.js';
+import { createOrderIndex } from '../../src/orders/order-index.js';
 import { type AuditRecord, createAuditStore } from '../../src/services/audit-store.js';
 import {
   createDatabase,
@@ -34,6 +40,98 @@ const line = (orderId: string, at: string, extra: Partial<AuditRecord> = {}): Au
   traceId: 'trace-1',
   ...extra,
 });
+
+/** The orders table as migration 0010 left it. */
+type Before0011 = { orders: OrdersTable & { csv_head: string | null; csv_tail: string | null } };
+
+/**
+ * A database left at migration 0010 (stored CSV lines, per-day blocks and their triggers) with an order
+ * in it upgrades in place: the order stays, readable in keyset order, and what the export no longer
+ * uses is gone.
+ */
+async function upgradesFromStoredCsvLines(
+  engine: Engine,
+  atOldVersion: () => Promise<Kysely<Before0011>>,
+  reopen: () => Promise<OrderDeskDb>,
+) {
+  const old = await atOldVersion();
+  const migrated = await new Migrator({ db: old, provider: migrationProvider(engine) }).migrateTo(
+    '0010_export_days',
+  );
+  expect(migrated.error).toBeUndefined();
+  await old
+    .insertInto('orders')
+    .values({
+      id: 'ORD-OLD-1',
+      reference_id: 'PO-OLD-1',
+      status: 'COMPLETED',
+      item_id: 'ITEM-1',
+      title: 'Game Key',
+      quantity: 1,
+      amount: 10,
+      created_at: '2025-01-02T03:04:05.000Z',
+      search_text: 'ord-old-1 po-old-1 game key',
+      first_seen_at: '2025-01-02T03:04:05.000Z',
+      last_seen_at: '2025-01-02T03:04:05.000Z',
+      status_version: 0,
+      missing_since: null,
+      next_check_at: null,
+      checks: 0,
+      csv_head: 'ORD-OLD-1,',
+      csv_tail: ',x\r\n',
+    })
+    .execute();
+  await old.destroy();
+
+  const db = await reopen();
+  const index = createOrderIndex(db);
+  expect((await index.get('ORD-OLD-1'))?.referenceId).toBe('PO-OLD-1');
+  const pages: string[][] = [];
+  for await (const page of index.between(new Date('2025-01-01'), new Date('2025-01-31'), 10))
+    pages.push(page.map((order) => order.id));
+  expect(pages).toEqual([['ORD-OLD-1']]);
+  // The order is written again as the sync would (no CSV columns to fill any more).
+  await index.record(
+    [
+      {
+        id: 'ORD-OLD-1',
+        referenceId: 'PO-OLD-1',
+        status: 'REFUNDED',
+        item: { id: 'ITEM-1', title: 'Game Key', quantity: 1, amount: 10 },
+        createdAt: '2025-01-02T03:04:05.000Z',
+      },
+    ],
+    new Date('2026-11-25T10:00:00Z'),
+  );
+  expect((await index.get('ORD-OLD-1'))?.status).toBe('REFUNDED');
+  const schema = await db.run(async (kysely) => {
+    const tables = (await kysely.introspection.getTables()).map((table) => table);
+    return {
+      tables: tables.map((table) => table.name),
+      orderColumns: tables.find((table) => table.name === 'orders')?.columns.map((column) => column.name),
+    };
+  });
+  expect(schema.tables).not.toContain('export_days');
+  expect(schema.tables).not.toContain('export_day_changes');
+  expect(schema.orderColumns).not.toContain('csv_head');
+  expect(schema.orderColumns).not.toContain('csv_tail');
+  const indexes = await db.run(async (kysely) =>
+    engine === 'sqlite'
+      ? (
+          await sql<{
+            name: string;
+          }>`select name from sqlite_master where type in ('index', 'trigger')`.execute(kysely)
+        ).rows
+      : (
+          await sql<{ name: string }>`select indexname as name from pg_indexes where tablename = 'orders'
+            union all select tgname as name from pg_trigger where not tgisinternal`.execute(kysely)
+        ).rows,
+  );
+  const names = indexes.map((row) => row.name);
+  expect(names).toContain('orders_created_id');
+  expect(names.filter((name) => /export|csv/.test(name))).toEqual([]);
+  await db.close();
+}
 
 /** One contract for every engine: the app must not care which database it has. */
 function databaseContract(name: string, open: () => Promise<OrderDeskDb>) {
@@ -112,6 +210,19 @@ describe('SQLite in DATA_DIR', () => {
     expect((await createAuditStore(second).forOrder('ORD-R', 10)).total).toBe(1);
     await second.close();
   });
+
+  it('a file from before the one export path (migration 0010) upgrades in place', async () => {
+    const dataDir = join(dir, 'upgrade');
+    mkdirSync(dataDir, { recursive: true });
+    await upgradesFromStoredCsvLines(
+      'sqlite',
+      async () =>
+        new Kysely<Before0011>({
+          dialect: new SqliteDialect({ database: new BetterSqlite3(join(dataDir, 'order-desk.sqlite')) }),
+        }),
+      () => openDatabase({ databaseUrl: undefined, dataDir, logger: quietLogger() }),
+    );
+  });
 });
 
 describe.skipIf(postgresTests.skip)('PostgreSQL', () => {
@@ -128,6 +239,18 @@ describe.skipIf(postgresTests.skip)('PostgreSQL', () => {
       logger: quietLogger(),
     }),
   );
+
+  it('a database from before the one export path (migration 0010) upgrades in place', async () => {
+    const url = await createDatabase(server, 'upgrade');
+    await upgradesFromStoredCsvLines(
+      'postgres',
+      async () =>
+        new Kysely<Before0011>({
+          dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url }) }),
+        }),
+      () => openDatabase({ databaseUrl: url, dataDir: ':memory:', logger: quietLogger() }),
+    );
+  });
 
   it('replicas starting together migrate once (an advisory lock), and all of them work', async () => {
     const url = await createDatabase(server, 'replicas');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { csvLineParts, csvLines, csvRow, currencyCell } from '../../src/finance/csv.js';
+import { csvLines, csvRow } from '../../src/finance/csv.js';
 import type { OrderSummary } from '../../src/partner-api/index.js';
 
 function order(item: Partial<OrderSummary['item']>, overrides: Partial<OrderSummary> = {}): OrderSummary {
@@ -51,27 +51,5 @@ describe('CSV lines', () => {
       'ORDER00001,PO-1,REFUNDED,5f3c1a2b4d6e8f9a0b1c2d3e,"Suite\nPro",2,39.98,EUR,2026-11-20T09:30:00.000Z\r\n' +
         'ORDER00001,PO-1,REFUNDED,5f3c1a2b4d6e8f9a0b1c2d3e,"A\rB",2,39.98,EUR,2026-11-20T09:30:00.000Z\r\n',
     );
-  });
-
-  // The order index stores each line in two parts around the currency (a setting, not the order's):
-  // joined, they must be the line the partner's pages are formatted into, byte for byte.
-  const awkward: Array<[string, OrderSummary]> = [
-    ['plain', order({})],
-    ['quotes, commas, line breaks', order({ title: 'The "Best", Suite\r\nEdition' }, { referenceId: 'a,b' })],
-    ['formula starts', order({ title: '=HYPERLINK("x")' }, { referenceId: '+1', status: '@S' })],
-    [
-      'empty and missing cells',
-      order({ id: null, title: '', quantity: null, amount: null }, { referenceId: null, status: null }),
-    ],
-    ['no creation time', order({}, { createdAt: null })],
-    ['a creation time in another form', order({}, { createdAt: '2026-11-20T10:30:00+01:00' })],
-    ['accents and emoji', order({ title: 'Café Ω 🎮' })],
-    ['a negative amount', order({ amount: -12.5 })],
-  ];
-  const currencies = ['EUR', undefined, '', '@X', 'E,U"R'];
-  it.each(awkward)('the stored parts joined around the currency are the line: %s', (_name, value) => {
-    const { head, tail } = csvLineParts(value);
-    for (const currency of currencies)
-      expect(head + currencyCell(currency) + tail).toBe(csvLines([csvRow(value, currency)]));
   });
 });

@@ -46,7 +46,7 @@ describe('the order sync against the simulator', () => {
   let clock = Date.now();
   const syncWith = (
     index: ReturnType<typeof createOrderIndex>,
-    extra: { pagesPerRound?: number; maxRps?: number; exportCurrencyCell?: string } = {},
+    extra: { pagesPerRound?: number; maxRps?: number } = {},
   ) => {
     const kinds: string[] = [];
     const sync = createOrderSync({
@@ -59,7 +59,6 @@ describe('the order sync against the simulator', () => {
       maxRps: extra.maxRps ?? 50,
       pageSize: 100,
       backfillPagesPerRound: extra.pagesPerRound ?? 2,
-      exportCurrencyCell: extra.exportCurrencyCell,
       onRequest: (kind) => kinds.push(kind),
     });
     syncs.push(sync);
@@ -106,40 +105,6 @@ describe('the order sync against the simulator', () => {
     // The newest page, and the next (the newest held news, so the next might too); the rest of the
     // round's reads are re-checks of unsettled orders, no reconciliation yet.
     expect(kinds.slice(reads).filter((kind) => kind !== 'recheck')).toEqual(['follow', 'follow']);
-  });
-
-  it('once the backfill is done, each round joins the export days it changed; an export then reads them as blocks', async () => {
-    const index = await setUp();
-    const { sync } = syncWith(index, { pagesPerRound: 2, exportCurrencyCell: 'EUR' });
-    const exportedFromBlocks = async () => {
-      let blocks = 0;
-      let read = 0;
-      for await (const chunk of index.csvBetween(new Date(0), new Date(clock + 86_400_000), {
-        currencyCell: 'EUR',
-        completedOnly: false,
-        chunkSize: 1_000,
-      })) {
-        if (Buffer.isBuffer(chunk.csv)) blocks += chunk.read;
-        read += chunk.read;
-      }
-      return { blocks, read };
-    };
-    await sync.runOnce();
-    // Not during the backfill: its next pages would change the days again.
-    expect((await sync.status()).backfill.done).toBe(false);
-    expect((await exportedFromBlocks()).blocks).toBe(0);
-    while (!(await sync.status()).backfill.done) await sync.runOnce();
-    // The backfill's last round joined every day: nothing left to join.
-    expect(await index.buildExportDays('EUR')).toBe(0);
-    const whole = await exportedFromBlocks();
-    expect(whole.read).toBe((await index.stats()).orders);
-    // All but the orders of today's partial day, which the range does not cover whole.
-    expect(whole.blocks).toBeGreaterThan(whole.read * 0.9);
-    simulator.addOrder({ status: 'PROCESSING' });
-    clock += 61_000;
-    expect(await sync.runOnce()).toBe('synced');
-    expect(await index.buildExportDays('EUR')).toBe(0);
-    expect((await exportedFromBlocks()).read).toBe(whole.read + 1);
   });
 
   it('re-checks unsettled orders beyond the newest page on a back-off, and reconciles the whole history after ORDER_RECONCILE_HOURS', async () => {
