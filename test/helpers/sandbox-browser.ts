@@ -12,6 +12,11 @@ const inCi = process.env.CI === 'true';
 
 /** Screenshots that are not the README's go here. */
 export const SHOTS = 'test-results';
+/**
+ * The README's pictures: `npm test` writes them beside the others (it changes no tracked file);
+ * `npm run docs:screenshots` (DOCS_SCREENSHOTS=1) refreshes the ones in docs/ on purpose.
+ */
+export const DOCS_SHOTS = process.env.DOCS_SCREENSHOTS === '1' ? 'docs' : `${SHOTS}/docs`;
 
 /** True when there is no Chromium and CI is not asking for one: `name` says which test is skipped. */
 export function skipWithoutBrowser(name: string): boolean {
@@ -38,7 +43,7 @@ export async function openSandboxInBrowser(
 ): Promise<SandboxInBrowser> {
   if (!chromiumPath)
     throw new Error(`CI=true and no Chromium at ${CANDIDATES.join(', ')}: .ci/run installs it.`);
-  mkdirSync(SHOTS, { recursive: true });
+  mkdirSync(DOCS_SHOTS, { recursive: true });
   const sandbox = await startSandboxProcess();
   let browser: Browser | undefined;
   try {

@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openSandboxInBrowser, SHOTS, skipWithoutBrowser } from '../helpers/sandbox-browser.js';
+import { DOCS_SHOTS, openSandboxInBrowser, SHOTS, skipWithoutBrowser } from '../helpers/sandbox-browser.js';
 import type { SandboxProcess } from '../helpers/sandbox-process.js';
 
 // Drives `npm run sandbox` in Debian's Chromium as a person would. Without Chromium the test is
 // skipped with a message, except under CI=true, where a missing browser is a failure.
-// The README's screenshots: taken here, from the sandbox as it is, so they cannot go stale.
-const DOCS = 'docs';
+// The README's screenshots are taken here, from the sandbox as it is (into test-results/docs;
+// `npm run docs:screenshots` writes them to docs/).
 /** An emoji shortcode left as text (`:rotating_light:`): Slack would show the emoji. */
 const RAW_SHORTCODE = /(^|\s):[a-z][a-z0-9_+-]*:(\s|$)/m;
 
@@ -56,7 +56,7 @@ describe.skipIf(skipWithoutBrowser('the sandbox browser test'))('the sandbox in 
     await preview.waitFor();
     await expect(preview.locator('.ephemeral').innerText()).resolves.toContain('Only visible to you');
     const orderId = (await preview.locator('.header').innerText()).replace('Order ', '').trim();
-    await page.screenshot({ path: `${DOCS}/sandbox-order-card.png` });
+    await page.screenshot({ path: `${DOCS_SHOTS}/sandbox-order-card.png` });
     await preview.getByRole('button', { name: 'Share in channel' }).click();
     const shared = page.locator('.message:not(.is-ephemeral)', { hasText: 'Shared by' }).last();
     await shared.waitFor();
@@ -116,7 +116,7 @@ describe.skipIf(skipWithoutBrowser('the sandbox browser test'))('the sandbox in 
     await posted.waitFor();
     await posted.hover();
     await posted.getByRole('button', { name: 'More actions' }).click();
-    await page.screenshot({ path: `${DOCS}/sandbox-message-shortcut.png` });
+    await page.screenshot({ path: `${DOCS_SHOTS}/sandbox-message-shortcut.png` });
     await page.getByRole('menuitem', { name: /Look up orders/ }).click();
     await cardOf(order.id).waitFor();
 
@@ -145,7 +145,7 @@ describe.skipIf(skipWithoutBrowser('the sandbox browser test'))('the sandbox in 
     await modal.waitFor();
     await modal.getByLabel('An order is placed').check();
     await modal.getByLabel("An order's status changes").check();
-    await page.screenshot({ path: `${DOCS}/sandbox-subscribe.png` });
+    await page.screenshot({ path: `${DOCS_SHOTS}/sandbox-subscribe.png` });
     await modal.getByRole('button', { name: 'Subscribe' }).click();
     await page.locator('#modal').waitFor({ state: 'hidden' });
     await page.locator('.message', { hasText: 'subscribed this channel to order events' }).waitFor();
@@ -164,7 +164,7 @@ describe.skipIf(skipWithoutBrowser('the sandbox browser test'))('the sandbox in 
     const reply = page.locator('#thread .message', { hasText: 'Processing → ' });
     await reply.waitFor();
     expect(await reply.innerText()).toContain(orderId);
-    await page.screenshot({ path: `${DOCS}/sandbox-subscription-thread.png` });
+    await page.screenshot({ path: `${DOCS_SHOTS}/sandbox-subscription-thread.png` });
     await page.click('#thread-close');
     // The channel got the first event only; the change went to the thread.
     expect(await page.locator('#messages .message', { hasText: `${orderId}: Processing →` }).count()).toBe(0);
@@ -358,7 +358,7 @@ describe.skipIf(skipWithoutBrowser('the sandbox browser test'))('the sandbox in 
     // Spend figures are computed in the background; the Home tab is published again when they land.
     await page.locator('#home', { hasText: 'Last 30 days' }).waitFor({ timeout: 15_000 });
     expect(await page.locator('#home').innerText()).toMatch(/[▁▂▃▄▅▆▇█]{30}/);
-    await page.screenshot({ path: `${DOCS}/finance-home.png`, fullPage: true });
+    await page.screenshot({ path: `${DOCS_SHOTS}/finance-home.png`, fullPage: true });
 
     await page.locator('#home').getByRole('button', { name: 'Export orders (CSV)' }).click();
     const modal = page.locator('#modal-form');
@@ -422,7 +422,7 @@ describe.skipIf(skipWithoutBrowser('the sandbox browser test'))('the sandbox in 
     await page.locator('.message', { hasText: 'Available funds fell below' }).waitFor({ timeout: 20_000 });
     const dip = page.locator('.message', { hasText: 'Available funds fell below' });
     expect(await dip.innerText()).toContain('Runway fell below 7 days');
-    await page.screenshot({ path: `${DOCS}/finance-alert.png` });
+    await page.screenshot({ path: `${DOCS_SHOTS}/finance-alert.png` });
     await page.fill('#available-input', '1000000000');
     await page.click('#balance-control button');
     const recovery = page.locator('.message', { hasText: 'Available funds are above €20,000.00 again' });
@@ -452,7 +452,7 @@ describe.skipIf(skipWithoutBrowser('the sandbox browser test'))('the sandbox in 
     const home = await page.locator('#home').innerText();
     expect(home).toMatch(/Balance\s+€[\d,]+\.\d\d/);
     expect(home).toContain('Most recent orders');
-    await page.screenshot({ path: `${DOCS}/sandbox-home.png` });
+    await page.screenshot({ path: `${DOCS_SHOTS}/sandbox-home.png` });
 
     await as('U0MEMBER');
     await page.locator('#home', { hasText: 'visible to finance only' }).waitFor();
