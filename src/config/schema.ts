@@ -70,7 +70,7 @@ const partner = group(
     ),
     PARTNER_API_MAX_CONCURRENCY: integer(4, 1, 64).doc(
       'Partner requests one process may have in flight at once; the rest queue. ' +
-        'Keep it × replicas within what the partner allows in flight.',
+        'Keep it times the number of replicas within what the partner allows in flight.',
     ),
     PARTNER_API_RETRY_LIMIT: integer(2, 0, 10).doc(
       'How many times a GET is retried on 408, 429, 5xx or a network error, with exponential backoff ' +
@@ -199,9 +199,7 @@ const access = group(
       'Users who see the balance, spend and runway on the Home tab, export CSV and run the balance step.',
     ),
     FINANCE_ALLOWED_USERGROUPS: usergroupIds().doc('User groups whose members are finance.'),
-    AUDIT_VIEWERS_USERS: userIds().doc("Users who may use `/order-audit` (who retrieved an order's keys).", {
-      example: 'U0123456789',
-    }),
+    AUDIT_VIEWERS_USERS: userIds().doc("Users who may use `/order-audit` (who retrieved an order's keys)."),
     AUDIT_VIEWERS_USERGROUPS: usergroupIds().doc('User groups whose members may use `/order-audit`.'),
     // Order events in Slack: who may remove any channel's subscription (creators may remove their own).
     SUBSCRIPTION_ADMINS_USERS: userIds().doc(
