@@ -1,0 +1,53 @@
+import type { OrderDeskDb } from '../db/index.js';
+import type { OrderEvent } from './types.js';
+
+/**
+ * The order events (each new order and each status change, written by the store with the change it
+ * records): read in order by the order events job, pruned by retention.
+ */
+export interface OrderChangeLog {
+  /** Events after `afterId`, oldest first. */
+  events(afterId: number, limit: number): Promise<OrderEvent[]>;
+  /** The newest event's ID (0 when there is none): where a new reader of the events starts. */
+  lastEventId(): Promise<number>;
+  pruneEvents(before: Date): Promise<number>;
+}
+
+export function createChangeLog(db: OrderDeskDb): OrderChangeLog {
+  return {
+    async events(afterId, limit) {
+      const rows = await db.run((kysely) =>
+        kysely
+          .selectFrom('order_events')
+          .selectAll()
+          .where('id', '>', afterId)
+          .orderBy('id', 'asc')
+          .limit(limit)
+          .execute(),
+      );
+      return rows.map((row) => ({
+        id: Number(row.id),
+        orderId: row.order_id,
+        kind: row.kind,
+        fromStatus: row.from_status,
+        toStatus: row.to_status,
+        seenAt: new Date(row.seen_at),
+      }));
+    },
+    async lastEventId() {
+      const row = await db.run((kysely) =>
+        kysely
+          .selectFrom('order_events')
+          .select((eb) => eb.fn.max('id').as('last'))
+          .executeTakeFirst(),
+      );
+      return Number(row?.last ?? 0);
+    },
+    async pruneEvents(before) {
+      const result = await db.run((kysely) =>
+        kysely.deleteFrom('order_events').where('seen_at', '<', before.toISOString()).executeTakeFirst(),
+      );
+      return Number(result.numDeletedRows);
+    },
+  };
+}

@@ -1,0 +1,177 @@
+import type { Kysely } from 'kysely';
+import type { Database, OrderDeskDb } from '../db/index.js';
+import { orderOf } from './order-rows.js';
+import { rareWindows, sampleOf, type TrigramSample } from './trigram-windows.js';
+import type { IndexedOrder, IndexSearch } from './types.js';
+
+export interface OrderSearch {
+  /**
+   * The page of matches, and how many there are, counted up to MATCH_COUNT_CAP: `totalIsFloor` says
+   * the count stopped there (there may be more).
+   */
+  search(query: IndexSearch): Promise<{ orders: IndexedOrder[]; total: number; totalIsFloor?: boolean }>;
+}
+
+type SqlTag = typeof import('kysely').sql;
+
+/**
+ * Matches are counted up to this many: past it a list says "1,000 or more". Counting further reads
+ * every match (a common word matches a quarter of the history) for a figure nobody pages through.
+ */
+export const MATCH_COUNT_CAP = 1_000;
+// PostgreSQL: search texts sampled to tell rare trigrams from common ones (trigram-windows.ts), taken
+// again in the background when older than this.
+const SAMPLE_SIZE = 5_000;
+const SAMPLE_MAX_AGE_MS = 10 * 60_000;
+// More matches than this in the trigram index: the newest-first walk is the faster plan.
+const MANY_MATCHES = 2_000;
+
+/** Search by ID, reference or product title, with filters: two plans per engine (below). */
+export function createOrderSearch(db: OrderDeskDb): OrderSearch {
+  /**
+   * The search's WHERE. Text of three characters or more goes through the trigram index (SQLite:
+   * FTS5 MATCH on a quoted phrase, the text literal; PostgreSQL: LIKE, which pg_trgm's GIN index
+   * serves, with LIKE's own wildcards escaped; or, given `windows`, LIKE on those rare parts of the
+   * text only, and the whole text checked on the rows they find). Shorter text is a plain substring test.
+   */
+  function filtered(
+    kysely: Kysely<Database>,
+    sql: SqlTag,
+    query: IndexSearch,
+    plan: 'index' | 'scan' = 'index',
+    windows?: readonly string[],
+  ) {
+    let select = kysely.selectFrom('orders');
+    const text = query.text?.trim().toLowerCase();
+    if (text && text.length >= 3 && db.engine === 'sqlite' && plan === 'index') {
+      const phrase = `"${text.replaceAll('"', '""')}"`;
+      select = select.where(
+        sql<boolean>`rowid in (select rowid from orders_fts where orders_fts match ${phrase})`,
+      );
+    } else if (text && windows) {
+      // Letters and digits only (no LIKE wildcard to escape); strpos is not served by the index, so
+      // the index is asked for the windows' trigrams alone.
+      for (const window of windows) select = select.where('search_text', 'like', `%${window}%`);
+      select = select.where((eb) => eb(eb.fn<number>('strpos', ['search_text', eb.val(text)]), '>', 0));
+    } else if (text && text.length >= 3) {
+      select = select.where('search_text', 'like', `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    } else if (text) {
+      const contains = db.engine === 'sqlite' ? 'instr' : 'strpos';
+      select = select.where((eb) => eb(eb.fn<number>(contains, ['search_text', eb.val(text)]), '>', 0));
+    }
+    if (query.statuses?.length)
+      select = select.where(
+        'status',
+        'in',
+        query.statuses.map((status) => status.toUpperCase()),
+      );
+    if (query.createdFrom) select = select.where('created_at', '>=', query.createdFrom);
+    if (query.createdTo) select = select.where('created_at', '<', query.createdTo);
+    if (query.minAmount !== undefined) select = select.where('amount', '>=', query.minAmount);
+    if (query.maxAmount !== undefined) select = select.where('amount', '<=', query.maxAmount);
+    return select;
+  }
+
+  let sample: { value: TrigramSample; at: number } | undefined;
+  let sampling: Promise<void> | undefined;
+  /**
+   * PostgreSQL: a sample of up to SAMPLE_SIZE search texts (TABLESAMPLE SYSTEM reads a few random
+   * pages, not the table), for the plan only: a stale or missing sample costs time, never a match.
+   * The first search waits for it; later ones use the last one while a newer one is taken.
+   */
+  async function trigramSample(kysely: Kysely<Database>, sql: SqlTag): Promise<TrigramSample | undefined> {
+    if ((!sample || Date.now() - sample.at > SAMPLE_MAX_AGE_MS) && !sampling) {
+      sampling = (async () => {
+        const estimate = await sql<{
+          rows: number;
+        }>`select reltuples as rows from pg_class where oid = 'orders'::regclass`.execute(kysely);
+        // Never analyzed yet (-1): counted once.
+        let orders = Number(estimate.rows[0]?.rows ?? -1);
+        if (!(orders > 0)) {
+          const counted = await sql<{ n: string }>`select count(*) as n from orders`.execute(kysely);
+          orders = Number(counted.rows[0]?.n ?? 0);
+        }
+        const percent = orders > 0 ? Math.min(100, (120 * SAMPLE_SIZE) / orders) : 100;
+        const texts = await sql<{
+          search_text: string;
+        }>`select search_text from orders tablesample system (${percent}) limit ${SAMPLE_SIZE}`.execute(
+          kysely,
+        );
+        const found = texts.rows.map((row) => row.search_text);
+        sample = { value: sampleOf(found, Math.max(orders, found.length)), at: Date.now() };
+      })()
+        .catch(() => {
+          // Taken again in a minute, not at every search; meanwhile the last sample (or none) plans.
+          const retryAt = Date.now() - SAMPLE_MAX_AGE_MS + 60_000;
+          sample = { value: sample?.value ?? sampleOf([], 0), at: retryAt };
+        })
+        .finally(() => {
+          sampling = undefined;
+        });
+    }
+    if (!sample) await sampling;
+    return sample?.value;
+  }
+
+  return {
+    async search(query) {
+      // Kysely's sql tag, loaded with the database (not at start-up).
+      const { sql } = await import('kysely');
+      return db.run(async (kysely) => {
+        // Two plans on SQLite: a rare text is looked up in the trigram index and its few matches
+        // sorted; a common one (thousands of matches, whose sort would dominate) is found by walking
+        // the orders newest first and testing each, which stops after the page.
+        const text = query.text?.trim().toLowerCase() ?? '';
+        let plan: 'index' | 'scan' = 'index';
+        const phrase = `"${text.replaceAll('"', '""')}"`;
+        // Counted in the trigram index itself, up to `cap`: no matching rows are materialised.
+        const ftsCount = async (cap: number) => {
+          const { found } = await sql<{
+            found: number;
+          }>`select count(*) as found from (select 1 from orders_fts where orders_fts match ${phrase} limit ${cap})`
+            .execute(kysely)
+            .then((result) => result.rows[0] ?? { found: 0 });
+          return Number(found);
+        };
+        const useFts = db.engine === 'sqlite' && text.length >= 3;
+        if (useFts && (await ftsCount(MANY_MATCHES)) >= MANY_MATCHES) plan = 'scan';
+        // PostgreSQL: the trigram index is asked for the text's rare parts only, when it has some.
+        const sample =
+          db.engine === 'postgres' && text.length >= 3 ? await trigramSample(kysely, sql) : undefined;
+        const windows = sample ? rareWindows(text, sample) : undefined;
+        const onlyText =
+          !query.statuses?.length &&
+          !query.createdFrom &&
+          !query.createdTo &&
+          query.minAmount === undefined &&
+          query.maxAmount === undefined;
+        const rows = await filtered(kysely, sql, query, plan, windows)
+          .selectAll()
+          .orderBy('created_at', 'desc')
+          .orderBy('id', 'desc')
+          .limit(query.limit)
+          .offset(query.offset ?? 0)
+          .execute();
+        // Fewer than a page from the start: those are all of them, no count needed.
+        if (!query.offset && rows.length < query.limit)
+          return { orders: rows.map(orderOf), total: rows.length };
+        // Counted up to MATCH_COUNT_CAP: a common word matches a quarter of a million orders, and
+        // nobody reads past the first pages; the list then says "1,000 or more".
+        const counted = (total: number) => ({
+          orders: rows.map(orderOf),
+          total,
+          totalIsFloor: total >= MATCH_COUNT_CAP,
+        });
+        if (useFts && onlyText) return counted(await ftsCount(MATCH_COUNT_CAP));
+        const capped = filtered(kysely, sql, query, plan, windows)
+          .select(sql<number>`1`.as('one'))
+          .limit(MATCH_COUNT_CAP);
+        const { total } = await kysely
+          .selectFrom(capped.as('matches'))
+          .select((eb) => eb.fn.countAll<number | string>().as('total'))
+          .executeTakeFirstOrThrow();
+        return counted(Number(total));
+      });
+    },
+  };
+}

@@ -1,0 +1,199 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Database, OrderDeskDb } from '../db/index.js';
+import type { OrderSummary } from '../partner-api/index.js';
+import {
+  HISTORY_COLUMNS,
+  type HistoryRow,
+  orderOf,
+  rowOf,
+  sameContent,
+  searchTextOf,
+  storedTime,
+  summaryOf,
+} from './order-rows.js';
+import type { IndexedOrder, RecordResult } from './types.js';
+
+/** The orders themselves: what was seen of each, written once per change, read back by ID or range. */
+export interface OrderStore {
+  /** Upserts what was seen; each new order and each status change becomes one event, once. */
+  record(orders: readonly OrderSummary[], seenAt: Date): Promise<RecordResult>;
+  /** A status read elsewhere (a keys answer) for an order already indexed. */
+  recordStatus(orderId: string, status: string | null, seenAt: Date): Promise<RecordResult>;
+  get(orderId: string): Promise<IndexedOrder | undefined>;
+  stats(): Promise<{ orders: number; newestCreatedAt: string | null }>;
+  /** Orders created from `since` to `until` (inclusive), newest first, `pageSize` at a time. */
+  between(since: Date, until: Date, pageSize: number): AsyncGenerator<OrderSummary[]>;
+}
+
+/**
+ * The store on the database: one query layer for SQLite and PostgreSQL. Writes are idempotent and
+ * safe across replicas: an order is inserted once (ON CONFLICT DO NOTHING), a status change is
+ * applied only to the version it was read at (compare-and-set), and its event carries a unique key.
+ */
+export function createOrderStore(db: OrderDeskDb): OrderStore {
+  async function recordIn(
+    trx: Transaction<Database> | Kysely<Database>,
+    orders: readonly OrderSummary[],
+    seenAt: string,
+  ): Promise<RecordResult> {
+    const result: RecordResult = { inserted: 0, statusChanges: 0, events: 0 };
+    const unique = [...new Map(orders.map((order) => [order.id, order])).values()];
+    if (unique.length === 0) return result;
+    const existing = new Map(
+      (
+        await trx
+          .selectFrom('orders')
+          .selectAll()
+          .where(
+            'id',
+            'in',
+            unique.map((order) => order.id),
+          )
+          .execute()
+      ).map((row) => [row.id, row]),
+    );
+    for (const order of unique) {
+      const known = existing.get(order.id);
+      if (!known) {
+        const inserted = await trx
+          .insertInto('orders')
+          .values(rowOf(order, seenAt))
+          .onConflict((conflict) => conflict.column('id').doNothing())
+          .executeTakeFirst();
+        if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) continue;
+        result.inserted++;
+        result.events += await addEvent(trx, {
+          order_id: order.id,
+          kind: 'new',
+          from_status: null,
+          to_status: order.status,
+          seen_at: seenAt,
+          dedupe_key: `${order.id}|new`,
+        });
+        continue;
+      }
+      const statusChanged = (known.status ?? '') !== (order.status ?? '');
+      const version = Number(known.status_version);
+      const createdAt = storedTime(order.createdAt) ?? known.created_at;
+      // The search text is written only when it changes: a changed one rewrites the order's trigram
+      // entries (SQLite's trigger).
+      if (!statusChanged && sameContent(known, order, createdAt)) {
+        // Seen again, unchanged (most of a follow round, a reconciliation, every lookup's
+        // write-through): only when, which no index holds, so no index entry is rewritten.
+        await trx
+          .updateTable('orders')
+          .set({ last_seen_at: seenAt, missing_since: null })
+          .where('id', '=', order.id)
+          .execute();
+        continue;
+      }
+      const searchText = searchTextOf(order);
+      const update = await trx
+        .updateTable('orders')
+        .set({
+          reference_id: order.referenceId,
+          status: order.status,
+          item_id: order.item.id,
+          title: order.item.title,
+          quantity: order.item.quantity,
+          amount: order.item.amount,
+          created_at: createdAt,
+          ...(searchText === known.search_text ? {} : { search_text: searchText }),
+          last_seen_at: seenAt,
+          missing_since: null,
+          status_version: statusChanged ? version + 1 : version,
+        })
+        .where('id', '=', order.id)
+        .where('status_version', '=', version)
+        .executeTakeFirst();
+      // Another replica changed it since it was read: its change (and event) stand.
+      if (!statusChanged || Number(update.numUpdatedRows) === 0) continue;
+      result.statusChanges++;
+      result.events += await addEvent(trx, {
+        order_id: order.id,
+        kind: 'status',
+        from_status: known.status,
+        to_status: order.status,
+        seen_at: seenAt,
+        dedupe_key: `${order.id}|status|${version + 1}`,
+      });
+    }
+    return result;
+  }
+
+  async function addEvent(
+    trx: Transaction<Database> | Kysely<Database>,
+    event: Omit<Database['order_events'], 'id'> & { kind: 'new' | 'status' },
+  ): Promise<number> {
+    const inserted = await trx
+      .insertInto('order_events')
+      .values(event)
+      .onConflict((conflict) => conflict.column('dedupe_key').doNothing())
+      .executeTakeFirst();
+    return Number(inserted.numInsertedOrUpdatedRows ?? 0);
+  }
+
+  return {
+    record(orders, seenAt) {
+      return db.run((kysely) =>
+        kysely.transaction().execute((trx) => recordIn(trx, orders, seenAt.toISOString())),
+      );
+    },
+    async recordStatus(orderId, status, seenAt) {
+      const known = await db.run((kysely) =>
+        kysely.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirst(),
+      );
+      if (!known) return { inserted: 0, statusChanges: 0, events: 0 };
+      const order = { ...orderOf(known), status };
+      return db.run((kysely) => recordIn(kysely, [order], seenAt.toISOString()));
+    },
+    async get(orderId) {
+      const row = await db.run((kysely) =>
+        kysely.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirst(),
+      );
+      return row ? orderOf(row) : undefined;
+    },
+    async stats() {
+      return db.run(async (kysely) => {
+        const row = await kysely
+          .selectFrom('orders')
+          .select((eb) => [
+            eb.fn.countAll<number | string>().as('orders'),
+            eb.fn.max('created_at').as('newest'),
+          ])
+          .executeTakeFirstOrThrow();
+        return { orders: Number(row.orders), newestCreatedAt: (row.newest as string | null) ?? null };
+      });
+    },
+    async *between(since, until, pageSize) {
+      const from = since.toISOString();
+      let before = { createdAt: until.toISOString(), id: '\uffff', first: true };
+      for (;;) {
+        const cursor = before;
+        // Keyset pages (created_at, id) descending: each page is one indexed range read, however deep.
+        // Only the summary's columns, as arrays through a prepared statement: an export reads a
+        // hundred thousand rows here, and Kysely's object rows of the whole table cost three times as much.
+        const rows = (await db.arrayRows((kysely) =>
+          kysely
+            .selectFrom('orders')
+            .select([...HISTORY_COLUMNS])
+            .where('created_at', '>=', from)
+            // A row-value comparison: one range read on the (created_at, id) index, however deep the page.
+            .where((eb) =>
+              cursor.first
+                ? eb('created_at', '<=', cursor.createdAt)
+                : eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(cursor.createdAt, cursor.id)),
+            )
+            .orderBy('created_at', 'desc')
+            .orderBy('id', 'desc')
+            .limit(pageSize),
+        )) as HistoryRow[];
+        if (rows.length === 0) return;
+        yield rows.map(summaryOf);
+        const last = rows[rows.length - 1] as HistoryRow;
+        before = { createdAt: last[7] ?? '', id: last[0], first: false };
+        if (rows.length < pageSize) return;
+      }
+    },
+  };
+}

@@ -1,0 +1,37 @@
+import type { OrderSummary } from '../partner-api/index.js';
+
+// The order copy's own types: what its store, search and change log hand out.
+
+/** What one batch of seen orders changed in the index. */
+export interface RecordResult {
+  inserted: number;
+  statusChanges: number;
+  /** Events this call wrote (new orders, status changes); another replica's are not counted. */
+  events: number;
+}
+
+export interface IndexSearch {
+  /** Contained in the ID, reference or product title, case-insensitive. Empty: any order. */
+  text?: string | undefined;
+  statuses?: readonly string[] | undefined;
+  /** ISO times, inclusive from, exclusive to. */
+  createdFrom?: string | undefined;
+  createdTo?: string | undefined;
+  minAmount?: number | undefined;
+  maxAmount?: number | undefined;
+  limit: number;
+  offset?: number | undefined;
+}
+
+export interface IndexedOrder extends OrderSummary {
+  lastSeenAt: Date;
+}
+
+export interface OrderEvent {
+  id: number;
+  orderId: string;
+  kind: 'new' | 'status';
+  fromStatus: string | null;
+  toStatus: string | null;
+  seenAt: Date;
+}
