@@ -1,5 +1,6 @@
 import type { OrderKeys } from '../partner-api/index.js';
-import { escapeMrkdwn, isCompleted, plural, statusLabel } from './format.js';
+import { statusLabel } from '../partner-api/statuses.js';
+import { escapeMrkdwn, isCompleted, plural } from './format.js';
 import type { Block } from './types.js';
 
 // What the agent must be told above an order's keys; the keys themselves are key-messages.ts's job.

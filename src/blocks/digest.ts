@@ -1,7 +1,7 @@
+import type { BalanceState } from '../finance/balance-reading.js';
 import type { DaySummary } from '../finance/day-summary.js';
 import type { HistorySource } from '../finance/history-source.js';
 import { runwayDays, type SpendFigures } from '../finance/spend.js';
-import type { SyncStatus } from '../orders/order-sync.js';
 import { isPartnerApiError, type OrderSummary, type PartnerApiError } from '../partner-api/index.js';
 import { adminNote } from './admin-note.js';
 import {
@@ -14,12 +14,21 @@ import {
   statusWithEmoji,
   truncate,
 } from './format.js';
-import type { BalanceState } from './home.js';
 import { partnerAdminNote } from './messages.js';
 import type { Block, RenderOptions, SlackMessage } from './types.js';
 
 /** Refunded and failed orders listed by ID in the digest; the rest are counted. */
 export const DIGEST_LIST_LIMIT = 10;
+
+/** What the digest shows of the copy's sync (the sync's own status says this and more). */
+export interface CopySyncState {
+  /** Orders in the copy. */
+  orders: number;
+  backfill: { done: boolean; pagesRead: number; totalPages: number | null };
+  /** When the newest orders were last read. */
+  lastFollowAt: string | null;
+  lastError: string | null;
+}
 
 export interface DigestInput {
   /** The calendar day reported (YYYY-MM-DD), in `timeZone`. */
@@ -31,7 +40,7 @@ export interface DigestInput {
   /** The spend figures the runway is measured with, or why they could not be computed. */
   spend: SpendFigures | PartnerApiError;
   /** The order index's sync: ORDER_SYNC_SECONDS (0: off) and its state, unless the database could not say. */
-  sync: { intervalSeconds: number; status: SyncStatus | undefined };
+  sync: { intervalSeconds: number; status: CopySyncState | undefined };
 }
 
 const dayFormat = new Intl.DateTimeFormat('en-GB', {

@@ -1,6 +1,6 @@
+import type { BalanceReading } from '../finance/balance-reading.js';
 import type { PartnerApiError } from '../partner-api/index.js';
 import { escapeMrkdwn, formatMoney, formatRunway, plural, slackDate } from './format.js';
-import type { BalanceReading } from './home.js';
 import { partnerAdminNote } from './messages.js';
 import type { Block, RenderOptions, SlackMessage } from './types.js';
 

@@ -2,29 +2,12 @@
 import { addMinutes } from 'date-fns/addMinutes';
 import { format } from 'date-fns/format';
 import { formatDistanceStrict } from 'date-fns/formatDistanceStrict';
+import { statusLabel } from '../partner-api/statuses.js';
 
 /** Escapes the three characters Slack's mrkdwn treats as control characters. */
 export function escapeMrkdwn(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
-
-// One readable form for every status, wherever a status is shown to a user (cards, lists, keys
-// messages); the CSV export keeps the raw value. Keys are upper case with underscores.
-const STATUS_LABELS: Record<string, string> = {
-  COMPLETED: 'Completed',
-  PROCESSING: 'Processing',
-  PENDING: 'Pending',
-  CANCELED: 'Canceled',
-  CANCELLED: 'Canceled',
-  REFUNDED: 'Refunded',
-  PARTIALLY_REFUNDED: 'Partially refunded',
-  FAILED: 'Failed',
-  PRE_ORDER: 'Pre-order',
-  PREORDER: 'Pre-order',
-  IN_PROCESS: 'In process',
-  IN_PROGRESS: 'In progress',
-  ON_HOLD: 'On hold',
-};
 
 const STATUS_EMOJI: Record<string, string> = {
   Completed: ':large_green_circle:',
@@ -39,20 +22,6 @@ const STATUS_EMOJI: Record<string, string> = {
   'Partially refunded': ':large_blue_circle:',
   Failed: ':red_circle:',
 };
-
-/**
- * "COMPLETED" reads "Completed", "PRE_ORDER" "Pre-order"; a status the spec does not show reads the
- * same way ("ON_HOLD_FOR_REVIEW" is "On hold for review"), never as a raw code beside a label.
- */
-export function statusLabel(status: string | null): string {
-  const raw = status?.trim();
-  if (!raw) return 'Unknown';
-  const key = raw.toUpperCase().replace(/[\s-]+/g, '_');
-  const known = STATUS_LABELS[key];
-  if (known) return known;
-  const words = key.replace(/_+/g, ' ').trim().toLowerCase();
-  return truncate(`${words.charAt(0).toUpperCase()}${words.slice(1)}`, 40);
-}
 
 export function statusWithEmoji(status: string | null): string {
   const label = statusLabel(status);

@@ -1,4 +1,5 @@
 import type { types } from '@slack/bolt';
+import type { BalanceState } from '../finance/balance-reading.js';
 import { runwayDays, type SpendFigures, sparkline } from '../finance/spend.js';
 import { isPartnerApiError, type PartnerApiError } from '../partner-api/index.js';
 import { accessDeniedBlocks, type DenialReason } from './access.js';
@@ -21,30 +22,6 @@ import {
   type RecentOrdersShown,
   type RenderOptions,
 } from './types.js';
-
-export interface BalanceReading {
-  balance: number | null;
-  creditLimit: number | null;
-  readAt: Date;
-  /** The order whose keys answer carried the balance (its keys were dropped at once). */
-  sourceOrderId: string;
-  traceId: string | undefined;
-}
-
-export type BalanceState =
-  | { kind: 'reading'; reading: BalanceReading }
-  /**
-   * No completed order was found among the orders looked at. `checked` says how many that was, when
-   * known: "none among the 125 newest" is what was seen, "the account has none" would be a guess.
-   */
-  | { kind: 'no_completed_order'; checked?: number | undefined }
-  /** A completed order's keys answer came without the balance. */
-  | { kind: 'not_reported'; orderId: string; traceId: string | undefined }
-  /**
-   * `retryAt`: before then Order Desk does not ask the partner again (the back-off after a failed
-   * read); `read: false` when this answer is that back-off, with no read behind it.
-   */
-  | { kind: 'error'; error: PartnerApiError; retryAt?: Date | undefined; read?: boolean | undefined };
 
 export interface HomeInput {
   isFinance: boolean;

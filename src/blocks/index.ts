@@ -8,7 +8,7 @@ export { AUDIT_USAGE, renderAuditTrail } from './audit-trail.js';
 export type { OrderButton, PageButton } from './button-values.js';
 export { decodeButton, OrderButtonSchema, PageButtonSchema } from './button-values.js';
 export { deliveryWarnings } from './delivery-warnings.js';
-export type { DigestInput } from './digest.js';
+export type { CopySyncState, DigestInput } from './digest.js';
 export { DIGEST_LIST_LIMIT, describeDay, renderDailyDigest } from './digest.js';
 export type { ExportScope } from './export.js';
 export {
@@ -20,7 +20,7 @@ export {
 } from './export.js';
 export type { FinanceAlertChange, FinanceAlertInput } from './finance.js';
 export { renderBalanceReadableAgain, renderBalanceUnreadable, renderFinanceAlert } from './finance.js';
-export type { BalanceReading, BalanceState, HomeInput } from './home.js';
+export type { HomeInput } from './home.js';
 export { renderHome } from './home.js';
 export type { IndexCoverage } from './index-notes.js';
 export { indexSourceNote, stampedFromIndex } from './index-notes.js';

@@ -1,11 +1,11 @@
 import type { OrderSummary } from '../partner-api/index.js';
+import { statusLabel } from '../partner-api/statuses.js';
 import {
   escapeMrkdwn,
   formatMoney,
   neutraliseMarks,
   notificationText,
   slackDate,
-  statusLabel,
   statusWithEmoji,
   truncate,
 } from './format.js';

@@ -1,5 +1,5 @@
 import type { OrderSummary } from '../partner-api/index.js';
-import { isSettled } from '../partner-api/statuses.js';
+import { isSettled, statusLabel } from '../partner-api/statuses.js';
 import { ActionIds } from './action-ids.js';
 import { encodeButton } from './button-values.js';
 import {
@@ -8,7 +8,6 @@ import {
   isCompleted,
   notificationText,
   slackDate,
-  statusLabel,
   statusWithEmoji,
   truncate,
 } from './format.js';

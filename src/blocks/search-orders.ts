@@ -1,15 +1,8 @@
 import { z } from 'zod';
 import { MAX_SEARCH_LENGTH, type OrderSummary } from '../partner-api/index.js';
+import { statusLabel } from '../partner-api/statuses.js';
 import { ActionIds } from './action-ids.js';
-import {
-  echo,
-  escapeMrkdwn,
-  formatMoney,
-  notificationText,
-  plural,
-  statusLabel,
-  truncate,
-} from './format.js';
+import { echo, escapeMrkdwn, formatMoney, notificationText, plural, truncate } from './format.js';
 import { type IndexCoverage, indexSourceNote } from './index-notes.js';
 import { orderRows, RESULTS_PER_PAGE } from './order-list.js';
 import {

@@ -1,4 +1,4 @@
-import { statusLabel } from './format.js';
+import { statusLabel } from '../partner-api/statuses.js';
 
 // `/order-subscribe`: the modal that subscribes a channel to order events.
 

@@ -1,5 +1,5 @@
-import { statusLabel } from '../blocks/format.js';
 import type { OrderSummary } from '../partner-api/index.js';
+import { statusLabel } from '../partner-api/statuses.js';
 import { type AmountMeaning, orderAmount } from './spend.js';
 
 /** One calendar day's orders, as the daily digest reports them. */

@@ -1,54 +1,72 @@
 import type { AppDeps } from '../app/deps.js';
+import type { IndexCoverage } from '../blocks/index.js';
 import { isPartnerApiError, type OrderSummary, type PartnerApiError } from '../partner-api/index.js';
-import type { FailureContext } from '../services/partner-failures.js';
+import { type FailureContext, logPartnerFailure } from '../services/partner-failures.js';
 import { copyCanAnswer, exactFromCopy } from './index-answers.js';
-import { partnerResult } from './lookup-order.js';
 
-/** One order by its exact ID or reference, as a value (for callers that build no message). */
+// The one way to find an order by its exact ID or reference: `/order`'s card, the buttons that act on
+// an order, order links (unfurls) and the workflow step all come here.
+
+/** One order by its exact ID or reference, as a value (callers build their own messages). */
 export type ExactOrder =
+  | { kind: 'found'; order: OrderSummary; fromCopy: false; traceId: string | undefined }
   | {
       kind: 'found';
       order: OrderSummary;
       /** Read from Order Desk's copy of the order history, not live from the partner. */
-      fromCopy: boolean;
+      fromCopy: true;
+      coverage: IndexCoverage;
+      /** Why the copy answered: the partner is not answering; undefined when it answered without it. */
+      failure: PartnerApiError | undefined;
       traceId: string | undefined;
     }
   | { kind: 'none'; traceId: string | undefined }
   /** A reference several orders share: one answer cannot be chosen. */
-  | { kind: 'several'; orderIds: string[]; traceId: string | undefined }
+  | { kind: 'several'; orders: OrderSummary[]; traceId: string | undefined }
   | { kind: 'failed'; error: PartnerApiError };
 
+export type FindOrderDeps = Pick<AppDeps, 'logger' | 'orderIndex' | 'orderSync' | 'partner'>;
+
 /**
- * `/order`'s path for an exact order ID or reference, answered as data: the partner first (through
- * the app's partner client, so what it returns is written to the index too); when the partner has no
- * exact match, the copy's exact match stands in, as `/order` then shows the copy's card; while the
- * partner API is not answering, the copy answers. A partner failure is logged once, with its trace ID.
+ * The order with exactly this ID or reference: the partner first (through the app's partner client,
+ * so what it returns is written to the copy too); when the partner has no exact match, the copy's
+ * exact match stands in, as `/order` then shows the copy's card; while the partner API is not
+ * answering, the copy answers. With a `context`, a partner failure is logged once with its trace ID;
+ * without, the caller logs it. Other errors propagate.
  */
 export async function findExactOrder(
-  deps: Pick<AppDeps, 'logger' | 'orderIndex' | 'orderSync' | 'partner'>,
+  deps: FindOrderDeps,
   query: string,
-  context: FailureContext,
+  context?: FailureContext,
 ): Promise<ExactOrder> {
-  const result = await partnerResult(deps, context, () => deps.partner.orders.find(query));
-  if (isPartnerApiError(result)) {
-    const copy = copyCanAnswer(result) ? await exactFromCopy(deps, query) : undefined;
-    const answer = copy && fromCopy(copy.orders, result.traceId);
-    return answer && answer.kind !== 'none' ? answer : { kind: 'failed', error: result };
+  let result: Awaited<ReturnType<FindOrderDeps['partner']['orders']['find']>>;
+  try {
+    result = await deps.partner.orders.find(query);
+  } catch (error) {
+    if (!isPartnerApiError(error)) throw error;
+    if (context) logPartnerFailure(deps.logger, error, context);
+    const copy = copyCanAnswer(error) ? await exactFromCopy(deps, query) : undefined;
+    const answer = copy && fromCopy(copy, error.traceId, error);
+    return answer && answer.kind !== 'none' ? answer : { kind: 'failed', error };
   }
   // The client puts exact matches first and counts them.
   const exact = result.orders.slice(0, result.exactMatches);
   const [only] = exact;
   if (exact.length === 1 && only)
     return { kind: 'found', order: only, fromCopy: false, traceId: result.traceId };
-  if (exact.length > 1)
-    return { kind: 'several', orderIds: exact.map((order) => order.id), traceId: result.traceId };
+  if (exact.length > 1) return { kind: 'several', orders: exact, traceId: result.traceId };
   const copy = await exactFromCopy(deps, query);
-  return (copy && fromCopy(copy.orders, result.traceId)) ?? { kind: 'none', traceId: result.traceId };
+  return (copy && fromCopy(copy, result.traceId, undefined)) ?? { kind: 'none', traceId: result.traceId };
 }
 
-function fromCopy(orders: readonly OrderSummary[], traceId: string | undefined): ExactOrder {
-  const [only] = orders;
-  if (orders.length === 1 && only) return { kind: 'found', order: only, fromCopy: true, traceId };
-  if (orders.length > 1) return { kind: 'several', orderIds: orders.map((order) => order.id), traceId };
+function fromCopy(
+  copy: { orders: readonly OrderSummary[]; coverage: IndexCoverage },
+  traceId: string | undefined,
+  failure: PartnerApiError | undefined,
+): ExactOrder {
+  const [only, ...others] = copy.orders;
+  if (only && others.length === 0)
+    return { kind: 'found', order: only, fromCopy: true, coverage: copy.coverage, failure, traceId };
+  if (only) return { kind: 'several', orders: [...copy.orders], traceId };
   return { kind: 'none', traceId };
 }

@@ -18,6 +18,7 @@ import {
   type PartnerApiError,
 } from '../partner-api/index.js';
 import { type FailureContext, logPartnerFailure } from '../services/partner-failures.js';
+import { type FindOrderDeps, findExactOrder } from './find-order.js';
 import {
   answerFromIndexDuringOutage,
   copyCanAnswer,
@@ -204,46 +205,26 @@ export async function answerResultsPage(
   );
 }
 
-/** Finds one order by its exact ID, fresh from the API. */
+/**
+ * The order with exactly this ID, live from the partner, for a button that acts on it (open, share);
+ * else the message to show instead. The copy does not stand in here: a shared card must be current.
+ */
 export async function loadOrder(
-  deps: Pick<AppDeps, 'logger' | 'partner'>,
+  deps: FindOrderDeps,
   orderId: string,
   context: FailureContext,
 ): Promise<OrderSummary | SlackMessage> {
-  const result = await withPartnerErrors(deps, context, () => deps.partner.orders.find(orderId), orderId);
-  if (isMessage(result)) return result;
-  const order = result.orders.find((candidate) => candidate.id === orderId);
-  return order ?? renderNotice(`Order \`${orderId}\` is no longer available from the partner API.`);
-}
-
-/** One order by its exact ID, found the way `/order` finds it; nothing is logged or shown here. */
-export type OrderById =
-  | { found: 'live'; order: OrderSummary; traceId: string | undefined }
-  /** The partner API is not answering; the order as Order Desk's copy last saw it. */
-  | { found: 'copy'; order: OrderSummary; coverage: IndexCoverage; failure: PartnerApiError }
-  | { found: 'none'; traceId: string | undefined }
-  | { found: 'failed'; failure: PartnerApiError };
-
-/**
- * The order with exactly this ID, as `/order <ID>` finds it: from the partner API (which also updates
- * the copy), or, while the partner is not answering, from Order Desk's copy. Other errors propagate.
- */
-export async function findOrderById(
-  deps: Pick<AppDeps, 'orderIndex' | 'orderSync' | 'partner'>,
-  orderId: string,
-): Promise<OrderById> {
-  try {
-    const result = await deps.partner.orders.find(orderId);
-    const order = result.orders.find((candidate) => candidate.id.toLowerCase() === orderId.toLowerCase());
-    return order
-      ? { found: 'live', order, traceId: result.traceId }
-      : { found: 'none', traceId: result.traceId };
-  } catch (error) {
-    if (!isPartnerApiError(error)) throw error;
-    const copy = copyCanAnswer(error) ? await exactFromCopy(deps, orderId) : undefined;
-    const order = copy?.orders.find((candidate) => candidate.id.toLowerCase() === orderId.toLowerCase());
-    return copy && order
-      ? { found: 'copy', order, coverage: copy.coverage, failure: error }
-      : { found: 'failed', failure: error };
+  const found = await findExactOrder(deps, orderId, context);
+  const gone = () => renderNotice(`Order \`${orderId}\` is no longer available from the partner API.`);
+  switch (found.kind) {
+    case 'failed':
+      return renderPartnerError(found.error, orderId);
+    case 'found':
+      if (!found.fromCopy) return found.order;
+      return found.failure ? renderPartnerError(found.failure, orderId) : gone();
+    case 'several':
+      return found.orders.find((order) => order.id === orderId) ?? gone();
+    case 'none':
+      return gone();
   }
 }

@@ -3,7 +3,7 @@ import type { AppDeps } from '../app/deps.js';
 import { type Block, renderOrderUnfurl } from '../blocks/index.js';
 import { failureLogLevel, partnerFailureFields } from '../services/partner-failures.js';
 import { slackErrorCode } from '../services/slack-delivery.js';
-import { findOrderById, type OrderById } from './lookup-order.js';
+import { type ExactOrder, findExactOrder } from './find-order.js';
 import { renderOptions } from './render-options.js';
 
 /** What unfurling a posted order link needs. */
@@ -122,14 +122,22 @@ export async function unfurlOrderLinks(
 
   const options = renderOptions(deps);
   // Looked up together; the cards keep the order of the links in the message.
-  const found = await Promise.all(wanted.map(([, orderId]) => findOrderById(deps, orderId)));
+  // No failure context: each link's failure is logged below, with the link's order ID.
+  const found = await Promise.all(wanted.map(([, orderId]) => findExactOrder(deps, orderId)));
   const unfurls: Record<string, { blocks: Block[] }> = {};
   wanted.forEach(([url, orderId], index) => {
-    const result = found[index] as OrderById;
-    if (result.found === 'live') {
-      unfurls[url] = renderOrderUnfurl(result.order, options);
-    } else if (result.found === 'copy') {
-      unfurls[url] = renderOrderUnfurl(result.order, options, {
+    const result = found[index] as ExactOrder;
+    // A link names an order ID: a reference that happens to equal it is not that order.
+    const order =
+      result.kind === 'found'
+        ? result.order
+        : result.kind === 'several'
+          ? result.orders.find((candidate) => candidate.id.toLowerCase() === orderId.toLowerCase())
+          : undefined;
+    if (order && (result.kind === 'several' || (result.kind === 'found' && !result.fromCopy))) {
+      unfurls[url] = renderOrderUnfurl(order, options);
+    } else if (order && result.kind === 'found' && result.fromCopy && result.failure) {
+      unfurls[url] = renderOrderUnfurl(order, options, {
         coverage: result.coverage,
         traceId: result.failure.traceId,
       });
@@ -137,18 +145,22 @@ export async function unfurlOrderLinks(
         { ...where, orderId, traceId: result.failure.traceId, kind: result.failure.kind },
         "order link unfurled from Order Desk's copy: the partner API is not answering",
       );
-    } else if (result.found === 'none') {
-      count('not_found');
-      logger.info({ ...where, orderId, traceId: result.traceId }, 'order link not unfurled: no such order');
-    } else {
+    } else if (result.kind === 'failed') {
       count('partner_failed');
-      logger[failureLogLevel(result.failure)](
+      logger[failureLogLevel(result.error)](
         {
-          ...partnerFailureFields(result.failure, { where: 'unfurl', userId: shared.user }),
+          ...partnerFailureFields(result.error, { where: 'unfurl', userId: shared.user }),
           ...where,
           orderId,
         },
         'order link not unfurled: partner API failure',
+      );
+    } else {
+      // The partner does not list it (the copy's older answer is not shown as current).
+      count('not_found');
+      logger.info(
+        { ...where, orderId, traceId: 'traceId' in result ? result.traceId : undefined },
+        'order link not unfurled: no such order',
       );
     }
   });

@@ -18,3 +18,37 @@ export function isSettled(status: string | null | undefined): boolean {
   const wanted = canonicalStatus(status);
   return SETTLED_STATUSES.some((settled) => canonicalStatus(settled) === wanted);
 }
+
+// One readable form for every status, wherever a status is shown to a user (cards, lists, keys
+// messages, the digest); the CSV export keeps the raw value. Keys are upper case with underscores.
+const STATUS_LABELS: Record<string, string> = {
+  COMPLETED: 'Completed',
+  PROCESSING: 'Processing',
+  PENDING: 'Pending',
+  CANCELED: 'Canceled',
+  CANCELLED: 'Canceled',
+  REFUNDED: 'Refunded',
+  PARTIALLY_REFUNDED: 'Partially refunded',
+  FAILED: 'Failed',
+  PRE_ORDER: 'Pre-order',
+  PREORDER: 'Pre-order',
+  IN_PROCESS: 'In process',
+  IN_PROGRESS: 'In progress',
+  ON_HOLD: 'On hold',
+};
+
+/**
+ * "COMPLETED" reads "Completed", "PRE_ORDER" "Pre-order"; a status the spec does not show reads the
+ * same way ("ON_HOLD_FOR_REVIEW" is "On hold for review"), never as a raw code beside a label.
+ */
+export function statusLabel(status: string | null): string {
+  const raw = status?.trim();
+  if (!raw) return 'Unknown';
+  const key = raw.toUpperCase().replace(/[\s-]+/g, '_');
+  const known = STATUS_LABELS[key];
+  if (known) return known;
+  const words = key.replace(/_+/g, ' ').trim().toLowerCase();
+  const label = `${words.charAt(0).toUpperCase()}${words.slice(1)}`;
+  // A status is a short word; a longer one is cut so a card's layout holds.
+  return label.length > 40 ? `${label.slice(0, 39)}…` : label;
+}

@@ -1,4 +1,4 @@
-import type { BalanceReading, BalanceState } from '../blocks/index.js';
+import type { BalanceReading, BalanceState } from '../finance/balance-reading.js';
 import type { AppLogger } from '../logger.js';
 import {
   type AccountBalance,

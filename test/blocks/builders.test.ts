@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeMrkdwn, formatMoney, formatRunway, slackDate, statusLabel } from '../../src/blocks/format.js';
+import { escapeMrkdwn, formatMoney, formatRunway, slackDate } from '../../src/blocks/format.js';
 import {
   classifyKey,
   deliveryWarnings,
@@ -17,6 +17,7 @@ import {
   renderUnrelatedResults,
 } from '../../src/blocks/index.js';
 import { type OrderKeys, type OrderSummary, PartnerApiError } from '../../src/partner-api/index.js';
+import { statusLabel } from '../../src/partner-api/statuses.js';
 
 const now = new Date('2026-11-22T12:00:00.000Z');
 const options = { currency: 'EUR', now };

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import {
-  type BalanceState,
+  type CopySyncState,
   DIGEST_LIST_LIMIT,
   type DigestInput,
   describeDay,
   renderDailyDigest,
 } from '../../src/blocks/index.js';
+import type { BalanceState } from '../../src/finance/balance-reading.js';
 import { summariseDay } from '../../src/finance/day-summary.js';
 import type { SpendFigures } from '../../src/finance/spend.js';
-import type { SyncStatus } from '../../src/orders/order-sync.js';
 import { type OrderSummary, PartnerApiError } from '../../src/partner-api/index.js';
 
 const now = new Date('2026-11-22T09:00:30.000Z');
@@ -35,12 +35,11 @@ const reading: BalanceState = {
   },
 };
 const spend = { averagePerDay: 400, computedAt: now.toISOString() } as SpendFigures;
-const healthy: SyncStatus = {
+const healthy: CopySyncState = {
   orders: 12_345,
   backfill: { done: true, pagesRead: 25, totalPages: 25 },
   lastFollowAt: '2026-11-22T09:00:00.000Z',
   lastError: null,
-  leader: true,
 };
 
 function input(overrides: Partial<DigestInput> = {}): DigestInput {

@@ -46,7 +46,11 @@ export async function runLookupOrderStep(
     case 'several':
       return {
         kind: 'fail',
-        error: stepSeveralOrders(query, found.orderIds, found.traceId),
+        error: stepSeveralOrders(
+          query,
+          found.orders.map((order) => order.id),
+          found.traceId,
+        ),
         outcome: 'bad_input',
         traceId: found.traceId,
       };

@@ -14,7 +14,16 @@ import { isHomeClick } from './click.js';
 export function openOrderAction(
   deps: Pick<
     AppDeps,
-    'auth' | 'currency' | 'logger' | 'metrics' | 'now' | 'orderLinks' | 'partner' | 'tracker'
+    | 'auth'
+    | 'currency'
+    | 'logger'
+    | 'metrics'
+    | 'now'
+    | 'orderIndex'
+    | 'orderLinks'
+    | 'orderSync'
+    | 'partner'
+    | 'tracker'
   >,
 ) {
   return buttonListener(

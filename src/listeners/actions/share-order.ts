@@ -20,6 +20,8 @@ export function shareOrderAction(
     | 'metrics'
     | 'now'
     | 'orderLinks'
+    | 'orderIndex'
+    | 'orderSync'
     | 'partner'
     | 'tracker'
   >,
