@@ -221,7 +221,7 @@ const access = group(
 const keys = group(
   'Keys, reveal links and the audit trail',
   'Limits on key retrieval, the one-time links for image keys and where keys requests are audited. ' +
-    'See [usage.md](usage.md#order-keys-order-id).',
+    'See [usage.md](usage.md#order-keys-an-orders-digital-keys).',
   {
     // Keys: a limit per user, and one-time reveal links for image keys.
     KEYS_MAX_RETRIEVALS_PER_HOUR: integer(30, 1, 100_000).doc(
