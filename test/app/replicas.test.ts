@@ -1,52 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FakeSlack } from '../../sandbox/fake-slack/server.js';
 import type { PartnerSimulator } from '../../sandbox/simulator/server.js';
-import {
-  AUDIT_CHANNEL,
-  assertNoSecretLeaks,
-  CHANNEL,
-  type DeskUnderTest,
-  nthResponse,
-  startDesk,
-  startTestSlack,
-  USERS,
-} from '../helpers/harness.js';
-import { startTestSimulator } from '../helpers/partner.js';
+import { AUDIT_CHANNEL, CHANNEL, nthResponse, USERS } from '../helpers/harness.js';
 import { scrape } from '../helpers/prometheus.js';
-import { type RedisServer, redisTests, startRedisServer } from '../helpers/redis-server.js';
+import { redisTests } from '../helpers/redis-server.js';
+import { type ReplicaSet, startReplicaSet } from '../helpers/replicas.js';
 
 const textOf = (value: unknown) => JSON.stringify(value) ?? '';
-
-interface ReplicaSet {
-  replicas: DeskUnderTest[];
-  slack: FakeSlack;
-  simulator: PartnerSimulator;
-  stop(): Promise<void>;
-}
-
-async function startReplicaSet(redisUrl: string, env: Record<string, string> = {}): Promise<ReplicaSet> {
-  const simulator = await startTestSimulator({ orders: 200 });
-  const slack = await startTestSlack();
-  const shared = { REDIS_URL: redisUrl, REDIS_PREFIX: `t${Date.now()}:`, ...env };
-  const replicas = await Promise.all([0, 1, 2].map(() => startDesk(simulator, slack, shared)));
-  return {
-    replicas,
-    slack,
-    simulator,
-    async stop() {
-      await Promise.all(replicas.map((replica) => replica.desk.stop(2_000)));
-      await slack.stop();
-      await simulator.stop();
-      for (const replica of replicas) assertNoSecretLeaks(slack, replica.logs, simulator.apiKey);
-    },
-  };
-}
-
-/** Sends what `send` sends to one replica: the load balancer's choice, made by the test. */
-function via<T>(set: ReplicaSet, index: number, send: (slack: FakeSlack) => Promise<T>): Promise<T> {
-  set.slack.appUrl = set.replicas[index]?.appUrl;
-  return send(set.slack);
-}
 
 function command(
   set: ReplicaSet,
@@ -55,35 +14,32 @@ function command(
   text: string,
   user: string = USERS.agent,
 ) {
-  return via(set, index, (slack) => slack.runCommand({ user, channel: CHANNEL, command: name, text }));
+  return set.via(index, (slack) => slack.runCommand({ user, channel: CHANNEL, command: name, text }));
 }
 
 const keysCalls = (simulator: PartnerSimulator) =>
   simulator.recorded.filter((request) => request.path.endsWith('/keys')).length;
 
 describe.skipIf(redisTests.skip)('three replicas sharing one Redis', () => {
-  let redis: RedisServer;
   let set: ReplicaSet;
   beforeAll(async () => {
-    redis = await startRedisServer();
-    set = await startReplicaSet(redis.url, { BALANCE_CACHE_SECONDS: '60' });
+    set = await startReplicaSet({ simulator: { orders: 200 }, env: { BALANCE_CACHE_SECONDS: '60' } });
   });
   afterAll(async () => {
     await set?.stop();
-    await redis?.destroy();
   });
 
   it('reads the balance once for all three, even when they open the Home tab at the same moment', async () => {
     set.simulator.resetStats();
     const publishesBefore = set.slack.calls.filter((call) => call.method === 'views.publish').length;
-    await Promise.all([0, 1, 2].map((index) => via(set, index, (slack) => slack.openHome(USERS.finance))));
+    await Promise.all([0, 1, 2].map((index) => set.via(index, (slack) => slack.openHome(USERS.finance))));
     await set.slack.waitFor(
       () => set.slack.calls.filter((call) => call.method === 'views.publish').length >= publishesBefore + 3,
     );
     expect(textOf(set.slack.views.get(USERS.finance))).toContain('Credit limit');
     expect(keysCalls(set.simulator)).toBe(1);
     // Within the TTL, every replica serves it from the shared cache.
-    await Promise.all([0, 1, 2].map((index) => via(set, index, (slack) => slack.openHome(USERS.finance))));
+    await Promise.all([0, 1, 2].map((index) => set.via(index, (slack) => slack.openHome(USERS.finance))));
     await set.slack.waitFor(
       () => set.slack.calls.filter((call) => call.method === 'views.publish').length >= publishesBefore + 6,
     );
@@ -117,7 +73,7 @@ describe.skipIf(redisTests.skip)('three replicas sharing one Redis', () => {
     const before = (await scrape(set.replicas[1]?.appUrl ?? '')).get(
       'order_desk_clicks_total{action="results_page_next",outcome="ok"}',
     );
-    const click = await via(set, 1, (slack) =>
+    const click = await set.via(1, (slack) =>
       slack.click({ user: USERS.agent, messageId: list?.id ?? '', actionId: 'results_page_next' }),
     );
     const page2 = await nthResponse(set.slack, click.responseUrlId ?? '');
@@ -133,13 +89,13 @@ describe.skipIf(redisTests.skip)('three replicas sharing one Redis', () => {
       set.slack.calls.filter(
         (call) => call.method === 'views.publish' && textOf(call.args).includes(USERS.member),
       ).length;
-    const first = await via(set, 0, (slack) => slack.openHome(USERS.member));
+    const first = await set.via(0, (slack) => slack.openHome(USERS.member));
     await set.slack.waitFor(() => publishes() === 1);
     for (const [index, retryNum] of [
       [1, 1],
       [2, 2],
     ] as const) {
-      await via(set, index, (slack) =>
+      await set.via(index, (slack) =>
         slack.openHome(USERS.member, 'home', { eventId: first.eventId, retryNum }),
       );
       await set.replicas[index]?.waitForLog(
@@ -172,7 +128,7 @@ describe.skipIf(redisTests.skip)('three replicas sharing one Redis', () => {
   });
 
   it('keeps answering while Redis is down (healthz "degraded", one warning per outage), and recovers', async () => {
-    await redis.stop();
+    await set.redis.stop();
     for (const replica of set.replicas) {
       await expect
         .poll(
@@ -192,7 +148,7 @@ describe.skipIf(redisTests.skip)('three replicas sharing one Redis', () => {
       }
     }
     const publishes = set.slack.calls.length;
-    await via(set, 2, (slack) => slack.openHome(USERS.finance));
+    await set.via(2, (slack) => slack.openHome(USERS.finance));
     await set.slack.waitFor(
       () =>
         set.slack.calls.length > publishes &&
@@ -205,7 +161,7 @@ describe.skipIf(redisTests.skip)('three replicas sharing one Redis', () => {
       expect((await scrape(replica.appUrl)).get('order_desk_state_backend_up')).toBe(0);
     }
 
-    await redis.start();
+    await set.redis.start();
     for (const replica of set.replicas) {
       await expect
         .poll(
@@ -225,15 +181,12 @@ describe.skipIf(redisTests.skip)('three replicas sharing one Redis', () => {
 });
 
 describe.skipIf(redisTests.skip)('the partner rate cap across replicas', () => {
-  let redis: RedisServer;
   let set: ReplicaSet;
   beforeAll(async () => {
-    redis = await startRedisServer();
-    set = await startReplicaSet(redis.url, { PARTNER_API_MAX_RPS: '10' });
+    set = await startReplicaSet({ simulator: { orders: 200 }, env: { PARTNER_API_MAX_RPS: '10' } });
   });
   afterAll(async () => {
     await set?.stop();
-    await redis?.destroy();
   });
 
   it('holds 30 lookups spread over three replicas to 10 requests a second in all', async () => {
@@ -262,18 +215,18 @@ describe.skipIf(redisTests.skip)('the partner rate cap across replicas', () => {
 });
 
 describe.skipIf(redisTests.skip)('keys guarded across replicas', () => {
-  let redis: RedisServer;
   let set: ReplicaSet;
   beforeAll(async () => {
-    redis = await startRedisServer();
-    set = await startReplicaSet(redis.url, {
-      KEYS_MAX_RETRIEVALS_PER_HOUR: '3',
-      PUBLIC_URL: 'https://order-desk.test',
+    set = await startReplicaSet({
+      simulator: { orders: 200 },
+      env: {
+        KEYS_MAX_RETRIEVALS_PER_HOUR: '3',
+        PUBLIC_URL: 'https://order-desk.test',
+      },
     });
   });
   afterAll(async () => {
     await set?.stop();
-    await redis?.destroy();
   });
 
   const reveal = (index: number, token: string) =>
@@ -316,7 +269,7 @@ describe.skipIf(redisTests.skip)('keys guarded across replicas', () => {
   });
 
   it('with Redis down, keys fail closed with a clear message while lookups go on', async () => {
-    await redis.stop();
+    await set.redis.stop();
     try {
       await expect
         .poll(
@@ -340,7 +293,7 @@ describe.skipIf(redisTests.skip)('keys guarded across replicas', () => {
         `Order ${order?.id}`,
       );
     } finally {
-      await redis.start();
+      await set.redis.start();
     }
   });
 });

@@ -1,53 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FakeSlack } from '../../sandbox/fake-slack/server.js';
-import type { PartnerSimulator } from '../../sandbox/simulator/server.js';
-import { assertNoSecretLeaks, type DeskUnderTest, startDesk, startTestSlack } from '../helpers/harness.js';
-import { startTestSimulator } from '../helpers/partner.js';
-import {
-  createDatabase,
-  type PostgresServer,
-  postgresTests,
-  startPostgresServer,
-} from '../helpers/postgres-server.js';
-import { type RedisServer, redisTests, startRedisServer } from '../helpers/redis-server.js';
-
-async function until<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+import type { DeskUnderTest } from '../helpers/harness.js';
+import { postgresTests } from '../helpers/postgres-server.js';
+import { redisTests } from '../helpers/redis-server.js';
+import { type ReplicaSet, startReplicaSet } from '../helpers/replicas.js';
+import { until } from '../helpers/until.js';
 
 describe.skipIf(postgresTests.skip || redisTests.skip)('three replicas on PostgreSQL and Redis', () => {
-  let postgres: PostgresServer;
-  let redis: RedisServer;
-  let simulator: PartnerSimulator;
-  let slack: FakeSlack;
-  let replicas: DeskUnderTest[] = [];
+  let set: ReplicaSet;
   beforeAll(async () => {
-    [postgres, redis] = await Promise.all([startPostgresServer(), startRedisServer()]);
-    simulator = await startTestSimulator({ orders: 250 });
-    slack = await startTestSlack();
-    const env = {
-      DATABASE_URL: await createDatabase(postgres, 'replicas'),
-      REDIS_URL: redis.url,
-      REDIS_PREFIX: `idx${Date.now()}:`,
-      ORDER_SYNC_SECONDS: '1',
-      ORDER_SYNC_MAX_RPS: '50',
-    };
-    // Started together: the migrations run once, under the advisory lock.
-    replicas = await Promise.all([0, 1, 2].map(() => startDesk(simulator, slack, env)));
+    set = await startReplicaSet({
+      postgres: true,
+      simulator: { orders: 250 },
+      env: { ORDER_SYNC_SECONDS: '1', ORDER_SYNC_MAX_RPS: '50' },
+    });
   }, 60_000);
-  afterAll(async () => {
-    for (const replica of replicas) await replica.desk.stop(2_000);
-    await slack?.stop();
-    await simulator?.stop();
-    for (const replica of replicas) assertNoSecretLeaks(slack, replica.logs, simulator.apiKey);
-    await Promise.all([postgres?.destroy(), redis?.destroy()]);
-  });
+  afterAll(() => set?.stop());
 
   const syncRequests = async (replica: DeskUnderTest) => {
     const text = await (await fetch(`${replica.appUrl}/metrics`)).text();
@@ -58,10 +25,9 @@ describe.skipIf(postgresTests.skip || redisTests.skip)('three replicas on Postgr
   };
 
   it('one replica syncs; the whole history once; new orders each one event; another takes over when it stops', async () => {
+    const { replicas, simulator } = set;
     const first = replicas[0] as DeskUnderTest;
-    await until('the backfill', async () =>
-      (await first.desk.deps.orderSync.status()).backfill.done ? true : undefined,
-    );
+    await until('the backfill', async () => (await first.desk.deps.orderSync.status()).backfill.done, 15_000);
     expect((await first.desk.deps.orderSync.status()).orders).toBe(simulator.allOrders().length);
     const working = (await Promise.all(replicas.map(syncRequests))).map((count) => count > 0);
     expect(working.filter(Boolean)).toHaveLength(1);
@@ -74,20 +40,17 @@ describe.skipIf(postgresTests.skip || redisTests.skip)('three replicas on Postgr
     const arrived = simulator.history.arrive(3);
     await until('the new orders', async () => {
       const found = await Promise.all(arrived.map((order) => first.desk.deps.orderIndex.get(order.id)));
-      return found.every(Boolean) ? true : undefined;
+      return found.every(Boolean);
     });
     const events = await first.desk.deps.orderIndex.events(0, 100_000);
     for (const order of arrived) expect(events.filter((event) => event.orderId === order.id)).toHaveLength(1);
     expect(events.filter((event) => event.kind === 'new')).toHaveLength(simulator.allOrders().length);
 
     // The syncing replica stops (a deploy): it gives the lease back, and another one carries on.
-    await leader.desk.stop(2_000);
-    replicas = replicas.filter((replica) => replica !== leader);
+    await set.stopReplica(leader);
     const later = simulator.history.arrive(1)[0];
     const next = replicas[0] as DeskUnderTest;
-    await until('the next syncer', async () =>
-      (await next.desk.deps.orderIndex.get(later?.id ?? '')) ? true : undefined,
-    );
+    await until('the next syncer', async () => Boolean(await next.desk.deps.orderIndex.get(later?.id ?? '')));
     expect((await Promise.all(replicas.map(syncRequests))).filter((count) => count > 0)).toHaveLength(1);
   }, 40_000);
 });

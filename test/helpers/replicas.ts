@@ -1,0 +1,85 @@
+import type { FakeSlack } from '../../sandbox/fake-slack/server.js';
+import type { PartnerSimulator, SimulatorOptions } from '../../sandbox/simulator/server.js';
+import { assertNoSecretLeaks, type DeskUnderTest, startDesk, startTestSlack } from './harness.js';
+import { startTestSimulator } from './partner.js';
+import { createDatabase, type PostgresServer, startPostgresServer } from './postgres-server.js';
+import { type RedisServer, startRedisServer } from './redis-server.js';
+
+// Several Order Desk replicas as production runs them: one partner, one Slack, one Redis for the
+// shared state and, when asked, one PostgreSQL for the data. The load balancer's choice is the test's
+// (`via`). Stopping checks every replica's log for leaked secrets.
+
+export interface ReplicaSetOptions {
+  /** How many replicas (3 by default). */
+  count?: number;
+  /** Share one PostgreSQL database (DATABASE_URL); otherwise each replica has its own SQLite in memory. */
+  postgres?: boolean;
+  simulator?: SimulatorOptions;
+  /** Settings every replica gets, beside REDIS_URL, REDIS_PREFIX and DATABASE_URL. */
+  env?: Record<string, string>;
+  now?: () => Date;
+  /** Runs on the fake Slack before the replicas start (channels, limits). */
+  beforeStart?: (slack: FakeSlack) => void;
+}
+
+export interface ReplicaSet {
+  replicas: DeskUnderTest[];
+  simulator: PartnerSimulator;
+  slack: FakeSlack;
+  /** The shared Redis (tests stop and start it to see the replicas through an outage). */
+  redis: RedisServer;
+  postgres: PostgresServer | undefined;
+  /** The settings the replicas were started with (to start another one like them). */
+  env: Record<string, string>;
+  /** Stops one replica (a deploy, a crash): it leaves `replicas`; its log is still checked at the end. */
+  stopReplica(replica: DeskUnderTest): Promise<void>;
+  /** Sends what `send` sends to one replica. */
+  via<T>(index: number, send: (slack: FakeSlack) => Promise<T>): Promise<T>;
+  stop(): Promise<void>;
+}
+
+export async function startReplicaSet(options: ReplicaSetOptions = {}): Promise<ReplicaSet> {
+  const [redis, postgres]: [RedisServer, PostgresServer | undefined] = await Promise.all([
+    startRedisServer(),
+    options.postgres ? startPostgresServer() : Promise.resolve(undefined),
+  ]);
+  const simulator = await startTestSimulator(options.simulator);
+  const slack = await startTestSlack();
+  options.beforeStart?.(slack);
+  const env = {
+    REDIS_URL: redis.url,
+    REDIS_PREFIX: `r${Date.now()}:`,
+    ...(postgres ? { DATABASE_URL: await createDatabase(postgres, 'replicas') } : {}),
+    ...options.env,
+  };
+  // Started together: with PostgreSQL, the migrations run once, under the advisory lock.
+  const replicas = await Promise.all(
+    Array.from({ length: options.count ?? 3 }, () => startDesk(simulator, slack, env, options.now)),
+  );
+  const stopped: DeskUnderTest[] = [];
+  return {
+    replicas,
+    simulator,
+    slack,
+    redis,
+    postgres,
+    env,
+    via(index, send) {
+      slack.appUrl = replicas[index]?.appUrl;
+      return send(slack);
+    },
+    async stopReplica(replica) {
+      replicas.splice(replicas.indexOf(replica), 1);
+      stopped.push(replica);
+      await replica.desk.stop(2_000);
+    },
+    async stop() {
+      await Promise.all(replicas.map((replica) => replica.desk.stop(2_000)));
+      await slack.stop();
+      await simulator.stop();
+      for (const replica of [...replicas, ...stopped])
+        assertNoSecretLeaks(slack, replica.logs, simulator.apiKey);
+      await Promise.all([redis.destroy(), postgres?.destroy()]);
+    },
+  };
+}
