@@ -52,7 +52,7 @@ export function renderConfigDoc(groups: readonly SettingGroup[] = SETTING_GROUPS
     ...groups.map((group) => `- [${group.title}](#${anchor(group.title)})`),
   ];
   for (const group of groups) {
-    lines.push('', `## ${group.title}`, '', group.about, '');
+    lines.push('', `## ${group.title}`, '', ...wrap(group.about, ''), '');
     lines.push('| Variable | Default | Accepts | What it does |', '| --- | --- | --- | --- |');
     for (const [name, { doc }] of Object.entries(group.settings)) {
       lines.push(
@@ -65,19 +65,22 @@ export function renderConfigDoc(groups: readonly SettingGroup[] = SETTING_GROUPS
 
 const WIDTH = 100;
 
-function comment(text: string): string[] {
+/** Words wrapped at WIDTH, each line starting with `prefix` ('#' for a comment, '' for Markdown). */
+function wrap(text: string, prefix: string): string[] {
   const lines: string[] = [];
-  let line = '#';
+  let line = prefix;
   for (const word of text.split(/\s+/).filter(Boolean)) {
-    if (line.length + 1 + word.length > WIDTH && line !== '#') {
+    if (line.length + 1 + word.length > WIDTH && line !== prefix) {
       lines.push(line);
-      line = '#';
+      line = prefix;
     }
-    line += ` ${word}`;
+    line += line === '' ? word : ` ${word}`;
   }
   lines.push(line);
   return lines;
 }
+
+const comment = (text: string) => wrap(text, '#');
 
 /** Markdown to plain text for comments: links keep their text and name their docs/ file. */
 const plain = (text: string) =>
