@@ -233,8 +233,8 @@ const keys = group(
       'must be at least 32 characters (or leave it unset to derive one from the signing secret)',
       'derived',
     ).doc(
-      'Signs reveal links; the same on every replica. Unset: derived (HKDF) from `SLACK_SIGNING_SECRET` ' +
-        '(or `SLACK_APP_TOKEN` in Socket Mode). Set it to rotate links independently.',
+      'Signs the one-time reveal links for image keys; the same on every replica. Unset: derived (HKDF) ' +
+        'from `SLACK_SIGNING_SECRET` (or `SLACK_APP_TOKEN` in Socket Mode).',
       { secret: true, default: 'unset (derived from the signing secret)' },
     ),
     KEY_LINK_TTL_SECONDS: integer(300, 30, 3_600).doc(
