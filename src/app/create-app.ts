@@ -8,6 +8,7 @@ import { databaseOpenedLater, type OrderDeskDb } from '../db/index.js';
 import { type BalanceWatch, createBalanceWatch } from '../finance/balance-watch.js';
 import { createDailyDigest, type DailyDigest } from '../finance/daily-digest.js';
 import { createSpendService } from '../finance/spend-service.js';
+import type { JobClock } from '../jobs/index.js';
 import { registerListeners } from '../listeners/index.js';
 import { type AppLogger, boltLogger } from '../logger.js';
 import { createNotificationStore } from '../notifications/notification-store.js';
@@ -59,7 +60,10 @@ export interface OrderDesk {
   orderSync: OrderSync;
   /** Order events in Slack: watches and channel subscriptions (one replica at a time). */
   notifier: Notifier;
-  /** Stops taking requests, then waits (up to the timeout) for replies already under way. */
+  /**
+   * Ends the background jobs' rounds, stops taking requests, then waits for replies already under way;
+   * resolves within `timeoutMs` (default 8 s: main.ts exits 10 s after SIGTERM at the latest).
+   */
   stop(timeoutMs?: number): Promise<void>;
 }
 
@@ -76,7 +80,12 @@ export interface BuildOptions {
   /** A database opened elsewhere (tests); otherwise DATABASE_URL or DATA_DIR decides. */
   db?: OrderDeskDb | undefined;
   now?: (() => Date) | undefined;
+  /** The background jobs' clock (tests drive their timers); otherwise real time on `now`. */
+  jobClock?: JobClock | undefined;
 }
+
+/** How long a stop gives the jobs' rounds to end once aborted, and the receiver to close. */
+const STOP_STEP_MS = 2_000;
 
 export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> {
   const { env, logger } = options;
@@ -136,6 +145,7 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
     intervalSeconds: Math.max(1, env.ORDER_SYNC_SECONDS),
     maxRps: env.ORDER_SYNC_MAX_RPS,
     reconcileHours: env.ORDER_RECONCILE_HOURS,
+    clock: options.jobClock,
     onRequest: (kind, outcome) => metrics.syncRequests.inc({ kind, outcome }),
   });
   metrics.sources.orderSync = () => orderSync.snapshot();
@@ -319,6 +329,7 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
     state,
     logger,
     now,
+    clock: options.jobClock,
     prune: [
       { name: 'audit_log', keepDays: env.AUDIT_RETENTION_DAYS, run: (before) => auditStore.prune(before) },
       // Posts made, ended watches and order threads: kept as long as the events they came from.
@@ -342,6 +353,7 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
     currency: env.CURRENCY,
     orderLinks: deps.orderLinks,
     channelPostsPerSecond: env.NOTIFY_CHANNEL_POSTS_PER_SECOND,
+    clock: options.jobClock,
     onOutcome: (kind, outcome) => metrics.notifications.inc({ kind, outcome }),
   });
   const balanceWatch = createBalanceWatch({
@@ -358,6 +370,7 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
     now,
     homeLink: homeTabLink(slack, identity),
     onReading: (outcome) => metrics.balanceReadings.inc({ outcome }),
+    clock: options.jobClock,
   });
   const dailyDigest = createDailyDigest({
     channelId: env.DIGEST_CHANNEL_ID,
@@ -375,6 +388,7 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
     syncIntervalSeconds: env.ORDER_SYNC_SECONDS,
     logger,
     now,
+    clock: options.jobClock,
   });
   registerListeners(app, deps);
   app.error(async (error) => {
@@ -410,12 +424,12 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
       if ('open' in db && typeof db.open === 'function') await (db as { open(): Promise<unknown> }).open();
       logger.info({ mode, port, botUserId: identity.botUserId }, 'Order Desk is running');
       if (options.watch !== false) {
-        balanceWatch.start((work) => tracker.track(work));
-        dailyDigest.start((work) => tracker.track(work));
-        retention.start((work) => tracker.track(work));
+        balanceWatch.start();
+        dailyDigest.start();
+        retention.start();
         // ORDER_SYNC_SECONDS=0: no sync (the index still learns what users look up).
-        if (env.ORDER_SYNC_SECONDS > 0) orderSync.start((work) => tracker.track(work));
-        notifier.start((work) => tracker.track(work));
+        if (env.ORDER_SYNC_SECONDS > 0) orderSync.start();
+        notifier.start();
       }
       return port;
     },
@@ -424,20 +438,31 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
     retention,
     orderSync,
     notifier,
-    async stop(timeoutMs = 10_000) {
-      balanceWatch.stop();
-      dailyDigest.stop();
-      retention.stop();
-      await Promise.all([orderSync.stop(), notifier.stop()]);
-      // Deliveries waiting out a Slack limit end now (an audit line is in the log already; an alert
-      // stays on the shared state for the next round, on any replica).
+    async stop(timeoutMs = 8_000) {
+      const deadline = Date.now() + timeoutMs;
+      const atMost = (ms: number, work: Promise<unknown>) =>
+        Promise.race([work, new Promise((resolve) => setTimeout(resolve, ms).unref())]);
+      // The jobs' rounds are aborted: a partner read or a post waiting out a 429 ends now, and what
+      // was not posted stays in its outbox (the database, or the shared state) for the next start.
+      const jobs = Promise.all(
+        [balanceWatch, dailyDigest, retention, orderSync, notifier].map((job) =>
+          job.stop().catch((error: unknown) => {
+            logger.warn({ error: (error as Error).message }, 'stopping a background job failed');
+          }),
+        ),
+      );
+      await atMost(STOP_STEP_MS, jobs);
+      // Deliveries waiting out a Slack limit end now (an audit line is in the log already).
       delivery.stop();
-      await app
-        .stop()
-        .catch((error: unknown) =>
-          logger.warn({ error: (error as Error).message }, 'stopping the receiver failed'),
-        );
-      const drained = await tracker.drain(timeoutMs);
+      await atMost(
+        STOP_STEP_MS,
+        app
+          .stop()
+          .catch((error: unknown) =>
+            logger.warn({ error: (error as Error).message }, 'stopping the receiver failed'),
+          ),
+      );
+      const drained = await tracker.drain(Math.max(0, deadline - Date.now()));
       if (ownsState) await state.close().catch(() => undefined);
       if (ownsDb) await db.close().catch(() => undefined);
       logger.info({ drained, left: tracker.size }, 'Order Desk stopped');

@@ -5,6 +5,13 @@ import {
   renderFinanceAlert,
   type SlackMessage,
 } from '../blocks/index.js';
+import {
+  createPeriodicJob,
+  type JobClock,
+  systemClock,
+  type TurnOutcome,
+  untilAborted,
+} from '../jobs/index.js';
 import type { AppLogger } from '../logger.js';
 import type { BalanceService } from '../services/balance.js';
 import { type SlackDelivery, slackErrorCode } from '../services/slack-delivery.js';
@@ -21,10 +28,10 @@ import type { SpendService } from './spend-service.js';
 
 export interface BalanceWatch {
   /** One watch round: returns what it did (for tests and the log). */
-  runOnce(): Promise<'skipped' | 'read' | 'failed'>;
-  /** Starts the timer; each round is handed to `track`, so a graceful stop waits for it. */
-  start(track?: <T>(work: Promise<T>) => Promise<T>): void;
-  stop(): void;
+  runOnce(): Promise<'read' | TurnOutcome>;
+  start(): void;
+  /** Aborts the round under way (what was decided and not posted stays on the shared state) and releases the lease. */
+  stop(): Promise<void>;
 }
 
 export interface BalanceWatchOptions {
@@ -42,6 +49,7 @@ export interface BalanceWatchOptions {
   now: () => Date;
   homeLink: () => Promise<string | undefined>;
   onReading?: ((outcome: 'ok' | 'failed' | 'skipped') => void) | undefined;
+  clock?: JobClock | undefined;
 }
 
 /** A message for the finance channel, decided and not yet posted: kept on the shared state until it is. */
@@ -58,7 +66,6 @@ interface WatchState extends AlertState {
 }
 
 const STATE_KEY = 'finance:alert-state';
-const ROUND_KEY = 'finance:watch';
 const DECISION_LOCK = 'finance:alert-decision';
 const KEEP_MS = 30 * 86_400_000;
 // A decision only reads and writes the shared state: a lock this long is never outlived.
@@ -67,7 +74,7 @@ const DECISION_LOCK_MS = 10_000;
 const GIVE_UP_AFTER_MS = 86_400_000;
 
 /**
- * Every BALANCE_WATCH_SECONDS one replica (the one that claims the round on the shared state) reads
+ * Every BALANCE_WATCH_SECONDS one replica (the job's, see jobs/periodic.ts) reads
  * the balance as the Home tab does, refreshes spend and runway, and tells the finance channel when
  * available funds or the runway cross their thresholds. Deciding is atomic across replicas (read,
  * decide and write under one lock, and a reading older than the last one decided on is ignored), and
@@ -77,8 +84,6 @@ const GIVE_UP_AFTER_MS = 86_400_000;
 export function createBalanceWatch(options: BalanceWatchOptions): BalanceWatch {
   const { state, logger, delivery } = options;
   const log = logger.child({ component: 'balance-watch' });
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> | undefined;
   const intervalMs = options.intervalSeconds * 1000;
 
   /** Reads the state, lets `decide` change it, writes it back: one replica at a time. */
@@ -110,10 +115,12 @@ export function createBalanceWatch(options: BalanceWatchOptions): BalanceWatch {
   }
 
   /** Posts what was decided and not yet posted, oldest first; each at most once across replicas. */
-  async function deliverPending(): Promise<void> {
+  async function deliverPending(signal: AbortSignal): Promise<void> {
     if (!options.channelId) return;
     const pending = (await state.get<WatchState>(STATE_KEY))?.pending ?? [];
     for (const announcement of pending) {
+      // Stopping: the rest stays on the shared state for the next round, on any replica.
+      if (signal.aborted) return;
       const sentKey = `finance:alert-sent:${announcement.id}`;
       const sendingKey = `finance:alert-sending:${announcement.id}`;
       const owner = randomBytes(8).toString('hex');
@@ -128,8 +135,16 @@ export function createBalanceWatch(options: BalanceWatchOptions): BalanceWatch {
         continue;
       }
       try {
-        await delivery.post('finance_alert', { channel: options.channelId, ...announcement.message });
+        await delivery.post(
+          'finance_alert',
+          { channel: options.channelId, ...announcement.message },
+          { signal },
+        );
       } catch (error) {
+        if (signal.aborted) {
+          await release();
+          return;
+        }
         const tooOld = options.now().getTime() - announcement.decidedAt > GIVE_UP_AFTER_MS;
         log.error(
           { channel: options.channelId, error: slackErrorCode(error), givingUp: tooOld },
@@ -161,31 +176,16 @@ export function createBalanceWatch(options: BalanceWatchOptions): BalanceWatch {
     }));
   }
 
-  async function round(): Promise<'skipped' | 'read' | 'failed'> {
-    // One replica per round: rounds are numbered by the clock, and the first replica to claim a
-    // round's number has it (the others' timers fire at other moments within the same round).
-    const roundNumber = Math.floor(options.now().getTime() / intervalMs);
-    let mine: boolean;
-    try {
-      mine = await state.claim(`${ROUND_KEY}:${roundNumber}`, intervalMs * 2);
-    } catch {
-      // Without the shared state no replica can know who watches: skip rather than alert twice.
-      log.warn('balance watch skipped: the shared state is unreachable');
-      options.onReading?.('skipped');
-      return 'skipped';
-    }
-    if (!mine) {
-      options.onReading?.('skipped');
-      return 'skipped';
-    }
+  async function round(signal: AbortSignal): Promise<'read' | 'failed'> {
     // Not forced: a reading younger than half a round serves, and after a failed read the back-off
     // (shared by every replica) holds: the watch never adds to a partner outage.
-    const reading = await options.balance.current({ maxAgeMs: intervalMs / 2 });
+    // The reading may be shared with a user's Home tab: a stop ends the wait, not the read.
+    const reading = await untilAborted(options.balance.current({ maxAgeMs: intervalMs / 2 }), signal);
     if (reading.kind === 'error' && reading.read === false) {
       // The back-off of an earlier failed read is still running: nothing was read, so nothing new
       // counts towards "cannot be read".
       options.onReading?.('skipped');
-      await deliverPending();
+      await deliverPending(signal);
       return 'failed';
     }
     if (reading.kind !== 'reading') {
@@ -208,17 +208,17 @@ export function createBalanceWatch(options: BalanceWatchOptions): BalanceWatch {
             : [];
         return { next: { ...previous, ...next }, messages };
       });
-      await deliverPending();
+      await deliverPending(signal);
       return 'failed';
     }
     options.onReading?.('ok');
-    const spend = await options.spend.refresh({ maxAgeMs: intervalMs / 2 });
+    const spend = await untilAborted(options.spend.refresh({ maxAgeMs: intervalMs / 2 }), signal);
     const averagePerDay = 'averagePerDay' in spend ? spend.averagePerDay : null;
     const { balance, creditLimit } = reading.reading;
     const available = balance !== null && creditLimit !== null ? balance + creditLimit : balance;
     const runway = averagePerDay === null ? null : runwayDays(available, averagePerDay);
     const readAt = reading.reading.readAt.getTime();
-    const homeLink = await options.homeLink();
+    const homeLink = await untilAborted(options.homeLink(), signal);
     await underDecisionLock((previous) => {
       // A late round with an older reading than one already decided on changes nothing.
       if (previous.decidedReadingAt !== undefined && readAt <= previous.decidedReadingAt) return undefined;
@@ -269,38 +269,31 @@ export function createBalanceWatch(options: BalanceWatchOptions): BalanceWatch {
         messages,
       };
     });
-    await deliverPending();
+    await deliverPending(signal);
     return 'read';
   }
 
-  async function runOnce(): Promise<'skipped' | 'read' | 'failed'> {
-    try {
-      return await round();
-    } catch (error) {
-      // The shared state went away mid-round: the next round starts over from what was saved.
-      log.warn({ error: (error as Error).message }, 'balance watch round ended early');
-      options.onReading?.('skipped');
-      return 'skipped';
-    }
-  }
-
-  return {
-    runOnce,
-    start(track = (work) => work) {
-      timer = setInterval(() => {
-        // A round still running (a slow partner, a post waiting out a 429) is not doubled up.
-        if (running) return;
-        running = track(
-          runOnce().finally(() => {
-            running = undefined;
-          }),
-        );
-      }, intervalMs);
-      timer.unref();
+  return createPeriodicJob({
+    name: 'balance-watch',
+    state,
+    logger: log,
+    everyMs: intervalMs,
+    backoff: { firstMs: Math.min(30_000, intervalMs), maxMs: 10 * 60_000 },
+    clock: options.clock ?? { now: () => options.now().getTime(), sleep: systemClock.sleep },
+    async round(signal) {
+      try {
+        return await round(signal);
+      } catch (error) {
+        // The shared state went away mid-round: the next round starts over from what was saved.
+        if (!signal.aborted) log.warn({ error: (error as Error).message }, 'balance watch round ended early');
+        throw error;
+      }
     },
-    stop() {
-      if (timer) clearInterval(timer);
-      timer = undefined;
+    // A reading that failed is the balance's own affair (its back-off is shared with the Home tab);
+    // the job backs off only when a round itself broke (the shared state away).
+    failed: () => false,
+    onOutcome(outcome) {
+      if (outcome !== 'read' && outcome !== 'failed') options.onReading?.('skipped');
     },
-  };
+  });
 }

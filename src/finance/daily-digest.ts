@@ -1,10 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import {
-  type BalanceState,
-  type DigestInput,
-  renderDailyDigest,
-  type SlackMessage,
-} from '../blocks/index.js';
+import { type DigestInput, renderDailyDigest, type SlackMessage } from '../blocks/index.js';
+import { createPeriodicJob, type JobClock, systemClock, untilAborted } from '../jobs/index.js';
 import type { AppLogger } from '../logger.js';
 import type { OrderSync, SyncStatus } from '../orders/order-sync.js';
 import { isPartnerApiError, PartnerApiError } from '../partner-api/index.js';
@@ -12,6 +8,7 @@ import type { BalanceService } from '../services/balance.js';
 import { logPartnerFailure } from '../services/partner-failures.js';
 import { type SlackDelivery, slackErrorCode } from '../services/slack-delivery.js';
 import type { SharedState } from '../state/index.js';
+import type { BalanceState } from './balance-reading.js';
 import { dayRange, instantAt, previousDay } from './calendar.js';
 import { summariseDay } from './day-summary.js';
 import { type HistoryDeps, historyBetween } from './history-source.js';
@@ -24,10 +21,12 @@ export type DigestOutcome =
   /** Today's DIGEST_TIME has not come yet. */
   | 'not_due'
   | 'already_sent'
-  /** Another replica is composing or posting it, or the shared state cannot say. */
+  /** Another replica is composing or posting it, or has the job's turn, or the shared state cannot say. */
   | 'skipped'
-  /** A failure earlier today: the next try waits for its back-off. */
+  /** A failure earlier: the next try waits for its back-off. */
   | 'backing_off'
+  /** The app stopped while it composed or posted: not posted; the next start posts it. */
+  | 'stopped'
   | 'sent'
   /** Not posted this time (Slack refused, or the orders could not be read yet): tried again later. */
   | 'failed'
@@ -37,9 +36,10 @@ export type DigestOutcome =
 export interface DailyDigest {
   /** One check: posts today's digest if it is due and not posted yet (by any replica). */
   runOnce(): Promise<DigestOutcome>;
-  /** Checks every minute; each check is handed to `track`, so a graceful stop waits for it. */
-  start(track?: <T>(work: Promise<T>) => Promise<T>): void;
-  stop(): void;
+  /** Checks every minute (when DIGEST_CHANNEL_ID is set). */
+  start(): void;
+  /** Aborts the check under way and releases the job's lease. */
+  stop(): Promise<void>;
 }
 
 export interface DailyDigestOptions {
@@ -64,13 +64,13 @@ export interface DailyDigestOptions {
   logger: AppLogger;
   now: () => Date;
   checkEveryMs?: number | undefined;
+  clock?: JobClock | undefined;
 }
 
-/** A failed try of one day's digest, on the shared state: every replica backs off the same way. */
+/** Failed tries of one day's digest, on the shared state: how long it has failed (when to wait the job's back-off, see jobs/). */
 interface Retry {
   firstFailedAt: number;
   failures: number;
-  nextAt: number;
   gaveUp: boolean;
 }
 
@@ -127,15 +127,13 @@ function whatToDo(code: string): string {
  * DIGEST_CHANNEL_ID. Every replica checks each minute; the day's digest is claimed on the shared state
  * while it is composed and posted, and marked as sent once Slack took it, so it goes out once across
  * replicas and restarts. An app started after DIGEST_TIME posts the day's digest at its first check.
- * A refusal from Slack (after the delivery waited out any 429) backs off, 1 minute doubling to 30,
- * and after six hours the day's digest is given up; orders that cannot be read are waited for an hour,
- * then the digest goes out saying so. It never calls itself back: the next check is the timer's.
+ * A refusal from Slack (after the delivery waited out any 429) backs the job off, 1 minute doubling
+ * to 30, and after six hours the day's digest is given up; orders that cannot be read are waited for
+ * an hour, then the digest goes out saying so. A periodic job (jobs/periodic.ts): one replica checks.
  */
 export function createDailyDigest(options: DailyDigestOptions): DailyDigest {
   const { state, delivery, channelId } = options;
   const log = options.logger.child({ component: 'daily-digest' });
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> | undefined;
 
   async function syncStatus(): Promise<SyncStatus | undefined> {
     try {
@@ -146,7 +144,10 @@ export function createDailyDigest(options: DailyDigestOptions): DailyDigest {
     }
   }
 
-  async function compose(day: string): Promise<{ message: SlackMessage; ordersRead: boolean }> {
+  async function compose(
+    day: string,
+    signal: AbortSignal,
+  ): Promise<{ message: SlackMessage; ordersRead: boolean }> {
     const { since, until } = dayRange(day, options.timeZone);
     const readOrders = async (): Promise<DigestInput['orders']> => {
       try {
@@ -180,12 +181,11 @@ export function createDailyDigest(options: DailyDigestOptions): DailyDigest {
         return asPartnerError(error, 'spend', 'spend');
       }
     };
-    const [orders, balance, spend, status] = await Promise.all([
-      readOrders(),
-      readBalance(),
-      readSpend(),
-      syncStatus(),
-    ]);
+    // The reads may be shared with users (cached figures): a stop ends the wait, not the reads.
+    const [orders, balance, spend, status] = await untilAborted(
+      Promise.all([readOrders(), readBalance(), readSpend(), syncStatus()]),
+      signal,
+    );
     const input: DigestInput = {
       day,
       timeZone: options.timeZone,
@@ -205,17 +205,12 @@ export function createDailyDigest(options: DailyDigestOptions): DailyDigest {
     const at = options.now().getTime();
     const failures = (previous?.failures ?? 0) + 1;
     const firstFailedAt = previous?.firstFailedAt ?? at;
-    const retry: Retry = {
-      firstFailedAt,
-      failures,
-      nextAt: at + Math.min(FIRST_BACKOFF_MS * 2 ** (failures - 1), MAX_BACKOFF_MS),
-      gaveUp: at - firstFailedAt >= giveUpAfterMs,
-    };
+    const retry: Retry = { firstFailedAt, failures, gaveUp: at - firstFailedAt >= giveUpAfterMs };
     await state.set(retryKey, retry, KEEP_MS);
     return retry;
   }
 
-  async function check(): Promise<DigestOutcome> {
+  async function check(signal: AbortSignal): Promise<DigestOutcome> {
     if (!channelId) return 'off';
     const at = options.now();
     const { day, dueAt } = digestSchedule(at, options.time, options.timeZone);
@@ -226,7 +221,6 @@ export function createDailyDigest(options: DailyDigestOptions): DailyDigest {
     if ((await state.get(sentKey)) !== undefined) return 'already_sent';
     const retry = await state.get<Retry>(retryKey);
     if (retry?.gaveUp) return 'gave_up';
-    if (retry && retry.nextAt > at.getTime()) return 'backing_off';
     const owner = randomBytes(8).toString('hex');
     // The claim outlives composing and the delivery's longest try: it cannot lapse while this replica
     // still works on the digest, so no other replica starts it meanwhile.
@@ -238,14 +232,21 @@ export function createDailyDigest(options: DailyDigestOptions): DailyDigest {
       await release();
       return 'already_sent';
     }
-    const { message, ordersRead } = await compose(day);
+    let composed: Awaited<ReturnType<typeof compose>>;
+    try {
+      composed = await compose(day, signal);
+    } catch (error) {
+      await release();
+      throw error;
+    }
+    const { message, ordersRead } = composed;
     if (
       !ordersRead &&
       options.now().getTime() - (retry?.firstFailedAt ?? options.now().getTime()) < ORDERS_WAIT_MS
     ) {
       const next = await recordFailure(retryKey, retry, Number.POSITIVE_INFINITY);
       log.warn(
-        { day, failures: next.failures, retryAt: new Date(next.nextAt).toISOString() },
+        { day, failures: next.failures },
         'daily digest waits: the day’s orders could not be read; trying again',
       );
       await release();
@@ -258,8 +259,13 @@ export function createDailyDigest(options: DailyDigestOptions): DailyDigest {
       return 'skipped';
     }
     try {
-      await delivery.post('digest', { channel: channelId, ...message });
+      await delivery.post('digest', { channel: channelId, ...message }, { signal });
     } catch (error) {
+      if (signal.aborted) {
+        // Not posted, not a failure of today's digest: the next start (or replica) posts it.
+        await release();
+        throw error;
+      }
       const code = slackErrorCode(error);
       const next = await recordFailure(retryKey, retry, GIVE_UP_AFTER_MS);
       log.error(
@@ -269,7 +275,6 @@ export function createDailyDigest(options: DailyDigestOptions): DailyDigest {
           error: code,
           failures: next.failures,
           givingUp: next.gaveUp,
-          retryAt: next.gaveUp ? undefined : new Date(next.nextAt).toISOString(),
         },
         next.gaveUp
           ? `daily digest not posted: Slack refused it for hours, so it is given up for today; to get tomorrow's: ${whatToDo(code)}`
@@ -292,38 +297,37 @@ export function createDailyDigest(options: DailyDigestOptions): DailyDigest {
     return 'sent';
   }
 
-  async function runOnce(): Promise<DigestOutcome> {
-    try {
-      return await check();
-    } catch (error) {
-      // The shared state went away: without it no replica can know whether the digest went out, so
-      // none posts it; the next check starts over.
-      log.warn(
-        { error: (error as Error).message },
-        'daily digest check skipped: the shared state is unreachable',
-      );
-      return 'skipped';
-    }
-  }
+  const job = createPeriodicJob({
+    name: 'daily-digest',
+    state,
+    logger: log,
+    everyMs: options.checkEveryMs ?? CHECK_EVERY_MS,
+    backoff: { firstMs: FIRST_BACKOFF_MS, maxMs: MAX_BACKOFF_MS },
+    clock: options.clock ?? { now: () => options.now().getTime(), sleep: systemClock.sleep },
+    async round(signal) {
+      try {
+        return await check(signal);
+      } catch (error) {
+        // The shared state went away: without it no replica can know whether the digest went out, so
+        // none posts it; the next check starts over.
+        if (!signal.aborted)
+          log.warn(
+            { error: (error as Error).message },
+            'daily digest check skipped: the shared state is unreachable',
+          );
+        throw error;
+      }
+    },
+  });
 
   return {
-    runOnce,
-    start(track = (work) => work) {
-      if (!channelId) return;
-      timer = setInterval(() => {
-        // A check still posting (waiting out a 429) is not doubled up.
-        if (running) return;
-        running = track(
-          runOnce().finally(() => {
-            running = undefined;
-          }),
-        );
-      }, options.checkEveryMs ?? CHECK_EVERY_MS);
-      timer.unref();
+    async runOnce() {
+      if (!channelId) return 'off';
+      return job.runOnce();
     },
-    stop() {
-      if (timer) clearInterval(timer);
-      timer = undefined;
+    start() {
+      if (channelId) job.start();
     },
+    stop: () => job.stop(),
   };
 }

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { WebClient } from '@slack/web-api';
 import {
   renderSubscriptionPaused,
@@ -7,6 +6,7 @@ import {
   renderWatchNotification,
 } from '../blocks/notifications.js';
 import type { SlackMessage } from '../blocks/types.js';
+import { createPeriodicJob, type JobClock, systemClock, type TurnOutcome } from '../jobs/index.js';
 import type { AppLogger } from '../logger.js';
 import type { OrderEvent, OrderIndex } from '../orders/order-index.js';
 import type { OrderSummary } from '../partner-api/index.js';
@@ -25,7 +25,7 @@ import type {
   Watch,
 } from './notification-store.js';
 
-// Order events in Slack. One replica at a time (a lease on the shared state) reads the order index's
+// Order events in Slack. One replica at a time (a periodic job, see jobs/) reads the order index's
 // new events, decides who is told (watches, channel subscriptions) and writes one outbox row per post
 // under a unique key; then it posts them, at most NOTIFY_CHANNEL_POSTS_PER_SECOND per channel,
 // retrying after Retry-After. The rows are in the database, so a restart, or another replica taking
@@ -33,8 +33,9 @@ import type {
 
 export interface Notifier {
   /** One bounded round: route new events, end expired watches, post what is due. */
-  runOnce(): Promise<'skipped' | 'ran' | 'failed'>;
-  start(track?: (work: Promise<unknown>) => Promise<unknown>): void;
+  runOnce(): Promise<'ran' | TurnOutcome>;
+  start(): void;
+  /** Aborts the round under way (a post not made stays due in the outbox) and releases the lease. */
   stop(): Promise<void>;
   isLeader(): boolean;
 }
@@ -57,9 +58,9 @@ export interface NotifierOptions {
   /** How often a round runs while there is nothing to do. */
   intervalMs?: number | undefined;
   onOutcome?: (kind: string, outcome: string) => void;
+  clock?: JobClock | undefined;
 }
 
-const LEASE_KEY = 'notify:lease';
 const CURSOR = 'notify_cursor';
 const EVENTS_PER_ROUND = 500;
 const TARGETS_PER_READ = 200;
@@ -88,34 +89,14 @@ class ChannelRefused extends Error {
 export function createNotifier(options: NotifierOptions): Notifier {
   const { store, orderIndex, state, logger: parentLogger, now } = options;
   const log = parentLogger.child({ component: 'notifier' });
-  const owner = randomUUID();
   const intervalMs = options.intervalMs ?? 1_000;
   const minGapMs = 1_000 / options.channelPostsPerSecond;
-  const leaseMs = Math.max(intervalMs * 10, 30_000);
   /** When each channel (or DM) may next be posted to. */
   const nextPostAt = new Map<string, number>();
   const dmChannels = new Map<string, string>();
   /** The first missing event ID below which the cursor waits, and since when (see nextCursor). */
   const gapsSeen = new Map<number, number>();
-  let leader = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> | undefined;
-  let failures = 0;
-  let pausedUntil = 0;
-  let stopping = false;
   const outcome = (kind: string, result: string) => options.onOutcome?.(kind, result);
-
-  async function claimLease(): Promise<boolean> {
-    try {
-      if (leader && (await state.renew(LEASE_KEY, owner, leaseMs))) return true;
-      leader = await state.claim(LEASE_KEY, leaseMs, owner);
-    } catch (error) {
-      // Without the shared state no replica can know who posts: none does, rather than two.
-      leader = false;
-      log.warn({ error: (error as Error).message }, 'order events: the shared state is away; not posting');
-    }
-    return leader;
-  }
 
   /** New events after the cursor become outbox rows; the cursor moves only once they are written. */
   async function route(): Promise<number> {
@@ -215,13 +196,13 @@ export function createNotifier(options: NotifierOptions): Notifier {
     for (const watch of expired) await store.endWatch(watch.userId, watch.orderId, now(), 'expired');
   }
 
-  async function dmChannelOf(userId: string): Promise<string> {
+  async function dmChannelOf(userId: string, signal: AbortSignal): Promise<string> {
     const known = dmChannels.get(userId);
     if (known) return known;
     const opened = await options.delivery.call(
       'notification',
       () => options.client.conversations.open({ users: userId }),
-      { maxWaitMs: POST_MAX_WAIT_MS },
+      { maxWaitMs: POST_MAX_WAIT_MS, signal },
     );
     const channel = opened.channel?.id;
     if (!channel) throw new Error('conversations.open returned no channel');
@@ -230,6 +211,7 @@ export function createNotifier(options: NotifierOptions): Notifier {
   }
 
   async function postTo(
+    signal: AbortSignal,
     channel: string,
     message: SlackMessage,
     threadTs?: string,
@@ -245,7 +227,7 @@ export function createNotifier(options: NotifierOptions): Notifier {
           unfurl_links: false,
           unfurl_media: false,
         }),
-      { maxWaitMs: POST_MAX_WAIT_MS },
+      { maxWaitMs: POST_MAX_WAIT_MS, signal },
     );
     return result.ts;
   }
@@ -260,10 +242,11 @@ export function createNotifier(options: NotifierOptions): Notifier {
   async function send(
     post: PendingPost,
     subscriptions: Map<string, Subscription | undefined>,
+    signal: AbortSignal,
   ): Promise<void> {
     const at = now();
     if (post.kind === 'notice') {
-      await postTo(await dmChannelOf(post.target), post.body as SlackMessage);
+      await postTo(signal, await dmChannelOf(post.target, signal), post.body as SlackMessage);
       await store.markSent(post.id, undefined, now());
       outcome('notice', 'sent');
       return;
@@ -286,7 +269,7 @@ export function createNotifier(options: NotifierOptions): Notifier {
         return;
       }
       const message = renderWatchNotification(order, event, { ...renderOptions(), variant: 'notification' });
-      const ts = await postTo(await dmChannelOf(post.target), message);
+      const ts = await postTo(signal, await dmChannelOf(post.target, signal), message);
       await store.markSent(post.id, ts, now());
       await store.endWatch(post.target, order.id, now(), 'notified');
       outcome('watch', 'sent');
@@ -307,7 +290,7 @@ export function createNotifier(options: NotifierOptions): Notifier {
     }
     const threadTs = await store.threadOf(post.target, order.id);
     const message = renderSubscriptionPost(order, event, { ...renderOptions(), inThread: Boolean(threadTs) });
-    const ts = await postTo(post.target, message, threadTs);
+    const ts = await postTo(signal, post.target, message, threadTs);
     await store.markSent(post.id, ts, now());
     if (!threadTs && ts) await store.setThread(post.target, order.id, ts, now());
     outcome('subscription', 'sent');
@@ -353,7 +336,7 @@ export function createNotifier(options: NotifierOptions): Notifier {
     );
   }
 
-  async function sendDue(deadline: number): Promise<number> {
+  async function sendDue(deadline: number, signal: AbortSignal): Promise<number> {
     // Per channel, as many as its pace allows in one round's budget (and one more).
     const perTarget = Math.ceil((ROUND_BUDGET_MS / 1000) * options.channelPostsPerSecond) + 1;
     const due = await store.due(now(), TARGETS_PER_READ, perTarget);
@@ -368,23 +351,29 @@ export function createNotifier(options: NotifierOptions): Notifier {
     await Promise.all(
       [...byTarget.values()].map(async (posts) => {
         for (const post of posts) {
-          if (stopping || Date.now() > deadline) return;
+          if (signal.aborted || Date.now() > deadline) return;
           const wait = (nextPostAt.get(post.target) ?? 0) - Date.now();
           if (wait > 0) {
             if (Date.now() + wait > deadline) return;
-            await new Promise((resolve) => setTimeout(resolve, wait));
+            await pace(wait, signal);
+            if (signal.aborted) return;
           }
           nextPostAt.set(post.target, Date.now() + minGapMs);
           // Claimed before it is sent (compare and set): a second round or replica that read the
           // same row does not send it too, and if this one dies mid-post the row waits IN_FLIGHT_MS.
           if (!(await store.claim(post.id, now(), new Date(now().getTime() + IN_FLIGHT_MS)))) continue;
           try {
-            await send(post, subscriptions);
+            await send(post, subscriptions, signal);
             sent++;
             // Counted from when Slack answered: the next post cannot arrive closer than the gap.
             nextPostAt.set(post.target, Date.now() + minGapMs);
           } catch (error) {
             nextPostAt.set(post.target, Date.now() + minGapMs);
+            if (signal.aborted) {
+              // Stopping (a 429's wait cut short): the post is due again at once, at the next start.
+              await store.markRetry(post.id, now(), 'stopped').catch(() => undefined);
+              return;
+            }
             const code = error instanceof ChannelRefused ? error.reason : slackErrorCode(error);
             const subscription = subscriptions.get(post.subscriptionId ?? '');
             // A refusal waiting cannot fix (not a 429, a 5xx or the network; the database is not
@@ -429,74 +418,57 @@ export function createNotifier(options: NotifierOptions): Notifier {
     return code.startsWith('slack_webapi_');
   }
 
-  let inRound = false;
-  async function runOnce(): Promise<'skipped' | 'ran' | 'failed'> {
-    // One round at a time in this process (the timer's, or one asked for directly).
-    if (inRound) return 'skipped';
-    inRound = true;
-    try {
-      return await round();
-    } finally {
-      inRound = false;
-    }
+  /** The wait between two posts in one channel, on real time (Slack's pace); ends at an abort. */
+  function pace(ms: number, signal: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', done);
+        resolve();
+      }
+      signal.addEventListener('abort', done, { once: true });
+    });
   }
 
-  async function round(): Promise<'skipped' | 'ran' | 'failed'> {
-    if (Date.now() < pausedUntil) return 'skipped';
-    if (!(await claimLease())) return 'skipped';
-    try {
-      // While there is work, more of it in this round (a burst of events is not paced by the tick).
-      const deadline = Date.now() + ROUND_BUDGET_MS;
-      let routed = 0;
-      let sent = 0;
-      for (;;) {
-        const newly = await route();
-        routed += newly;
-        if (newly < EVENTS_PER_ROUND || Date.now() > deadline) break;
-      }
-      await expireWatches();
-      for (;;) {
-        const posted = await sendDue(deadline);
-        sent += posted;
-        if (posted === 0 || stopping || Date.now() > deadline) break;
-        // New events may have come while posting: route them before the next batch of posts.
-        routed += await route();
-      }
-      failures = 0;
-      if (routed > 0 || sent > 0) log.debug({ routed, sent }, 'order events round');
-      return 'ran';
-    } catch (error) {
-      // The database is away (or a bug): back off, 1 s doubling to a minute; the rows stay as they are.
-      failures++;
-      const backoffMs = Math.min(intervalMs * 2 ** failures, MAX_BACKOFF_MS);
-      pausedUntil = Date.now() + backoffMs;
-      log.warn({ error: (error as Error).message, backoffMs }, 'order events round failed; backing off');
-      return 'failed';
+  async function round(signal: AbortSignal): Promise<'ran'> {
+    // While there is work, more of it in this round (a burst of events is not paced by the tick).
+    const deadline = Date.now() + ROUND_BUDGET_MS;
+    let routed = 0;
+    let sent = 0;
+    for (;;) {
+      const newly = await route();
+      routed += newly;
+      if (newly < EVENTS_PER_ROUND || Date.now() > deadline || signal.aborted) break;
     }
+    await expireWatches();
+    for (;;) {
+      const posted = await sendDue(deadline, signal);
+      sent += posted;
+      if (posted === 0 || signal.aborted || Date.now() > deadline) break;
+      // New events may have come while posting: route them before the next batch of posts.
+      routed += await route();
+    }
+    if (routed > 0 || sent > 0) log.debug({ routed, sent }, 'order events round');
+    return 'ran';
   }
+
+  // The database away (or a bug): the job backs off, 2 s doubling to a minute; the rows stay as they are.
+  const job = createPeriodicJob({
+    name: 'order-events',
+    state,
+    logger: log,
+    everyMs: intervalMs,
+    leaseMs: Math.max(intervalMs * 10, 30_000),
+    backoff: { firstMs: intervalMs * 2, maxMs: MAX_BACKOFF_MS },
+    clock: options.clock ?? systemClock,
+    round,
+  });
 
   return {
-    runOnce,
-    isLeader: () => leader,
-    start(track = (work) => work) {
-      timer = setInterval(() => {
-        // A round still running (a channel waiting its turn, a 429) is not doubled up.
-        if (running || stopping) return;
-        running = track(
-          runOnce().finally(() => {
-            running = undefined;
-          }),
-        );
-      }, intervalMs);
-      timer.unref();
-    },
-    async stop() {
-      stopping = true;
-      if (timer) clearInterval(timer);
-      timer = undefined;
-      await running?.catch(() => undefined);
-      if (leader) await state.release(LEASE_KEY, owner).catch(() => undefined);
-      leader = false;
-    },
+    runOnce: () => job.runOnce(),
+    isLeader: () => job.snapshot().leader,
+    start: () => job.start(),
+    stop: () => job.stop(),
   };
 }

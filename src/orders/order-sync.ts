@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createPeriodicJob, type JobClock, systemClock, type TurnOutcome } from '../jobs/index.js';
 import type { AppLogger } from '../logger.js';
 import {
   detectOrdering,
@@ -24,13 +24,16 @@ export interface SyncStatus {
   leader: boolean;
 }
 
+export type SyncOutcome = 'synced' | TurnOutcome;
+
 export interface OrderSync {
   /** One bounded round: claim the lease, follow the newest page, then backfill a few pages. */
-  runOnce(): Promise<'skipped' | 'synced' | 'failed' | 'backing_off'>;
+  runOnce(): Promise<SyncOutcome>;
   status(): Promise<SyncStatus>;
   /** The status as of the last round (for /healthz and /metrics, which must not wait on the database). */
   snapshot(): SyncStatus;
-  start(track?: <T>(work: Promise<T>) => Promise<T>): void;
+  start(): void;
+  /** Aborts the round under way (its cursor is saved after every page) and releases the lease. */
   stop(): Promise<void>;
 }
 
@@ -52,6 +55,7 @@ export interface OrderSyncOptions {
   reconcileHours?: number | undefined;
   /** Unsettled orders searched for again per round, at most. */
   rechecksPerRound?: number | undefined;
+  clock?: JobClock | undefined;
 }
 
 interface BackfillCursor {
@@ -64,8 +68,6 @@ interface BackfillCursor {
   done: boolean;
 }
 
-const LEASE_KEY = 'sync:lease';
-const BACKOFF_KEY = 'sync:backoff';
 const CURSOR = 'backfill';
 const FOLLOWED = 'followed_at';
 const RECONCILE = 'reconcile';
@@ -77,20 +79,17 @@ const FIRST_BACKOFF_MS = 30_000;
 const MAX_BACKOFF_MS = 600_000;
 
 /**
- * Follows the partner's order history into the index, since the API sends no events: one replica at a
- * time (a lease on the shared state, renewed each round; another takes over when it lapses), at the
- * sync's own budget (ORDER_SYNC_MAX_RPS, counted across replicas, and only when no user's request is
- * waiting for the partner), backing off after a failure (30 s doubling to 10 minutes, on the shared
- * state), never calling itself back. The backfill reads the whole history from its newest end and
+ * Follows the partner's order history into the index, since the API sends no events: a periodic job
+ * (one replica at a time, backing off 30 s doubling to 10 minutes after a failure), at the sync's own
+ * budget (ORDER_SYNC_MAX_RPS, counted across replicas, and only when no user's request is waiting for
+ * the partner). The backfill reads the whole history from its newest end and
  * keeps its cursor in the database, so a restart resumes it; pages that shift as new orders arrive are
  * harmless (orders are upserted by ID).
  */
 export function createOrderSync(options: OrderSyncOptions): OrderSync {
   const { partner, index, state, now } = options;
   const log = options.logger.child({ component: 'order-sync' });
-  const owner = randomBytes(8).toString('hex');
   const intervalMs = options.intervalSeconds * 1000;
-  const leaseMs = Math.max(intervalMs * 3, 30_000);
   // The largest page the API allows (500): the fewest requests for the history.
   const pageSize = options.pageSize ?? MAX_PAGE_SIZE;
   const pagesPerRound = options.backfillPagesPerRound ?? 20;
@@ -102,10 +101,6 @@ export function createOrderSync(options: OrderSyncOptions): OrderSync {
     durationSeconds: 1,
     whenDown: 'per-process',
   });
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> | undefined;
-  let stopping = false;
-  let leader = false;
   let lastFollowAt: string | null = null;
   let lastFollowMs = Number.NEGATIVE_INFINITY;
   // When the re-checks of the last hour were made (this replica is the one syncing).
@@ -120,44 +115,50 @@ export function createOrderSync(options: OrderSyncOptions): OrderSync {
   };
 
   /** Waits for the sync's budget, and while users' partner requests queue (they go first). */
-  async function takeTurn(): Promise<void> {
+  async function takeTurn(signal: AbortSignal): Promise<void> {
     for (;;) {
-      if (stopping) throw new Error('the sync is stopping');
+      signal.throwIfAborted();
       if (partner.metrics().queued === 0) {
         try {
           await budget.consume('sync');
           return;
         } catch (rejection) {
           const wait = (rejection as { msBeforeNext?: number }).msBeforeNext ?? 200;
-          await new Promise((resolve) => setTimeout(resolve, Math.max(20, wait)));
+          await pause(Math.max(20, wait), signal);
           continue;
         }
       }
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await pause(50, signal);
     }
   }
 
-  async function read(kind: SyncRequestKind, page: number, search?: string): Promise<OrderPage> {
-    await takeTurn();
+  /** A short wait inside a round, on real time (the budget counts real seconds); ends at an abort. */
+  function pause(ms: number, signal: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', done);
+        resolve();
+      }
+      signal.addEventListener('abort', done, { once: true });
+    });
+  }
+
+  async function read(
+    signal: AbortSignal,
+    kind: SyncRequestKind,
+    page: number,
+    search?: string,
+  ): Promise<OrderPage> {
+    await takeTurn(signal);
     try {
-      const result = await partner.orders.list({ page, limit: search ? 10 : pageSize, search });
+      const result = await partner.orders.list({ page, limit: search ? 10 : pageSize, search, signal });
       options.onRequest?.(kind, 'ok');
       return result;
     } catch (error) {
-      options.onRequest?.(kind, isPartnerApiError(error) ? error.kind : 'error');
+      if (!signal.aborted) options.onRequest?.(kind, isPartnerApiError(error) ? error.kind : 'error');
       throw error;
-    }
-  }
-
-  async function claimLease(): Promise<boolean> {
-    try {
-      if (leader && (await state.renew(LEASE_KEY, owner, leaseMs))) return true;
-      leader = await state.claim(LEASE_KEY, leaseMs, owner);
-      if (leader) log.info('this replica now syncs the order history');
-      return leader;
-    } catch {
-      leader = false;
-      return false;
     }
   }
 
@@ -174,8 +175,8 @@ export function createOrderSync(options: OrderSyncOptions): OrderSync {
    * where this one stopped (pages shift as orders arrive: recording is by ID, so a page read twice
    * changes nothing).
    */
-  async function follow(cursor: BackfillCursor | undefined): Promise<BackfillCursor> {
-    const first = await read('follow', 1);
+  async function follow(signal: AbortSignal, cursor: BackfillCursor | undefined): Promise<BackfillCursor> {
+    const first = await read(signal, 'follow', 1);
     const ordering = detectOrdering(first.orders);
     const totalPages = first.totalPages ?? 1;
     const newestFirst = ordering !== 'oldest_first';
@@ -185,7 +186,7 @@ export function createOrderSync(options: OrderSyncOptions): OrderSync {
     // An oldest-first API keeps its newest orders on the last page.
     if (!newestFirst && totalPages > 1) {
       await index.record(first.orders, now());
-      page = await read('follow', totalPages);
+      page = await read(signal, 'follow', totalPages);
     }
     let news = await index.record(page.orders, now());
     lastFollowAt = now().toISOString();
@@ -201,7 +202,7 @@ export function createOrderSync(options: OrderSyncOptions): OrderSync {
     // Further only while the page held new or changed orders: the next may hold more of them. (A
     // quiet account reads the newest page alone; a busy minute costs one page more.)
     const pageHeldNews = () => page.orders.length > 0 && news.inserted + news.statusChanges > 0;
-    for (let pages = 1; pageHeldNews() && !stopping; pages++) {
+    for (let pages = 1; pageHeldNews() && !signal.aborted; pages++) {
       const next = pageAt(step + 1);
       if (next < 1 || next > totalPages) break;
       if (pages >= pagesPerRound) {
@@ -209,7 +210,7 @@ export function createOrderSync(options: OrderSyncOptions): OrderSync {
         break;
       }
       step++;
-      page = await read('follow', next);
+      page = await read(signal, 'follow', next);
       news = await index.record(page.orders, now());
     }
     return (
@@ -224,8 +225,12 @@ export function createOrderSync(options: OrderSyncOptions): OrderSync {
   }
 
   /** Reads and records the cursor's next page; returns the cursor moved one page on. */
-  async function walk<C extends BackfillCursor>(kind: SyncRequestKind, cursor: C): Promise<C> {
-    const page = await read(kind, cursor.nextPage);
+  async function walk<C extends BackfillCursor>(
+    signal: AbortSignal,
+    kind: SyncRequestKind,
+    cursor: C,
+  ): Promise<C> {
+    const page = await read(signal, kind, cursor.nextPage);
     await index.record(page.orders, now());
     const totalPages = page.totalPages ?? cursor.totalPages;
     const nextPage = cursor.nextPage + cursor.direction;
@@ -238,10 +243,10 @@ export function createOrderSync(options: OrderSyncOptions): OrderSync {
     };
   }
 
-  async function backfill(cursor: BackfillCursor): Promise<BackfillCursor> {
+  async function backfill(signal: AbortSignal, cursor: BackfillCursor): Promise<BackfillCursor> {
     let current = cursor;
-    for (let i = 0; i < pagesPerRound && !current.done && !stopping; i++) {
-      current = await walk('backfill', current);
+    for (let i = 0; i < pagesPerRound && !current.done && !signal.aborted; i++) {
+      current = await walk(signal, 'backfill', current);
       // Saved after every page: a restart, here or on another replica, resumes from here.
       await index.writeCursor(CURSOR, JSON.stringify(current), now());
     }
@@ -253,7 +258,7 @@ export function createOrderSync(options: OrderSyncOptions): OrderSync {
    * without moving: each is searched for by its ID on a back-off (1 minute doubling to 1 hour) until it
    * settles or is 30 days old.
    */
-  async function recheck(): Promise<void> {
+  async function recheck(signal: AbortSignal): Promise<void> {
     // At most 10 re-checks an hour: with the newest page once a minute, a quiet account costs about
     // 70 requests an hour, however many orders are stuck unsettled.
     // A sliding hour: any 60 minutes hold at most RECHECKS_PER_HOUR of them.
@@ -264,8 +269,8 @@ export function createOrderSync(options: OrderSyncOptions): OrderSync {
     const due = await index.dueForCheck(now(), new Date(now().getTime() - RECHECK_WINDOW_MS), allowed);
     for (const _ of due) recentRechecks.push(now().getTime());
     for (const order of due) {
-      if (stopping) return;
-      const page = await read('recheck', 1, order.id);
+      if (signal.aborted) return;
+      const page = await read(signal, 'recheck', 1, order.id);
       const found = page.orders.filter((candidate) => candidate.id.toLowerCase() === order.id.toLowerCase());
       if (found.length) await index.record(found, now());
       const checks = order.checks + 1;
@@ -279,7 +284,7 @@ export function createOrderSync(options: OrderSyncOptions): OrderSync {
    * catches late changes (a completed order refunded) and marks orders no longer listed (never
    * deleting them). Its cursor is in the database like the backfill's.
    */
-  async function reconcile(): Promise<void> {
+  async function reconcile(signal: AbortSignal): Promise<void> {
     const hours = options.reconcileHours ?? 24;
     const text = await index.readCursor(RECONCILE);
     let pass = text ? (JSON.parse(text) as BackfillCursor & { startedAt: string }) : undefined;
@@ -310,8 +315,8 @@ export function createOrderSync(options: OrderSyncOptions): OrderSync {
         startedAt: now().toISOString(),
       };
     }
-    for (let i = 0; i < pagesPerRound && !pass.done && !stopping; i++) {
-      pass = await walk('reconcile', pass);
+    for (let i = 0; i < pagesPerRound && !pass.done && !signal.aborted; i++) {
+      pass = await walk(signal, 'reconcile', pass);
       if (pass.done) {
         const missing = await index.markUnseenMissing(new Date(pass.startedAt), now());
         log.info({ pages: pass.pagesRead, missing }, 'reconciliation pass done');
@@ -341,21 +346,12 @@ export function createOrderSync(options: OrderSyncOptions): OrderSync {
       },
       lastFollowAt: newestRead ?? null,
       lastError,
-      leader,
+      leader: job.snapshot().leader,
     };
     return last;
   }
 
-  async function runOnce(): Promise<'skipped' | 'synced' | 'failed' | 'backing_off'> {
-    const outcome = await round();
-    await status().catch(() => undefined);
-    return outcome;
-  }
-
-  async function round(): Promise<'skipped' | 'synced' | 'failed' | 'backing_off'> {
-    if (!(await claimLease())) return 'skipped';
-    const backoff = await state.get<{ until: number; failures: number }>(BACKOFF_KEY).catch(() => undefined);
-    if (backoff && backoff.until > now().getTime()) return 'backing_off';
+  async function round(signal: AbortSignal): Promise<'synced' | 'skipped'> {
     try {
       const saved = await readCursor();
       // Once the backfill is done, the newest page is read once per interval, no more often.
@@ -363,54 +359,48 @@ export function createOrderSync(options: OrderSyncOptions): OrderSync {
       if (saved?.done && !followDue) return 'skipped';
       // During the backfill the newest page is still read once per interval, not once per round:
       // the backfill's page reads stay close to the number of pages.
-      const cursor = saved && !followDue ? saved : await follow(saved);
+      const cursor = saved && !followDue ? saved : await follow(signal, saved);
       await index.writeCursor(CURSOR, JSON.stringify(cursor), now());
       if (!cursor.done) {
-        await backfill(cursor);
+        await backfill(signal, cursor);
       } else {
-        await recheck();
-        await reconcile();
+        await recheck(signal);
+        await reconcile(signal);
       }
       lastError = null;
-      await state.delete(BACKOFF_KEY).catch(() => undefined);
       return 'synced';
     } catch (error) {
-      const failures = (backoff?.failures ?? 0) + 1;
-      const waitMs = Math.min(FIRST_BACKOFF_MS * 2 ** (failures - 1), MAX_BACKOFF_MS);
+      if (signal.aborted) throw error;
       lastError = isPartnerApiError(error)
         ? `${error.kind}${error.traceId ? ` (trace ${error.traceId})` : ''}`
         : (error as Error).message;
-      log.warn({ error: lastError, failures, waitSeconds: waitMs / 1000 }, 'order sync failed; backing off');
-      await state
-        .set(BACKOFF_KEY, { until: now().getTime() + waitMs, failures }, waitMs + MAX_BACKOFF_MS)
-        .catch(() => undefined);
-      return 'failed';
+      throw new Error(`order sync failed: ${lastError}`, { cause: error });
     }
   }
 
+  const job = createPeriodicJob({
+    name: 'order-sync',
+    state,
+    logger: log,
+    // While the backfill runs, rounds follow each other closely; the round reads the newest page once
+    // per interval.
+    everyMs: Math.min(intervalMs, 5_000),
+    firstAfterMs: 0,
+    leaseMs: Math.max(intervalMs * 3, 30_000),
+    backoff: { firstMs: FIRST_BACKOFF_MS, maxMs: MAX_BACKOFF_MS },
+    clock: options.clock ?? { now: () => now().getTime(), sleep: systemClock.sleep },
+    round,
+  });
+
   return {
-    runOnce,
+    async runOnce() {
+      const outcome = await job.runOnce();
+      await status().catch(() => undefined);
+      return outcome;
+    },
     status,
     snapshot: () => last,
-    start(track = (work) => work) {
-      const tick = () => {
-        if (running) return;
-        running = track(runOnce().finally(() => (running = undefined)));
-      };
-      // While the backfill runs, rounds follow each other closely; then one per interval.
-      timer = setInterval(tick, Math.min(intervalMs, 5_000));
-      timer.unref();
-      setImmediate(tick);
-    },
-    async stop() {
-      if (timer) clearInterval(timer);
-      timer = undefined;
-      // The round under way ends at its next request (its cursor is saved after every page); a
-      // request already sent is not waited for longer than a moment.
-      stopping = true;
-      await Promise.race([running, new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
-      if (leader) await state.release(LEASE_KEY, owner).catch(() => undefined);
-      leader = false;
-    },
+    start: () => job.start(),
+    stop: () => job.stop(),
   };
 }

@@ -122,7 +122,9 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
       dropped = orders.length - readable.length;
       return { ...(data as object), orders: readable };
     };
-    const result = await observed(operation, () => transport.getJson(ORDERS_PATH, query, operation));
+    const result = await observed(operation, () =>
+      transport.getJson(ORDERS_PATH, query, operation, params.signal),
+    );
     const data = await observed(operation, async () =>
       parsePayload(result, OrderListSchema, operation, repairList),
     );

@@ -64,6 +64,8 @@ export interface Transport {
     path: string,
     searchParams: Record<string, string | number> | undefined,
     operation: string,
+    /** Ends the request (queued, waiting for a retry, or under way); it rejects with the signal's reason. */
+    signal?: AbortSignal | undefined,
   ): Promise<JsonResult>;
   metrics(): TransportMetrics;
 }
@@ -137,6 +139,7 @@ export function createTransport(options: TransportOptions): Transport {
     path: string,
     searchParams: Record<string, string | number> | undefined,
     operation: string,
+    signal?: AbortSignal | undefined,
   ): Promise<JsonResult> {
     const queuedAt = performance.now();
     metrics.queued++;
@@ -154,6 +157,7 @@ export function createTransport(options: TransportOptions): Transport {
       metrics.maxActive = Math.max(metrics.maxActive, metrics.active);
       const startedAt = performance.now();
       try {
+        signal?.throwIfAborted();
         const refused = await options.gate?.beforeRequest(policy.maxRetryAfterMs);
         if (refused) {
           throw new PartnerApiError({
@@ -163,11 +167,16 @@ export function createTransport(options: TransportOptions): Transport {
             cause: new Error('Held back: the partner asked every replica to wait'),
           });
         }
-        const response = await api.get(path, searchParams ? { searchParams } : {});
+        const response = await api.get(path, {
+          ...(searchParams ? { searchParams } : {}),
+          ...(signal ? { signal } : {}),
+        });
         const body = await response.text();
         report('ok', startedAt);
         return body;
       } catch (error) {
+        // Stopped by the caller (a job's round at shutdown): not the partner's failure.
+        if (signal?.aborted) throw signal.reason;
         const failure = await toPartnerError(error, operation, secrets);
         if (failure.retryAfterSeconds !== undefined && failure.status !== undefined)
           await noteRetryAfterSeconds(failure, operation);

@@ -1,11 +1,12 @@
+import { createPeriodicJob, type JobClock, systemClock, type TurnOutcome } from '../jobs/index.js';
 import type { AppLogger } from '../logger.js';
 import type { SharedState } from '../state/index.js';
 
 export interface RetentionJob {
-  /** One round: each table's old rows deleted, by whichever replica claimed the hour. */
-  runOnce(): Promise<'skipped' | 'done' | 'failed'>;
-  start(track?: <T>(work: Promise<T>) => Promise<T>): void;
-  stop(): void;
+  /** One round: each table's old rows deleted, by the replica whose turn it is. */
+  runOnce(): Promise<'done' | TurnOutcome>;
+  start(): void;
+  stop(): Promise<void>;
 }
 
 interface Prune {
@@ -17,9 +18,9 @@ interface Prune {
 const HOUR_MS = 3_600_000;
 
 /**
- * Deletes what is past its retention (AUDIT_RETENTION_DAYS, …), once an hour on one replica (the one
- * that claims the hour on the shared state). A failed round is logged and the next hour tries again:
- * it never calls itself back.
+ * Deletes what is past its retention (AUDIT_RETENTION_DAYS, …), once an hour, a periodic job (one
+ * replica at a time). A table that could not be pruned is logged; the round counts as failed and the
+ * job backs off (a minute doubling to an hour) before trying again.
  */
 export function createRetentionJob(options: {
   state: SharedState;
@@ -27,21 +28,15 @@ export function createRetentionJob(options: {
   now: () => Date;
   prune: Prune[];
   intervalMs?: number | undefined;
+  clock?: JobClock | undefined;
 }): RetentionJob {
   const log = options.logger.child({ component: 'retention' });
   const intervalMs = options.intervalMs ?? HOUR_MS;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> | undefined;
 
-  async function runOnce(): Promise<'skipped' | 'done' | 'failed'> {
-    const round = Math.floor(options.now().getTime() / intervalMs);
-    try {
-      if (!(await options.state.claim(`retention:${round}`, intervalMs * 2))) return 'skipped';
-    } catch {
-      return 'skipped';
-    }
+  async function round(signal: AbortSignal): Promise<'done' | 'failed'> {
     let failed = false;
     for (const prune of options.prune) {
+      if (signal.aborted) break;
       const before = new Date(options.now().getTime() - prune.keepDays * 86_400_000);
       try {
         const deleted = await prune.run(before);
@@ -58,19 +53,16 @@ export function createRetentionJob(options: {
     return failed ? 'failed' : 'done';
   }
 
-  return {
-    runOnce,
-    start(track = (work) => work) {
-      const tick = () => {
-        if (running) return;
-        running = track(runOnce().finally(() => (running = undefined)));
-      };
-      timer = setInterval(tick, intervalMs);
-      timer.unref();
+  return createPeriodicJob({
+    name: 'retention',
+    state: options.state,
+    logger: log,
+    everyMs: intervalMs,
+    backoff: { firstMs: Math.min(60_000, intervalMs), maxMs: intervalMs },
+    clock: options.clock ?? {
+      now: () => options.now().getTime(),
+      sleep: systemClock.sleep,
     },
-    stop() {
-      if (timer) clearInterval(timer);
-      timer = undefined;
-    },
-  };
+    round,
+  });
 }

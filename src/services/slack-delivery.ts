@@ -31,6 +31,8 @@ export interface CallOptions {
   since?: number | undefined;
   /** This delivery's own limit, shorter than the default for what is only useful soon (an unfurl). */
   maxWaitMs?: number | undefined;
+  /** Ends the delivery's waits (a job's round stopping): it fails at once, and what was not posted stays to be posted later. */
+  signal?: AbortSignal | undefined;
 }
 
 export interface SlackMessageToPost {
@@ -54,7 +56,11 @@ export interface SlackDelivery {
    * chat.postMessage through `call`, one post at a time per channel (Slack allows about one message
    * per second per channel; a 429 holds back that channel's later posts too, in order).
    */
-  post(kind: DeliveryKind, message: SlackMessageToPost): Promise<{ ts: string | undefined }>;
+  post(
+    kind: DeliveryKind,
+    message: SlackMessageToPost,
+    options?: Pick<CallOptions, 'signal'>,
+  ): Promise<{ ts: string | undefined }>;
   /** Ends every wait at once (a stop): deliveries still waiting fail, and say so in the log. */
   stop(): void;
 }
@@ -142,6 +148,9 @@ export function createSlackDelivery(client: WebClient, options: DeliveryOptions)
   ): Promise<T> {
     const startedAt = callOptions.since ?? Date.now();
     const limitMs = callOptions.maxWaitMs ?? maxWaitMs;
+    const waitsEnd = callOptions.signal
+      ? AbortSignal.any([stopping.signal, callOptions.signal])
+      : stopping.signal;
     let backoffMs = FIRST_BACKOFF_MS;
     for (;;) {
       try {
@@ -151,7 +160,7 @@ export function createSlackDelivery(client: WebClient, options: DeliveryOptions)
       } catch (error) {
         const advice = retryAdvice(error);
         const waitMs = advice?.waitMs ?? backoffMs;
-        if (!advice || Date.now() - startedAt + waitMs > limitMs || stopping.signal.aborted) {
+        if (!advice || Date.now() - startedAt + waitMs > limitMs || waitsEnd.aborted) {
           options.metrics?.onOutcome(kind, 'failed');
           throw error;
         }
@@ -162,7 +171,7 @@ export function createSlackDelivery(client: WebClient, options: DeliveryOptions)
         );
         if (advice.waitMs === undefined) backoffMs = Math.min(backoffMs * 2, MAX_BACKOFF_MS);
         try {
-          await sleep(waitMs, stopping.signal);
+          await sleep(waitMs, waitsEnd);
         } catch {
           options.metrics?.onOutcome(kind, 'failed');
           throw error;
@@ -173,7 +182,7 @@ export function createSlackDelivery(client: WebClient, options: DeliveryOptions)
 
   return {
     call,
-    post(kind, message) {
+    post(kind, message, postOptions = {}) {
       const waiting = queued.get(message.channel) ?? 0;
       if (waiting >= MAX_QUEUED_PER_CHANNEL) {
         options.metrics?.onOutcome(kind, 'failed');
@@ -184,8 +193,10 @@ export function createSlackDelivery(client: WebClient, options: DeliveryOptions)
       const previous = channelTails.get(message.channel) ?? Promise.resolve();
       const next = previous
         .catch(() => undefined)
-        .then(() =>
-          call(
+        .then(() => {
+          // Stopped while it waited behind the channel's earlier posts: not sent at all.
+          if (postOptions.signal?.aborted) throw new DeliveryGaveUpError('stopped');
+          return call(
             kind,
             () =>
               client.chat.postMessage({
@@ -196,9 +207,9 @@ export function createSlackDelivery(client: WebClient, options: DeliveryOptions)
                 unfurl_links: false,
                 unfurl_media: false,
               }),
-            { since: askedAt },
-          ),
-        )
+            { since: askedAt, signal: postOptions.signal },
+          );
+        })
         .then((result) => ({ ts: result.ts }));
       channelTails.set(message.channel, next);
       // The map forgets a channel once its queue is empty, so it does not grow with every channel seen.

@@ -84,7 +84,9 @@ describe('the balance watch', () => {
     await round();
     const told = financePosts(h.slack).length;
     expect(financePosts(h.slack).at(-1)).toMatch(/^Available funds alert: €12,000\.00/);
-    // A new app (a restart, or another replica) on the same shared state.
+    // A restart: this app's watch stops (its turn is free at once), a new app on the same shared state
+    // runs the next round.
+    await h.desk.balanceWatch.stop();
     const restarted = await startDesk(
       h.simulator,
       h.slack,
@@ -99,6 +101,7 @@ describe('the balance watch', () => {
     } finally {
       await restarted.desk.stop(2_000);
     }
+    // And back to this app, which takes the turn the stopped one left.
     setAvailable(30_000);
     await round();
     expect(financePosts(h.slack).at(-1)).toMatch(/^Available funds recovered/);

@@ -150,9 +150,10 @@ describe('the daily digest', () => {
     expect(text).toContain(':white_circle: The sync is off');
     expect(text).toContain('Orders created from midnight to midnight UTC time');
 
-    // Later checks the same day, and a restarted app (or a second replica) on the same state: nothing more.
+    // Later checks the same day, and a restarted app on the same state: nothing more.
     now = new Date('2026-11-22T15:00:00.000Z');
     expect(await h.desk.dailyDigest.runOnce()).toBe('already_sent');
+    await h.desk.dailyDigest.stop();
     const restarted = await startDesk(
       h.simulator,
       h.slack,
@@ -342,6 +343,8 @@ describe.skipIf(redisTests.skip)('the daily digest on two replicas sharing Redis
   let simulator: PartnerSimulator;
   let slack: FakeSlack;
   let replicas: DeskUnderTest[];
+  let stopped: DeskUnderTest | undefined;
+  let checking: DeskUnderTest | undefined;
   let now = new Date('2026-11-22T09:00:00.000Z');
   beforeAll(async () => {
     redis = await startRedisServer();
@@ -362,18 +365,25 @@ describe.skipIf(redisTests.skip)('the daily digest on two replicas sharing Redis
   it('both replicas check at the same moment: one posts, once', async () => {
     const outcomes = await Promise.all(replicas.map((replica) => replica.desk.dailyDigest.runOnce()));
     expect(outcomes.filter((outcome) => outcome === 'sent')).toHaveLength(1);
-    expect(outcomes.filter((outcome) => outcome === 'skipped' || outcome === 'already_sent')).toHaveLength(1);
+    // The other did not have the job's turn.
+    expect(outcomes.filter((outcome) => outcome === 'skipped')).toHaveLength(1);
     now = new Date('2026-11-22T09:01:00.000Z');
-    expect(await Promise.all(replicas.map((replica) => replica.desk.dailyDigest.runOnce()))).toEqual([
-      'already_sent',
-      'already_sent',
-    ]);
+    expect((await Promise.all(replicas.map((replica) => replica.desk.dailyDigest.runOnce()))).sort()).toEqual(
+      ['already_sent', 'skipped'],
+    );
+    expect(digestsIn(slack)).toHaveLength(1);
+    // The replica that checks stops: the other takes the turn, and finds the day's digest sent.
+    const leader = outcomes.indexOf('sent');
+    [stopped, checking] = [replicas[leader], replicas[1 - leader]];
+    await stopped?.desk.dailyDigest.stop();
+    expect(await checking?.desk.dailyDigest.runOnce()).toBe('already_sent');
     expect(digestsIn(slack)).toHaveLength(1);
   });
 
   it('while one replica waits out a 429, the other does not post the digest too', async () => {
     now = new Date('2026-11-23T09:00:00.000Z');
-    const [first, second] = replicas as [DeskUnderTest, DeskUnderTest];
+    // The replica that has the job's turn now (the other stopped its digest in the test above).
+    const [first, second] = [checking, stopped] as [DeskUnderTest, DeskUnderTest];
     const before = postsTo(slack, DIGEST).length;
     slack.failNext('chat.postMessage', { rateLimited: { retryAfterSeconds: 1 } });
     const posting = first.desk.dailyDigest.runOnce();
@@ -384,7 +394,8 @@ describe.skipIf(redisTests.skip)('the daily digest on two replicas sharing Redis
     );
     expect(await second.desk.dailyDigest.runOnce()).toBe('skipped');
     expect(await posting).toBe('sent');
-    expect(await second.desk.dailyDigest.runOnce()).toBe('already_sent');
+    expect(await second.desk.dailyDigest.runOnce()).toBe('skipped');
+    expect(await first.desk.dailyDigest.runOnce()).toBe('already_sent');
     expect(
       postsTo(slack, DIGEST)
         .slice(before)

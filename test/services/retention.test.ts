@@ -5,7 +5,7 @@ import { createRetentionJob } from '../../src/services/retention.js';
 import { createMemoryState } from '../../src/state/index.js';
 
 describe('the retention job', () => {
-  it('deletes what is past its retention once an hour, on one replica; a failure waits for the next hour', async () => {
+  it('deletes what is past its retention on one replica at a time; a failure backs off; another replica takes over when it stops', async () => {
     const lines: string[] = [];
     const logger = createLogger({
       level: 'info',
@@ -40,17 +40,29 @@ describe('the retention job', () => {
       });
     const [first, second] = [job('audit_log'), job('audit_log')];
     expect(await first.runOnce()).toBe('done');
-    // Another replica in the same hour: nothing to do.
+    // Another replica while the first holds the job's turn: nothing to do.
     expect(await second.runOnce()).toBe('skipped');
     expect(cutoffs).toEqual(['2025-10-19T10:15:00.000Z']);
-    now = new Date('2026-11-23T11:05:00.000Z');
+    now = new Date('2026-11-23T11:15:00.000Z');
     fail = true;
-    expect(await second.runOnce()).toBe('failed');
+    expect(await first.runOnce()).toBe('failed');
     expect(lines.filter((line) => line.includes('old rows not deleted'))).toHaveLength(1);
-    now = new Date('2026-11-23T12:05:00.000Z');
+    // A failure waits (a minute, doubling up to the hour) on every replica.
+    expect(await first.runOnce()).toBe('backing_off');
     fail = false;
+    now = new Date('2026-11-23T11:16:00.000Z');
     expect(await first.runOnce()).toBe('done');
     expect(cutoffs).toHaveLength(2);
+    // The first replica stops: the second takes the turn at once.
+    await first.stop();
+    now = new Date('2026-11-23T12:16:00.000Z');
+    expect(await second.runOnce()).toBe('done');
+    expect(cutoffs).toEqual([
+      '2025-10-19T10:15:00.000Z',
+      '2025-10-19T11:16:00.000Z',
+      '2025-10-19T12:16:00.000Z',
+    ]);
+    await second.stop();
     await state.close();
   });
 });

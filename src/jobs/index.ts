@@ -1,0 +1,10 @@
+export {
+  createPeriodicJob,
+  type JobClock,
+  type JobSnapshot,
+  type PeriodicJob,
+  type PeriodicJobOptions,
+  systemClock,
+  type TurnOutcome,
+  untilAborted,
+} from './periodic.js';

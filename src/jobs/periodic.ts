@@ -1,0 +1,234 @@
+import { randomBytes } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
+import type { AppLogger } from '../logger.js';
+import type { SharedState } from '../state/index.js';
+
+/** Time as a job sees it: tests pass one they drive, so nothing in them sleeps for real. */
+export interface JobClock {
+  now(): number;
+  /** Resolves after `ms`, or at once when `signal` aborts (never rejects). */
+  sleep(ms: number, signal: AbortSignal): Promise<void>;
+}
+
+export const systemClock: JobClock = {
+  now: () => Date.now(),
+  sleep: (ms, signal) =>
+    delay(ms, undefined, { signal, ref: false }).catch(() => {
+      // Aborted: the caller looks at the signal.
+    }),
+};
+
+/** What a call to `runOnce` did, beside the round's own outcome. */
+export type TurnOutcome = 'skipped' | 'backing_off' | 'failed' | 'stopped';
+
+export interface JobSnapshot {
+  /** True while this replica holds the job's lease. */
+  leader: boolean;
+  running: boolean;
+  lastOutcome: string | null;
+  /** When the last round ended (ms since the epoch, on the job's clock). */
+  lastRoundAt: number | null;
+  lastError: string | null;
+  /** Failed rounds in a row (0 after a success). */
+  failures: number;
+}
+
+export interface PeriodicJobOptions<R extends string> {
+  /** Names the job's keys on the shared state (`job:<name>:lease`, `job:<name>:backoff`) and its log lines. */
+  name: string;
+  state: SharedState;
+  logger: AppLogger;
+  /** The time between the end of one round and the start of the next. */
+  everyMs: number;
+  /** The first round this long after start (default `everyMs`). */
+  firstAfterMs?: number | undefined;
+  /** How long the lease outlives its holder (default 3 rounds, at least 30 s). */
+  leaseMs?: number | undefined;
+  /** After a failed round no replica runs one for `firstMs`, doubling per failure up to `maxMs`. */
+  backoff: { firstMs: number; maxMs: number };
+  /** One bounded round. It ends soon after `signal` aborts (a stop, or the lease lost to another replica). */
+  round(signal: AbortSignal): Promise<R>;
+  /** Which of the round's outcomes are failures (back off; default: 'failed'); a round that throws is one too. */
+  failed?: ((outcome: R) => boolean) | undefined;
+  clock?: JobClock | undefined;
+  /** Every round's outcome, for the metrics. */
+  onOutcome?: ((outcome: R | TurnOutcome) => void) | undefined;
+}
+
+export interface PeriodicJob<R extends string> {
+  /** One turn now: claim the lease, honour the back-off, run the round, record it. Never overlaps a round in flight. */
+  runOnce(): Promise<R | TurnOutcome>;
+  /** One timer loop: a round, then `everyMs`, then the next round. */
+  start(): void;
+  /** Ends the loop, aborts the round in flight and resolves once it has ended; releases the lease. */
+  stop(): Promise<void>;
+  snapshot(): JobSnapshot;
+}
+
+interface Backoff {
+  until: number;
+  failures: number;
+}
+
+/**
+ * The one shape of a background job: one replica at a time holds the job's lease (renewed every
+ * round, and while a long round runs; released on stop; another replica takes it once it lapses), a
+ * failed round backs every replica off (kept on the shared state), and the next round is the loop's,
+ * never the round's own call.
+ */
+export function createPeriodicJob<R extends string>(options: PeriodicJobOptions<R>): PeriodicJob<R> {
+  const { state, name } = options;
+  const clock = options.clock ?? systemClock;
+  const log = options.logger.child({ component: 'job', job: name });
+  const owner = randomBytes(8).toString('hex');
+  const leaseKey = `job:${name}:lease`;
+  const backoffKey = `job:${name}:backoff`;
+  const leaseMs = options.leaseMs ?? Math.max(options.everyMs * 3, 30_000);
+  let leader = false;
+  let inFlight: { done: Promise<unknown>; abort: AbortController } | undefined;
+  let loop: { done: Promise<void>; abort: AbortController } | undefined;
+  let stateAwayLogged = false;
+  const snap: JobSnapshot = {
+    leader: false,
+    running: false,
+    lastOutcome: null,
+    lastRoundAt: null,
+    lastError: null,
+    failures: 0,
+  };
+
+  async function claimLease(): Promise<boolean> {
+    try {
+      if (leader && (await state.renew(leaseKey, owner, leaseMs))) return true;
+      const wasLeader = leader;
+      leader = await state.claim(leaseKey, leaseMs, owner);
+      if (leader && !wasLeader) log.info('this replica now runs the job');
+      stateAwayLogged = false;
+    } catch (error) {
+      // Without the shared state no replica can know whose turn it is: none runs, rather than two.
+      leader = false;
+      if (!stateAwayLogged)
+        log.warn({ error: (error as Error).message }, 'job skipped: the shared state is unreachable');
+      stateAwayLogged = true;
+    }
+    snap.leader = leader;
+    return leader;
+  }
+
+  /** Renews the lease while a round runs longer than a third of it; a lease lost ends the round. */
+  async function keepLease(round: AbortController, ended: AbortSignal): Promise<void> {
+    const both = AbortSignal.any([round.signal, ended]);
+    for (;;) {
+      await clock.sleep(leaseMs / 3, both);
+      if (both.aborted) return;
+      const kept = await state.renew(leaseKey, owner, leaseMs).catch(() => true);
+      if (!kept) {
+        leader = false;
+        snap.leader = false;
+        log.warn('job lease taken by another replica; this round ends');
+        round.abort(new Error('the lease was lost'));
+        return;
+      }
+    }
+  }
+
+  async function turn(abort: AbortController): Promise<R | TurnOutcome> {
+    if (!(await claimLease())) return 'skipped';
+    const backoff = await state.get<Backoff>(backoffKey).catch(() => undefined);
+    if (backoff && backoff.until > clock.now()) return 'backing_off';
+    const ended = new AbortController();
+    void keepLease(abort, ended.signal);
+    let outcome: R | TurnOutcome;
+    let error: string | null = null;
+    try {
+      outcome = await options.round(abort.signal);
+    } catch (thrown) {
+      outcome = abort.signal.aborted ? 'stopped' : 'failed';
+      error = (thrown as Error).message;
+    } finally {
+      ended.abort();
+    }
+    snap.lastRoundAt = clock.now();
+    if (outcome === 'stopped') return outcome;
+    const failed = error !== null || (options.failed ?? ((result: R) => result === 'failed'))(outcome as R);
+    if (!failed) {
+      snap.failures = 0;
+      snap.lastError = null;
+      if (backoff) await state.delete(backoffKey).catch(() => undefined);
+      return outcome;
+    }
+    const failures = (backoff?.failures ?? 0) + 1;
+    const waitMs = Math.min(options.backoff.firstMs * 2 ** (failures - 1), options.backoff.maxMs);
+    snap.failures = failures;
+    snap.lastError = error ?? outcome;
+    log.warn(
+      { error: snap.lastError, failures, waitSeconds: waitMs / 1000 },
+      'job round failed; backing off',
+    );
+    await state
+      .set(backoffKey, { until: clock.now() + waitMs, failures }, waitMs + options.backoff.maxMs)
+      .catch(() => undefined);
+    return outcome;
+  }
+
+  async function runOnce(): Promise<R | TurnOutcome> {
+    if (inFlight) return 'skipped';
+    const abort = new AbortController();
+    const done = turn(abort);
+    inFlight = { done, abort };
+    snap.running = true;
+    try {
+      const outcome = await done;
+      snap.lastOutcome = outcome;
+      options.onOutcome?.(outcome);
+      return outcome;
+    } finally {
+      inFlight = undefined;
+      snap.running = false;
+    }
+  }
+
+  async function run(signal: AbortSignal): Promise<void> {
+    let wait = options.firstAfterMs ?? options.everyMs;
+    for (;;) {
+      await clock.sleep(wait, signal);
+      if (signal.aborted) return;
+      await runOnce();
+      wait = options.everyMs;
+    }
+  }
+
+  return {
+    runOnce,
+    start() {
+      if (loop) return;
+      const abort = new AbortController();
+      loop = { abort, done: run(abort.signal) };
+    },
+    async stop() {
+      const running = loop;
+      loop = undefined;
+      running?.abort.abort();
+      inFlight?.abort.abort(new Error('the app is stopping'));
+      await Promise.all([running?.done, inFlight?.done.catch(() => undefined)]);
+      if (leader) await state.release(leaseKey, owner).catch(() => undefined);
+      leader = false;
+      snap.leader = false;
+    },
+    snapshot: () => ({ ...snap }),
+  };
+}
+
+/**
+ * Waits for `work` until `signal` aborts, then rejects with its reason: for a read the round shares
+ * with others (a cached balance a user waits for too), which the round stops waiting for without
+ * cancelling it for them.
+ */
+export function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
