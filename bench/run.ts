@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
+import { benchOutputs } from '../scripts/bench-docs.js';
 import { benchExport } from './export-bench.js';
 import { benchHistoryScan } from './history-scan.js';
 import { benchBackfill, benchOrderIndex } from './index-bench.js';
@@ -12,8 +13,8 @@ import { type BenchRow, renderTable } from './table.js';
 // noisy shared machine even when the absolute times do not. This is a CLI: it prints to stdout.
 //
 // BENCH_ONLY=7,8 runs only those sections (the Slack benchmark measures 1, 2, 3 and 5 together, so
-// any of them runs all four); the other rows are kept from the previous latest.json, and the README
-// says which sections the run re-measured.
+// any of them runs all four); the other rows are kept from the previous latest.json, and
+// docs/benchmarks.md says which sections the run re-measured.
 
 const only = new Set(
   (process.env.BENCH_ONLY ?? '')
@@ -62,23 +63,6 @@ const rows: StampedRow[] = [
 
 const table = renderTable(rows);
 const machine = `${cpus().length} cores, Node ${process.version}`;
-const minute = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
-// "sections 1-6 at <when>, 7-8 at <when>" when the rows come from more than one run.
-const runs = new Map<string, number[]>();
-for (const row of rows) {
-  const when = minute(row.measuredAt ?? at);
-  const sections = runs.get(when) ?? [];
-  if (!sections.includes(sectionOf(row))) sections.push(sectionOf(row));
-  runs.set(when, sections);
-}
-const when =
-  runs.size <= 1
-    ? minute(at)
-    : [...runs]
-        .map(
-          ([time, sections]) => `section${sections.length > 1 ? 's' : ''} ${sections.join(', ')} at ${time}`,
-        )
-        .join('; ');
 console.log(table);
 
 mkdirSync(resultsUrl, { recursive: true });
@@ -86,14 +70,7 @@ const result = `${JSON.stringify({ at, only: only.size > 0 ? [...only] : undefin
 writeFileSync(new URL(`./bench-${at.replace(/[:.]/g, '-')}.json`, resultsUrl), result);
 writeFileSync(latestUrl, result);
 
-// The README shows the latest table between its bench markers.
-const readmeUrl = new URL('../README.md', import.meta.url);
-const readme = readFileSync(readmeUrl, 'utf8');
-const start = '<!-- bench:start -->';
-const end = '<!-- bench:end -->';
-if (readme.includes(start) && readme.includes(end)) {
-  const before = readme.slice(0, readme.indexOf(start) + start.length);
-  const after = readme.slice(readme.indexOf(end));
-  writeFileSync(readmeUrl, `${before}\nLatest run: ${when}, ${machine}.\n\n${table}\n${after}`);
-}
+// docs/benchmarks.md is generated from latest.json: written again now, so it shows this run.
+for (const { path, content } of benchOutputs())
+  writeFileSync(new URL(`../${path}`, import.meta.url), content);
 process.exit(0);
