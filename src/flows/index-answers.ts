@@ -12,14 +12,18 @@ import { cardOptions, renderOptions } from './render-options.js';
 // Matches read from the copy for one list (the list pages ten at a time through them).
 const INDEX_MATCHES = 100;
 
-type IndexDeps = Pick<AppDeps, 'orderIndex' | 'orderLinks' | 'orderSync' | 'currency' | 'now' | 'logger'>;
+/** Answers from Order Desk's copy of the order history (while the partner is not answering). */
+export type IndexDeps = Pick<
+  AppDeps,
+  'orderIndex' | 'orderLinks' | 'orderSync' | 'currency' | 'now' | 'logger'
+>;
 
 /**
  * How complete the copy is; undefined when it cannot answer: the database cannot be read, or the
  * sync has never run (ORDER_SYNC_SECONDS=0: the copy then holds only what people looked up, too
  * little to answer searches from).
  */
-export async function indexCoverage(deps: Pick<AppDeps, 'orderSync'>): Promise<IndexCoverage | undefined> {
+export async function indexCoverage(deps: Pick<IndexDeps, 'orderSync'>): Promise<IndexCoverage | undefined> {
   try {
     const status = await deps.orderSync.status();
     if (!status.lastFollowAt) return undefined;
@@ -30,7 +34,7 @@ export async function indexCoverage(deps: Pick<AppDeps, 'orderSync'>): Promise<I
 }
 
 /** Orders whose ID, reference or title contains `query`, newest first; undefined when none or the database is down. */
-export async function indexMatches(deps: Pick<AppDeps, 'orderIndex'>, query: string) {
+export async function indexMatches(deps: Pick<IndexDeps, 'orderIndex'>, query: string) {
   try {
     const found = await deps.orderIndex.search({ text: query, limit: INDEX_MATCHES });
     return found.total > 0 ? found : undefined;
@@ -51,7 +55,7 @@ export function exactMatchesIn<T extends OrderSummary>(orders: readonly T[], que
  * The copy's orders with exactly this ID or reference, and how complete the copy is; undefined when
  * the copy cannot answer (as for a list: the database is down, or the sync has never run).
  */
-export async function exactFromCopy(deps: Pick<AppDeps, 'orderIndex' | 'orderSync'>, query: string) {
+export async function exactFromCopy(deps: Pick<IndexDeps, 'orderIndex' | 'orderSync'>, query: string) {
   const [found, coverage] = await Promise.all([indexMatches(deps, query), indexCoverage(deps)]);
   if (!coverage) return undefined;
   return { orders: found ? exactMatchesIn(found.orders, query) : [], coverage };

@@ -1,6 +1,5 @@
 import type { AppDeps } from '../app/deps.js';
 import {
-  type IndexCoverage,
   renderNoMatch,
   renderNotice,
   renderOrderCard,
@@ -19,13 +18,7 @@ import {
 } from '../partner-api/index.js';
 import { type FailureContext, logPartnerFailure } from '../services/partner-failures.js';
 import { type FindOrderDeps, findExactOrder } from './find-order.js';
-import {
-  answerFromIndexDuringOutage,
-  copyCanAnswer,
-  exactFromCopy,
-  indexCoverage,
-  indexMatches,
-} from './index-answers.js';
+import { answerFromIndexDuringOutage, copyCanAnswer, indexCoverage, indexMatches } from './index-answers.js';
 import { cardOptions, renderOptions } from './render-options.js';
 
 /** What answering `/order` (and its result pages) needs. */
@@ -42,6 +35,9 @@ export type LookupDeps = Pick<
   | 'searchWatch'
 >;
 
+/** Sharing an order in a channel: the lookup, and whether order data may go to that channel. */
+export type ShareDeps = LookupDeps & Pick<AppDeps, 'channelSharing'>;
+
 export const RECENT_ORDERS_SHOWN = 5;
 
 /**
@@ -49,7 +45,7 @@ export const RECENT_ORDERS_SHOWN = 5;
  * propagate (the listener frame answers them as unexpected).
  */
 export async function withPartnerErrors<T>(
-  deps: Pick<AppDeps, 'logger'>,
+  deps: Pick<LookupDeps, 'logger'>,
   context: FailureContext,
   work: () => Promise<T>,
   subject?: string,
@@ -60,7 +56,7 @@ export async function withPartnerErrors<T>(
 
 /** Like withPartnerErrors, for callers that show the failure inside a larger view (help, Home tab). */
 export async function partnerResult<T>(
-  deps: Pick<AppDeps, 'logger'>,
+  deps: Pick<LookupDeps, 'logger'>,
   context: FailureContext,
   work: () => Promise<T>,
 ): Promise<T | PartnerApiError> {
@@ -83,7 +79,7 @@ export function isMessage(value: unknown): value is SlackMessage {
  * most likely ignored the search, and the answer says so.
  */
 function relatedOrders(
-  deps: Pick<AppDeps, 'searchWatch'>,
+  deps: Pick<LookupDeps, 'searchWatch'>,
   result: OrderSearchResult,
 ): { orders: OrderSummary[]; others: number } | SlackMessage {
   const orders = result.orders.filter((order) => orderContainsText(order, result.query));
@@ -148,7 +144,7 @@ export async function answerOrderSearch(
  * undefined when the copy has none (the partner's answer is then shown as before).
  */
 async function listFromIndex(
-  deps: Pick<AppDeps, 'currency' | 'now' | 'orderIndex' | 'orderLinks' | 'orderSync'>,
+  deps: Pick<LookupDeps, 'currency' | 'now' | 'orderIndex' | 'orderLinks' | 'orderSync'>,
   result: OrderSearchResult,
   offset: number,
 ): Promise<SlackMessage | undefined> {

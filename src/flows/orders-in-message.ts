@@ -43,12 +43,18 @@ export function orderCandidates(text: string): string[] {
   return candidates;
 }
 
+/** What Look up orders (the message shortcut) needs. */
+export type MessageLookupDeps = Pick<
+  AppDeps,
+  'currency' | 'logger' | 'now' | 'orderExamples' | 'orderLinks' | 'partner'
+>;
+
 /**
  * The "Look up orders" message shortcut: every order whose ID or reference appears in the message,
  * exactly, as one card or one list; or what was looked for and how to search by hand.
  */
 export async function answerOrdersInMessage(
-  deps: Pick<AppDeps, 'currency' | 'logger' | 'now' | 'orderExamples' | 'orderLinks' | 'partner'>,
+  deps: MessageLookupDeps,
   text: string,
   context: FailureContext,
 ): Promise<SlackMessage> {

@@ -99,7 +99,7 @@ const FRESH_COPY_MS = 5 * 60_000;
  * Home open), else from the partner API as before.
  */
 async function recentOrders(
-  deps: Pick<AppDeps, 'logger' | 'now' | 'orderIndex' | 'orderSync' | 'partner'>,
+  deps: Pick<HomeDeps, 'logger' | 'now' | 'orderIndex' | 'orderSync' | 'partner'>,
   userId: string,
 ): Promise<RecentOrders | PartnerApiError> {
   const coverage = await indexCoverage(deps);
@@ -118,7 +118,7 @@ async function recentOrders(
 
 /** The viewer's watches and the channel subscriptions (Remove where the viewer may remove them). */
 async function notificationLists(
-  deps: Pick<AppDeps, 'auth' | 'notifications'>,
+  deps: Pick<HomeDeps, 'auth' | 'notifications'>,
   userId: string,
 ): Promise<{ watches: HomeInput['watches']; subscriptions: HomeInput['subscriptions'] }> {
   try {

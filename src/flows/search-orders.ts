@@ -97,6 +97,12 @@ export interface SearchAnswer {
   message: SlackMessage;
 }
 
+/** What Search orders needs: the modal, its checks, and the list from the order copy. */
+export type SearchDeps = Pick<
+  AppDeps,
+  'currency' | 'logger' | 'now' | 'orderExamples' | 'orderIndex' | 'orderSync' | 'reportTimeZone'
+>;
+
 /**
  * One page of a search from the modal, read from Order Desk's copy of the order history (the partner
  * API cannot filter by product, status, date or amount). Each page is one query with an offset, so
@@ -104,7 +110,7 @@ export interface SearchAnswer {
  * ran, the database cannot be read), the answer says so.
  */
 export async function answerOrderFilters(
-  deps: Pick<AppDeps, 'currency' | 'logger' | 'now' | 'orderIndex' | 'orderSync' | 'reportTimeZone'>,
+  deps: SearchDeps,
   filters: SearchFilters,
   offset: number,
 ): Promise<SearchAnswer> {

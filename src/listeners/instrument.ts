@@ -1,4 +1,4 @@
-import type { AppDeps } from '../app/deps.js';
+import type { ListenerDeps } from './listener-deps.js';
 
 type Surface = 'command' | 'action' | 'event' | 'function';
 
@@ -7,7 +7,7 @@ type Surface = 'command' | 'action' | 'event' | 'function';
  * counts it with its outcome. `work` returns the outcome; a throw counts as "error" and propagates.
  */
 export async function instrumented(
-  deps: Pick<AppDeps, 'metrics'>,
+  deps: Pick<ListenerDeps, 'metrics'>,
   surface: Surface,
   count: (outcome: string) => void,
   ack: () => Promise<void>,

@@ -1,11 +1,11 @@
 import type { RespondFn } from '@slack/bolt';
-import type { AppDeps } from '../app/deps.js';
 import { renderNotice } from '../blocks/index.js';
 import { reply } from '../flows/respond.js';
+import type { ListenerDeps } from './listener-deps.js';
 
 /** A bug must still leave the user with an answer, and the log with the error (never with a key). */
 export async function replyUnexpected(
-  deps: Pick<AppDeps, 'logger'>,
+  deps: Pick<ListenerDeps, 'logger'>,
   respond: RespondFn,
   error: unknown,
   where: string,

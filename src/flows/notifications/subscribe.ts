@@ -56,13 +56,19 @@ export function checkSubscribeForm(
 // Members read per channel at most (10 pages of 1,000): a larger channel is checked that far.
 const MEMBER_PAGES = 10;
 
+/** What subscribing a channel to order events needs (the command, the modal, the announcement). */
+export type SubscribeDeps = Pick<
+  AppDeps,
+  'allowExternalSharing' | 'channelSharing' | 'currency' | 'delivery' | 'logger' | 'notifications' | 'now'
+>;
+
 /**
  * The channel, as Slack sees it: Order Desk must be in it (it posts there), it must not be shared
  * with another organisation (unless ALLOW_EXTERNAL_SHARING), and the person must be a member (any
  * member may subscribe a channel they are in). Undefined when all is well; else what to tell them.
  */
 export async function checkChannel(
-  deps: Pick<AppDeps, 'channelSharing' | 'logger'>,
+  deps: Pick<SubscribeDeps, 'channelSharing' | 'logger'>,
   client: WebClient,
   userId: string,
   channelId: string,
@@ -105,7 +111,7 @@ export async function checkChannel(
 
 /** Saves the subscription; its ID, or undefined when the database cannot be reached. */
 export async function saveSubscription(
-  deps: Pick<AppDeps, 'notifications' | 'logger' | 'now'>,
+  deps: Pick<SubscribeDeps, 'notifications' | 'logger' | 'now'>,
   userId: string,
   channelId: string,
   filters: SubscriptionFilters,
@@ -132,7 +138,7 @@ export async function saveSubscription(
 
 /** Tells the channel what will come, and who asked for it. */
 export async function announceSubscription(
-  deps: Pick<AppDeps, 'delivery' | 'logger' | 'currency'>,
+  deps: Pick<SubscribeDeps, 'delivery' | 'logger' | 'currency'>,
   id: string,
   userId: string,
   channelId: string,
@@ -153,7 +159,7 @@ export async function announceSubscription(
 
 /** An active subscription of this channel with these very filters (a double submission). */
 export async function sameSubscriptionExists(
-  deps: Pick<AppDeps, 'notifications'>,
+  deps: Pick<SubscribeDeps, 'notifications'>,
   channelId: string,
   filters: SubscriptionFilters,
 ): Promise<boolean> {

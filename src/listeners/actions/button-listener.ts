@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import type { AppDeps } from '../../app/deps.js';
 import { decodeButton, renderAccessDenied, renderNotice } from '../../blocks/index.js';
 import { instrumented } from '../instrument.js';
+import type { ListenerDeps } from '../listener-deps.js';
 import { replyUnexpected } from '../unexpected.js';
 import { answerClick, type ButtonClickArgs, clickedValue } from './click.js';
 
@@ -28,7 +28,7 @@ export interface ButtonListenerOptions<Schema extends z.ZodType> {
  * do the work after the ack (tracked, so a graceful stop waits for it), and answer every failure.
  */
 export function buttonListener<Schema extends z.ZodType>(
-  deps: Pick<AppDeps, 'auth' | 'logger' | 'metrics' | 'tracker'>,
+  deps: ListenerDeps,
   options: ButtonListenerOptions<Schema>,
   work: (value: z.output<Schema>, args: ButtonClickArgs) => Promise<void>,
 ) {

@@ -1,7 +1,7 @@
 import type { AllMiddlewareArgs, BlockAction, SlackActionMiddlewareArgs } from '@slack/bolt';
-import type { AppDeps } from '../../app/deps.js';
 import type { SlackMessage } from '../../blocks/index.js';
 import { postDirect, type ReplyMode, reply } from '../../flows/respond.js';
+import type { ListenerDeps } from '../listener-deps.js';
 
 export type ButtonClickArgs = SlackActionMiddlewareArgs<BlockAction> & AllMiddlewareArgs;
 
@@ -26,7 +26,7 @@ export function isHomeClick(args: ButtonClickArgs): boolean {
  * has none, so its answer goes to the user's direct messages with Order Desk.
  */
 export function answerClick(
-  deps: Pick<AppDeps, 'logger'>,
+  deps: Pick<ListenerDeps, 'logger'>,
   args: ButtonClickArgs,
   message: SlackMessage,
   mode: ReplyMode,

@@ -1,12 +1,11 @@
-import type { AppDeps } from '../../app/deps.js';
 import { renderExportModal } from '../../blocks/index.js';
 import { dayKey } from '../../finance/spend.js';
+import type { ListenerDeps } from '../listener-deps.js';
+import type { ExportFeatureDeps } from '../views/export-submitted.js';
 import { simpleClick } from './simple-click.js';
 
 /** "Export orders" on the Home tab (finance only, checked at the click): opens the export modal. */
-export function exportOrdersAction(
-  deps: Pick<AppDeps, 'auth' | 'logger' | 'metrics' | 'now' | 'reportTimeZone' | 'tracker'>,
-) {
+export function exportOrdersAction(deps: Pick<ExportFeatureDeps, 'now' | 'reportTimeZone'> & ListenerDeps) {
   return simpleClick(deps, async ({ body, client }) => {
     const finance = await deps.auth.isFinance(body.user.id);
     if (!finance.allowed) return 'denied';

@@ -1,8 +1,8 @@
-import type { AppDeps } from '../../app/deps.js';
 import { renderAccessDenied } from '../../blocks/index.js';
 import { renderNotificationsUnavailable } from '../../blocks/notifications.js';
 import { type HomeDeps, publishHome } from '../../flows/publish-home.js';
 import { isValidOrderId } from '../../partner-api/index.js';
+import type { ListenerDeps } from '../listener-deps.js';
 import { answerClick, clickedValue } from './click.js';
 import { simpleClick } from './simple-click.js';
 
@@ -32,7 +32,7 @@ export function stopWatchAction(deps: HomeDeps) {
  * "Remove" beside a channel subscription: its creator, or a subscription admin (SUBSCRIPTION_ADMINS_*),
  * checked again at the click. Posts still waiting for it are dropped.
  */
-export function removeSubscriptionAction(deps: HomeDeps & Pick<AppDeps, 'auth'>) {
+export function removeSubscriptionAction(deps: HomeDeps & ListenerDeps) {
   return simpleClick(
     deps,
     async (args) => {

@@ -1,6 +1,6 @@
-import type { AppDeps } from '../../app/deps.js';
 import { OrderButtonSchema } from '../../blocks/index.js';
 import { startWatch, type WatchDeps } from '../../flows/notifications/watch-order.js';
+import type { ListenerDeps } from '../listener-deps.js';
 import { buttonListener } from './button-listener.js';
 import { answerClick } from './click.js';
 
@@ -8,7 +8,7 @@ import { answerClick } from './click.js';
  * "Notify me" on a card of an order that has not settled, and on "Keys not available yet": a direct
  * message when the order completes, fails, is cancelled or refunded. For anyone who may see orders.
  */
-export function notifyMeAction(deps: WatchDeps & Pick<AppDeps, 'auth' | 'metrics' | 'tracker'>) {
+export function notifyMeAction(deps: WatchDeps & ListenerDeps) {
   return buttonListener(
     deps,
     {

@@ -1,4 +1,4 @@
-import type { AppDeps } from '../../app/deps.js';
+import type { ListenerDeps } from '../listener-deps.js';
 import { simpleClick } from './simple-click.js';
 
 /**
@@ -6,6 +6,6 @@ import { simpleClick } from './simple-click.js';
  * also sends the click here. It only needs an ack (without one, Slack shows the clicker a warning
  * and Bolt logs an unacknowledged request); there is nothing to check or answer.
  */
-export function openInPartnerAction(deps: Pick<AppDeps, 'metrics' | 'tracker'>) {
+export function openInPartnerAction(deps: ListenerDeps) {
   return simpleClick(deps, async () => 'ok');
 }

@@ -1,8 +1,9 @@
-import type { AppDeps } from '../../app/deps.js';
 import { ActionIds, OrderButtonSchema, renderOrderCard } from '../../blocks/index.js';
+import type { LookupDeps } from '../../flows/lookup-order.js';
 import { isMessage, loadOrder } from '../../flows/lookup-order.js';
 import { cardOptions } from '../../flows/render-options.js';
 import { postDirect, reply } from '../../flows/respond.js';
+import type { ListenerDeps } from '../listener-deps.js';
 import { buttonListener } from './button-listener.js';
 import { isHomeClick } from './click.js';
 
@@ -11,21 +12,7 @@ import { isHomeClick } from './click.js';
  * tab, which has no message to replace and no response_url, the card goes to the user's direct
  * messages with Order Desk (where Show keys works as on any card).
  */
-export function openOrderAction(
-  deps: Pick<
-    AppDeps,
-    | 'auth'
-    | 'currency'
-    | 'logger'
-    | 'metrics'
-    | 'now'
-    | 'orderIndex'
-    | 'orderLinks'
-    | 'orderSync'
-    | 'partner'
-    | 'tracker'
-  >,
-) {
+export function openOrderAction(deps: LookupDeps & ListenerDeps) {
   return buttonListener(
     deps,
     {

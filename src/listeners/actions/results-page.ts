@@ -1,11 +1,11 @@
-import type { AppDeps } from '../../app/deps.js';
 import { PageButtonSchema } from '../../blocks/index.js';
 import { answerResultsPage, type LookupDeps } from '../../flows/lookup-order.js';
 import { reply } from '../../flows/respond.js';
+import type { ListenerDeps } from '../listener-deps.js';
 import { buttonListener } from './button-listener.js';
 
 /** Previous / Next / Back to results: the state (query, offset) is in the button's value. */
-export function resultsPageAction(deps: LookupDeps & Pick<AppDeps, 'auth' | 'metrics' | 'tracker'>) {
+export function resultsPageAction(deps: LookupDeps & ListenerDeps) {
   return buttonListener(
     deps,
     {

@@ -1,7 +1,8 @@
-import type { AppDeps } from '../../app/deps.js';
 import { SearchPageSchema } from '../../blocks/index.js';
 import { reply } from '../../flows/respond.js';
+import type { SearchDeps } from '../../flows/search-orders.js';
 import { answerOrderFilters } from '../../flows/search-orders.js';
+import type { ListenerDeps } from '../listener-deps.js';
 import { buttonListener } from './button-listener.js';
 
 /**
@@ -9,20 +10,7 @@ import { buttonListener } from './button-listener.js';
  * value, so the search runs again on whichever replica gets the click, and the list is replaced.
  * Nothing is kept on the server: no session to expire, and Slack keeps the value under 2,000 chars.
  */
-export function searchPageAction(
-  deps: Pick<
-    AppDeps,
-    | 'auth'
-    | 'currency'
-    | 'logger'
-    | 'metrics'
-    | 'now'
-    | 'orderIndex'
-    | 'orderSync'
-    | 'reportTimeZone'
-    | 'tracker'
-  >,
-) {
+export function searchPageAction(deps: SearchDeps & ListenerDeps) {
   return buttonListener(
     deps,
     {

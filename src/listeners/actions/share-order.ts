@@ -1,8 +1,9 @@
-import type { AppDeps } from '../../app/deps.js';
 import { OrderButtonSchema, renderOrderCard, renderSharingRefused } from '../../blocks/index.js';
+import type { ShareDeps } from '../../flows/lookup-order.js';
 import { isMessage, loadOrder } from '../../flows/lookup-order.js';
 import { cardOptions } from '../../flows/render-options.js';
 import { deleteOriginal, reply } from '../../flows/respond.js';
+import type { ListenerDeps } from '../listener-deps.js';
 import { buttonListener } from './button-listener.js';
 import { clickChannel } from './click.js';
 
@@ -10,22 +11,7 @@ import { clickChannel } from './click.js';
  * "Share in channel": posts a fresh copy of the card to the channel, with who shared it, then removes
  * the ephemeral preview. The shared card carries no Share button and no keys.
  */
-export function shareOrderAction(
-  deps: Pick<
-    AppDeps,
-    | 'auth'
-    | 'channelSharing'
-    | 'currency'
-    | 'logger'
-    | 'metrics'
-    | 'now'
-    | 'orderLinks'
-    | 'orderIndex'
-    | 'orderSync'
-    | 'partner'
-    | 'tracker'
-  >,
-) {
+export function shareOrderAction(deps: ShareDeps & ListenerDeps) {
   return buttonListener(
     deps,
     {

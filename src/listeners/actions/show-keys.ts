@@ -1,6 +1,6 @@
-import type { AppDeps } from '../../app/deps.js';
 import { OrderButtonSchema } from '../../blocks/index.js';
 import { deliverKeys, type KeysDeps } from '../../flows/deliver-keys.js';
+import type { ListenerDeps } from '../listener-deps.js';
 import { buttonListener } from './button-listener.js';
 import { clickChannel } from './click.js';
 
@@ -8,7 +8,7 @@ import { clickChannel } from './click.js';
  * "Show keys" on a card, wherever the card is (a preview, or a copy shared in a channel that anyone
  * can click): the clicker is authorised now, and keys go only to them, ephemerally.
  */
-export function showKeysAction(deps: KeysDeps & Pick<AppDeps, 'metrics' | 'tracker'>) {
+export function showKeysAction(deps: KeysDeps & ListenerDeps) {
   return buttonListener(
     deps,
     {

@@ -1,5 +1,5 @@
-import type { AppDeps } from '../../app/deps.js';
 import { instrumented } from '../instrument.js';
+import type { ListenerDeps } from '../listener-deps.js';
 import type { ButtonClickArgs } from './click.js';
 
 /**
@@ -8,7 +8,7 @@ import type { ButtonClickArgs } from './click.js';
  * replaces the action ID in the metric when IDs vary (one per image key).
  */
 export function simpleClick(
-  deps: Pick<AppDeps, 'metrics' | 'tracker'>,
+  deps: Pick<ListenerDeps, 'metrics' | 'tracker'>,
   work: (args: ButtonClickArgs) => Promise<string>,
   label?: string,
 ) {

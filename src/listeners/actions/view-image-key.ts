@@ -1,5 +1,5 @@
-import type { AppDeps } from '../../app/deps.js';
 import { ActionIds } from '../../blocks/index.js';
+import type { ListenerDeps } from '../listener-deps.js';
 import { simpleClick } from './simple-click.js';
 
 /**
@@ -7,6 +7,6 @@ import { simpleClick } from './simple-click.js';
  * click here, where it only needs an ack. Nothing is revealed by the click: the page asks for the key
  * when the agent presses Reveal there, and every check happens then.
  */
-export function viewImageKeyAction(deps: Pick<AppDeps, 'metrics' | 'tracker'>) {
+export function viewImageKeyAction(deps: ListenerDeps) {
   return simpleClick(deps, async () => 'ok', ActionIds.viewImageKey);
 }

@@ -1,6 +1,6 @@
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt';
-import type { AppDeps } from '../../app/deps.js';
 import { instrumented } from '../instrument.js';
+import type { ListenerDeps } from '../listener-deps.js';
 import { replyUnexpected } from '../unexpected.js';
 
 export type CommandArgs = SlackCommandMiddlewareArgs & AllMiddlewareArgs;
@@ -10,7 +10,7 @@ export type CommandArgs = SlackCommandMiddlewareArgs & AllMiddlewareArgs;
  * longer), then do the work, tracked so a graceful stop waits for it, and answer every failure.
  */
 export function commandListener(
-  deps: Pick<AppDeps, 'logger' | 'metrics' | 'tracker'>,
+  deps: Pick<ListenerDeps, 'logger' | 'metrics' | 'tracker'>,
   where: string,
   work: (args: CommandArgs) => Promise<void>,
 ) {

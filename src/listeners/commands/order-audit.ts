@@ -2,21 +2,20 @@ import type { AppDeps } from '../../app/deps.js';
 import { AUDIT_USAGE, renderAccessDenied, renderAuditTrail, renderNotice } from '../../blocks/index.js';
 import { reply } from '../../flows/respond.js';
 import { isValidOrderId } from '../../partner-api/index.js';
+import type { ListenerDeps } from '../listener-deps.js';
 import { commandListener } from './command-listener.js';
 
 // The newest lines shown; the answer says how many older ones there are.
 const LINES_SHOWN = 100;
 
+/** What `/order-audit` needs: the audit trail and how long it is kept. */
+export type AuditTrailDeps = Pick<AppDeps, 'auditRetentionDays' | 'auditStore' | 'currency' | 'now'>;
+
 /**
  * `/order-audit <order ID>`: who retrieved that order's keys and when, newest first, from the audit
  * trail in the database. Only for AUDIT_VIEWERS_* (fail closed), only to the person who asked.
  */
-export function orderAuditCommand(
-  deps: Pick<
-    AppDeps,
-    'auditRetentionDays' | 'auditStore' | 'auth' | 'currency' | 'logger' | 'metrics' | 'now' | 'tracker'
-  >,
-) {
+export function orderAuditCommand(deps: AuditTrailDeps & ListenerDeps) {
   return commandListener(deps, '/order-audit', async ({ command, respond }) => {
     const answer = (message: Parameters<typeof reply>[1]) =>
       reply(respond, message, 'new_ephemeral', deps.logger);

@@ -1,9 +1,10 @@
-import type { AppDeps } from '../../app/deps.js';
 import { renderNotice } from '../../blocks/index.js';
 import { renderSubscribeModal } from '../../blocks/subscribe-modal.js';
+import type { SubscribeDeps } from '../../flows/notifications/subscribe.js';
 import { reply } from '../../flows/respond.js';
 import { SUBSCRIBABLE_STATUSES } from '../../notifications/filters.js';
 import { slackErrorCode } from '../../services/slack-delivery.js';
+import type { ListenerDeps } from '../listener-deps.js';
 import { commandListener } from './command-listener.js';
 
 /**
@@ -11,9 +12,7 @@ import { commandListener } from './command-listener.js';
  * modal opens first (its trigger lasts 3 seconds); who may subscribe, and the channel, are checked
  * when it is submitted (any member who may look orders up, in a channel they and Order Desk are in).
  */
-export function orderSubscribeCommand(
-  deps: Pick<AppDeps, 'allowExternalSharing' | 'currency' | 'logger' | 'metrics' | 'now' | 'tracker'>,
-) {
+export function orderSubscribeCommand(deps: SubscribeDeps & ListenerDeps) {
   return commandListener(deps, '/order-subscribe', async ({ command, respond, client }) => {
     try {
       await client.views.open({

@@ -1,9 +1,9 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
-import type { AppDeps } from '../../app/deps.js';
 import { type HomeDeps, publishHome } from '../../flows/publish-home.js';
+import type { EventListenerDeps } from '../listener-deps.js';
 
 /** Publishes the Home tab when it is opened (this event also fires for the Messages tab: ignored). */
-export function appHomeOpened(deps: HomeDeps & Pick<AppDeps, 'eventDedup'>) {
+export function appHomeOpened(deps: HomeDeps & EventListenerDeps) {
   return async ({
     event,
     body,

@@ -1,9 +1,10 @@
 import type { AllMiddlewareArgs, MessageShortcut, SlackShortcutMiddlewareArgs } from '@slack/bolt';
-import type { AppDeps } from '../../app/deps.js';
 import { renderAccessDenied } from '../../blocks/index.js';
+import type { MessageLookupDeps } from '../../flows/orders-in-message.js';
 import { answerOrdersInMessage } from '../../flows/orders-in-message.js';
 import { reply } from '../../flows/respond.js';
 import { instrumented } from '../instrument.js';
+import type { ListenerDeps } from '../listener-deps.js';
 import { replyUnexpected } from '../unexpected.js';
 
 export const LOOKUP_ORDERS = 'lookup_orders';
@@ -14,20 +15,7 @@ type MessageShortcutArgs = SlackShortcutMiddlewareArgs<MessageShortcut> & AllMid
  * "Look up orders" on any message, threads included (where slash commands do not work): the orders
  * named in it, answered only to the person who clicked, through the shortcut's response_url.
  */
-export function lookupOrdersShortcut(
-  deps: Pick<
-    AppDeps,
-    | 'auth'
-    | 'currency'
-    | 'logger'
-    | 'metrics'
-    | 'now'
-    | 'orderExamples'
-    | 'orderLinks'
-    | 'partner'
-    | 'tracker'
-  >,
-) {
+export function lookupOrdersShortcut(deps: MessageLookupDeps & ListenerDeps) {
   return (args: MessageShortcutArgs) =>
     instrumented(
       deps,

@@ -3,31 +3,22 @@ import type { AppDeps } from '../../app/deps.js';
 import { EXPORT_FIELDS } from '../../blocks/index.js';
 import { checkExportRange, runExport } from '../../finance/export-orders.js';
 import type { ExportClaim } from '../../services/export-claims.js';
+import type { ListenerDeps } from '../listener-deps.js';
 
 type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
+
+/** What a CSV export needs: the one per user claim, the history (copy or partner), the upload. */
+export type ExportFeatureDeps = Pick<
+  AppDeps,
+  'currency' | 'delivery' | 'exportClaims' | 'now' | 'orderIndex' | 'orderSync' | 'partner' | 'reportTimeZone'
+>;
 
 /**
  * The export modal submitted: checked before the ack (so the modal can show what is wrong), then the
  * export runs after it, in the background, tracked so a graceful stop waits for it. One export per
  * user at a time, across replicas.
  */
-export function exportSubmitted(
-  deps: Pick<
-    AppDeps,
-    | 'auth'
-    | 'currency'
-    | 'delivery'
-    | 'exportClaims'
-    | 'logger'
-    | 'metrics'
-    | 'now'
-    | 'orderIndex'
-    | 'orderSync'
-    | 'partner'
-    | 'reportTimeZone'
-    | 'tracker'
-  >,
-) {
+export function exportSubmitted(deps: ExportFeatureDeps & ListenerDeps) {
   return async ({ ack, body, view, client }: ViewArgs) => {
     const userId = body.user.id;
     const values = view.state.values;

@@ -1,8 +1,9 @@
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
-import type { AppDeps } from '../../app/deps.js';
 import { renderAccessDenied, SEARCH_FIELDS, type SearchField } from '../../blocks/index.js';
 import { postDirect } from '../../flows/respond.js';
+import type { SearchDeps } from '../../flows/search-orders.js';
 import { answerOrderFilters, checkSearchForm, type SearchFormErrors } from '../../flows/search-orders.js';
+import type { ListenerDeps } from '../listener-deps.js';
 
 type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 
@@ -16,12 +17,7 @@ type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
  * where to be answered, and fails where the bot cannot post), stays after a reload, and its
  * Previous/Next clicks come with a response_url that replaces the list in place.
  */
-export function searchSubmitted(
-  deps: Pick<
-    AppDeps,
-    'auth' | 'currency' | 'logger' | 'now' | 'orderIndex' | 'orderSync' | 'reportTimeZone' | 'tracker'
-  >,
-) {
+export function searchSubmitted(deps: SearchDeps & ListenerDeps) {
   return async ({ ack, body, view, client }: ViewArgs) => {
     const userId = body.user.id;
     const values = view.state.values;

@@ -1,7 +1,7 @@
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
-import type { AppDeps } from '../../app/deps.js';
 import { renderAccessDenied } from '../../blocks/index.js';
 import { SUBSCRIBE_FIELDS, type SubscribeField } from '../../blocks/subscribe-modal.js';
+import type { SubscribeDeps } from '../../flows/notifications/subscribe.js';
 import {
   announceSubscription,
   checkChannel,
@@ -10,6 +10,7 @@ import {
   sameSubscriptionExists,
   saveSubscription,
 } from '../../flows/notifications/subscribe.js';
+import type { ListenerDeps } from '../listener-deps.js';
 
 type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 
@@ -19,12 +20,7 @@ type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
  * the ack, so the modal shows what is wrong under its field. Then the subscription is saved and the
  * channel told.
  */
-export function subscribeSubmitted(
-  deps: Pick<
-    AppDeps,
-    'auth' | 'channelSharing' | 'currency' | 'delivery' | 'logger' | 'notifications' | 'now' | 'tracker'
-  >,
-) {
+export function subscribeSubmitted(deps: SubscribeDeps & ListenerDeps) {
   return async ({ ack, body, view, client }: ViewArgs) => {
     const userId = body.user.id;
     const values = view.state.values;
