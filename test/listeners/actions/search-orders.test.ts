@@ -254,9 +254,13 @@ describe('Search orders, with the order index synced', () => {
       errors: { search_text: 'Fill in at least one field: text, status, a date or an amount.' },
     });
     expect(h.slack.modals.get(USERS.member)?.length).toBe(modalsBefore);
-    // Give a wrongly sent list time to arrive before saying none came.
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(h.slack.messages.filter((m) => m.channel === dmOf(USERS.member)).length).toBe(dmBefore);
+    // A valid search after them: its list is the first to reach the DM, so none of the refused
+    // submissions sent one (theirs would have been on its way first).
+    const list = await search(h, USERS.member, { text: 'PRO' });
+    expect(h.slack.messages.filter((m) => m.channel === dmOf(USERS.member))).toEqual([
+      ...h.slack.messages.filter((m) => m.channel === dmOf(USERS.member)).slice(0, dmBefore),
+      list,
+    ]);
     h.slack.modals.set(USERS.member, []);
   });
 
@@ -290,8 +294,13 @@ describe('Search orders, with the order index synced', () => {
           'Order Desk is for the partner’s staff. Guest accounts cannot see order data. If you need it, ask your Order Desk admin.',
       },
     });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // A member's search submitted after it reaches their DM: a list for the guest would have come first.
+    h.slack.modals.set(USERS.member, [
+      { id: 'VMEMBER', view: renderSearchModal({ timeZone: 'Europe/Berlin', currency: 'EUR' }) },
+    ]);
+    await search(h, USERS.member, { text: 'pro' });
     expect(h.slack.messages.filter((m) => m.channel === dmOf(USERS.guest)).length).toBe(dmBefore);
+    h.slack.modals.set(USERS.member, []);
   });
 });
 
