@@ -302,6 +302,8 @@ export function createDailyDigest(options: DailyDigestOptions): DailyDigest {
     state,
     logger: log,
     everyMs: options.checkEveryMs ?? CHECK_EVERY_MS,
+    // At start too: an app started (or restarted) after DIGEST_TIME posts the day's digest at once.
+    firstAfterMs: 0,
     backoff: { firstMs: FIRST_BACKOFF_MS, maxMs: MAX_BACKOFF_MS },
     clock: options.clock ?? { now: () => options.now().getTime(), sleep: systemClock.sleep },
     async round(signal) {

@@ -195,7 +195,10 @@ export function createSlackDelivery(client: WebClient, options: DeliveryOptions)
         .catch(() => undefined)
         .then(() => {
           // Stopped while it waited behind the channel's earlier posts: not sent at all.
-          if (postOptions.signal?.aborted) throw new DeliveryGaveUpError('stopped');
+          if (postOptions.signal?.aborted) {
+            options.metrics?.onOutcome(kind, 'failed');
+            throw new DeliveryGaveUpError('stopped');
+          }
           return call(
             kind,
             () =>

@@ -12,6 +12,7 @@ import {
 } from '../helpers/harness.js';
 import { startTestSimulator } from '../helpers/partner.js';
 import { type RedisServer, redisTests, startRedisServer } from '../helpers/redis-server.js';
+import { heldClock } from '../jobs/fake-clock.js';
 
 const FINANCE = 'C0FINANCE';
 const textOf = (value: unknown) => JSON.stringify(value) ?? '';
@@ -37,6 +38,8 @@ describe('the balance watch', () => {
       simulator: { orders: 400, anchor: '2026-11-22T09:00:00.000Z' },
       env: { ...WATCH, BALANCE_ALERT_RUNWAY_DAYS: '3' },
       now: () => now,
+      // The check runs when the test says (runOnce), on the test's time.
+      jobClock: heldClock(() => now.getTime()),
     });
     h.slack.channels.push({ id: FINANCE, name: 'finance' });
   });
@@ -93,6 +96,7 @@ describe('the balance watch', () => {
       { ...WATCH, BALANCE_ALERT_RUNWAY_DAYS: '3' },
       () => now,
       h.state,
+      heldClock(() => now.getTime()),
     );
     try {
       nextRound();
@@ -217,7 +221,18 @@ describe.skipIf(redisTests.skip)('the balance watch on two replicas sharing Redi
     slack = await startTestSlack();
     slack.channels.push({ id: FINANCE, name: 'finance' });
     const env = { ...WATCH, REDIS_URL: redis.url, REDIS_PREFIX: `w${Date.now()}:` };
-    replicas = await Promise.all([0, 1].map(() => startDesk(simulator, slack, env, () => now)));
+    replicas = await Promise.all(
+      [0, 1].map(() =>
+        startDesk(
+          simulator,
+          slack,
+          env,
+          () => now,
+          undefined,
+          heldClock(() => now.getTime()),
+        ),
+      ),
+    );
   });
   afterAll(async () => {
     for (const replica of replicas ?? []) await replica.desk.stop(2_000);

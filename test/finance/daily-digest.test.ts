@@ -13,6 +13,7 @@ import {
 } from '../helpers/harness.js';
 import { startTestSimulator } from '../helpers/partner.js';
 import { type RedisServer, redisTests, startRedisServer } from '../helpers/redis-server.js';
+import { heldClock } from '../jobs/fake-clock.js';
 
 const DIGEST = 'C0DIGEST';
 // The simulator's statuses as a reader should see them (written out here, not taken from the app).
@@ -105,6 +106,8 @@ describe('the daily digest', () => {
       // DIGEST_TIME left at its default, 09:00; REPORT_TIMEZONE at UTC.
       env: { DIGEST_CHANNEL_ID: DIGEST },
       now: () => now,
+      // The check runs when the test says (runOnce), on the test's time.
+      jobClock: heldClock(() => now.getTime()),
     });
     h.slack.channels.push({ id: DIGEST, name: 'finance-digest' });
     // Yesterday (21 November) gets two refunds and twelve failures more than the generated history.
@@ -160,6 +163,7 @@ describe('the daily digest', () => {
       { DIGEST_CHANNEL_ID: DIGEST },
       () => now,
       h.state,
+      heldClock(() => now.getTime()),
     );
     try {
       expect(await restarted.desk.dailyDigest.runOnce()).toBe('already_sent');
@@ -272,7 +276,14 @@ describe('the daily digest', () => {
   it('without DIGEST_CHANNEL_ID there is no digest', async () => {
     const state = createMemoryState();
     const calls = h.slack.calls.filter((call) => call.method === 'chat.postMessage').length;
-    const plain = await startDesk(h.simulator, h.slack, {}, () => now, state);
+    const plain = await startDesk(
+      h.simulator,
+      h.slack,
+      {},
+      () => now,
+      state,
+      heldClock(() => now.getTime()),
+    );
     try {
       expect(await plain.desk.dailyDigest.runOnce()).toBe('off');
     } finally {
@@ -294,6 +305,8 @@ describe('the daily digest in REPORT_TIMEZONE', () => {
       simulator: { orders: 600, anchor: '2026-11-21T19:30:00.000Z', maxGapMs: 3_600_000 },
       env: { DIGEST_CHANNEL_ID: DIGEST, DIGEST_TIME: '09:00', REPORT_TIMEZONE: 'Pacific/Auckland' },
       now: () => now,
+      // The check runs when the test says (runOnce), on the test's time.
+      jobClock: heldClock(() => now.getTime()),
     });
     h.slack.channels.push({ id: DIGEST, name: 'digest-nz' }, { id: UTC_CHANNEL, name: 'digest-utc' });
     // The same account, the same moment, another time zone (its own state: another deployment).
@@ -302,6 +315,8 @@ describe('the daily digest in REPORT_TIMEZONE', () => {
       h.slack,
       { DIGEST_CHANNEL_ID: UTC_CHANNEL, DIGEST_TIME: '09:00' },
       () => now,
+      undefined,
+      heldClock(() => now.getTime()),
     );
   });
   afterAll(async () => {
@@ -352,7 +367,18 @@ describe.skipIf(redisTests.skip)('the daily digest on two replicas sharing Redis
     slack = await startTestSlack();
     slack.channels.push({ id: DIGEST, name: 'finance-digest' });
     const env = { DIGEST_CHANNEL_ID: DIGEST, REDIS_URL: redis.url, REDIS_PREFIX: `d${Date.now()}:` };
-    replicas = await Promise.all([0, 1].map(() => startDesk(simulator, slack, env, () => now)));
+    replicas = await Promise.all(
+      [0, 1].map(() =>
+        startDesk(
+          simulator,
+          slack,
+          env,
+          () => now,
+          undefined,
+          heldClock(() => now.getTime()),
+        ),
+      ),
+    );
   });
   afterAll(async () => {
     for (const replica of replicas ?? []) await replica.desk.stop(2_000);

@@ -5,6 +5,7 @@ import { waitForEvent } from '../../sandbox/fake-slack/wait.js';
 import type { PartnerSimulator, SimulatorOptions } from '../../sandbox/simulator/server.js';
 import { buildOrderDesk, type OrderDesk } from '../../src/app/create-app.js';
 import { AppEnvSchema, parseEnv } from '../../src/config/index.js';
+import type { JobClock } from '../../src/jobs/index.js';
 import { createLogger } from '../../src/logger.js';
 import { createMemoryState, type SharedState } from '../../src/state/index.js';
 import { secretLeaks } from './hygiene.js';
@@ -47,6 +48,8 @@ export interface HarnessOptions {
   simulator?: SimulatorOptions;
   env?: Record<string, string>;
   now?: () => Date;
+  /** The background jobs' clock (test/jobs/fake-clock.ts): a test drives their rounds. */
+  jobClock?: JobClock;
 }
 
 /** Full members of the app's workspace (users.info says so). */
@@ -95,6 +98,7 @@ export async function startDesk(
   overrides: Record<string, string> = {},
   now?: () => Date,
   state?: SharedState,
+  jobClock?: JobClock,
 ): Promise<DeskUnderTest> {
   const env = parseEnv(AppEnvSchema, {
     PARTNER_API_BASE_URL: simulator.url,
@@ -141,7 +145,7 @@ export async function startDesk(
     secrets: [BOT_TOKEN, SIGNING_SECRET, simulator.apiKey],
     destination,
   });
-  const desk = await buildOrderDesk({ env, logger, now, state });
+  const desk = await buildOrderDesk({ env, logger, now, state, jobClock });
   const port = await desk.start();
   return { desk, appUrl: `http://127.0.0.1:${port}`, logs, waitForLog };
 }
@@ -165,6 +169,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     options.env,
     options.now,
     state,
+    options.jobClock,
   );
   slack.appUrl = appUrl;
   return {

@@ -58,3 +58,36 @@ export function createFakeClock(start = Date.parse('2026-11-23T10:00:00.000Z')):
     pending: () => sleepers.length,
   };
 }
+
+/**
+ * Time a test holds: the jobs' loops never start a round on their own (their sleeps end only at a
+ * stop); the test moves time on and runs the rounds itself (`runOnce`). `now` is for the app too.
+ */
+export interface HeldTime {
+  clock: JobClock;
+  now: () => Date;
+  advance(ms: number): void;
+}
+
+export function holdTime(start = Date.now()): HeldTime {
+  let at = start;
+  return {
+    clock: heldClock(() => at),
+    now: () => new Date(at),
+    advance(ms) {
+      at += ms;
+    },
+  };
+}
+
+/** A job clock on the test's own time whose loops never start a round by themselves (see HeldTime). */
+export function heldClock(now: () => number): JobClock {
+  return {
+    now,
+    sleep: (_ms, signal) =>
+      new Promise<void>((resolve) => {
+        if (signal.aborted) resolve();
+        else signal.addEventListener('abort', () => resolve(), { once: true });
+      }),
+  };
+}

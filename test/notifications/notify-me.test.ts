@@ -2,29 +2,37 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeMessage } from '../../sandbox/fake-slack/model.js';
 import { CHANNEL, type Harness, nthResponse, startHarness, USERS } from '../helpers/harness.js';
 import { until } from '../helpers/until.js';
+import { holdTime } from '../jobs/fake-clock.js';
+import { roundsUntil } from './rounds.js';
 
 const textOf = (value: unknown) => JSON.stringify(value) ?? '';
 
 // "Notify me": the moving simulator changes an order, the sync sees it, the watcher gets one direct
 // message with the card as it is now (never keys), and the watch ends. Time moves by a clock the test
-// holds, for the 30-day expiry.
+// holds (the sync's and the order events' rounds run when the test moves it), for the 30-day expiry too.
 describe('Notify me', () => {
   let h: Harness;
-  let offsetMs = 0;
+  const time = holdTime();
   beforeAll(async () => {
     h = await startHarness({
       simulator: { orders: 60 },
       env: { ORDER_SYNC_SECONDS: '1', ORDER_SYNC_MAX_RPS: '50', USER_INFO_CACHE_SECONDS: '0' },
-      now: () => new Date(Date.now() + offsetMs),
+      now: time.now,
+      jobClock: time.clock,
     });
+    // The app has run a moment: the history is in the index, and the order events job reads from here.
+    await rounds('the first rounds', () => true);
   });
   afterAll(() => h.stop());
+
+  const rounds = <T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>) =>
+    roundsUntil(what, time, [h.desk], check);
 
   /** A new PROCESSING order at the newest end of the history, once the index has it. */
   async function pendingOrder() {
     const [order] = h.simulator.history.arrive(1, { status: 'PROCESSING' });
     if (!order) throw new Error('no order arrived');
-    await until(
+    await rounds(
       'the index',
       async () => (await h.desk.deps.orderIndex.get(order.id))?.status === 'PROCESSING',
     );
@@ -56,7 +64,7 @@ describe('Notify me', () => {
     expect(await notifyMe(USERS.agent, order.id)).toContain('You are already watching order');
 
     h.simulator.history.complete(order.id);
-    const message = await h.slack.waitFor(() => dmsAbout(USERS.agent, order.id).at(0), 15_000);
+    const message = await rounds('the direct message', () => dmsAbout(USERS.agent, order.id).at(0));
     expect(message.text).toContain(`Order ${order.id} is now Completed`);
     expect(textOf(message.blocks)).toContain('Processing → Completed');
     expect(textOf(message.blocks)).toContain('order_show_keys');
@@ -75,7 +83,7 @@ describe('Notify me', () => {
     const order = await pendingOrder();
     await notifyMe(USERS.member, order.id);
     h.simulator.history.complete(order.id, 'FAILED');
-    const message = await h.slack.waitFor(() => dmsAbout(USERS.member, order.id).at(0), 15_000);
+    const message = await rounds('the direct message', () => dmsAbout(USERS.member, order.id).at(0));
     expect(message.text).toContain('is now Failed');
     expect(textOf(message.blocks)).not.toContain('order_show_keys');
   });
@@ -124,7 +132,9 @@ describe('Notify me', () => {
     user.guest = 'multi-channel';
     try {
       h.simulator.history.complete(order.id);
-      await h.waitForLog('watch ended: no access', (line) => line.orderId === order.id, 15_000);
+      await rounds('the watch to end', () =>
+        h.logs.some((line) => line.includes('"msg":"watch ended: no access"') && line.includes(order.id)),
+      );
       expect(dmsAbout(USERS.groupAgent, order.id)).toHaveLength(0);
       expect(await h.desk.deps.notifications.watchesOf(USERS.groupAgent, 10)).toEqual([]);
     } finally {
@@ -147,7 +157,7 @@ describe('Notify me', () => {
     );
     expect(await h.desk.deps.notifications.watchesOf(USERS.finance, 10)).toEqual([]);
     h.simulator.history.complete(order.id);
-    await until(
+    await rounds(
       'the index',
       async () => (await h.desk.deps.orderIndex.get(order.id))?.status === 'COMPLETED',
     );
@@ -158,16 +168,11 @@ describe('Notify me', () => {
   it('after 30 days the watch ends by itself, and the direct message says so', async () => {
     const order = await pendingOrder();
     await notifyMe(USERS.agent, order.id);
-    offsetMs = 31 * 86_400_000;
-    try {
-      const message = await h.slack.waitFor(
-        () => dmsAbout(USERS.agent, order.id).find((m) => m.text.includes('stopped watching')),
-        15_000,
-      );
-      expect(textOf(message.blocks)).toContain('30 days passed');
-      expect(await h.desk.deps.notifications.watchesOf(USERS.agent, 10)).toEqual([]);
-    } finally {
-      offsetMs = 0;
-    }
+    time.advance(31 * 86_400_000);
+    const message = await rounds('the direct message', () =>
+      dmsAbout(USERS.agent, order.id).find((m) => m.text.includes('stopped watching')),
+    );
+    expect(textOf(message.blocks)).toContain('30 days passed');
+    expect(await h.desk.deps.notifications.watchesOf(USERS.agent, 10)).toEqual([]);
   });
 });

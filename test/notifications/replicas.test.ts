@@ -17,17 +17,28 @@ import {
   startPostgresServer,
 } from '../helpers/postgres-server.js';
 import { type RedisServer, redisTests, startRedisServer } from '../helpers/redis-server.js';
-import { until } from '../helpers/until.js';
+import { holdTime } from '../jobs/fake-clock.js';
+import { roundsUntil } from './rounds.js';
 
 // Three replicas on one PostgreSQL and one Redis: every order event of a subscription is posted once
 // and every watch answered once, with Slack's per-channel limit enforced (no 429), even when the
-// replica that posts stops halfway.
+// replica that posts stops halfway. The sync's and the order events' rounds run, on every replica, when
+// the test moves the time it holds.
 describe.skipIf(postgresTests.skip || redisTests.skip)('order events on three replicas', () => {
   let postgres: PostgresServer;
   let redis: RedisServer;
   let simulator: PartnerSimulator;
   let slack: FakeSlack;
   let replicas: DeskUnderTest[] = [];
+  const time = holdTime();
+  const rounds = <T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>) =>
+    roundsUntil(
+      what,
+      time,
+      replicas.map((replica) => replica.desk),
+      check,
+      { maxRounds: 200 },
+    );
   beforeAll(async () => {
     [postgres, redis] = await Promise.all([startPostgresServer(), startRedisServer()]);
     simulator = await startTestSimulator({ orders: 30 });
@@ -41,7 +52,9 @@ describe.skipIf(postgresTests.skip || redisTests.skip)('order events on three re
       ORDER_SYNC_MAX_RPS: '50',
       NOTIFY_CHANNEL_POSTS_PER_SECOND: '20',
     };
-    replicas = await Promise.all([0, 1, 2].map(() => startDesk(simulator, slack, env)));
+    replicas = await Promise.all(
+      [0, 1, 2].map(() => startDesk(simulator, slack, env, time.now, undefined, time.clock)),
+    );
   }, 60_000);
   afterAll(async () => {
     for (const replica of replicas) await replica.desk.stop(2_000);
@@ -54,27 +67,35 @@ describe.skipIf(postgresTests.skip || redisTests.skip)('order events on three re
   it('each event posted once, each watch answered once, across a change of the posting replica', async () => {
     const first = replicas[0] as DeskUnderTest;
     const notifications = first.desk.deps.notifications;
-    // Every replica has started reading events (its cursor is set) before anything happens.
-    await until('the notifier to run', () => replicas.some((replica) => replica.desk.notifier.isLeader()));
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    // The order events job has started reading events (its cursor is set) before anything happens.
+    await rounds(
+      'the order events cursor',
+      async () => (await first.desk.deps.orderIndex.readCursor('notify_cursor')) !== undefined,
+    );
+    expect(replicas.filter((replica) => replica.desk.notifier.isLeader())).toHaveLength(1);
     await notifications.addSubscription({
       id: 'sub-all',
       channelId: CHANNEL,
       createdBy: USERS.agent,
-      createdAt: new Date(),
+      createdAt: time.now(),
       filters: { newOrders: true, statusChanges: true, toStatuses: [], minAmount: null, titleContains: null },
     });
     const arrived = simulator.history.arrive(20, { status: 'PROCESSING', completeAfterMs: null });
     for (const order of arrived.slice(0, 10))
-      await notifications.watch(USERS.member, order.id, new Date(), new Date(Date.now() + 86_400_000));
-    await until('the sync to see the new orders', async () => {
+      await notifications.watch(
+        USERS.member,
+        order.id,
+        time.now(),
+        new Date(time.now().getTime() + 86_400_000),
+      );
+    await rounds('the sync to see the new orders', async () => {
       for (const order of arrived) if (!(await first.desk.deps.orderIndex.get(order.id))) return false;
       return true;
     });
-    // Halfway, the replica that posts stops: another takes over (its lease lapses within 30 s).
+    // Halfway, the replica that posts stops: another takes over (the lease is released on stop).
     for (const order of arrived.slice(0, 10)) simulator.history.complete(order.id);
     const leader = replicas.find((replica) => replica.desk.notifier.isLeader());
-    await until('some posts', () => slack.messages.filter((m) => m.channel === CHANNEL).length > 5);
+    await rounds('some posts', () => slack.messages.filter((m) => m.channel === CHANNEL).length > 5);
     await leader?.desk.stop(2_000);
     replicas = replicas.filter((replica) => replica !== leader);
     for (const order of arrived.slice(10)) simulator.history.complete(order.id);
@@ -88,7 +109,7 @@ describe.skipIf(postgresTests.skip || redisTests.skip)('order events on three re
       slack.messages
         .filter((m) => m.channel === CHANNEL && m.via === 'chat.postMessage')
         .map((m) => m.text.replace(/^(New order \w+): .*$/, '$1'));
-    await until('every event posted', () => expected.every((text) => posted().includes(text)), 90_000).catch(
+    await rounds('every event posted', () => expected.every((text) => posted().includes(text))).catch(
       async (error: unknown) => {
         const missing = expected.filter((text) => !posted().includes(text));
         const counts = await replicas[0]?.desk.deps.notifications.counts();
@@ -97,7 +118,7 @@ describe.skipIf(postgresTests.skip || redisTests.skip)('order events on three re
         );
       },
     );
-    await until('every watch answered', () =>
+    await rounds('every watch answered', () =>
       arrived
         .slice(0, 10)
         .every((order) => slack.messages.some((m) => m.channel === 'D0MEMBER' && m.text.includes(order.id))),

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHANNEL, CONNECT_CHANNEL, type Harness, startHarness, USERS } from '../helpers/harness.js';
 import { until } from '../helpers/until.js';
+import { holdTime } from '../jobs/fake-clock.js';
+import { roundsUntil } from './rounds.js';
 
 const textOf = (value: unknown) => JSON.stringify(value) ?? '';
 
@@ -28,11 +30,17 @@ function values(form: Form) {
 }
 
 // Channel subscriptions end to end: /order-subscribe and its modal, the moving simulator, the sync,
-// the posts and their threads, the channels Slack refuses, and who may remove what.
+// the posts and their threads, the channels Slack refuses, and who may remove what. The sync's and the
+// order events' rounds run when the test moves the time it holds.
 describe('channel subscriptions', () => {
   let h: Harness;
+  const time = holdTime();
+  const rounds = <T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>) =>
+    roundsUntil(what, time, [h.desk], check);
   beforeAll(async () => {
     h = await startHarness({
+      now: time.now,
+      jobClock: time.clock,
       simulator: { orders: 40 },
       env: {
         ORDER_SYNC_SECONDS: '1',
@@ -49,6 +57,8 @@ describe('channel subscriptions', () => {
     );
     // Slack's limit, enforced at the rate Order Desk is set to: a faster post would be a 429.
     h.slack.postsPerSecondPerChannel = 5;
+    // The app has run a moment: the history is in the index, and the order events job reads from here.
+    await rounds('the first rounds', () => true);
   });
   afterAll(() => h.stop());
 
@@ -64,7 +74,7 @@ describe('channel subscriptions', () => {
   async function newOrder(options: { amount?: number; title?: string } = {}) {
     const [order] = h.simulator.history.arrive(1, { status: 'PROCESSING', ...options });
     if (!order) throw new Error('no order arrived');
-    await until(
+    await rounds(
       'the index',
       async () => (await h.desk.deps.orderIndex.get(order.id))?.status === 'PROCESSING',
     );
@@ -84,17 +94,19 @@ describe('channel subscriptions', () => {
       '<@U0AGENT> subscribed this channel to order events: *status changes*',
     );
 
+    // The confirmation is the flow's post, not paced with the job's: the job's first post comes no
+    // sooner than Slack takes another in the channel (the timers gave a second; here it is shown).
+    const toldAt = h.slack.calls.findLast((c) => c.method === 'chat.postMessage')?.at ?? 0;
+    await until('Slack to take another post in the channel', () => Date.now() - toldAt >= 1000 / 5);
     const order = await newOrder();
     h.simulator.history.complete(order.id);
-    const first = await h.slack.waitFor(
-      () => postsIn(CHANNEL).find((m) => m.text === `Order ${order.id}: Processing → Completed`),
-      15_000,
+    const first = await rounds('the post', () =>
+      postsIn(CHANNEL).find((m) => m.text === `Order ${order.id}: Processing → Completed`),
     );
     expect(first.threadTs).toBeUndefined();
     h.simulator.history.refund(order.id);
-    const reply = await h.slack.waitFor(
-      () => postsIn(CHANNEL).find((m) => m.text === `Order ${order.id}: Completed → Refunded`),
-      15_000,
+    const reply = await rounds('the post', () =>
+      postsIn(CHANNEL).find((m) => m.text === `Order ${order.id}: Completed → Refunded`),
     );
     expect(reply.threadTs).toBe(first.ts);
     // The new order itself was not news for this subscription (status changes only).
@@ -114,9 +126,8 @@ describe('channel subscriptions', () => {
     const wanted = await newOrder({ amount: 150, title: 'Office Suite 2026' });
     const cheap = await newOrder({ amount: 20, title: 'Office Suite 2026' });
     const other = await newOrder({ amount: 500, title: 'Racing Legends' });
-    await h.slack.waitFor(
-      () => postsIn('C0GENERAL').find((m) => m.text.startsWith(`New order ${wanted.id}`)),
-      15_000,
+    await rounds('the post', () =>
+      postsIn('C0GENERAL').find((m) => m.text.startsWith(`New order ${wanted.id}`)),
     );
     await h.desk.notifier.runOnce();
     const texts = postsIn('C0GENERAL').map((m) => m.text);
@@ -134,9 +145,8 @@ describe('channel subscriptions', () => {
     const completes = await newOrder();
     h.simulator.history.complete(completes.id);
     h.simulator.history.complete(fails.id, 'FAILED');
-    await h.slack.waitFor(
-      () => postsIn('C0GENERAL').find((m) => m.text === `Order ${fails.id}: Processing → Failed`),
-      15_000,
+    await rounds('the post', () =>
+      postsIn('C0GENERAL').find((m) => m.text === `Order ${fails.id}: Processing → Failed`),
     );
     await h.desk.notifier.runOnce();
     expect(postsIn('C0GENERAL').some((m) => m.text.includes(`${completes.id}: Processing → Completed`))).toBe(
@@ -184,9 +194,8 @@ describe('channel subscriptions', () => {
     expect(textOf(again.body?.errors)).toContain('already has this subscription');
     const order = await newOrder();
     h.simulator.history.complete(order.id);
-    await h.slack.waitFor(
-      () => postsIn('C0FEW').find((m) => m.text === `Order ${order.id}: Processing → Completed`),
-      15_000,
+    await rounds('the post', () =>
+      postsIn('C0FEW').find((m) => m.text === `Order ${order.id}: Processing → Completed`),
     );
     await h.desk.notifier.runOnce();
     expect(postsIn('C0FEW').filter((m) => m.text.includes(order.id))).toHaveLength(1);
@@ -199,12 +208,10 @@ describe('channel subscriptions', () => {
     if (!channel) throw new Error('fixture');
     channel.isArchived = true;
     await newOrder();
-    const told = await h.slack.waitFor(
-      () =>
-        h.slack.messages.find(
-          (m) => m.channel === 'D0AGENT' && m.text.includes('paused a channel subscription'),
-        ),
-      15_000,
+    const told = await rounds('the post', () =>
+      h.slack.messages.find(
+        (m) => m.channel === 'D0AGENT' && m.text.includes('paused a channel subscription'),
+      ),
     );
     expect(textOf(told.blocks)).toContain('the channel was archived');
     await newOrder();
@@ -220,9 +227,8 @@ describe('channel subscriptions', () => {
     const order = await newOrder();
     h.slack.failNext('chat.postMessage', { rateLimited: { retryAfterSeconds: 1 } }, 1);
     h.simulator.history.complete(order.id);
-    await h.slack.waitFor(
-      () => postsIn(CHANNEL).find((m) => m.text === `Order ${order.id}: Processing → Completed`),
-      15_000,
+    await rounds('the post', () =>
+      postsIn(CHANNEL).find((m) => m.text === `Order ${order.id}: Processing → Completed`),
     );
     await h.desk.notifier.runOnce();
     expect(

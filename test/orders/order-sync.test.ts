@@ -8,6 +8,7 @@ import { createOrderSync, type OrderSync } from '../../src/orders/order-sync.js'
 import { createPartnerClient } from '../../src/partner-api/index.js';
 import { createMemoryState, type SharedState } from '../../src/state/index.js';
 import { startTestSimulator } from '../helpers/partner.js';
+import { until } from '../helpers/until.js';
 
 const logger = createLogger({
   level: 'silent',
@@ -174,6 +175,29 @@ describe('the order sync against the simulator', () => {
     expect(b.kinds).toHaveLength(0);
     await a.sync.stop();
     expect(await b.sync.runOnce()).toBe('synced');
+  });
+
+  it('a stop ends a partner read under way: the round ends at once, no back-off, the lease free', async () => {
+    const index = await setUp();
+    const { sync, kinds } = syncWith(index);
+    // The partner holds its answers far longer than any stop may take.
+    simulator.faults.set({ latencyMs: 60_000 });
+    try {
+      const inFlight = simulator.stats.inFlight;
+      const round = sync.runOnce();
+      await until('the sync to be waiting for the partner', () => simulator.stats.inFlight > inFlight);
+      const stoppedAt = Date.now();
+      await sync.stop();
+      expect(await round).toBe('stopped');
+      expect(Date.now() - stoppedAt).toBeLessThan(1_000);
+      // Not counted as a partner failure, and no back-off: another replica syncs at once.
+      expect(kinds).toEqual([]);
+      simulator.faults.reset();
+      const { sync: next } = syncWith(index);
+      expect(await next.runOnce()).toBe('synced');
+    } finally {
+      simulator.faults.reset();
+    }
   });
 
   it('a partner outage: the round fails once, then the sync backs off without asking again', async () => {

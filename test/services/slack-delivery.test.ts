@@ -197,4 +197,43 @@ describe('a delivery that must arrive', () => {
     const outcomes = await Promise.all(waiting);
     expect(outcomes.every((outcome) => outcome instanceof Error)).toBe(true);
   });
+
+  it("a round's signal ends its deliveries' waits (a 429's Retry-After), and the posts behind them, not others'", async () => {
+    const tried: string[] = [];
+    const client = {
+      chat: {
+        postMessage: async (args: { channel: string; text: string }) => {
+          tried.push(args.text);
+          if (args.text === 'job 1') throw rateLimited(60);
+          return { ok: true, ts: '1' };
+        },
+      },
+    } as unknown as WebClient;
+    const { events, metrics } = recorder();
+    const delivery = createSlackDelivery(client, { logger, metrics });
+    const round = new AbortController();
+    const first = delivery.post('digest', { channel: 'C1', text: 'job 1' }, { signal: round.signal });
+    const second = delivery.post('digest', { channel: 'C1', text: 'job 2' }, { signal: round.signal });
+    const call = delivery.call('notification', () => Promise.reject(rateLimited(60)), {
+      signal: round.signal,
+    });
+    const others = delivery.post('audit', { channel: 'C2', text: 'audit' });
+    await others;
+    await new Promise((resolve) => setImmediate(resolve));
+    const stoppedAt = Date.now();
+    round.abort();
+    // The 429 said 60 s: the waits end now; the post queued behind is not tried at all.
+    await expect(first).rejects.toMatchObject({ code: 'slack_webapi_rate_limited_error' });
+    await expect(second).rejects.toBeInstanceOf(DeliveryGaveUpError);
+    await expect(call).rejects.toMatchObject({ code: 'slack_webapi_rate_limited_error' });
+    expect(Date.now() - stoppedAt).toBeLessThan(1_000);
+    expect(tried).toEqual(['job 1', 'audit']);
+    expect(events.filter((event) => event.startsWith('failed')).sort()).toEqual([
+      'failed digest',
+      'failed digest',
+      'failed notification',
+    ]);
+    // The delivery itself goes on for everyone else.
+    await expect(delivery.post('audit', { channel: 'C1', text: 'later' })).resolves.toEqual({ ts: '1' });
+  });
 });
