@@ -150,7 +150,7 @@ describe.skipIf(skipWithoutBrowser('the sandbox browser test'))('the sandbox in 
     await page.locator('#modal').waitFor({ state: 'hidden' });
     await page.locator('.message', { hasText: 'subscribed this channel to order events' }).waitFor();
 
-    // The partner history moves; the sync (every 5 s in the sandbox) sees it, and the post follows.
+    // The partner history moves; the sync (every second under test) sees it, and the post follows.
     await page.click('#partner-new-order');
     await expect.poll(() => page.locator('#partner-status').innerText()).toMatch(/New order [A-Z0-9]{10}/);
     const orderId = /New order ([A-Z0-9]{10})/.exec(await page.locator('#partner-status').innerText())?.[1];
