@@ -1,0 +1,120 @@
+import type { WebClient } from '@slack/web-api';
+import { type BalanceWatch, createBalanceWatch } from '../finance/balance-watch.js';
+import { createDailyDigest, type DailyDigest } from '../finance/daily-digest.js';
+import { createNotifier, type Notifier } from '../notifications/notifier.js';
+import type { OrderSync } from '../orders/order-sync.js';
+import { createRetentionJob, type RetentionJob } from '../services/retention.js';
+import type { BuildOptions, Services } from './services.js';
+import type { BotIdentity } from './slack-client.js';
+
+// The background jobs (src/jobs/periodic.ts gives them one shape), built on the services. The order
+// sync is a service too (the copy's freshness is read everywhere), so it comes built.
+
+export interface Jobs {
+  balanceWatch: BalanceWatch;
+  dailyDigest: DailyDigest;
+  retention: RetentionJob;
+  orderSync: OrderSync;
+  notifier: Notifier;
+}
+
+export function buildJobs(options: BuildOptions, services: Services): Jobs {
+  const { env, logger } = options;
+  const { deps, state, slack, identity } = services;
+  const {
+    auditStore,
+    notifications,
+    orderIndex,
+    orderSync,
+    auth,
+    delivery,
+    metrics,
+    balance,
+    spend,
+    partner,
+    now,
+  } = deps;
+  const retention = createRetentionJob({
+    state,
+    logger,
+    now,
+    clock: options.jobClock,
+    prune: [
+      { name: 'audit_log', keepDays: env.AUDIT_RETENTION_DAYS, run: (before) => auditStore.prune(before) },
+      // Posts made, ended watches and order threads: kept as long as the events they came from.
+      {
+        name: 'notifications',
+        keepDays: env.ORDER_EVENTS_RETENTION_DAYS,
+        run: (before) => notifications.prune(before),
+      },
+    ],
+  });
+  const notifier = createNotifier({
+    store: notifications,
+    orderIndex,
+    state,
+    auth,
+    channelSharing: deps.channelSharing,
+    delivery,
+    client: slack,
+    logger,
+    now,
+    currency: env.CURRENCY,
+    orderLinks: deps.orderLinks,
+    channelPostsPerSecond: env.NOTIFY_CHANNEL_POSTS_PER_SECOND,
+    clock: options.jobClock,
+    onOutcome: (kind, outcome) => metrics.notifications.inc({ kind, outcome }),
+  });
+  const balanceWatch = createBalanceWatch({
+    balance,
+    spend,
+    state,
+    delivery,
+    deliveryMaxWaitMs: env.SLACK_DELIVERY_MAX_WAIT_SECONDS * 1000,
+    channelId: env.FINANCE_ALERT_CHANNEL_ID,
+    intervalSeconds: env.BALANCE_WATCH_SECONDS,
+    thresholds: { availableBelow: env.BALANCE_ALERT_BELOW, runwayDaysBelow: env.BALANCE_ALERT_RUNWAY_DAYS },
+    currency: env.CURRENCY,
+    logger,
+    now,
+    homeLink: homeTabLink(slack, identity),
+    onReading: (outcome) => metrics.balanceReadings.inc({ outcome }),
+    clock: options.jobClock,
+  });
+  const dailyDigest = createDailyDigest({
+    channelId: env.DIGEST_CHANNEL_ID,
+    time: env.DIGEST_TIME,
+    timeZone: env.REPORT_TIMEZONE,
+    amountIs: env.ORDER_AMOUNT_IS,
+    currency: env.CURRENCY,
+    state,
+    delivery,
+    deliveryMaxWaitMs: env.SLACK_DELIVERY_MAX_WAIT_SECONDS * 1000,
+    balance,
+    spend,
+    history: { partner, orderIndex, orderSync },
+    orderSync,
+    syncIntervalSeconds: env.ORDER_SYNC_SECONDS,
+    logger,
+    now,
+    clock: options.jobClock,
+  });
+  return { balanceWatch, dailyDigest, retention, orderSync, notifier };
+}
+
+/**
+ * A link that opens Order Desk's Home tab in Slack, for the finance alerts. The app's ID comes from
+ * bots.info (users:read), asked once.
+ */
+function homeTabLink(client: WebClient, identity: BotIdentity): () => Promise<string | undefined> {
+  let appId: Promise<string | undefined> | undefined;
+  return async () => {
+    if (!identity.teamId) return undefined;
+    const lookup = () => client.bots.info({ bot: identity.botId });
+    appId ??= lookup()
+      .then((result) => result.bot?.app_id)
+      .catch(() => undefined);
+    const id = await appId;
+    return id ? `slack://app?team=${identity.teamId}&id=${id}&tab=home` : undefined;
+  };
+}

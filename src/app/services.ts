@@ -1,0 +1,294 @@
+import { WebClient } from '@slack/web-api';
+import type { AppEnv } from '../config/index.js';
+import { partnerClientOptions } from '../config/index.js';
+import { databaseOpenedLater, type OrderDeskDb } from '../db/index.js';
+import { createSpendService } from '../finance/spend-service.js';
+import type { JobClock } from '../jobs/index.js';
+import type { AppLogger } from '../logger.js';
+import { createNotificationStore } from '../notifications/notification-store.js';
+import { createOrderIndex } from '../orders/order-index.js';
+import { createOrderSync } from '../orders/order-sync.js';
+import { withWriteThrough } from '../orders/write-through.js';
+import { createPartnerClient, type PartnerClient } from '../partner-api/index.js';
+import { createForgedTokenLog } from '../reveal/forged-tokens.js';
+import { createRevealLinks } from '../reveal/links.js';
+import type { RevealRouteDeps } from '../reveal/routes.js';
+import { deriveLinkSigningKey } from '../reveal/token.js';
+import { createAuditLog } from '../services/audit.js';
+import { createAuditStore } from '../services/audit-store.js';
+import { createAuthorizer } from '../services/authorization.js';
+import { createBalanceService, SOURCE_BACKOFF } from '../services/balance.js';
+import { createChannelSharing } from '../services/channel-sharing.js';
+import { createEventDedup } from '../services/event-dedup.js';
+import { createExportClaims } from '../services/export-claims.js';
+import { createKeyRetrievalLimit } from '../services/key-limit.js';
+import { createOrderExamples } from '../services/order-examples.js';
+import { createOrderLinks } from '../services/order-links.js';
+import { createOrgMembership } from '../services/org-membership.js';
+import { createPartnerGate } from '../services/partner-gate.js';
+import { createSearchWatch } from '../services/search-watch.js';
+import { createSlackDelivery } from '../services/slack-delivery.js';
+import { createUsergroupMembers } from '../services/usergroup-members.js';
+import { type CacheResult, createSharedState, type SharedState } from '../state/index.js';
+import type { AppDeps } from './deps.js';
+import { createInflightTracker } from './inflight.js';
+import { createMetrics } from './metrics.js';
+import { type BotIdentity, verifyBotToken, webClientOptions } from './slack-client.js';
+
+// Building Order Desk's services from its settings: the shared state, the database, the partner
+// client, Slack's Web API client, the access checks and every store and service the listeners use
+// (AppDeps). Nothing here listens or runs on a timer: create-app.ts does that with what this returns.
+
+export interface BuildOptions {
+  env: AppEnv;
+  logger: AppLogger;
+  /** Skips the start-up token check when the identity is known (tests that already checked it). */
+  identity?: BotIdentity | undefined;
+  partner?: PartnerClient | undefined;
+  /** false: the balance watch and the digest do not run on their timers (tests run their rounds themselves). */
+  watch?: boolean | undefined;
+  /** A shared state built elsewhere (tests); otherwise REDIS_URL decides. */
+  state?: SharedState | undefined;
+  /** A database opened elsewhere (tests); otherwise DATABASE_URL or DATA_DIR decides. */
+  db?: OrderDeskDb | undefined;
+  now?: (() => Date) | undefined;
+  /** The background jobs' clock (tests drive their timers); otherwise real time on `now`. */
+  jobClock?: JobClock | undefined;
+}
+
+/** The services, and what the app's routes, jobs and stop need beside them. */
+export interface Services {
+  deps: AppDeps;
+  identity: BotIdentity;
+  mode: 'http' | 'socket';
+  startedAt: number;
+  clientOptions: ReturnType<typeof webClientOptions>;
+  state: SharedState;
+  /** Built here (not passed in): closed at stop. */
+  ownsState: boolean;
+  db: OrderDeskDb;
+  ownsDb: boolean;
+  slack: WebClient;
+  reveal: RevealRouteDeps;
+}
+
+export async function buildServices(options: BuildOptions): Promise<Services> {
+  const { env, logger } = options;
+  const clientOptions = webClientOptions(env.SLACK_API_URL, logger);
+  // The token check and the shared state's connection are independent: start-up waits for both at once.
+  // REDIS_URL set but Redis unreachable ends start-up here, with one line saying so.
+  const [identity, state] = await Promise.all([
+    options.identity ?? verifyBotToken(env.SLACK_BOT_TOKEN, clientOptions),
+    options.state ?? createSharedState({ redisUrl: env.REDIS_URL, prefix: env.REDIS_PREFIX, logger }),
+  ]);
+  const mode = env.SLACK_APP_TOKEN ? 'socket' : 'http';
+  const startedAt = Date.now();
+  const partnerLog = logger.child({ component: 'partner-api' });
+
+  const ownsState = options.state === undefined;
+  // Opened right after the app listens (start()); DATABASE_URL set but PostgreSQL unreachable then ends
+  // start-up with one line saying so.
+  const db =
+    options.db ?? databaseOpenedLater({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR, logger });
+  const ownsDb = options.db === undefined;
+  const auditStore = createAuditStore(db);
+  const metrics = createMetrics();
+  const gate = createPartnerGate(state, env.PARTNER_API_MAX_RPS || undefined);
+  const directPartner =
+    options.partner ??
+    createPartnerClient({
+      ...partnerClientOptions(env),
+      gate,
+      onEvent: (event) => {
+        if (event.type === 'request') {
+          metrics.partnerRequests.inc({ operation: event.operation, outcome: event.outcome });
+          metrics.partnerRequestSeconds.observe({ operation: event.operation }, event.seconds);
+        } else if (event.type !== 'failure') {
+          // Failures are logged where a user is shown them (once, with the trace ID), not here too.
+          partnerLog.warn(event, `partner API ${event.type}`);
+        }
+      },
+    });
+  metrics.sources.partnerQueueDepth = () => directPartner.metrics().queued;
+  metrics.sources.partnerCooldownActive = () => gate.cooldownActive();
+  metrics.sources.stateBackendUp = () => state.isUp();
+  const tracker = createInflightTracker();
+  const orderIndex = createOrderIndex(db);
+  const notifications = createNotificationStore(db);
+  // Everything the app reads from the partner also updates the index; the sync reads directly.
+  const partner = withWriteThrough(directPartner, orderIndex, {
+    now: () => (options.now ?? (() => new Date()))(),
+    track: (work) => tracker.track(work),
+  });
+  const orderSync = createOrderSync({
+    partner: directPartner,
+    index: orderIndex,
+    state,
+    logger,
+    now: options.now ?? (() => new Date()),
+    intervalSeconds: Math.max(1, env.ORDER_SYNC_SECONDS),
+    maxRps: env.ORDER_SYNC_MAX_RPS,
+    reconcileHours: env.ORDER_RECONCILE_HOURS,
+    clock: options.jobClock,
+    onRequest: (kind, outcome) => metrics.syncRequests.inc({ kind, outcome }),
+  });
+  metrics.sources.orderSync = () => orderSync.snapshot();
+  // The services' own Web API client (same URL, retries and limits as Bolt's): built before the Bolt
+  // app, so every service exists before the routes and listeners that use it.
+  const slack = new WebClient(env.SLACK_BOT_TOKEN, clientOptions);
+  const now = options.now ?? (() => new Date());
+  const delivery = createSlackDelivery(slack, {
+    logger,
+    maxWaitMs: env.SLACK_DELIVERY_MAX_WAIT_SECONDS * 1000,
+    metrics: {
+      onRetry: (kind, reason) => metrics.slackDeliveryRetries.inc({ kind, reason }),
+      onOutcome: (kind, outcome) => metrics.slackDeliveries.inc({ kind, outcome }),
+    },
+  });
+  const countCache = (cache: string) => (result: CacheResult) => metrics.cacheRequests.inc({ cache, result });
+  const onSlackError = (method: string) => metrics.slackApiErrors.inc({ method });
+  const groups = createUsergroupMembers({
+    client: slack,
+    state,
+    ttlSeconds: env.USERGROUP_CACHE_SECONDS,
+    logger,
+    onCache: countCache('usergroup_members'),
+    onSlackError,
+  });
+  const linkSigningKey = deriveLinkSigningKey(
+    env.KEY_LINK_SECRET,
+    env.SLACK_SIGNING_SECRET ?? env.SLACK_APP_TOKEN ?? env.SLACK_BOT_TOKEN,
+  );
+  const audit = createAuditLog(
+    logger,
+    delivery,
+    env.AUDIT_CHANNEL_ID,
+    metrics,
+    (work) => tracker.track(work),
+    auditStore,
+    now,
+  );
+  const auth = createAuthorizer(
+    {
+      orders: { users: env.ORDER_ALLOWED_USERS, usergroups: env.ORDER_ALLOWED_USERGROUPS },
+      keys: { users: env.KEYS_ALLOWED_USERS, usergroups: env.KEYS_ALLOWED_USERGROUPS },
+      finance: { users: env.FINANCE_ALLOWED_USERS, usergroups: env.FINANCE_ALLOWED_USERGROUPS },
+      audit: { users: env.AUDIT_VIEWERS_USERS, usergroups: env.AUDIT_VIEWERS_USERGROUPS },
+      subscriptionAdmins: {
+        users: env.SUBSCRIPTION_ADMINS_USERS,
+        usergroups: env.SUBSCRIPTION_ADMINS_USERGROUPS,
+      },
+    },
+    groups,
+    createOrgMembership({
+      client: slack,
+      state,
+      teamId: identity.teamId,
+      enterpriseId: identity.enterpriseId,
+      allowGuests: env.ALLOW_GUESTS,
+      ttlSeconds: env.USER_INFO_CACHE_SECONDS,
+      logger,
+      onCache: countCache('user_info'),
+      onSlackError,
+    }),
+  );
+  const keyLimit = createKeyRetrievalLimit({
+    state,
+    max: env.KEYS_MAX_RETRIEVALS_PER_HOUR,
+    logger,
+    alert: (text) => audit.alert(text),
+  });
+  const balance = createBalanceService({
+    partner,
+    state,
+    ttlSeconds: env.BALANCE_CACHE_SECONDS,
+    logger,
+    onCache: countCache('balance'),
+    clock: options.now,
+  });
+  const spend = createSpendService({
+    partner,
+    state,
+    timeZone: env.REPORT_TIMEZONE,
+    amountIs: env.ORDER_AMOUNT_IS,
+    logger,
+    now,
+    backoff: SOURCE_BACKOFF,
+    orderIndex,
+    orderSync,
+  });
+  const deps: AppDeps = {
+    partner,
+    auth,
+    balance,
+    searchWatch: createSearchWatch(logger, env.PARTNER_API_SEARCH_PARAM),
+    audit,
+    keyLimit,
+    revealLinks: createRevealLinks({
+      publicUrl: env.PUBLIC_URL,
+      signingKey: linkSigningKey,
+      ttlSeconds: env.KEY_LINK_TTL_SECONDS,
+      now: options.now ? () => (options.now as () => Date)().getTime() : undefined,
+    }),
+    financeRefreshMs: env.BALANCE_WATCH_SECONDS * 1000,
+    reportTimeZone: env.REPORT_TIMEZONE,
+    spend,
+    exportClaims: createExportClaims(state),
+    auditStore,
+    auditRetentionDays: env.AUDIT_RETENTION_DAYS,
+    orderIndex,
+    orderSync,
+    orderExamples: createOrderExamples({ orderIndex, logger, now }),
+    allowExternalSharing: env.ALLOW_EXTERNAL_SHARING,
+    notifications,
+    eventDedup: createEventDedup(state),
+    delivery,
+    metrics,
+    channelSharing: createChannelSharing({
+      client: slack,
+      state,
+      allowExternal: env.ALLOW_EXTERNAL_SHARING,
+      logger,
+      onSlackError,
+    }),
+    orderLinks: createOrderLinks(env.ORDER_LINK_TEMPLATE),
+    logger,
+    tracker,
+    currency: env.CURRENCY,
+    now,
+  };
+  const forgedTokens = createForgedTokenLog(logger);
+  const reveal: RevealRouteDeps = {
+    redeem: {
+      linkSigningKey,
+      auth,
+      state,
+      keyLimit,
+      partner,
+      audit,
+      onForgedToken: forgedTokens.record,
+      logger,
+      now,
+    },
+    state,
+    perClientPerMinute: env.REVEAL_MAX_PER_CLIENT_PER_MINUTE,
+    trustedProxies: env.TRUST_PROXY_HOPS,
+    onServed: () => metrics.reveals.inc({ outcome: 'served' }),
+    onRefused: (reason) => metrics.reveals.inc({ outcome: reason }),
+    track: (work) => tracker.track(work),
+  };
+
+  return {
+    deps,
+    identity,
+    mode,
+    startedAt,
+    clientOptions,
+    state,
+    ownsState,
+    db,
+    ownsDb,
+    slack,
+    reveal,
+  };
+}
