@@ -76,3 +76,11 @@ export function spawnApp(env: Record<string, string>): AppProcess {
     },
   };
 }
+
+/** Sends SIGTERM; resolves with the exit code and how long after the signal the process exited. */
+export async function terminate(app: AppProcess): Promise<{ code: number | null; ms: number }> {
+  const sentAt = performance.now();
+  app.child.kill('SIGTERM');
+  const code = await app.exited;
+  return { code, ms: performance.now() - sentAt };
+}

@@ -1,0 +1,183 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { FakeSlack } from '../../sandbox/fake-slack/server.js';
+import type { PartnerSimulator } from '../../sandbox/simulator/server.js';
+import { openDatabase } from '../../src/db/index.js';
+import { createLogger } from '../../src/logger.js';
+import { createNotificationStore } from '../../src/notifications/notification-store.js';
+import { createOrderIndex } from '../../src/orders/order-index.js';
+import { type AppProcess, spawnApp, terminate } from '../helpers/app-process.js';
+import { BOT_TOKEN, CHANNEL, SIGNING_SECRET, startTestSlack, USERS } from '../helpers/harness.js';
+import { startTestSimulator } from '../helpers/partner.js';
+import { type RedisServer, redisTests, startRedisServer } from '../helpers/redis-server.js';
+import { until } from '../helpers/until.js';
+
+const FINANCE = 'C0FINANCE';
+const DIGEST = 'C0DIGEST';
+const quiet = createLogger({
+  level: 'silent',
+  secrets: [],
+  destination: new Writable({ write: (_c, _e, d) => d() }),
+});
+
+// SIGTERM while a background job is in the middle of a round: the process exits within 10 s (its
+// stop ends the round, it does not wait it out), and what the round had not delivered is still in
+// its outbox, delivered by the next start. One job mid-round per test, the real app as a process.
+describe.skipIf(redisTests.skip)('SIGTERM with a job mid-round', { timeout: 60_000 }, () => {
+  let simulator: PartnerSimulator;
+  let slack: FakeSlack;
+  let redis: RedisServer;
+  let dataDir: string;
+  const apps: AppProcess[] = [];
+  beforeAll(async () => {
+    redis = await startRedisServer();
+    simulator = await startTestSimulator({ orders: 30 });
+    slack = await startTestSlack();
+    slack.channels.push({ id: FINANCE, name: 'finance' }, { id: DIGEST, name: 'finance-digest' });
+  });
+  afterAll(async () => {
+    await slack?.stop();
+    await simulator?.stop();
+    await redis?.destroy();
+  });
+  beforeEach(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'order-desk-shutdown-'));
+  });
+  afterEach(() => {
+    simulator.faults.reset();
+    slack.methodFaults.clear();
+    for (const app of apps.splice(0)) if (app.child.exitCode === null) app.child.kill('SIGKILL');
+  });
+
+  const start = async (env: Record<string, string>, prefix: string) => {
+    const app = spawnApp({
+      PARTNER_API_BASE_URL: simulator.url,
+      PARTNER_API_KEY: simulator.apiKey,
+      SLACK_BOT_TOKEN: BOT_TOKEN,
+      SLACK_SIGNING_SECRET: SIGNING_SECRET,
+      SLACK_API_URL: slack.apiUrl,
+      PORT: '0',
+      LOG_LEVEL: 'info',
+      KEYS_ALLOWED_USERS: USERS.agent,
+      DATA_DIR: dataDir,
+      REDIS_URL: redis.url,
+      REDIS_PREFIX: prefix,
+      ORDER_SYNC_SECONDS: '0',
+      ...env,
+    });
+    apps.push(app);
+    await app.waitForLog((line) => line.msg === 'Order Desk is running');
+    return app;
+  };
+
+  /** SIGTERM, then: exited 0 within 10 s, after the app's own stop finished (not the last-resort exit). */
+  async function expectPromptExit(app: AppProcess) {
+    const { code, ms } = await terminate(app);
+    expect(code).toBe(0);
+    expect(ms).toBeLessThan(10_000);
+    expect(app.stdout.some((line) => line.includes('"msg":"Order Desk stopped"'))).toBe(true);
+    return ms;
+  }
+
+  /** The job's delivery met the 429 and now waits its Retry-After: the round is under way. */
+  const waitingOutA429 = (app: AppProcess, kind: string) =>
+    app.waitForLog(
+      (line) =>
+        line.msg === 'Slack refused a delivery for now; trying again' &&
+        line.kind === kind &&
+        line.reason === 'rate_limited',
+    );
+
+  it('the order sync waiting for a partner that holds its answer', async () => {
+    // The partner answers after a minute: the sync's first read (at start) is under way until then.
+    simulator.faults.set({ latencyMs: 60_000 });
+    const inFlight = simulator.stats.inFlight;
+    const app = await start({ ORDER_SYNC_SECONDS: '60' }, `sd-sync-${Date.now()}:`);
+    await until('the sync to read the partner', () => simulator.stats.inFlight > inFlight);
+    await expectPromptExit(app);
+  });
+
+  it('the order events job waiting out a 429 (Retry-After: 30): the post stays in the outbox, and is posted at the next start', async () => {
+    const [order] = simulator.history.arrive(1, { status: 'PROCESSING', completeAfterMs: null });
+    if (!order) throw new Error('fixture');
+    // A channel subscribed to status changes, and the order events job reading from the first event.
+    const db = await openDatabase({ databaseUrl: undefined, dataDir, logger: quiet });
+    await createNotificationStore(db).addSubscription({
+      id: 'sub-shutdown',
+      channelId: CHANNEL,
+      createdBy: USERS.agent,
+      createdAt: new Date(),
+      filters: {
+        newOrders: false,
+        statusChanges: true,
+        toStatuses: [],
+        minAmount: null,
+        titleContains: null,
+      },
+    });
+    await createOrderIndex(db).writeCursor('notify_cursor', '0', new Date());
+    await db.close();
+    const env = { ORDER_SYNC_SECONDS: '1', ORDER_SYNC_MAX_RPS: '50', LOG_LEVEL: 'debug' };
+    const prefix = `sd-events-${Date.now()}:`;
+    const app = await start(env, prefix);
+    // The order is in the copy, still processing, and the job has read its events: now it completes.
+    await app.waitForLog((line) => line.msg === 'order events round' && Number(line.routed) >= 31);
+    // 30 s: within the minute an order event post may keep trying (a longer wait gives up at once).
+    slack.failNext('chat.postMessage', { rateLimited: { retryAfterSeconds: 30 } });
+    simulator.history.complete(order.id);
+    await waitingOutA429(app, 'notification');
+    await expectPromptExit(app);
+
+    const stored = await openDatabase({ databaseUrl: undefined, dataDir, logger: quiet });
+    expect(await createNotificationStore(stored).counts()).toMatchObject({ pending: 1 });
+    await stored.close();
+    const text = `Order ${order.id}: Processing → Completed`;
+    const again = await start(env, prefix);
+    await slack.waitFor(() => slack.messages.find((m) => m.channel === CHANNEL && m.text === text), 15_000);
+    await expectPromptExit(again);
+    expect(slack.messages.filter((m) => m.channel === CHANNEL && m.text === text)).toHaveLength(1);
+  });
+
+  it('the balance watch waiting out a 429 on its alert: the alert stays on the shared state, and is posted at the next start', async () => {
+    simulator.balance = { balance: 1_000, credit_limit: 0 };
+    const env = {
+      FINANCE_ALERT_CHANNEL_ID: FINANCE,
+      BALANCE_ALERT_BELOW: '20000',
+      BALANCE_WATCH_SECONDS: '5',
+      BALANCE_CACHE_SECONDS: '0',
+    };
+    const prefix = `sd-watch-${Date.now()}:`;
+    slack.failNext('chat.postMessage', { rateLimited: { retryAfterSeconds: 60 } });
+    const app = await start(env, prefix);
+    await waitingOutA429(app, 'finance_alert');
+    await expectPromptExit(app);
+    const alerts = () =>
+      slack.messages.filter((m) => m.channel === FINANCE && m.text.startsWith('Available funds alert'));
+    expect(alerts()).toHaveLength(0);
+
+    const again = await start(env, prefix);
+    await slack.waitFor(() => alerts()[0], 15_000);
+    await expectPromptExit(again);
+    expect(alerts()).toHaveLength(1);
+  });
+
+  it('the daily digest waiting out a 429: not marked as posted, so the next start posts it', async () => {
+    // Due since midnight: the digest's first check (at start) composes and posts it.
+    const env = { DIGEST_CHANNEL_ID: DIGEST, DIGEST_TIME: '00:00' };
+    const prefix = `sd-digest-${Date.now()}:`;
+    slack.failNext('chat.postMessage', { rateLimited: { retryAfterSeconds: 60 } });
+    const app = await start(env, prefix);
+    await waitingOutA429(app, 'digest');
+    await expectPromptExit(app);
+    const digests = () => slack.messages.filter((m) => m.channel === DIGEST);
+    expect(digests()).toHaveLength(0);
+
+    const again = await start(env, prefix);
+    await slack.waitFor(() => digests()[0], 15_000);
+    await expectPromptExit(again);
+    expect(digests()).toHaveLength(1);
+  });
+});
