@@ -51,8 +51,8 @@ export interface PeriodicJobOptions<R extends string> {
   /** Which of the round's outcomes are failures (back off; default: 'failed'); a round that throws is one too. */
   failed?: ((outcome: R) => boolean) | undefined;
   clock?: JobClock | undefined;
-  /** Every round's outcome, for the metrics. */
-  onOutcome?: ((outcome: R | TurnOutcome) => void) | undefined;
+  /** Every turn's outcome (for the metrics, a status to refresh); awaited before the turn ends. */
+  onOutcome?: ((outcome: R | TurnOutcome) => void | Promise<void>) | undefined;
 }
 
 export interface PeriodicJob<R extends string> {
@@ -180,7 +180,7 @@ export function createPeriodicJob<R extends string>(options: PeriodicJobOptions<
     try {
       const outcome = await done;
       snap.lastOutcome = outcome;
-      options.onOutcome?.(outcome);
+      await options.onOutcome?.(outcome);
       return outcome;
     } finally {
       inFlight = undefined;

@@ -390,14 +390,16 @@ export function createOrderSync(options: OrderSyncOptions): OrderSync {
     backoff: { firstMs: FIRST_BACKOFF_MS, maxMs: MAX_BACKOFF_MS },
     clock: options.clock ?? { now: () => now().getTime(), sleep: systemClock.sleep },
     round,
+    // The snapshot /healthz and /metrics read, as of this turn.
+    onOutcome: () =>
+      status().then(
+        () => undefined,
+        () => undefined,
+      ),
   });
 
   return {
-    async runOnce() {
-      const outcome = await job.runOnce();
-      await status().catch(() => undefined);
-      return outcome;
-    },
+    runOnce: () => job.runOnce(),
     status,
     snapshot: () => last,
     start: () => job.start(),
