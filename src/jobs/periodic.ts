@@ -42,7 +42,10 @@ export interface PeriodicJobOptions<R extends string> {
   everyMs: number;
   /** The first round this long after start (default `everyMs`). */
   firstAfterMs?: number | undefined;
-  /** How long the lease outlives its holder (default 3 rounds, at least 30 s). */
+  /**
+   * How long the lease outlives its holder (default: a round's interval and 30 s, so a replica that
+   * died is replaced about one interval later).
+   */
   leaseMs?: number | undefined;
   /** After a failed round no replica runs one for `firstMs`, doubling per failure up to `maxMs`. */
   backoff: { firstMs: number; maxMs: number };
@@ -83,7 +86,7 @@ export function createPeriodicJob<R extends string>(options: PeriodicJobOptions<
   const owner = randomBytes(8).toString('hex');
   const leaseKey = `job:${name}:lease`;
   const backoffKey = `job:${name}:backoff`;
-  const leaseMs = options.leaseMs ?? Math.max(options.everyMs * 3, 30_000);
+  const leaseMs = options.leaseMs ?? options.everyMs + 30_000;
   let leader = false;
   let inFlight: { done: Promise<unknown>; abort: AbortController } | undefined;
   let loop: { done: Promise<void>; abort: AbortController } | undefined;
@@ -150,6 +153,8 @@ export function createPeriodicJob<R extends string>(options: PeriodicJobOptions<
     }
     snap.lastRoundAt = clock.now();
     if (outcome === 'stopped') return outcome;
+    // Held from the end of this round: the next one, an interval later, is still this replica's.
+    if (leader) await state.renew(leaseKey, owner, leaseMs).catch(() => undefined);
     const failed = error !== null || (options.failed ?? ((result: R) => result === 'failed'))(outcome as R);
     if (!failed) {
       snap.failures = 0;

@@ -6,7 +6,7 @@ import { createFakeClock, settle } from './fake-clock.js';
 
 const logger = createLogger({ level: 'silent', secrets: [] });
 const EVERY_MS = 60_000;
-const LEASE_MS = 180_000;
+const LEASE_MS = EVERY_MS + 30_000;
 const BACKOFF = { firstMs: 30_000, maxMs: 120_000 };
 
 /** Two replicas of one job on one shared state, on one clock the test drives. */
