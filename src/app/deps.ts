@@ -3,6 +3,7 @@ import type { AppLogger } from '../logger.js';
 import type { NotificationStore } from '../notifications/notification-store.js';
 import type { OrderIndex } from '../orders/order-index.js';
 import type { OrderSync } from '../orders/order-sync.js';
+import type { OutboxRelay, OutboxStore } from '../outbox/index.js';
 import type { PartnerClient } from '../partner-api/index.js';
 import type { RevealLinks } from '../reveal/links.js';
 import type { AuditLog } from '../services/audit.js';
@@ -37,8 +38,11 @@ export interface AppDeps {
   orderSync: OrderSync;
   /** The newest known order, quoted in "e.g. `/order …`" hints so that examples find something. */
   orderExamples: OrderExamples;
-  /** Watches ("Notify me") and channel subscriptions, and the posts they make (in the database). */
+  /** Watches ("Notify me") and channel subscriptions (in the database). */
   notifications: NotificationStore;
+  /** Every post that must arrive once, in the database, and the one relay that posts them. */
+  outbox: OutboxStore;
+  relay: OutboxRelay;
   /** Slack event redeliveries handled once across replicas. */
   eventDedup: EventDedup;
   /** Posts that must arrive, retried while Slack limits or fails. */

@@ -24,10 +24,11 @@ export function buildJobs(options: BuildOptions, services: Services): Jobs {
   const {
     auditStore,
     notifications,
+    outbox,
+    relay,
     orderIndex,
     orderSync,
     auth,
-    delivery,
     metrics,
     balance,
     spend,
@@ -41,7 +42,9 @@ export function buildJobs(options: BuildOptions, services: Services): Jobs {
     clock: options.jobClock,
     prune: [
       { name: 'audit_log', keepDays: env.AUDIT_RETENTION_DAYS, run: (before) => auditStore.prune(before) },
-      // Posts made, ended watches and order threads: kept as long as the events they came from.
+      // Posts made or dropped (every kind), ended watches and order threads: kept as long as the
+      // events they came from.
+      { name: 'outbox', keepDays: env.ORDER_EVENTS_RETENTION_DAYS, run: (before) => outbox.prune(before) },
       {
         name: 'notifications',
         keepDays: env.ORDER_EVENTS_RETENTION_DAYS,
@@ -49,28 +52,32 @@ export function buildJobs(options: BuildOptions, services: Services): Jobs {
       },
     ],
   });
+  const countOutcome = (kind: 'subscription', outcome: string) => {
+    metrics.notifications.inc({ kind, outcome });
+    metrics.outboxPosts.inc({ kind, outcome });
+  };
+  // The order events job also delivers the outbox, every kind (notifications/notifier.ts says why).
   const notifier = createNotifier({
     store: notifications,
+    outbox,
+    relay,
     orderIndex,
     state,
     auth,
     channelSharing: deps.channelSharing,
-    delivery,
-    client: slack,
     logger,
     now,
     currency: env.CURRENCY,
     orderLinks: deps.orderLinks,
-    channelPostsPerSecond: env.NOTIFY_CHANNEL_POSTS_PER_SECOND,
     clock: options.jobClock,
-    onOutcome: (kind, outcome) => metrics.notifications.inc({ kind, outcome }),
+    onOutcome: countOutcome,
   });
   const balanceWatch = createBalanceWatch({
     balance,
     spend,
     state,
-    delivery,
-    deliveryMaxWaitMs: env.SLACK_DELIVERY_MAX_WAIT_SECONDS * 1000,
+    db: services.db,
+    relay,
     channelId: env.FINANCE_ALERT_CHANNEL_ID,
     intervalSeconds: env.BALANCE_WATCH_SECONDS,
     thresholds: { availableBelow: env.BALANCE_ALERT_BELOW, runwayDaysBelow: env.BALANCE_ALERT_RUNWAY_DAYS },
@@ -79,6 +86,7 @@ export function buildJobs(options: BuildOptions, services: Services): Jobs {
     now,
     homeLink: homeTabLink(slack, identity),
     onReading: (outcome) => metrics.balanceReadings.inc({ outcome }),
+    onEnqueueFailure: () => metrics.outboxEnqueueFailures.inc({ kind: 'finance_alert' }),
     clock: options.jobClock,
   });
   const dailyDigest = createDailyDigest({
@@ -88,8 +96,9 @@ export function buildJobs(options: BuildOptions, services: Services): Jobs {
     amountIs: env.ORDER_AMOUNT_IS,
     currency: env.CURRENCY,
     state,
-    delivery,
-    deliveryMaxWaitMs: env.SLACK_DELIVERY_MAX_WAIT_SECONDS * 1000,
+    outbox,
+    relay,
+    onEnqueueFailure: () => metrics.outboxEnqueueFailures.inc({ kind: 'digest' }),
     balance,
     spend,
     history: { partner, orderIndex, orderSync },

@@ -10,6 +10,8 @@ export interface MetricSources {
   partnerCooldownActive: () => boolean;
   stateBackendUp: () => boolean;
   orderSync: () => SyncStatus | undefined;
+  /** Posts waiting in the outbox (undefined: the database did not say). */
+  outboxPending: () => Promise<number | undefined>;
 }
 
 export interface AppMetrics {
@@ -28,6 +30,8 @@ export interface AppMetrics {
   reveals: Counter<'outcome'>;
   unfurls: Counter<'outcome'>;
   notifications: Counter<'kind' | 'outcome'>;
+  outboxPosts: Counter<'kind' | 'outcome'>;
+  outboxEnqueueFailures: Counter<'kind'>;
   slackDeliveries: Counter<'kind' | 'outcome'>;
   syncRequests: Counter<'kind' | 'outcome'>;
   slackDeliveryRetries: Counter<'kind' | 'reason'>;
@@ -45,8 +49,18 @@ export function createMetrics(): AppMetrics {
     partnerCooldownActive: () => false,
     stateBackendUp: () => true,
     orderSync: () => undefined,
+    outboxPending: async () => 0,
   };
   const registers = [registry];
+  new Gauge({
+    name: 'order_desk_outbox_pending',
+    help: 'Posts that must arrive once, waiting in the outbox (every kind; read from the database)',
+    registers,
+    async collect() {
+      const pending = await sources.outboxPending().catch(() => undefined);
+      if (pending !== undefined) this.set(pending);
+    },
+  });
   new Gauge({
     name: 'order_desk_partner_queue_depth',
     help: 'Partner API requests waiting for a free slot in this process',
@@ -187,6 +201,18 @@ export function createMetrics(): AppMetrics {
       name: 'order_desk_notifications_total',
       help: 'Order event posts (kind: watch, subscription, notice): sent, dropped (why) or retried',
       labelNames: ['kind', 'outcome'],
+      registers,
+    }),
+    outboxPosts: new Counter({
+      name: 'order_desk_outbox_posts_total',
+      help: 'Posts from the outbox, by kind (watch, subscription, notice, finance_alert, digest, audit) and outcome (sent, retry, dropped_…, paused_…)',
+      labelNames: ['kind', 'outcome'],
+      registers,
+    }),
+    outboxEnqueueFailures: new Counter({
+      name: 'order_desk_outbox_enqueue_failures_total',
+      help: 'Posts that must arrive but could not be written to the outbox (the database away), by kind; each is in the log',
+      labelNames: ['kind'],
       registers,
     }),
     syncRequests: new Counter({

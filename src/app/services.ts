@@ -9,6 +9,7 @@ import { createNotificationStore } from '../notifications/notification-store.js'
 import { createOrderIndex } from '../orders/order-index.js';
 import { createOrderSync } from '../orders/order-sync.js';
 import { withWriteThrough } from '../orders/write-through.js';
+import { createOutboxRelay, createOutboxStore } from '../outbox/index.js';
 import { createPartnerClient, type PartnerClient } from '../partner-api/index.js';
 import { createForgedTokenLog } from '../reveal/forged-tokens.js';
 import { createRevealLinks } from '../reveal/links.js';
@@ -159,9 +160,28 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
     env.KEY_LINK_SECRET,
     env.SLACK_SIGNING_SECRET ?? env.SLACK_APP_TOKEN ?? env.SLACK_BOT_TOKEN,
   );
+  // Every post that must arrive once (order events, balance alerts, the digest, audit lines): one
+  // table, one relay; the order events job delivers what its producers did not (jobs.ts).
+  const outbox = createOutboxStore(db);
+  const relay = createOutboxRelay({
+    store: outbox,
+    delivery,
+    client: slack,
+    logger,
+    now,
+    channelPostsPerSecond: env.NOTIFY_CHANNEL_POSTS_PER_SECOND,
+    deliveryMaxWaitMs: env.SLACK_DELIVERY_MAX_WAIT_SECONDS * 1000,
+    onOutcome: (kind, outcome) => {
+      metrics.outboxPosts.inc({ kind, outcome });
+      if (kind === 'watch' || kind === 'subscription' || kind === 'notice')
+        metrics.notifications.inc({ kind, outcome });
+    },
+  });
+  // Not asked while the database is away: a scrape does not wait for it.
+  metrics.sources.outboxPending = async () => (db.isUp() ? outbox.pendingCount() : undefined);
   const audit = createAuditLog(
     logger,
-    delivery,
+    { store: outbox, relay },
     env.AUDIT_CHANNEL_ID,
     metrics,
     (work) => tracker.track(work),
@@ -241,6 +261,8 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
     orderExamples: createOrderExamples({ orderIndex, logger, now }),
     allowExternalSharing: env.ALLOW_EXTERNAL_SHARING,
     notifications,
+    outbox,
+    relay,
     eventDedup: createEventDedup(state),
     delivery,
     metrics,

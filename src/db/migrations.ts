@@ -434,6 +434,17 @@ function migrations(engine: Engine): Record<string, Migration> {
         await earlier['0010_export_days']?.up(db);
       },
     },
+    '0012_one_outbox': {
+      // One outbox for every post that must arrive once: order events' table becomes it, its rows kept
+      // (balance alerts, the digest and audit lines join it as rows of their own kinds). Both engines
+      // rename in place; the indexes keep their names and follow the table.
+      async up(db: Kysely<unknown>) {
+        await db.schema.alterTable('notification_outbox').renameTo('outbox').execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.alterTable('outbox').renameTo('notification_outbox').execute();
+      },
+    },
   };
 }
 

@@ -83,10 +83,11 @@ export interface SubscriptionsTable {
 }
 
 /**
- * What Order Desk must post about order events, once: one row per post (a unique key per event and
- * target), from "pending" to "sent" (with the message's ts) or "dropped" (with why).
+ * Every post Order Desk must make once (order events, balance alerts, the daily digest, audit lines):
+ * one row per post under a unique key, from "pending" to "sent" (with the message's ts) or "dropped"
+ * (with why). Until 0012 it held order events only, as `notification_outbox`.
  */
-export interface NotificationOutboxTable {
+export interface OutboxTable {
   id: Generated<number>;
   dedupe_key: string;
   kind: string;
@@ -95,7 +96,7 @@ export interface NotificationOutboxTable {
   order_id: string | null;
   event_id: number | null;
   subscription_id: string | null;
-  /** For notices (not order events): the message to post, as JSON. */
+  /** A post decided ahead (a notice, an alert, the digest, an audit line): the message, as JSON. */
   body: string | null;
   status: string;
   attempts: number;
@@ -121,6 +122,6 @@ export interface Database {
   sync_state: SyncStateTable;
   order_watches: OrderWatchesTable;
   subscriptions: SubscriptionsTable;
-  notification_outbox: NotificationOutboxTable;
+  outbox: OutboxTable;
   order_threads: OrderThreadsTable;
 }

@@ -5,6 +5,7 @@ import {
   renderFinanceAlert,
   type SlackMessage,
 } from '../blocks/index.js';
+import type { OrderDeskDb } from '../db/index.js';
 import {
   createPeriodicJob,
   type JobClock,
@@ -13,8 +14,8 @@ import {
   untilAborted,
 } from '../jobs/index.js';
 import type { AppLogger } from '../logger.js';
+import { insertOutboxRows, type OutboxEntry, type OutboxRelay } from '../outbox/index.js';
 import type { BalanceService } from '../services/balance.js';
-import { type SlackDelivery, slackErrorCode } from '../services/slack-delivery.js';
 import type { SharedState } from '../state/index.js';
 import {
   type AlertEvent,
@@ -30,17 +31,18 @@ export interface BalanceWatch {
   /** One watch round: returns what it did (for tests and the log). */
   runOnce(): Promise<'read' | TurnOutcome>;
   start(): void;
-  /** Aborts the round under way (what was decided and not posted stays on the shared state) and releases the lease. */
+  /** Aborts the round under way (what was decided and not posted stays in the outbox) and releases the lease. */
   stop(): Promise<void>;
 }
 
 export interface BalanceWatchOptions {
   balance: Pick<BalanceService, 'current'>;
   spend: Pick<SpendService, 'refresh'>;
+  /** The job's lease and back-off (jobs/periodic.ts). */
   state: SharedState;
-  delivery: SlackDelivery;
-  /** How long one delivery may keep trying (SLACK_DELIVERY_MAX_WAIT_SECONDS). */
-  deliveryMaxWaitMs: number;
+  /** What finance was told (the episode) and the announcements to post, written together. */
+  db: OrderDeskDb;
+  relay: OutboxRelay;
   channelId: string | undefined;
   intervalSeconds: number;
   thresholds: { availableBelow: number | undefined; runwayDaysBelow: number | undefined };
@@ -49,131 +51,153 @@ export interface BalanceWatchOptions {
   now: () => Date;
   homeLink: () => Promise<string | undefined>;
   onReading?: ((outcome: 'ok' | 'failed' | 'skipped') => void) | undefined;
+  /** An announcement decided while the database could not be written (it is in the log). */
+  onEnqueueFailure?: (() => void) | undefined;
   clock?: JobClock | undefined;
 }
 
-/** A message for the finance channel, decided and not yet posted: kept on the shared state until it is. */
-interface Announcement {
-  id: string;
-  message: SlackMessage;
-  decidedAt: number;
-}
-
-/** What finance was told, the newest reading decided on, and what is still to be posted. */
+/** What finance was told, and the newest reading decided on. */
 interface WatchState extends AlertState {
   decidedReadingAt?: number | undefined;
-  pending?: Announcement[] | undefined;
 }
 
-const STATE_KEY = 'finance:alert-state';
-const DECISION_LOCK = 'finance:alert-decision';
-const KEEP_MS = 30 * 86_400_000;
-// A decision only reads and writes the shared state: a lock this long is never outlived.
-const DECISION_LOCK_MS = 10_000;
-// An announcement that cannot be posted for a day (the bot was removed from the channel) is dropped.
-const GIVE_UP_AFTER_MS = 86_400_000;
+/** The episode's row in `sync_state`: in the database, so a restart (or a Redis flush) does not alert again. */
+const STATE_ROW = 'finance_alert_state';
+/** Where the state was kept before the one outbox (on the shared state), read once on upgrade. */
+const LEGACY_STATE_KEY = 'finance:alert-state';
 
 /**
  * Every BALANCE_WATCH_SECONDS one replica (the job's, see jobs/periodic.ts) reads
  * the balance as the Home tab does, refreshes spend and runway, and tells the finance channel when
- * available funds or the runway cross their thresholds. Deciding is atomic across replicas (read,
- * decide and write under one lock, and a reading older than the last one decided on is ignored), and
- * what was decided is kept with the state until Slack has taken it: a 429 or an outage delays an
- * alert, a restart does not lose it, and no replica posts it twice.
+ * available funds or the runway cross their thresholds. Deciding is atomic across replicas: the new
+ * state is written over the one it was decided from (compare and set, else decided again), in the
+ * same transaction as the announcements it makes, which go to the outbox (a reading older than the
+ * last one decided on is ignored). The round then posts them; a 429 or an outage delays an alert, a
+ * restart neither loses it nor repeats it, and no replica posts it twice (outbox/).
  */
 export function createBalanceWatch(options: BalanceWatchOptions): BalanceWatch {
-  const { state, logger, delivery } = options;
+  const { state, logger, db, relay, channelId } = options;
   const log = logger.child({ component: 'balance-watch' });
   const intervalMs = options.intervalSeconds * 1000;
+  /** Announcements this round wrote (claimed by it), to post after the older ones still due. */
+  const announced: string[] = [];
 
-  /** Reads the state, lets `decide` change it, writes it back: one replica at a time. */
-  async function underDecisionLock(
+  /**
+   * Reads the state, lets `decide` change it, and writes it back with the announcements it makes (in
+   * one transaction), unless another round wrote it meanwhile: then it is decided again on that.
+   */
+  async function decideAndAnnounce(
     decide: (previous: WatchState) => { next: WatchState; messages: SlackMessage[] } | undefined,
-  ): Promise<boolean> {
-    const owner = randomBytes(8).toString('hex');
-    for (let attempt = 0; !(await state.claim(DECISION_LOCK, DECISION_LOCK_MS, owner)); attempt++) {
-      if (attempt >= 50) throw new Error('the alert decision lock stayed taken');
-      await new Promise((resolve) => setTimeout(resolve, 100));
+  ): Promise<void> {
+    let decidedMessages: SlackMessage[] = [];
+    let written: string[] = [];
+    for (let attempt = 0; attempt < 5; attempt++) {
+      written = [];
+      const committed = await db
+        .run((kysely) =>
+          kysely.transaction().execute(async (trx) => {
+            const row = await trx
+              .selectFrom('sync_state')
+              .select('value')
+              .where('name', '=', STATE_ROW)
+              .executeTakeFirst();
+            const legacy = row ? undefined : await legacyState();
+            const previous: WatchState = row
+              ? (JSON.parse(row.value) as WatchState)
+              : (legacy?.state ?? initialAlertState);
+            const decided = decide(previous);
+            decidedMessages = decided?.messages ?? [];
+            if (!decided && row) return true;
+            const next = decided?.next ?? previous;
+            const at = options.now();
+            const value = JSON.stringify(next);
+            const changed = row
+              ? await trx
+                  .updateTable('sync_state')
+                  .set({ value, updated_at: at.toISOString() })
+                  .where('name', '=', STATE_ROW)
+                  .where('value', '=', row.value)
+                  .executeTakeFirst()
+                  .then((result) => Number(result.numUpdatedRows))
+              : await trx
+                  .insertInto('sync_state')
+                  .values({ name: STATE_ROW, value, updated_at: at.toISOString() })
+                  .onConflict((conflict) => conflict.column('name').doNothing())
+                  .executeTakeFirst()
+                  .then((result) => Number(result.numInsertedOrUpdatedRows ?? 0));
+            if (changed === 0) return false;
+            if (channelId) {
+              const announcements: OutboxEntry[] = [
+                ...(legacy?.pending ?? []),
+                ...(decided?.messages ?? []).map((message) => ({
+                  dedupeKey: `finance:${randomBytes(8).toString('hex')}`,
+                  kind: 'finance_alert' as const,
+                  target: channelId,
+                  body: message,
+                })),
+              ];
+              // Claimed by this round, which posts them right after (deliverPending).
+              await insertOutboxRows(trx, announcements, at, relay.claimUntil('finance_alert'));
+              written = announcements.map((entry) => entry.dedupeKey);
+            }
+            return true;
+          }),
+        )
+        .catch((error: unknown) => {
+          // The database away: what was decided is not kept, so the next round decides it again;
+          // meanwhile the log has it.
+          if (channelId && decidedMessages.length > 0) {
+            for (const _message of decidedMessages) options.onEnqueueFailure?.();
+            log.error(
+              { channel: channelId, messages: decidedMessages.map((message) => message.text) },
+              'finance alert not enqueued: the database cannot be written; the next round decides again',
+            );
+          }
+          throw error;
+        });
+      if (committed) {
+        announced.push(...written);
+        return;
+      }
     }
-    try {
-      const previous: WatchState = (await state.get<WatchState>(STATE_KEY)) ?? initialAlertState;
-      const decided = decide(previous);
-      if (!decided) return false;
-      const announcements = options.channelId
-        ? decided.messages.map((message) => ({
-            id: randomBytes(8).toString('hex'),
-            message,
-            decidedAt: options.now().getTime(),
+    throw new Error('the balance alert state kept changing under this round');
+  }
+
+  /** The state and unposted announcements an older version kept on the shared state, if any. */
+  async function legacyState(): Promise<{ state: WatchState; pending: OutboxEntry[] } | undefined> {
+    const old = await state
+      .get<WatchState & { pending?: { id: string; message: SlackMessage }[] }>(LEGACY_STATE_KEY)
+      .catch(() => undefined);
+    if (!old) return undefined;
+    const { pending = [], ...rest } = old;
+    return {
+      state: rest,
+      pending: channelId
+        ? pending.map((item) => ({
+            dedupeKey: `finance:${item.id}`,
+            kind: 'finance_alert' as const,
+            target: channelId,
+            body: item.message,
           }))
-        : [];
-      const pending = [...(previous.pending ?? []), ...announcements];
-      await state.set(STATE_KEY, { ...decided.next, pending }, KEEP_MS);
-      return true;
-    } finally {
-      await state.release(DECISION_LOCK, owner).catch(() => undefined);
-    }
+        : [],
+    };
   }
 
-  /** Posts what was decided and not yet posted, oldest first; each at most once across replicas. */
+  /** Posts the announcements decided and not yet posted (this round's and earlier ones), oldest first. */
   async function deliverPending(signal: AbortSignal): Promise<void> {
-    if (!options.channelId) return;
-    const pending = (await state.get<WatchState>(STATE_KEY))?.pending ?? [];
-    for (const announcement of pending) {
-      // Stopping: the rest stays on the shared state for the next round, on any replica.
-      if (signal.aborted) return;
-      const sentKey = `finance:alert-sent:${announcement.id}`;
-      const sendingKey = `finance:alert-sending:${announcement.id}`;
-      const owner = randomBytes(8).toString('hex');
-      // Another replica is posting it right now: leave it to that one. The claim outlives the
-      // delivery's longest try, so it cannot lapse while that replica still retries.
-      if (!(await state.claim(sendingKey, options.deliveryMaxWaitMs + 60_000, owner))) continue;
-      const release = () => state.release(sendingKey, owner).catch(() => undefined);
-      // Checked under the claim: a replica that posted it released its claim only after marking it.
-      if ((await state.get(sentKey)) !== undefined) {
-        await forget(announcement.id);
-        await release();
-        continue;
-      }
-      try {
-        await delivery.post(
-          'finance_alert',
-          { channel: options.channelId, ...announcement.message },
-          { signal },
-        );
-      } catch (error) {
-        if (signal.aborted) {
-          await release();
-          return;
-        }
-        const tooOld = options.now().getTime() - announcement.decidedAt > GIVE_UP_AFTER_MS;
-        log.error(
-          { channel: options.channelId, error: slackErrorCode(error), givingUp: tooOld },
-          tooOld
-            ? 'finance alert could not be posted for a day; dropped (is the bot in FINANCE_ALERT_CHANNEL_ID?)'
-            : 'finance alert could not be posted yet; the next round tries again (is the bot in FINANCE_ALERT_CHANNEL_ID?)',
-        );
-        if (tooOld) await forget(announcement.id);
-        await release();
-        continue;
-      }
-      // Posted. If marking it fails (the shared state went away), the claim is kept until it lapses,
-      // so no replica posts it again meanwhile; a round after that finds the mark, or posts it again.
-      try {
-        await state.set(sentKey, true, 2 * GIVE_UP_AFTER_MS);
-      } catch (error) {
-        log.warn({ error: (error as Error).message }, 'finance alert posted, but not marked as posted');
-        continue;
-      }
-      await forget(announcement.id);
-      await release();
+    if (!channelId) return;
+    const results = await relay.deliverDue({ signal, kind: 'finance_alert' });
+    for (const key of announced.splice(0)) results.push(await relay.deliver(key, signal, { owned: true }));
+    for (const result of results) {
+      if (result.outcome !== 'retry' && result.outcome !== 'dropped') continue;
+      const givingUp = result.outcome === 'dropped';
+      log.error(
+        { channel: channelId, error: result.error, givingUp },
+        givingUp
+          ? 'finance alert could not be posted for a day; dropped (is the bot in FINANCE_ALERT_CHANNEL_ID?)'
+          : 'finance alert could not be posted yet; the next round tries again (is the bot in FINANCE_ALERT_CHANNEL_ID?)',
+      );
     }
-  }
-
-  async function forget(id: string): Promise<void> {
-    await underDecisionLock((previous) => ({
-      next: { ...previous, pending: (previous.pending ?? []).filter((item) => item.id !== id) },
-      messages: [],
-    }));
   }
 
   async function round(signal: AbortSignal): Promise<'read' | 'failed'> {
@@ -200,7 +224,7 @@ export function createBalanceWatch(options: BalanceWatchOptions): BalanceWatch {
           { orderId: reading.orderId, traceId: reading.traceId },
           'balance watch: the keys answer came without the balance',
         );
-      await underDecisionLock((previous) => {
+      await decideAndAnnounce((previous) => {
         const { next, announce } = evaluateReading(previous, false);
         const messages =
           announce === 'unreadable' && reading.kind === 'error'
@@ -219,7 +243,7 @@ export function createBalanceWatch(options: BalanceWatchOptions): BalanceWatch {
     const runway = averagePerDay === null ? null : runwayDays(available, averagePerDay);
     const readAt = reading.reading.readAt.getTime();
     const homeLink = await untilAborted(options.homeLink(), signal);
-    await underDecisionLock((previous) => {
+    await decideAndAnnounce((previous) => {
       // A late round with an older reading than one already decided on changes nothing.
       if (previous.decidedReadingAt !== undefined && readAt <= previous.decidedReadingAt) return undefined;
       const afterReading = evaluateReading(previous, true);
@@ -281,16 +305,18 @@ export function createBalanceWatch(options: BalanceWatchOptions): BalanceWatch {
     backoff: { firstMs: Math.min(30_000, intervalMs), maxMs: 10 * 60_000 },
     clock: options.clock ?? { now: () => options.now().getTime(), sleep: systemClock.sleep },
     async round(signal) {
+      // A round that broke off earlier left its claims to lapse: the sweep or a later round posts them.
+      announced.length = 0;
       try {
         return await round(signal);
       } catch (error) {
-        // The shared state went away mid-round: the next round starts over from what was saved.
+        // The database (or the shared state) went away mid-round: the next round starts over from what was saved.
         if (!signal.aborted) log.warn({ error: (error as Error).message }, 'balance watch round ended early');
         throw error;
       }
     },
     // A reading that failed is the balance's own affair (its back-off is shared with the Home tab);
-    // the job backs off only when a round itself broke (the shared state away).
+    // the job backs off only when a round itself broke (the database or the shared state away).
     failed: () => false,
     onOutcome(outcome) {
       if (outcome !== 'read' && outcome !== 'failed') options.onReading?.('skipped');

@@ -1,12 +1,11 @@
-import { randomBytes } from 'node:crypto';
 import { type DigestInput, renderDailyDigest, type SlackMessage } from '../blocks/index.js';
 import { createPeriodicJob, type JobClock, systemClock, untilAborted } from '../jobs/index.js';
 import type { AppLogger } from '../logger.js';
 import type { OrderSync, SyncStatus } from '../orders/order-sync.js';
+import type { OutboxRelay, OutboxStore } from '../outbox/index.js';
 import { isPartnerApiError, PartnerApiError } from '../partner-api/index.js';
 import type { BalanceService } from '../services/balance.js';
 import { logPartnerFailure } from '../services/partner-failures.js';
-import { type SlackDelivery, slackErrorCode } from '../services/slack-delivery.js';
 import type { SharedState } from '../state/index.js';
 import type { BalanceState } from './balance-reading.js';
 import { dayRange, instantAt, previousDay } from './calendar.js';
@@ -21,7 +20,7 @@ export type DigestOutcome =
   /** Today's DIGEST_TIME has not come yet. */
   | 'not_due'
   | 'already_sent'
-  /** Another replica is composing or posting it, or has the job's turn, or the shared state cannot say. */
+  /** Another replica is composing or posting it, or has the job's turn, or its next try is not due yet. */
   | 'skipped'
   /** A failure earlier: the next try waits for its back-off. */
   | 'backing_off'
@@ -51,10 +50,13 @@ export interface DailyDigestOptions {
   timeZone: string;
   amountIs: AmountMeaning;
   currency: string | undefined;
+  /** The job's lease and back-off, and how long the day's orders have been unreadable. */
   state: SharedState;
-  delivery: SlackDelivery;
-  /** How long one delivery may keep trying (SLACK_DELIVERY_MAX_WAIT_SECONDS). */
-  deliveryMaxWaitMs: number;
+  /** The day's digest is a row there (`digest:<channel>:<day>`): "already sent" is that row. */
+  outbox: Pick<OutboxStore, 'find' | 'enqueue'>;
+  relay: Pick<OutboxRelay, 'deliver' | 'claimUntil'>;
+  /** A digest composed while the database could not be written (it is in the log). */
+  onEnqueueFailure?: (() => void) | undefined;
   balance: Pick<BalanceService, 'current'>;
   spend: Pick<SpendService, 'refresh'>;
   history: Omit<HistoryDeps, 'now'>;
@@ -67,26 +69,21 @@ export interface DailyDigestOptions {
   clock?: JobClock | undefined;
 }
 
-/** Failed tries of one day's digest, on the shared state: how long it has failed (when to wait the job's back-off, see jobs/). */
+/** Failed reads of one day's orders, on the shared state: how long they have failed. */
 interface Retry {
   firstFailedAt: number;
   failures: number;
-  gaveUp: boolean;
 }
 
 const CHECK_EVERY_MS = 60_000;
-// The day's marks outlive the day: a replica whose clock is a little behind still sees them.
+// The day's retry record outlives the day: a replica whose clock is a little behind still sees it.
 const KEEP_MS = 3 * 86_400_000;
-// Reading a day's orders, the balance and spend: a claim this long is never outlived by composing.
-const COMPOSE_MS = 5 * 60_000;
 // Figures younger than this serve (the balance watch and Home tabs keep them fresh).
 const FIGURES_MAX_AGE_MS = 5 * 60_000;
 const FIRST_BACKOFF_MS = 60_000;
 const MAX_BACKOFF_MS = 30 * 60_000;
 // Orders that cannot be read are waited for this long; then the digest goes out saying so.
 const ORDERS_WAIT_MS = 60 * 60_000;
-// Slack refusing for this long (the bot is not in the channel, and nobody invited it): not today.
-const GIVE_UP_AFTER_MS = 6 * 3_600_000;
 
 /** Which day a digest due at `at` reports (yesterday in `timeZone`), and when it is due (today at `time`). */
 export function digestSchedule(at: Date, time: string, timeZone: string): { day: string; dueAt: Date } {
@@ -124,15 +121,16 @@ function whatToDo(code: string): string {
 
 /**
  * Once a day, at DIGEST_TIME in REPORT_TIMEZONE, one replica posts yesterday's digest in
- * DIGEST_CHANNEL_ID. Every replica checks each minute; the day's digest is claimed on the shared state
- * while it is composed and posted, and marked as sent once Slack took it, so it goes out once across
- * replicas and restarts. An app started after DIGEST_TIME posts the day's digest at its first check.
- * A refusal from Slack (after the delivery waited out any 429) backs the job off, 1 minute doubling
- * to 30, and after six hours the day's digest is given up; orders that cannot be read are waited for
- * an hour, then the digest goes out saying so. A periodic job (jobs/periodic.ts): one replica checks.
+ * DIGEST_CHANNEL_ID. The replica with the job's turn (jobs/periodic.ts) checks each minute: a day
+ * whose digest is in the outbox (key `digest:<channel>:<day>`) is not composed again; otherwise it is
+ * composed and enqueued, then posted at once (the outbox: claimed, so once across replicas; in the
+ * database, so once across restarts). An app started after DIGEST_TIME posts the day's digest at its
+ * first check. A refusal from Slack (after the delivery waited out any 429) backs the job off, 1
+ * minute doubling to 30, and after six hours the day's digest is given up; orders that cannot be read
+ * are waited for an hour, then the digest goes out saying so.
  */
 export function createDailyDigest(options: DailyDigestOptions): DailyDigest {
-  const { state, delivery, channelId } = options;
+  const { state, outbox, relay, channelId } = options;
   const log = options.logger.child({ component: 'daily-digest' });
 
   async function syncStatus(): Promise<SyncStatus | undefined> {
@@ -200,12 +198,13 @@ export function createDailyDigest(options: DailyDigestOptions): DailyDigest {
     };
   }
 
-  /** Records a failed try on the shared state: when to try again, and whether to stop for today. */
-  async function recordFailure(retryKey: string, previous: Retry | undefined, giveUpAfterMs: number) {
+  /** Records a failed read of the day's orders on the shared state: how long they have failed. */
+  async function recordFailure(retryKey: string, previous: Retry | undefined) {
     const at = options.now().getTime();
-    const failures = (previous?.failures ?? 0) + 1;
-    const firstFailedAt = previous?.firstFailedAt ?? at;
-    const retry: Retry = { firstFailedAt, failures, gaveUp: at - firstFailedAt >= giveUpAfterMs };
+    const retry: Retry = {
+      firstFailedAt: previous?.firstFailedAt ?? at,
+      failures: (previous?.failures ?? 0) + 1,
+    };
     await state.set(retryKey, retry, KEEP_MS);
     return retry;
   }
@@ -215,86 +214,71 @@ export function createDailyDigest(options: DailyDigestOptions): DailyDigest {
     const at = options.now();
     const { day, dueAt } = digestSchedule(at, options.time, options.timeZone);
     if (at.getTime() < dueAt.getTime()) return 'not_due';
-    const sentKey = `digest:sent:${day}`;
-    const sendingKey = `digest:sending:${day}`;
-    const retryKey = `digest:retry:${day}`;
-    if ((await state.get(sentKey)) !== undefined) return 'already_sent';
-    const retry = await state.get<Retry>(retryKey);
-    if (retry?.gaveUp) return 'gave_up';
-    const owner = randomBytes(8).toString('hex');
-    // The claim outlives composing and the delivery's longest try: it cannot lapse while this replica
-    // still works on the digest, so no other replica starts it meanwhile.
-    if (!(await state.claim(sendingKey, COMPOSE_MS + options.deliveryMaxWaitMs + 60_000, owner)))
-      return 'skipped';
-    const release = () => state.release(sendingKey, owner).catch(() => undefined);
-    // Checked under the claim: a replica that posted it released its claim only after marking it.
-    if ((await state.get(sentKey)) !== undefined) {
-      await release();
-      return 'already_sent';
-    }
-    let composed: Awaited<ReturnType<typeof compose>>;
-    try {
-      composed = await compose(day, signal);
-    } catch (error) {
-      await release();
-      throw error;
-    }
-    const { message, ordersRead } = composed;
-    if (
-      !ordersRead &&
-      options.now().getTime() - (retry?.firstFailedAt ?? options.now().getTime()) < ORDERS_WAIT_MS
-    ) {
-      const next = await recordFailure(retryKey, retry, Number.POSITIVE_INFINITY);
-      log.warn(
-        { day, failures: next.failures },
-        'daily digest waits: the day’s orders could not be read; trying again',
-      );
-      await release();
-      return 'failed';
-    }
-    // Composing took long (a slow partner): the claim is extended for the delivery's longest try, or,
-    // if it lapsed meanwhile, left to whichever replica holds it now.
-    if (!(await state.renew(sendingKey, owner, options.deliveryMaxWaitMs + 60_000))) {
-      log.warn({ day }, 'daily digest composed after its claim lapsed; left to the next check');
-      return 'skipped';
-    }
-    try {
-      await delivery.post('digest', { channel: channelId, ...message }, { signal });
-    } catch (error) {
-      if (signal.aborted) {
-        // Not posted, not a failure of today's digest: the next start (or replica) posts it.
-        await release();
+    const key = `digest:${channelId}:${day}`;
+    // Checked before composing: a day already in the outbox is not composed again every minute.
+    let row = await outbox.find(key);
+    let owned = false;
+    if (!row) {
+      const retryKey = `digest:retry:${day}`;
+      const retry = await state.get<Retry>(retryKey);
+      const { message, ordersRead } = await compose(day, signal);
+      if (signal.aborted) return 'stopped';
+      if (!ordersRead && at.getTime() - (retry?.firstFailedAt ?? at.getTime()) < ORDERS_WAIT_MS) {
+        const next = await recordFailure(retryKey, retry);
+        log.warn(
+          { day, failures: next.failures },
+          'daily digest waits: the day’s orders could not be read; trying again',
+        );
+        return 'failed';
+      }
+      // Another replica that composed it too enqueued the same key: one row, one post.
+      try {
+        // Claimed as it is enqueued: posted right below, not by a sweep of the outbox meanwhile.
+        owned =
+          (await outbox.enqueue(
+            [{ dedupeKey: key, kind: 'digest', target: channelId, body: message }],
+            options.now(),
+            relay.claimUntil('digest'),
+          )) === 1;
+      } catch (error) {
+        options.onEnqueueFailure?.();
+        log.error(
+          { day, channel: channelId, digest: message.text, error: (error as Error).message },
+          'daily digest not enqueued: the database cannot be written; the next check composes it again',
+        );
         throw error;
       }
-      const code = slackErrorCode(error);
-      const next = await recordFailure(retryKey, retry, GIVE_UP_AFTER_MS);
-      log.error(
-        {
-          channel: channelId,
-          day,
-          error: code,
-          failures: next.failures,
-          givingUp: next.gaveUp,
-        },
-        next.gaveUp
-          ? `daily digest not posted: Slack refused it for hours, so it is given up for today; to get tomorrow's: ${whatToDo(code)}`
-          : `daily digest not posted yet; it is tried again: ${whatToDo(code)}`,
-      );
-      await release();
-      return next.gaveUp ? 'gave_up' : 'failed';
+      await state.delete(retryKey).catch(() => undefined);
+      row = await outbox.find(key);
+      log.info({ day, channel: channelId, ordersRead }, 'daily digest composed');
     }
-    // Posted. If marking it fails (the shared state went away), the claim is kept until it lapses, so
-    // no replica posts it again meanwhile; a check after that finds the mark, or posts it again.
-    try {
-      await state.set(sentKey, { postedAt: options.now().toISOString() }, KEEP_MS);
-    } catch (error) {
-      log.warn({ day, error: (error as Error).message }, 'daily digest posted, but not marked as posted');
-      return 'sent';
+    if (row?.status === 'sent') return 'already_sent';
+    if (row?.status === 'dropped') return 'gave_up';
+    const delivered = await relay.deliver(key, signal, { owned });
+    switch (delivered.outcome) {
+      case 'sent':
+        log.info({ event: 'digest', day, channel: channelId }, 'daily digest posted');
+        return 'sent';
+      case 'stopped':
+        // Not posted, not a failure of today's digest: the next start (or replica) posts it.
+        return 'stopped';
+      case 'retry':
+      case 'dropped': {
+        const code = delivered.error ?? 'unknown';
+        const givingUp = delivered.outcome === 'dropped';
+        log.error(
+          { channel: channelId, day, error: code, failures: delivered.attempts, givingUp },
+          givingUp
+            ? `daily digest not posted: Slack refused it for hours, so it is given up for today; to get tomorrow's: ${whatToDo(code)}`
+            : `daily digest not posted yet; it is tried again: ${whatToDo(code)}`,
+        );
+        return givingUp ? 'gave_up' : 'failed';
+      }
+      default:
+        // Being posted by another round (the order events job's, on this replica or another), or its
+        // next try not due yet.
+        return 'skipped';
     }
-    await state.delete(retryKey).catch(() => undefined);
-    await release();
-    log.info({ event: 'digest', day, channel: channelId, ordersRead }, 'daily digest posted');
-    return 'sent';
   }
 
   const job = createPeriodicJob({
@@ -310,12 +294,11 @@ export function createDailyDigest(options: DailyDigestOptions): DailyDigest {
       try {
         return await check(signal);
       } catch (error) {
-        // The shared state went away: without it no replica can know whether the digest went out, so
-        // none posts it; the next check starts over.
+        // The database (or the shared state) went away: the next check starts over.
         if (!signal.aborted)
           log.warn(
             { error: (error as Error).message },
-            'daily digest check skipped: the shared state is unreachable',
+            'daily digest check skipped: the database is unreachable',
           );
         throw error;
       }

@@ -1,8 +1,9 @@
 import type { OrderDeskDb } from '../db/index.js';
+import { createOutboxStore } from '../outbox/index.js';
 import type { SubscriptionFilters } from './filters.js';
 
-// Watches, subscriptions, the outbox and the order threads, in the database (SQLite or PostgreSQL):
-// every replica reads the same, and the outbox's unique keys make each post happen once.
+// Watches, subscriptions and the order threads, in the database (SQLite or PostgreSQL): every replica
+// reads the same. The posts they make are in the outbox (outbox/), under keys that make each once.
 
 export interface Watch {
   userId: string;
@@ -19,26 +20,6 @@ export interface Subscription {
   filters: SubscriptionFilters;
   pausedAt: Date | null;
   pausedReason: string | null;
-}
-
-export type OutboxKind = 'watch' | 'subscription' | 'notice';
-
-export interface OutboxEntry {
-  dedupeKey: string;
-  kind: OutboxKind;
-  /** A user ID (a direct message) or a channel ID. */
-  target: string;
-  orderId?: string | undefined;
-  eventId?: number | undefined;
-  subscriptionId?: string | undefined;
-  /** A notice's message ({ text, blocks }). */
-  body?: unknown;
-}
-
-export interface PendingPost extends OutboxEntry {
-  id: number;
-  attempts: number;
-  createdAt: Date;
 }
 
 export interface NotificationStore {
@@ -59,35 +40,19 @@ export interface NotificationStore {
   removeSubscription(id: string, by: string, at: Date): Promise<boolean>;
   pauseSubscription(id: string, reason: string, at: Date): Promise<boolean>;
 
-  /** Adds posts; one already decided (same key) is left as it is. Returns how many were new. */
-  enqueue(entries: readonly OutboxEntry[], at: Date): Promise<number>;
-  /**
-   * Pending posts due now, oldest first, at most `perTarget` for each of up to `targets` channels or
-   * users: a flood for one channel does not hold back the others.
-   */
-  due(at: Date, targets: number, perTarget: number): Promise<PendingPost[]>;
-  /**
-   * Claims a due post for sending: it is not due again until `until`. False when another round (or
-   * replica) claimed it first: it is not sent here.
-   */
-  claim(id: number, at: Date, until: Date): Promise<boolean>;
-  markSent(id: number, ts: string | undefined, at: Date): Promise<void>;
-  markRetry(id: number, nextAttemptAt: Date, error: string): Promise<void>;
-  markDropped(id: number, reason: string, at: Date): Promise<void>;
-  /** Drops every pending post of a subscription (it was paused or removed). */
+  /** Drops every pending post of a subscription (it was paused or removed): they are in the outbox. */
   dropPendingOf(subscriptionId: string, reason: string, at: Date): Promise<number>;
-  /** Counts by status, for /metrics and the tests. */
-  counts(): Promise<Record<string, number>>;
 
   threadOf(channelId: string, orderId: string): Promise<string | undefined>;
   setThread(channelId: string, orderId: string, ts: string, at: Date): Promise<void>;
-  /** Retention: sent and dropped posts, ended watches and threads older than `before`. */
+  /** Retention: ended watches and threads older than `before` (the outbox prunes its own posts). */
   prune(before: Date): Promise<number>;
 }
 
 const iso = (date: Date) => date.toISOString();
 
 export function createNotificationStore(db: OrderDeskDb): NotificationStore {
+  const outbox = createOutboxStore(db);
   const toWatch = (row: { user_id: string; order_id: string; created_at: string; expires_at: string }) => ({
     userId: row.user_id,
     orderId: row.order_id,
@@ -250,142 +215,7 @@ export function createNotificationStore(db: OrderDeskDb): NotificationStore {
       });
     },
 
-    enqueue(entries, at) {
-      if (entries.length === 0) return Promise.resolve(0);
-      return db.run(async (kysely) => {
-        let added = 0;
-        // A few hundred rows per statement: well within both engines' parameter limits.
-        for (let start = 0; start < entries.length; start += 200) {
-          const inserted = await kysely
-            .insertInto('notification_outbox')
-            .values(
-              entries.slice(start, start + 200).map((entry) => ({
-                dedupe_key: entry.dedupeKey,
-                kind: entry.kind,
-                target: entry.target,
-                order_id: entry.orderId ?? null,
-                event_id: entry.eventId ?? null,
-                subscription_id: entry.subscriptionId ?? null,
-                body: entry.body === undefined ? null : JSON.stringify(entry.body),
-                status: 'pending',
-                attempts: 0,
-                next_attempt_at: iso(at),
-                created_at: iso(at),
-                sent_at: null,
-                ts: null,
-                last_error: null,
-              })),
-            )
-            .onConflict((conflict) => conflict.column('dedupe_key').doNothing())
-            .executeTakeFirst();
-          added += Number(inserted.numInsertedOrUpdatedRows ?? 0);
-        }
-        return added;
-      });
-    },
-    async due(at, targets, perTarget) {
-      const rows = await db.run(async (kysely) => {
-        const waiting = await kysely
-          .selectFrom('notification_outbox')
-          .select('target')
-          .where('status', '=', 'pending')
-          .where('next_attempt_at', '<=', iso(at))
-          .groupBy('target')
-          .orderBy((eb) => eb.fn.min('id'))
-          .limit(targets)
-          .execute();
-        const each = await Promise.all(
-          waiting.map(({ target }) =>
-            kysely
-              .selectFrom('notification_outbox')
-              .selectAll()
-              .where('status', '=', 'pending')
-              .where('target', '=', target)
-              .where('next_attempt_at', '<=', iso(at))
-              .orderBy('id')
-              .limit(perTarget)
-              .execute(),
-          ),
-        );
-        return each.flat().sort((a, b) => Number(a.id) - Number(b.id));
-      });
-      return rows.map((row) => ({
-        id: Number(row.id),
-        dedupeKey: row.dedupe_key,
-        kind: row.kind as OutboxKind,
-        target: row.target,
-        orderId: row.order_id ?? undefined,
-        eventId: row.event_id === null ? undefined : Number(row.event_id),
-        subscriptionId: row.subscription_id ?? undefined,
-        body: row.body === null ? undefined : (JSON.parse(row.body) as unknown),
-        attempts: row.attempts,
-        createdAt: new Date(row.created_at),
-      }));
-    },
-    claim(id, at, until) {
-      return db.run(async (kysely) => {
-        const claimed = await kysely
-          .updateTable('notification_outbox')
-          .set({ next_attempt_at: iso(until) })
-          .where('id', '=', id)
-          .where('status', '=', 'pending')
-          .where('next_attempt_at', '<=', iso(at))
-          .executeTakeFirst();
-        return Number(claimed.numUpdatedRows) > 0;
-      });
-    },
-    async markSent(id, ts, at) {
-      await db.run((kysely) =>
-        kysely
-          .updateTable('notification_outbox')
-          .set({ status: 'sent', ts: ts ?? null, sent_at: iso(at) })
-          .where('id', '=', id)
-          .execute(),
-      );
-    },
-    async markRetry(id, nextAttemptAt, error) {
-      await db.run((kysely) =>
-        kysely
-          .updateTable('notification_outbox')
-          .set((eb) => ({
-            attempts: eb('attempts', '+', 1),
-            next_attempt_at: iso(nextAttemptAt),
-            last_error: error,
-          }))
-          .where('id', '=', id)
-          .execute(),
-      );
-    },
-    async markDropped(id, reason, at) {
-      await db.run((kysely) =>
-        kysely
-          .updateTable('notification_outbox')
-          .set({ status: 'dropped', last_error: reason, sent_at: iso(at) })
-          .where('id', '=', id)
-          .execute(),
-      );
-    },
-    dropPendingOf(subscriptionId, reason, at) {
-      return db.run(async (kysely) => {
-        const dropped = await kysely
-          .updateTable('notification_outbox')
-          .set({ status: 'dropped', last_error: reason, sent_at: iso(at) })
-          .where('subscription_id', '=', subscriptionId)
-          .where('status', '=', 'pending')
-          .executeTakeFirst();
-        return Number(dropped.numUpdatedRows);
-      });
-    },
-    async counts() {
-      const rows = await db.run((kysely) =>
-        kysely
-          .selectFrom('notification_outbox')
-          .select(['status', (eb) => eb.fn.countAll<number>().as('count')])
-          .groupBy('status')
-          .execute(),
-      );
-      return Object.fromEntries(rows.map((row) => [row.status, Number(row.count)]));
-    },
+    dropPendingOf: (subscriptionId, reason, at) => outbox.dropPendingOf(subscriptionId, reason, at),
 
     async threadOf(channelId, orderId) {
       const row = await db.run((kysely) =>
@@ -410,11 +240,6 @@ export function createNotificationStore(db: OrderDeskDb): NotificationStore {
     prune(before) {
       return db.run(async (kysely) => {
         const cutoff = iso(before);
-        const posts = await kysely
-          .deleteFrom('notification_outbox')
-          .where('status', 'in', ['sent', 'dropped'])
-          .where('sent_at', '<', cutoff)
-          .executeTakeFirst();
         const watches = await kysely
           .deleteFrom('order_watches')
           .where('ended_at', '<', cutoff)
@@ -423,7 +248,7 @@ export function createNotificationStore(db: OrderDeskDb): NotificationStore {
           .deleteFrom('order_threads')
           .where('created_at', '<', cutoff)
           .executeTakeFirst();
-        return Number(posts.numDeletedRows) + Number(watches.numDeletedRows) + Number(threads.numDeletedRows);
+        return Number(watches.numDeletedRows) + Number(threads.numDeletedRows);
       });
     },
   };

@@ -1,35 +1,37 @@
-import type { WebClient } from '@slack/web-api';
 import {
   renderSubscriptionPaused,
   renderSubscriptionPost,
   renderWatchExpired,
   renderWatchNotification,
 } from '../blocks/notifications.js';
-import type { SlackMessage } from '../blocks/types.js';
 import { createPeriodicJob, type JobClock, systemClock, type TurnOutcome } from '../jobs/index.js';
 import type { AppLogger } from '../logger.js';
 import type { OrderEvent, OrderIndex } from '../orders/order-index.js';
+import type {
+  KindHandler,
+  OutboxEntry,
+  OutboxRelay,
+  OutboxStore,
+  PendingPost,
+  SendResult,
+} from '../outbox/index.js';
 import type { OrderSummary } from '../partner-api/index.js';
 import { isSettled } from '../partner-api/statuses.js';
 import type { Authorizer } from '../services/authorization.js';
 import type { ChannelSharing } from '../services/channel-sharing.js';
 import type { OrderLinks } from '../services/order-links.js';
-import { retryAdvice, type SlackDelivery, slackErrorCode } from '../services/slack-delivery.js';
 import type { SharedState } from '../state/shared-state.js';
 import { subscriptionMatches, watchAnswered } from './filters.js';
-import type {
-  NotificationStore,
-  OutboxEntry,
-  PendingPost,
-  Subscription,
-  Watch,
-} from './notification-store.js';
+import type { NotificationStore, Subscription, Watch } from './notification-store.js';
 
 // Order events in Slack. One replica at a time (a periodic job, see jobs/) reads the order index's
 // new events, decides who is told (watches, channel subscriptions) and writes one outbox row per post
-// under a unique key; then it posts them, at most NOTIFY_CHANNEL_POSTS_PER_SECOND per channel,
-// retrying after Retry-After. The rows are in the database, so a restart, or another replica taking
-// over, carries on where it stopped, and nothing is decided twice.
+// under a unique key; then the outbox's relay posts what is due, of every kind (balance alerts, the
+// digest and audit lines too: their producers try theirs at once, this round catches up on whatever
+// was not posted). Delivery stays in this job rather than a job of its own: it already runs every
+// second on one replica under its lease, which is what keeps each channel's pace across replicas, and
+// a second loop and lease for the same rows would add a job without anything a user feels. The rows
+// are in the database, so a restart, or another replica taking over, carries on where it stopped.
 
 export interface Notifier {
   /** One bounded round: route new events, end expired watches, post what is due. */
@@ -42,61 +44,41 @@ export interface Notifier {
 
 export interface NotifierOptions {
   store: NotificationStore;
+  outbox: OutboxStore;
+  relay: OutboxRelay;
   orderIndex: Pick<OrderIndex, 'events' | 'lastEventId' | 'get' | 'readCursor' | 'writeCursor'>;
   state: SharedState;
   auth: Pick<Authorizer, 'canUseOrders'>;
   /** A channel shared with another organisation since it was subscribed gets no more order data. */
   channelSharing: ChannelSharing;
-  delivery: SlackDelivery;
-  client: WebClient;
   logger: AppLogger;
   now: () => Date;
   currency: string | undefined;
   orderLinks?: OrderLinks | undefined;
-  /** Slack allows about one message per second per channel. */
-  channelPostsPerSecond: number;
   /** How often a round runs while there is nothing to do. */
   intervalMs?: number | undefined;
-  onOutcome?: (kind: string, outcome: string) => void;
+  /** A subscription paused because Slack refused its channel (the relay counts every other outcome). */
+  onOutcome?: (kind: 'subscription', outcome: string) => void;
   clock?: JobClock | undefined;
 }
 
 const CURSOR = 'notify_cursor';
 const EVENTS_PER_ROUND = 500;
-const TARGETS_PER_READ = 200;
 /** A round keeps routing and posting while there is work, up to this long; the next round goes on. */
 const ROUND_BUDGET_MS = 5_000;
-/** A post being sent is not due again for this long: a replica that takes over does not repeat it. */
-const IN_FLIGHT_MS = 5 * 60_000;
-/** How long one post keeps being retried (429s, Slack outages) before it waits for a later round. */
-const POST_MAX_WAIT_MS = 60_000;
 const WATCH_DAYS = 30;
 /** How long a missing event ID may be a transaction still committing (PostgreSQL). */
 const GAP_WAIT_MS = 30_000;
 const MAX_BACKOFF_MS = 60_000;
-/** Refusals that waiting cannot fix: the subscription is paused and its creator told. */
-const CHANNEL_GONE = new Set(['channel_not_found', 'is_archived', 'not_in_channel', 'channel_is_archived']);
 
 export const WATCH_DURATION_MS = WATCH_DAYS * 86_400_000;
 
-/** Order Desk itself will not post in a channel (it is shared with another organisation now). */
-class ChannelRefused extends Error {
-  constructor(readonly reason: string) {
-    super(`order data is not posted in this channel: ${reason}`);
-  }
-}
-
 export function createNotifier(options: NotifierOptions): Notifier {
-  const { store, orderIndex, state, logger: parentLogger, now } = options;
+  const { store, outbox, relay, orderIndex, state, logger: parentLogger, now } = options;
   const log = parentLogger.child({ component: 'notifier' });
   const intervalMs = options.intervalMs ?? 1_000;
-  const minGapMs = 1_000 / options.channelPostsPerSecond;
-  /** When each channel (or DM) may next be posted to. */
-  const nextPostAt = new Map<string, number>();
-  const dmChannels = new Map<string, string>();
   /** The first missing event ID below which the cursor waits, and since when (see nextCursor). */
   const gapsSeen = new Map<number, number>();
-  const outcome = (kind: string, result: string) => options.onOutcome?.(kind, result);
 
   /** New events after the cursor become outbox rows; the cursor moves only once they are written. */
   async function route(): Promise<number> {
@@ -150,7 +132,7 @@ export function createNotifier(options: NotifierOptions): Notifier {
         }
       }
     }
-    await store.enqueue(entries, now());
+    await outbox.enqueue(entries, now());
     await orderIndex.writeCursor(CURSOR, String(nextCursor(cursor, events)), now());
     return events.length;
   }
@@ -183,7 +165,7 @@ export function createNotifier(options: NotifierOptions): Notifier {
   async function expireWatches(): Promise<void> {
     const expired = await store.expiredWatches(now(), 100);
     if (expired.length === 0) return;
-    await store.enqueue(
+    await outbox.enqueue(
       expired.map((watch) => ({
         dedupeKey: `expired:${watch.userId}:${watch.orderId}:${watch.createdAt.toISOString()}`,
         kind: 'notice' as const,
@@ -196,105 +178,103 @@ export function createNotifier(options: NotifierOptions): Notifier {
     for (const watch of expired) await store.endWatch(watch.userId, watch.orderId, now(), 'expired');
   }
 
-  async function dmChannelOf(userId: string, signal: AbortSignal): Promise<string> {
-    const known = dmChannels.get(userId);
-    if (known) return known;
-    const opened = await options.delivery.call(
-      'notification',
-      () => options.client.conversations.open({ users: userId }),
-      { maxWaitMs: POST_MAX_WAIT_MS, signal },
-    );
-    const channel = opened.channel?.id;
-    if (!channel) throw new Error('conversations.open returned no channel');
-    dmChannels.set(userId, channel);
-    return channel;
-  }
-
-  async function postTo(
-    signal: AbortSignal,
-    channel: string,
-    message: SlackMessage,
-    threadTs?: string,
-  ): Promise<string | undefined> {
-    const result = await options.delivery.call(
-      'notification',
-      () =>
-        options.client.chat.postMessage({
-          channel,
-          text: message.text,
-          blocks: message.blocks as never,
-          ...(threadTs ? { thread_ts: threadTs } : {}),
-          unfurl_links: false,
-          unfurl_media: false,
-        }),
-      { maxWaitMs: POST_MAX_WAIT_MS, signal },
-    );
-    return result.ts;
-  }
-
   const renderOptions = () => ({
     currency: options.currency,
     now: now(),
     orderLink: options.orderLinks ? (id: string) => options.orderLinks?.linkFor(id) ?? '' : undefined,
   });
 
-  /** Sends one post; what happened to it is written to its row. */
-  async function send(
-    post: PendingPost,
-    subscriptions: Map<string, Subscription | undefined>,
-    signal: AbortSignal,
-  ): Promise<void> {
-    const at = now();
-    if (post.kind === 'notice') {
-      await postTo(signal, await dmChannelOf(post.target, signal), post.body as SlackMessage);
-      await store.markSent(post.id, undefined, now());
-      outcome('notice', 'sent');
-      return;
-    }
+  /** The order and event a post is about; undefined when the index no longer has them. */
+  async function subjectOf(post: PendingPost) {
     const event = post.eventId === undefined ? undefined : await eventOf(post.eventId);
     const order = post.orderId ? await orderIndex.get(post.orderId) : undefined;
-    if (!event || !order) {
-      await store.markDropped(post.id, 'the event or its order is no longer in the index', at);
-      outcome(post.kind, 'dropped_gone');
-      return;
-    }
-    if (post.kind === 'watch') {
+    return event && order ? { event, order } : undefined;
+  }
+  const gone = {
+    sent: false,
+    reason: 'the event or its order is no longer in the index',
+    outcome: 'dropped_gone',
+  } as const;
+
+  const watchPosts: KindHandler = {
+    async send(post, context): Promise<SendResult> {
+      const subject = await subjectOf(post);
+      if (!subject) return gone;
+      const { order, event } = subject;
       // Access is checked again when the message is sent: someone no longer allowed gets nothing.
       const access = await options.auth.canUseOrders(post.target);
-      if (!access.allowed) {
-        await store.markDropped(post.id, `no access: ${access.reason}`, at);
-        await store.endWatch(post.target, order.id, at, 'no_access');
-        outcome('watch', 'dropped_no_access');
-        log.info({ userId: post.target, orderId: order.id, reason: access.reason }, 'watch ended: no access');
-        return;
-      }
+      if (!access.allowed)
+        return {
+          sent: false,
+          reason: `no access: ${access.reason}`,
+          outcome: 'dropped_no_access',
+          async after() {
+            await store.endWatch(post.target, order.id, now(), 'no_access');
+            log.info(
+              { userId: post.target, orderId: order.id, reason: access.reason },
+              'watch ended: no access',
+            );
+          },
+        };
       const message = renderWatchNotification(order, event, { ...renderOptions(), variant: 'notification' });
-      const ts = await postTo(signal, await dmChannelOf(post.target, signal), message);
-      await store.markSent(post.id, ts, now());
-      await store.endWatch(post.target, order.id, now(), 'notified');
-      outcome('watch', 'sent');
-      return;
-    }
-    const subscription = subscriptions.get(post.subscriptionId ?? '');
-    if (!subscription || subscription.pausedAt) {
-      await store.markDropped(post.id, subscription ? 'subscription paused' : 'subscription removed', at);
-      outcome('subscription', 'dropped_removed');
-      return;
-    }
-    const sharing = await options.channelSharing.check(post.target);
-    if (!sharing.allowed) {
-      // Shared with another organisation since it was subscribed (Slack Connect): paused, as a
-      // channel Slack refuses. Slack not saying for now: a later round asks again.
-      if (sharing.reason === 'external') throw new ChannelRefused('shared_externally');
-      throw new Error('Slack could not say whether the channel is shared with another organisation');
-    }
-    const threadTs = await store.threadOf(post.target, order.id);
-    const message = renderSubscriptionPost(order, event, { ...renderOptions(), inThread: Boolean(threadTs) });
-    const ts = await postTo(signal, post.target, message, threadTs);
-    await store.markSent(post.id, ts, now());
-    if (!threadTs && ts) await store.setThread(post.target, order.id, ts, now());
-    outcome('subscription', 'sent');
-  }
+      const ts = await context.post(await context.dmChannelOf(post.target), message);
+      return {
+        sent: true,
+        ts,
+        after: async () => {
+          await store.endWatch(post.target, order.id, now(), 'notified');
+        },
+      };
+    },
+  };
+
+  const subscriptionPosts: KindHandler = {
+    async send(post, context): Promise<SendResult> {
+      const subject = await subjectOf(post);
+      if (!subject) return gone;
+      const { order, event } = subject;
+      const subscription = await store.subscription(post.subscriptionId ?? '');
+      if (!subscription || subscription.pausedAt)
+        return {
+          sent: false,
+          reason: subscription ? 'subscription paused' : 'subscription removed',
+          outcome: 'dropped_removed',
+        };
+      const sharing = await options.channelSharing.check(post.target);
+      if (!sharing.allowed) {
+        // Shared with another organisation since it was subscribed (Slack Connect): paused, as a
+        // channel Slack refuses. Slack not saying for now: a later round asks again.
+        if (sharing.reason !== 'external')
+          throw new Error('Slack could not say whether the channel is shared with another organisation');
+        await pause(post, subscription, 'shared_externally');
+        return { sent: false, reason: 'shared_externally', outcome: 'paused_shared_externally' };
+      }
+      const threadTs = await store.threadOf(post.target, order.id);
+      const message = renderSubscriptionPost(order, event, {
+        ...renderOptions(),
+        inThread: Boolean(threadTs),
+      });
+      const ts = await context.post(post.target, message, threadTs);
+      return {
+        sent: true,
+        ts,
+        after: async () => {
+          if (!threadTs && ts) await store.setThread(post.target, order.id, ts, now());
+        },
+      };
+    },
+    // Slack will not post in the channel (archived, the bot removed): the subscription is paused.
+    async refused(post, code) {
+      const subscription = await store.subscription(post.subscriptionId ?? '');
+      if (!subscription || subscription.pausedAt) return false;
+      await outbox.markDropped(post.id, code, now());
+      await pause(post, subscription, code);
+      options.onOutcome?.('subscription', `paused_${code}`);
+      return true;
+    },
+  };
+  relay.handle('watch', watchPosts);
+  relay.handle('subscription', subscriptionPosts);
 
   const eventCache = new Map<number, OrderEvent>();
   async function eventOf(id: number): Promise<OrderEvent | undefined> {
@@ -311,8 +291,8 @@ export function createNotifier(options: NotifierOptions): Notifier {
   async function pause(post: PendingPost, subscription: Subscription, reason: string): Promise<void> {
     const at = now();
     await store.pauseSubscription(subscription.id, reason, at);
-    const dropped = await store.dropPendingOf(subscription.id, `subscription paused: ${reason}`, at);
-    await store.enqueue(
+    const dropped = await outbox.dropPendingOf(subscription.id, `subscription paused: ${reason}`, at);
+    await outbox.enqueue(
       [
         {
           dedupeKey: `paused:${subscription.id}`,
@@ -329,106 +309,18 @@ export function createNotifier(options: NotifierOptions): Notifier {
       at,
     );
     subscription.pausedAt = at;
-    outcome('subscription', `paused_${reason}`);
     log.warn(
       { subscriptionId: subscription.id, channelId: post.target, reason, dropped: dropped + 1 },
       'subscription paused: Slack will not post in its channel; its creator is told',
     );
   }
 
+  /** What is due in the outbox, of every kind, within the round's budget. */
   async function sendDue(deadline: number, signal: AbortSignal): Promise<number> {
-    // Per channel, as many as its pace allows in one round's budget (and one more).
-    const perTarget = Math.ceil((ROUND_BUDGET_MS / 1000) * options.channelPostsPerSecond) + 1;
-    const due = await store.due(now(), TARGETS_PER_READ, perTarget);
-    if (due.length === 0) return 0;
-    const subscriptions = new Map<string, Subscription | undefined>();
-    for (const id of new Set(due.map((post) => post.subscriptionId).filter(Boolean) as string[]))
-      subscriptions.set(id, await store.subscription(id));
-    // Each target's posts in order, one target after another waiting its turn; targets side by side.
-    const byTarget = new Map<string, PendingPost[]>();
-    for (const post of due) byTarget.set(post.target, [...(byTarget.get(post.target) ?? []), post]);
-    let sent = 0;
-    await Promise.all(
-      [...byTarget.values()].map(async (posts) => {
-        for (const post of posts) {
-          if (signal.aborted || Date.now() > deadline) return;
-          const wait = (nextPostAt.get(post.target) ?? 0) - Date.now();
-          if (wait > 0) {
-            if (Date.now() + wait > deadline) return;
-            await pace(wait, signal);
-            if (signal.aborted) return;
-          }
-          nextPostAt.set(post.target, Date.now() + minGapMs);
-          // Claimed before it is sent (compare and set): a second round or replica that read the
-          // same row does not send it too, and if this one dies mid-post the row waits IN_FLIGHT_MS.
-          if (!(await store.claim(post.id, now(), new Date(now().getTime() + IN_FLIGHT_MS)))) continue;
-          try {
-            await send(post, subscriptions, signal);
-            sent++;
-            // Counted from when Slack answered: the next post cannot arrive closer than the gap.
-            nextPostAt.set(post.target, Date.now() + minGapMs);
-          } catch (error) {
-            nextPostAt.set(post.target, Date.now() + minGapMs);
-            if (signal.aborted) {
-              // Stopping (a 429's wait cut short): the post is due again at once, at the next start.
-              await store.markRetry(post.id, now(), 'stopped').catch(() => undefined);
-              return;
-            }
-            const code = error instanceof ChannelRefused ? error.reason : slackErrorCode(error);
-            const subscription = subscriptions.get(post.subscriptionId ?? '');
-            // A refusal waiting cannot fix (not a 429, a 5xx or the network; the database is not
-            // Slack): the subscription is paused and its creator told; a direct message is dropped.
-            const final =
-              error instanceof ChannelRefused || (isSlackError(error) && retryAdvice(error) === undefined);
-            if (post.kind === 'subscription' && subscription && (final || CHANNEL_GONE.has(code))) {
-              await store.markDropped(post.id, code, now());
-              await pause(post, subscription, code);
-              return;
-            }
-            if (final || CHANNEL_GONE.has(code)) {
-              await store.markDropped(post.id, code, now());
-              outcome(post.kind, 'dropped_refused');
-              log.warn(
-                { kind: post.kind, postId: post.id, error: code },
-                'Slack refused an order event message; dropped',
-              );
-              return;
-            }
-            // Slack kept refusing (429s, an outage) or the database failed: a later round tries again.
-            const retryInMs = Math.min(60_000 * 2 ** Math.min(post.attempts, 5), 30 * 60_000);
-            await store
-              .markRetry(post.id, new Date(now().getTime() + retryInMs), code)
-              .catch(() => undefined);
-            outcome(post.kind, 'retry');
-            log.warn(
-              { kind: post.kind, postId: post.id, error: code, retryInMs },
-              'order event post not delivered yet; a later round tries again',
-            );
-            return;
-          }
-        }
-      }),
-    );
-    return sent;
-  }
-
-  /** A Slack Web API answer (not a database or programming error). */
-  function isSlackError(error: unknown): boolean {
-    const code = (error as { code?: string }).code ?? '';
-    return code.startsWith('slack_webapi_');
-  }
-
-  /** The wait between two posts in one channel, on real time (Slack's pace); ends at an abort. */
-  function pace(ms: number, signal: AbortSignal): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        signal.removeEventListener('abort', done);
-        resolve();
-      }
-      signal.addEventListener('abort', done, { once: true });
-    });
+    // Each kind waits out 429s as long as its policy says (outbox/relay.ts): an order event a minute,
+    // a post to an admin's channel up to SLACK_DELIVERY_MAX_WAIT_SECONDS, as its producer would.
+    const results = await relay.deliverDue({ signal, deadline });
+    return results.filter((result) => result.outcome === 'sent').length;
   }
 
   async function round(signal: AbortSignal): Promise<'ran'> {

@@ -1,10 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import type { AppMetrics } from '../app/metrics.js';
 import { renderAuditLine, type SlackMessage } from '../blocks/index.js';
 import type { AppLogger } from '../logger.js';
+import type { OutboxRelay, OutboxStore } from '../outbox/index.js';
 import type { PartnerApiError } from '../partner-api/index.js';
 import type { AuditStore } from './audit-store.js';
 import { failureLogLevel, partnerFailureFields } from './partner-failures.js';
-import { type SlackDelivery, slackErrorCode } from './slack-delivery.js';
 
 export type KeysOutcome = 'shown' | 'denied' | 'invalid_input' | 'rate_limited' | `failed:${string}`;
 
@@ -27,24 +28,31 @@ export interface KeysAuditEntry {
 
 export interface AuditLog {
   /**
-   * Writes the log line at once; the channel post goes on in the background (retried while Slack
-   * limits it, handed to `track` so a graceful stop waits for it): the caller never waits for Slack.
+   * Writes the log line at once; the channel post is enqueued in the outbox and posted in the
+   * background (handed to `track` so a graceful stop waits for it): the caller never waits for Slack.
    */
   keysRequest(entry: KeysAuditEntry): Promise<void>;
   /** A warning for whoever watches the audit channel (and the log), e.g. a user near the key limit. */
   alert(text: string): Promise<void>;
 }
 
+/** Where the audit channel's posts go: the outbox, and its relay to post them at once. */
+export interface AuditOutbox {
+  store: Pick<OutboxStore, 'enqueue'>;
+  relay: Pick<OutboxRelay, 'deliver' | 'claimUntil'>;
+}
+
 /**
  * One structured line per keys request, allowed or denied. With AUDIT_CHANNEL_ID, the same line goes
- * to that channel too, retried while Slack limits or fails (the log line is written first, whatever
- * happens to the post); a post that finally fails is logged, never shown to the user.
+ * to that channel too, through the outbox (the log line is written first, whatever happens to the
+ * post): posted at once, retried while Slack limits or fails, after a restart too. A post that cannot
+ * even be enqueued (the database away) is logged and counted, never shown to the user.
  */
 export function createAuditLog(
   logger: AppLogger,
-  delivery: SlackDelivery,
+  outbox: AuditOutbox,
   channelId: string | undefined,
-  metrics?: Pick<AppMetrics, 'keyRetrievals' | 'slackApiErrors'>,
+  metrics?: Pick<AppMetrics, 'keyRetrievals' | 'outboxEnqueueFailures'>,
   track: <T>(work: Promise<T>) => Promise<T> = (work) => work,
   store?: AuditStore,
   now: () => Date = () => new Date(),
@@ -98,11 +106,30 @@ export function createAuditLog(
 
   async function post(message: { text: string; blocks?: SlackMessage['blocks'] }): Promise<void> {
     if (!channelId) return;
+    const dedupeKey = `audit:${randomUUID()}`;
     try {
-      await delivery.post('audit', { channel: channelId, ...message });
+      // Claimed as it is enqueued: posted right below, not by a sweep of the outbox meanwhile.
+      await outbox.store.enqueue(
+        [{ dedupeKey, kind: 'audit', target: channelId, body: message }],
+        now(),
+        outbox.relay.claimUntil('audit'),
+      );
     } catch (error) {
-      metrics?.slackApiErrors.inc({ method: 'chat.postMessage' });
-      audit.error({ error: slackErrorCode(error) }, 'audit channel post failed');
+      metrics?.outboxEnqueueFailures.inc({ kind: 'audit' });
+      audit.error(
+        { error: (error as Error).message },
+        'audit channel post not enqueued: the database is away',
+      );
+      return;
     }
+    // Not waited for by anyone: what is not posted now stays in the outbox for the order events round.
+    await outbox.relay
+      .deliver(dedupeKey, new AbortController().signal, { owned: true })
+      .catch((error: unknown) => {
+        audit.warn(
+          { error: (error as Error).message },
+          'audit channel post not posted yet; it stays in the outbox',
+        );
+      });
   }
 }

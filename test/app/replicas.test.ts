@@ -263,7 +263,10 @@ describe.skipIf(redisTests.skip)('keys guarded across replicas', () => {
       set.slack.messages.filter(
         (m) => m.channel === AUDIT_CHANNEL && m.visibleTo === undefined && /limit of 3/.test(m.text),
       );
+    // Each replica paces its posts to the audit channel (one a second): the two alerts may come from
+    // different replicas in either order.
     await set.slack.waitFor(() => alerts().find((m) => m.text.includes('reached the limit')));
+    await set.slack.waitFor(() => alerts().find((m) => m.text.includes('%')));
     expect(alerts().filter((m) => m.text.includes('reached the limit'))).toHaveLength(1);
     expect(alerts().filter((m) => m.text.includes('%'))).toHaveLength(1);
   });

@@ -9,6 +9,7 @@ import { openDatabase } from '../../src/db/index.js';
 import { createLogger } from '../../src/logger.js';
 import { createNotificationStore } from '../../src/notifications/notification-store.js';
 import { createOrderIndex } from '../../src/orders/order-index.js';
+import { createOutboxStore } from '../../src/outbox/index.js';
 import { type AppProcess, spawnApp, terminate } from '../helpers/app-process.js';
 import { BOT_TOKEN, CHANNEL, SIGNING_SECRET, startTestSlack, USERS } from '../helpers/harness.js';
 import { startTestSimulator } from '../helpers/partner.js';
@@ -25,7 +26,8 @@ const quiet = createLogger({
 
 // SIGTERM while a background job is in the middle of a round: the process exits within 10 s (its
 // stop ends the round, it does not wait it out), and what the round had not delivered is still in
-// its outbox, delivered by the next start. One job mid-round per test, the real app as a process.
+// the outbox (the database), delivered by the next start. One job mid-round per test, the real app as
+// a process.
 describe.skipIf(redisTests.skip)('SIGTERM with a job mid-round', { timeout: 60_000 }, () => {
   let simulator: PartnerSimulator;
   let slack: FakeSlack;
@@ -132,7 +134,7 @@ describe.skipIf(redisTests.skip)('SIGTERM with a job mid-round', { timeout: 60_0
     await expectPromptExit(app);
 
     const stored = await openDatabase({ databaseUrl: undefined, dataDir, logger: quiet });
-    expect(await createNotificationStore(stored).counts()).toMatchObject({ pending: 1 });
+    expect(await createOutboxStore(stored).counts()).toMatchObject({ pending: 1 });
     await stored.close();
     const text = `Order ${order.id}: Processing → Completed`;
     const again = await start(env, prefix);
@@ -141,7 +143,7 @@ describe.skipIf(redisTests.skip)('SIGTERM with a job mid-round', { timeout: 60_0
     expect(slack.messages.filter((m) => m.channel === CHANNEL && m.text === text)).toHaveLength(1);
   });
 
-  it('the balance watch waiting out a 429 on its alert: the alert stays on the shared state, and is posted at the next start', async () => {
+  it('the balance watch waiting out a 429 on its alert: the alert stays in the outbox, and is posted at the next start', async () => {
     simulator.balance = { balance: 1_000, credit_limit: 0 };
     const env = {
       FINANCE_ALERT_CHANNEL_ID: FINANCE,
@@ -157,6 +159,9 @@ describe.skipIf(redisTests.skip)('SIGTERM with a job mid-round', { timeout: 60_0
     const alerts = () =>
       slack.messages.filter((m) => m.channel === FINANCE && m.text.startsWith('Available funds alert'));
     expect(alerts()).toHaveLength(0);
+    const stored = await openDatabase({ databaseUrl: undefined, dataDir, logger: quiet });
+    expect(await createOutboxStore(stored).counts()).toMatchObject({ pending: 1 });
+    await stored.close();
 
     const again = await start(env, prefix);
     await slack.waitFor(() => alerts()[0], 15_000);
@@ -164,7 +169,7 @@ describe.skipIf(redisTests.skip)('SIGTERM with a job mid-round', { timeout: 60_0
     expect(alerts()).toHaveLength(1);
   });
 
-  it('the daily digest waiting out a 429: not marked as posted, so the next start posts it', async () => {
+  it('the daily digest waiting out a 429: still pending in the outbox, so the next start posts it', async () => {
     // Due since midnight: the digest's first check (at start) composes and posts it.
     const env = { DIGEST_CHANNEL_ID: DIGEST, DIGEST_TIME: '00:00' };
     const prefix = `sd-digest-${Date.now()}:`;

@@ -11,6 +11,7 @@ import { type Engine, migrationProvider } from '../../src/db/migrations.js';
 import type { OrdersTable } from '../../src/db/schema.js';
 import { createLogger } from '../../src/logger.js';
 import { createOrderIndex } from '../../src/orders/order-index.js';
+import { createOutboxStore } from '../../src/outbox/store.js';
 import { type AuditRecord, createAuditStore } from '../../src/services/audit-store.js';
 import {
   createDatabase,
@@ -194,6 +195,67 @@ databaseContract('SQLite in memory', () =>
   openDatabase({ databaseUrl: undefined, dataDir: ':memory:', logger: quietLogger() }),
 );
 
+/** The outbox as migration 0011 left it: order events' own table. */
+type Before0012 = { notification_outbox: Record<string, unknown> };
+
+/**
+ * A database left at migration 0011 with an order event's post pending in `notification_outbox`
+ * upgrades in place: the table is the one outbox, its row still pending (and posted once: its key is
+ * taken), and the other kinds of post go in beside it.
+ */
+async function upgradesToOneOutbox(
+  engine: Engine,
+  atOldVersion: () => Promise<Kysely<Before0012>>,
+  reopen: () => Promise<OrderDeskDb>,
+) {
+  const old = await atOldVersion();
+  const migrated = await new Migrator({ db: old, provider: migrationProvider(engine) }).migrateTo(
+    '0011_one_export_path',
+  );
+  expect(migrated.error).toBeUndefined();
+  await old
+    .insertInto('notification_outbox')
+    .values({
+      dedupe_key: 'channel:C0SUPPORT:7',
+      kind: 'subscription',
+      target: 'C0SUPPORT',
+      order_id: 'ORD-OLD-1',
+      event_id: 7,
+      subscription_id: 'sub-1',
+      body: null,
+      status: 'pending',
+      attempts: 0,
+      next_attempt_at: '2026-11-25T10:00:00.000Z',
+      created_at: '2026-11-25T10:00:00.000Z',
+    })
+    .execute();
+  await old.destroy();
+
+  const db = await reopen();
+  const outbox = createOutboxStore(db);
+  const at = new Date('2026-11-25T10:00:01.000Z');
+  const [pending] = await outbox.due(at, 10, 10);
+  expect(pending).toMatchObject({ dedupeKey: 'channel:C0SUPPORT:7', kind: 'subscription', eventId: 7 });
+  expect(
+    await outbox.enqueue(
+      [
+        { dedupeKey: 'channel:C0SUPPORT:7', kind: 'subscription', target: 'C0SUPPORT' },
+        { dedupeKey: 'digest:C0DIGEST:2026-11-24', kind: 'digest', target: 'C0DIGEST', body: { text: 'x' } },
+      ],
+      at,
+    ),
+  ).toBe(1);
+  // New rows still get IDs after the old ones (the sequence followed the table).
+  expect((await outbox.find('digest:C0DIGEST:2026-11-24'))?.id).toBeGreaterThan(pending?.id ?? 0);
+  expect(await outbox.counts()).toEqual({ pending: 2 });
+  const tables = await db.run(async (kysely) =>
+    (await kysely.introspection.getTables()).map((table) => table.name),
+  );
+  expect(tables).toContain('outbox');
+  expect(tables).not.toContain('notification_outbox');
+  await db.close();
+}
+
 describe('SQLite in DATA_DIR', () => {
   const dir = mkdtempSync(join(tmpdir(), 'order-desk-db-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -223,6 +285,18 @@ describe('SQLite in DATA_DIR', () => {
       () => openDatabase({ databaseUrl: undefined, dataDir, logger: quietLogger() }),
     );
   });
+  it('a file from before the one outbox (migration 0011) upgrades in place, its pending posts kept', async () => {
+    const dataDir = join(dir, 'upgrade-outbox');
+    mkdirSync(dataDir, { recursive: true });
+    await upgradesToOneOutbox(
+      'sqlite',
+      async () =>
+        new Kysely<Before0012>({
+          dialect: new SqliteDialect({ database: new BetterSqlite3(join(dataDir, 'order-desk.sqlite')) }),
+        }),
+      () => openDatabase({ databaseUrl: undefined, dataDir, logger: quietLogger() }),
+    );
+  });
 });
 
 describe.skipIf(postgresTests.skip)('PostgreSQL', () => {
@@ -246,6 +320,18 @@ describe.skipIf(postgresTests.skip)('PostgreSQL', () => {
       'postgres',
       async () =>
         new Kysely<Before0011>({
+          dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url }) }),
+        }),
+      () => openDatabase({ databaseUrl: url, dataDir: ':memory:', logger: quietLogger() }),
+    );
+  });
+
+  it('a database from before the one outbox (migration 0011) upgrades in place, its pending posts kept', async () => {
+    const url = await createDatabase(server, 'upgrade_outbox');
+    await upgradesToOneOutbox(
+      'postgres',
+      async () =>
+        new Kysely<Before0012>({
           dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url }) }),
         }),
       () => openDatabase({ databaseUrl: url, dataDir: ':memory:', logger: quietLogger() }),

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeSlack } from '../../sandbox/fake-slack/server.js';
 import type { PartnerSimulator } from '../../sandbox/simulator/server.js';
@@ -30,20 +33,25 @@ function financePosts(slack: FakeSlack) {
 describe('the balance watch', () => {
   let h: Harness;
   let now = new Date('2026-11-22T10:00:00.000Z');
+  // A SQLite file (the default setup), so that a restarted app finds what finance was told.
+  const dataDir = mkdtempSync(join(tmpdir(), 'order-desk-watch-'));
   const nextRound = () => {
     now = new Date(now.getTime() + 60_000);
   };
   beforeAll(async () => {
     h = await startHarness({
       simulator: { orders: 400, anchor: '2026-11-22T09:00:00.000Z' },
-      env: { ...WATCH, BALANCE_ALERT_RUNWAY_DAYS: '3' },
+      env: { ...WATCH, BALANCE_ALERT_RUNWAY_DAYS: '3', DATA_DIR: dataDir },
       now: () => now,
       // The check runs when the test says (runOnce), on the test's time.
       jobClock: heldClock(() => now.getTime()),
     });
     h.slack.channels.push({ id: FINANCE, name: 'finance' });
   });
-  afterAll(() => h.stop());
+  afterAll(async () => {
+    await h.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
 
   const round = async () => {
     nextRound();
@@ -82,18 +90,18 @@ describe('the balance watch', () => {
     expect(textOf(alert?.blocks)).toContain('available funds = balance + credit limit');
   });
 
-  it('a restart does not alert again: what finance was told is on the shared state', async () => {
+  it('a restart does not alert again: what finance was told is in the database', async () => {
     setAvailable(12_000);
     await round();
     const told = financePosts(h.slack).length;
     expect(financePosts(h.slack).at(-1)).toMatch(/^Available funds alert: €12,000\.00/);
     // A restart: this app's watch stops (its turn is free at once), a new app on the same shared state
-    // runs the next round.
+    // and DATA_DIR runs the next round.
     await h.desk.balanceWatch.stop();
     const restarted = await startDesk(
       h.simulator,
       h.slack,
-      { ...WATCH, BALANCE_ALERT_RUNWAY_DAYS: '3' },
+      { ...WATCH, BALANCE_ALERT_RUNWAY_DAYS: '3', DATA_DIR: dataDir },
       () => now,
       h.state,
       heldClock(() => now.getTime()),
@@ -209,7 +217,8 @@ describe('the balance watch', () => {
   });
 });
 
-describe.skipIf(redisTests.skip)('the balance watch on two replicas sharing Redis', () => {
+describe.skipIf(redisTests.skip)('the balance watch on two replicas sharing Redis and a database', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'order-desk-watch-replicas-'));
   let redis: RedisServer;
   let simulator: PartnerSimulator;
   let slack: FakeSlack;
@@ -220,10 +229,12 @@ describe.skipIf(redisTests.skip)('the balance watch on two replicas sharing Redi
     simulator = await startTestSimulator({ orders: 200, anchor: '2026-11-22T09:00:00.000Z' });
     slack = await startTestSlack();
     slack.channels.push({ id: FINANCE, name: 'finance' });
-    const env = { ...WATCH, REDIS_URL: redis.url, REDIS_PREFIX: `w${Date.now()}:` };
-    replicas = await Promise.all(
-      [0, 1].map(() =>
-        startDesk(
+    const env = { ...WATCH, REDIS_URL: redis.url, REDIS_PREFIX: `w${Date.now()}:`, DATA_DIR: dataDir };
+    // One after the other: the second opens the SQLite file the first has migrated.
+    replicas = [];
+    for (let i = 0; i < 2; i++)
+      replicas.push(
+        await startDesk(
           simulator,
           slack,
           env,
@@ -231,8 +242,7 @@ describe.skipIf(redisTests.skip)('the balance watch on two replicas sharing Redi
           undefined,
           heldClock(() => now.getTime()),
         ),
-      ),
-    );
+      );
   });
   afterAll(async () => {
     for (const replica of replicas ?? []) await replica.desk.stop(2_000);
@@ -240,6 +250,7 @@ describe.skipIf(redisTests.skip)('the balance watch on two replicas sharing Redi
     await simulator?.stop();
     await redis?.destroy();
     for (const replica of replicas ?? []) assertNoSecretLeaks(slack, replica.logs, simulator.apiKey);
+    rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('one reading per round, one alert per crossing, whichever replica runs the round', async () => {

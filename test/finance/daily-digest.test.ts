@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeMessage } from '../../sandbox/fake-slack/model.js';
 import type { FakeSlack } from '../../sandbox/fake-slack/server.js';
@@ -100,11 +103,13 @@ describe('the daily digest', () => {
   let h: Harness;
   let now = new Date('2026-11-22T08:59:59.000Z');
   const failedIds: string[] = [];
+  // A SQLite file (the default setup), so that a restarted app finds the day's digest in the outbox.
+  const dataDir = mkdtempSync(join(tmpdir(), 'order-desk-digest-'));
   beforeAll(async () => {
     h = await startHarness({
       simulator: { orders: 600, anchor: '2026-11-22T08:30:00.000Z', maxGapMs: 3_600_000 },
       // DIGEST_TIME left at its default, 09:00; REPORT_TIMEZONE at UTC.
-      env: { DIGEST_CHANNEL_ID: DIGEST },
+      env: { DIGEST_CHANNEL_ID: DIGEST, DATA_DIR: dataDir },
       now: () => now,
       // The check runs when the test says (runOnce), on the test's time.
       jobClock: heldClock(() => now.getTime()),
@@ -122,7 +127,10 @@ describe('the daily digest', () => {
       failedIds.push(added.id);
     }
   });
-  afterAll(() => h.stop());
+  afterAll(async () => {
+    await h.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
 
   it('is not posted before DIGEST_TIME, then once at DIGEST_TIME with yesterday’s figures', async () => {
     expect(await h.desk.dailyDigest.runOnce()).toBe('not_due');
@@ -153,14 +161,14 @@ describe('the daily digest', () => {
     expect(text).toContain(':white_circle: The sync is off');
     expect(text).toContain('Orders created from midnight to midnight UTC time');
 
-    // Later checks the same day, and a restarted app on the same state: nothing more.
+    // Later checks the same day, and a restarted app on the same DATA_DIR: nothing more.
     now = new Date('2026-11-22T15:00:00.000Z');
     expect(await h.desk.dailyDigest.runOnce()).toBe('already_sent');
     await h.desk.dailyDigest.stop();
     const restarted = await startDesk(
       h.simulator,
       h.slack,
-      { DIGEST_CHANNEL_ID: DIGEST },
+      { DIGEST_CHANNEL_ID: DIGEST, DATA_DIR: dataDir },
       () => now,
       h.state,
       heldClock(() => now.getTime()),
@@ -353,7 +361,8 @@ describe('the daily digest in REPORT_TIMEZONE', () => {
   });
 });
 
-describe.skipIf(redisTests.skip)('the daily digest on two replicas sharing Redis', () => {
+describe.skipIf(redisTests.skip)('the daily digest on two replicas sharing Redis and a database', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'order-desk-digest-replicas-'));
   let redis: RedisServer;
   let simulator: PartnerSimulator;
   let slack: FakeSlack;
@@ -366,10 +375,17 @@ describe.skipIf(redisTests.skip)('the daily digest on two replicas sharing Redis
     simulator = await startTestSimulator({ orders: 300, anchor: '2026-11-22T08:00:00.000Z' });
     slack = await startTestSlack();
     slack.channels.push({ id: DIGEST, name: 'finance-digest' });
-    const env = { DIGEST_CHANNEL_ID: DIGEST, REDIS_URL: redis.url, REDIS_PREFIX: `d${Date.now()}:` };
-    replicas = await Promise.all(
-      [0, 1].map(() =>
-        startDesk(
+    const env = {
+      DIGEST_CHANNEL_ID: DIGEST,
+      REDIS_URL: redis.url,
+      REDIS_PREFIX: `d${Date.now()}:`,
+      DATA_DIR: dataDir,
+    };
+    // One after the other: the second opens the SQLite file the first has migrated.
+    replicas = [];
+    for (let i = 0; i < 2; i++)
+      replicas.push(
+        await startDesk(
           simulator,
           slack,
           env,
@@ -377,8 +393,7 @@ describe.skipIf(redisTests.skip)('the daily digest on two replicas sharing Redis
           undefined,
           heldClock(() => now.getTime()),
         ),
-      ),
-    );
+      );
   });
   afterAll(async () => {
     for (const replica of replicas ?? []) await replica.desk.stop(2_000);
@@ -386,6 +401,7 @@ describe.skipIf(redisTests.skip)('the daily digest on two replicas sharing Redis
     await simulator?.stop();
     await redis?.destroy();
     for (const replica of replicas ?? []) assertNoSecretLeaks(slack, replica.logs, simulator.apiKey);
+    rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('both replicas check at the same moment: one posts, once', async () => {

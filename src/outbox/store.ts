@@ -1,0 +1,254 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { OrderDeskDb } from '../db/index.js';
+import type { Database, OutboxTable } from '../db/schema.js';
+
+// The outbox: every post that must arrive once (order events, balance alerts, the daily digest, audit
+// lines and alerts), one row each in the database under a unique key, from "pending" to "sent" (with
+// the message's ts) or "dropped" (with why). The same post decided twice, by another replica or after
+// a restart, has the same key: the second insert changes nothing.
+
+export type OutboxKind = 'watch' | 'subscription' | 'notice' | 'finance_alert' | 'digest' | 'audit';
+
+export interface OutboxEntry {
+  dedupeKey: string;
+  kind: OutboxKind;
+  /** A user ID (a direct message) or a channel ID. */
+  target: string;
+  orderId?: string | undefined;
+  eventId?: number | undefined;
+  subscriptionId?: string | undefined;
+  /** The message to post ({ text, blocks }) when it is decided ahead (not an order event's post). */
+  body?: unknown;
+}
+
+export interface PendingPost extends OutboxEntry {
+  id: number;
+  attempts: number;
+  createdAt: Date;
+}
+
+export type OutboxStatus = 'pending' | 'sent' | 'dropped';
+
+export interface OutboxRow extends PendingPost {
+  status: OutboxStatus;
+  nextAttemptAt: Date;
+}
+
+export interface OutboxStore {
+  /**
+   * Adds posts; one already decided (same key) is left as it is. Returns how many were new.
+   * `claimedUntil`: the new rows are claimed by the caller, who sends them at once (relay.deliver
+   * with `owned`); if it cannot, they are due when the claim lapses.
+   */
+  enqueue(entries: readonly OutboxEntry[], at: Date, claimedUntil?: Date): Promise<number>;
+  /** The post with this key, whatever its status; undefined when it was never enqueued (or pruned). */
+  find(dedupeKey: string): Promise<OutboxRow | undefined>;
+  /**
+   * Pending posts due now, oldest first, at most `perTarget` for each of up to `targets` channels or
+   * users: a flood for one channel does not hold back the others. `kind`: only posts of that kind.
+   */
+  due(at: Date, targets: number, perTarget: number, kind?: OutboxKind): Promise<PendingPost[]>;
+  /**
+   * Claims a due post for sending: it is not due again until `until`. False when another round (or
+   * replica) claimed it first: it is not sent here.
+   */
+  claim(id: number, at: Date, until: Date): Promise<boolean>;
+  markSent(id: number, ts: string | undefined, at: Date): Promise<void>;
+  markRetry(id: number, nextAttemptAt: Date, error: string): Promise<void>;
+  markDropped(id: number, reason: string, at: Date): Promise<void>;
+  /** Drops every pending post of a subscription (it was paused or removed). */
+  dropPendingOf(subscriptionId: string, reason: string, at: Date): Promise<number>;
+  /** Counts by status, for the tests and the log. */
+  counts(): Promise<Record<string, number>>;
+  /** Posts waiting (an index read: /metrics asks at every scrape). */
+  pendingCount(): Promise<number>;
+  /** Retention: sent and dropped posts older than `before`. */
+  prune(before: Date): Promise<number>;
+}
+
+const iso = (date: Date) => date.toISOString();
+
+/** Inserts posts with `kysely` (a transaction's, when the change that causes them is written with them). */
+export async function insertOutboxRows(
+  kysely: Kysely<Database>,
+  entries: readonly OutboxEntry[],
+  at: Date,
+  claimedUntil?: Date,
+): Promise<number> {
+  let added = 0;
+  // A few hundred rows per statement: well within both engines' parameter limits.
+  for (let start = 0; start < entries.length; start += 200) {
+    const inserted = await kysely
+      .insertInto('outbox')
+      .values(
+        entries.slice(start, start + 200).map((entry) => ({
+          dedupe_key: entry.dedupeKey,
+          kind: entry.kind,
+          target: entry.target,
+          order_id: entry.orderId ?? null,
+          event_id: entry.eventId ?? null,
+          subscription_id: entry.subscriptionId ?? null,
+          body: entry.body === undefined ? null : JSON.stringify(entry.body),
+          status: 'pending',
+          attempts: 0,
+          next_attempt_at: iso(claimedUntil ?? at),
+          created_at: iso(at),
+          sent_at: null,
+          ts: null,
+          last_error: null,
+        })),
+      )
+      .onConflict((conflict) => conflict.column('dedupe_key').doNothing())
+      .executeTakeFirst();
+    added += Number(inserted.numInsertedOrUpdatedRows ?? 0);
+  }
+  return added;
+}
+
+type Row = Selectable<OutboxTable>;
+
+function toPost(row: Row): OutboxRow {
+  return {
+    id: Number(row.id),
+    dedupeKey: row.dedupe_key,
+    kind: row.kind as OutboxKind,
+    target: row.target,
+    orderId: row.order_id ?? undefined,
+    eventId: row.event_id === null ? undefined : Number(row.event_id),
+    subscriptionId: row.subscription_id ?? undefined,
+    body: row.body === null ? undefined : (JSON.parse(row.body) as unknown),
+    attempts: row.attempts,
+    createdAt: new Date(row.created_at),
+    status: row.status as OutboxStatus,
+    nextAttemptAt: new Date(row.next_attempt_at),
+  };
+}
+
+export function createOutboxStore(db: OrderDeskDb): OutboxStore {
+  return {
+    enqueue(entries, at, claimedUntil) {
+      if (entries.length === 0) return Promise.resolve(0);
+      return db.run((kysely) => insertOutboxRows(kysely, entries, at, claimedUntil));
+    },
+    async find(dedupeKey) {
+      const row = await db.run((kysely) =>
+        kysely.selectFrom('outbox').selectAll().where('dedupe_key', '=', dedupeKey).executeTakeFirst(),
+      );
+      return row ? toPost(row) : undefined;
+    },
+    async due(at, targets, perTarget, kind) {
+      const rows = await db.run(async (kysely) => {
+        let waitingQuery = kysely
+          .selectFrom('outbox')
+          .select('target')
+          .where('status', '=', 'pending')
+          .where('next_attempt_at', '<=', iso(at));
+        if (kind) waitingQuery = waitingQuery.where('kind', '=', kind);
+        const waiting = await waitingQuery
+          .groupBy('target')
+          .orderBy((eb) => eb.fn.min('id'))
+          .limit(targets)
+          .execute();
+        const each = await Promise.all(
+          waiting.map(({ target }) => {
+            let query = kysely
+              .selectFrom('outbox')
+              .selectAll()
+              .where('status', '=', 'pending')
+              .where('target', '=', target)
+              .where('next_attempt_at', '<=', iso(at));
+            if (kind) query = query.where('kind', '=', kind);
+            return query.orderBy('id').limit(perTarget).execute();
+          }),
+        );
+        return each.flat().sort((a, b) => Number(a.id) - Number(b.id));
+      });
+      return rows.map((row) => toPost(row));
+    },
+    claim(id, at, until) {
+      return db.run(async (kysely) => {
+        const claimed = await kysely
+          .updateTable('outbox')
+          .set({ next_attempt_at: iso(until) })
+          .where('id', '=', id)
+          .where('status', '=', 'pending')
+          .where('next_attempt_at', '<=', iso(at))
+          .executeTakeFirst();
+        return Number(claimed.numUpdatedRows) > 0;
+      });
+    },
+    async markSent(id, ts, at) {
+      await db.run((kysely) =>
+        kysely
+          .updateTable('outbox')
+          .set({ status: 'sent', ts: ts ?? null, sent_at: iso(at) })
+          .where('id', '=', id)
+          .execute(),
+      );
+    },
+    async markRetry(id, nextAttemptAt, error) {
+      await db.run((kysely) =>
+        kysely
+          .updateTable('outbox')
+          .set((eb) => ({
+            attempts: eb('attempts', '+', 1),
+            next_attempt_at: iso(nextAttemptAt),
+            last_error: error,
+          }))
+          .where('id', '=', id)
+          .where('status', '=', 'pending')
+          .execute(),
+      );
+    },
+    async markDropped(id, reason, at) {
+      await db.run((kysely) =>
+        kysely
+          .updateTable('outbox')
+          .set({ status: 'dropped', last_error: reason, sent_at: iso(at) })
+          .where('id', '=', id)
+          .execute(),
+      );
+    },
+    dropPendingOf(subscriptionId, reason, at) {
+      return db.run(async (kysely) => {
+        const dropped = await kysely
+          .updateTable('outbox')
+          .set({ status: 'dropped', last_error: reason, sent_at: iso(at) })
+          .where('subscription_id', '=', subscriptionId)
+          .where('status', '=', 'pending')
+          .executeTakeFirst();
+        return Number(dropped.numUpdatedRows);
+      });
+    },
+    async counts() {
+      const rows = await db.run((kysely) =>
+        kysely
+          .selectFrom('outbox')
+          .select(['status', (eb) => eb.fn.countAll<number>().as('count')])
+          .groupBy('status')
+          .execute(),
+      );
+      return Object.fromEntries(rows.map((row) => [row.status, Number(row.count)]));
+    },
+    async pendingCount() {
+      const row = await db.run((kysely) =>
+        kysely
+          .selectFrom('outbox')
+          .select((eb) => eb.fn.countAll<number>().as('count'))
+          .where('status', '=', 'pending')
+          .executeTakeFirst(),
+      );
+      return Number(row?.count ?? 0);
+    },
+    prune(before) {
+      return db.run(async (kysely) => {
+        const deleted = await kysely
+          .deleteFrom('outbox')
+          .where('status', 'in', ['sent', 'dropped'])
+          .where('sent_at', '<', iso(before))
+          .executeTakeFirst();
+        return Number(deleted.numDeletedRows);
+      });
+    },
+  };
+}

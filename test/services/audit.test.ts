@@ -1,0 +1,99 @@
+import { Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { createMetrics } from '../../src/app/metrics.js';
+import { createLogger } from '../../src/logger.js';
+import type { OutboxEntry } from '../../src/outbox/index.js';
+import { createAuditLog } from '../../src/services/audit.js';
+
+// The audit channel's posts go through the outbox. While the database cannot be written, the audit
+// line is still in the log (written first) and /metrics counts the post that could not be kept.
+describe('the audit log and the outbox', () => {
+  const entry = {
+    userId: 'U0AGENT',
+    channelId: 'C0SUPPORT',
+    orderId: 'ORD-1',
+    outcome: 'shown' as const,
+    keyCount: 2,
+    traceId: 'trace-1',
+    via: 'command' as const,
+  };
+  const setup = (enqueue: (entries: readonly OutboxEntry[]) => Promise<number>) => {
+    const lines: Record<string, unknown>[] = [];
+    const logger = createLogger({
+      level: 'info',
+      secrets: [],
+      destination: new Writable({
+        write(chunk, _e, done) {
+          for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+          done();
+        },
+      }),
+    });
+    const metrics = createMetrics();
+    const delivered: string[] = [];
+    const work: Promise<unknown>[] = [];
+    const audit = createAuditLog(
+      logger,
+      {
+        store: { enqueue },
+        relay: {
+          claimUntil: () => new Date('2026-11-25T10:06:00.000Z'),
+          deliver: async (key) => {
+            delivered.push(key);
+            return { outcome: 'sent', attempts: 1 };
+          },
+        },
+      },
+      'C0AUDIT',
+      metrics,
+      (promise) => {
+        work.push(promise);
+        return promise;
+      },
+    );
+    const failures = async () =>
+      Number(
+        /order_desk_outbox_enqueue_failures_total\{kind="audit"\} (\d+)/.exec(
+          await metrics.registry.metrics(),
+        )?.[1] ?? 0,
+      );
+    return { audit, lines, delivered, settle: () => Promise.all(work), failures };
+  };
+
+  it('a line and an alert are enqueued claimed under keys of their own, then posted', async () => {
+    const enqueued: OutboxEntry[] = [];
+    const { audit, delivered, settle, lines } = setup(async (entries) => {
+      enqueued.push(...entries);
+      return entries.length;
+    });
+    await audit.keysRequest(entry);
+    await audit.alert(':warning: <@U0AGENT> reached the limit');
+    await settle();
+    expect(enqueued.map((e) => [e.kind, e.target])).toEqual([
+      ['audit', 'C0AUDIT'],
+      ['audit', 'C0AUDIT'],
+    ]);
+    expect(new Set(enqueued.map((e) => e.dedupeKey)).size).toBe(2);
+    expect(delivered).toEqual(enqueued.map((e) => e.dedupeKey));
+    expect(lines.filter((line) => line.event === 'keys_request')).toHaveLength(1);
+  });
+
+  it('the database cannot be written: the line is in the log, the post counted as not enqueued', async () => {
+    const { audit, delivered, settle, lines, failures } = setup(() =>
+      Promise.reject(new Error('SQLITE_READONLY: attempt to write a readonly database')),
+    );
+    await audit.keysRequest(entry);
+    await audit.alert(':warning: <@U0AGENT> used 80% of the limit');
+    await settle();
+    expect(lines.find((line) => line.event === 'keys_request')).toMatchObject({
+      orderId: 'ORD-1',
+      outcome: 'shown',
+    });
+    expect(lines.find((line) => line.event === 'keys_alert')).toBeDefined();
+    expect(
+      lines.filter((line) => line.msg === 'audit channel post not enqueued: the database is away'),
+    ).toHaveLength(2);
+    expect(await failures()).toBe(2);
+    expect(delivered).toEqual([]);
+  });
+});
