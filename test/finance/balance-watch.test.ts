@@ -24,6 +24,9 @@ const WATCH = {
   BALANCE_WATCH_SECONDS: '60',
   BALANCE_ALERT_BELOW: '20000',
   BALANCE_CACHE_SECONDS: '0',
+  // Rounds here are a minute apart on the test's clock but milliseconds apart in real time: Slack's
+  // pace of one post a second per channel (tested with order events) would only add waits.
+  NOTIFY_CHANNEL_POSTS_PER_SECOND: '20',
 };
 
 function financePosts(slack: FakeSlack) {

@@ -19,6 +19,9 @@ import { type RedisServer, redisTests, startRedisServer } from '../helpers/redis
 import { heldClock } from '../jobs/fake-clock.js';
 
 const DIGEST = 'C0DIGEST';
+// Days here are seconds apart in real time: Slack's pace of one post a second per channel (tested with
+// order events) would only add waits between one day's digest and the next.
+const PACE = { NOTIFY_CHANNEL_POSTS_PER_SECOND: '20' };
 // The simulator's statuses as a reader should see them (written out here, not taken from the app).
 const LABELS: Record<string, string> = {
   COMPLETED: 'Completed',
@@ -109,7 +112,7 @@ describe('the daily digest', () => {
     h = await startHarness({
       simulator: { orders: 600, anchor: '2026-11-22T08:30:00.000Z', maxGapMs: 3_600_000 },
       // DIGEST_TIME left at its default, 09:00; REPORT_TIMEZONE at UTC.
-      env: { DIGEST_CHANNEL_ID: DIGEST, DATA_DIR: dataDir },
+      env: { DIGEST_CHANNEL_ID: DIGEST, DATA_DIR: dataDir, ...PACE },
       now: () => now,
       // The check runs when the test says (runOnce), on the test's time.
       jobClock: heldClock(() => now.getTime()),
@@ -168,7 +171,7 @@ describe('the daily digest', () => {
     const restarted = await startDesk(
       h.simulator,
       h.slack,
-      { DIGEST_CHANNEL_ID: DIGEST, DATA_DIR: dataDir },
+      { DIGEST_CHANNEL_ID: DIGEST, DATA_DIR: dataDir, ...PACE },
       () => now,
       h.state,
       heldClock(() => now.getTime()),
@@ -311,7 +314,12 @@ describe('the daily digest in REPORT_TIMEZONE', () => {
   beforeAll(async () => {
     h = await startHarness({
       simulator: { orders: 600, anchor: '2026-11-21T19:30:00.000Z', maxGapMs: 3_600_000 },
-      env: { DIGEST_CHANNEL_ID: DIGEST, DIGEST_TIME: '09:00', REPORT_TIMEZONE: 'Pacific/Auckland' },
+      env: {
+        DIGEST_CHANNEL_ID: DIGEST,
+        DIGEST_TIME: '09:00',
+        REPORT_TIMEZONE: 'Pacific/Auckland',
+        ...PACE,
+      },
       now: () => now,
       // The check runs when the test says (runOnce), on the test's time.
       jobClock: heldClock(() => now.getTime()),
@@ -380,6 +388,7 @@ describe.skipIf(redisTests.skip)('the daily digest on two replicas sharing Redis
       REDIS_URL: redis.url,
       REDIS_PREFIX: `d${Date.now()}:`,
       DATA_DIR: dataDir,
+      ...PACE,
     };
     // One after the other: the second opens the SQLite file the first has migrated.
     replicas = [];
