@@ -81,6 +81,8 @@ export function createBalanceWatch(options: BalanceWatchOptions): BalanceWatch {
   const intervalMs = options.intervalSeconds * 1000;
   /** Announcements this round wrote (claimed by it), to post after the older ones still due. */
   const announced: string[] = [];
+  /** The state as this process last read or wrote it: what a round decides on when the database is away. */
+  let lastKnown: WatchState | undefined;
 
   /**
    * Reads the state, lets `decide` change it, and writes it back with the announcements it makes (in
@@ -89,7 +91,7 @@ export function createBalanceWatch(options: BalanceWatchOptions): BalanceWatch {
   async function decideAndAnnounce(
     decide: (previous: WatchState) => { next: WatchState; messages: SlackMessage[] } | undefined,
   ): Promise<void> {
-    let decidedMessages: SlackMessage[] = [];
+    let decidedMessages: SlackMessage[] | undefined;
     let written: string[] = [];
     for (let attempt = 0; attempt < 5; attempt++) {
       written = [];
@@ -105,6 +107,7 @@ export function createBalanceWatch(options: BalanceWatchOptions): BalanceWatch {
             const previous: WatchState = row
               ? (JSON.parse(row.value) as WatchState)
               : (legacy?.state ?? initialAlertState);
+            lastKnown = previous;
             const decided = decide(previous);
             decidedMessages = decided?.messages ?? [];
             if (!decided && row) return true;
@@ -140,12 +143,14 @@ export function createBalanceWatch(options: BalanceWatchOptions): BalanceWatch {
               await insertOutboxRows(trx, announcements, at, relay.claimUntil('finance_alert'));
               written = announcements.map((entry) => entry.dedupeKey);
             }
+            lastKnown = next;
             return true;
           }),
         )
         .catch((error: unknown) => {
-          // The database away: what was decided is not kept, so the next round decides it again;
-          // meanwhile the log has it.
+          // The database away: nothing is kept, so the next round decides again; meanwhile the log
+          // has what this round would announce (decided on the state as this process last saw it).
+          decidedMessages ??= decide(lastKnown ?? initialAlertState)?.messages ?? [];
           if (channelId && decidedMessages.length > 0) {
             for (const _message of decidedMessages) options.onEnqueueFailure?.();
             log.error(

@@ -7,6 +7,7 @@ import type { PartnerSimulator } from '../../sandbox/simulator/server.js';
 import { createMemoryState } from '../../src/state/index.js';
 import { assertNoSecretLeaks, type DeskUnderTest, startDesk, startTestSlack } from '../helpers/harness.js';
 import { startTestSimulator } from '../helpers/partner.js';
+import { scrape } from '../helpers/prometheus.js';
 import { heldClock } from '../jobs/fake-clock.js';
 
 const FINANCE = 'C0FINANCE';
@@ -66,6 +67,10 @@ describe('a restart on the default setup (SQLite in DATA_DIR, the shared state i
     expect(await first.app.desk.balanceWatch.runOnce()).toBe('read');
     expect(digests()).toEqual([expect.stringMatching(/^Daily digest for Saturday 21 November 2026: /)]);
     expect(financePosts()).toEqual(['Available funds alert: €5,000.00 (threshold €20,000.00)']);
+    const metrics = await scrape(first.app.appUrl);
+    expect(metrics.get('order_desk_outbox_posts_total{kind="digest",outcome="sent"}')).toBe(1);
+    expect(metrics.get('order_desk_outbox_posts_total{kind="finance_alert",outcome="sent"}')).toBe(1);
+    expect(metrics.get('order_desk_outbox_pending')).toBe(0);
     // A restart: the app stops, its shared state (in memory) with it; a new one opens the same file.
     await first.app.desk.stop(2_000);
     await first.state.close();
