@@ -266,8 +266,12 @@ describe.skipIf(skipWithoutBrowser('the sandbox browser test'))('the sandbox in 
 
     // The audit channel: readable lines, emoji shown as emoji, never a key.
     await go('C0AUDIT');
+    // The agent's line comes after the member's refusal: posts to a channel are paced (one a second).
     const audit = page.locator('.message:not(.is-ephemeral)', { hasText: orderId }).last();
-    await audit.waitFor();
+    await page
+      .locator('.message:not(.is-ephemeral)', { hasText: orderId })
+      .filter({ hasText: '🔑' })
+      .waitFor();
     expect(await audit.innerText()).toContain('🔑');
     expect(await page.locator('#messages').innerText()).not.toMatch(RAW_SHORTCODE);
     expect(await page.locator('#messages').innerText()).not.toContain(codeBlock.split('\n')[0] ?? 'none');
