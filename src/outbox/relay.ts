@@ -248,7 +248,7 @@ export function createOutboxRelay(options: RelayOptions): OutboxRelay {
         : { outcome: 'dropped', post, error: result.reason, attempts };
     } catch (error) {
       const code = slackErrorCode(error);
-      if (signal.aborted) {
+      if (signal.aborted || options.delivery.isStopped()) {
         // Stopping (a 429's wait cut short): the post is due again at once, at the next start.
         await store.markRetry(post.id, now(), 'stopped').catch(() => undefined);
         return { outcome: 'stopped', post, error: code, attempts };

@@ -63,6 +63,8 @@ export interface SlackDelivery {
   ): Promise<{ ts: string | undefined }>;
   /** Ends every wait at once (a stop): deliveries still waiting fail, and say so in the log. */
   stop(): void;
+  /** True once stopped: a delivery that failed then was cut short, not refused (the outbox retries it at once). */
+  isStopped(): boolean;
 }
 
 export class DeliveryGaveUpError extends Error {
@@ -229,5 +231,6 @@ export function createSlackDelivery(client: WebClient, options: DeliveryOptions)
     stop() {
       stopping.abort();
     },
+    isStopped: () => stopping.signal.aborted,
   };
 }

@@ -25,17 +25,19 @@ describe('the outbox relay', () => {
   let store: OutboxStore;
   let now = new Date('2026-11-25T10:00:00.000Z');
   const never = new AbortController().signal;
-  const relay = (overrides: Partial<OutboxStore> = {}) =>
+  const deliveryFor = () =>
+    createSlackDelivery(
+      new WebClient(BOT_TOKEN, {
+        slackApiUrl: slack.apiUrl,
+        retryConfig: { retries: 0 },
+        rejectRateLimitedCalls: true,
+      }),
+      { logger: quiet },
+    );
+  const relay = (overrides: Partial<OutboxStore> = {}, delivery = deliveryFor()) =>
     createOutboxRelay({
       store: { ...store, ...overrides },
-      delivery: createSlackDelivery(
-        new WebClient(BOT_TOKEN, {
-          slackApiUrl: slack.apiUrl,
-          retryConfig: { retries: 0 },
-          rejectRateLimitedCalls: true,
-        }),
-        { logger: quiet },
-      ),
+      delivery,
       client: new WebClient(BOT_TOKEN, {
         slackApiUrl: slack.apiUrl,
         retryConfig: { retries: 0 },
@@ -137,6 +139,24 @@ describe('the outbox relay', () => {
     expect((await next.deliverDue({ signal: never }))[0]).toMatchObject({ outcome: 'sent' });
     expect(texts(FINANCE).filter((text) => text === 'digest')).toHaveLength(2);
     expect((await store.find('digest:C0FINANCE:2026-11-24'))?.status).toBe('sent');
+  });
+
+  it('the app stopping while an audit line waits out a 429: due again at once, for the next start', async () => {
+    const delivery = deliveryFor();
+    const stopping = relay({}, delivery);
+    await store.enqueue(
+      [{ dedupeKey: 'audit:stopped', kind: 'audit', target: AUDIT, body: { text: 'stopped' } }],
+      now,
+      stopping.claimUntil('audit'),
+    );
+    slack.failNext('chat.postMessage', { rateLimited: { retryAfterSeconds: 30 } });
+    const before = slack.calls.length;
+    const delivering = stopping.deliver('audit:stopped', never, { owned: true });
+    await slack.waitFor(() => slack.calls.slice(before).find((call) => call.status === 429));
+    delivery.stop();
+    expect(await delivering).toMatchObject({ outcome: 'stopped' });
+    expect(await store.find('audit:stopped')).toMatchObject({ status: 'pending', nextAttemptAt: now });
+    expect((await relay().deliverDue({ signal: never }))[0]).toMatchObject({ outcome: 'sent' });
   });
 
   it('retention deletes posts made or dropped before the cutoff, never one still waiting', async () => {
