@@ -29,9 +29,9 @@ import type { NotificationStore, Subscription, Watch } from './notification-stor
 // under a unique key; then the outbox's relay posts what is due, of every kind (balance alerts, the
 // digest and audit lines too: their producers try theirs at once, this round catches up on whatever
 // was not posted). Delivery stays in this job rather than a job of its own: it already runs every
-// second on one replica under its lease, which is what keeps each channel's pace across replicas, and
-// a second loop and lease for the same rows would add a job without anything a user feels. The rows
-// are in the database, so a restart, or another replica taking over, carries on where it stopped.
+// second on one replica under its lease (so order events keep each channel's pace across replicas),
+// and a second loop and lease for the same rows would add a job without anything a user feels. The
+// rows are in the database, so a restart, or another replica taking over, carries on where it stopped.
 
 export interface Notifier {
   /** One bounded round: route new events, end expired watches, post what is due. */
