@@ -317,8 +317,8 @@ export function createNotifier(options: NotifierOptions): Notifier {
 
   /** What is due in the outbox, of every kind, within the round's budget. */
   async function sendDue(deadline: number, signal: AbortSignal): Promise<number> {
-    // Each kind waits out 429s as long as its policy says (outbox/relay.ts): an order event a minute,
-    // a post to an admin's channel up to SLACK_DELIVERY_MAX_WAIT_SECONDS, as its producer would.
+    // Each post waits out 429s for a minute at most (outbox/relay.ts), then is tried again after
+    // Retry-After: one slow channel does not hold up the others for long.
     const results = await relay.deliverDue({ signal, deadline });
     return results.filter((result) => result.outcome === 'sent').length;
   }

@@ -88,14 +88,14 @@ export interface RelayOptions {
   now: () => Date;
   /** NOTIFY_CHANNEL_POSTS_PER_SECOND: Slack allows about one message per second per channel. */
   channelPostsPerSecond: number;
-  /** SLACK_DELIVERY_MAX_WAIT_SECONDS: how long one post to a channel may keep trying. */
+  /** SLACK_DELIVERY_MAX_WAIT_SECONDS: how long one post to a channel may keep trying (at most a minute). */
   deliveryMaxWaitMs: number;
   onOutcome?: ((kind: OutboxKind, outcome: string) => void) | undefined;
 }
 
 interface Policy {
   delivery: DeliveryKind;
-  /** How long one try may wait out 429s and outages; undefined: SLACK_DELIVERY_MAX_WAIT_SECONDS. */
+  /** How long one try may wait out 429s and outages; undefined: SLACK_DELIVERY_MAX_WAIT_SECONDS, at most a minute. */
   maxWaitMs?: number;
   /** When to try again after a failure (at least Slack's Retry-After). */
   retryInMs(attempts: number): number;
@@ -113,6 +113,10 @@ const ORDER_EVENT: Policy = {
 };
 // One post each to a channel an admin chose: refused while the bot is not invited, tried every minute
 // (the job that made it checks about as often) until it is, or until it is no longer worth posting.
+// A try waits out 429s for a minute at most, as an order event's does: the sweep runs inside the order
+// events job, so a long Retry-After on one channel must not hold up every other post; the row is tried
+// again after Retry-After.
+const CHANNEL_POST_MAX_WAIT_MS = 60_000;
 const channelPost = (delivery: DeliveryKind, giveUpAfterMs: number): Policy => ({
   delivery,
   retryInMs: () => 60_000,
@@ -199,7 +203,8 @@ export function createOutboxRelay(options: RelayOptions): OutboxRelay {
     };
   }
 
-  const tryMsOf = (kind: OutboxKind) => POLICIES[kind].maxWaitMs ?? options.deliveryMaxWaitMs;
+  const tryMsOf = (kind: OutboxKind) =>
+    POLICIES[kind].maxWaitMs ?? Math.min(options.deliveryMaxWaitMs, CHANNEL_POST_MAX_WAIT_MS);
   // The claim outlives the delivery's longest try: it cannot lapse while this replica still retries.
   const claimUntil = (kind: OutboxKind) => new Date(now().getTime() + tryMsOf(kind) + 60_000);
 
