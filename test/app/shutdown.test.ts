@@ -143,7 +143,7 @@ describe.skipIf(redisTests.skip)('SIGTERM with a job mid-round', { timeout: 60_0
     expect(slack.messages.filter((m) => m.channel === CHANNEL && m.text === text)).toHaveLength(1);
   });
 
-  it('the balance watch waiting out a 429 on its alert: the alert stays in the outbox, and is posted at the next start', async () => {
+  it('the balance watch waiting out a 429 (Retry-After: 30) on its alert: the alert stays in the outbox, and is posted at the next start', async () => {
     simulator.balance = { balance: 1_000, credit_limit: 0 };
     const env = {
       FINANCE_ALERT_CHANNEL_ID: FINANCE,
@@ -152,7 +152,7 @@ describe.skipIf(redisTests.skip)('SIGTERM with a job mid-round', { timeout: 60_0
       BALANCE_CACHE_SECONDS: '0',
     };
     const prefix = `sd-watch-${Date.now()}:`;
-    slack.failNext('chat.postMessage', { rateLimited: { retryAfterSeconds: 60 } });
+    slack.failNext('chat.postMessage', { rateLimited: { retryAfterSeconds: 30 } });
     const app = await start(env, prefix);
     await waitingOutA429(app, 'finance_alert');
     await expectPromptExit(app);
@@ -169,11 +169,11 @@ describe.skipIf(redisTests.skip)('SIGTERM with a job mid-round', { timeout: 60_0
     expect(alerts()).toHaveLength(1);
   });
 
-  it('the daily digest waiting out a 429: still pending in the outbox, so the next start posts it', async () => {
+  it('the daily digest waiting out a 429 (Retry-After: 30): still pending in the outbox, so the next start posts it', async () => {
     // Due since midnight: the digest's first check (at start) composes and posts it.
     const env = { DIGEST_CHANNEL_ID: DIGEST, DIGEST_TIME: '00:00' };
     const prefix = `sd-digest-${Date.now()}:`;
-    slack.failNext('chat.postMessage', { rateLimited: { retryAfterSeconds: 60 } });
+    slack.failNext('chat.postMessage', { rateLimited: { retryAfterSeconds: 30 } });
     const app = await start(env, prefix);
     await waitingOutA429(app, 'digest');
     await expectPromptExit(app);
