@@ -118,6 +118,9 @@ export async function startDesk(
     DATA_DIR: ':memory:',
     // No background sync unless a test asks for it: its partner requests would change what others count.
     ORDER_SYNC_SECONDS: '0',
+    // Posts to one channel (audit lines, alerts) paced for a test's bursts, not Slack's one a second:
+    // a test that is about the pace sets it (and the fake Slack's limit) itself.
+    NOTIFY_CHANNEL_POSTS_PER_SECOND: '50',
     ...overrides,
   });
   const logs: string[] = [];
