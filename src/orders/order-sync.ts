@@ -124,25 +124,12 @@ export function createOrderSync(options: OrderSyncOptions): OrderSync {
           return;
         } catch (rejection) {
           const wait = (rejection as { msBeforeNext?: number }).msBeforeNext ?? 200;
-          await pause(Math.max(20, wait), signal);
+          await systemClock.sleep(Math.max(20, wait), signal);
           continue;
         }
       }
-      await pause(50, signal);
+      await systemClock.sleep(50, signal);
     }
-  }
-
-  /** A short wait inside a round, on real time (the budget counts real seconds); ends at an abort. */
-  function pause(ms: number, signal: AbortSignal): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        signal.removeEventListener('abort', done);
-        resolve();
-      }
-      signal.addEventListener('abort', done, { once: true });
-    });
   }
 
   async function read(

@@ -1,5 +1,6 @@
 import type { WebClient } from '@slack/web-api';
 import type { SlackMessage } from '../blocks/types.js';
+import { systemClock } from '../jobs/index.js';
 import type { AppLogger } from '../logger.js';
 import {
   type DeliveryKind,
@@ -141,19 +142,6 @@ function isSlackError(error: unknown): boolean {
   return ((error as { code?: string }).code ?? '').startsWith('slack_webapi_');
 }
 
-/** The wait between two posts in one channel, on real time (Slack's pace); ends at an abort. */
-function pace(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
-}
-
 export function createOutboxRelay(options: RelayOptions): OutboxRelay {
   const { store, now } = options;
   const log = options.logger.child({ component: 'outbox' });
@@ -231,7 +219,8 @@ export function createOutboxRelay(options: RelayOptions): OutboxRelay {
     if (slot > deadline) return notNow();
     nextPostAt.set(post.target, slot + minGapMs);
     if (slot > Date.now()) {
-      await pace(slot - Date.now(), signal);
+      // The wait between two posts in one channel, on real time (Slack's pace); ends at an abort.
+      await systemClock.sleep(slot - Date.now(), signal);
       if (signal.aborted) return notNow();
     }
     const tryMs = tryMsOf(post.kind);
