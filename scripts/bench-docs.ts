@@ -1,9 +1,10 @@
 // `npm run docs:bench`: writes docs/benchmarks.md from bench/results/latest.json (what `npm run bench`
 // saved last). The header below is hand-written; the figures are the JSON's. `--check` writes nothing
 // and exits 1 when the file differs; test/docs.test.ts does the same in memory.
-import { readFileSync, writeFileSync } from 'node:fs';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { type BenchRow, ratioOf } from '../bench/table.js';
+import { writeOrCheck } from './generated-file.js';
 
 const root = new URL('../', import.meta.url);
 export const BENCH_DOC_PATH = 'docs/benchmarks.md';
@@ -145,24 +146,7 @@ export function benchOutputs(): { path: string; content: string }[] {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const check = process.argv.includes('--check');
-  let stale = 0;
-  for (const { path, content } of benchOutputs()) {
-    const file = fileURLToPath(new URL(path, root));
-    let current = '';
-    try {
-      current = readFileSync(file, 'utf8');
-    } catch {
-      // written below
-    }
-    if (current === content) continue;
-    if (check) {
-      stale += 1;
-      console.error(`${path} is stale: run npm run docs:bench`);
-    } else {
-      writeFileSync(file, content);
-      console.log(`wrote ${path}`);
-    }
-  }
-  process.exit(stale > 0 ? 1 : 0);
+  process.exit(
+    writeOrCheck(benchOutputs(), process.argv.includes('--check'), 'npm run docs:bench') > 0 ? 1 : 0,
+  );
 }

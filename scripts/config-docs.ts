@@ -1,12 +1,8 @@
-// `npm run docs:config`: writes docs/configuration.md and .env.example from the settings schema
-// (src/config/schema.ts), so neither can drift from what the app validates. `--check` writes nothing
-// and exits 1 when either file differs; test/config/config-docs.test.ts does the same in memory.
-import { readFileSync, writeFileSync } from 'node:fs';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { SETTING_GROUPS, type SettingGroup } from '../src/config/schema.js';
 import type { SettingDoc } from '../src/config/setting-kinds.js';
+import { writeOrCheck } from './generated-file.js';
 
-const root = new URL('../', import.meta.url);
 export const CONFIG_DOC_PATH = 'docs/configuration.md';
 export const ENV_EXAMPLE_PATH = '.env.example';
 
@@ -124,24 +120,7 @@ export function configOutputs(): { path: string; content: string }[] {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const check = process.argv.includes('--check');
-  let stale = 0;
-  for (const { path, content } of configOutputs()) {
-    const file = fileURLToPath(new URL(path, root));
-    let current = '';
-    try {
-      current = readFileSync(file, 'utf8');
-    } catch {
-      // written below
-    }
-    if (current === content) continue;
-    if (check) {
-      stale += 1;
-      console.error(`${path} is stale: run npm run docs:config`);
-    } else {
-      writeFileSync(file, content);
-      console.log(`wrote ${path}`);
-    }
-  }
-  process.exit(stale > 0 ? 1 : 0);
+  process.exit(
+    writeOrCheck(configOutputs(), process.argv.includes('--check'), 'npm run docs:config') > 0 ? 1 : 0,
+  );
 }
