@@ -40,6 +40,8 @@ export interface AppDeps {
   orderExamples: OrderExamples;
   /** Watches ("Notify me") and channel subscriptions (in the database). */
   notifications: NotificationStore;
+  /** NOTIFY_ME_MAX_WATCHES: running watches one person may have. */
+  maxWatchesPerUser: number;
   /** Every post that must arrive once, in the database, and the one relay that posts them. */
   outbox: OutboxStore;
   relay: OutboxRelay;

@@ -261,6 +261,7 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
     orderExamples: createOrderExamples({ orderIndex, logger, now }),
     allowExternalSharing: env.ALLOW_EXTERNAL_SHARING,
     notifications,
+    maxWatchesPerUser: env.NOTIFY_ME_MAX_WATCHES,
     outbox,
     relay,
     eventDedup: createEventDedup(state),

@@ -328,6 +328,10 @@ const notifications = group(
       "Order event posts per second into one channel (Slack's guidance: about one). " +
         'Raise it only if your workspace allows more.',
     ),
+    NOTIFY_ME_MAX_WATCHES: integer(50, 1, 200).doc(
+      'Orders one person may watch at once (Notify me); at the cap, Notify me says so and stores ' +
+        'nothing until one of their watches ends.',
+    ),
     ORDER_EVENTS_RETENTION_DAYS: integer(90, 1, 3_650).doc(
       'How long order events, ended watches, posts made or dropped and order threads are kept.',
     ),
