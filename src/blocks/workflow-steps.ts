@@ -38,6 +38,11 @@ export function stepOrderInputEmpty(): string {
   return `${STEP_TITLES.lookup_order}: the "Order ID or reference" input is empty. Give the step an order ID or reference, e.g. from a form question the workflow asks, and make that question required.`;
 }
 
+/** A number too long to be read exactly was mapped into the order input. */
+export function stepOrderInputNumber(): string {
+  return `${STEP_TITLES.lookup_order}: the "Order ID or reference" input came as a number too long to be read exactly. Map a text into it instead (e.g. a form question with a short text answer, not a number answer).`;
+}
+
 const STAFF_ONLY: Record<'guest' | 'external' | 'deactivated', (userId: string, what: string) => string> = {
   guest: (userId, what) =>
     `Order Desk shows no ${what}: ${who(userId)} has a guest account, and Order Desk is for your organisation's own staff. Keep this workflow to full members, or ask your Order Desk admin (guests are allowed only with ALLOW_GUESTS=true).`,

@@ -2,6 +2,7 @@ import type { AppDeps } from '../../app/deps.js';
 import {
   stepLookupFailed,
   stepOrderInputEmpty,
+  stepOrderInputNumber,
   stepOrdersDenied,
   stepSeveralOrders,
   stepUserInputInvalid,
@@ -11,6 +12,7 @@ import { findExactOrder } from '../find-order.js';
 import type { LookupDeps } from '../lookup-order.js';
 import {
   definedOutputs,
+  orderInput,
   type StepOutcome,
   type StepOutputs,
   timestampOutput,
@@ -30,7 +32,8 @@ export async function runLookupOrderStep(
 ): Promise<StepOutcome> {
   const userId = userInput(inputs.user);
   if (!userId) return { kind: 'fail', error: stepUserInputInvalid('lookup_order'), outcome: 'bad_input' };
-  const query = typeof inputs.order === 'string' ? inputs.order.trim() : '';
+  const query = orderInput(inputs.order);
+  if (query === 'unreadable') return { kind: 'fail', error: stepOrderInputNumber(), outcome: 'bad_input' };
   if (!query) return { kind: 'fail', error: stepOrderInputEmpty(), outcome: 'bad_input' };
   // Guests and other organisations' users get no order data, exactly as with /order.
   const access = await deps.auth.canUseOrders(userId);

@@ -23,6 +23,21 @@ export function userInput(value: unknown): string | undefined {
 }
 
 /**
+ * The step's order input (type string) as text. Workflow Builder passes a number when the author maps
+ * a number (a form's number question, a numeric variable) into it: an order ID typed as digits is
+ * still an ID. `unreadable`: a number too large to have arrived exactly (JSON numbers lose digits past
+ * 2^53), so searching for it would find the wrong order or none.
+ */
+export function orderInput(value: unknown): string | 'unreadable' {
+  if (typeof value === 'string') return value.trim();
+  if (typeof value === 'number' && Number.isFinite(value)) {
+    if (Number.isInteger(value) && !Number.isSafeInteger(value)) return 'unreadable';
+    return String(value);
+  }
+  return '';
+}
+
+/**
  * A slack#/types/timestamp output: whole seconds since the epoch. Workflow Builder shows such a value
  * in each reader's own time zone and lets the author choose its format, where a string would show
  * the partner's raw ISO text; a time that cannot be read is left out.

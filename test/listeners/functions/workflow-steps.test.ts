@@ -114,6 +114,23 @@ describe('Workflow Builder steps', () => {
       });
     });
 
+    it('a numeric order ID mapped in as a number (a form’s number answer) is read as the ID, not as empty', async () => {
+      const numeric = h.simulator.addOrder({ id: '4827105539', reference_id: 'PO-WF-NUMERIC' });
+      const execution = await runStep('lookup_order', { order: 4_827_105_539, user: USERS.member });
+      expect(execution.completion).toMatchObject({
+        kind: 'success',
+        outputs: { found: true, order_id: numeric.id, reference: 'PO-WF-NUMERIC' },
+      });
+      // A number too long to have arrived exactly is said so, not looked up as another number.
+      h.simulator.resetStats();
+      const tooLong = await runStep('lookup_order', {
+        order: 2 ** 60,
+        user: USERS.member,
+      });
+      expect(errorOf(tooLong)).toContain('came as a number too long to be read exactly');
+      expect(h.simulator.stats.requests).toBe(0);
+    });
+
     it('no such order is an answer, not a failure: found = false and nothing else', async () => {
       const execution = await lookup('PO-NOPE-99999');
       expect(execution.completion).toEqual({ kind: 'success', outputs: { found: false } });
