@@ -1,4 +1,4 @@
-import { auditOutcome, VIA } from './audit.js';
+import { auditAction, auditOutcome } from './audit.js';
 import { escapeMrkdwn, plural, slackDate } from './format.js';
 import { renderNotice } from './messages.js';
 import type { Block, RenderOptions, SlackMessage } from './types.js';
@@ -15,7 +15,6 @@ export interface AuditTrailLine {
 }
 
 const USER_ID = /^[UW][A-Z0-9]{2,20}$/;
-const CHANNEL_ID = /^[CG][A-Z0-9]{2,20}$/;
 
 export const AUDIT_USAGE =
   'Usage: `/order-audit <order ID>`: who retrieved the keys of that order, and when.';
@@ -35,17 +34,10 @@ export function renderAuditTrail(
     );
   const rows = input.lines.map((line) => {
     const who = USER_ID.test(line.userId) ? `<@${line.userId}>` : 'someone (unknown user)';
-    const where =
-      line.channelId && CHANNEL_ID.test(line.channelId)
-        ? ` in <#${line.channelId}>`
-        : line.via === 'reveal'
-          ? ' from a reveal link'
-          : ' in a direct message';
-    const how = VIA[line.via as keyof typeof VIA] ?? escapeMrkdwn(line.via);
     const { emoji, words } = auditOutcome(line.outcome);
     const keys = line.outcome === 'shown' ? ` (${plural(line.keyCount, 'key')})` : '';
     const trace = line.traceId ? ` · trace ID \`${escapeMrkdwn(line.traceId)}\`` : '';
-    return `${emoji} ${slackDate(line.at.toISOString(), options.now)}: ${who}${where} via ${how}: *${escapeMrkdwn(words)}*${keys}${trace}`;
+    return `${emoji} ${slackDate(line.at.toISOString(), options.now)}: ${who} ${auditAction(line, undefined)}: *${escapeMrkdwn(words)}*${keys}${trace}`;
   });
   const blocks: Block[] = [
     {

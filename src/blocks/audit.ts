@@ -37,6 +37,7 @@ const FAILURES: Record<string, string> = {
   expired: 'link expired',
   used: 'link already used',
   gone: 'key no longer in the order',
+  ambiguous: 'several orders have that reference',
 };
 
 /** The outcome in words, with an emoji a reader of the channel can scan for. */
@@ -49,47 +50,51 @@ export function auditOutcome(outcome: string): { emoji: string; words: string } 
   return { emoji: ':warning:', words: `Failed: ${FAILURES[why] ?? truncate(why, 40)}` };
 }
 
-export const VIA = { command: '`/order-keys`', button: 'Show keys', reveal: 'a reveal link' } as const;
-const VIA_PLAIN = { command: '/order-keys', button: 'Show keys', reveal: 'a reveal link' } as const;
+const VIA: Record<string, string> = { command: '`/order-keys`', button: 'Show keys' };
+const VIA_PLAIN: Record<string, string> = { command: '/order-keys', button: 'Show keys' };
 
 /**
- * One audit line for the audit channel: who asked for which order where, and the outcome, then how
- * (command, button, reveal link), how many keys and the trace ID in small print. Only a valid order
- * ID is echoed (typed text could end a code span and mention the channel); everything else is
- * escaped. The top-level text is a readable one-line fallback for notifications, and never a key.
+ * What the person did, in words: "asked for the keys of order `X` in #support with `/order-keys`",
+ * or "opened an image key of order `X` from a reveal link" (said once, not "from … via …"). Without
+ * an order (the audit trail of one order), the same words without it.
+ */
+export function auditAction(
+  entry: { via: string; channelId: string | undefined },
+  order: string | undefined,
+  plain = false,
+): string {
+  const of = order ? ` of ${order}` : '';
+  if (entry.via === 'reveal') return `opened an image key${of} from a reveal link`;
+  const where =
+    entry.channelId && CHANNEL_ID.test(entry.channelId) ? `in <#${entry.channelId}>` : 'in a direct message';
+  const how = (plain ? VIA_PLAIN : VIA)[entry.via] ?? escapeMrkdwn(truncate(entry.via, 20));
+  return `asked for the keys${of} ${where} with ${how}`;
+}
+
+/**
+ * One audit line for the audit channel: the outcome in words, who asked for which order where and
+ * how, then how many keys and the trace ID in small print. Only a valid order ID is echoed (typed
+ * text could end a code span and mention the channel); everything else is escaped. The top-level
+ * text is a readable one-line fallback for notifications, and never a key.
  */
 export function renderAuditLine(entry: AuditLineInput): SlackMessage {
   const who = USER_ID.test(entry.userId) ? `<@${entry.userId}>` : 'someone (unknown user)';
   const validOrder = isValidOrderId(entry.orderId);
   const order = validOrder ? `order \`${entry.orderId}\`` : 'an order (not a valid order ID)';
-  const where =
-    entry.channelId && CHANNEL_ID.test(entry.channelId)
-      ? `in <#${entry.channelId}>`
-      : entry.via === 'reveal'
-        ? 'from a reveal link'
-        : 'in a direct message';
   const { emoji, words } = auditOutcome(entry.outcome);
   const outcome = escapeMrkdwn(words);
   const trace = entry.traceId ? ` · trace ID \`${escapeMrkdwn(entry.traceId)}\`` : '';
   const blocks: Block[] = [
     {
       type: 'section',
-      text: {
-        type: 'mrkdwn',
-        text: `${emoji} *${outcome}* · ${who} asked for the keys of ${order} ${where}`,
-      },
+      text: { type: 'mrkdwn', text: `${emoji} *${outcome}* · ${who} ${auditAction(entry, order)}` },
     },
     {
       type: 'context',
-      elements: [
-        {
-          type: 'mrkdwn',
-          text: `via ${VIA[entry.via]} · ${plural(entry.keyCount, 'key')}${trace} · outcome \`${escapeMrkdwn(truncate(entry.outcome, 60))}\``,
-        },
-      ],
+      elements: [{ type: 'mrkdwn', text: `${plural(entry.keyCount, 'key')} shown${trace}` }],
     },
   ];
   const plainOrder = validOrder ? `order ${entry.orderId}` : 'an order (not a valid order ID)';
-  const text = `${outcome}: ${who} asked for the keys of ${plainOrder} ${where}, via ${VIA_PLAIN[entry.via]} (${plural(entry.keyCount, 'key')})`;
+  const text = `${outcome}: ${who} ${auditAction(entry, plainOrder, true)} (${plural(entry.keyCount, 'key')} shown)`;
   return { text, blocks };
 }

@@ -3,6 +3,7 @@ import { addMinutes } from 'date-fns/addMinutes';
 import { format } from 'date-fns/format';
 import { formatDistanceStrict } from 'date-fns/formatDistanceStrict';
 import { statusLabel } from '../partner-api/statuses.js';
+import { cutToLength } from '../text/cut.js';
 
 /** Escapes the three characters Slack's mrkdwn treats as control characters. */
 export function escapeMrkdwn(text: string): string {
@@ -129,12 +130,30 @@ export function echo(text: string): string {
   return escapeMrkdwn(neutraliseMarks(shorten(text)));
 }
 
+/**
+ * What a person typed, quoted back exactly as typed, as inline code (shortened to one line): mrkdwn
+ * does not format inside code, so `*bold* _x_` reads as typed. Only a backtick, which would end the
+ * code, is swapped for a look-alike; `&`, `<` and `>` are escaped, as Slack shows them as typed there.
+ */
+export function typedText(text: string): string {
+  const shown = shorten(text).replace(/`/g, '\u02CB');
+  return `\`${escapeMrkdwn(shown || ' ')}\``;
+}
+
 /** "1 key", "3 keys", "12,000 orders": the count in words, singular or plural. */
 export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
   return `${count.toLocaleString('en-US')} ${count === 1 ? singular : pluralForm}`;
 }
 
-/** Cuts text to a Block Kit limit, marking the cut. */
+/** Cuts text to a Block Kit limit, marking the cut; never inside an emoji or an accented letter. */
 export function truncate(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+  return cutToLength(text, max);
+}
+
+/**
+ * Text from outside (the partner, a user), escaped for mrkdwn and cut so that the escaped text fits in
+ * `max`: the cut falls between characters as shown, never inside an escape such as `&amp;`.
+ */
+export function escapeCut(text: string, max: number): string {
+  return escapeMrkdwn(cutToLength(text, max, (piece) => escapeMrkdwn(piece).length));
 }

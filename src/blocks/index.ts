@@ -28,6 +28,7 @@ export type { KeyPiece } from './key-classification.js';
 export { classifyKey } from './key-classification.js';
 export type { KeyMessages, RevealLinkFor } from './key-messages.js';
 export { MAX_KEY_MESSAGES, renderKeyMessages } from './key-messages.js';
+export { renderNoOrderNamed, renderSeveralOrders } from './keys-resolution.js';
 export {
   keysUsage,
   renderNoMatch,

@@ -125,6 +125,8 @@ export function renderKeyMessages(
   order: OrderKeys,
   maxMessages: number = MAX_KEY_MESSAGES,
   revealLink: RevealLinkFor = () => undefined,
+  /** The order's reference, when known: the header names it, so a reference typed is seen to match. */
+  reference?: string | null,
 ): KeyMessages {
   const pieces: Piece[] = [];
   const seen = { imageWithoutLink: false };
@@ -173,10 +175,13 @@ export function renderKeyMessages(
   const keyWord = totalKeys === 1 ? 'key' : 'keys';
 
   const warnings = deliveryWarnings(order);
+  const named = reference ? ` (reference \`${escapeMrkdwn(reference.replace(/`/g, 'ˋ'))}\`)` : '';
   const messages = shownGroups.map((group, index) => {
     const part = shownGroups.length > 1 ? ` (part ${index + 1} of ${shownGroups.length})` : '';
     const blocks: Block[] = [
-      mrkdwn(`:key: *Keys for order \`${escapeMrkdwn(order.orderId)}\`*${part} · ${totalKeys} ${keyWord}`),
+      mrkdwn(
+        `:key: *Keys for order \`${escapeMrkdwn(order.orderId)}\`*${named}${part} · ${totalKeys} ${keyWord}`,
+      ),
       // Every part repeats the warnings: an agent may read only the part with the key they need.
       ...warnings,
       ...group.map((piece) => piece.block),

@@ -5,20 +5,24 @@ import {
   renderAccessDenied,
   renderKeyLimit,
   renderKeyMessages,
+  renderNoOrderNamed,
   renderNotice,
   renderPartnerError,
+  renderSeveralOrders,
   type SlackMessage,
 } from '../blocks/index.js';
 import { notifyMeButton } from '../blocks/notify-me.js';
 import { isPartnerApiError, isValidOrderId, type PartnerApiError } from '../partner-api/index.js';
 import type { KeysAuditEntry } from '../services/audit.js';
+import { type ExactOrder, type FindOrderDeps, findExactOrder } from './find-order.js';
 import { reply } from './respond.js';
 
 /** What delivering keys needs (the command and the Show keys click pass it on). */
-export type KeysDeps = Pick<
-  AppDeps,
-  'audit' | 'auth' | 'balance' | 'keyLimit' | 'logger' | 'now' | 'orderExamples' | 'partner' | 'revealLinks'
->;
+export type KeysDeps = FindOrderDeps &
+  Pick<
+    AppDeps,
+    'audit' | 'auth' | 'balance' | 'keyLimit' | 'logger' | 'now' | 'orderExamples' | 'partner' | 'revealLinks'
+  >;
 
 export interface KeysRequest {
   userId: string;
@@ -34,7 +38,9 @@ export interface KeysRequest {
  * function except inside those replies.
  */
 export async function deliverKeys(deps: KeysDeps, request: KeysRequest): Promise<void> {
-  const orderId = request.rawOrderId.trim();
+  const typed = request.rawOrderId.trim();
+  let orderId = typed;
+  let reference: string | null = null;
   const audit = (entry: Pick<KeysAuditEntry, 'outcome' | 'keyCount' | 'traceId' | 'failure'>) =>
     deps.audit.keysRequest({
       userId: request.userId,
@@ -53,8 +59,8 @@ export async function deliverKeys(deps: KeysDeps, request: KeysRequest): Promise
     ]);
     return;
   }
-  if (!isValidOrderId(orderId)) {
-    const message = orderId
+  if (!typed || (request.via !== 'command' && !isValidOrderId(typed))) {
+    const message = typed
       ? 'That is not a valid order ID: order IDs use only letters, digits, `-` and `_` (1 to 64 characters).'
       : keysUsage(await deps.orderExamples.current());
     await Promise.all([
@@ -62,6 +68,21 @@ export async function deliverKeys(deps: KeysDeps, request: KeysRequest): Promise
       reply(request.respond, renderNotice(message), 'new_ephemeral', deps.logger),
     ]);
     return;
+  }
+  if (request.via === 'command') {
+    // What `/order` accepts names the order here too (an ID or a reference, any case), resolved by
+    // the same finder; only the ID it resolves to reaches the keys endpoint.
+    const found = await findExactOrder(deps, typed);
+    if (found.kind !== 'found') {
+      const refusal = unresolved(found, typed);
+      await Promise.all([
+        audit({ ...refusal.audit, keyCount: 0 }),
+        reply(request.respond, refusal.message, 'new_ephemeral', deps.logger),
+      ]);
+      return;
+    }
+    orderId = found.order.id;
+    reference = found.order.referenceId;
   }
 
   // Counted before any keys request reaches the partner API; refused (or uncountable) means none does.
@@ -92,8 +113,12 @@ export async function deliverKeys(deps: KeysDeps, request: KeysRequest): Promise
 
   deps.balance.record(keys.balance, keys.orderId, keys.traceId);
   // Image keys get one-time links made for this user only (see src/reveal/).
-  const rendered = renderKeyMessages(keys, undefined, (product, key) =>
-    deps.revealLinks.linkFor({ orderId: keys.orderId, product, key, userId: request.userId }),
+  const rendered = renderKeyMessages(
+    keys,
+    undefined,
+    (product, key) =>
+      deps.revealLinks.linkFor({ orderId: keys.orderId, product, key, userId: request.userId }),
+    reference,
   );
   let delivered = 0;
   for (const message of rendered.messages) {
@@ -106,6 +131,27 @@ export async function deliverKeys(deps: KeysDeps, request: KeysRequest): Promise
     keyCount: complete ? rendered.shownKeys : 0,
     traceId: keys.traceId,
   });
+}
+
+/** Text that names no one order: what the agent sees, and what the audit trail keeps. */
+function unresolved(
+  found: Exclude<ExactOrder, { kind: 'found' }>,
+  typed: string,
+): { message: SlackMessage; audit: Pick<KeysAuditEntry, 'outcome' | 'traceId' | 'failure'> } {
+  if (found.kind === 'failed')
+    return {
+      message: keysFailure(found.error, typed),
+      audit: { outcome: `failed:${found.error.kind}`, traceId: found.error.traceId, failure: found.error },
+    };
+  if (found.kind === 'several')
+    return {
+      message: renderSeveralOrders(typed, found.orders),
+      audit: { outcome: 'failed:ambiguous', traceId: found.traceId },
+    };
+  return {
+    message: renderNoOrderNamed(typed),
+    audit: { outcome: 'failed:not_found', traceId: found.traceId },
+  };
 }
 
 /** The partner's refusal, with "Notify me" when the keys are only not ready yet. */

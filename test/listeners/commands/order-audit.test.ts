@@ -39,7 +39,7 @@ describe('/order-audit', () => {
     expect(member).toBeLessThan(agent);
     expect(text).toContain('Denied: not authorised to see keys');
     expect(text.match(/Keys shown\*/g)).toHaveLength(2);
-    expect(text).toContain(`in <#${CHANNEL}> via \`/order-keys\``);
+    expect(text).toContain(`asked for the keys in <#${CHANNEL}> with \`/order-keys\`: *Keys shown*`);
     for (const key of h.simulator.keysOf(id)) expect(text).not.toContain(key.value);
   });
 

@@ -101,28 +101,69 @@ describe('/order-keys', () => {
       expect(posted.text).not.toContain(key.value);
       expect(JSON.stringify(posted.blocks)).not.toContain(key.value);
     }
-    // A readable line, laid out in blocks: who, order, where and outcome; then via, count and trace.
+    // A readable line, laid out in blocks: outcome, who, order, where and how; then count and trace.
     expect(JSON.stringify(posted.blocks)).toContain(
-      `:key: *Keys shown* · <@${USERS.agent}> asked for the keys of order \`${order.id}\` in <#${CHANNEL}>`,
+      `:key: *Keys shown* · <@${USERS.agent}> asked for the keys of order \`${order.id}\` in <#${CHANNEL}> with \`/order-keys\``,
     );
     expect(JSON.stringify(posted.blocks)).toContain(
-      `via \`/order-keys\` · ${order.item.quantity} key${order.item.quantity === 1 ? '' : 's'} · trace ID \`${line?.traceId}\``,
+      `${order.item.quantity} key${order.item.quantity === 1 ? '' : 's'} shown · trace ID \`${line?.traceId}\``,
     );
   });
 
-  it.each([
-    ['../etc', 'not a valid order ID'],
-    ['a/b', 'not a valid order ID'],
-    ['', 'Which order?'],
-  ])('an invalid ID (%j) never reaches the API', async (text, phrase) => {
+  it('no text: how to use it, and no partner request', async () => {
     h.simulator.resetStats();
-    const sent = await run(text, USERS.agent);
-    const post = await nthResponse(h.slack, sent.responseUrlId ?? '');
-    expect(textOf(post.body.blocks)).toContain(phrase);
+    const post = await nthResponse(h.slack, (await run('', USERS.agent)).responseUrlId ?? '');
+    expect(textOf(post.body.blocks)).toContain('Which order?');
     expect(h.simulator.stats.requests).toBe(0);
   });
 
-  it('not completed and not found get clear messages with the trace ID', async () => {
+  it.each(['../etc', 'a/b', 'NOSUCHORDER'])(
+    'text that names no order (%j) is searched like /order, said plainly, and never reaches the keys endpoint',
+    async (text) => {
+      h.simulator.resetStats();
+      const post = await nthResponse(h.slack, (await run(text, USERS.agent)).responseUrlId ?? '');
+      const blocks = textOf(post.body.blocks);
+      expect(blocks).toContain(`No order has the ID or reference \`${text}\``);
+      expect(blocks).toContain('Check it with `/order`');
+      // Nothing failed: a typo gets no trace ID.
+      expect(blocks).not.toMatch(/[Tt]race ID/);
+      expect(h.simulator.recorded.filter((r) => r.path.endsWith('/keys'))).toHaveLength(0);
+      expect(auditLines(h).at(-1)).toMatchObject({ outcome: 'failed:not_found', keyCount: 0 });
+    },
+  );
+
+  it('accepts what /order accepts: a reference or an ID in any case, resolved to one order', async () => {
+    const order = h.simulator.addOrder({ quantity: 2, reference_id: 'PO-DEMO-KEYS-77' });
+    for (const text of ['po-demo-keys-77', order.id.toLowerCase(), order.id.toUpperCase()]) {
+      h.simulator.resetStats();
+      const post = await nthResponse(h.slack, (await run(text, USERS.agent)).responseUrlId ?? '');
+      const blocks = textOf(post.body.blocks);
+      // Which order it means: its ID, and its reference.
+      expect(blocks).toContain(`Keys for order \`${order.id}\`* (reference \`PO-DEMO-KEYS-77\`)`);
+      for (const key of h.simulator.keysOf(order.id)) expect(blocks).toContain(key.value);
+      expect(h.simulator.recorded.filter((r) => r.path.endsWith('/keys')).map((r) => r.path)).toEqual([
+        `/v1/partners/orders/${order.id}/keys`,
+      ]);
+      // The audit line is written once the replies are out.
+      await h.desk.deps.tracker.drain(5_000);
+      expect(auditLines(h).at(-1)).toMatchObject({ orderId: order.id, outcome: 'shown' });
+    }
+  });
+
+  it('a reference several orders share: says which orders, by ID, and shows no keys', async () => {
+    const a = h.simulator.addOrder({ reference_id: 'PO-TWICE-1' });
+    const b = h.simulator.addOrder({ reference_id: 'PO-TWICE-1' });
+    h.simulator.resetStats();
+    const post = await nthResponse(h.slack, (await run('PO-TWICE-1', USERS.agent)).responseUrlId ?? '');
+    const blocks = textOf(post.body.blocks);
+    expect(blocks).toContain('2 orders have the reference `PO-TWICE-1`');
+    expect(blocks).toContain(`\`/order-keys ${a.id}\``);
+    expect(blocks).toContain(`\`/order-keys ${b.id}\``);
+    expect(h.simulator.recorded.filter((r) => r.path.endsWith('/keys'))).toHaveLength(0);
+    expect(auditLines(h).at(-1)).toMatchObject({ outcome: 'failed:ambiguous' });
+  });
+
+  it('not completed gets a clear message with the trace ID', async () => {
     const pending = h.simulator.findOrder((o) => o.status !== 'COMPLETED');
     const notReady = await nthResponse(
       h.slack,
@@ -133,8 +174,6 @@ describe('/order-keys', () => {
       `The partner API said (\`ORDER_NOT_COMPLETED\`): “Order ${pending?.id}`,
     );
     expect(textOf(notReady.body.blocks)).toMatch(/trace ID `[0-9a-f]{16}`/);
-    const missing = await nthResponse(h.slack, (await run('NOSUCHORDER', USERS.agent)).responseUrlId ?? '');
-    expect(textOf(missing.body.blocks)).toContain('Order not found');
   });
 
   it('500 keys stay within Slack limits and every key is shown', async () => {

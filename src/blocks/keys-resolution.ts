@@ -1,0 +1,41 @@
+import type { OrderSummary } from '../partner-api/index.js';
+import { escapeMrkdwn, notificationText, plural, shorten, typedText } from './format.js';
+import type { Block, SlackMessage } from './types.js';
+
+// `/order-keys <text>` when the text names no single order: said plainly, with what to type next.
+// No trace ID: nothing failed, the text did not match (a typo is not a partner failure).
+
+const LISTED = 10;
+
+function section(text: string): Block {
+  return { type: 'section', text: { type: 'mrkdwn', text } };
+}
+
+/** No order has that ID or reference (any case). */
+export function renderNoOrderNamed(typed: string): SlackMessage {
+  return {
+    text: notificationText(`No order has the ID or reference “${shorten(typed)}”`),
+    blocks: [
+      section(
+        `:mag: *No order has the ID or reference ${typedText(typed)}.* Check it with \`/order\`: part of a reference or a product name lists the orders that match, each with its ID.`,
+      ),
+    ],
+  };
+}
+
+/** Several orders share that reference: which one is meant, by ID. */
+export function renderSeveralOrders(typed: string, orders: readonly OrderSummary[]): SlackMessage {
+  const lines = orders.slice(0, LISTED).map((order) => {
+    const title = order.item.title ? ` · ${escapeMrkdwn(shorten(order.item.title))}` : '';
+    return `• \`/order-keys ${escapeMrkdwn(order.id)}\`${title}`;
+  });
+  const more = orders.length > LISTED ? `\n…and ${plural(orders.length - LISTED, 'more order')}.` : '';
+  return {
+    text: notificationText(`${orders.length} orders have the reference “${shorten(typed)}”: which one?`),
+    blocks: [
+      section(
+        `:mag: *${plural(orders.length, 'order')} have the reference ${typedText(typed)}.* Which one? Type its order ID:\n${lines.join('\n')}${more}`,
+      ),
+    ],
+  };
+}
