@@ -1,4 +1,5 @@
 import type { Kysely, Migration, MigrationProvider } from 'kysely';
+import { MAX_KEY_LENGTH, searchTextFor, storedTitle } from '../orders/search-text.js';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -24,6 +25,75 @@ async function dropExportDays(db: Kysely<unknown>, engine: Engine): Promise<void
   }
   await db.schema.dropTable('export_day_changes').ifExists().execute();
   await db.schema.dropTable('export_days').ifExists().execute();
+}
+
+// 0013 rewrites the orders' titles and search texts this many rows at a time.
+const REWRITE_BATCH = 1_000;
+
+/**
+ * 0013: every stored order brought to the copy's bounds and fold (orders/search-text.ts). Orders
+ * whose ID or reference is over the bound go (the sync refuses them now, so they would never be
+ * updated again); each title is cut to its bound and each search text recomputed; the trigram index
+ * is rebuilt and the space reclaimed (a 20,000-character title took 706 MB of index at 300 orders).
+ */
+async function boundSearchTexts(db: Kysely<unknown>, engine: Engine): Promise<void> {
+  const { sql } = await import('kysely');
+  // length() counts characters (code points) on both engines, as the bound does.
+  await sql`delete from orders where length(id) > ${MAX_KEY_LENGTH} or length(reference_id) > ${MAX_KEY_LENGTH}`.execute(
+    db,
+  );
+  // SQLite: the trigram index is rebuilt once at the end instead of row by row through the trigger.
+  if (engine === 'sqlite') await sql`drop trigger if exists orders_fts_update`.execute(db);
+  type Row = { id: string; reference_id: string | null; title: string | null; search_text: string };
+  let after = '';
+  for (;;) {
+    const { rows } = await sql<Row>`select id, reference_id, title, search_text from orders
+      where id > ${after} order by id limit ${REWRITE_BATCH}`.execute(db);
+    const last = rows.at(-1);
+    if (!last) break;
+    after = last.id;
+    const changed = rows
+      .map((row) => ({
+        id: row.id,
+        title: storedTitle(row.title),
+        searchText: searchTextFor(row.id, row.reference_id, row.title),
+        row,
+      }))
+      .filter(({ title, searchText, row }) => title !== row.title || searchText !== row.search_text);
+    if (changed.length === 0) continue;
+    if (engine === 'postgres') {
+      // One statement per batch (the migration runs in one transaction on PostgreSQL).
+      await sql`update orders set title = v.title, search_text = v.search_text
+        from unnest(${changed.map((c) => c.id)}::text[], ${changed.map((c) => c.title)}::text[],
+          ${changed.map((c) => c.searchText)}::text[]) as v(id, title, search_text)
+        where orders.id = v.id`.execute(db);
+      continue;
+    }
+    // SQLite runs migrations outside a transaction: one per batch, each statement prepared once.
+    const write = async (trx: Kysely<unknown>) => {
+      for (const { id, title, searchText } of changed)
+        await sql`update orders set title = ${title}, search_text = ${searchText} where id = ${id}`.execute(
+          trx,
+        );
+    };
+    if (db.isTransaction) await write(db);
+    else await db.transaction().execute(write);
+  }
+  if (engine === 'sqlite') {
+    await sql`create trigger orders_fts_update after update of search_text on orders begin
+      insert into orders_fts(orders_fts, rowid, search_text) values ('delete', old.rowid, old.search_text);
+      insert into orders_fts(rowid, search_text) values (new.rowid, new.search_text); end`.execute(db);
+    await sql`insert into orders_fts(orders_fts) values ('rebuild')`.execute(db);
+    await sql`insert into orders_fts(orders_fts) values ('optimize')`.execute(db);
+    // Outside a transaction (SQLite's migrations run outside one): the file shrinks to what is left.
+    await sql`vacuum`.execute(db);
+    return;
+  }
+  // PostgreSQL runs the migrations in one transaction, where VACUUM FULL cannot run; CLUSTER can, and
+  // rewrites the table and every index (the trigram one included) without the dead rows and the
+  // long titles' old versions. It holds the table for the rewrite (seconds per 100,000 orders).
+  await sql`cluster orders using orders_created_id`.execute(db);
+  await sql`analyze orders`.execute(db);
 }
 
 /**
@@ -444,6 +514,15 @@ function migrations(engine: Engine): Record<string, Migration> {
       async down(db: Kysely<unknown>) {
         await db.schema.alterTable('outbox').renameTo('notification_outbox').execute();
       },
+    },
+    '0013_bounded_search_text': {
+      // Bounded titles and folded search texts (orders/search-text.ts) for the orders already stored.
+      async up(db: Kysely<unknown>) {
+        await boundSearchTexts(db, engine);
+      },
+      // Nothing to undo: a cut title and a folded search text are what the earlier code reads too
+      // (its own lower-case texts are written again as orders change).
+      async down() {},
     },
   };
 }

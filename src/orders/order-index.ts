@@ -1,7 +1,7 @@
 import type { OrderDeskDb } from '../db/index.js';
 import { createChangeLog, type OrderChangeLog } from './change-log.js';
-import { createOrderSearch, type OrderSearch } from './order-search.js';
-import { createOrderStore, type OrderStore } from './order-store.js';
+import { createOrderSearch, type OrderSearch, type OrderSearchOptions } from './order-search.js';
+import { createOrderStore, type OrderStore, type OrderStoreOptions } from './order-store.js';
 import { createSyncBookkeeping, type SyncBookkeeping } from './sync-bookkeeping.js';
 
 // The order copy ("the index" in code): Order Desk's copy of the partner's order history, in the
@@ -12,10 +12,12 @@ export type { OrderChangeLog, OrderSearch, OrderStore, SyncBookkeeping };
 
 export type OrderIndex = OrderStore & OrderSearch & OrderChangeLog & SyncBookkeeping;
 
-export function createOrderIndex(db: OrderDeskDb): OrderIndex {
+export type OrderIndexOptions = OrderStoreOptions & OrderSearchOptions;
+
+export function createOrderIndex(db: OrderDeskDb, options: OrderIndexOptions = {}): OrderIndex {
   return {
-    ...createOrderStore(db),
-    ...createOrderSearch(db),
+    ...createOrderStore(db, options),
+    ...createOrderSearch(db, options),
     ...createChangeLog(db),
     ...createSyncBookkeeping(db),
   };

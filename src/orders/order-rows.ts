@@ -1,12 +1,15 @@
 import type { OrdersTable } from '../db/schema.js';
 import type { OrderSummary } from '../partner-api/index.js';
 import { isoUtc } from '../partner-api/times.js';
+import { searchTextFor, storedTitle } from './search-text.js';
 import type { IndexedOrder } from './types.js';
 
-// An order as the copy stores it (a row of `orders`) and back.
+// An order as the copy stores it (a row of `orders`) and back. Its title is kept bounded and its
+// search text folded (search-text.ts); an order whose ID or reference is over the bound is refused
+// before it gets here (order-store.ts).
 
 export const searchTextOf = (order: OrderSummary) =>
-  [order.id, order.referenceId ?? '', order.item.title ?? ''].join(' ').toLowerCase();
+  searchTextFor(order.id, order.referenceId, order.item.title);
 
 /** The creation time as the index keeps it: in one form, so that text order is time order. */
 export const storedTime = (value: string | null) => (value === null ? null : isoUtc(value));
@@ -17,7 +20,7 @@ export function rowOf(order: OrderSummary, seenAt: string): OrdersTable {
     reference_id: order.referenceId,
     status: order.status,
     item_id: order.item.id,
-    title: order.item.title,
+    title: storedTitle(order.item.title),
     quantity: order.item.quantity,
     amount: order.item.amount,
     created_at: storedTime(order.createdAt),
@@ -74,7 +77,7 @@ export function sameContent(known: OrdersTable, order: OrderSummary, createdAt: 
   return (
     known.reference_id === order.referenceId &&
     known.item_id === order.item.id &&
-    known.title === order.item.title &&
+    known.title === storedTitle(order.item.title) &&
     number(known.quantity) === order.item.quantity &&
     number(known.amount) === order.item.amount &&
     known.created_at === createdAt

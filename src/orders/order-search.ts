@@ -1,15 +1,25 @@
 import type { Kysely } from 'kysely';
 import type { Database, OrderDeskDb } from '../db/index.js';
+import { codePointLength } from '../text/code-points.js';
 import { orderOf } from './order-rows.js';
+import { searchQueryOf } from './search-text.js';
 import { rareWindows, sampleOf, type TrigramSample } from './trigram-windows.js';
 import type { IndexedOrder, IndexSearch } from './types.js';
 
 export interface OrderSearch {
   /**
    * The page of matches, and how many there are, counted up to MATCH_COUNT_CAP: `totalIsFloor` says
-   * the count stopped there (there may be more).
+   * the count stopped there (there may be more). `textCut`: the search text was longer than
+   * MAX_QUERY_LENGTH and only its start was matched (say so to the person).
    */
-  search(query: IndexSearch): Promise<{ orders: IndexedOrder[]; total: number; totalIsFloor?: boolean }>;
+  search(
+    query: IndexSearch,
+  ): Promise<{ orders: IndexedOrder[]; total: number; totalIsFloor?: boolean; textCut?: boolean }>;
+}
+
+export interface OrderSearchOptions {
+  /** PostgreSQL: a search statement running longer than this is cancelled (statement_timeout). */
+  searchTimeoutMs?: number | undefined;
 }
 
 type SqlTag = typeof import('kysely').sql;
@@ -26,35 +36,55 @@ const SAMPLE_MAX_AGE_MS = 10 * 60_000;
 // More matches than this in the trigram index: the newest-first walk is the faster plan.
 const MANY_MATCHES = 2_000;
 
+// PostgreSQL: a search statement is cancelled past this (statement_timeout), so a slow plan fails one
+// search instead of holding a connection of the pool (and the agents behind it).
+const SEARCH_TIMEOUT_MS = 3_000;
+// Pages are read this far at most: the count stops at MATCH_COUNT_CAP, so no list pages further, and
+// an offset of a million (a forged button) would walk a million matches.
+const MAX_OFFSET = MATCH_COUNT_CAP;
+const MAX_PAGE = 500;
+
+/** `%text%` for LIKE with LIKE's own wildcards and the escape character taken literally. */
+function likeContaining(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
 /** Search by ID, reference or product title, with filters: two plans per engine (below). */
-export function createOrderSearch(db: OrderDeskDb): OrderSearch {
+export function createOrderSearch(db: OrderDeskDb, options: OrderSearchOptions = {}): OrderSearch {
+  const timeoutMs = Math.max(1, Math.round(options.searchTimeoutMs ?? SEARCH_TIMEOUT_MS));
+
   /**
-   * The search's WHERE. Text of three characters or more goes through the trigram index (SQLite:
-   * FTS5 MATCH on a quoted phrase, the text literal; PostgreSQL: LIKE, which pg_trgm's GIN index
-   * serves, with LIKE's own wildcards escaped; or, given `windows`, LIKE on those rare parts of the
-   * text only, and the whole text checked on the rows they find). Shorter text is a plain substring test.
+   * The search's WHERE, for `text` already folded and bounded (searchQueryOf). Text of three code
+   * points or more goes through the trigram index (SQLite: FTS5 MATCH on a quoted phrase, the text
+   * literal; PostgreSQL: LIKE, which pg_trgm's GIN index serves; or, given `windows`, LIKE on those
+   * rare parts of the text only, and the whole text checked on the rows they find). Shorter text is a
+   * plain substring test (instr, strpos: no wildcards). Every LIKE escapes `%`, `_` and `\` and says
+   * so with ESCAPE: SQLite has no escape character unless told, so `100\%` was a backslash and a
+   * wildcard there.
    */
   function filtered(
     kysely: Kysely<Database>,
     sql: SqlTag,
     query: IndexSearch,
+    text: string,
     plan: 'index' | 'scan' = 'index',
     windows?: readonly string[],
   ) {
     let select = kysely.selectFrom('orders');
-    const text = query.text?.trim().toLowerCase();
-    if (text && text.length >= 3 && db.engine === 'sqlite' && plan === 'index') {
+    const like = (part: string) => sql<boolean>`search_text like ${likeContaining(part)} escape '\\'`;
+    const long = codePointLength(text) >= 3;
+    if (text && long && db.engine === 'sqlite' && plan === 'index') {
       const phrase = `"${text.replaceAll('"', '""')}"`;
       select = select.where(
         sql<boolean>`rowid in (select rowid from orders_fts where orders_fts match ${phrase})`,
       );
     } else if (text && windows) {
-      // Letters and digits only (no LIKE wildcard to escape); strpos is not served by the index, so
-      // the index is asked for the windows' trigrams alone.
-      for (const window of windows) select = select.where('search_text', 'like', `%${window}%`);
+      // Letters and digits only; strpos is not served by the index, so the index is asked for the
+      // windows' trigrams alone.
+      for (const window of windows) select = select.where(like(window));
       select = select.where((eb) => eb(eb.fn<number>('strpos', ['search_text', eb.val(text)]), '>', 0));
-    } else if (text && text.length >= 3) {
-      select = select.where('search_text', 'like', `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    } else if (text && long) {
+      select = select.where(like(text));
     } else if (text) {
       const contains = db.engine === 'sqlite' ? 'instr' : 'strpos';
       select = select.where((eb) => eb(eb.fn<number>(contains, ['search_text', eb.val(text)]), '>', 0));
@@ -72,6 +102,20 @@ export function createOrderSearch(db: OrderDeskDb): OrderSearch {
     return select;
   }
 
+  /**
+   * Runs `work` so that none of its statements outlives the search's bound: on PostgreSQL in a
+   * transaction whose statement_timeout is set (SET LOCAL: the pool's connection goes back as it
+   * was). SQLite cannot be interrupted (better-sqlite3 is synchronous): there the bounds are the
+   * stored text's, the LIMITs and the plans.
+   */
+  function bounded<T>(kysely: Kysely<Database>, sql: SqlTag, work: (db: Kysely<Database>) => Promise<T>) {
+    if (db.engine !== 'postgres') return work(kysely);
+    return kysely.transaction().execute(async (trx) => {
+      await sql`select set_config('statement_timeout', ${String(timeoutMs)}, true)`.execute(trx);
+      return work(trx);
+    });
+  }
+
   let sample: { value: TrigramSample; at: number } | undefined;
   let sampling: Promise<void> | undefined;
   /**
@@ -81,25 +125,23 @@ export function createOrderSearch(db: OrderDeskDb): OrderSearch {
    */
   async function trigramSample(kysely: Kysely<Database>, sql: SqlTag): Promise<TrigramSample | undefined> {
     if ((!sample || Date.now() - sample.at > SAMPLE_MAX_AGE_MS) && !sampling) {
-      sampling = (async () => {
+      sampling = bounded(kysely, sql, async (trx) => {
         const estimate = await sql<{
           rows: number;
-        }>`select reltuples as rows from pg_class where oid = 'orders'::regclass`.execute(kysely);
+        }>`select reltuples as rows from pg_class where oid = 'orders'::regclass`.execute(trx);
         // Never analyzed yet (-1): counted once.
         let orders = Number(estimate.rows[0]?.rows ?? -1);
         if (!(orders > 0)) {
-          const counted = await sql<{ n: string }>`select count(*) as n from orders`.execute(kysely);
+          const counted = await sql<{ n: string }>`select count(*) as n from orders`.execute(trx);
           orders = Number(counted.rows[0]?.n ?? 0);
         }
         const percent = orders > 0 ? Math.min(100, (120 * SAMPLE_SIZE) / orders) : 100;
         const texts = await sql<{
           search_text: string;
-        }>`select search_text from orders tablesample system (${percent}) limit ${SAMPLE_SIZE}`.execute(
-          kysely,
-        );
+        }>`select search_text from orders tablesample system (${percent}) limit ${SAMPLE_SIZE}`.execute(trx);
         const found = texts.rows.map((row) => row.search_text);
         sample = { value: sampleOf(found, Math.max(orders, found.length)), at: Date.now() };
-      })()
+      })
         .catch(() => {
           // Taken again in a minute, not at every search; meanwhile the last sample (or none) plans.
           const retryAt = Date.now() - SAMPLE_MAX_AGE_MS + 60_000;
@@ -117,60 +159,66 @@ export function createOrderSearch(db: OrderDeskDb): OrderSearch {
     async search(query) {
       // Kysely's sql tag, loaded with the database (not at start-up).
       const { sql } = await import('kysely');
+      // The same fold as the stored search text, and a bounded length (search-text.ts).
+      const { text, cut } = searchQueryOf(query.text);
+      const limit = Math.min(Math.max(1, query.limit), MAX_PAGE);
+      const offset = Math.min(Math.max(0, query.offset ?? 0), MAX_OFFSET);
+      const long = codePointLength(text) >= 3;
       return db.run(async (kysely) => {
-        // Two plans on SQLite: a rare text is looked up in the trigram index and its few matches
-        // sorted; a common one (thousands of matches, whose sort would dominate) is found by walking
-        // the orders newest first and testing each, which stops after the page.
-        const text = query.text?.trim().toLowerCase() ?? '';
-        let plan: 'index' | 'scan' = 'index';
-        const phrase = `"${text.replaceAll('"', '""')}"`;
-        // Counted in the trigram index itself, up to `cap`: no matching rows are materialised.
-        const ftsCount = async (cap: number) => {
-          const { found } = await sql<{
-            found: number;
-          }>`select count(*) as found from (select 1 from orders_fts where orders_fts match ${phrase} limit ${cap})`
-            .execute(kysely)
-            .then((result) => result.rows[0] ?? { found: 0 });
-          return Number(found);
-        };
-        const useFts = db.engine === 'sqlite' && text.length >= 3;
-        if (useFts && (await ftsCount(MANY_MATCHES)) >= MANY_MATCHES) plan = 'scan';
         // PostgreSQL: the trigram index is asked for the text's rare parts only, when it has some.
-        const sample =
-          db.engine === 'postgres' && text.length >= 3 ? await trigramSample(kysely, sql) : undefined;
+        // The sample is taken on its own connection (the first search waits for it).
+        const sample = db.engine === 'postgres' && long ? await trigramSample(kysely, sql) : undefined;
         const windows = sample ? rareWindows(text, sample) : undefined;
-        const onlyText =
-          !query.statuses?.length &&
-          !query.createdFrom &&
-          !query.createdTo &&
-          query.minAmount === undefined &&
-          query.maxAmount === undefined;
-        const rows = await filtered(kysely, sql, query, plan, windows)
-          .selectAll()
-          .orderBy('created_at', 'desc')
-          .orderBy('id', 'desc')
-          .limit(query.limit)
-          .offset(query.offset ?? 0)
-          .execute();
-        // Fewer than a page from the start: those are all of them, no count needed.
-        if (!query.offset && rows.length < query.limit)
-          return { orders: rows.map(orderOf), total: rows.length };
-        // Counted up to MATCH_COUNT_CAP: a common word matches a quarter of a million orders, and
-        // nobody reads past the first pages; the list then says "1,000 or more".
-        const counted = (total: number) => ({
-          orders: rows.map(orderOf),
-          total,
-          totalIsFloor: total >= MATCH_COUNT_CAP,
+        const found = await bounded(kysely, sql, async (kysely) => {
+          // Two plans on SQLite: a rare text is looked up in the trigram index and its few matches
+          // sorted; a common one (thousands of matches, whose sort would dominate) is found by walking
+          // the orders newest first and testing each, which stops after the page.
+          let plan: 'index' | 'scan' = 'index';
+          const phrase = `"${text.replaceAll('"', '""')}"`;
+          // Counted in the trigram index itself, up to `cap`: no matching rows are materialised.
+          const ftsCount = async (cap: number) => {
+            const { found } = await sql<{
+              found: number;
+            }>`select count(*) as found from (select 1 from orders_fts where orders_fts match ${phrase} limit ${cap})`
+              .execute(kysely)
+              .then((result) => result.rows[0] ?? { found: 0 });
+            return Number(found);
+          };
+          const useFts = db.engine === 'sqlite' && long;
+          if (useFts && (await ftsCount(MANY_MATCHES)) >= MANY_MATCHES) plan = 'scan';
+          const onlyText =
+            !query.statuses?.length &&
+            !query.createdFrom &&
+            !query.createdTo &&
+            query.minAmount === undefined &&
+            query.maxAmount === undefined;
+          const rows = await filtered(kysely, sql, query, text, plan, windows)
+            .selectAll()
+            .orderBy('created_at', 'desc')
+            .orderBy('id', 'desc')
+            .limit(limit)
+            .offset(offset)
+            .execute();
+          // Fewer than a page from the start: those are all of them, no count needed.
+          if (!offset && rows.length < limit) return { orders: rows.map(orderOf), total: rows.length };
+          // Counted up to MATCH_COUNT_CAP: a common word matches a quarter of a million orders, and
+          // nobody reads past the first pages; the list then says "1,000 or more".
+          const counted = (total: number) => ({
+            orders: rows.map(orderOf),
+            total,
+            totalIsFloor: total >= MATCH_COUNT_CAP,
+          });
+          if (useFts && onlyText) return counted(await ftsCount(MATCH_COUNT_CAP));
+          const capped = filtered(kysely, sql, query, text, plan, windows)
+            .select(sql<number>`1`.as('one'))
+            .limit(MATCH_COUNT_CAP);
+          const { total } = await kysely
+            .selectFrom(capped.as('matches'))
+            .select((eb) => eb.fn.countAll<number | string>().as('total'))
+            .executeTakeFirstOrThrow();
+          return counted(Number(total));
         });
-        if (useFts && onlyText) return counted(await ftsCount(MATCH_COUNT_CAP));
-        const capped = filtered(kysely, sql, query, plan, windows)
-          .select(sql<number>`1`.as('one'))
-          .limit(MATCH_COUNT_CAP);
-        const { total } = await kysely
-          .selectFrom(capped.as('matches'))
-          .select((eb) => eb.fn.countAll<number | string>().as('total'))
-          .executeTakeFirstOrThrow();
-        return counted(Number(total));
+        return cut ? { ...found, textCut: true } : found;
       });
     },
   };

@@ -1,6 +1,10 @@
+import { createHash } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database, OrderDeskDb } from '../db/index.js';
+import type { AppLogger } from '../logger.js';
 import type { OrderSummary } from '../partner-api/index.js';
+import { codePointLength } from '../text/code-points.js';
+import { cutToLength } from '../text/cut.js';
 import {
   HISTORY_COLUMNS,
   type HistoryRow,
@@ -11,6 +15,7 @@ import {
   storedTime,
   summaryOf,
 } from './order-rows.js';
+import { MAX_KEY_LENGTH, oversizedKey, storedTitle } from './search-text.js';
 import type { IndexedOrder, RecordResult } from './types.js';
 
 /** The orders themselves: what was seen of each, written once per change, read back by ID or range. */
@@ -25,18 +30,69 @@ export interface OrderStore {
   between(since: Date, until: Date, pageSize: number): AsyncGenerator<OrderSummary[]>;
 }
 
+export interface OrderStoreOptions {
+  logger?: AppLogger | undefined;
+  /** An order refused for an ID or a reference over MAX_KEY_LENGTH (once per order and process). */
+  onRefused?: ((field: 'id' | 'reference') => void) | undefined;
+}
+
+// Refused orders this process has already logged, by a hash of their ID (bounded: a partner that
+// sends many such orders is logged for each of the latest few thousand, not remembered for ever).
+const REFUSALS_REMEMBERED = 5_000;
+
 /**
  * The store on the database: one query layer for SQLite and PostgreSQL. Writes are idempotent and
  * safe across replicas: an order is inserted once (ON CONFLICT DO NOTHING), a status change is
  * applied only to the version it was read at (compare-and-set), and its event carries a unique key.
+ * An order whose ID or reference is longer than MAX_KEY_LENGTH is refused (logged and counted): it
+ * cannot be cut (a cut ID names another order) and would make every search slower.
  */
-export function createOrderStore(db: OrderDeskDb): OrderStore {
+export function createOrderStore(db: OrderDeskDb, options: OrderStoreOptions = {}): OrderStore {
+  const log = options.logger?.child({ component: 'order-index' });
+  const refusedSeen = new Set<string>();
+
+  /** The orders that may be written; the others are logged and counted once per process. */
+  function admitted(orders: readonly OrderSummary[]): { orders: OrderSummary[]; refused: number } {
+    const kept: OrderSummary[] = [];
+    let refused = 0;
+    for (const order of orders) {
+      const field = oversizedKey(order);
+      if (!field) {
+        kept.push(order);
+        continue;
+      }
+      refused++;
+      const key = createHash('sha256').update(order.id).digest('base64url');
+      if (refusedSeen.has(key)) continue;
+      if (refusedSeen.size >= REFUSALS_REMEMBERED) refusedSeen.clear();
+      refusedSeen.add(key);
+      options.onRefused?.(field);
+      const value = field === 'id' ? order.id : (order.referenceId ?? '');
+      log?.warn(
+        {
+          field,
+          length: codePointLength(value),
+          // The start of the ID, enough to find it at the partner; never the whole of it.
+          orderIdStart: cutToLength(order.id, 40, codePointLength),
+        },
+        `order not kept in the copy: its ${field === 'id' ? 'ID' : 'reference'} is longer than ${MAX_KEY_LENGTH} characters`,
+      );
+    }
+    return { orders: kept, refused };
+  }
+
   async function recordIn(
     trx: Transaction<Database> | Kysely<Database>,
-    orders: readonly OrderSummary[],
+    seen: readonly OrderSummary[],
     seenAt: string,
   ): Promise<RecordResult> {
-    const result: RecordResult = { inserted: 0, statusChanges: 0, events: 0 };
+    const { orders, refused } = admitted(seen);
+    const result: RecordResult = {
+      inserted: 0,
+      statusChanges: 0,
+      events: 0,
+      ...(refused ? { refused } : {}),
+    };
     const unique = [...new Map(orders.map((order) => [order.id, order])).values()];
     if (unique.length === 0) return result;
     const existing = new Map(
@@ -94,7 +150,7 @@ export function createOrderStore(db: OrderDeskDb): OrderStore {
           reference_id: order.referenceId,
           status: order.status,
           item_id: order.item.id,
-          title: order.item.title,
+          title: storedTitle(order.item.title),
           quantity: order.item.quantity,
           amount: order.item.amount,
           created_at: createdAt,

@@ -8,10 +8,15 @@ export interface RecordResult {
   statusChanges: number;
   /** Events this call wrote (new orders, status changes); another replica's are not counted. */
   events: number;
+  /** Orders not written: an ID or a reference over MAX_KEY_LENGTH (search-text.ts); absent when none. */
+  refused?: number;
 }
 
 export interface IndexSearch {
-  /** Contained in the ID, reference or product title, case-insensitive. Empty: any order. */
+  /**
+   * Contained in the ID, reference or product title, case and accents apart (search-text.ts), its
+   * first MAX_QUERY_LENGTH code points. Empty: any order.
+   */
   text?: string | undefined;
   statuses?: readonly string[] | undefined;
   /** ISO times, inclusive from, exclusive to. */
