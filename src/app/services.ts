@@ -80,7 +80,13 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
   // REDIS_URL set but Redis unreachable ends start-up here, with one line saying so.
   const [identity, state] = await Promise.all([
     options.identity ?? verifyBotToken(env.SLACK_BOT_TOKEN, clientOptions),
-    options.state ?? createSharedState({ redisUrl: env.REDIS_URL, prefix: env.REDIS_PREFIX, logger }),
+    options.state ??
+      createSharedState({
+        redisUrl: env.REDIS_URL,
+        prefix: env.REDIS_PREFIX,
+        logger,
+        commandTimeoutMs: env.REDIS_COMMAND_TIMEOUT_MS,
+      }),
   ]);
   const mode = env.SLACK_APP_TOKEN ? 'socket' : 'http';
   const startedAt = Date.now();

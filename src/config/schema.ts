@@ -388,6 +388,10 @@ const storage = group(
         'more than one replica. Unreachable at start-up: the process exits.',
       { secret: true, example: 'redis://:password@redis.internal:6379/0' },
     ),
+    REDIS_COMMAND_TIMEOUT_MS: integer(1_000, 50, 60_000).doc(
+      'How long a command waits for Redis to answer, in milliseconds. A Redis that accepts commands ' +
+        'and stops answering then counts as down (the same as unreachable) until it answers again.',
+    ),
     REDIS_PREFIX: matchingWithDefault(
       'order-desk:',
       /^[\w:.-]{1,64}$/,

@@ -27,8 +27,14 @@ export function createSharedState(options: {
   redisUrl: string | undefined;
   prefix: string;
   logger: AppLogger;
+  commandTimeoutMs?: number | undefined;
 }): Promise<SharedState> {
   if (!options.redisUrl) return Promise.resolve(createMemoryState());
   // A dynamic import: the Redis client (about 120 ms and 10 MB) is loaded only with REDIS_URL.
-  return createRedisState({ url: options.redisUrl, prefix: options.prefix, logger: options.logger });
+  return createRedisState({
+    url: options.redisUrl,
+    prefix: options.prefix,
+    logger: options.logger,
+    commandTimeoutMs: options.commandTimeoutMs,
+  });
 }

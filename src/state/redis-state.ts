@@ -10,6 +10,28 @@ export interface RedisStateOptions {
   logger: AppLogger;
   /** How long start-up tries to reach Redis before giving up. */
   connectTimeoutMs?: number | undefined;
+  /** REDIS_COMMAND_TIMEOUT_MS: how long a command waits for Redis's answer before Redis counts as down. */
+  commandTimeoutMs?: number | undefined;
+}
+
+// The client's own command timeout covers only a command not yet sent: one sent to a Redis that
+// accepted it and went quiet waits for ever. These bound the wait for the answer.
+const DEFAULT_COMMAND_TIMEOUT_MS = 1_000;
+const RECONNECT_FIRST_MS = 100;
+const RECONNECT_MAX_MS = 2_000;
+
+class RedisStalledError extends Error {
+  override readonly name = 'RedisStalledError';
+}
+
+/** `work`, or a RedisStalledError after `ms` (the work goes on; its outcome is then ignored). */
+function within<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new RedisStalledError(`${what} within ${ms} ms`)), ms);
+  });
+  work.catch(() => undefined);
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
 
 // Releases a lock only while it still holds the owner's token (GET and DEL in one step).
@@ -20,9 +42,37 @@ const RELEASE_SCRIPT =
 const RENEW_SCRIPT =
   "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end";
 
+type StoreCall = (...args: unknown[]) => Promise<unknown>;
+const storeCalls = RateLimiterRedis.prototype as unknown as Record<'_upsert' | '_get' | '_delete', StoreCall>;
+
+/**
+ * RateLimiterRedis with each of its store calls (rate-limiter-flexible's extension points for a
+ * store) bounded like every other command: a limit counted on a stalled Redis fails (or counts in
+ * this process) instead of holding the request.
+ */
+class BoundedRateLimiterRedis extends RateLimiterRedis {
+  constructor(
+    private readonly bounded: <T>(command: () => Promise<T>) => Promise<T>,
+    options: ConstructorParameters<typeof RateLimiterRedis>[0],
+  ) {
+    super(options);
+  }
+  _upsert(...args: unknown[]) {
+    return this.bounded(() => storeCalls._upsert.apply(this, args));
+  }
+  _get(...args: unknown[]) {
+    return this.bounded(() => storeCalls._get.apply(this, args));
+  }
+  _delete(...args: unknown[]) {
+    return this.bounded(() => storeCalls._delete.apply(this, args));
+  }
+}
+
 /**
  * The Redis backend. Commands fail at once while the connection is down (no offline queue, so no
- * request waits on a dead Redis); the client reconnects by itself with a capped backoff. An outage is
+ * request waits on a dead Redis); the client reconnects by itself with a capped backoff. A Redis that
+ * stops answering is down too: a command not answered within REDIS_COMMAND_TIMEOUT_MS drops the
+ * connection and starts connecting again. An outage is
  * logged once when it starts and once when it ends, never once per request.
  */
 export async function createRedisState(options: RedisStateOptions): Promise<SharedState> {
@@ -32,12 +82,15 @@ export async function createRedisState(options: RedisStateOptions): Promise<Shar
   let started = false;
   let up = false;
   let lastError = '';
+  const commandTimeoutMs = options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS;
+  const connectTimeoutMs = options.connectTimeoutMs ?? 5_000;
+  let reconnecting = false;
 
   const client = createClient({
     url: options.url,
     disableOfflineQueue: true,
     socket: {
-      connectTimeout: options.connectTimeoutMs ?? 5_000,
+      connectTimeout: connectTimeoutMs,
       // At start-up one failed attempt is final (the process must say so and exit); later, retry for
       // ever, from 100 ms up to 2 s between attempts: no storm, and back within 2 s of Redis.
       reconnectStrategy: (retries, cause) =>
@@ -62,8 +115,10 @@ export async function createRedisState(options: RedisStateOptions): Promise<Shar
   client.on('end', () => markDown('connection closed'));
 
   try {
-    await client.connect();
+    // A Redis that accepts the connection but never answers would hold start-up for ever.
+    await within(client.connect(), connectTimeoutMs, 'no answer');
   } catch (error) {
+    client.destroy();
     throw new RedisStartupError(
       `Order Desk could not reach Redis at ${where} (REDIS_URL): ${(error as Error).message || lastError || 'no answer'}. Start Redis, fix REDIS_URL, or unset it to keep state in this process.`,
     );
@@ -71,11 +126,48 @@ export async function createRedisState(options: RedisStateOptions): Promise<Shar
   started = true;
   up = true;
 
+  /**
+   * Redis stopped answering: drop the connection, which fails every command waiting on it at once
+   * (the rate limiters' too), then connect again in the background, each attempt bounded, from 100 ms
+   * up to 2 s apart. Meanwhile commands fail at once, as when Redis is down.
+   */
+  async function reconnect(reason: string): Promise<void> {
+    markDown(reason);
+    if (reconnecting) return;
+    reconnecting = true;
+    try {
+      client.destroy();
+      for (let attempt = 0; started; attempt++) {
+        try {
+          await within(client.connect(), connectTimeoutMs, 'no answer');
+          return;
+        } catch (error) {
+          markDown((error as Error).message);
+          client.destroy();
+          const delay = Math.min(RECONNECT_FIRST_MS * 2 ** Math.min(attempt, 5), RECONNECT_MAX_MS);
+          await new Promise((resolve) => setTimeout(resolve, delay).unref());
+        }
+      }
+    } finally {
+      reconnecting = false;
+    }
+  }
+
+  /** A command's answer within REDIS_COMMAND_TIMEOUT_MS; none: Redis has stalled, connect again. */
+  async function bounded<T>(command: () => Promise<T>): Promise<T> {
+    try {
+      return await within(command(), commandTimeoutMs, `Redis at ${where} did not answer`);
+    } catch (error) {
+      if (error instanceof RedisStalledError) void reconnect(error.message);
+      throw error;
+    }
+  }
+
   const key = (name: string) => `${prefix}${name}`;
   async function run<T>(command: () => Promise<T>): Promise<T> {
     if (!client.isReady) throw new StateUnavailableError(`Redis at ${where} is not reachable`);
     try {
-      return await command();
+      return await bounded(command);
     } catch (error) {
       markDown((error as Error).message);
       throw new StateUnavailableError((error as Error).message);
@@ -120,7 +212,7 @@ export async function createRedisState(options: RedisStateOptions): Promise<Shar
       return result === 1;
     },
     limiter(limit: LimiterOptions) {
-      return new RateLimiterRedis({
+      return new BoundedRateLimiterRedis(bounded, {
         storeClient: client,
         useRedisPackage: true,
         rejectIfRedisNotReady: true,

@@ -11,6 +11,7 @@ import {
   StateUnavailableError,
 } from '../../src/state/index.js';
 import { type RedisServer, redisTests, startRedisServer } from '../helpers/redis-server.js';
+import { startStallingProxy } from './stalling-proxy.js';
 
 function quietLogger(lines: string[] = []) {
   const destination = new Writable({
@@ -127,5 +128,61 @@ describe.skipIf(redisTests.skip)('Redis', () => {
     expect(await state.get('k')).toBe(2);
     expect(lines.filter((line) => line.includes('reachable again'))).toHaveLength(1);
     await state.close();
+  });
+
+  it('a Redis that accepts the connection and never answers ends start-up with one clear error', async () => {
+    const silent = await startStallingProxy('silent');
+    const started = Date.now();
+    const error = await createRedisState({
+      url: silent.url,
+      prefix: 'x:',
+      logger: quietLogger(),
+      connectTimeoutMs: 300,
+    }).catch((reason: unknown) => reason);
+    expect(error).toBeInstanceOf(RedisStartupError);
+    expect((error as Error).message).toContain(`could not reach Redis at ${silent.url} (REDIS_URL)`);
+    expect(Date.now() - started).toBeLessThan(3_000);
+    await silent.close();
+  });
+
+  it('a Redis that stops answering counts as down after REDIS_COMMAND_TIMEOUT_MS: later commands and limits fail at once; back when it answers', async () => {
+    const proxy = await startStallingProxy(redis);
+    const lines: string[] = [];
+    const state = await createRedisState({
+      url: proxy.url,
+      prefix: 'stall:',
+      logger: quietLogger(lines),
+      commandTimeoutMs: 200,
+      connectTimeoutMs: 300,
+    });
+    const strict = state.limiter({ name: 'stall-strict', points: 5, durationSeconds: 60, whenDown: 'fail' });
+    const lenient = state.limiter({
+      name: 'stall-lenient',
+      points: 5,
+      durationSeconds: 60,
+      whenDown: 'per-process',
+    });
+    await state.set('k', 1, 60_000);
+    proxy.stall();
+    // A limit counted first, while nothing knows yet: it does not wait for ever either.
+    let started = Date.now();
+    await expect(strict.consume('user')).rejects.toBeDefined();
+    expect(Date.now() - started).toBeLessThan(1_500);
+    expect(state.isUp()).toBe(false);
+    started = Date.now();
+    await expect(state.get('k')).rejects.toBeInstanceOf(StateUnavailableError);
+    for (let i = 0; i < 10; i++) await expect(state.get('k')).rejects.toBeInstanceOf(StateUnavailableError);
+    await expect(strict.consume('user')).rejects.toBeDefined();
+    expect((await lenient.consume('user')).remainingPoints).toBe(4);
+    // Once known, nothing waits: eleven reads and two limits well within one command timeout.
+    expect(Date.now() - started).toBeLessThan(200);
+    expect(lines.filter((line) => line.includes('unreachable'))).toHaveLength(1);
+    expect(lines.find((line) => line.includes('unreachable'))).toContain('did not answer within 200 ms');
+    proxy.resume();
+    await expect.poll(() => state.isUp(), { interval: 20, timeout: 5_000 }).toBe(true);
+    expect(await state.get('k')).toBe(1);
+    expect(lines.filter((line) => line.includes('reachable again'))).toHaveLength(1);
+    await state.close();
+    await proxy.close();
   });
 });

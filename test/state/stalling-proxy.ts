@@ -1,0 +1,54 @@
+import net from 'node:net';
+
+/**
+ * A TCP proxy on 127.0.0.1 in front of a real server that can stall: while stalled it accepts
+ * connections and takes their bytes but passes nothing on, either way, as a server that stopped
+ * answering does; `resume()` passes on what it held. `silent: true` never forwards (no server behind).
+ */
+export interface StallingProxy {
+  port: number;
+  url: string;
+  stall(): void;
+  resume(): void;
+  close(): Promise<void>;
+}
+
+export async function startStallingProxy(target: { port: number } | 'silent'): Promise<StallingProxy> {
+  let stalled = target === 'silent';
+  const held: Array<() => void> = [];
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((client) => {
+    sockets.add(client);
+    client.on('error', () => undefined);
+    client.on('close', () => sockets.delete(client));
+    if (target === 'silent') return client.on('data', () => undefined);
+    const upstream = net.connect(target.port, '127.0.0.1');
+    sockets.add(upstream);
+    upstream.on('error', () => client.destroy());
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
+    const pass = (to: net.Socket) => (data: Buffer) => {
+      if (stalled) held.push(() => to.write(data));
+      else to.write(data);
+    };
+    client.on('data', pass(upstream));
+    upstream.on('data', pass(client));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as net.AddressInfo).port;
+  return {
+    port,
+    url: `redis://127.0.0.1:${port}`,
+    stall: () => {
+      stalled = true;
+    },
+    resume: () => {
+      stalled = false;
+      for (const write of held.splice(0)) write();
+    },
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
