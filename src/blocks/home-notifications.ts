@@ -21,6 +21,12 @@ export interface SubscriptionShown {
   canRemove: boolean;
 }
 
+/** Some of the subscriptions (the viewer's own first), and how many there are in all. */
+export interface SubscriptionsShown {
+  rows: readonly SubscriptionShown[];
+  total: number;
+}
+
 /** Rows shown per list: the Home tab holds at most 100 blocks in all. */
 export const HOME_LIST_ROWS = 10;
 
@@ -64,7 +70,7 @@ export function watchesBlocks(
 }
 
 export function subscriptionsBlocks(
-  subscriptions: readonly SubscriptionShown[] | 'unavailable',
+  subscriptions: SubscriptionsShown | 'unavailable',
   options: RenderOptions,
 ): Block[] {
   const blocks: Block[] = [
@@ -76,13 +82,13 @@ export function subscriptionsBlocks(
       ...blocks,
       section(":warning: Subscriptions cannot be listed right now: Order Desk's database cannot be reached."),
     ];
-  if (subscriptions.length === 0)
+  if (subscriptions.total === 0 || subscriptions.rows.length === 0)
     return [
       ...blocks,
       context('None. Type `/order-subscribe` in a channel to have order events posted there.'),
     ];
   blocks.push(
-    ...subscriptions.slice(0, HOME_LIST_ROWS).map((subscription, index): Block => {
+    ...subscriptions.rows.slice(0, HOME_LIST_ROWS).map((subscription, index): Block => {
       const paused = subscription.pausedReason
         ? ` · :pause_button: paused (${escapeMrkdwn(subscription.pausedReason)})`
         : '';
@@ -105,7 +111,8 @@ export function subscriptionsBlocks(
       };
     }),
   );
-  if (subscriptions.length > HOME_LIST_ROWS)
-    blocks.push(context(`And ${subscriptions.length - HOME_LIST_ROWS} more.`));
+  const shown = Math.min(subscriptions.rows.length, HOME_LIST_ROWS);
+  if (subscriptions.total > shown)
+    blocks.push(context(`And ${(subscriptions.total - shown).toLocaleString('en-US')} more.`));
   return blocks;
 }

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { OrderDeskDb } from '../db/index.js';
 import { createOutboxStore } from '../outbox/index.js';
 import type { SubscriptionFilters } from './filters.js';
@@ -23,19 +24,39 @@ export interface Subscription {
 }
 
 export interface NotificationStore {
-  /** Starts watching; `exists` when this person already watches this order. */
-  watch(userId: string, orderId: string, at: Date, expiresAt: Date): Promise<'created' | 'exists'>;
+  /**
+   * Starts watching; `exists` when this person already watches this order, `full` when they already
+   * have `maxRunning` running watches (nothing stored).
+   */
+  watch(
+    userId: string,
+    orderId: string,
+    at: Date,
+    expiresAt: Date,
+    maxRunning?: number,
+  ): Promise<'created' | 'exists' | 'full'>;
   /** Ends a person's watch; false when there was none running. */
   endWatch(userId: string, orderId: string, at: Date, reason: string): Promise<boolean>;
   watchesOf(userId: string, limit: number): Promise<Watch[]>;
-  /** Every running watch (at most `limit`): one read per round instead of one per event. */
-  runningWatches(limit: number): Promise<Watch[]>;
+  /** The running watches of these orders (every one): one read per round instead of one per event. */
+  runningWatchesOf(orderIds: readonly string[]): Promise<Watch[]>;
   /** Watches whose 30 days are over, not yet ended. */
   expiredWatches(at: Date, limit: number): Promise<Watch[]>;
 
   addSubscription(subscription: Omit<Subscription, 'pausedAt' | 'pausedReason'>): Promise<void>;
-  /** Active and paused subscriptions (not removed), oldest first. */
-  subscriptions(limit: number): Promise<Subscription[]>;
+  /**
+   * Every active subscription (neither paused nor removed), oldest first; of one channel when given.
+   * Not capped: a subscription left out would hear nothing, and the order events job moves past it.
+   */
+  activeSubscriptions(channelId?: string): Promise<Subscription[]>;
+  /**
+   * For a list people read (the Home tab): at most `limit` subscriptions not removed (paused ones too),
+   * those `firstOf` created first, then oldest first; and how many there are in all.
+   */
+  listSubscriptions(options: {
+    limit: number;
+    firstOf?: string | undefined;
+  }): Promise<{ subscriptions: Subscription[]; total: number }>;
   subscription(id: string): Promise<Subscription | undefined>;
   removeSubscription(id: string, by: string, at: Date): Promise<boolean>;
   pauseSubscription(id: string, reason: string, at: Date): Promise<boolean>;
@@ -78,8 +99,26 @@ export function createNotificationStore(db: OrderDeskDb): NotificationStore {
   });
 
   return {
-    watch(userId, orderId, at, expiresAt) {
+    watch(userId, orderId, at, expiresAt, maxRunning = Number.POSITIVE_INFINITY) {
       return db.run(async (kysely) => {
+        // Watching it already is said as such, even at the cap.
+        const already = await kysely
+          .selectFrom('order_watches')
+          .select('order_id')
+          .where('user_id', '=', userId)
+          .where('order_id', '=', orderId)
+          .where('ended_at', 'is', null)
+          .executeTakeFirst();
+        if (already) return 'exists';
+        const running = await kysely
+          .selectFrom('order_watches')
+          .select((eb) => eb.fn.countAll<number | string>().as('count'))
+          .where('user_id', '=', userId)
+          .where('ended_at', 'is', null)
+          .executeTakeFirstOrThrow();
+        // Checked before the insert, not with it: two clicks at the same instant may pass it together
+        // (a few over the cap at most); the cap only keeps one person from growing the table unbounded.
+        if (Number(running.count) >= maxRunning) return 'full';
         const values = {
           user_id: userId,
           order_id: orderId,
@@ -130,9 +169,15 @@ export function createNotificationStore(db: OrderDeskDb): NotificationStore {
       );
       return rows.map(toWatch);
     },
-    async runningWatches(limit) {
+    async runningWatchesOf(orderIds) {
+      if (orderIds.length === 0) return [];
       const rows = await db.run((kysely) =>
-        kysely.selectFrom('order_watches').selectAll().where('ended_at', 'is', null).limit(limit).execute(),
+        kysely
+          .selectFrom('order_watches')
+          .selectAll()
+          .where('order_id', 'in', [...new Set(orderIds)])
+          .where('ended_at', 'is', null)
+          .execute(),
       );
       return rows.map(toWatch);
     },
@@ -168,17 +213,33 @@ export function createNotificationStore(db: OrderDeskDb): NotificationStore {
           .execute(),
       );
     },
-    async subscriptions(limit) {
-      const rows = await db.run((kysely) =>
-        kysely
+    async activeSubscriptions(channelId) {
+      const rows = await db.run((kysely) => {
+        let query = kysely
           .selectFrom('subscriptions')
           .selectAll()
           .where('removed_at', 'is', null)
-          .orderBy('created_at')
-          .limit(limit)
-          .execute(),
-      );
+          .where('paused_at', 'is', null);
+        if (channelId !== undefined) query = query.where('channel_id', '=', channelId);
+        return query.orderBy('created_at').orderBy('id').execute();
+      });
       return rows.map(toSubscription);
+    },
+    async listSubscriptions({ limit, firstOf }) {
+      return db.run(async (kysely) => {
+        const notRemoved = kysely.selectFrom('subscriptions').where('removed_at', 'is', null);
+        const counted = await notRemoved
+          .select((eb) => eb.fn.countAll<number | string>().as('total'))
+          .executeTakeFirstOrThrow();
+        const rows = await notRemoved
+          .selectAll()
+          .orderBy(sql`case when created_by = ${firstOf ?? ''} then 0 else 1 end`)
+          .orderBy('created_at')
+          .orderBy('id')
+          .limit(limit)
+          .execute();
+        return { subscriptions: rows.map(toSubscription), total: Number(counted.total) };
+      });
     },
     async subscription(id) {
       const row = await db.run((kysely) =>

@@ -92,10 +92,11 @@ export function createNotifier(options: NotifierOptions): Notifier {
     const events = await orderIndex.events(cursor, EVENTS_PER_ROUND);
     if (events.length === 0) return 0;
     // Two reads a round, whatever the number of events: most events concern no one (the order is
-    // read only when a subscription could want it).
-    const subscriptions = (await store.subscriptions(1_000)).filter((subscription) => !subscription.pausedAt);
+    // read only when a subscription could want it). Every active subscription, not the first so many:
+    // the cursor moves past these events, so one left out would never hear of them.
+    const subscriptions = await store.activeSubscriptions();
     const watches = new Map<string, Watch[]>();
-    for (const watch of await store.runningWatches(100_000))
+    for (const watch of await store.runningWatchesOf(events.map((event) => event.orderId)))
       watches.set(watch.orderId, [...(watches.get(watch.orderId) ?? []), watch]);
     const entries: OutboxEntry[] = [];
     const orders = new Map<string, OrderSummary | undefined>();

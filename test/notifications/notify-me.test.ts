@@ -16,7 +16,14 @@ describe('Notify me', () => {
   beforeAll(async () => {
     h = await startHarness({
       simulator: { orders: 60 },
-      env: { ORDER_SYNC_SECONDS: '1', ORDER_SYNC_MAX_RPS: '50', USER_INFO_CACHE_SECONDS: '0' },
+      env: {
+        ORDER_SYNC_SECONDS: '1',
+        ORDER_SYNC_MAX_RPS: '50',
+        USER_INFO_CACHE_SECONDS: '0',
+        NOTIFY_ME_MAX_WATCHES: '2',
+        // One attempt per partner read: the outage below answers at once.
+        PARTNER_API_RETRY_LIMIT: '0',
+      },
       now: time.now,
       jobClock: time.clock,
     });
@@ -51,6 +58,19 @@ describe('Notify me', () => {
     const click = await h.slack.click({ user, messageId: message.id, actionId: 'order_notify_me' });
     return textOf((await nthResponse(h.slack, click.responseUrlId ?? '')).body.blocks);
   }
+
+  /** A Notify me click carrying `orderId` (a forged or outdated button); resolves with the answer. */
+  async function clickNotifyMe(user: string, orderId: string) {
+    const click = await h.slack.sendBlockAction({
+      user,
+      message: h.slack.visibleMessages(CHANNEL, user).at(-1) as FakeMessage,
+      actionId: 'order_notify_me',
+      value: JSON.stringify({ o: orderId }),
+    });
+    return textOf((await nthResponse(h.slack, click.responseUrlId ?? '')).body.blocks);
+  }
+  const watched = async (user: string) =>
+    (await h.desk.deps.notifications.watchesOf(user, 100)).map((watch) => watch.orderId);
 
   const dm = (user: string) => `D${user.slice(1)}`;
   const dmsAbout = (user: string, orderId: string) =>
@@ -174,5 +194,54 @@ describe('Notify me', () => {
     );
     expect(textOf(message.blocks)).toContain('30 days passed');
     expect(await h.desk.deps.notifications.watchesOf(USERS.agent, 10)).toEqual([]);
+  });
+  it('an ID the partner does not know is refused with a message, and not stored', async () => {
+    await h.slack.runCommand({ user: USERS.member, channel: CHANNEL, command: '/order', text: 'help' });
+    await h.slack.waitFor(() => h.slack.visibleMessages(CHANNEL, USERS.member).at(-1));
+    h.simulator.resetStats();
+    const answer = await clickNotifyMe(USERS.member, 'ZZ9NOSUCH1');
+    expect(answer).toContain('The partner has no order `ZZ9NOSUCH1`');
+    expect(answer).toContain('is not watching it');
+    // Asked the partner (the copy did not know it), stored nothing.
+    expect(h.simulator.stats.requests).toBeGreaterThan(0);
+    expect(await watched(USERS.member)).not.toContain('ZZ9NOSUCH1');
+
+    // The partner not answering: nothing stored either, and the trace ID to quote.
+    h.simulator.faults.set({ errorRate: 1, errorStatus: 503 });
+    try {
+      const unchecked = await clickNotifyMe(USERS.member, 'ZZ9NOSUCH2');
+      expect(unchecked).toContain('could not check order `ZZ9NOSUCH2` with the partner');
+      expect(unchecked).toMatch(/Trace ID `[a-f0-9]+`/);
+    } finally {
+      h.simulator.faults.reset();
+    }
+    expect(await watched(USERS.member)).not.toContain('ZZ9NOSUCH2');
+
+    // An order the partner has but the copy has not met yet is watched.
+    const fresh = h.simulator.addOrder({ status: 'PROCESSING' });
+    expect(await clickNotifyMe(USERS.member, fresh.id)).toContain(
+      `I'll send you a direct message when order \`${fresh.id}\` completes`,
+    );
+    expect(await watched(USERS.member)).toContain(fresh.id);
+    await h.desk.deps.notifications.endWatch(USERS.member, fresh.id, time.now(), 'test');
+  });
+
+  it('at NOTIFY_ME_MAX_WATCHES running watches, Notify me says so and stores nothing; one ended, it works again', async () => {
+    const [first, second, third] = [await pendingOrder(), await pendingOrder(), await pendingOrder()];
+    if (!first || !second || !third) throw new Error('fixture');
+    await notifyMe(USERS.member, first.id);
+    await notifyMe(USERS.member, second.id);
+    const refused = await notifyMe(USERS.member, third.id);
+    expect(refused).toContain('You are already watching 2 orders, the most Order Desk keeps for one person');
+    expect(refused).toContain(`not watching order \`${third.id}\``);
+    expect(refused).toContain('Orders you are watching');
+    expect((await watched(USERS.member)).sort()).toEqual([first.id, second.id].sort());
+    // A watch already running is still said as such at the cap.
+    expect(await notifyMe(USERS.member, first.id)).toContain('You are already watching order');
+    // One settles: its watch ends, and there is room again.
+    h.simulator.history.complete(first.id);
+    await rounds('the direct message', () => dmsAbout(USERS.member, first.id).at(0));
+    await until('the watch to end', async () => !(await watched(USERS.member)).includes(first.id));
+    expect(await notifyMe(USERS.member, third.id)).toContain(`I'll send you a direct message when order`);
   });
 });

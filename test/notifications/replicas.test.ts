@@ -131,5 +131,16 @@ describe.skipIf(postgresTests.skip || redisTests.skip)('order events on three re
     const dms = slack.messages.filter((m) => m.channel === 'D0MEMBER');
     expect(dms).toHaveLength(10);
     expect(slack.rateLimitedPosts).toBe(0);
+
+    // The Home tab's list and the Notify me cap, on PostgreSQL too.
+    const store = (replicas[0] as DeskUnderTest).desk.deps.notifications;
+    expect(await store.listSubscriptions({ limit: 5, firstOf: USERS.member })).toMatchObject({
+      total: 1,
+      subscriptions: [{ id: 'sub-all' }],
+    });
+    const until = new Date(time.now().getTime() + 86_400_000);
+    expect(await store.watch(USERS.member, 'CAPPED0001', time.now(), until, 1)).toBe('created');
+    expect(await store.watch(USERS.member, 'CAPPED0002', time.now(), until, 1)).toBe('full');
+    expect(await store.watch(USERS.member, 'CAPPED0001', time.now(), until, 1)).toBe('exists');
   }, 150_000);
 });

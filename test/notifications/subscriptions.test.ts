@@ -3,31 +3,9 @@ import { CHANNEL, CONNECT_CHANNEL, type Harness, startHarness, USERS } from '../
 import { until } from '../helpers/until.js';
 import { holdTime } from '../jobs/fake-clock.js';
 import { roundsUntil } from './rounds.js';
+import { type Form, values } from './subscribe-form.js';
 
 const textOf = (value: unknown) => JSON.stringify(value) ?? '';
-
-interface Form {
-  channel: string;
-  events: Array<'new_orders' | 'status_changes'>;
-  statuses?: string[];
-  minAmount?: string;
-  title?: string;
-}
-
-/** The subscription modal's state.values, as Slack sends them for these choices. */
-function values(form: Form) {
-  const options = (list: string[]) =>
-    list.map((value) => ({ text: { type: 'plain_text', text: value }, value }));
-  return {
-    subscribe_channel: { channel: { type: 'conversations_select', selected_conversation: form.channel } },
-    subscribe_events: { events: { type: 'checkboxes', selected_options: options(form.events) } },
-    subscribe_statuses: {
-      statuses: { type: 'multi_static_select', selected_options: options(form.statuses ?? []) },
-    },
-    subscribe_min_amount: { min_amount: { type: 'number_input', value: form.minAmount ?? null } },
-    subscribe_title: { title: { type: 'plain_text_input', value: form.title ?? null } },
-  };
-}
 
 // Channel subscriptions end to end: /order-subscribe and its modal, the moving simulator, the sync,
 // the posts and their threads, the channels Slack refuses, and who may remove what. The sync's and the
@@ -219,7 +197,7 @@ describe('channel subscriptions', () => {
     expect(h.slack.messages.filter((m) => m.channel === 'D0AGENT' && m.text.includes('paused'))).toHaveLength(
       1,
     );
-    const subscriptions = await h.desk.deps.notifications.subscriptions(100);
+    const subscriptions = (await h.desk.deps.notifications.listSubscriptions({ limit: 100 })).subscriptions;
     expect(subscriptions.find((s) => s.channelId === 'C0SOON')?.pausedReason).toBe('is_archived');
   });
 
@@ -251,12 +229,14 @@ describe('channel subscriptions', () => {
       return view.includes('Channel subscriptions') ? view : undefined;
     });
     const removable = adminHome.match(/home_remove_subscription_\d+/g) ?? [];
-    const before = (await h.desk.deps.notifications.subscriptions(100)).length;
+    const before = (await h.desk.deps.notifications.listSubscriptions({ limit: 100 })).subscriptions.length;
     expect(removable.length).toBe(before);
     await h.slack.clickHome({ user: USERS.finance, actionId: 'home_remove_subscription_0' });
     await until(
       'the index',
-      async () => (await h.desk.deps.notifications.subscriptions(100)).length === before - 1,
+      async () =>
+        (await h.desk.deps.notifications.listSubscriptions({ limit: 100 })).subscriptions.length ===
+        before - 1,
     );
   });
 });

@@ -165,13 +165,9 @@ export async function sameSubscriptionExists(
 ): Promise<boolean> {
   const wanted = JSON.stringify(filters);
   try {
-    const all = await deps.notifications.subscriptions(1_000);
-    return all.some(
-      (subscription) =>
-        subscription.channelId === channelId &&
-        !subscription.pausedAt &&
-        JSON.stringify(subscription.filters) === wanted,
-    );
+    // The channel's own active subscriptions, all of them (not the first so many of every channel's).
+    const ofChannel = await deps.notifications.activeSubscriptions(channelId);
+    return ofChannel.some((subscription) => JSON.stringify(subscription.filters) === wanted);
   } catch {
     // The save that follows will say the database is away.
     return false;

@@ -5,35 +5,81 @@ import {
   renderWatchExists,
   renderWatchStarted,
 } from '../../blocks/notifications.js';
+import {
+  renderWatchLimitReached,
+  renderWatchNotChecked,
+  renderWatchSeveralOrders,
+  renderWatchUnknownOrder,
+} from '../../blocks/notify-me.js';
 import type { SlackMessage } from '../../blocks/types.js';
 import { WATCH_DURATION_MS } from '../../notifications/notifier.js';
+import type { OrderSummary } from '../../partner-api/index.js';
 import { isSettled } from '../../partner-api/statuses.js';
+import { type FindOrderDeps, findExactOrder } from '../find-order.js';
 
-export type WatchDeps = Pick<AppDeps, 'logger' | 'notifications' | 'now' | 'orderIndex' | 'currency'>;
+export type WatchDeps = FindOrderDeps &
+  Pick<AppDeps, 'logger' | 'notifications' | 'now' | 'orderIndex' | 'currency' | 'maxWatchesPerUser'>;
 
 /**
- * "Notify me" clicked: one watch per person and order, ending by itself after 30 days. An order the
- * copy already knows as settled has nothing to wait for, and is said so. Access to orders is checked
- * by the click's frame, and again when the message is sent.
+ * "Notify me" clicked: one watch per person and order, ending by itself after 30 days, at most
+ * NOTIFY_ME_MAX_WATCHES running per person. Only an order the partner has is watched: the copy knows
+ * it, or the partner is asked (a button can be forged or outlive its order); an order already settled
+ * has nothing to wait for, and is said so. Access to orders is checked by the click's frame, and again
+ * when the message is sent.
  */
 export async function startWatch(deps: WatchDeps, userId: string, orderId: string): Promise<SlackMessage> {
   const at = deps.now();
   const options = { currency: deps.currency, now: at };
   try {
-    const known = await deps.orderIndex.get(orderId);
-    if (known && isSettled(known.status)) return renderAlreadySettled(known);
+    const known = await orderToWatch(deps, userId, orderId);
+    if (known.kind === 'answer') return known.message;
+    const { order } = known;
+    if (isSettled(order.status)) return renderAlreadySettled(order);
     const expiresAt = new Date(at.getTime() + WATCH_DURATION_MS);
-    const started = await deps.notifications.watch(userId, orderId, at, expiresAt);
+    const started = await deps.notifications.watch(userId, order.id, at, expiresAt, deps.maxWatchesPerUser);
     if (started === 'created') {
-      deps.logger.info({ userId, orderId }, 'watch started');
-      return renderWatchStarted(orderId, expiresAt, options);
+      deps.logger.info({ userId, orderId: order.id }, 'watch started');
+      return renderWatchStarted(order.id, expiresAt, options);
     }
-    const existing = (await deps.notifications.watchesOf(userId, 500)).find(
-      (watch) => watch.orderId === orderId,
+    if (started === 'full') {
+      deps.logger.info(
+        { userId, orderId: order.id, limit: deps.maxWatchesPerUser },
+        'watch refused: at the cap',
+      );
+      return renderWatchLimitReached(order.id, deps.maxWatchesPerUser);
+    }
+    const existing = (await deps.notifications.watchesOf(userId, deps.maxWatchesPerUser + 10)).find(
+      (watch) => watch.orderId === order.id,
     );
-    return renderWatchExists(orderId, existing?.expiresAt ?? expiresAt, options);
+    return renderWatchExists(order.id, existing?.expiresAt ?? expiresAt, options);
   } catch (error) {
     deps.logger.error({ userId, orderId, error: (error as Error).message }, 'the watch could not be saved');
     return renderNotificationsUnavailable('Notify me');
+  }
+}
+
+/**
+ * The order as the copy knows it (no partner request: the copy holds only orders the partner gave),
+ * else as the partner answers for this exact ID; otherwise what to tell the person.
+ */
+async function orderToWatch(
+  deps: WatchDeps,
+  userId: string,
+  orderId: string,
+): Promise<{ kind: 'order'; order: OrderSummary } | { kind: 'answer'; message: SlackMessage }> {
+  const copy = await deps.orderIndex.get(orderId);
+  if (copy) return { kind: 'order', order: copy };
+  const found = await findExactOrder(deps, orderId, { where: 'notify me', userId });
+  switch (found.kind) {
+    case 'found':
+      return { kind: 'order', order: found.order };
+    case 'none':
+      deps.logger.info({ userId, orderId }, 'watch refused: the partner has no such order');
+      return { kind: 'answer', message: renderWatchUnknownOrder(orderId) };
+    case 'several':
+      return { kind: 'answer', message: renderWatchSeveralOrders(orderId, found.orders.length) };
+    case 'failed':
+      // Logged once with its trace ID by findExactOrder; nothing is stored on an unchecked ID.
+      return { kind: 'answer', message: renderWatchNotChecked(orderId, found.error) };
   }
 }
