@@ -7,7 +7,7 @@ import { ActionIds } from './action-ids.js';
 import { exportButtonBlock } from './export.js';
 import { escapeMrkdwn, formatMoney, formatRunway, slackDate } from './format.js';
 import {
-  type SubscriptionShown,
+  type SubscriptionsShown,
   subscriptionsBlocks,
   type WatchShown,
   watchesBlocks,
@@ -38,7 +38,7 @@ export interface HomeInput {
   /** The viewer's "Notify me" watches (absent: the section is not shown). */
   watches?: readonly WatchShown[] | 'unavailable' | undefined;
   /** Channel subscriptions, with Remove where the viewer may remove them. */
-  subscriptions?: readonly SubscriptionShown[] | 'unavailable' | undefined;
+  subscriptions?: SubscriptionsShown | 'unavailable' | undefined;
 }
 
 export interface SpendView {
