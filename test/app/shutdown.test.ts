@@ -102,9 +102,12 @@ describe.skipIf(redisTests.skip)('SIGTERM with a job mid-round', { timeout: 60_0
     await expectPromptExit(app);
   });
 
-  it('the order events job waiting out a 429 (Retry-After: 30): the post stays in the outbox, and is posted at the next start', async () => {
+  // The three jobs that post through the outbox, each mid-round at the same SIGTERM: one start and
+  // one restart for all three (an app start is the costly part of this file).
+  it('order events, the balance watch and the digest each waiting out a 429 (Retry-After: 30): their posts stay in the outbox, and the next start posts each once', async () => {
     const [order] = simulator.history.arrive(1, { status: 'PROCESSING', completeAfterMs: null });
     if (!order) throw new Error('fixture');
+    simulator.balance = { balance: 1_000, credit_limit: 0 };
     // A channel subscribed to status changes, and the order events job reading from the first event.
     const db = await openDatabase({ databaseUrl: undefined, dataDir, logger: quiet });
     await createNotificationStore(db).addSubscription({
@@ -122,67 +125,46 @@ describe.skipIf(redisTests.skip)('SIGTERM with a job mid-round', { timeout: 60_0
     });
     await createOrderIndex(db).writeCursor('notify_cursor', '0', new Date());
     await db.close();
-    const env = { ORDER_SYNC_SECONDS: '1', ORDER_SYNC_MAX_RPS: '50', LOG_LEVEL: 'debug' };
-    const prefix = `sd-events-${Date.now()}:`;
-    const app = await start(env, prefix);
-    // The order is in the copy, still processing, and the job has read its events: now it completes.
-    await app.waitForLog((line) => line.msg === 'order events round' && Number(line.routed) >= 31);
-    // 30 s: within the minute an order event post may keep trying (a longer wait gives up at once).
-    slack.failNext('chat.postMessage', { rateLimited: { retryAfterSeconds: 30 } });
-    simulator.history.complete(order.id);
-    await waitingOutA429(app, 'notification');
-    await expectPromptExit(app);
-
-    const stored = await openDatabase({ databaseUrl: undefined, dataDir, logger: quiet });
-    expect(await createOutboxStore(stored).counts()).toMatchObject({ pending: 1 });
-    await stored.close();
-    const text = `Order ${order.id}: Processing → Completed`;
-    const again = await start(env, prefix);
-    await slack.waitFor(() => slack.messages.find((m) => m.channel === CHANNEL && m.text === text), 15_000);
-    await expectPromptExit(again);
-    expect(slack.messages.filter((m) => m.channel === CHANNEL && m.text === text)).toHaveLength(1);
-  });
-
-  it('the balance watch waiting out a 429 (Retry-After: 30) on its alert: the alert stays in the outbox, and is posted at the next start', async () => {
-    simulator.balance = { balance: 1_000, credit_limit: 0 };
     const env = {
+      ORDER_SYNC_SECONDS: '1',
+      ORDER_SYNC_MAX_RPS: '50',
+      LOG_LEVEL: 'debug',
       FINANCE_ALERT_CHANNEL_ID: FINANCE,
       BALANCE_ALERT_BELOW: '20000',
       BALANCE_WATCH_SECONDS: '5',
       BALANCE_CACHE_SECONDS: '0',
+      // Due since midnight: the digest's first check (at start) composes and posts it.
+      DIGEST_CHANNEL_ID: DIGEST,
+      DIGEST_TIME: '00:00',
     };
-    const prefix = `sd-watch-${Date.now()}:`;
-    slack.failNext('chat.postMessage', { rateLimited: { retryAfterSeconds: 30 } });
+    const prefix = `sd-outbox-${Date.now()}:`;
+    // 30 s: within the minute a post may keep trying (a longer wait gives up at once).
+    slack.failNext('chat.postMessage', { rateLimited: { retryAfterSeconds: 30 } }, 1_000);
     const app = await start(env, prefix);
-    await waitingOutA429(app, 'finance_alert');
+    // The order is in the copy, still processing, and the job has read its events: now it completes.
+    await app.waitForLog((line) => line.msg === 'order events round' && Number(line.routed) >= 31);
+    simulator.history.complete(order.id);
+    await Promise.all([
+      waitingOutA429(app, 'notification'),
+      waitingOutA429(app, 'finance_alert'),
+      waitingOutA429(app, 'digest'),
+    ]);
     await expectPromptExit(app);
+
+    const text = `Order ${order.id}: Processing → Completed`;
+    const events = () => slack.messages.filter((m) => m.channel === CHANNEL && m.text === text);
     const alerts = () =>
       slack.messages.filter((m) => m.channel === FINANCE && m.text.startsWith('Available funds alert'));
-    expect(alerts()).toHaveLength(0);
+    const digests = () => slack.messages.filter((m) => m.channel === DIGEST);
+    expect([events(), alerts(), digests()].map((posts) => posts.length)).toEqual([0, 0, 0]);
     const stored = await openDatabase({ databaseUrl: undefined, dataDir, logger: quiet });
-    expect(await createOutboxStore(stored).counts()).toMatchObject({ pending: 1 });
+    expect(await createOutboxStore(stored).counts()).toMatchObject({ pending: 3 });
     await stored.close();
 
+    slack.methodFaults.clear();
     const again = await start(env, prefix);
-    await slack.waitFor(() => alerts()[0], 15_000);
+    await slack.waitFor(() => events()[0] && alerts()[0] && digests()[0], 15_000);
     await expectPromptExit(again);
-    expect(alerts()).toHaveLength(1);
-  });
-
-  it('the daily digest waiting out a 429 (Retry-After: 30): still pending in the outbox, so the next start posts it', async () => {
-    // Due since midnight: the digest's first check (at start) composes and posts it.
-    const env = { DIGEST_CHANNEL_ID: DIGEST, DIGEST_TIME: '00:00' };
-    const prefix = `sd-digest-${Date.now()}:`;
-    slack.failNext('chat.postMessage', { rateLimited: { retryAfterSeconds: 30 } });
-    const app = await start(env, prefix);
-    await waitingOutA429(app, 'digest');
-    await expectPromptExit(app);
-    const digests = () => slack.messages.filter((m) => m.channel === DIGEST);
-    expect(digests()).toHaveLength(0);
-
-    const again = await start(env, prefix);
-    await slack.waitFor(() => digests()[0], 15_000);
-    await expectPromptExit(again);
-    expect(digests()).toHaveLength(1);
+    expect([events(), alerts(), digests()].map((posts) => posts.length)).toEqual([1, 1, 1]);
   });
 });
