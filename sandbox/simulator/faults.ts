@@ -17,7 +17,22 @@ export interface Fault {
   delayMs?: number | undefined;
   /** A keys answer that names another order than the one asked for. */
   mismatch?: boolean | undefined;
+  /**
+   * Send the headers at once, then the body one byte every `dripMs` (a partner that holds the
+   * connection open: the client's deadline has to cover the body, not only the headers).
+   */
+  dripMs?: number | undefined;
+  /**
+   * Pad the answer (valid JSON, with an extra `padding` field) to at least this many bytes, sent as
+   * fast as the client reads, in chunks and without a Content-Length (the client has to stop reading).
+   */
+  oversizeBytes?: number | undefined;
 }
+
+/** SIMULATOR_FAULTS's `drip`: one byte a second, as the partner of issue 25 did. */
+export const DEFAULT_DRIP_MS = 1_000;
+/** SIMULATOR_FAULTS's `oversized`: above Order Desk's default limit of 16 MiB. */
+export const DEFAULT_OVERSIZE_BYTES = 20 * 1024 * 1024;
 
 export interface FaultSettings {
   /** Added to every answer. */
@@ -60,8 +75,9 @@ export class FaultPlan {
 }
 
 /**
- * Reads SIMULATOR_FAULTS, a comma list of `<status or malformed kind>*<count>`, e.g. "503*3,html*1":
- * the first three requests get 503, the fourth an HTML page.
+ * Reads SIMULATOR_FAULTS, a comma list of `<status, malformed kind, mismatch, drip or oversized>*<count>`,
+ * e.g. "503*3,html*1,drip*1": the first three requests get 503, the fourth an HTML page, the fifth its
+ * answer one byte a second.
  */
 export function parseFaultList(text: string | undefined): Array<{ count: number; fault: Fault }> {
   if (!text?.trim()) return [];
@@ -71,11 +87,13 @@ export function parseFaultList(text: string | undefined): Array<{ count: number;
     if (!Number.isInteger(count) || count < 1) throw new Error(`SIMULATOR_FAULTS: bad count in "${entry}"`);
     if (/^\d{3}$/.test(what)) return { count, fault: { status: Number(what) } };
     if (what === 'mismatch') return { count, fault: { mismatch: true } };
+    if (what === 'drip') return { count, fault: { dripMs: DEFAULT_DRIP_MS } };
+    if (what === 'oversized') return { count, fault: { oversizeBytes: DEFAULT_OVERSIZE_BYTES } };
     if ((malformedKinds as readonly string[]).includes(what)) {
       return { count, fault: { malformed: what as MalformedKind } };
     }
     throw new Error(
-      `SIMULATOR_FAULTS: "${what}" is neither a status code nor one of ${malformedKinds.join(', ')}, mismatch`,
+      `SIMULATOR_FAULTS: "${what}" is neither a status code nor one of ${malformedKinds.join(', ')}, mismatch, drip, oversized`,
     );
   });
 }

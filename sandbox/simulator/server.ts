@@ -13,6 +13,7 @@ import {
   type SimAnswer,
   errorAnswer as shapedError,
 } from './realism.js';
+import { sendAnswer } from './send-answer.js';
 
 export const DEFAULT_SIMULATOR_API_KEY = 'sim-partner-key-0000';
 export const DEFAULT_PAGE_SIZE = 20;
@@ -269,14 +270,8 @@ export class PartnerSimulator {
             ? this.faultAnswer(fault)
             : this.route(request, url, authorized, fault);
       record.status = answer.status;
-      if (!response.destroyed) {
-        response.writeHead(answer.status, {
-          'content-type': answer.contentType ?? 'application/json; charset=utf-8',
-          'cache-control': 'no-store',
-          ...answer.headers,
-        });
-        response.end(answer.body);
-      }
+      // A dripped or oversized answer keeps the request in flight until it is sent or the client lets go.
+      if (!response.destroyed) await sendAnswer(response, answer, fault);
     } finally {
       this.stats.inFlight--;
     }

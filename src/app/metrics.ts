@@ -150,7 +150,7 @@ export function createMetrics(): AppMetrics {
     }),
     partnerRequests: new Counter({
       name: 'order_desk_partner_requests_total',
-      help: 'Partner API requests (retries included in one), by operation and outcome (ok or error kind)',
+      help: 'Partner API requests (retries included in one), by operation and outcome (ok, error kind, or too_large)',
       labelNames: ['operation', 'outcome'],
       registers,
     }),

@@ -7,6 +7,7 @@ export function partnerClientOptions(env: PartnerEnv): PartnerClientOptions {
     baseUrl: env.PARTNER_API_BASE_URL,
     apiKey: env.PARTNER_API_KEY,
     timeoutMs: env.PARTNER_API_TIMEOUT_MS,
+    maxResponseBytes: env.PARTNER_API_MAX_RESPONSE_BYTES,
     maxConcurrency: env.PARTNER_API_MAX_CONCURRENCY,
     retry: { limit: env.PARTNER_API_RETRY_LIMIT },
     queryParams: {

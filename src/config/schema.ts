@@ -65,8 +65,13 @@ const partner = group(
       { secret: true, example: 'sim-partner-key-0000' },
     ),
     PARTNER_API_TIMEOUT_MS: integer(10_000, 100, 120_000).doc(
-      'How long one partner request may take, in milliseconds, before it is given up ' +
-        '(a GET is then retried, see `PARTNER_API_RETRY_LIMIT`).',
+      "One attempt at a partner request, from sending it to the answer's last byte, in ms; " +
+        'a timeout is not retried. A request ends within (`PARTNER_API_RETRY_LIMIT` + 1) × this + 10 s ' +
+        'per retry ([operations.md](operations.md#a-slow-or-oversized-partner-answer)).',
+    ),
+    PARTNER_API_MAX_RESPONSE_BYTES: integer(16_777_216, 65_536, 1_073_741_824).doc(
+      'The largest partner answer Order Desk reads, in bytes (16 MiB fits a page of 500 orders and an order ' +
+        'of a hundred 100 KB image keys). A larger one is cut off and shown as too large to read.',
     ),
     PARTNER_API_MAX_CONCURRENCY: integer(4, 1, 64).doc(
       'Partner requests one process may have in flight at once; the rest queue. ' +

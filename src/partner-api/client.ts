@@ -29,7 +29,10 @@ export interface QueryParamNames {
 export interface PartnerClientOptions {
   baseUrl: string;
   apiKey: string;
+  /** One attempt's whole exchange, headers and body. */
   timeoutMs: number;
+  /** The largest answer read, in bytes (default DEFAULT_MAX_RESPONSE_BYTES). */
+  maxResponseBytes?: number | undefined;
   maxConcurrency: number;
   queryParams: QueryParamNames;
   retry?: Partial<RetryPolicy> | undefined;

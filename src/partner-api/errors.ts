@@ -126,7 +126,7 @@ function defaultUserMessage(details: PartnerApiErrorDetails): string {
     case 'unavailable':
       return 'The partner API is unavailable right now. Try again in a few minutes; if it lasts, escalate with the reference below.';
     case 'timeout':
-      return 'The partner API took too long to answer. Try again in a moment.';
+      return 'The partner API answered too slowly: it took too long, so Order Desk stopped waiting. Try again in a moment; if it keeps happening, escalate with the reference below.';
     case 'invalid_response':
       if (details.status !== undefined && details.status >= 300 && details.status < 400)
         return 'The partner API answered with a redirect, which Order Desk does not follow (it would send our API key elsewhere). Ask your Order Desk admin.';

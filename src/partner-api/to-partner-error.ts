@@ -1,4 +1,5 @@
 import { HTTPError, TimeoutError } from 'ky';
+import { PartnerAnswerCut } from './bounded-fetch.js';
 import {
   classifyFailure,
   endpointOf,
@@ -17,6 +18,9 @@ import { PartnerApiError } from './errors.js';
 // raw body: ky's error holds the Request, and the Request holds the API key.
 
 const MAX_ERROR_BODY = 64 * 1024;
+
+const TOO_LARGE_MESSAGE =
+  'The partner API sent an answer too large to read, so Order Desk stopped reading it. Try again; if it happens again, ask your Order Desk admin, with the reference below.';
 
 /** A partner answer's parsed body, with the trace ID it came with. */
 export interface JsonResult {
@@ -91,6 +95,18 @@ export async function toPartnerError(
       secrets,
       traceId: extractTraceId(body) ?? (headerTrace ? safeTraceId(headerTrace) : undefined),
       headers: response.headers,
+    });
+  }
+  if (error instanceof PartnerAnswerCut) {
+    // Whatever arrived before the cut is not read: no body, only the headers' trace ID.
+    const { status, traceId } = error.details;
+    return new PartnerApiError({
+      kind: error.reason === 'deadline' ? 'timeout' : 'invalid_response',
+      operation,
+      status,
+      traceId,
+      userMessage: error.reason === 'size' ? TOO_LARGE_MESSAGE : undefined,
+      cause: new Error(error.message),
     });
   }
   if (error instanceof TimeoutError) {

@@ -1,5 +1,6 @@
 import ky, { HTTPError, type KyInstance } from 'ky';
 import pLimit from 'p-limit';
+import { createBoundedFetch, PartnerAnswerCut } from './bounded-fetch.js';
 import { parseRetryAfterSeconds } from './error-mapping.js';
 import { PartnerApiError } from './errors.js';
 import type { PartnerGate } from './gate.js';
@@ -41,7 +42,10 @@ export type TransportEvent =
 export interface TransportOptions {
   baseUrl: string;
   apiKey: string;
+  /** One attempt's whole exchange, headers and body; a timeout is not retried. */
   timeoutMs: number;
+  /** The largest answer body read, in bytes; a larger one fails as invalid_response, not retried. */
+  maxResponseBytes?: number | undefined;
   maxConcurrency: number;
   retry?: Partial<RetryPolicy> | undefined;
   onEvent?: ((event: TransportEvent) => void) | undefined;
@@ -72,18 +76,37 @@ export interface Transport {
 
 const RETRY_STATUSES = [408, 429, 500, 502, 503, 504];
 
+/** Fits a page of 500 orders (about 0.1 to 1 MB) and an order of a hundred large image keys. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The longest one request may take once its turn comes, retries included: every attempt up to its
+ * deadline, and every wait between attempts (a back-off, a Retry-After or the shared rate cap) at its
+ * longest. Timeouts are not retried, so a silent partner costs one deadline, not this.
+ */
+export function requestBoundMs(timeoutMs: number, retry: Partial<RetryPolicy> = {}): number {
+  const policy = { ...defaultRetryPolicy, ...retry };
+  const longestWait = Math.max(policy.maxBackoffMs, policy.maxRetryAfterMs);
+  return (policy.limit + 1) * timeoutMs + policy.limit * longestWait;
+}
+
 export function createTransport(options: TransportOptions): Transport {
   const policy: RetryPolicy = { ...defaultRetryPolicy, ...options.retry };
   const limit = pLimit(options.maxConcurrency);
   const secrets = [options.apiKey];
   const metrics: TransportMetrics = { active: 0, queued: 0, maxActive: 0, maxQueueWaitMs: 0 };
+  const boundMs = requestBoundMs(options.timeoutMs, policy);
   const api: KyInstance = ky.create({
     prefixUrl: options.baseUrl,
     headers: { 'x-api-key': options.apiKey, accept: 'application/json' },
-    timeout: options.timeoutMs,
+    // ky's timeout ends at the response headers; the bounded fetch's deadline covers the body too.
+    timeout: false,
+    fetch: createBoundedFetch(options.fetch ?? globalThis.fetch.bind(globalThis), {
+      timeoutMs: options.timeoutMs,
+      maxBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+    }),
     // The API key travels in a header; following a redirect could hand it to another host.
     redirect: 'manual',
-    ...(options.fetch ? { fetch: options.fetch } : {}),
     retry: {
       limit: policy.limit,
       methods: ['get'],
@@ -94,6 +117,8 @@ export function createTransport(options: TransportOptions): Transport {
       delay: (attempt) => policy.backoffMs * 2 ** (attempt - 1),
       // Runs as soon as a failed answer arrives, before ky waits: the moment to tell the other replicas.
       shouldRetry: async ({ error }) => {
+        // Too slow or too large: asking again would hold the slot as long again, for the same answer.
+        if (error instanceof PartnerAnswerCut) return false;
         if (error instanceof HTTPError) {
           await noteRetryAfter(error.response, operationOf(error.request));
           // Waiting longer than the cap would leave a Slack user staring at nothing: give up and say when.
@@ -156,6 +181,8 @@ export function createTransport(options: TransportOptions): Transport {
       metrics.active++;
       metrics.maxActive = Math.max(metrics.maxActive, metrics.active);
       const startedAt = performance.now();
+      // The whole request, retries and waits included, ends by this deadline (see requestBoundMs).
+      const overall = AbortSignal.timeout(boundMs);
       try {
         signal?.throwIfAborted();
         const refused = await options.gate?.beforeRequest(policy.maxRetryAfterMs);
@@ -169,18 +196,29 @@ export function createTransport(options: TransportOptions): Transport {
         }
         const response = await api.get(path, {
           ...(searchParams ? { searchParams } : {}),
-          ...(signal ? { signal } : {}),
+          signal: signal ? AbortSignal.any([signal, overall]) : overall,
         });
+        // Already read whole, within the deadline and the size limit, by the bounded fetch.
         const body = await response.text();
         report('ok', startedAt);
         return body;
       } catch (error) {
         // Stopped by the caller (a job's round at shutdown): not the partner's failure.
         if (signal?.aborted) throw signal.reason;
-        const failure = await toPartnerError(error, operation, secrets);
+        const failure = overall.aborted
+          ? new PartnerApiError({
+              kind: 'timeout',
+              operation,
+              cause: new Error(`No answer within ${boundMs} ms, retries included`),
+            })
+          : await toPartnerError(error, operation, secrets);
         if (failure.retryAfterSeconds !== undefined && failure.status !== undefined)
           await noteRetryAfterSeconds(failure, operation);
-        report(failure.kind, startedAt);
+        // A cut answer is counted as what it was: too slow (timeout) or too large (too_large).
+        report(
+          error instanceof PartnerAnswerCut && error.reason === 'size' ? 'too_large' : failure.kind,
+          startedAt,
+        );
         throw failure;
       } finally {
         metrics.active--;

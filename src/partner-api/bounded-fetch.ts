@@ -1,0 +1,129 @@
+import { safeTraceId } from './error-mapping.js';
+
+// ky's `timeout` ends when the response headers arrive, and the body is then read with no limit of
+// time or size: a partner that sends its headers at once and then one byte a second held a request
+// slot for as long as it liked. This fetch, given to ky, reads each attempt's answer whole (headers
+// and body) under one deadline and one size limit, so ky's retries, hooks and errors see a complete,
+// bounded answer or a PartnerAnswerCut.
+
+export interface AnswerBounds {
+  /** One attempt's whole exchange: from sending the request to the body's last byte. */
+  timeoutMs: number;
+  /** The most bytes one answer's body may have (success or error alike). */
+  maxBytes: number;
+}
+
+/** An answer that was not read whole: too slow (`deadline`) or too large (`size`). */
+export class PartnerAnswerCut extends Error {
+  override readonly name = 'PartnerAnswerCut';
+  constructor(
+    readonly reason: 'deadline' | 'size',
+    /** What the partner had sent by then; never the body. */
+    readonly details: { status?: number | undefined; traceId?: string | undefined; bytesRead: number },
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Statuses whose Response may not have a body. */
+const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
+
+export function createBoundedFetch(base: typeof fetch, bounds: AnswerBounds): typeof fetch {
+  return async (input, init) => {
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(new Error('partner answer deadline')), bounds.timeoutMs);
+    // ky puts its own signal (the caller's, and its own for retries) on the Request.
+    const outer = init?.signal ?? (input instanceof Request ? input.signal : undefined);
+    const signal = outer ? AbortSignal.any([outer, deadline.signal]) : deadline.signal;
+    let response: Response | undefined;
+    let bytesRead = 0;
+    try {
+      response = await base(input, { ...init, signal });
+      const body = await readBody(response, bounds.maxBytes, signal, (bytes) => {
+        bytesRead = bytes;
+      });
+      return new Response(NULL_BODY_STATUSES.has(response.status) ? null : body, {
+        status: response.status,
+        statusText: response.statusText,
+        headers: response.headers,
+      });
+    } catch (error) {
+      // The caller's own stop is theirs to report; only our deadline is the partner's slowness.
+      if (deadline.signal.aborted && !outer?.aborted) {
+        throw new PartnerAnswerCut(
+          'deadline',
+          { status: response?.status, traceId: headerTraceId(response), bytesRead },
+          `The answer was not complete within ${bounds.timeoutMs} ms` +
+            (response ? ` (HTTP ${response.status}, ${bytesRead} bytes read)` : ' (no headers yet)'),
+        );
+      }
+      if (error instanceof SizeExceeded) {
+        throw new PartnerAnswerCut(
+          'size',
+          { status: response?.status, traceId: headerTraceId(response), bytesRead: error.bytesRead },
+          `The answer was larger than ${bounds.maxBytes} bytes` +
+            (response ? ` (HTTP ${response.status})` : ''),
+        );
+      }
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+}
+
+class SizeExceeded extends Error {
+  constructor(readonly bytesRead: number) {
+    super('size exceeded');
+  }
+}
+
+/** The body as bytes, read as a stream and stopped (connection closed) at the limit or the signal. */
+async function readBody(
+  response: Response,
+  maxBytes: number,
+  signal: AbortSignal,
+  progress: (bytes: number) => void,
+): Promise<Uint8Array<ArrayBuffer>> {
+  const declared = Number(response.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    void response.body?.cancel().catch(() => undefined);
+    throw new SizeExceeded(0);
+  }
+  if (!response.body) return new Uint8Array(new ArrayBuffer(0));
+  const reader = response.body.getReader();
+  // fetch errors the body when its signal aborts; this makes sure a read never outlives the signal.
+  const aborted = new Promise<never>((_, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
+  aborted.catch(() => undefined);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await Promise.race([reader.read(), aborted]);
+      if (done) break;
+      size += value.byteLength;
+      progress(size);
+      if (size > maxBytes) throw new SizeExceeded(size);
+      chunks.push(value);
+    }
+  } catch (error) {
+    void reader.cancel().catch(() => undefined);
+    throw error;
+  }
+  const body = new Uint8Array(new ArrayBuffer(size));
+  let offset = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return body;
+}
+
+function headerTraceId(response: Response | undefined): string | undefined {
+  const raw = response?.headers.get('x-trace-id') ?? response?.headers.get('x-request-id');
+  return raw ? safeTraceId(raw) : undefined;
+}

@@ -1,0 +1,135 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { PartnerSimulator } from '../../sandbox/simulator/server.js';
+import type { TransportEvent } from '../../src/partner-api/index.js';
+import { DEFAULT_MAX_RESPONSE_BYTES, requestBoundMs } from '../../src/partner-api/transport.js';
+import { clientFor, failureOf, startTestSimulator } from '../helpers/partner.js';
+import { until } from '../helpers/until.js';
+
+// Issue 25 §1: one deadline covers each attempt's headers and body, and every answer has a size limit.
+
+describe('a partner answer is bounded in time and size', () => {
+  let simulator: PartnerSimulator;
+  beforeAll(async () => {
+    simulator = await startTestSimulator();
+  });
+  afterEach(() => {
+    simulator.faults.reset();
+    simulator.resetStats();
+  });
+  afterAll(async () => {
+    await simulator.stop();
+  });
+
+  const outcomes = (events: TransportEvent[]) =>
+    events.flatMap((event) => (event.type === 'request' ? [event.outcome] : []));
+
+  it('a body dripped after prompt headers is cut at the deadline, not retried, and the connection let go', async () => {
+    // 20 orders one byte every 50 ms would take minutes; the deadline is 300 ms from sending.
+    simulator.faults.next(1, { dripMs: 50 });
+    const events: TransportEvent[] = [];
+    const started = performance.now();
+    const error = await failureOf(
+      clientFor(simulator, { timeoutMs: 300, onEvent: (e) => events.push(e) }).orders.list({ limit: 20 }),
+    );
+    const elapsed = performance.now() - started;
+    expect(error.kind).toBe('timeout');
+    expect(error.userMessage).toContain('answered too slowly');
+    expect(error.status).toBe(200);
+    // The trace ID came with the headers; the body was never read.
+    expect(error.traceId).toMatch(/^[0-9a-f]{16}$/);
+    expect(String(error.cause)).toMatch(/not complete within 300 ms \(HTTP 200, \d+ bytes read\)/);
+    expect(elapsed).toBeGreaterThanOrEqual(290);
+    expect(elapsed).toBeLessThan(2_000);
+    expect(simulator.stats.requests).toBe(1);
+    expect(outcomes(events)).toEqual(['timeout']);
+    // The partner sees the connection closed: nothing is left in flight there either.
+    await until('the dripping answer to be abandoned', () => simulator.stats.inFlight === 0, 2_000);
+  });
+
+  it('a dripping answer holds its slot only until the deadline: the next request then goes', async () => {
+    simulator.faults.next(1, { dripMs: 50 });
+    const client = clientFor(simulator, { timeoutMs: 300, maxConcurrency: 1 });
+    const started = performance.now();
+    const [slow, next] = await Promise.allSettled([
+      client.orders.list({ limit: 20 }),
+      client.orders.list({ limit: 3 }),
+    ]);
+    expect(slow.status).toBe('rejected');
+    expect(next.status === 'fulfilled' && next.value.orders).toHaveLength(3);
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+
+  it('headers that never come are cut at the same deadline', async () => {
+    simulator.faults.next(1, { delayMs: 1_000 });
+    const error = await failureOf(clientFor(simulator, { timeoutMs: 200 }).orders.list());
+    expect(error.kind).toBe('timeout');
+    expect(String(error.cause)).toContain('no headers yet');
+    expect(simulator.stats.requests).toBe(1);
+  });
+
+  it('an answer over the size limit is cut at the limit, not retried, and counted as too_large', async () => {
+    simulator.faults.next(1, { oversizeBytes: 1_000_000 });
+    const events: TransportEvent[] = [];
+    const error = await failureOf(
+      clientFor(simulator, { maxResponseBytes: 65_536, onEvent: (e) => events.push(e) }).orders.list({
+        limit: 5,
+      }),
+    );
+    expect(error.kind).toBe('invalid_response');
+    expect(error.userMessage).toContain('sent an answer too large to read');
+    expect(error.traceId).toMatch(/^[0-9a-f]{16}$/);
+    expect(String(error.cause)).toContain('larger than 65536 bytes (HTTP 200)');
+    expect(simulator.stats.requests).toBe(1);
+    expect(outcomes(events)).toEqual(['too_large']);
+    expect(events.some((e) => e.type === 'retry')).toBe(false);
+    await until('the oversized answer to be abandoned', () => simulator.stats.inFlight === 0, 2_000);
+  });
+
+  it('a declared Content-Length over the limit is refused before reading the body', async () => {
+    // Headers promise 100 MB, then nothing comes: waiting for it would run into the deadline.
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100000000' });
+      res.write('{');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const started = performance.now();
+      const error = await failureOf(
+        clientFor(simulator, { baseUrl: url, timeoutMs: 5_000, maxResponseBytes: 65_536 }).orders.list(),
+      );
+      expect(error.kind).toBe('invalid_response');
+      expect(error.userMessage).toContain('too large to read');
+      expect(performance.now() - started).toBeLessThan(2_000);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
+  it('the default limit reads a page of 500 orders and an answer of a hundred 100 KB image keys', async () => {
+    const client = clientFor(simulator);
+    expect((await client.orders.list({ limit: 500, page: 1 })).orders.length).toBeGreaterThan(0);
+    // 13 MB: a hundred image keys of 100 KB, base64 encoded; valid JSON padded to that size.
+    simulator.faults.next(1, { oversizeBytes: 13_400_000 });
+    expect((await client.orders.list({ limit: 5 })).orders).toHaveLength(5);
+    simulator.faults.next(1, { oversizeBytes: DEFAULT_MAX_RESPONSE_BYTES + 1 });
+    expect((await failureOf(client.orders.list({ limit: 5 }))).userMessage).toContain('too large');
+  });
+
+  it('error bodies are bounded too', async () => {
+    simulator.faults.next(3, { status: 503, oversizeBytes: 1_000_000 });
+    const error = await failureOf(clientFor(simulator, { maxResponseBytes: 65_536 }).orders.list());
+    expect(error.userMessage).toContain('too large to read');
+    expect(error.status).toBe(503);
+  });
+
+  it('a request, retries included, is bounded by attempts × timeout + the longest wait per retry', () => {
+    // The defaults: 3 attempts of 10 s, and at most 10 s (Retry-After cap) before each of 2 retries.
+    expect(requestBoundMs(10_000)).toBe(50_000);
+    expect(requestBoundMs(300, { limit: 0 })).toBe(300);
+    expect(requestBoundMs(300, { limit: 2, maxBackoffMs: 20, maxRetryAfterMs: 2_000 })).toBe(4_900);
+  });
+});
