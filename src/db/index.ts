@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Compilable, CompiledQuery, Kysely } from 'kysely';
 import type { AppLogger } from '../logger.js';
-import { type Engine, migrationProvider } from './migrations.js';
+import { afterMigrations, type Engine, migrationProvider } from './migrations.js';
 import type { Database } from './schema.js';
 import { cachedPrepare } from './statement-cache.js';
 
@@ -209,6 +209,12 @@ async function migrate(db: Kysely<Database>, engine: Engine): Promise<void> {
       `Order Desk could not bring its database up to date${failed ? ` (migration ${failed})` : ''}: ${(error as Error).message}`,
     );
   }
+  const applied = (results ?? []).filter((result) => result.status === 'Success');
+  await afterMigrations(
+    db,
+    engine,
+    applied.map((result) => result.migrationName),
+  );
 }
 
 function wrap(

@@ -1,4 +1,4 @@
-import type { Kysely, Migration, MigrationProvider } from 'kysely';
+import type { Kysely, Migration, MigrationProvider, QueryExecutorProvider } from 'kysely';
 import { MAX_KEY_LENGTH, searchTextFor, storedTitle } from '../orders/search-text.js';
 
 export type Engine = 'sqlite' | 'postgres';
@@ -85,15 +85,30 @@ async function boundSearchTexts(db: Kysely<unknown>, engine: Engine): Promise<vo
       insert into orders_fts(rowid, search_text) values (new.rowid, new.search_text); end`.execute(db);
     await sql`insert into orders_fts(orders_fts) values ('rebuild')`.execute(db);
     await sql`insert into orders_fts(orders_fts) values ('optimize')`.execute(db);
-    // Outside a transaction (SQLite's migrations run outside one): the file shrinks to what is left.
-    await sql`vacuum`.execute(db);
-    return;
   }
-  // PostgreSQL runs the migrations in one transaction, where VACUUM FULL cannot run; CLUSTER can, and
-  // rewrites the table and every index (the trigram one included) without the dead rows and the
-  // long titles' old versions. It holds the table for the rewrite (seconds per 100,000 orders).
-  await sql`cluster orders using orders_created_id`.execute(db);
-  await sql`analyze orders`.execute(db);
+  // The space is given back after the migrations (afterMigrations): PostgreSQL runs them in one
+  // transaction, where VACUUM cannot run (and a rewrite there would keep the rows it replaced).
+}
+
+/**
+ * What runs once the migrations are applied, outside any transaction, for those just applied: 0013
+ * gives back the space of the long titles and their trigrams (SQLite: VACUUM rewrites the file;
+ * PostgreSQL: VACUUM FULL rewrites the table and its indexes, holding the table meanwhile, seconds
+ * per 100,000 orders).
+ */
+export async function afterMigrations(
+  db: QueryExecutorProvider,
+  engine: Engine,
+  applied: readonly string[],
+): Promise<void> {
+  const { sql } = await import('kysely');
+  if (applied.includes('0013_bounded_search_text')) {
+    if (engine === 'sqlite') await sql`vacuum`.execute(db);
+    else {
+      await sql`vacuum full orders`.execute(db);
+      await sql`analyze orders`.execute(db);
+    }
+  }
 }
 
 /**
@@ -516,7 +531,8 @@ function migrations(engine: Engine): Record<string, Migration> {
       },
     },
     '0013_bounded_search_text': {
-      // Bounded titles and folded search texts (orders/search-text.ts) for the orders already stored.
+      // Bounded titles and folded search texts (orders/search-text.ts) for the orders already stored;
+      // afterMigrations gives the space back.
       async up(db: Kysely<unknown>) {
         await boundSearchTexts(db, engine);
       },

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,7 +9,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DatabaseStartupError, type OrderDeskDb, openDatabase } from '../../src/db/index.js';
 import { type Engine, migrationProvider } from '../../src/db/migrations.js';
-import type { OrdersTable } from '../../src/db/schema.js';
+import type { Database, OrdersTable } from '../../src/db/schema.js';
 import { createLogger } from '../../src/logger.js';
 import { createOrderIndex } from '../../src/orders/order-index.js';
 import { createOutboxStore } from '../../src/outbox/store.js';
@@ -256,6 +257,109 @@ async function upgradesToOneOutbox(
   await db.close();
 }
 
+/** The orders table as migration 0012 left it: lower-case search texts, titles as the partner sent them. */
+type Before0013 = { orders: OrdersTable };
+
+/** Text that does not compress, in letters no search of the test uses. */
+const noise = (length: number) =>
+  Array.from(randomBytes(length), (byte) => '0123456789qwxyzkjv'[byte % 18]).join('');
+
+/** How much room the orders take (table and indexes; SQLite: the whole file's pages). */
+async function ordersSize(engine: Engine, db: Kysely<Before0013> | Kysely<Database>): Promise<number> {
+  if (engine === 'sqlite') {
+    const { rows } = await sql<{ bytes: number }>`select page_count * page_size as bytes
+      from pragma_page_count(), pragma_page_size()`.execute(db);
+    return Number(rows[0]?.bytes);
+  }
+  const { rows } = await sql<{ bytes: string }>`select pg_total_relation_size('orders') as bytes`.execute(db);
+  return Number(rows[0]?.bytes);
+}
+
+/**
+ * A database left at migration 0012 with long-titled orders, accented ones (composed and not) and one
+ * whose reference is over the bound upgrades in place (0013): titles cut, search texts folded, the
+ * over-long order gone, the trigram index rebuilt (searches find the folded texts through it) and the
+ * space given back.
+ */
+async function upgradesToBoundedSearchText(
+  engine: Engine,
+  atOldVersion: () => Promise<Kysely<Before0013>>,
+  reopen: () => Promise<OrderDeskDb>,
+) {
+  const old = await atOldVersion();
+  const migrated = await new Migrator({ db: old, provider: migrationProvider(engine) }).migrateTo(
+    '0012_one_outbox',
+  );
+  expect(migrated.error).toBeUndefined();
+  const row = (id: string, title: string, reference = `PO-${id}`) => ({
+    id,
+    reference_id: reference,
+    status: 'COMPLETED',
+    item_id: 'ITEM-1',
+    title,
+    quantity: 1,
+    amount: 10,
+    created_at: `2025-01-02T03:04:${id.slice(-2)}.000Z`,
+    // What the code before 0013 stored: lower case, nothing else.
+    search_text: [id, reference, title].join(' ').toLowerCase(),
+    first_seen_at: '2025-01-02T03:04:05.000Z',
+    last_seen_at: '2025-01-02T03:04:05.000Z',
+    status_version: 0,
+    missing_since: null,
+    next_check_at: null,
+    checks: 0,
+  });
+  const long = Array.from({ length: 16 }, (_, i) =>
+    // Text that does not compress (PostgreSQL would store a repeated one in a few bytes).
+    row(`LONG-${String(i).padStart(2, '0')}`, `Huge Bundle ${i} Wool Sock 👩‍👩‍👧 ${noise(20_000)}`),
+  );
+  await old
+    .insertInto('orders')
+    .values([
+      ...long,
+      row('ACC-01', 'CAFÉ OLÉ'),
+      row('ACC-02', 'Cafe\u0301 Cre\u0300me'),
+      row('ACC-03', 'Straße nach İstanbul'),
+      row('REF-99', 'Fine title', `PO-${'9'.repeat(150)}`),
+    ])
+    .execute();
+  const before = await ordersSize(engine, old);
+  await old.destroy();
+
+  const db = await reopen();
+  const index = createOrderIndex(db);
+  const ids = async (text: string) => (await index.search({ text, limit: 50 })).orders.map((o) => o.id);
+  expect(await ids('cafe')).toEqual(['ACC-02', 'ACC-01']);
+  expect(await ids('cafe\u0301')).toEqual(['ACC-02', 'ACC-01']);
+  expect(await ids('creme')).toEqual(['ACC-02']);
+  expect(await ids('strasse')).toEqual(['ACC-03']);
+  expect(await ids('istanbul')).toEqual(['ACC-03']);
+  expect(await ids('huge bundle 7')).toEqual(['LONG-07']);
+  expect(await index.get('REF-99')).toBeUndefined();
+  const title = (await index.get('LONG-03'))?.item.title ?? '';
+  expect([...title].length).toBeLessThanOrEqual(500);
+  expect(title.startsWith('Huge Bundle 3 Wool Sock 👩‍👩‍👧 ')).toBe(true);
+  expect(title.endsWith('…')).toBe(true);
+  const after = await db.run((kysely) => ordersSize(engine, kysely));
+  expect(after).toBeLessThan(before / 4);
+  // The trigram index follows later changes again (SQLite's trigger is back).
+  await index.record(
+    [
+      {
+        id: 'ACC-01',
+        referenceId: 'PO-ACC-01',
+        status: 'COMPLETED',
+        item: { id: 'ITEM-1', title: 'Crème Brûlée', quantity: 1, amount: 10 },
+        createdAt: '2025-01-02T03:04:01.000Z',
+      },
+    ],
+    new Date('2026-11-25T10:00:00Z'),
+  );
+  expect(await ids('brulee')).toEqual(['ACC-01']);
+  expect(await ids('ole')).toEqual([]);
+  await db.close();
+}
+
 describe('SQLite in DATA_DIR', () => {
   const dir = mkdtempSync(join(tmpdir(), 'order-desk-db-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -297,6 +401,18 @@ describe('SQLite in DATA_DIR', () => {
       () => openDatabase({ databaseUrl: undefined, dataDir, logger: quietLogger() }),
     );
   });
+  it('a file from before bounded search texts (migration 0012) upgrades in place', async () => {
+    const dataDir = join(dir, 'upgrade-search-text');
+    mkdirSync(dataDir, { recursive: true });
+    await upgradesToBoundedSearchText(
+      'sqlite',
+      async () =>
+        new Kysely<Before0013>({
+          dialect: new SqliteDialect({ database: new BetterSqlite3(join(dataDir, 'order-desk.sqlite')) }),
+        }),
+      () => openDatabase({ databaseUrl: undefined, dataDir, logger: quietLogger() }),
+    );
+  });
 });
 
 describe.skipIf(postgresTests.skip)('PostgreSQL', () => {
@@ -332,6 +448,18 @@ describe.skipIf(postgresTests.skip)('PostgreSQL', () => {
       'postgres',
       async () =>
         new Kysely<Before0012>({
+          dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url }) }),
+        }),
+      () => openDatabase({ databaseUrl: url, dataDir: ':memory:', logger: quietLogger() }),
+    );
+  });
+
+  it('a database from before bounded search texts (migration 0012) upgrades in place', async () => {
+    const url = await createDatabase(server, 'upgrade_search_text');
+    await upgradesToBoundedSearchText(
+      'postgres',
+      async () =>
+        new Kysely<Before0013>({
           dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url }) }),
         }),
       () => openDatabase({ databaseUrl: url, dataDir: ':memory:', logger: quietLogger() }),
