@@ -41,7 +41,7 @@ describe('a partner answer is bounded in time and size', () => {
     expect(error.traceId).toMatch(/^[0-9a-f]{16}$/);
     expect(String(error.cause)).toMatch(/not complete within 300 ms \(HTTP 200, \d+ bytes read\)/);
     expect(elapsed).toBeGreaterThanOrEqual(290);
-    expect(elapsed).toBeLessThan(2_000);
+    expect(elapsed).toBeLessThan(5_000);
     expect(simulator.stats.requests).toBe(1);
     expect(outcomes(events)).toEqual(['timeout']);
     // The partner sees the connection closed: nothing is left in flight there either.
@@ -58,7 +58,8 @@ describe('a partner answer is bounded in time and size', () => {
     ]);
     expect(slow.status).toBe('rejected');
     expect(next.status === 'fulfilled' && next.value.orders).toHaveLength(3);
-    expect(performance.now() - started).toBeLessThan(2_000);
+    // The drip alone would take minutes.
+    expect(performance.now() - started).toBeLessThan(5_000);
   });
 
   it('headers that never come are cut at the same deadline', async () => {
@@ -98,11 +99,12 @@ describe('a partner answer is bounded in time and size', () => {
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
       const started = performance.now();
       const error = await failureOf(
-        clientFor(simulator, { baseUrl: url, timeoutMs: 5_000, maxResponseBytes: 65_536 }).orders.list(),
+        clientFor(simulator, { baseUrl: url, timeoutMs: 10_000, maxResponseBytes: 65_536 }).orders.list(),
       );
       expect(error.kind).toBe('invalid_response');
       expect(error.userMessage).toContain('too large to read');
-      expect(performance.now() - started).toBeLessThan(2_000);
+      // Well before the 10 s deadline: the body was never waited for.
+      expect(performance.now() - started).toBeLessThan(5_000);
     } finally {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

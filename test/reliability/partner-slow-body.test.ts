@@ -41,9 +41,9 @@ describe('a slow or oversized partner answer', () => {
 
   it('a dripping partner holds no /order: each slot is freed at the deadline and the next /order is answered', async () => {
     const [first, second, third] = orderIds();
-    // Both partner slots get an answer whose headers come at once and whose body comes a byte every
-    // 100 ms (about a minute for one search); a third /order waits for a slot.
-    h.simulator.faults.next(2, { dripMs: 100 });
+    // Both partner slots get an answer whose headers come at once and whose body comes a byte a
+    // second (minutes for one search, as in the issue); a third /order waits for a slot.
+    h.simulator.faults.next(2, { dripMs: 1_000 });
     const timeoutsBefore = await counted('timeout');
     const started = performance.now();
     const sent = await Promise.all([first, second, third].map((id) => order(id ?? '')));
@@ -59,8 +59,8 @@ describe('a slow or oversized partner answer', () => {
     const answered = [first, second, third].filter((_id, i) => !texts[i]?.includes('too slowly'));
     expect(answered).toHaveLength(1);
     expect(texts.find((t) => !t.includes('too slowly'))).toContain(answered[0]);
-    // Everything within a few deadlines, not the minute the drip would take.
-    expect(elapsed).toBeLessThan(TIMEOUT_MS * 10);
+    // Within a few deadlines (and a busy machine's slack), not the minutes the drip would take.
+    expect(elapsed).toBeLessThan(15_000);
     expect((await counted('timeout')) - timeoutsBefore).toBe(2);
 
     // One log line per failure shown, with the endpoint and the trace ID, and no order ID.
