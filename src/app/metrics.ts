@@ -34,6 +34,7 @@ export interface AppMetrics {
   outboxEnqueueFailures: Counter<'kind'>;
   slackDeliveries: Counter<'kind' | 'outcome'>;
   syncRequests: Counter<'kind' | 'outcome'>;
+  ordersRefused: Counter<'field'>;
   slackDeliveryRetries: Counter<'kind' | 'reason'>;
   workflowSteps: Counter<'step' | 'outcome'>;
   /** The gauges read these when scraped; set once the parts they read exist. */
@@ -219,6 +220,12 @@ export function createMetrics(): AppMetrics {
       name: 'order_desk_sync_requests_total',
       help: 'Partner requests of the order sync, by kind (backfill, follow) and outcome (ok or the error kind)',
       labelNames: ['kind', 'outcome'],
+      registers,
+    }),
+    ordersRefused: new Counter({
+      name: 'order_desk_orders_refused_total',
+      help: 'Partner orders not kept in the order copy because their ID or reference is over 100 characters, by field (each order once per process; each is in the log)',
+      labelNames: ['field'],
       registers,
     }),
     slackDeliveries: new Counter({

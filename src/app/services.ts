@@ -120,7 +120,10 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
   metrics.sources.partnerCooldownActive = () => gate.cooldownActive();
   metrics.sources.stateBackendUp = () => state.isUp();
   const tracker = createInflightTracker();
-  const orderIndex = createOrderIndex(db);
+  const orderIndex = createOrderIndex(db, {
+    logger,
+    onRefused: (field) => metrics.ordersRefused.inc({ field }),
+  });
   const notifications = createNotificationStore(db);
   // Everything the app reads from the partner also updates the index; the sync reads directly.
   const partner = withWriteThrough(directPartner, orderIndex, {
