@@ -6,10 +6,12 @@ import { isPartnerApiError, type OrderSummary, type PartnerApiError } from '../p
 import { adminNote } from './admin-note.js';
 import {
   echo,
+  escapeCut,
   escapeMrkdwn,
   formatMoney,
   formatRunway,
   plural,
+  SHOWN,
   slackDate,
   statusWithEmoji,
   truncate,
@@ -70,9 +72,9 @@ function trace(error: PartnerApiError): string {
 
 /** One line per order: the ID first (what support searches by), then what tells it apart. */
 function orderLine(order: OrderSummary, options: RenderOptions): string {
-  const reference = order.referenceId ? ` · ${escapeMrkdwn(order.referenceId)}` : '';
+  const reference = order.referenceId ? ` · ${escapeCut(order.referenceId, SHOWN.id)}` : '';
   const title = order.item.title ? ` · ${echo(order.item.title)}` : '';
-  return `• \`${escapeMrkdwn(order.id.replace(/`/g, 'ˋ'))}\`${reference} · ${formatMoney(order.item.amount, options.currency)}${title}`;
+  return `• \`${escapeCut(order.id.replace(/`/g, 'ˋ'), SHOWN.id)}\`${reference} · ${formatMoney(order.item.amount, options.currency)}${title}`;
 }
 
 /** The listed orders, at most DIGEST_LIST_LIMIT, and how to find the others. */

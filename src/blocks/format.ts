@@ -73,7 +73,7 @@ export function formatRunway(value: number | null): string {
 export function slackDate(iso: string | null, now: Date): string {
   if (!iso) return 'unknown';
   const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return escapeMrkdwn(iso);
+  if (Number.isNaN(date.getTime())) return escapeCut(iso, SHOWN.id);
   const seconds = Math.floor(date.getTime() / 1000);
   // date-fns formats in the server's zone; shifting by the offset makes the fallback read in UTC.
   const fallback = `${format(addMinutes(date, date.getTimezoneOffset()), 'd MMM yyyy, HH:mm')} UTC`;
@@ -89,6 +89,12 @@ export function slackDate(iso: string | null, now: Date): string {
 export function notificationText(text: string): string {
   return escapeMrkdwn(truncate(text, 300));
 }
+
+/**
+ * How much of a partner's value is shown where a line holds several (lists, small print): enough to
+ * recognise it, and short enough that every part of the line fits Slack's limits whatever was sent.
+ */
+export const SHOWN = { id: 64, reference: 100, title: 500 } as const;
 
 /** How much of what a user typed is quoted back: enough to recognise it, never a wall of text. */
 export const ECHO_LENGTH = 60;

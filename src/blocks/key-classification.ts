@@ -51,7 +51,8 @@ export function classifyKey(key: DigitalKey, position: number): KeyPiece {
       text: `Key ${position} is a file (${escapeMrkdwn(truncate(value.slice(5).split(/[;,]/)[0] || 'unknown type', 40))}) that Slack cannot show; retrieve it from the partner platform.`,
     };
   }
-  const printable = !UNPRINTABLE.test(value) && value.length <= MAX_PRINTABLE_KEY;
+  // Measured as sent: escaped, a key of `&`s is five times as long (a section holds 3,000).
+  const printable = !UNPRINTABLE.test(value) && escapeMrkdwn(value).length <= MAX_PRINTABLE_KEY;
   if (kind === 'link') {
     return printable && /^https?:\/\/[^\s<>|]+$/i.test(value)
       ? { kind: 'link', url: value }

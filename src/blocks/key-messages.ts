@@ -2,7 +2,7 @@ import type { DigitalKey, OrderKeys } from '../partner-api/index.js';
 import { ActionIds } from './action-ids.js';
 import { adminNote } from './admin-note.js';
 import { deliveryWarnings } from './delivery-warnings.js';
-import { escapeMrkdwn, notificationText, plural, truncate } from './format.js';
+import { escapeCut, escapeMrkdwn, notificationText, plural, SHOWN, truncate } from './format.js';
 import { classifyKey } from './key-classification.js';
 import { type Block, button, type SlackMessage } from './types.js';
 
@@ -144,7 +144,7 @@ export function renderKeyMessages(
     pieces.push({
       block: mrkdwn(
         truncate(
-          `*${escapeMrkdwn(product.title ?? 'Untitled product')}*${quantity} · ${count}`,
+          `*${escapeCut(product.title ?? 'Untitled product', 2_000)}*${quantity} · ${count}`,
           SECTION_LIMIT,
         ),
       ),
@@ -175,7 +175,9 @@ export function renderKeyMessages(
   const keyWord = totalKeys === 1 ? 'key' : 'keys';
 
   const warnings = deliveryWarnings(order);
-  const named = reference ? ` (reference \`${escapeMrkdwn(reference.replace(/`/g, 'ˋ'))}\`)` : '';
+  const named = reference
+    ? ` (reference \`${escapeCut(reference.replace(/`/g, 'ˋ'), SHOWN.reference)}\`)`
+    : '';
   const messages = shownGroups.map((group, index) => {
     const part = shownGroups.length > 1 ? ` (part ${index + 1} of ${shownGroups.length})` : '';
     const blocks: Block[] = [

@@ -1,5 +1,5 @@
 import type { OrderSummary } from '../partner-api/index.js';
-import { escapeMrkdwn, notificationText, plural, shorten, typedText } from './format.js';
+import { escapeCut, escapeMrkdwn, notificationText, plural, SHOWN, shorten, typedText } from './format.js';
 import type { Block, SlackMessage } from './types.js';
 
 // `/order-keys <text>` when the text names no single order: said plainly, with what to type next.
@@ -27,7 +27,7 @@ export function renderNoOrderNamed(typed: string): SlackMessage {
 export function renderSeveralOrders(typed: string, orders: readonly OrderSummary[]): SlackMessage {
   const lines = orders.slice(0, LISTED).map((order) => {
     const title = order.item.title ? ` · ${escapeMrkdwn(shorten(order.item.title))}` : '';
-    return `• \`/order-keys ${escapeMrkdwn(order.id)}\`${title}`;
+    return `• \`/order-keys ${escapeCut(order.id, SHOWN.id)}\`${title}`;
   });
   const more = orders.length > LISTED ? `\n…and ${plural(orders.length - LISTED, 'more order')}.` : '';
   return {

@@ -1,10 +1,12 @@
 import type { OrderSummary } from '../partner-api/index.js';
 import { statusLabel } from '../partner-api/statuses.js';
 import {
+  escapeCut,
   escapeMrkdwn,
   formatMoney,
   neutraliseMarks,
   notificationText,
+  SHOWN,
   slackDate,
   statusWithEmoji,
   truncate,
@@ -74,7 +76,7 @@ export function renderAlreadySettled(order: OrderSummary): SlackMessage {
     text: notificationText(`Order ${order.id} is already ${statusLabel(order.status)}`),
     blocks: [
       section(
-        `Order \`${escapeMrkdwn(order.id)}\` is already ${statusWithEmoji(order.status)}: there is nothing to wait for.`,
+        `Order \`${escapeCut(order.id, SHOWN.id)}\` is already ${statusWithEmoji(order.status)}: there is nothing to wait for.`,
       ),
     ],
   };
@@ -106,7 +108,7 @@ export function renderWatchNotification(
     text: notificationText(`Order ${order.id} is now ${statusLabel(order.status)}${change}`),
     blocks: [
       section(
-        `:bell: *Order \`${escapeMrkdwn(order.id)}\` is now ${statusLabel(order.status)}*${escapeMrkdwn(change)}.`,
+        `:bell: *Order \`${escapeCut(order.id, SHOWN.id)}\` is now ${escapeMrkdwn(statusLabel(order.status))}*${escapeMrkdwn(change)}.`,
       ),
       ...card.blocks,
       context('You asked to be told when this order changed; this watch has ended.'),
@@ -134,7 +136,7 @@ export function describeFilters(filters: FiltersShown, currency: string | undefi
     parts.push(
       filters.toStatuses.length === 0
         ? 'status changes'
-        : `status changes to ${filters.toStatuses.map((status) => statusLabel(status)).join(', ')}`,
+        : `status changes to ${filters.toStatuses.map((status) => escapeMrkdwn(statusLabel(status))).join(', ')}`,
     );
   const only: string[] = [];
   if (filters.minAmount !== null) only.push(`of at least ${formatMoney(filters.minAmount, currency)}`);
@@ -150,10 +152,11 @@ export function renderSubscriptionPost(
   options: RenderOptions & { inThread: boolean },
 ): SlackMessage {
   const quantity = order.item.quantity === null ? '' : ` × ${order.item.quantity}`;
+  const id = escapeCut(order.id, SHOWN.id);
   const what =
     event.kind === 'new'
-      ? `:new: *New order* \`${escapeMrkdwn(order.id)}\``
-      : `*\`${escapeMrkdwn(order.id)}\`: ${escapeMrkdwn(statusLabel(event.fromStatus))} → ${statusWithEmoji(event.toStatus)}*`;
+      ? `:new: *New order* \`${id}\``
+      : `*\`${id}\`: ${escapeMrkdwn(statusLabel(event.fromStatus))} → ${statusWithEmoji(event.toStatus)}*`;
   const text =
     event.kind === 'new'
       ? `New order ${order.id}: ${statusLabel(order.status)}`
@@ -168,11 +171,9 @@ export function renderSubscriptionPost(
     text: notificationText(text),
     blocks: [
       section(
-        `${what}\n${order.referenceId ? escapeMrkdwn(order.referenceId) : 'no reference'} · ${statusWithEmoji(order.status)} · ${escapeMrkdwn(order.item.title ?? 'Untitled item')}${quantity} · ${formatMoney(order.item.amount, options.currency)}`,
+        `${what}\n${order.referenceId ? escapeCut(order.referenceId, SHOWN.reference) : 'no reference'} · ${statusWithEmoji(order.status)} · ${escapeCut(order.item.title ?? 'Untitled item', SHOWN.title)}${quantity} · ${formatMoney(order.item.amount, options.currency)}`,
       ),
-      context(
-        `Later changes of this order go in this thread · \`/order ${escapeMrkdwn(order.id)}\` for the card`,
-      ),
+      context(`Later changes of this order go in this thread · \`/order ${id}\` for the card`),
     ],
   };
 }
@@ -212,7 +213,7 @@ export function renderSubscriptionPaused(
     text: notificationText('Order Desk paused a channel subscription'),
     blocks: [
       section(
-        `:pause_button: *Order Desk paused your subscription of <#${channelId}>* (${describeFilters(filters, currency)}): ${why[reason] ?? `Slack refused to post there (${escapeMrkdwn(reason)})`}.`,
+        `:pause_button: *Order Desk paused your subscription of <#${channelId}>* (${describeFilters(filters, currency)}): ${why[reason] ?? `Slack refused to post there (${escapeCut(reason, SHOWN.id)})`}.`,
       ),
       context(
         'Nothing more is posted for it. To receive order events there again, invite Order Desk back (`/invite @Order Desk`) and subscribe again with `/order-subscribe`; remove the paused one from the Home tab.',

@@ -1,12 +1,13 @@
-import type { OrderSummary } from '../partner-api/index.js';
+import { isValidOrderId, type OrderSummary } from '../partner-api/index.js';
 import { isSettled, statusLabel } from '../partner-api/statuses.js';
 import { ActionIds } from './action-ids.js';
 import { encodeButton } from './button-values.js';
 import {
-  escapeMrkdwn,
+  escapeCut,
   formatMoney,
   isCompleted,
   notificationText,
+  SHOWN,
   slackDate,
   statusWithEmoji,
   truncate,
@@ -37,18 +38,27 @@ export interface OrderCardOptions extends RenderOptions {
   fromCopy?: boolean | undefined;
 }
 
+// A field holds 2,000 characters: the label and the quantity fit beside this much of a value.
+const FIELD_SHOWN = 1_900;
+
 function orderFields(order: OrderSummary, options: RenderOptions): Block {
   const quantity = order.item.quantity === null ? '' : ` × ${order.item.quantity}`;
   return {
     type: 'section',
     fields: [
-      { type: 'mrkdwn', text: `*Order ID*\n\`${escapeMrkdwn(order.id)}\`` },
-      { type: 'mrkdwn', text: `*Reference*\n${order.referenceId ? escapeMrkdwn(order.referenceId) : '—'}` },
+      { type: 'mrkdwn', text: `*Order ID*\n\`${escapeCut(order.id, FIELD_SHOWN)}\`` },
+      {
+        type: 'mrkdwn',
+        text: `*Reference*\n${order.referenceId ? escapeCut(order.referenceId, FIELD_SHOWN) : '—'}`,
+      },
       { type: 'mrkdwn', text: `*Status*\n${statusWithEmoji(order.status)}` },
       { type: 'mrkdwn', text: `*Amount*\n${formatMoney(order.item.amount, options.currency)}` },
       {
         type: 'mrkdwn',
-        text: truncate(`*Item*\n${escapeMrkdwn(order.item.title ?? 'Untitled item')}${quantity}`, 2_000),
+        text: truncate(
+          `*Item*\n${escapeCut(order.item.title ?? 'Untitled item', FIELD_SHOWN)}${quantity}`,
+          2_000,
+        ),
       },
       { type: 'mrkdwn', text: `*Created*\n${slackDate(order.createdAt, options.now)}` },
     ],
@@ -63,19 +73,23 @@ export function renderOrderCard(order: OrderSummary, options: OrderCardOptions):
     orderFields(order, options),
     {
       type: 'context',
-      elements: [{ type: 'mrkdwn', text: `Item ID \`${escapeMrkdwn(order.item.id ?? 'unknown')}\`` }],
+      elements: [{ type: 'mrkdwn', text: `Item ID \`${escapeCut(order.item.id ?? 'unknown', SHOWN.id)}\`` }],
     },
   ];
   const buttons: Button[] = [];
-  if (options.variant === 'preview' && !options.fromCopy) {
+  // Buttons carry the order ID, which a click must find valid: an ID the partner sent that is not one
+  // (too long for a button's value, too) gets no buttons that could not work.
+  const actionable = isValidOrderId(order.id);
+  if (actionable && options.variant === 'preview' && !options.fromCopy) {
     buttons.push(button(ActionIds.shareOrder, 'Share in channel', encodeButton({ o: order.id }), 'primary'));
   }
-  if (isCompleted(order.status)) {
+  if (actionable && isCompleted(order.status)) {
     buttons.push(button(ActionIds.showKeys, 'Show keys', encodeButton({ o: order.id })));
   }
   // Not settled yet: whoever sees the card may ask to be told when it is (a direct message).
-  if (!isSettled(order.status) && options.variant !== 'notification') buttons.push(notifyMeButton(order.id));
-  if (options.orderLink) {
+  if (actionable && !isSettled(order.status) && options.variant !== 'notification')
+    buttons.push(notifyMeButton(order.id));
+  if (actionable && options.orderLink) {
     buttons.push(
       linkButton(ActionIds.openInPartner, 'Open in the partner platform', options.orderLink(order.id)),
     );
@@ -98,7 +112,7 @@ export function renderOrderCard(order: OrderSummary, options: OrderCardOptions):
       elements: [
         {
           type: 'mrkdwn',
-          text: `Opened from the Home tab. To share it, type \`/order ${escapeMrkdwn(order.id)}\` in the channel.`,
+          text: `Opened from the Home tab. To share it, type \`/order ${escapeCut(order.id, SHOWN.id)}\` in the channel.`,
         },
       ],
     });

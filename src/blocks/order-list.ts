@@ -1,12 +1,13 @@
-import type { OrderSummary } from '../partner-api/index.js';
+import { isValidOrderId, type OrderSummary } from '../partner-api/index.js';
 import { ActionIds } from './action-ids.js';
 import { encodeButton } from './button-values.js';
 import {
   echo,
-  escapeMrkdwn,
+  escapeCut,
   formatMoney,
   notificationText,
   plural,
+  SHOWN,
   shorten,
   slackDate,
   statusWithEmoji,
@@ -17,6 +18,8 @@ import { otherOrdersNote } from './search-notes.js';
 import { type Block, type Button, button, type RenderOptions } from './types.js';
 
 export const RESULTS_PER_PAGE = 10;
+/** The most rows one list shows (the orders a message names): 20 blocks of a message's 50. */
+export const MAX_ROWS = 20;
 
 /** One line per order with an "Open" button; shared by search results, /order help and the Home tab. */
 export interface RowOptions {
@@ -35,13 +38,16 @@ export function orderRows(
   rows: RowOptions = {},
 ): Block[] {
   const { back, actionIdPerRow = false } = rows;
-  return orders.map((order, index) => {
+  // A message holds 50 blocks: no list shows more rows than this, whatever it is given.
+  return orders.slice(0, MAX_ROWS).map((order, index) => {
     const quantity = order.item.quantity === null ? '' : ` × ${order.item.quantity}`;
     const line = [
-      `*\`${escapeMrkdwn(order.id)}\`* · ${order.referenceId ? escapeMrkdwn(order.referenceId) : 'no reference'} · ${statusWithEmoji(order.status)}`,
-      `${escapeMrkdwn(order.item.title ?? 'Untitled item')}${quantity} · ${formatMoney(order.item.amount, options.currency)} · ${slackDate(order.createdAt, options.now)}`,
+      `*\`${escapeCut(order.id, SHOWN.id)}\`* · ${order.referenceId ? escapeCut(order.referenceId, SHOWN.reference) : 'no reference'} · ${statusWithEmoji(order.status)}`,
+      `${escapeCut(order.item.title ?? 'Untitled item', SHOWN.title)}${quantity} · ${formatMoney(order.item.amount, options.currency)} · ${slackDate(order.createdAt, options.now)}`,
     ].join('\n');
     const text = { type: 'mrkdwn' as const, text: truncate(line, 3_000) };
+    // Open carries the order ID, which the click must find valid: an ID that is not one gets no button.
+    if (!isValidOrderId(order.id)) return { type: 'section', text } satisfies Block;
     return {
       type: 'section',
       text,

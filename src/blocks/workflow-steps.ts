@@ -1,6 +1,6 @@
 import type { PartnerApiError } from '../partner-api/index.js';
 import type { DenialReason } from './access.js';
-import { plural, shorten } from './format.js';
+import { plural, SHOWN, shorten, truncate } from './format.js';
 
 // What a Workflow Builder step says when it fails: the text of functions.completeError, which Slack
 // shows the workflow's author (and whoever ran the workflow) in a message from Slackbot. Written for
@@ -96,7 +96,10 @@ export function stepSeveralOrders(
   orderIds: readonly string[],
   traceId: string | undefined,
 ): string {
-  const shown = orderIds.slice(0, 5).join(', ');
+  const shown = orderIds
+    .slice(0, 5)
+    .map((id) => truncate(id, SHOWN.id))
+    .join(', ');
   const more = orderIds.length > 5 ? ` and ${orderIds.length - 5} more` : '';
   return `${STEP_TITLES.lookup_order}: ${quoted(query)} is the reference of ${plural(orderIds.length, 'order')} (${shown}${more}), and the step can answer with only one. Give it the order ID instead.${traceSentence(traceId)}`;
 }

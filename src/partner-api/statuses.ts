@@ -1,3 +1,5 @@
+import { cutToLength } from '../text/cut.js';
+
 // Order statuses as Order Desk reasons about them. The spec shows only a few; others are compared in
 // one spelling (upper case, underscores, CANCELED as CANCELLED).
 
@@ -50,5 +52,5 @@ export function statusLabel(status: string | null): string {
   const words = key.replace(/_+/g, ' ').trim().toLowerCase();
   const label = `${words.charAt(0).toUpperCase()}${words.slice(1)}`;
   // A status is a short word; a longer one is cut so a card's layout holds.
-  return label.length > 40 ? `${label.slice(0, 39)}…` : label;
+  return cutToLength(label, 40);
 }

@@ -20,9 +20,13 @@ export function cutToLength(text: string, max: number, measure: Measure = utf16)
   if (measure(text) <= max) return text;
   const ellipsis = '…';
   const room = max - ellipsis.length;
-  let kept = text.length;
+  // Only the start can be kept: segmenting all of a 20,000-character title would cost more than the cut.
+  // Whether a boundary falls at a place depends on what comes before it, so the start's boundaries are
+  // the text's; twice the room covers any measure that counts at least a code point per code unit pair.
+  const start = text.slice(0, 2 * room + 4);
+  let kept = start.length;
   let length = 0;
-  for (const { segment, index } of graphemes.segment(text)) {
+  for (const { segment, index } of graphemes.segment(start)) {
     const size = measure(segment);
     if (length + size > room) {
       kept = index;
