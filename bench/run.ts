@@ -6,6 +6,7 @@ import { benchHistoryScan } from './history-scan.js';
 import { benchBackfill, benchOrderIndex } from './index-bench.js';
 import { benchOrderEvents } from './order-events-bench.js';
 import { benchReplicaCalls } from './replica-calls.js';
+import { benchSearchesBesideCommands } from './search-load-bench.js';
 import { benchSlackApp } from './slack-bench.js';
 import { type BenchRow, renderTable } from './table.js';
 
@@ -22,9 +23,9 @@ const only = new Set(
     .map((part) => part.trim())
     .filter((part) => part !== ''),
 );
-if ([...only].some((section) => !/^([1-9]|10)$/.test(section))) {
+if ([...only].some((section) => !/^([1-9]|1[01])$/.test(section))) {
   console.error(
-    `BENCH_ONLY lists section numbers 1 to 10, e.g. BENCH_ONLY=7,8 (got "${process.env.BENCH_ONLY}").`,
+    `BENCH_ONLY lists section numbers 1 to 11, e.g. BENCH_ONLY=7,8 (got "${process.env.BENCH_ONLY}").`,
   );
   process.exit(1);
 }
@@ -39,6 +40,7 @@ if (wanted('7')) measured.push(...(await benchExport()));
 if (wanted('8')) measured.push(...(await benchOrderIndex()));
 if (wanted('9')) measured.push(...(await benchBackfill()));
 if (wanted('10')) measured.push(...(await benchOrderEvents()));
+if (wanted('11')) measured.push(...(await benchSearchesBesideCommands()));
 
 const resultsUrl = new URL('./results/', import.meta.url);
 const latestUrl = new URL('./results/latest.json', import.meta.url);

@@ -1,0 +1,197 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { startFakeSlack } from '../sandbox/fake-slack/server.js';
+import { startSimulator } from '../sandbox/simulator/server.js';
+import { openDatabase } from '../src/db/index.js';
+import { createLogger } from '../src/logger.js';
+import { searchTextFor, storedTitle } from '../src/orders/search-text.js';
+import { APP_ENTRY, startNodeProcess } from './processes.js';
+import { type CommandTiming, sendCommands, waitForAnswers } from './slack-load.js';
+import { type BenchRow, percentile } from './table.js';
+
+const BOT_TOKEN = 'xoxb-bench-token';
+const SIGNING_SECRET = 'bench-signing-secret';
+const ORDERS = 1_000_000;
+// One order in ten has a product title at the copy's bound (500 code points).
+const LONG_TITLE_EVERY = 10;
+const TITLES = [
+  'Office Suite 2024 Professional',
+  'Elden Ring Deluxe',
+  'VPN Unlimited (24 months)',
+  'Photo Editor Pro 12',
+];
+const LONG_TITLE = storedTitle(
+  Array.from(
+    { length: 40 },
+    (_, i) => `Ultimate Collector's Bundle ${i + 1}: ${TITLES[i % TITLES.length]}`,
+  ).join(', '),
+) as string;
+const ROUNDS = 4;
+const COMMANDS_PER_RUN = 2_000;
+const SEARCHES_PER_SECOND = 10;
+// What agents search for, in turn: a product word in a quarter of the orders; part of one
+// reference; text whose trigrams are all common but which matches nothing (the costly case for a
+// trigram index); a word of the long titles only.
+const SEARCHES = (i: number) =>
+  [
+    'office suite',
+    `2026-${String((i * 7_919) % ORDERS).padStart(7, '0')}`,
+    'suite elden office',
+    'collector',
+  ][i % 4] as string;
+
+/**
+ * Section 11: better-sqlite3 answers synchronously, so a slow search stalls every request of its
+ * process. 1,000,000 orders in the SQLite file (100,000 with 500-character titles); signed /order
+ * commands by ID at section 1's load (concurrency 50), their ack p99 with 10 searches a second
+ * running in the same process beside the same load without them, runs alternating.
+ */
+export async function benchSearchesBesideCommands(): Promise<BenchRow[]> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'order-desk-search-load-'));
+  const seedMs = await seedCopy(dataDir);
+  const simulator = await startSimulator({ orders: 2_000, apiKey: 'bench-partner-key' });
+  const slack = await startFakeSlack({
+    botToken: BOT_TOKEN,
+    signingSecret: SIGNING_SECRET,
+    responseUrlLimit: 5,
+    users: [{ id: 'U0BENCH', name: 'bench', realName: 'Bench User' }],
+  });
+  const app = await startNodeProcess(APP_ENTRY, {
+    SLACK_BOT_TOKEN: BOT_TOKEN,
+    SLACK_SIGNING_SECRET: SIGNING_SECRET,
+    SLACK_API_URL: slack.apiUrl,
+    SLACK_APP_TOKEN: '',
+    PARTNER_API_BASE_URL: simulator.url,
+    PARTNER_API_KEY: simulator.apiKey,
+    LOG_LEVEL: 'warn',
+    DATA_DIR: dataDir,
+    // One sync round at start (it reads the simulator's 2,000 orders and makes the copy complete,
+    // so searches are answered from it), then none during the runs.
+    ORDER_SYNC_SECONDS: '3600',
+  });
+  const appUrl = `http://127.0.0.1:${app.port}`;
+  const command = (count: number, concurrency: number, text: (i: number) => string) =>
+    sendCommands({ slack, appUrl, signingSecret: SIGNING_SECRET, count, concurrency, text });
+  try {
+    await untilCopyAnswers(async () => {
+      const { timings } = await command(1, 1, () => 'office suite');
+      const answers = await waitForAnswers(slack, timings, 30_000);
+      const id = timings[0]?.responseUrlId;
+      return slack.responsePosts.some(
+        (post) =>
+          answers.has(post.responseUrlId) &&
+          post.responseUrlId === id &&
+          JSON.stringify(post.body).includes("Order Desk's copy"),
+      );
+    });
+    const ids = simulator.allOrders().map((order) => order.id);
+    const lookups = (offset: number) =>
+      command(COMMANDS_PER_RUN, 50, (i) => ids[(offset + i) % ids.length] ?? '');
+    await lookups(0);
+    const quiet: number[] = [];
+    const busy: number[] = [];
+    const searchTimings: CommandTiming[] = [];
+    let searchIndex = 0;
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const withSearches of round % 2 === 0 ? [false, true] : [true, false]) {
+        let searching = withSearches;
+        const searches = (async () => {
+          while (searching) {
+            const started = performance.now();
+            const { timings } = await command(1, 1, () => SEARCHES(searchIndex++));
+            searchTimings.push(...timings);
+            await new Promise((resolve) =>
+              setTimeout(resolve, Math.max(0, 1000 / SEARCHES_PER_SECOND - (performance.now() - started))),
+            );
+          }
+        })();
+        const run = await lookups(round * COMMANDS_PER_RUN);
+        searching = false;
+        await searches;
+        (withSearches ? busy : quiet).push(...run.timings.map((timing) => timing.ackMs));
+        await waitForAnswers(slack, run.timings, 60_000);
+      }
+    }
+    const searchAnswers = await waitForAnswers(slack, searchTimings, 60_000);
+    const searchMs = searchTimings
+      .map((timing) => (searchAnswers.get(timing.responseUrlId) ?? Number.NaN) - timing.sentAt)
+      .filter(Number.isFinite);
+    const section = `11. Searches beside commands (1,000,000 orders in SQLite, 100,000 with 500-character titles; /order by ID at concurrency 50, ${ROUNDS} alternating rounds of ${COMMANDS_PER_RUN.toLocaleString('en')})`;
+    const p99 = percentile(busy, 99);
+    const quietP99 = percentile(quiet, 99);
+    return [
+      {
+        section,
+        metric: `ack p99 with ${SEARCHES_PER_SECOND} searches a second in the same process (common, rare, common trigrams matching nothing, long-title words)`,
+        value: p99,
+        baseline: quietP99,
+        baselineLabel: 'the same load without searches',
+        unit: 'ms',
+        goal: 'ratio <= 2',
+        met: p99 / quietP99 <= 2,
+      },
+      {
+        section,
+        metric: 'ack p50 with the searches',
+        value: percentile(busy, 50),
+        baseline: percentile(quiet, 50),
+        baselineLabel: 'without',
+        unit: 'ms',
+      },
+      {
+        section,
+        metric: `search command to its answer, p99 (${searchMs.length} of ${searchTimings.length} answered)`,
+        value: percentile(searchMs, 99),
+        unit: 'ms',
+      },
+      { section, metric: 'seeding the copy (one transaction per 10,000 orders)', value: seedMs, unit: 'ms' },
+    ];
+  } finally {
+    await app.stop();
+    await slack.stop();
+    await simulator.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** The copy's file, migrated by the app's own code, then 1,000,000 rows written straight into it. */
+async function seedCopy(dataDir: string): Promise<number> {
+  const logger = createLogger({
+    level: 'silent',
+    secrets: [],
+    destination: new Writable({ write: (_c, _e, done) => done() }),
+  });
+  const db = await openDatabase({ databaseUrl: undefined, dataDir, logger });
+  await db.close();
+  const { default: SQLite } = await import('better-sqlite3');
+  const raw = new SQLite(join(dataDir, 'order-desk.sqlite'));
+  const insert = raw.prepare(
+    `insert into orders (id, reference_id, status, item_id, title, quantity, amount, created_at, search_text, first_seen_at, last_seen_at)
+     values (?, ?, 'COMPLETED', 'ITEM', ?, 1, 10, ?, ?, ?, ?)`,
+  );
+  const seed = raw.transaction((from: number) => {
+    for (let i = from; i < from + 10_000; i++) {
+      const id = `O${i.toString(36).toUpperCase().padStart(9, '0')}`;
+      const reference = `PO-2026-${String(i).padStart(7, '0')}`;
+      const title = i % LONG_TITLE_EVERY === 0 ? LONG_TITLE : (TITLES[i % TITLES.length] as string);
+      // A year before the simulator's orders, so the newest are the simulator's.
+      const created = new Date(Date.UTC(2025, 0, 1) + i * 30_000).toISOString();
+      insert.run(id, reference, title, created, searchTextFor(id, reference, title), created, created);
+    }
+  });
+  const started = performance.now();
+  for (let from = 0; from < ORDERS; from += 10_000) seed(from);
+  const ms = performance.now() - started;
+  raw.close();
+  return ms;
+}
+
+async function untilCopyAnswers(answeredFromCopy: () => Promise<boolean>): Promise<void> {
+  const deadline = performance.now() + 180_000;
+  while (!(await answeredFromCopy())) {
+    if (performance.now() > deadline) throw new Error('the copy did not answer searches within 3 minutes');
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+  }
+}
