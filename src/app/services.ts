@@ -234,6 +234,7 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
     logger,
     onCache: countCache('balance'),
     clock: options.now,
+    orderIndex,
   });
   const spend = createSpendService({
     partner,

@@ -1,5 +1,5 @@
 import type { types } from '@slack/bolt';
-import type { BalanceState } from '../finance/balance-reading.js';
+import type { BalanceReading, BalanceState } from '../finance/balance-reading.js';
 import { runwayDays, type SpendFigures, sparkline } from '../finance/spend.js';
 import { isPartnerApiError, type PartnerApiError } from '../partner-api/index.js';
 import { accessDeniedBlocks, type DenialReason } from './access.js';
@@ -12,8 +12,7 @@ import {
   type WatchShown,
   watchesBlocks,
 } from './home-notifications.js';
-import { KEYS_USAGE, noRecentOrders, orderUsage, partnerAdminNote, toExample } from './messages.js';
-import { orderRows } from './order-list.js';
+import { KEYS_USAGE, orderUsage, partnerFailureBlocks, recentOrdersBlocks, toExample } from './messages.js';
 import { searchButtonBlock } from './search-orders.js';
 import {
   type Block,
@@ -46,9 +45,12 @@ export interface SpendView {
   failure?: { error: PartnerApiError; retryAt: Date } | undefined;
 }
 
-function spendFailureText(failure: NonNullable<SpendView['failure']>, options: RenderOptions): string {
-  const trace = failure.error.traceId ? ` Trace ID \`${escapeMrkdwn(failure.error.traceId)}\`.` : '';
-  return `:warning: The order history could not be read to compute spend. ${failure.error.userMessage}${trace} To spare the partner, Order Desk does not ask again before ${slackDate(failure.retryAt.toISOString(), options.now)}; Refresh asks now.`;
+/** The failed scan: what failed, the partner's sentence, when it is tried again; the trace ID below. */
+function spendFailureBlocks(failure: NonNullable<SpendView['failure']>, options: RenderOptions): Block[] {
+  return partnerFailureBlocks(
+    `:warning: The order history could not be read to compute spend; Order Desk tries again ${slackDate(failure.retryAt.toISOString(), options.now)}, and Refresh asks now.`,
+    failure.error,
+  );
 }
 
 /** Spend, runway and a 30-day sparkline, for finance. Never waits for a scan: old figures say their age. */
@@ -58,14 +60,17 @@ function spendBlocks(spend: SpendView, balance: BalanceState | undefined, option
   if (!figures)
     return [
       header,
-      section(
-        failure
-          ? spendFailureText(failure, options)
-          : ':hourglass_flowing_sand: Spend and runway are being computed from the order history; refresh in a minute.',
-      ),
+      ...(failure
+        ? spendFailureBlocks(failure, options)
+        : [
+            section(
+              ':hourglass_flowing_sand: Spend and runway are being computed from the order history; refresh in a minute.',
+            ),
+          ]),
     ];
   const money = (value: number) => formatMoney(value, options.currency);
-  const reading = balance?.kind === 'reading' ? balance.reading : undefined;
+  // The last reading, even when a newer read failed: the runway is known as long as a balance is.
+  const reading = lastReading(balance);
   const available = reading && reading.balance !== null ? reading.balance + (reading.creditLimit ?? 0) : null;
   const runway = runwayDays(available, figures.averagePerDay);
   const lowest = figures.daily.length > 0 ? Math.min(...figures.daily) : 0;
@@ -81,7 +86,7 @@ function spendBlocks(spend: SpendView, balance: BalanceState | undefined, option
         { type: 'mrkdwn', text: `*Average per day (7 days)*\n${money(figures.averagePerDay)}` },
         {
           type: 'mrkdwn',
-          text: `*Runway*\n${runway === null && available === null ? 'unknown (no balance yet)' : formatRunway(runway)}`,
+          text: `*Runway*\n${runway === null && available === null ? 'unknown (no balance read yet)' : formatRunway(runway)}`,
         },
       ],
     },
@@ -89,10 +94,10 @@ function spendBlocks(spend: SpendView, balance: BalanceState | undefined, option
     section(
       `\`${sparkline(figures.daily)}\`  daily spend, last 30 days (oldest left) · lowest day ${money(lowest)} · highest day ${money(highest)} (the tallest bar)`,
     ),
+    ...(failure ? spendFailureBlocks(failure, options) : []),
     {
       type: 'context',
       elements: [
-        ...(failure ? [{ type: 'mrkdwn' as const, text: spendFailureText(failure, options) }] : []),
         {
           type: 'mrkdwn',
           text: `Completed orders only, days in ${escapeMrkdwn(figures.timeZone)} · runway = available funds ÷ average daily spend of the last 7 days · computed ${slackDate(figures.computedAt, options.now)}`,
@@ -114,15 +119,18 @@ function balanceBlocks(state: BalanceState | undefined, options: RenderOptions):
   };
   if (!state) return [];
   if (state.kind === 'no_completed_order') {
-    const among =
+    const seen =
       state.checked === undefined
-        ? 'among the newest orders Order Desk checked'
-        : state.checked === 1
-          ? 'in the newest order'
-          : `among the ${state.checked.toLocaleString('en-US')} newest`;
+        ? 'none of the newest orders Order Desk checked is completed'
+        : state.checked === 0
+          ? 'the partner API listed no orders'
+          : state.checked === 1
+            ? 'the only order the partner API listed is not completed'
+            : `none of the partner API's ${state.checked.toLocaleString('en-US')} newest orders is completed`;
+    const copy = state.copyChecked ? ", nor any order in Order Desk's copy of the order history" : '';
     return [
       section(
-        `The balance is not available yet: the partner API reports it only with the keys of a completed order. No completed order ${among}.`,
+        `The balance is not available yet: the partner API reports it only with the keys of a completed order, and ${seen}${copy}. It is read again when you refresh.`,
       ),
       refresh,
     ];
@@ -137,17 +145,24 @@ function balanceBlocks(state: BalanceState | undefined, options: RenderOptions):
     ];
   }
   if (state.kind === 'error') {
-    const trace = state.error.traceId ? ` Trace ID \`${escapeMrkdwn(state.error.traceId)}\`.` : '';
     const again = state.retryAt
-      ? ` To spare the partner, Order Desk does not ask again before ${slackDate(state.retryAt.toISOString(), options.now)}; Refresh asks now.`
+      ? ` Order Desk reads it again by itself ${slackDate(state.retryAt.toISOString(), options.now)}; Refresh asks now.`
       : '';
-    return [
-      section(`:warning: The balance could not be read. ${state.error.userMessage}${trace}${again}`),
-      ...partnerAdminNote(state.error),
-      refresh,
-    ];
+    const failure = partnerFailureBlocks(`:warning: *The balance could not be read.*${again}`, state.error);
+    // The last balance read stays on show, with its age: finance still sees a figure.
+    return state.last ? [...readingBlocks(state.last, options), ...failure, refresh] : [...failure, refresh];
   }
-  const { reading } = state;
+  return [...readingBlocks(state.reading, options), refresh];
+}
+
+/** The balance read last: the reading itself, or the one an error state kept. */
+function lastReading(state: BalanceState | undefined): BalanceReading | undefined {
+  if (state?.kind === 'reading') return state.reading;
+  if (state?.kind === 'error') return state.last;
+  return undefined;
+}
+
+function readingBlocks(reading: BalanceReading, options: RenderOptions): Block[] {
   const available =
     reading.balance !== null && reading.creditLimit !== null
       ? [
@@ -175,7 +190,6 @@ function balanceBlocks(state: BalanceState | undefined, options: RenderOptions):
         },
       ],
     },
-    refresh,
   ];
 }
 
@@ -193,8 +207,8 @@ export function renderHome(input: HomeInput, options: RenderOptions): types.Home
     section(
       'Look up partner orders, share them with your team, and retrieve digital keys without leaving Slack.',
     ),
-    section(orderUsage(homeExample(input))),
-    section(KEYS_USAGE),
+    // How to look orders up, only for those who may: a guest is told why not, below, instead.
+    ...(input.ordersDenied ? [] : [section(orderUsage(homeExample(input))), section(KEYS_USAGE)]),
     { type: 'divider' },
     { type: 'header', text: { type: 'plain_text', text: 'Account balance' } },
   ];
@@ -208,17 +222,7 @@ export function renderHome(input: HomeInput, options: RenderOptions): types.Home
   );
   if (input.ordersDenied) {
     blocks.push(...accessDeniedBlocks('orders', input.ordersDenied));
-  } else if (!isPartnerApiError(input.recent)) {
-    if (input.recent.orders.length === 0) blocks.push(...noRecentOrders(input.recent));
-    else blocks.push(...orderRows(input.recent.orders, options, { actionIdPerRow: true }));
-  } else {
-    const error = input.recent;
-    const trace = error.traceId ? ` Trace ID \`${escapeMrkdwn(error.traceId)}\`.` : '';
-    blocks.push(
-      section(`:warning: The most recent orders could not be loaded. ${error.userMessage}${trace}`),
-      ...partnerAdminNote(error),
-    );
-  }
+  } else blocks.push(...recentOrdersBlocks(input.recent, options, { actionIdPerRow: true }));
   // Search by product, status, day or amount: for everyone who may look orders up.
   if (!input.ordersDenied) blocks.push(searchButtonBlock());
   if (!input.ordersDenied && input.watches) blocks.push(...watchesBlocks(input.watches, options));

@@ -1,14 +1,8 @@
+import type { PartnerApiError } from '../partner-api/index.js';
 import { escapeMrkdwn, plural, slackDate } from './format.js';
-import type { Block, RenderOptions, SlackMessage } from './types.js';
+import type { Block, IndexCoverage, RenderOptions, SlackMessage } from './types.js';
 
-/** How far Order Desk's copy of the order history goes, for a note under answers read from it. */
-export interface IndexCoverage {
-  orders: number;
-  /** The backfill has read the whole history. */
-  complete: boolean;
-  /** When the newest orders were last read (ISO), if ever. */
-  syncedAt: string | null;
-}
+export type { IndexCoverage } from './types.js';
 
 /** "synced <date>" or "not synced yet": how fresh the copy is. */
 export function synced(coverage: IndexCoverage, options: RenderOptions): string {
@@ -36,24 +30,59 @@ export function indexSourceNote(
 }
 
 /**
+ * Why the copy answers instead of the partner, in words: rate-limited (and when it answers again,
+ * from its Retry-After), unavailable, not answering, or an answer that could not be read; with the
+ * partner's trace ID.
+ */
+export function whyFromCopy(
+  failure: Pick<PartnerApiError, 'kind' | 'traceId' | 'retryAfterSeconds'> | undefined,
+  options: RenderOptions,
+): string {
+  const trace = failure?.traceId ? ` (partner trace ID \`${escapeMrkdwn(failure.traceId)}\`)` : '';
+  switch (failure?.kind) {
+    case 'rate_limited': {
+      const again =
+        failure.retryAfterSeconds === undefined
+          ? ''
+          : ` and answers again ${slackDate(new Date(options.now.getTime() + failure.retryAfterSeconds * 1000).toISOString(), options.now)}`;
+      return `the partner API is rate-limiting Order Desk${trace}${again}`;
+    }
+    case 'unavailable':
+      return `the partner API is unavailable${trace}`;
+    case 'invalid_response':
+      return `the partner API's answer could not be read${trace}`;
+    default:
+      return `the partner API is not answering${trace}`;
+  }
+}
+
+/** The stamp on anything read from the copy for a partner that is not answering: one wording everywhere. */
+export function copyStamp(
+  coverage: IndexCoverage,
+  options: RenderOptions,
+  failure: Pick<PartnerApiError, 'kind' | 'traceId' | 'retryAfterSeconds'> | undefined,
+  movedOn = 'statuses may have moved on since. Keys still need the partner API.',
+): Block {
+  return {
+    type: 'context',
+    elements: [
+      {
+        type: 'mrkdwn',
+        text: `:card_index_dividers: From Order Desk's copy of the order history, ${synced(coverage, options)}: ${whyFromCopy(failure, options)}, so ${movedOn}`,
+      },
+    ],
+  };
+}
+
+/**
  * An answer read from the copy because the partner API is not answering: the message as it would be,
- * with a stamp at the top saying where it comes from and how old it is. Keys still need the partner.
+ * with a stamp at the top saying where it comes from, why and how old it is. Keys still need the partner.
  */
 export function stampedFromIndex(
   message: SlackMessage,
   coverage: IndexCoverage,
   options: RenderOptions,
-  traceId?: string | undefined,
+  failure: Pick<PartnerApiError, 'kind' | 'traceId' | 'retryAfterSeconds'> | undefined,
 ): SlackMessage {
-  const trace = traceId ? ` (partner trace ID \`${escapeMrkdwn(traceId)}\`)` : '';
-  const stamp: Block = {
-    type: 'context',
-    elements: [
-      {
-        type: 'mrkdwn',
-        text: `:card_index_dividers: From Order Desk's copy of the order history, ${synced(coverage, options)}: the partner API is not answering${trace}, so statuses may have moved on since. Keys still need the partner API.`,
-      },
-    ],
-  };
-  return { ...message, blocks: [stamp, ...message.blocks] };
+  return { ...message, blocks: [copyStamp(coverage, options, failure), ...message.blocks] };
 }

@@ -5,8 +5,18 @@ import {
   type PartnerApiError,
 } from '../partner-api/index.js';
 import { adminNote } from './admin-note.js';
-import { echo, escapeMrkdwn, notificationText, plural, shorten, truncate } from './format.js';
-import { orderRows } from './order-list.js';
+import {
+  echo,
+  escapeCut,
+  escapeMrkdwn,
+  notificationText,
+  plural,
+  SHOWN,
+  shorten,
+  truncate,
+} from './format.js';
+import { copyStamp } from './index-notes.js';
+import { orderRows, type RowOptions } from './order-list.js';
 import { SEARCH_PARAM_HINT } from './search-notes.js';
 import { searchButtonBlock } from './search-orders.js';
 import type { Block, ExampleOrder, RecentOrdersShown, RenderOptions, SlackMessage } from './types.js';
@@ -40,7 +50,7 @@ export function keysUsage(example: ExampleOrder | undefined): string {
 
 /** Inline code cannot hold a backtick; an ID or reference never should, but one from the API might. */
 function escapeCode(text: string): string {
-  return escapeMrkdwn(text.replace(/`/g, 'ˋ'));
+  return escapeCut(text.replace(/`/g, 'ˋ'), SHOWN.reference);
 }
 
 export const KEYS_USAGE =
@@ -60,6 +70,33 @@ export function noRecentOrders(recent: RecentOrdersShown): Block[] {
   ];
 }
 
+/**
+ * The most recent orders, for `/order` with no text and the Home tab alike: the rows (under the
+ * copy's stamp when the copy answered for the partner), "none", or the failure with its reference
+ * below it.
+ */
+export function recentOrdersBlocks(
+  recent: RecentOrdersShown | PartnerApiError,
+  options: RenderOptions,
+  rows: RowOptions = {},
+): Block[] {
+  if (isPartnerApiError(recent))
+    return partnerFailureBlocks(':warning: *The most recent orders could not be loaded.*', recent);
+  if (recent.orders.length === 0) return noRecentOrders(recent);
+  const stamp = recent.fromCopy
+    ? [copyStamp(recent.fromCopy.coverage, options, recent.fromCopy.failure)]
+    : [];
+  return [...stamp, ...orderRows(recent.orders, options, rows)];
+}
+
+/**
+ * A partner failure inside a larger view: what could not be done and the partner's sentence, then
+ * the trace ID on its own line below ("escalate with the reference below"), then the admin's note.
+ */
+export function partnerFailureBlocks(lead: string, error: PartnerApiError): Block[] {
+  return [section(`${lead} ${error.userMessage}`), ...traceContext(error), ...partnerAdminNote(error)];
+}
+
 /** `/order` with no text: how to use it, and the most recent orders to start from. */
 export function renderOrderHelp(
   recent: RecentOrdersShown | PartnerApiError,
@@ -67,21 +104,16 @@ export function renderOrderHelp(
   example: ExampleOrder | undefined,
 ): SlackMessage {
   const newest = isPartnerApiError(recent) ? undefined : recent.orders[0];
+  const listed = !isPartnerApiError(recent) && recent.orders.length > 0;
   const blocks: Block[] = [
     section(orderUsage(newest ? toExample(newest) : example)),
     section(SEARCH_USAGE),
     searchButtonBlock(),
     section(KEYS_USAGE),
     { type: 'divider' },
+    ...(listed ? [section('*Most recent orders*')] : []),
+    ...recentOrdersBlocks(recent, options),
   ];
-  if (isPartnerApiError(recent)) {
-    blocks.push(
-      section(`The most recent orders could not be loaded: ${recent.userMessage}`),
-      ...traceContext(recent),
-      ...partnerAdminNote(recent),
-    );
-  } else if (recent.orders.length === 0) blocks.push(...noRecentOrders(recent));
-  else blocks.push(section('*Most recent orders*'), ...orderRows(recent.orders, options));
   return { text: 'How to use /order', blocks };
 }
 
@@ -174,7 +206,7 @@ const PARTNER_MESSAGE_SHOWN = 200;
 /** The partner's own words, when it sent any: often the most useful line for the agent. */
 function partnerSaid(error: PartnerApiError): Block[] {
   if (!error.upstreamMessage) return [];
-  const code = error.code ? ` (\`${escapeMrkdwn(error.code)}\`)` : '';
+  const code = error.code ? ` (\`${escapeCut(error.code, SHOWN.id)}\`)` : '';
   return [
     context(
       `The partner API said${code}: “${escapeMrkdwn(truncate(error.upstreamMessage.replace(/\s+/g, ' '), PARTNER_MESSAGE_SHOWN))}”`,

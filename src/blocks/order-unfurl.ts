@@ -1,12 +1,13 @@
-import type { OrderSummary } from '../partner-api/index.js';
-import { escapeMrkdwn, formatMoney, slackDate, statusWithEmoji, truncate } from './format.js';
-import { type IndexCoverage, synced } from './index-notes.js';
+import type { OrderSummary, PartnerApiError } from '../partner-api/index.js';
+import { escapeCut, formatMoney, SHOWN, slackDate, statusWithEmoji, truncate } from './format.js';
+import { copyStamp, type IndexCoverage } from './index-notes.js';
 import type { Block, RenderOptions } from './types.js';
 
 /** Where an unfurled order was read, when not live: Order Desk's copy, during a partner outage. */
 export interface UnfurlFromCopy {
   coverage: IndexCoverage;
-  traceId?: string | undefined;
+  /** Why the partner did not answer (its kind, trace ID and Retry-After). */
+  failure?: Pick<PartnerApiError, 'kind' | 'traceId' | 'retryAfterSeconds'> | undefined;
 }
 
 /**
@@ -21,15 +22,15 @@ export function renderOrderUnfurl(
   fromCopy?: UnfurlFromCopy | undefined,
 ): { blocks: Block[] } {
   const quantity = order.item.quantity === null ? '' : ` × ${order.item.quantity}`;
-  const title = escapeMrkdwn(order.item.title ?? 'Untitled item');
-  const reference = order.referenceId ? `\`${escapeMrkdwn(order.referenceId)}\`` : '—';
+  const title = escapeCut(order.item.title ?? 'Untitled item', 2_000);
+  const reference = order.referenceId ? `\`${escapeCut(order.referenceId, SHOWN.reference)}\`` : '—';
   const blocks: Block[] = [
     {
       type: 'section',
       text: {
         type: 'mrkdwn',
         text: truncate(
-          `*Order \`${escapeMrkdwn(order.id)}\`*  ·  ${statusWithEmoji(order.status)}\n${title}${quantity}  ·  ${formatMoney(order.item.amount, options.currency)}`,
+          `*Order \`${escapeCut(order.id, SHOWN.id)}\`*  ·  ${statusWithEmoji(order.status)}\n${title}${quantity}  ·  ${formatMoney(order.item.amount, options.currency)}`,
           3_000,
         ),
       },
@@ -44,17 +45,9 @@ export function renderOrderUnfurl(
       ],
     },
   ];
-  if (fromCopy) {
-    const trace = fromCopy.traceId ? ` (partner trace ID \`${escapeMrkdwn(fromCopy.traceId)}\`)` : '';
-    blocks.push({
-      type: 'context',
-      elements: [
-        {
-          type: 'mrkdwn',
-          text: `:card_index_dividers: From Order Desk's copy of the order history, ${synced(fromCopy.coverage, options)}: the partner API is not answering${trace}, so the status may have moved on since.`,
-        },
-      ],
-    });
-  }
+  if (fromCopy)
+    blocks.push(
+      copyStamp(fromCopy.coverage, options, fromCopy.failure, 'the status may have moved on since.'),
+    );
   return { blocks };
 }

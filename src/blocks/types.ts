@@ -1,5 +1,5 @@
 import type { types } from '@slack/bolt';
-import type { OrderSummary } from '../partner-api/index.js';
+import type { OrderSummary, PartnerApiError } from '../partner-api/index.js';
 
 export type Block = types.KnownBlock;
 
@@ -30,10 +30,21 @@ export interface ExampleOrder {
 }
 
 /** The newest orders as read, with the total the partner API reported beside them. */
+/** How far Order Desk's copy of the order history goes, for a note under answers read from it. */
+export interface IndexCoverage {
+  orders: number;
+  /** The backfill has read the whole history. */
+  complete: boolean;
+  /** When the newest orders were last read (ISO), if ever. */
+  syncedAt: string | null;
+}
+
 export interface RecentOrdersShown {
   orders: readonly OrderSummary[];
   hits: number;
   traceId?: string | undefined;
+  /** Read from the copy because the partner is not answering: shown with the copy's stamp. */
+  fromCopy?: { coverage: IndexCoverage; failure: PartnerApiError } | undefined;
 }
 
 export type Button = types.Button;

@@ -18,11 +18,23 @@ export type BalanceState =
    * No completed order was found among the orders looked at. `checked` says how many that was, when
    * known: "none among the 125 newest" is what was seen, "the account has none" would be a guess.
    */
-  | { kind: 'no_completed_order'; checked?: number | undefined }
+  | {
+      kind: 'no_completed_order';
+      checked?: number | undefined;
+      /** Order Desk's copy of the order history was asked too, and knows no completed order either. */
+      copyChecked?: boolean | undefined;
+    }
   /** A completed order's keys answer came without the balance. */
   | { kind: 'not_reported'; orderId: string; traceId: string | undefined }
   /**
    * `retryAt`: before then Order Desk does not ask the partner again (the back-off after a failed
    * read); `read: false` when this answer is that back-off, with no read behind it.
    */
-  | { kind: 'error'; error: PartnerApiError; retryAt?: Date | undefined; read?: boolean | undefined };
+  | {
+      kind: 'error';
+      error: PartnerApiError;
+      retryAt?: Date | undefined;
+      read?: boolean | undefined;
+      /** The last balance read before this failure, if any: still shown, with its age. */
+      last?: BalanceReading | undefined;
+    };

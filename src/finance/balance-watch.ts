@@ -209,7 +209,10 @@ export function createBalanceWatch(options: BalanceWatchOptions): BalanceWatch {
     // Not forced: a reading younger than half a round serves, and after a failed read the back-off
     // (shared by every replica) holds: the watch never adds to a partner outage.
     // The reading may be shared with a user's Home tab: a stop ends the wait, not the read.
-    const reading = await untilAborted(options.balance.current({ maxAgeMs: intervalMs / 2 }), signal);
+    const reading = await untilAborted(
+      options.balance.current({ maxAgeMs: intervalMs / 2, background: true }),
+      signal,
+    );
     if (reading.kind === 'error' && reading.read === false) {
       // The back-off of an earlier failed read is still running: nothing was read, so nothing new
       // counts towards "cannot be read".

@@ -165,7 +165,7 @@ export function createDailyDigest(options: DailyDigestOptions): DailyDigest {
     };
     const readBalance = async (): Promise<BalanceState> => {
       try {
-        return await options.balance.current({ maxAgeMs: FIGURES_MAX_AGE_MS });
+        return await options.balance.current({ maxAgeMs: FIGURES_MAX_AGE_MS, background: true });
       } catch (error) {
         log.error({ error: (error as Error).message }, 'the balance could not be read for the digest');
         return { kind: 'error', error: asPartnerError(error, 'balance', 'the balance') };

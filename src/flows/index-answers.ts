@@ -95,5 +95,5 @@ export async function answerFromIndexDuringOutage(
         },
         options,
       );
-  return stampedFromIndex(message, coverage, options, failure.traceId);
+  return stampedFromIndex(message, coverage, options, failure);
 }

@@ -19,6 +19,7 @@ import {
 import { type FailureContext, logPartnerFailure } from '../services/partner-failures.js';
 import { type FindOrderDeps, findExactOrder } from './find-order.js';
 import { answerFromIndexDuringOutage, copyCanAnswer, indexCoverage, indexMatches } from './index-answers.js';
+import { recentOrders } from './recent-orders.js';
 import { cardOptions, renderOptions } from './render-options.js';
 
 /** What answering `/order` (and its result pages) needs. */
@@ -37,8 +38,6 @@ export type LookupDeps = Pick<
 
 /** Sharing an order in a channel: the lookup, and whether order data may go to that channel. */
 export type ShareDeps = LookupDeps & Pick<AppDeps, 'channelSharing'>;
-
-export const RECENT_ORDERS_SHOWN = 5;
 
 /**
  * Runs a partner call; its failure is logged once and becomes the message for the user. Other errors
@@ -107,7 +106,8 @@ export async function answerOrderSearch(
   const query = rawText.trim();
   const options = renderOptions(deps);
   if (!query) {
-    const recent = await partnerResult(deps, context, () => deps.partner.orders.recent(RECENT_ORDERS_SHOWN));
+    // The same answer as the Home tab's: the copy while fresh, or stamped while the partner is not answering.
+    const recent = await recentOrders(deps, context);
     return renderOrderHelp(recent, options, await deps.orderExamples.current());
   }
   const result = await partnerResult(deps, context, () => deps.partner.orders.find(query));

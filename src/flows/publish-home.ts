@@ -2,9 +2,7 @@ import type { WebClient } from '@slack/web-api';
 import type { AppDeps } from '../app/deps.js';
 import { HOME_LIST_ROWS } from '../blocks/home-notifications.js';
 import { type HomeInput, renderHome } from '../blocks/index.js';
-import type { PartnerApiError, RecentOrders } from '../partner-api/index.js';
-import { indexCoverage } from './index-answers.js';
-import { partnerResult, RECENT_ORDERS_SHOWN } from './lookup-order.js';
+import { type RecentAnswer, recentOrders } from './recent-orders.js';
 import { renderOptions } from './render-options.js';
 
 /** What publishing a Home tab needs (the Home listeners pass it on as is). */
@@ -40,7 +38,7 @@ export async function publishHome(
      * Set when publishing again because spend figures landed: that publish asks for no new figures
      * (no refresh loop, even when nothing could be stored) and shows the recent orders already read.
      */
-    landed?: { recent: RecentOrders | PartnerApiError | undefined };
+    landed?: { recent: RecentAnswer | undefined };
   } = {},
 ): Promise<void> {
   const [orders, finance] = await Promise.all([deps.auth.canUseOrders(userId), deps.auth.isFinance(userId)]);
@@ -50,7 +48,7 @@ export async function publishHome(
       ? Promise.resolve(undefined)
       : options.landed
         ? Promise.resolve(options.landed.recent)
-        : recentOrders(deps, userId),
+        : recentOrders(deps, { where: 'home', userId }),
     finance.allowed
       ? deps.balance.current({ force: options.forceBalance ?? false })
       : Promise.resolve(undefined),
@@ -90,31 +88,6 @@ export async function publishHome(
     deps.metrics.slackApiErrors.inc({ method: 'views.publish' });
     deps.logger.warn({ userId, error: code }, 'views.publish failed');
   }
-}
-
-// The copy stands in for the partner on the Home tab while its newest orders are this fresh.
-const FRESH_COPY_MS = 5 * 60_000;
-
-/**
- * The most recent orders: from Order Desk's copy once the sync keeps it fresh (no partner read per
- * Home open), else from the partner API as before.
- */
-async function recentOrders(
-  deps: Pick<HomeDeps, 'logger' | 'now' | 'orderIndex' | 'orderSync' | 'partner'>,
-  userId: string,
-): Promise<RecentOrders | PartnerApiError> {
-  const coverage = await indexCoverage(deps);
-  if (coverage?.syncedAt && deps.now().getTime() - Date.parse(coverage.syncedAt) < FRESH_COPY_MS) {
-    try {
-      const found = await deps.orderIndex.search({ limit: RECENT_ORDERS_SHOWN });
-      return { orders: found.orders, hits: found.total, apiOrdering: 'unknown', traceId: undefined };
-    } catch {
-      // The database failed after all: the partner answers, as before.
-    }
-  }
-  return partnerResult(deps, { where: 'home', userId }, () =>
-    deps.partner.orders.recent(RECENT_ORDERS_SHOWN),
-  );
 }
 
 /** The viewer's watches and the channel subscriptions (Remove where the viewer may remove them). */

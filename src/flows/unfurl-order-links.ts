@@ -139,11 +139,11 @@ export async function unfurlOrderLinks(
     } else if (order && result.kind === 'found' && result.fromCopy && result.failure) {
       unfurls[url] = renderOrderUnfurl(order, options, {
         coverage: result.coverage,
-        traceId: result.failure.traceId,
+        failure: result.failure,
       });
       logger.info(
         { ...where, orderId, traceId: result.failure.traceId, kind: result.failure.kind },
-        "order link unfurled from Order Desk's copy: the partner API is not answering",
+        "order link unfurled from Order Desk's copy: the partner API did not answer",
       );
     } else if (result.kind === 'failed') {
       count('partner_failed');

@@ -1,5 +1,6 @@
 import type { BalanceReading, BalanceState } from '../finance/balance-reading.js';
 import type { AppLogger } from '../logger.js';
+import type { OrderIndex } from '../orders/order-index.js';
 import {
   type AccountBalance,
   isPartnerApiError,
@@ -10,6 +11,8 @@ import {
 import {
   type BackoffPolicy,
   type CacheResult,
+  peekCached,
+  peekFailure,
   readThrough,
   type SharedState,
   SourceFailedError,
@@ -20,10 +23,14 @@ import { logPartnerFailure } from './partner-failures.js';
 export interface BalanceService {
   /**
    * The cached reading when fresh (younger than `maxAgeMs`, default the cache's TTL); otherwise one
-   * is read, once across every replica. After a failed read nobody reads again until the back-off
-   * ends (the answer says when); `force` (a Refresh click) reads anyway.
+   * is read, once across every replica. After a failed read, background reads (`background`: the
+   * balance watch, the digest) wait for the back-off to end; a person's question (the Home tab, a
+   * workflow step) goes past it once the last failed read is 30 s old (one read per 30 s across
+   * replicas), so a question after the partner recovers is answered by the recovered partner, not
+   * by the old error until a back-off of up to 10 minutes ends. `force` (a Refresh click) reads
+   * even when a reading is fresh.
    */
-  current(options?: { force?: boolean; maxAgeMs?: number }): Promise<BalanceState>;
+  current(options?: { force?: boolean; maxAgeMs?: number; background?: boolean }): Promise<BalanceState>;
   /** Every successful keys answer carries the balance: keep it, so finance sees it fresh for free. */
   record(balance: AccountBalance | null, orderId: string, traceId: string | undefined): void;
 }
@@ -36,6 +43,11 @@ export interface BalanceServiceOptions {
   onCache?: ((result: CacheResult) => void) | undefined;
   clock?: (() => Date) | undefined;
   backoff?: BackoffPolicy | undefined;
+  /**
+   * Order Desk's copy of the order history: when the partner's newest orders hold no completed one,
+   * the copy's newest completed order gives the balance (the copy knows every order).
+   */
+  orderIndex?: Pick<OrderIndex, 'search'> | undefined;
 }
 
 /** 30 s after the first failure, doubling to 10 minutes: an outage is not made worse by asking. */
@@ -44,7 +56,12 @@ export const SOURCE_BACKOFF: BackoffPolicy = { firstMs: 30_000, maxMs: 600_000 }
 // How far back to look for a completed order before saying the balance is not available yet.
 const RECENT_WINDOW = 20;
 const SCAN_LIMIT = 2_000;
+// A person's question reads past a back-off at most this often (as readThrough's forced reads do).
+const PERSON_READ_EVERY_MS = 30_000;
 const BALANCE_KEY = 'balance';
+// The last reading, kept long after the cached one expires: shown (with its age) when a read fails.
+const LAST_KEY = 'balance:last';
+const LAST_KEPT_MS = 30 * 24 * 3_600_000;
 
 /** As stored on the shared state: JSON, so the date is text. */
 interface StoredReading extends Omit<BalanceReading, 'readAt'> {
@@ -70,17 +87,51 @@ export function createBalanceService(options: BalanceServiceOptions): BalanceSer
   const clock = options.clock ?? (() => new Date());
   const ttlMs = options.ttlSeconds * 1000;
 
-  /** The newest completed order, or how many orders were looked at without finding one. */
-  async function findCompletedOrder(): Promise<{ id: string } | { checked: number }> {
+  /** The newest completed order, or what was looked at without finding one. */
+  async function findCompletedOrder(): Promise<{ id: string } | { checked: number; copyChecked: boolean }> {
     const recent = await partner.orders.recent(RECENT_WINDOW);
     const completed = recent.orders.find((order) => order.status?.toUpperCase() === 'COMPLETED');
     if (completed) return { id: completed.id };
+    const fromCopy = await newestCompletedInCopy();
+    if (fromCopy) return { id: fromCopy };
     let seen = 0;
     for await (const order of partner.orders.all({ pageSize: 100, prefetch: 1 })) {
       if (order.status?.toUpperCase() === 'COMPLETED') return { id: order.id };
       if (++seen >= SCAN_LIMIT) break;
     }
-    return { checked: Math.max(seen, recent.orders.length) };
+    return { checked: Math.max(seen, recent.orders.length), copyChecked: options.orderIndex !== undefined };
+  }
+
+  /** The copy's newest completed order (its keys answer carries the balance); undefined when none or unreadable. */
+  async function newestCompletedInCopy(): Promise<string | undefined> {
+    try {
+      const found = await options.orderIndex?.search({ statuses: ['COMPLETED'], limit: 1 });
+      return found?.orders[0]?.id;
+    } catch {
+      return undefined;
+    }
+  }
+
+  async function lastReading(): Promise<BalanceReading | undefined> {
+    const stored = await peekCached<StoredReading>(state, LAST_KEY);
+    return stored ? { ...stored.value, readAt: new Date(stored.value.readAt) } : undefined;
+  }
+
+  function keepLast(reading: StoredReading): void {
+    void storeCached(state, LAST_KEY, reading, LAST_KEPT_MS, () => clock().getTime()).catch(() => undefined);
+  }
+
+  /**
+   * A person's question goes past a running back-off (see `current`) once the last failed read is
+   * PERSON_READ_EVERY_MS old, unless a fresh reading is there: during an outage people asking add
+   * at most one partner read per 30 s; after a recovery the next question is answered by the partner.
+   */
+  async function pastBackoff(maxAgeMs: number): Promise<boolean> {
+    const now = clock().getTime();
+    const failure = await peekFailure(state, BALANCE_KEY, now);
+    if (!failure || now - failure.failedAt < PERSON_READ_EVERY_MS) return false;
+    const cached = await peekCached<StoredState>(state, BALANCE_KEY);
+    return !(cached && now - cached.storedAt < maxAgeMs);
   }
 
   function readingOf(balance: AccountBalance, orderId: string, traceId: string | undefined): StoredReading {
@@ -97,12 +148,17 @@ export function createBalanceService(options: BalanceServiceOptions): BalanceSer
     try {
       const found = await findCompletedOrder();
       if (!('id' in found))
-        return { value: { kind: 'no_completed_order', checked: found.checked }, cache: true };
+        return {
+          value: { kind: 'no_completed_order', checked: found.checked, copyChecked: found.copyChecked },
+          cache: true,
+        };
       const orderId = found.id;
       const { balance, traceId } = await partner.orders.keys(orderId);
       // Not a failure, and nothing to keep: the next read asks again.
       if (!balance) return { value: { kind: 'not_reported', orderId, traceId }, cache: false };
-      return { value: { kind: 'reading', reading: readingOf(balance, orderId, traceId) }, cache: true };
+      const reading = readingOf(balance, orderId, traceId);
+      keepLast(reading);
+      return { value: { kind: 'reading', reading }, cache: true };
     } catch (error) {
       // Logged here, once per reading: finance users waiting on the same reading share its failure.
       if (isPartnerApiError(error)) logPartnerFailure(logger, error, { where: 'balance' });
@@ -115,12 +171,15 @@ export function createBalanceService(options: BalanceServiceOptions): BalanceSer
   return {
     async current(request = {}) {
       try {
+        const force =
+          request.force === true ||
+          (!request.background && (await pastBackoff(request.maxAgeMs ?? ttlMs).catch(() => false)));
         const stored = await readThrough<StoredState>({
           state,
           key: BALANCE_KEY,
           ttlMs,
           maxAgeMs: request.maxAgeMs,
-          force: request.force,
+          force,
           load: read,
           backoff: options.backoff ?? SOURCE_BACKOFF,
           failureCodec: partnerErrorCodec,
@@ -141,12 +200,19 @@ export function createBalanceService(options: BalanceServiceOptions): BalanceSer
                 'Order Desk could not read the balance because of an error of its own; it is in the log.',
               cause: error.error,
             });
-        return { kind: 'error', error: cause, retryAt: error.retryAt, read: error.read };
+        return {
+          kind: 'error',
+          error: cause,
+          retryAt: error.retryAt,
+          read: error.read,
+          last: await lastReading(),
+        };
       }
     },
     record(balance, orderId, traceId) {
       if (!balance || ttlMs === 0) return;
       const stored = { kind: 'reading', reading: readingOf(balance, orderId, traceId) } satisfies StoredState;
+      keepLast(stored.reading);
       void storeCached(state, BALANCE_KEY, stored, ttlMs, () => clock().getTime()).catch(() => undefined);
     },
   };

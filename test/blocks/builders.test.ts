@@ -204,20 +204,29 @@ describe('empty answers say what was seen, not more', () => {
   });
 
   it.each([
-    [125, 'No completed order among the 125 newest.'],
-    [1, 'No completed order in the newest order.'],
-    [undefined, 'No completed order among the newest orders Order Desk checked.'],
-  ])('no completed order among %j checked: "%s", never "the account has none"', (checked, says) => {
-    const home = renderHome(
-      { isFinance: true, balance: { kind: 'no_completed_order', checked }, recent: { orders: [], hits: 0 } },
-      options,
-    );
-    const text = JSON.stringify(home);
-    expect(sectionTexts(home.blocks)).toContain(
-      `The balance is not available yet: the partner API reports it only with the keys of a completed order. ${says}`,
-    );
-    expect(text).not.toContain('has none');
-  });
+    [125, false, "none of the partner API's 125 newest orders is completed"],
+    [1, false, 'the only order the partner API listed is not completed'],
+    [0, true, "the partner API listed no orders, nor any order in Order Desk's copy of the order history"],
+    [undefined, false, 'none of the newest orders Order Desk checked is completed'],
+  ])(
+    'no completed order among %j checked (copy asked: %j): "%s", never "the account has none"',
+    (checked, copyChecked, says) => {
+      const home = renderHome(
+        {
+          isFinance: true,
+          balance: { kind: 'no_completed_order', checked, copyChecked },
+          recent: { orders: [], hits: 0 },
+        },
+        options,
+      );
+      const text = JSON.stringify(home);
+      expect(sectionTexts(home.blocks)).toContain(
+        `The balance is not available yet: the partner API reports it only with the keys of a completed order, and ${says}. It is read again when you refresh.`,
+      );
+      expect(text).not.toContain('has none');
+      expect(text).not.toContain('among the 0');
+    },
+  );
 
   it('a keys answer without the balance is said as such, not as "no completed order"', () => {
     const home = renderHome(
@@ -234,7 +243,7 @@ describe('empty answers say what was seen, not more', () => {
     expect(JSON.stringify(home)).not.toContain('No completed order');
   });
 
-  it('a failed read says until when Order Desk will not ask the partner again', () => {
+  it('a failed read says when Order Desk reads again, with the reference below the sentence that names it', () => {
     const home = renderHome(
       {
         isFinance: true,
@@ -260,12 +269,15 @@ describe('empty answers say what was seen, not more', () => {
     );
     const texts = sectionTexts(home.blocks).join('\n');
     expect(texts).toMatch(
-      /The balance could not be read\. .*Trace ID `t-9`\. To spare the partner, Order Desk does not ask again before <!date\^\d+\^.*\(in 30 seconds\); Refresh asks now\./,
+      /The balance could not be read\.\* Order Desk reads it again by itself <!date\^\d+\^.*\(in 30 seconds\); Refresh asks now\. The partner API is unavailable/,
     );
     expect(texts).toMatch(
-      /The order history could not be read to compute spend\. .*To spare the partner, Order Desk does not ask again before <!date\^\d+\^.*\(in 1 minute\); Refresh asks now\./,
+      /The order history could not be read to compute spend; Order Desk tries again <!date\^\d+\^.*\(in 1 minute\), and Refresh asks now\. /,
     );
     expect(texts).not.toContain('being computed');
+    // "Escalate with the reference below": the trace ID is below, on its own line, not in the sentence.
+    expect(texts).not.toContain('t-9');
+    expect(JSON.stringify(home.blocks)).toContain('Reference for escalation: trace ID `t-9`');
   });
 });
 
@@ -481,6 +493,33 @@ describe('the finance Home tab', () => {
     const text = JSON.stringify(home());
     expect(text).toContain('from the partner API. Available funds = balance + credit limit.');
     expect(text).not.toMatch(/spec/i);
+  });
+
+  it('a failed read keeps the last balance on show, and the runway from it (not "unknown (no balance yet)")', () => {
+    const failed = renderHome(
+      {
+        isFinance: true,
+        balance: {
+          kind: 'error',
+          error: new PartnerApiError({
+            kind: 'unavailable',
+            operation: 'GET /v1/partners/orders',
+            traceId: 't-2',
+          }),
+          retryAt: new Date(now.getTime() + 60_000),
+          last: reading,
+        },
+        recent: { orders: [order(1)], hits: 1 },
+        spend: { figures: spend },
+      },
+      options,
+    );
+    const text = JSON.stringify(failed);
+    expect(text).toContain('*Balance*\\n€24,870.55');
+    expect(text).toContain('The balance could not be read.');
+    // (24,870.55 + 10,000) ÷ 10 a day.
+    expect(text).toContain('*Runway*\\nmore than a year');
+    expect(text).not.toContain('unknown');
   });
 
   it('gives the sparkline a scale: the lowest and the highest day', () => {

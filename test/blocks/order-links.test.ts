@@ -60,9 +60,31 @@ describe('the unfurl of an order link', () => {
   it('read from the copy, says so, how fresh it is and the partner’s trace ID', () => {
     const { blocks } = renderOrderUnfurl(order, options, {
       coverage: { orders: 300, complete: true, syncedAt: '2026-11-22T11:58:00.000Z' },
-      traceId: 'trace-1',
+      failure: { kind: 'timeout', traceId: 'trace-1', retryAfterSeconds: undefined },
     });
     expect(textOf(blocks.at(-1))).toContain("From Order Desk's copy of the order history, synced <!date^");
     expect(textOf(blocks.at(-1))).toContain('the partner API is not answering (partner trace ID `trace-1`)');
+  });
+
+  it.each([
+    [
+      { kind: 'rate_limited', retryAfterSeconds: 30 },
+      'the partner API is rate-limiting Order Desk (partner trace ID `trace-1`) and answers again <!date^',
+    ],
+    [
+      { kind: 'rate_limited', retryAfterSeconds: undefined },
+      'the partner API is rate-limiting Order Desk (partner trace ID `trace-1`), so',
+    ],
+    [
+      { kind: 'unavailable', retryAfterSeconds: undefined },
+      'the partner API is unavailable (partner trace ID `trace-1`), so',
+    ],
+  ] as const)('the copy says why the partner did not answer: %j', (failure, words) => {
+    const { blocks } = renderOrderUnfurl(order, options, {
+      coverage: { orders: 300, complete: true, syncedAt: '2026-11-22T11:58:00.000Z' },
+      failure: { ...failure, traceId: 'trace-1' },
+    });
+    expect(textOf(blocks.at(-1))).toContain(words);
+    expect(textOf(blocks.at(-1))).not.toContain('not answering');
   });
 });

@@ -153,7 +153,7 @@ describe('the order index in Slack', () => {
     try {
       const card = textOf((await order(USERS.agent, '/order', target?.id ?? '')).blocks);
       expect(card).toContain("From Order Desk's copy of the order history, synced <!date^");
-      expect(card).toContain('the partner API is not answering');
+      expect(card).toContain('the partner API is unavailable (partner trace ID');
       expect(card).toContain(`Order ${target?.id}`);
       expect(card).not.toContain('order_share');
       const keys = textOf((await order(USERS.agent, '/order-keys', target?.id ?? '')).blocks);

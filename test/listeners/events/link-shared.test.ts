@@ -375,9 +375,9 @@ describe('order links during a partner outage', () => {
       const card = textOf(JSON.parse(String(call.args.unfurls)));
       expect(card).toContain(`*Order \`${order?.id}\`*`);
       expect(card).toContain("From Order Desk's copy of the order history, synced <!date^");
-      expect(card).toContain('the partner API is not answering (partner trace ID `');
+      expect(card).toContain('the partner API is unavailable (partner trace ID `');
       const line = await h.waitForLog(
-        "order link unfurled from Order Desk's copy: the partner API is not answering",
+        "order link unfurled from Order Desk's copy: the partner API did not answer",
         (l) => l.eventId === posted.linkShared?.eventId,
       );
       expect(line.traceId).toEqual(expect.any(String));

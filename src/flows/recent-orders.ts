@@ -1,0 +1,50 @@
+import type { AppDeps } from '../app/deps.js';
+import type { IndexCoverage } from '../blocks/index.js';
+import { isPartnerApiError, type PartnerApiError, type RecentOrders } from '../partner-api/index.js';
+import { type FailureContext, logPartnerFailure } from '../services/partner-failures.js';
+import { copyCanAnswer, indexCoverage } from './index-answers.js';
+
+// The most recent orders, one answer for `/order` with no text and the Home tab: the copy while the
+// sync keeps it fresh, else the partner, and the copy again, stamped, when the partner is not
+// answering. Both surfaces say the same thing at the same moment.
+
+export const RECENT_ORDERS_SHOWN = 5;
+
+// The copy stands in for the partner, unstamped, while its newest orders are this fresh.
+const FRESH_COPY_MS = 5 * 60_000;
+
+export type RecentOrdersDeps = Pick<AppDeps, 'logger' | 'now' | 'orderIndex' | 'orderSync' | 'partner'>;
+
+/** Recent orders; `fromCopy` when the copy answered for a partner that is not answering. */
+export type RecentAnswer =
+  | (RecentOrders & { fromCopy?: { coverage: IndexCoverage; failure: PartnerApiError } | undefined })
+  | PartnerApiError;
+
+export async function recentOrders(deps: RecentOrdersDeps, context: FailureContext): Promise<RecentAnswer> {
+  const coverage = await indexCoverage(deps);
+  const fresh = coverage?.syncedAt && deps.now().getTime() - Date.parse(coverage.syncedAt) < FRESH_COPY_MS;
+  if (fresh) {
+    const copy = await newestInCopy(deps);
+    if (copy) return copy;
+  }
+  let failure: PartnerApiError;
+  try {
+    return await deps.partner.orders.recent(RECENT_ORDERS_SHOWN);
+  } catch (error) {
+    if (!isPartnerApiError(error)) throw error;
+    logPartnerFailure(deps.logger, error, context);
+    failure = error;
+  }
+  const copy = coverage && copyCanAnswer(failure) ? await newestInCopy(deps) : undefined;
+  return coverage && copy && copy.orders.length > 0 ? { ...copy, fromCopy: { coverage, failure } } : failure;
+}
+
+async function newestInCopy(deps: Pick<RecentOrdersDeps, 'orderIndex'>): Promise<RecentOrders | undefined> {
+  try {
+    const found = await deps.orderIndex.search({ limit: RECENT_ORDERS_SHOWN });
+    return { orders: found.orders, hits: found.total, apiOrdering: 'unknown', traceId: undefined };
+  } catch {
+    // The database failed: the partner's answer (or its failure) stands.
+    return undefined;
+  }
+}
