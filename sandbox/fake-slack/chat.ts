@@ -1,3 +1,4 @@
+import { blocksErrors, messageRefusal, refusedAnswer } from './block-kit.js';
 import { BOT, type FakeMessage } from './model.js';
 import type { SlackState } from './state.js';
 import { asBlocks, parseJsonArg, type WebApiFamily } from './web-api.js';
@@ -13,6 +14,8 @@ export const chatMethods: WebApiFamily = {
     const known = slack.channels.find((candidate) => candidate.id === channel);
     if (known?.isArchived) return { ok: false, error: 'is_archived' };
     if (known?.botIsMember === false) return { ok: false, error: 'not_in_channel' };
+    const refused = refusal(args);
+    if (refused) return refused;
     const message = slack.addMessage({
       channel,
       text: String(args.text ?? ''),
@@ -25,6 +28,8 @@ export const chatMethods: WebApiFamily = {
   },
 
   'chat.postEphemeral': (args, slack) => {
+    const refused = refusal(args);
+    if (refused) return refused;
     const message = slack.addMessage({
       channel: String(args.channel ?? ''),
       visibleTo: String(args.user ?? ''),
@@ -42,6 +47,8 @@ export const chatMethods: WebApiFamily = {
       (m) => m.channel === String(args.channel ?? '') && m.ts === String(args.ts ?? ''),
     );
     if (!message) return { ok: false, error: 'message_not_found' };
+    const refused = refusal(args);
+    if (refused) return refused;
     message.text = String(args.text ?? message.text);
     // Blocks left out keep the message's blocks, as in Slack.
     message.blocks = args.blocks === undefined ? message.blocks : asBlocks(args.blocks);
@@ -54,6 +61,13 @@ export const chatMethods: WebApiFamily = {
     const unfurls = parseJsonArg(args.unfurls);
     if (!unfurls || Array.isArray(unfurls) || Object.keys(unfurls).length === 0)
       return { ok: false, error: 'invalid_unfurls_format' };
+    // Each unfurl's blocks are a message's: the same limits.
+    const errors = Object.entries(unfurls).flatMap(([url, unfurl]) =>
+      (unfurl as { blocks?: unknown }).blocks === undefined
+        ? []
+        : blocksErrors((unfurl as { blocks?: unknown }).blocks, 'message', `/unfurls/${url}/blocks`),
+    );
+    if (errors.length > 0) return refusedAnswer('invalid_blocks', errors);
     const target = unfurlTarget(args, slack);
     if ('error' in target) return { ok: false, error: target.error };
     // Only a URL of that message can be unfurled.
@@ -64,6 +78,15 @@ export const chatMethods: WebApiFamily = {
     return { ok: true };
   },
 };
+
+/** A message Slack would refuse: text over 40,000 characters, or blocks over a Block Kit limit. */
+function refusal(args: Record<string, unknown>) {
+  const blocks = args.blocks === undefined ? undefined : parseJsonArg(args.blocks);
+  if (args.blocks !== undefined && !Array.isArray(blocks))
+    return { ok: false, error: 'invalid_blocks_format' };
+  const refused = messageRefusal(args.text, blocks);
+  return refused ? refusedAnswer(refused.error, refused.errors) : undefined;
+}
 
 type UnfurlTarget =
   | {

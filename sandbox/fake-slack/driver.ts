@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { viewErrors } from './block-kit.js';
 import { findButton } from './buttons.js';
 import { type FunctionExecution, functionExecutedEvent } from './functions.js';
 import { sharedLinks } from './links.js';
@@ -347,7 +348,9 @@ export class SlackClientDriver {
     const modal = open.at(-1);
     if (!modal) return;
     const view = body?.view;
-    const isView = typeof view === 'object' && view !== null && !Array.isArray(view);
+    // A view Slack would refuse (over a Block Kit limit) changes nothing, as a missing one.
+    const isView =
+      typeof view === 'object' && view !== null && !Array.isArray(view) && viewErrors(view).length === 0;
     switch (body?.response_action) {
       case undefined:
         this.slack.modals.set(user, open.slice(0, -1));

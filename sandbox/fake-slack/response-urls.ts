@@ -1,3 +1,4 @@
+import { messageRefusal } from './block-kit.js';
 import { type RouteAnswer, textAnswer } from './http.js';
 import type { SlackState } from './state.js';
 
@@ -46,6 +47,9 @@ export function answerResponseUrl(
   if (!target || Date.now() - target.createdAt > ttl) return finish(404, 'expired_url');
   if (target.posts >= limit) return finish(404, 'used_url');
   if (Object.keys(body).length === 0) return finish(400, 'invalid_payload');
+  // Over a Block Kit limit: refused, as Slack does, and the post is not counted.
+  const refused = messageRefusal(body.text, body.blocks);
+  if (refused) return finish(400, refused.error);
   target.posts++;
   const original = target.originalMessageId ? slack.findMessage(target.originalMessageId) : undefined;
   if (body.delete_original === true) {

@@ -1,3 +1,4 @@
+import { refusedAnswer, viewErrors } from './block-kit.js';
 import { parseJsonArg, type WebApiFamily } from './web-api.js';
 
 // views.*: a user's Home tab (views.publish replaces it whole) and modals (views.open needs a
@@ -9,6 +10,9 @@ export const viewsMethods: WebApiFamily = {
     const userId = String(args.user_id ?? '');
     const view = parseJsonArg(args.view);
     if (!userId || !view) return { ok: false, error: 'invalid_arguments' };
+    // A view over a Block Kit limit is refused whole, as Slack does.
+    const errors = viewErrors(view);
+    if (errors.length > 0) return refusedAnswer('invalid_arguments', errors);
     slack.views.set(userId, view);
     return { ok: true, view: { id: `V${userId}`, ...(view as object) } };
   },
@@ -16,6 +20,8 @@ export const viewsMethods: WebApiFamily = {
   'views.open': (args, slack) => {
     const view = parseJsonArg(args.view) as Record<string, unknown> | undefined;
     if (!view) return { ok: false, error: 'invalid_trigger_id' };
+    const errors = viewErrors(view);
+    if (errors.length > 0) return refusedAnswer('invalid_arguments', errors);
     const trigger = slack.takeTrigger(String(args.trigger_id ?? ''));
     if (!trigger) return { ok: false, error: 'invalid_trigger_id' };
     const { id } = slack.pushModal(trigger.user, view, trigger.channel);

@@ -157,7 +157,7 @@ describe('fake Slack modals', () => {
     await openFromCommand('U1', 'Outer');
     answer = { status: 200, body: { response_action: 'errors', errors: {} } };
     await submit('U1');
-    await open('Opened from the submission');
+    await open('Opened from submission');
     expect(fake.modals.get('U1')?.map((m) => m.channel)).toEqual(['C0SUPPORT', 'C0SUPPORT']);
   });
 });
