@@ -33,6 +33,14 @@ export const REVEAL_PAGE_JS = `'use strict';
   var token = location.hash.slice(1);
   // Keep the token out of the address bar (and so out of history and screenshots) once read.
   if (token) history.replaceState(null, '', location.pathname);
+  // What this tab did with its link, kept across a reload (never the token): a reload then says
+  // what happened instead of "incomplete". sessionStorage may be refused (private modes): then not.
+  function remember(what) {
+    try { sessionStorage.setItem('order-desk-reveal', what); } catch (e) { /* not kept */ }
+  }
+  function remembered() {
+    try { return sessionStorage.getItem('order-desk-reveal') || ''; } catch (e) { return ''; }
+  }
   var button = document.getElementById('reveal');
   var status = document.getElementById('status');
   var intro = document.getElementById('intro');
@@ -63,9 +71,16 @@ export const REVEAL_PAGE_JS = `'use strict';
     show(title, message);
   }
   if (!token) {
-    refuse('This link is incomplete.', 'Open it again from the button in Slack, or run \u0060/order-keys\u0060 for the order again.');
+    var before = remembered();
+    if (before === 'shown')
+      refuse('The key was already shown on this page.', 'A link opens its key once, so reloading cannot show it again. To see it again, run \u0060/order-keys\u0060 for the order in Slack and press View image key on the new message.');
+    else if (before === 'opened')
+      refuse('This page was reloaded, and the key was not shown on it.', 'Open the link again from the View image key button in Slack; if it can no longer open, run \u0060/order-keys\u0060 for the order again for a new one.');
+    else
+      refuse('This link is incomplete.', 'Open it again from the button in Slack, or run \u0060/order-keys\u0060 for the order again.');
     return;
   }
+  remember('opened');
   button.disabled = false;
   button.addEventListener('click', function () {
     button.disabled = true;
@@ -82,6 +97,7 @@ export const REVEAL_PAGE_JS = `'use strict';
       if (response.ok && type.indexOf('image/') === 0) {
         return response.blob().then(function (blob) {
           token = '';
+          remember('shown');
           var url = URL.createObjectURL(blob);
           document.getElementById('key-image').src = url;
           var download = document.getElementById('download');

@@ -29,7 +29,14 @@ class FakeNode {
   }
 }
 
-async function load(hash: string, answer?: { title: string; message: string }) {
+/** The tab's sessionStorage: kept across loads of one test, as a browser keeps it across a reload. */
+type TabStorage = Map<string, string>;
+
+async function load(
+  hash: string,
+  answer?: { title: string; message: string } | 'image',
+  storage: TabStorage = new Map(),
+) {
   const ids = ['reveal', 'status', 'intro', 'result', 'key-image', 'download'];
   const elements = Object.fromEntries(ids.map((id) => [id, new FakeNode('div')]));
   const text = (value: string) => value;
@@ -42,11 +49,14 @@ async function load(hash: string, answer?: { title: string; message: string }) {
       createElement: (tag: string) => new FakeNode(tag),
       createTextNode: text,
     },
-    fetch: async () => ({
-      ok: false,
-      headers: { get: () => 'application/json' },
-      json: async () => answer,
-    }),
+    sessionStorage: {
+      getItem: (key: string) => storage.get(key) ?? null,
+      setItem: (key: string, value: string) => storage.set(key, value),
+    },
+    fetch: async () =>
+      answer === 'image'
+        ? { ok: true, headers: { get: () => 'image/png' }, blob: async () => ({}) }
+        : { ok: false, headers: { get: () => 'application/json' }, json: async () => answer },
   };
   runInNewContext(REVEAL_PAGE_JS, context);
   return elements as Record<string, FakeNode>;
@@ -80,6 +90,33 @@ describe('the reveal page', () => {
     expect(page.reveal?.hidden).toBe(true);
     expect(page.status?.html).toBe(
       '<strong>This link is incomplete.</strong> Open it again from the button in Slack, or run <code>/order-keys</code> for the order again.',
+    );
+  });
+
+  it('a reload after the key was shown says so, and how to see it again; not "incomplete"', async () => {
+    const tab: TabStorage = new Map();
+    const page = await load('#token', 'image', tab);
+    page.reveal?.listeners.click?.();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(page.result?.hidden).toBe(false);
+    // The token is gone from the address bar; a reload loads the page without it, in the same tab.
+    const reloaded = await load('', undefined, tab);
+    expect(reloaded.reveal?.hidden).toBe(true);
+    expect(reloaded.status?.html).toBe(
+      '<strong>The key was already shown on this page.</strong> A link opens its key once, so reloading cannot show it again. To see it again, run <code>/order-keys</code> for the order in Slack and press View image key on the new message.',
+    );
+    expect([...tab.values()].join()).not.toContain('token');
+  });
+
+  it('a reload before Reveal says the key was not shown and to open the link again from Slack', async () => {
+    const tab: TabStorage = new Map();
+    await load('#token', undefined, tab);
+    const reloaded = await load('', undefined, tab);
+    expect(reloaded.status?.textContent).toContain(
+      'This page was reloaded, and the key was not shown on it.',
+    );
+    expect(reloaded.status?.textContent).toContain(
+      'Open the link again from the View image key button in Slack',
     );
   });
 });
