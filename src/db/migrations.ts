@@ -42,8 +42,10 @@ async function boundSearchTexts(db: Kysely<unknown>, engine: Engine): Promise<vo
   await sql`delete from orders where length(id) > ${MAX_KEY_LENGTH} or length(reference_id) > ${MAX_KEY_LENGTH}`.execute(
     db,
   );
-  // SQLite: the trigram index is rebuilt once at the end instead of row by row through the trigger.
+  // The trigram index is rebuilt once at the end instead of row by row (SQLite: through the
+  // trigger; PostgreSQL: GIN entries for every new row version).
   if (engine === 'sqlite') await sql`drop trigger if exists orders_fts_update`.execute(db);
+  else await sql`drop index if exists orders_search_trgm`.execute(db);
   type Row = { id: string; reference_id: string | null; title: string | null; search_text: string };
   let after = '';
   for (;;) {
@@ -85,6 +87,8 @@ async function boundSearchTexts(db: Kysely<unknown>, engine: Engine): Promise<vo
       insert into orders_fts(rowid, search_text) values (new.rowid, new.search_text); end`.execute(db);
     await sql`insert into orders_fts(orders_fts) values ('rebuild')`.execute(db);
     await sql`insert into orders_fts(orders_fts) values ('optimize')`.execute(db);
+  } else {
+    await sql`create index orders_search_trgm on orders using gin (search_text gin_trgm_ops)`.execute(db);
   }
   // The space is given back after the migrations (afterMigrations): PostgreSQL runs them in one
   // transaction, where VACUUM cannot run (and a rewrite there would keep the rows it replaced).
