@@ -139,8 +139,9 @@ export function createTransport(options: TransportOptions): Transport {
       ...(options.gate
         ? {
             beforeRequest: [
-              async (_request, _options, { retryCount }) => {
-                if (retryCount > 0) await options.gate?.beforeRequest(policy.maxRetryAfterMs);
+              async (request, _options, { retryCount }) => {
+                if (retryCount > 0)
+                  await abortable(options.gate?.beforeRequest(policy.maxRetryAfterMs), request.signal);
               },
             ],
           }
@@ -183,9 +184,10 @@ export function createTransport(options: TransportOptions): Transport {
       const startedAt = performance.now();
       // The whole request, retries and waits included, ends by this deadline (see requestBoundMs).
       const overall = AbortSignal.timeout(boundMs);
+      const requestSignal = signal ? AbortSignal.any([signal, overall]) : overall;
       try {
         signal?.throwIfAborted();
-        const refused = await options.gate?.beforeRequest(policy.maxRetryAfterMs);
+        const refused = await abortable(options.gate?.beforeRequest(policy.maxRetryAfterMs), requestSignal);
         if (refused) {
           throw new PartnerApiError({
             kind: 'rate_limited',
@@ -196,7 +198,7 @@ export function createTransport(options: TransportOptions): Transport {
         }
         const response = await api.get(path, {
           ...(searchParams ? { searchParams } : {}),
-          signal: signal ? AbortSignal.any([signal, overall]) : overall,
+          signal: requestSignal,
         });
         // Already read whole, within the deadline and the size limit, by the bounded fetch.
         const body = await response.text();
@@ -234,4 +236,15 @@ export function createTransport(options: TransportOptions): Transport {
   }
 
   return { getJson, metrics: () => ({ ...metrics }) };
+}
+
+/** The gate's wait, ended early (rejecting with the signal's reason) when the signal aborts. */
+function abortable<T>(wait: Promise<T> | undefined, signal: AbortSignal): Promise<T | undefined> {
+  if (!wait) return Promise.resolve(undefined);
+  signal.throwIfAborted();
+  return new Promise<T | undefined>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    wait.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }

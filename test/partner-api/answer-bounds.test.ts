@@ -128,6 +128,31 @@ describe('a partner answer is bounded in time and size', () => {
     expect(error.status).toBe(503);
   });
 
+  it('the overall bound is enforced: slow 5xx answers and long waits between retries end at it', async () => {
+    // Each attempt answers 503 after 200 ms; before each retry ky backs off 600 ms and the shared gate
+    // holds it up to its 600 ms (as a rate cap may): about 3 s in all, past the 2.4 s bound.
+    simulator.faults.next(3, { status: 503, delayMs: 200 });
+    const retry = { limit: 2, backoffMs: 600, maxBackoffMs: 600, maxRetryAfterMs: 600 };
+    const bound = requestBoundMs(400, retry);
+    expect(bound).toBe(2_400);
+    let asked = 0;
+    const holdingGate = {
+      beforeRequest: (maxWaitMs: number) =>
+        new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), asked++ ? maxWaitMs : 0)),
+      cooldown: async () => false,
+    };
+    const started = performance.now();
+    const error = await failureOf(
+      clientFor(simulator, { timeoutMs: 400, retry, gate: holdingGate }).orders.list(),
+    );
+    const elapsed = performance.now() - started;
+    expect(error.kind).toBe('timeout');
+    expect(String(error.cause)).toContain('No answer within 2400 ms, retries included');
+    expect(elapsed).toBeGreaterThanOrEqual(bound - 20);
+    // Without the bound: at least 3 s (the gate's wait cannot be cut short otherwise).
+    expect(elapsed).toBeLessThan(2_950);
+  });
+
   it('a request, retries included, is bounded by attempts × timeout + the longest wait per retry', () => {
     // The defaults: 3 attempts of 10 s, and at most 10 s (Retry-After cap) before each of 2 retries.
     expect(requestBoundMs(10_000)).toBe(50_000);
