@@ -1,7 +1,6 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type OrderDeskDb, openDatabase } from '../../src/db/index.js';
-import { csvLines, csvRow } from '../../src/finance/csv.js';
 import { createLogger } from '../../src/logger.js';
 import { createOrderIndex } from '../../src/orders/order-index.js';
 import type { OrderSummary } from '../../src/partner-api/index.js';
@@ -11,6 +10,7 @@ import {
   postgresTests,
   startPostgresServer,
 } from '../helpers/postgres-server.js';
+import { searchTextContract, searchTimesOut } from './search-text-contract.js';
 
 const logger = createLogger({
   level: 'silent',
@@ -285,6 +285,7 @@ indexContract('SQLite', async () => {
   const db = await openDatabase({ databaseUrl: undefined, dataDir: ':memory:', logger });
   return { db, peer: db };
 });
+searchTextContract('SQLite', () => openDatabase({ databaseUrl: undefined, dataDir: ':memory:', logger }));
 
 describe.skipIf(postgresTests.skip)('on PostgreSQL', () => {
   let server: PostgresServer;
@@ -298,5 +299,11 @@ describe.skipIf(postgresTests.skip)('on PostgreSQL', () => {
       db: await openDatabase({ databaseUrl: url, dataDir: ':memory:', logger }),
       peer: await openDatabase({ databaseUrl: url, dataDir: ':memory:', logger }),
     };
+  });
+  searchTextContract('PostgreSQL', async () =>
+    openDatabase({ databaseUrl: await createDatabase(server, 'search_text'), dataDir: ':memory:', logger }),
+  );
+  it('a search that cannot finish within its statement_timeout fails instead of holding a connection', async () => {
+    await searchTimesOut(await createDatabase(server, 'search_timeout'));
   });
 });

@@ -1,3 +1,4 @@
+// The search text contract, run on every engine by order-index.test.ts (one PostgreSQL server for both).
 import { Writable } from 'node:stream';
 import { sql } from 'kysely';
 import pg from 'pg';
@@ -8,12 +9,6 @@ import { createOrderIndex, MATCH_COUNT_CAP } from '../../src/orders/order-index.
 import { rowOf } from '../../src/orders/order-rows.js';
 import type { OrderSummary } from '../../src/partner-api/index.js';
 import { codePointLength } from '../../src/text/code-points.js';
-import {
-  createDatabase,
-  type PostgresServer,
-  postgresTests,
-  startPostgresServer,
-} from '../helpers/postgres-server.js';
 
 const logLines: string[] = [];
 const logger = createLogger({
@@ -92,7 +87,7 @@ const newest = (prefix: string, count: number) =>
     .map((o) => o.id);
 
 /** The same texts on every engine and on each plan: what an agent types is text. */
-function searchTextContract(name: string, open: () => Promise<OrderDeskDb>) {
+export function searchTextContract(name: string, open: () => Promise<OrderDeskDb>) {
   describe(`search text: ${name}`, () => {
     let db: OrderDeskDb;
     beforeAll(async () => {
@@ -213,40 +208,27 @@ function searchTextContract(name: string, open: () => Promise<OrderDeskDb>) {
   });
 }
 
-searchTextContract('SQLite', () => openDatabase({ databaseUrl: undefined, dataDir: ':memory:', logger }));
-
-describe.skipIf(postgresTests.skip)('on PostgreSQL', () => {
-  let server: PostgresServer;
-  beforeAll(async () => {
-    server = await startPostgresServer();
-  }, 30_000);
-  afterAll(() => server?.destroy());
-  searchTextContract('PostgreSQL', async () =>
-    openDatabase({ databaseUrl: await createDatabase(server, 'search_text'), dataDir: ':memory:', logger }),
-  );
-
-  it('a search that cannot finish within its statement_timeout fails instead of holding a connection', async () => {
-    const url = await createDatabase(server, 'search_timeout');
-    const db = await openDatabase({ databaseUrl: url, dataDir: ':memory:', logger });
-    const index = createOrderIndex(db, { searchTimeoutMs: 300 });
-    await index.record([order('T1', 'Timeout Test', '2023-03-01T00:00:00.000Z')], seenAt);
-    expect((await index.search({ text: 'timeout', limit: 5 })).orders).toHaveLength(1);
-    // Another session holds the table: the search waits on its lock until the timeout ends it.
-    const holder = new pg.Client({ connectionString: url });
-    await holder.connect();
-    await holder.query('begin');
-    await holder.query('lock table orders in access exclusive mode');
-    const started = Date.now();
-    await expect(index.search({ text: 'timeout', limit: 5 })).rejects.toThrow(/statement timeout/);
-    expect(Date.now() - started).toBeLessThan(5_000);
-    await holder.query('rollback');
-    await holder.end();
-    // The connection went back to the pool as it was: other statements have no timeout.
-    expect(
-      (await db.run((kysely) => sql<{ statement_timeout: string }>`show statement_timeout`.execute(kysely)))
-        .rows[0]?.statement_timeout,
-    ).toBe('0');
-    expect((await index.search({ text: 'timeout', limit: 5 })).orders).toHaveLength(1);
-    await db.close();
-  });
-});
+/** PostgreSQL: a search that cannot finish within its statement_timeout fails instead of holding a connection. */
+export async function searchTimesOut(url: string) {
+  const db = await openDatabase({ databaseUrl: url, dataDir: ':memory:', logger });
+  const index = createOrderIndex(db, { searchTimeoutMs: 300 });
+  await index.record([order('T1', 'Timeout Test', '2023-03-01T00:00:00.000Z')], seenAt);
+  expect((await index.search({ text: 'timeout', limit: 5 })).orders).toHaveLength(1);
+  // Another session holds the table: the search waits on its lock until the timeout ends it.
+  const holder = new pg.Client({ connectionString: url });
+  await holder.connect();
+  await holder.query('begin');
+  await holder.query('lock table orders in access exclusive mode');
+  const started = Date.now();
+  await expect(index.search({ text: 'timeout', limit: 5 })).rejects.toThrow(/statement timeout/);
+  expect(Date.now() - started).toBeLessThan(5_000);
+  await holder.query('rollback');
+  await holder.end();
+  // The connection went back to the pool as it was: other statements have no timeout.
+  expect(
+    (await db.run((kysely) => sql<{ statement_timeout: string }>`show statement_timeout`.execute(kysely)))
+      .rows[0]?.statement_timeout,
+  ).toBe('0');
+  expect((await index.search({ text: 'timeout', limit: 5 })).orders).toHaveLength(1);
+  await db.close();
+}
