@@ -1,4 +1,4 @@
-import { HTTPError, TimeoutError } from 'ky';
+import { HTTPError } from 'ky';
 import { PartnerAnswerCut } from './bounded-fetch.js';
 import {
   classifyFailure,
@@ -108,9 +108,6 @@ export async function toPartnerError(
       userMessage: error.reason === 'size' ? TOO_LARGE_MESSAGE : undefined,
       cause: new Error(error.message),
     });
-  }
-  if (error instanceof TimeoutError) {
-    return new PartnerApiError({ kind: 'timeout', operation, cause: new Error('Request timed out') });
   }
   const networkCode = describeNetworkError(error);
   return new PartnerApiError({ kind: 'unavailable', operation, cause: new Error(networkCode) });
