@@ -161,6 +161,9 @@ export function createOrderSearch(db: OrderDeskDb, options: OrderSearchOptions =
       const { sql } = await import('kysely');
       // The same fold as the stored search text, and a bounded length (search-text.ts).
       const { text, cut } = searchQueryOf(query.text);
+      // Text that folds to nothing (an accent or a variation selector alone) names no order: not
+      // "any order", which is what no text at all means.
+      if (!text && query.text?.trim()) return { orders: [], total: 0 };
       const limit = Math.min(Math.max(1, query.limit), MAX_PAGE);
       const offset = Math.min(Math.max(0, query.offset ?? 0), MAX_OFFSET);
       const long = codePointLength(text) >= 3;

@@ -69,6 +69,9 @@ const RARE_TABLE: Array<[string, string[]]> = [
   ['\\ back', ['R10']],
   ['%', ['R10', 'R06', 'R05']],
   ['_', ['R10', 'R05']],
+  // An accent or a variation selector alone folds to nothing: no order, not every order.
+  ['\u0301', []],
+  ['\uFE0F', []],
 ];
 
 // Thousands of matches each (SQLite's newest-first plan past 2,000 matches; PostgreSQL's trigram
