@@ -2,6 +2,7 @@ import { blocksErrors, messageRefusal, refusedAnswer } from './block-kit.js';
 import { BOT, type FakeMessage } from './model.js';
 import type { SlackState } from './state.js';
 import { asBlocks, parseJsonArg, type WebApiFamily } from './web-api.js';
+import { type RecordedEntity, readMessageEntities } from './work-objects.js';
 
 // chat.*: messages the bot posts to a channel, ephemeral messages only one user sees, edits, and
 // unfurls under the links people post.
@@ -16,10 +17,14 @@ export const chatMethods: WebApiFamily = {
     if (known?.botIsMember === false) return { ok: false, error: 'not_in_channel' };
     const refused = refusal(args);
     if (refused) return refused;
+    // Work Object entities (work-objects.ts), checked against their schema and kept on the message.
+    const read = readMessageEntities(args.metadata, 'chat.postMessage');
+    if ('refusal' in read) return read.refusal;
     const message = slack.addMessage({
       channel,
       text: String(args.text ?? ''),
       blocks: asBlocks(args.blocks),
+      ...(read.entities.length > 0 ? { entities: read.entities } : {}),
       via: 'chat.postMessage',
       author: BOT.botUserId,
       threadTs: args.thread_ts === undefined ? undefined : String(args.thread_ts),
@@ -57,9 +62,14 @@ export const chatMethods: WebApiFamily = {
   },
 
   // Needs no membership in the conversation: link_shared comes from conversations the bot is not in.
+  // Either unfurls (classic blocks) or metadata (Work Object entities, work-objects.ts), or both.
   'chat.unfurl': (args, slack) => {
-    const unfurls = parseJsonArg(args.unfurls);
-    if (!unfurls || Array.isArray(unfurls) || Object.keys(unfurls).length === 0)
+    const read =
+      args.metadata === undefined ? { entities: [] } : readMessageEntities(args.metadata, 'chat.unfurl');
+    if ('refusal' in read) return read.refusal;
+    const entities = read.entities;
+    const unfurls = args.unfurls === undefined && entities.length > 0 ? {} : parseJsonArg(args.unfurls);
+    if (!unfurls || Array.isArray(unfurls) || (Object.keys(unfurls).length === 0 && entities.length === 0))
       return { ok: false, error: 'invalid_unfurls_format' };
     // Each unfurl's blocks are a message's: the same limits.
     const errors = Object.entries(unfurls).flatMap(([url, unfurl]) =>
@@ -70,11 +80,13 @@ export const chatMethods: WebApiFamily = {
     if (errors.length > 0) return refusedAnswer('invalid_blocks', errors);
     const target = unfurlTarget(args, slack);
     if ('error' in target) return { ok: false, error: target.error };
-    // Only a URL of that message can be unfurled.
-    if (Object.keys(unfurls).some((url) => !target.links.some((link) => link.url === url)))
+    // Only a URL of that message can be unfurled (an entity's app_unfurl_url names it).
+    const urls = [...Object.keys(unfurls), ...entities.map((entity) => String(entity.app_unfurl_url))];
+    if (urls.some((url) => !target.links.some((link) => link.url === url)))
       return { ok: false, error: 'cannot_unfurl_message' };
     // Unfurling the same message again replaces what shows under those links.
-    target.record({ ...target.unfurls, ...unfurls });
+    if (Object.keys(unfurls).length > 0) target.record({ ...target.unfurls, ...unfurls });
+    if (entities.length > 0) target.recordEntities(entities);
     return { ok: true };
   },
 };
@@ -93,6 +105,8 @@ type UnfurlTarget =
       links: ReadonlyArray<{ url: string }>;
       unfurls: Record<string, unknown> | undefined;
       record(unfurls: Record<string, unknown>): void;
+      /** Work Object entities, one per app_unfurl_url: a new one replaces the old. */
+      recordEntities(entities: RecordedEntity[]): void;
     }
   | { error: string };
 
@@ -103,7 +117,12 @@ function unfurlTarget(args: Record<string, unknown>, slack: SlackState): UnfurlT
   if (unfurlId !== undefined && source === 'composer') {
     const draft = slack.composerDrafts.get(unfurlId);
     if (!draft) return { error: 'cannot_unfurl_message' };
-    return { links: draft.links, unfurls: draft.unfurls, record: (unfurls) => (draft.unfurls = unfurls) };
+    return {
+      links: draft.links,
+      unfurls: draft.unfurls,
+      record: (unfurls) => (draft.unfurls = unfurls),
+      recordEntities: (entities) => (draft.entities = mergeEntities(draft.entities, entities)),
+    };
   }
   let message: FakeMessage | undefined;
   if (unfurlId !== undefined && source === 'conversations_history')
@@ -119,5 +138,13 @@ function unfurlTarget(args: Record<string, unknown>, slack: SlackState): UnfurlT
     record: (unfurls) => {
       message.unfurls = unfurls;
     },
+    recordEntities: (entities) => {
+      message.entities = mergeEntities(message.entities, entities);
+    },
   };
+}
+
+function mergeEntities(kept: RecordedEntity[] | undefined, added: RecordedEntity[]): RecordedEntity[] {
+  const urls = new Set(added.map((entity) => entity.app_unfurl_url));
+  return [...(kept ?? []).filter((entity) => !urls.has(entity.app_unfurl_url)), ...added];
 }

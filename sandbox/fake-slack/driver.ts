@@ -18,6 +18,7 @@ import {
 } from './payloads.js';
 import { signedHeaders } from './signing.js';
 import type { SlackState } from './state.js';
+import { type EntityRef, entityActionPayload, entityDetailsRequestedEvent } from './work-object-payloads.js';
 
 // The Slack client's side: what a person does in Slack, sent to the app as Slack sends it (signed,
 // with a fresh response_url and trigger_id): slash commands, button clicks in messages and on the
@@ -116,6 +117,37 @@ export interface FunctionRunInput extends Signing {
 export interface FunctionRunResult extends SendResult {
   functionExecutionId: string;
   eventId: string;
+}
+
+/** Someone opens (or refreshes) a Work Object's flexpane: entity_details_requested. */
+export interface EntityDetailsInput extends Signing {
+  user: string;
+  /** The entity's URL, or the link as posted (its app_unfurl_url). */
+  url: string;
+  externalRefId: string;
+  /** The message the Work Object is in (absent: opened from elsewhere, as from Enterprise Search). */
+  channel?: string | undefined;
+  messageTs?: string | undefined;
+}
+
+export interface EntityDetailsResult extends SendResult {
+  /** The trigger_id the event carries: entity.presentDetails must use it, once, within 3 s. */
+  triggerId: string;
+  eventId: string;
+}
+
+/** A click on a button in a flexpane: block_actions with container.type "entity_detail". */
+export interface EntityActionInput extends Signing {
+  user: string;
+  actionId: string;
+  value?: string | undefined;
+  url: string;
+  externalRefId: string;
+  /**
+   * The trigger_id of the panel the button is in (from requestEntityDetails): the click then carries
+   * that panel's message, and throws when the app put no such button in it.
+   */
+  triggerId?: string | undefined;
 }
 
 const FORM = 'application/x-www-form-urlencoded';
@@ -303,6 +335,99 @@ export class SlackClientDriver {
     return { ...(await this.send(body, 'application/json', {})), eventId };
   }
 
+  /**
+   * Opens a Work Object's flexpane as `user`: a fresh trigger_id for it, and a signed
+   * entity_details_requested event. With channel and messageTs, the entity the message carries
+   * (chat.unfurl or chat.postMessage metadata) gives the event its entity_url, app_unfurl_url and
+   * external_ref, as Slack takes them from the stored entity.
+   */
+  async requestEntityDetails(input: EntityDetailsInput): Promise<EntityDetailsResult> {
+    const message =
+      input.channel && input.messageTs
+        ? this.slack.messages.find((m) => m.channel === input.channel && m.ts === input.messageTs)
+        : undefined;
+    const entity = message?.entities?.find(
+      (e) =>
+        e.external_ref.id === input.externalRefId && (e.url === input.url || e.app_unfurl_url === input.url),
+    );
+    const ref: EntityRef = {
+      url: entity?.url ?? input.url,
+      externalRef: entity?.external_ref ?? { id: input.externalRefId },
+      appUnfurlUrl: entity?.app_unfurl_url ?? (entity ? undefined : input.url),
+      channel: input.channel,
+      messageTs: input.messageTs,
+      threadTs: message?.threadTs,
+    };
+    const triggerId = this.slack.workObjects.issue({
+      user: input.user,
+      url: ref.url,
+      externalRefId: ref.externalRef.id,
+      externalRefType: ref.externalRef.type,
+      appUnfurlUrl: ref.appUnfurlUrl,
+      channel: ref.channel,
+      messageTs: ref.messageTs,
+      threadTs: ref.threadTs,
+      cause: 'entity_details_requested',
+    });
+    const trigger = this.slack.workObjects.triggers.get(triggerId);
+    if (trigger) this.slack.workObjects.open.set(input.user, { triggerId, trigger });
+    const eventId = `Ev${randomBytes(6).toString('hex')}`;
+    const body = JSON.stringify(
+      entityDetailsRequestedEvent({ ...ref, eventId, user: input.user, triggerId }),
+    );
+    this.sentEvents.set(eventId, body);
+    this.slack.emit('change');
+    return { ...(await this.send(body, 'application/json', input)), triggerId, eventId };
+  }
+
+  /** Clicks a button in a flexpane as `user`; the payload carries a fresh trigger_id. */
+  async clickEntityAction(input: EntityActionInput): Promise<SendResult & { triggerId: string }> {
+    const panelTrigger = input.triggerId ? this.slack.workObjects.triggers.get(input.triggerId) : undefined;
+    if (input.triggerId && !panelTrigger) throw new Error(`no flexpane trigger ${input.triggerId}`);
+    let text = 'button';
+    let value = input.value;
+    if (input.triggerId) {
+      const panel = this.slack.workObjects.panels.get(input.triggerId);
+      const button = panelButtons(panel).find(
+        (b) => b.action_id === input.actionId && (input.value === undefined || b.value === input.value),
+      );
+      if (!button) throw new Error(`no button ${input.actionId} in the panel of ${input.triggerId}`);
+      text = button.text;
+      value = button.value;
+    }
+    const ref: EntityRef = {
+      url: panelTrigger?.url ?? input.url,
+      externalRef: {
+        id: input.externalRefId,
+        ...(panelTrigger?.externalRefType ? { type: panelTrigger.externalRefType } : {}),
+      },
+      appUnfurlUrl: panelTrigger?.appUnfurlUrl,
+      channel: panelTrigger?.channel,
+      messageTs: panelTrigger?.messageTs,
+      threadTs: panelTrigger?.threadTs,
+    };
+    const triggerId = this.slack.workObjects.issue({
+      user: input.user,
+      url: ref.url,
+      externalRefId: input.externalRefId,
+      externalRefType: ref.externalRef.type,
+      appUnfurlUrl: ref.appUnfurlUrl,
+      channel: ref.channel,
+      messageTs: ref.messageTs,
+      threadTs: ref.threadTs,
+      cause: 'entity_action',
+    });
+    const payload = entityActionPayload({
+      ...ref,
+      user: this.user(input.user),
+      actionId: input.actionId,
+      value,
+      text,
+      triggerId,
+    });
+    return { ...(await this.sendPayload(payload, input)), triggerId };
+  }
+
   /** Sends an event again exactly as first sent, as Slack does when it missed the ack. */
   async redeliverEvent(redelivery: Redelivery): Promise<SendResult> {
     const body = this.sentEvents.get(redelivery.eventId);
@@ -413,4 +538,25 @@ export class SlackClientDriver {
     const text = await response.text();
     return { status: response.status, ackMs: performance.now() - started, body: text };
   }
+}
+
+type PanelButton = { action_id: string; text: string; value?: string; url?: string };
+
+/** The buttons a panel shows: its entity's actions, or its error form's. */
+export function panelButtons(
+  panel:
+    | {
+        metadata?: { entity_payload: Record<string, unknown> } | undefined;
+        error?: Record<string, unknown> | undefined;
+      }
+    | undefined,
+): PanelButton[] {
+  const actions = panel?.metadata?.entity_payload.actions as
+    | { primary_actions?: PanelButton[]; overflow_actions?: PanelButton[] }
+    | undefined;
+  return [
+    ...(actions?.primary_actions ?? []),
+    ...(actions?.overflow_actions ?? []),
+    ...((panel?.error?.actions as PanelButton[] | undefined) ?? []),
+  ];
 }

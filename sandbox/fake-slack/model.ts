@@ -1,3 +1,5 @@
+import type { RecordedEntity } from './work-objects.js';
+
 // What the fake Slack keeps: messages as a Slack client would show them, and every call made.
 
 /** The one app installed in the fake workspace: Order Desk's bot. */
@@ -27,6 +29,11 @@ export interface FakeMessage {
   links?: SharedLink[] | undefined;
   /** Set by chat.unfurl: what shows under each link, by URL (everyone who sees the message sees it). */
   unfurls?: Record<string, unknown> | undefined;
+  /**
+   * Work Object entities (work-objects.ts): chat.unfurl's, one per link (app_unfurl_url), or those a
+   * chat.postMessage carried; shown as a Work Object preview, a click on which opens the flexpane.
+   */
+  entities?: RecordedEntity[] | undefined;
   /** The message's unfurl_id, as link_shared named it. */
   unfurlId?: string | undefined;
   deleted: boolean;

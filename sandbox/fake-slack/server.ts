@@ -7,6 +7,9 @@ import {
   type BlockActionInput,
   type ClickInput,
   type CommandInput,
+  type EntityActionInput,
+  type EntityDetailsInput,
+  type EntityDetailsResult,
   type FunctionRunInput,
   type FunctionRunResult,
   type MessageShortcutInput,
@@ -18,6 +21,7 @@ import {
   type ViewSubmissionInput,
   type ViewSubmissionResult,
 } from './driver.js';
+import { entityMethods } from './entity-api.js';
 import { type MethodFault, takeFault, UPLOAD, uploadFaultAnswer, webApiFaultAnswer } from './faults.js';
 import { downloadRoute, type ReceivedUpload, uploadRoute } from './files.js';
 import { filesMethods } from './files-api.js';
@@ -29,6 +33,7 @@ import { type FakeSlackOptions, SlackState } from './state.js';
 import { usersMethods } from './users.js';
 import { viewsMethods } from './views.js';
 import { parseArgs, type WebApiHandler } from './web-api.js';
+import type { FakePanel } from './work-objects.js';
 
 // A stand-in for Slack on this machine: the Web API the app calls, the response_urls it posts to,
 // and the client side that sends the app signed commands, clicks and events. The end-to-end tests
@@ -40,12 +45,21 @@ import { parseArgs, type WebApiHandler } from './web-api.js';
 // (driver.ts) is what a person in Slack does.
 
 export { type FoundButton, findButton } from './buttons.js';
-export type { FunctionRunInput, FunctionRunResult, PostedMessage, SendResult } from './driver.js';
+export type {
+  EntityActionInput,
+  EntityDetailsInput,
+  EntityDetailsResult,
+  FunctionRunInput,
+  FunctionRunResult,
+  PostedMessage,
+  SendResult,
+} from './driver.js';
 export { type MethodFault, UPLOAD } from './faults.js';
 export type { FunctionDefinition, FunctionExecution } from './functions.js';
 export { BOT } from './model.js';
 export type { ResponseUrlFault } from './response-urls.js';
 export type { FakeSlackOptions } from './state.js';
+export type { FakePanel, RecordedEntity } from './work-objects.js';
 
 // Where the upload URLs files.getUploadURLExternal hands out point.
 const UPLOAD_PATH = '/upload/';
@@ -55,6 +69,7 @@ const WEB_API = new Map<string, WebApiHandler>(
     ...authMethods,
     ...chatMethods,
     ...conversationsMethods,
+    ...entityMethods,
     ...filesMethods,
     ...functionsMethods,
     ...usersMethods,
@@ -184,6 +199,26 @@ export class FakeSlack extends SlackState {
   /** A workflow reaches the step `callbackId` (function_executed); resolves at the app's ack. */
   runFunction(input: FunctionRunInput): Promise<FunctionRunResult> {
     return this.driver.runFunction(input);
+  }
+
+  /** Opens a Work Object's flexpane as `user`: a signed entity_details_requested with a fresh trigger_id. */
+  requestEntityDetails(input: EntityDetailsInput): Promise<EntityDetailsResult> {
+    return this.driver.requestEntityDetails(input);
+  }
+
+  /** Clicks a button in a flexpane: block_actions with container.type "entity_detail", a fresh trigger_id. */
+  clickEntityAction(input: EntityActionInput): Promise<SendResult & { triggerId: string }> {
+    return this.driver.clickEntityAction(input);
+  }
+
+  /** What the app put in each flexpane (entity.presentDetails accepted), by the trigger_id it used. */
+  get panels(): ReadonlyMap<string, FakePanel> {
+    return this.workObjects.panels;
+  }
+
+  /** Resolves when the app has filled the panel of `triggerId` (entity.presentDetails accepted). */
+  waitForPanel(triggerId: string, timeoutMs = 10_000): Promise<FakePanel> {
+    return this.waitFor(() => this.workObjects.panels.get(triggerId), timeoutMs);
   }
 
   /** Resolves when the app has ended the run (functions.completeSuccess or completeError). */

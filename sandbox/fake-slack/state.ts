@@ -13,6 +13,7 @@ import type {
   SharedLink,
 } from './model.js';
 import { waitForEvent } from './wait.js';
+import { FakeWorkObjects, type RecordedEntity } from './work-objects.js';
 
 // What the fake Slack knows and has seen: the workspace (users, channels, user groups), what a Slack
 // client would show (messages, Home tabs, modals, files) and every request the app made. The Web API
@@ -58,6 +59,8 @@ export class SlackState extends EventEmitter {
   /** Modals open per user (views.open), newest last. */
   readonly modals = new Map<string, FakeModal[]>();
   readonly uploads: FakeFiles;
+  /** Work Objects' flexpanes: their trigger_ids and what the app put in each (work-objects.ts). */
+  readonly workObjects = new FakeWorkObjects();
   /** Workflow Builder steps: their declarations and every run (functions.ts). */
   readonly functions: FakeFunctions;
   readonly users: FakeUser[];
@@ -68,7 +71,7 @@ export class SlackState extends EventEmitter {
   /** Links still in a person's message composer, by unfurl_id: chat.unfurl with source composer. */
   readonly composerDrafts = new Map<
     string,
-    { user: string; links: SharedLink[]; unfurls?: Record<string, unknown> }
+    { user: string; links: SharedLink[]; unfurls?: Record<string, unknown>; entities?: RecordedEntity[] }
   >();
   appUrl: string | undefined;
   /** Where apps.connections.open sends a Socket Mode client (a test's WebSocket server). */

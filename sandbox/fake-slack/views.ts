@@ -22,7 +22,10 @@ export const viewsMethods: WebApiFamily = {
     if (!view) return { ok: false, error: 'invalid_trigger_id' };
     const errors = viewErrors(view);
     if (errors.length > 0) return refusedAnswer('invalid_arguments', errors);
-    const trigger = slack.takeTrigger(String(args.trigger_id ?? ''));
+    // A click in a Work Object's flexpane may open a modal too (its trigger is work-objects.ts').
+    const trigger =
+      slack.takeTrigger(String(args.trigger_id ?? '')) ??
+      slack.workObjects.takeForModal(String(args.trigger_id ?? ''));
     if (!trigger) return { ok: false, error: 'invalid_trigger_id' };
     const { id } = slack.pushModal(trigger.user, view, trigger.channel);
     return { ok: true, view: { id, ...view } };
