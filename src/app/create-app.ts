@@ -10,7 +10,7 @@ import type { OrderSync } from '../orders/order-sync.js';
 import { revealRoutes } from '../reveal/routes.js';
 import type { RetentionJob } from '../services/retention.js';
 import type { AppDeps } from './deps.js';
-import { healthRoute } from './health.js';
+import { healthRoutes } from './health.js';
 import { buildJobs } from './jobs.js';
 import { metricsRoute } from './metrics.js';
 import { type BuildOptions, buildServices } from './services.js';
@@ -72,13 +72,14 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
       : { signingSecret: env.SLACK_SIGNING_SECRET, processBeforeResponse: false }),
     port: env.PORT,
     customRoutes: [
-      healthRoute({
+      ...healthRoutes({
         mode,
         startedAt,
         inflightReplies: () => tracker.size,
         partnerMetrics: () => partner.metrics(),
         state: () => ({ backend: state.backend, up: state.isUp() }),
-        database: () => ({ engine: db.engine, up: db.isUp() }),
+        database: () => ({ engine: db.engine, ...db.health() }),
+        databaseChecked: () => db.checkHealth(),
         orderIndex: () => orderSync.snapshot(),
       }),
       metricsRoute(metrics),

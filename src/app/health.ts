@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { DatabaseHealth } from '../db/index.js';
 import type { SyncStatus } from '../orders/order-sync.js';
 import type { TransportMetrics } from '../partner-api/index.js';
 
@@ -8,8 +9,19 @@ export interface HealthSources {
   inflightReplies: () => number;
   partnerMetrics: () => TransportMetrics;
   state: () => { backend: 'memory' | 'redis'; up: boolean };
-  database: () => { engine: 'sqlite' | 'postgres'; up: boolean };
+  /** As last seen: never waits for the database. */
+  database: () => DatabaseHealth & { engine: 'sqlite' | 'postgres' };
+  /** Checked again when a write failed: for /readyz. */
+  databaseChecked: () => Promise<DatabaseHealth>;
   orderIndex: () => SyncStatus;
+}
+
+/** Why the app is degraded, one sentence each for an operator (empty: it is not). */
+function degradedBecause(state: { up: boolean }, database: DatabaseHealth): string[] {
+  return [
+    ...(state.up ? [] : ['the shared state (Redis) is unreachable']),
+    ...(database.problem ? [`the database ${database.problem}`] : []),
+  ];
 }
 
 /** The body of GET /healthz: enough to see the app is alive and how loaded it is; nothing secret. */
@@ -17,13 +29,16 @@ export function healthStatus(sources: HealthSources) {
   const metrics = sources.partnerMetrics();
   const state = sources.state();
   const database = sources.database();
+  const reasons = degradedBecause(state, database);
   return {
     status: 'ok',
-    // Degraded: the shared state or the database is unreachable; every user is still answered, and
-    // what needs them says so (see README).
-    state: state.up && database.up ? 'ok' : 'degraded',
+    // Degraded: the shared state or the database is unreachable, or the database cannot be written;
+    // every user is still answered, and what needs them says so (see README). Still 200: this is the
+    // liveness answer, and a restart mends none of these.
+    state: reasons.length === 0 ? 'ok' : 'degraded',
+    reasons,
     stateBackend: state.backend,
-    database: { engine: database.engine, up: database.up },
+    database,
     orderIndex: sources.orderIndex(),
     mode: sources.mode,
     uptimeSeconds: Math.round((Date.now() - sources.startedAt) / 1000),
@@ -38,13 +53,39 @@ export function healthStatus(sources: HealthSources) {
   };
 }
 
-export function healthRoute(sources: HealthSources) {
-  return {
-    path: '/healthz',
-    method: ['GET'],
-    handler: (_req: IncomingMessage, res: ServerResponse) => {
-      res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
-      res.end(JSON.stringify(healthStatus(sources)));
+function json(res: ServerResponse, status: number, body: unknown) {
+  res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+  res.end(JSON.stringify(body));
+}
+
+/**
+ * GET /healthz, the liveness answer: always 200 while the process serves, "degraded" with the
+ * reasons. GET /readyz, the readiness answer: 503 while the database cannot be written (what must
+ * be kept, such as the audit trail, would be lost), 200 otherwise.
+ */
+export function healthRoutes(sources: HealthSources) {
+  return [
+    {
+      path: '/healthz',
+      method: ['GET'],
+      handler: (_req: IncomingMessage, res: ServerResponse) => json(res, 200, healthStatus(sources)),
     },
-  };
+    {
+      path: '/readyz',
+      method: ['GET'],
+      handler: (_req: IncomingMessage, res: ServerResponse) => {
+        sources.databaseChecked().then(
+          (database) =>
+            database.writable
+              ? json(res, 200, { ready: true })
+              : json(res, 503, { ready: false, reason: `the database ${database.problem}` }),
+          (error: unknown) =>
+            json(res, 503, {
+              ready: false,
+              reason: `the database could not be checked: ${(error as Error).message}`,
+            }),
+        );
+      },
+    },
+  ];
 }

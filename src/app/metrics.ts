@@ -9,6 +9,8 @@ export interface MetricSources {
   partnerQueueDepth: () => number;
   partnerCooldownActive: () => boolean;
   stateBackendUp: () => boolean;
+  /** The database can be written (what /readyz says, as last seen). */
+  databaseWritable: () => boolean;
   orderSync: () => SyncStatus | undefined;
   /** Posts waiting in the outbox (undefined: the database did not say). */
   outboxPending: () => Promise<number | undefined>;
@@ -49,6 +51,7 @@ export function createMetrics(): AppMetrics {
     partnerQueueDepth: () => 0,
     partnerCooldownActive: () => false,
     stateBackendUp: () => true,
+    databaseWritable: () => true,
     orderSync: () => undefined,
     outboxPending: async () => 0,
   };
@@ -84,6 +87,14 @@ export function createMetrics(): AppMetrics {
     registers,
     collect() {
       this.set(sources.stateBackendUp() ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: 'order_desk_database_writable',
+    help: '1 when the database can be written; 0 while /readyz answers 503 (unreachable, a write failed for lack of room or a broken disk, the SQLite file deleted)',
+    registers,
+    collect() {
+      this.set(sources.databaseWritable() ? 1 : 0);
     },
   });
   new Gauge({

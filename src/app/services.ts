@@ -119,6 +119,7 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
   metrics.sources.partnerQueueDepth = () => directPartner.metrics().queued;
   metrics.sources.partnerCooldownActive = () => gate.cooldownActive();
   metrics.sources.stateBackendUp = () => state.isUp();
+  metrics.sources.databaseWritable = () => db.health().writable;
   const tracker = createInflightTracker();
   const orderIndex = createOrderIndex(db, {
     logger,

@@ -2,12 +2,14 @@ import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
-import type { Compilable, CompiledQuery, Kysely } from 'kysely';
+import type { Compilable, CompiledQuery, DatabaseConnection, Kysely } from 'kysely';
 import type { AppLogger } from '../logger.js';
+import { type DatabaseHealth, isStorageFailure, watchSqliteFile, writeHealth } from './health.js';
 import { afterMigrations, type Engine, migrationProvider } from './migrations.js';
 import type { Database } from './schema.js';
 import { cachedPrepare } from './statement-cache.js';
 
+export type { DatabaseHealth } from './health.js';
 export type { Engine } from './migrations.js';
 export type { AuditTable, Database } from './schema.js';
 
@@ -19,6 +21,13 @@ export interface OrderDeskDb {
   readonly where: string;
   /** False after a query failed because the database could not be reached, until one succeeds. */
   isUp(): boolean;
+  /**
+   * Whether it can be written, and why not (a full disk, the SQLite file deleted), for /healthz and
+   * the metrics: never waits (a check that is due starts in the background).
+   */
+  health(): DatabaseHealth;
+  /** The same, after checking again when a write failed (a probe write, at most once a second): for /readyz. */
+  checkHealth(): Promise<DatabaseHealth>;
   /** Runs `query`, keeping isUp() current; rethrows. */
   run<T>(query: (db: Kysely<Database>) => Promise<T>): Promise<T>;
   /**
@@ -86,6 +95,8 @@ export function databaseOpenedLater(options: {
     },
     // Not open yet counts as up: the first query opens it.
     isUp: () => opened?.isUp() ?? true,
+    health: () => opened?.health() ?? { up: true, writable: true, problem: null },
+    checkHealth: async () => opened?.checkHealth() ?? { up: true, writable: true, problem: null },
     run: async (query) => (await open()).run(query),
     arrayRows: async (query) => (await open()).arrayRows(query),
     columnValues: async (query) => (await open()).columnValues(query),
@@ -112,7 +123,7 @@ export async function openDatabase(options: {
 }
 
 async function openSqlite(dataDir: string, log: AppLogger): Promise<OrderDeskDb> {
-  const [{ default: SQLite }, { Kysely, SqliteDialect }] = await Promise.all([
+  const [{ default: SQLite }, { Kysely, SqliteDialect, SqliteDriver }] = await Promise.all([
     import('better-sqlite3'),
     import('kysely'),
   ]);
@@ -135,15 +146,33 @@ async function openSqlite(dataDir: string, log: AppLogger): Promise<OrderDeskDb>
     // something else) ends the process with SIGBUS instead of an error to log.
     database.pragma(`mmap_size = ${MMAP_BYTES}`);
   } catch (error) {
-    throw new DatabaseStartupError(
-      `Order Desk could not open its SQLite file ${path} (DATA_DIR): ${(error as Error).message}. Check DATA_DIR and its permissions.`,
-    );
+    throw new DatabaseStartupError(sqliteOpenFailure(error, dataDir, path));
   }
   const prepare = cachedPrepare((sql) => database.prepare(sql), STATEMENT_CACHE_SIZE);
-  const kysely = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: { prepare, close: () => database.close() } }),
-  });
-  await migrate(kysely, 'sqlite');
+  const opened = database;
+  // SQLite itself rolls back a transaction a full disk (or an I/O error) broke; Kysely's ROLLBACK then
+  // fails with "cannot rollback - no transaction is active", and that error would replace the real
+  // one. Rolled back already: nothing to do, and the real error is what the caller sees.
+  class Driver extends SqliteDriver {
+    override async rollbackTransaction(connection: DatabaseConnection) {
+      if (opened.inTransaction) await super.rollbackTransaction(connection);
+    }
+  }
+  const config = { database: { prepare, close: () => opened.close() } };
+  class Dialect extends SqliteDialect {
+    override createDriver() {
+      return new Driver(config);
+    }
+  }
+  const kysely = new Kysely<Database>({ dialect: new Dialect(config) });
+  try {
+    await migrate(kysely, 'sqlite');
+  } catch (error) {
+    await kysely.destroy().catch(() => undefined);
+    throw error instanceof DatabaseStartupError && isStorageFailure(error.cause)
+      ? new DatabaseStartupError(sqliteOpenFailure(error.cause, dataDir, path))
+      : error;
+  }
   log.info({ engine: 'sqlite', path }, 'database ready');
   // Prepared once per SQL text and shape (arrays or one column's values; better-sqlite3 sets the
   // shape on the statement, so these are not Kysely's statements). It runs while holding Kysely's one
@@ -154,7 +183,32 @@ async function openSqlite(dataDir: string, log: AppLogger): Promise<OrderDeskDb>
   };
   const prepared = (query: CompiledQuery, shape: RowShape) =>
     kysely.connection().execute(async () => shaped[shape](query.sql).all(...query.parameters));
-  return wrap('sqlite', kysely, path, log, prepared);
+  const fileProblem = path === ':memory:' ? undefined : watchSqliteFile(path, log);
+  return wrap('sqlite', kysely, path, log, prepared, fileProblem);
+}
+
+/**
+ * Why the SQLite file could not be opened, in words that name the cause: better-sqlite3 says
+ * "unable to open database file" for a directory it may not write in, and a damaged file is no
+ * matter of permissions.
+ */
+function sqliteOpenFailure(error: unknown, dataDir: string, path: string): string {
+  const code = String((error as { code?: unknown }).code ?? '');
+  const message = (error as Error).message;
+  const where = `Order Desk could not open its SQLite file ${path} (DATA_DIR)`;
+  if (code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT'))
+    return `${where}: the file is damaged or is not a SQLite database (${message}). Stop Order Desk, move the file aside and restore it from a backup; started without it, Order Desk creates an empty one (the audit trail and the order copy in the old file are then not used).`;
+  if (
+    ['EACCES', 'EPERM', 'EROFS'].includes(code) ||
+    code === 'SQLITE_CANTOPEN' ||
+    code.startsWith('SQLITE_READONLY')
+  )
+    return `${where}: ${dataDir} cannot be written by this process (${code}: ${message}). Order Desk writes the file and its -wal and -shm files there: give the user it runs as write access to ${dataDir} and the file, or set DATA_DIR to a writable persistent disk.`;
+  if (code === 'SQLITE_FULL' || code === 'ENOSPC')
+    return `${where}: the disk is full (${message}). Free space on the disk of ${dataDir}.`;
+  if (code === 'ENOTDIR' || code === 'EEXIST')
+    return `${where}: ${dataDir} is not a directory (${code}). Set DATA_DIR to a directory.`;
+  return `${where}: ${message}${code ? ` (${code})` : ''}.`;
 }
 
 async function openPostgres(url: string, log: AppLogger): Promise<OrderDeskDb> {
@@ -196,7 +250,7 @@ async function openPostgres(url: string, log: AppLogger): Promise<OrderDeskDb> {
     });
     return shape === 'arrays' ? result.rows : result.rows.map((row) => row[0]);
   };
-  return wrap('postgres', kysely, where, log, prepared);
+  return wrap('postgres', kysely, where, log, prepared, undefined);
 }
 
 async function migrate(db: Kysely<Database>, engine: Engine): Promise<void> {
@@ -207,6 +261,7 @@ async function migrate(db: Kysely<Database>, engine: Engine): Promise<void> {
     const failed = results?.find((result) => result.status === 'Error')?.migrationName;
     throw new DatabaseStartupError(
       `Order Desk could not bring its database up to date${failed ? ` (migration ${failed})` : ''}: ${(error as Error).message}`,
+      { cause: error },
     );
   }
   const applied = (results ?? []).filter((result) => result.status === 'Success');
@@ -223,8 +278,10 @@ function wrap(
   where: string,
   log: AppLogger,
   prepared: (query: CompiledQuery, shape: RowShape) => Promise<unknown[]>,
+  fileProblem: (() => string | undefined) | undefined,
 ): OrderDeskDb {
   let up = true;
+  const writes = writeHealth({ kysely, where, log, fileProblem });
   async function run<T>(query: (db: Kysely<Database>) => Promise<T>): Promise<T> {
     try {
       const result = await query(kysely);
@@ -239,6 +296,8 @@ function wrap(
             'database unreachable; features that need it say so',
           );
         up = false;
+      } else {
+        writes.failed(error);
       }
       throw error;
     }
@@ -248,6 +307,8 @@ function wrap(
     kysely,
     where,
     isUp: () => up,
+    health: () => writes.health(up),
+    checkHealth: () => writes.check(up),
     run,
     arrayRows: (query) => run((db) => prepared(query(db).compile(), 'arrays') as Promise<unknown[][]>),
     columnValues: (query) => run((db) => prepared(query(db).compile(), 'values')),
