@@ -4,6 +4,7 @@ import type { HistorySource } from '../finance/history-source.js';
 import { runwayDays, type SpendFigures } from '../finance/spend.js';
 import { isPartnerApiError, type OrderSummary, type PartnerApiError } from '../partner-api/index.js';
 import { adminNote } from './admin-note.js';
+import { noCompletedOrderText } from './finance.js';
 import {
   echo,
   escapeCut,
@@ -70,6 +71,13 @@ function trace(error: PartnerApiError): string {
   return error.traceId ? ` Trace ID \`${escapeMrkdwn(error.traceId)}\`.` : '';
 }
 
+/** A failure's trace ID on its own line below the sentence that points to it ("the reference below"). */
+function traceBelow(error: PartnerApiError): Block[] {
+  return error.traceId
+    ? [context(`Reference for escalation: trace ID \`${escapeMrkdwn(error.traceId)}\``)]
+    : [];
+}
+
 /** One line per order: the ID first (what support searches by), then what tells it apart. */
 function orderLine(order: OrderSummary, options: RenderOptions): string {
   const reference = order.referenceId ? ` · ${escapeCut(order.referenceId, SHOWN.id)}` : '';
@@ -94,8 +102,9 @@ function ordersBlocks(input: DigestInput, options: RenderOptions): Block[] {
     const { error } = input.orders;
     return [
       section(
-        `:warning: *The orders of ${day} could not be read.* ${error.userMessage}${trace(error)} This digest comes without them; *Search orders* on the Home tab finds them once the partner API answers.`,
+        `:warning: *The orders of ${day} could not be read.* This digest comes without them; *Search orders* on the Home tab finds them once the partner API answers. ${error.userMessage}`,
       ),
+      ...traceBelow(error),
       ...partnerAdminNote(error),
     ];
   }
@@ -134,17 +143,12 @@ function balanceBlocks(input: DigestInput, options: RenderOptions): Block[] {
     return [
       header,
       section(
-        `:warning: *The balance could not be read.* ${balance.error.userMessage}${trace(balance.error)} The Home tab shows it once the partner API answers again.`,
+        `:warning: *The balance could not be read.* The Home tab shows it once the partner API answers again. ${balance.error.userMessage}`,
       ),
+      ...traceBelow(balance.error),
       ...partnerAdminNote(balance.error),
     ];
-  if (balance.kind === 'no_completed_order')
-    return [
-      header,
-      section(
-        'The balance is not available yet: the partner API reports it only with the keys of a completed order, and Order Desk found none among the newest orders.',
-      ),
-    ];
+  if (balance.kind === 'no_completed_order') return [header, section(noCompletedOrderText(balance))];
   if (balance.kind === 'not_reported')
     return [
       header,
@@ -161,7 +165,7 @@ function balanceBlocks(input: DigestInput, options: RenderOptions): Block[] {
   const runway = isPartnerApiError(spend)
     ? `unknown: spend could not be computed.${trace(spend)}`
     : formatRunway(runwayDays(available, spend.averagePerDay));
-  const readAt = `Read ${slackDate(reading.readAt.toISOString(), options.now)}${reading.traceId ? ` · trace ID \`${escapeMrkdwn(reading.traceId)}\`` : ''}`;
+  const readAt = `Read ${slackDate(reading.readAt.toISOString(), options.now)}`;
   return [
     header,
     {

@@ -1,4 +1,4 @@
-import type { BalanceReading } from '../finance/balance-reading.js';
+import type { BalanceReading, BalanceState } from '../finance/balance-reading.js';
 import type { PartnerApiError } from '../partner-api/index.js';
 import { escapeMrkdwn, formatMoney, formatRunway, plural, slackDate } from './format.js';
 import { partnerAdminNote } from './messages.js';
@@ -59,7 +59,7 @@ function alertNotification(input: FinanceAlertInput, currency: string | undefine
 
 /**
  * Balance alerts for the finance channel: what changed (both figures in one message when they moved
- * together), the figures, when they were read, the trace.
+ * together), the figures, when they were read. No trace ID: nothing failed (failures say theirs).
  */
 export function renderFinanceAlert(input: FinanceAlertInput, options: RenderOptions): SlackMessage {
   const money = (value: number | null) => formatMoney(value, options.currency);
@@ -82,7 +82,7 @@ export function renderFinanceAlert(input: FinanceAlertInput, options: RenderOpti
       elements: [
         {
           type: 'mrkdwn',
-          text: `Read ${slackDate(reading.readAt.toISOString(), options.now)}${reading.traceId ? ` · trace ID \`${escapeMrkdwn(reading.traceId)}\`` : ''} · available funds = balance + credit limit · ${input.homeLink ? `<${input.homeLink}|Open the Home tab>` : 'details on Order Desk’s Home tab'}`,
+          text: `Read ${slackDate(reading.readAt.toISOString(), options.now)} · available funds = balance + credit limit · ${input.homeLink ? `<${input.homeLink}|Open the Home tab>` : 'details on Order Desk’s Home tab'}`,
         },
       ],
     },
@@ -121,4 +121,21 @@ export function renderBalanceReadableAgain(): SlackMessage {
       },
     ],
   };
+}
+
+/**
+ * "The balance is not available yet": what Order Desk looked at and found no completed order in
+ * (the partner API reports the balance only with a completed order's keys), in words.
+ */
+export function noCompletedOrderText(state: Extract<BalanceState, { kind: 'no_completed_order' }>): string {
+  const seen =
+    state.checked === undefined
+      ? 'none of the newest orders Order Desk checked is completed'
+      : state.checked === 0
+        ? 'the partner API listed no orders'
+        : state.checked === 1
+          ? 'the only order the partner API listed is not completed'
+          : `none of the partner API's ${state.checked.toLocaleString('en-US')} newest orders is completed`;
+  const copy = state.copyChecked ? ", nor any order in Order Desk's copy of the order history" : '';
+  return `The balance is not available yet: the partner API reports it only with the keys of a completed order, and ${seen}${copy}.`;
 }

@@ -5,6 +5,7 @@ import { isPartnerApiError, type PartnerApiError } from '../partner-api/index.js
 import { accessDeniedBlocks, type DenialReason } from './access.js';
 import { ActionIds } from './action-ids.js';
 import { exportButtonBlock } from './export.js';
+import { noCompletedOrderText } from './finance.js';
 import { escapeMrkdwn, formatMoney, formatRunway, slackDate } from './format.js';
 import {
   type SubscriptionsShown,
@@ -118,23 +119,8 @@ function balanceBlocks(state: BalanceState | undefined, options: RenderOptions):
     elements: [button(ActionIds.refreshHome, 'Refresh', 'refresh')],
   };
   if (!state) return [];
-  if (state.kind === 'no_completed_order') {
-    const seen =
-      state.checked === undefined
-        ? 'none of the newest orders Order Desk checked is completed'
-        : state.checked === 0
-          ? 'the partner API listed no orders'
-          : state.checked === 1
-            ? 'the only order the partner API listed is not completed'
-            : `none of the partner API's ${state.checked.toLocaleString('en-US')} newest orders is completed`;
-    const copy = state.copyChecked ? ", nor any order in Order Desk's copy of the order history" : '';
-    return [
-      section(
-        `The balance is not available yet: the partner API reports it only with the keys of a completed order, and ${seen}${copy}. It is read again when you refresh.`,
-      ),
-      refresh,
-    ];
-  }
+  if (state.kind === 'no_completed_order')
+    return [section(`${noCompletedOrderText(state)} It is read again when you refresh.`), refresh];
   if (state.kind === 'not_reported') {
     const trace = state.traceId ? ` Trace ID \`${escapeMrkdwn(state.traceId)}\`.` : '';
     return [

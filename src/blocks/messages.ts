@@ -6,7 +6,6 @@ import {
 } from '../partner-api/index.js';
 import { adminNote } from './admin-note.js';
 import {
-  echo,
   escapeCut,
   escapeMrkdwn,
   notificationText,
@@ -14,6 +13,7 @@ import {
   SHOWN,
   shorten,
   truncate,
+  typedText,
 } from './format.js';
 import { copyStamp } from './index-notes.js';
 import { orderRows, type RowOptions } from './order-list.js';
@@ -129,6 +129,10 @@ function howToSearch(example: ExampleOrder | undefined): string {
   return `Search by the full order ID${id} or by your reference${reference}; part of a reference or a product name also works.`;
 }
 
+// An amount as people type one: digits with cents, or a currency sign ("136.25", "€136", "136,25 EUR").
+const AMOUNT =
+  /^(?:[€$£]\s?\d[\d,.]*|\d[\d,]*[.,]\d{1,2}(?:\s?(?:€|EUR|USD|GBP|\$|£))?|\d[\d,.]*\s?(?:€|EUR|USD|GBP|\$|£))$/i;
+
 /** Nothing to list for a search; `hits`, the partner's own total, may say there was something. */
 export function renderNoMatch(
   query: string,
@@ -141,17 +145,23 @@ export function renderNoMatch(
       text: notificationText(`The partner API listed no orders for “${shorten(query)}”`),
       blocks: [
         section(
-          `:grey_question: The partner API listed no orders for *“${echo(query)}”*, although it reports ${plural(hits, 'match', 'matches')}. Try again in a minute; if it keeps happening, escalate with the trace ID.`,
+          `:grey_question: The partner API listed no orders for ${typedText(query)}, although it reports ${plural(hits, 'match', 'matches')}. Try again in a minute; if it keeps happening, escalate with the trace ID.`,
         ),
         ...(traceId ? [context(`Trace ID \`${escapeMrkdwn(traceId)}\``)] : []),
       ],
     };
   }
+  // `/order` looks in IDs, references and titles; the form searches by amount, day and status too.
+  const amount = AMOUNT.test(query.trim())
+    ? ' It looks like an amount: `/order` searches IDs, references and product names, and *Search orders* searches by amount.'
+    : '';
   return {
     text: notificationText(`No order matches “${shorten(query)}”`),
     blocks: [
-      section(`:mag: No order matches *“${echo(query)}”*.`),
+      section(`:mag: No order matches ${typedText(query)}.${amount}`),
       context(`${howToSearch(example)} Type \`/order\` alone to see the most recent orders.`),
+      section(SEARCH_USAGE),
+      searchButtonBlock(),
     ],
   };
 }
@@ -167,7 +177,7 @@ export function renderUnrelatedResults(
     text: notificationText(`The partner API returned orders that do not match “${shorten(query)}”`),
     blocks: [
       section(
-        `:warning: *The partner API returned ${orders} that ${returned === 1 ? 'does' : 'do'} not match “${echo(query)}”*: none of them contains it in its order ID or reference, so they are not listed. If this keeps happening, ask your Order Desk admin.`,
+        `:warning: *The partner API returned ${orders} that ${returned === 1 ? 'does' : 'do'} not match* ${typedText(query)}: none of them contains it in its order ID or reference, so they are not listed. If this keeps happening, ask your Order Desk admin.`,
       ),
       ...(traceId ? [context(`Trace ID \`${escapeMrkdwn(traceId)}\``)] : []),
       adminNote(SEARCH_PARAM_HINT),
@@ -237,7 +247,7 @@ export function partnerAdminNote(error: PartnerApiError): Block[] {
 /** One clear message per error kind, with the trace ID for escalation; never a stack or a body. */
 export function renderPartnerError(error: PartnerApiError, subject?: string): SlackMessage {
   const title = errorTitle(error);
-  const about = subject ? ` (${echo(subject)})` : '';
+  const about = subject ? ` (${typedText(subject)})` : '';
   const other =
     error.kind === 'mismatch'
       ? `\nThe answer named ${error.answeredOrderId ? `order \`${error.answeredOrderId}\`` : 'an order ID that is not valid'}.`
@@ -271,7 +281,7 @@ export function renderNoOrdersInMessage(
       ? ':mag: *No order ID or reference found in that message.*'
       : `:mag: *No order matches ${searched
           .slice(0, 5)
-          .map((word) => `“${echo(word)}”`)
+          .map((word) => typedText(word))
           .join(', ')}${searched.length > 5 ? ` or ${searched.length - 5} more` : ''}* from that message.`;
   return {
     text: 'No order found in that message',

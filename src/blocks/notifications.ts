@@ -53,7 +53,7 @@ export function renderWatchStarted(orderId: string, expiresAt: Date, options: Re
         `:bell: *I'll send you a direct message when order \`${escapeMrkdwn(orderId)}\` ${WATCH_ENDS}.*`,
       ),
       context(
-        `The watch ends by itself ${slackDate(expiresAt.toISOString(), options.now)} (30 days). Your watches are on Order Desk's Home tab, with Stop.`,
+        `If the order has not settled by then, the watch ends by itself ${slackDate(expiresAt.toISOString(), options.now)}. Your watches are on Order Desk's Home tab, with Stop.`,
       ),
     ],
   };

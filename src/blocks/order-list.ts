@@ -2,7 +2,6 @@ import { isValidOrderId, type OrderSummary } from '../partner-api/index.js';
 import { ActionIds } from './action-ids.js';
 import { encodeButton } from './button-values.js';
 import {
-  echo,
   escapeCut,
   formatMoney,
   notificationText,
@@ -12,6 +11,7 @@ import {
   slackDate,
   statusWithEmoji,
   truncate,
+  typedText,
 } from './format.js';
 import { type IndexCoverage, indexSourceNote } from './index-notes.js';
 import { otherOrdersNote } from './search-notes.js';
@@ -94,7 +94,7 @@ export function renderResultList(input: ResultListInput, options: RenderOptions)
       text: {
         type: 'mrkdwn',
         text: truncate(
-          `*${plural(orders.length, 'order')} ${orders.length === 1 ? 'matches' : 'match'}* “${echo(query)}”. Showing ${start + 1}–${shownTo}.${more}`,
+          `*${plural(orders.length, 'order')} ${orders.length === 1 ? 'matches' : 'match'}* ${typedText(query)}. Showing ${start + 1}–${shownTo}.${more}`,
           3_000,
         ),
       },

@@ -1,5 +1,5 @@
 import { adminNote } from './admin-note.js';
-import { echo, plural } from './format.js';
+import { plural, typedText } from './format.js';
 import type { Block } from './types.js';
 
 /** The admin's lead when searches come back with orders that do not match: the search parameter's name. */
@@ -18,7 +18,7 @@ export function otherOrdersNote(query: string, others: number): Block[] {
       elements: [
         {
           type: 'mrkdwn',
-          text: `The partner API also returned ${plural(others, 'other order')} that ${others === 1 ? 'does' : 'do'} not contain “${echo(query)}” in ${others === 1 ? 'its' : 'their'} order ID or reference; ${others === 1 ? 'it is' : 'they are'} not listed.`,
+          text: `The partner API also returned ${plural(others, 'other order')} that ${others === 1 ? 'does' : 'do'} not contain ${typedText(query)} in ${others === 1 ? 'its' : 'their'} order ID or reference; ${others === 1 ? 'it is' : 'they are'} not listed.`,
         },
       ],
     },

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { MAX_SEARCH_LENGTH, type OrderSummary } from '../partner-api/index.js';
 import { statusLabel } from '../partner-api/statuses.js';
 import { ActionIds } from './action-ids.js';
-import { echo, escapeMrkdwn, formatMoney, notificationText, plural, truncate } from './format.js';
+import { escapeMrkdwn, formatMoney, notificationText, plural, truncate, typedText } from './format.js';
 import { type IndexCoverage, indexSourceNote } from './index-notes.js';
 import { orderRows, RESULTS_PER_PAGE } from './order-list.js';
 import {
@@ -192,7 +192,7 @@ export function renderSearchModal(settings: {
  */
 export function describeSearch(filters: SearchFilters, currency: string | undefined): string {
   const parts: string[] = [];
-  if (filters.t) parts.push(`“${echo(filters.t)}”`);
+  if (filters.t) parts.push(typedText(filters.t));
   if (filters.s?.length) parts.push(orList(filters.s.map((status) => statusLabel(status))));
   if (filters.f && filters.u)
     parts.push(filters.f === filters.u ? `created on ${filters.f}` : `created ${filters.f} to ${filters.u}`);

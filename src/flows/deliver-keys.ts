@@ -156,7 +156,7 @@ function unresolved(
 
 /** The partner's refusal, with "Notify me" when the keys are only not ready yet. */
 function keysFailure(error: PartnerApiError, orderId: string): SlackMessage {
-  const message = renderPartnerError(error, `order ${orderId}`);
+  const message = renderPartnerError(error, orderId);
   if (error.kind !== 'not_ready') return message;
   return {
     ...message,

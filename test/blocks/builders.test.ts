@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { escapeMrkdwn, formatMoney, formatRunway, slackDate } from '../../src/blocks/format.js';
 import {
+  ActionIds,
   classifyKey,
   deliveryWarnings,
   exportMessages,
@@ -197,10 +198,13 @@ describe('empty answers say what was seen, not more', () => {
   it('a search with no orders listed but matches reported says so', () => {
     const message = renderNoMatch('PO-1', 3, 'tr2');
     expect(sectionTexts(message.blocks)).toEqual([
-      ':grey_question: The partner API listed no orders for *“PO-1”*, although it reports 3 matches. Try again in a minute; if it keeps happening, escalate with the trace ID.',
+      ':grey_question: The partner API listed no orders for `PO-1`, although it reports 3 matches. Try again in a minute; if it keeps happening, escalate with the trace ID.',
     ]);
     expect(message.text).toBe('The partner API listed no orders for “PO-1”');
-    expect(sectionTexts(renderNoMatch('PO-1', 0).blocks)).toEqual([':mag: No order matches *“PO-1”*.']);
+    expect(sectionTexts(renderNoMatch('PO-1', 0).blocks)).toEqual([
+      ':mag: No order matches `PO-1`.',
+      '*Know only the product, the day or the amount?* Search by any of them, and by status:',
+    ]);
   });
 
   it.each([
@@ -438,7 +442,7 @@ describe('one readable form per status, and proper plurals', () => {
       false,
       1,
       1,
-      ':white_check_mark: Export ready: 1 order (all statuses) from 2026-11-01 to 2026-11-21 (1 order read), in the file below. Read from the partner API.',
+      ':white_check_mark: Export ready: 1 order (all statuses) from 2026-11-01 to 2026-11-21, in the file below. Read from the partner API.',
     ],
     [
       true,
@@ -721,14 +725,49 @@ describe('examples are orders that exist, never invented IDs', () => {
   });
 });
 
-describe('what a user typed is quoted back, never as formatting', () => {
+describe('what a user typed is quoted back as typed, as code, never as formatting', () => {
   it.each([
-    ['*bold* _it_', '∗bold∗ ˍitˍ'],
-    ['~gone~ `code`', '∼gone∼ ˋcodeˋ'],
-    ['PO_2026_0045', 'PO_2026_0045'],
-    ['2*3', '2*3'],
+    ['*bold* _it_', '`*bold* _it_`'],
+    ['~gone~ `code`', '`~gone~ ˋcodeˋ`'],
+    ['PO_2026_0045', '`PO_2026_0045`'],
+    ['<!channel> & co', '`&lt;!channel&gt; &amp; co`'],
   ])('%s is echoed as %s', (typed, echoed) => {
     const message = renderNoMatch(typed);
-    expect(JSON.stringify(message.blocks)).toContain(`No order matches *“${echoed}”*`);
+    expect(sectionTexts(message.blocks)[0]).toBe(`:mag: No order matches ${echoed}.`);
+  });
+});
+
+describe('an amount typed into /order', () => {
+  it.each(['136.25', '€136', '136,25 EUR', '1,299.00'])(
+    '%s points to Search orders, which searches by amount',
+    (typed) => {
+      const message = renderNoMatch(typed);
+      expect(sectionTexts(message.blocks)[0]).toContain(
+        'It looks like an amount: `/order` searches IDs, references and product names, and *Search orders* searches by amount.',
+      );
+      expect(JSON.stringify(message.blocks)).toContain(`"action_id":"${ActionIds.searchOrders}"`);
+    },
+  );
+  it.each(['PO-2026-0045', '136'])('%s is not taken for an amount', (typed) => {
+    expect(sectionTexts(renderNoMatch(typed).blocks)[0]).not.toContain('amount');
+  });
+});
+
+describe('words for people', () => {
+  it('a watch says once when it ends: a date, not "(in 1 month) (30 days)"', async () => {
+    const { renderWatchStarted } = await import('../../src/blocks/notifications.js');
+    const message = renderWatchStarted('ORDER00001', new Date(now.getTime() + 30 * 86_400_000), options);
+    const small = JSON.stringify(message.blocks[1]);
+    expect(small).toContain('If the order has not settled by then, the watch ends by itself <!date^');
+    expect(small).toContain('(in 1 month).');
+    expect(small).not.toContain('(30 days)');
+  });
+
+  it('an export whose every order read was written says the count once', () => {
+    const scope = { from: '2026-11-01', to: '2026-11-21', completedOnly: false };
+    const text = exportMessages.ready(scope, 234, 234).text;
+    expect(text).toBe(
+      ':white_check_mark: Export ready: 234 orders (all statuses) from 2026-11-01 to 2026-11-21, in the file below. Read from the partner API.',
+    );
   });
 });

@@ -103,7 +103,8 @@ describe('the daily digest', () => {
     expect(text).toContain('*Credit limit*\n€1,000.00');
     expect(text).toContain('*Available funds*\n€6,000.00');
     expect(text).toContain('*Runway*\n15.0 days');
-    expect(text).toContain('trace ID `trace-balance`');
+    // A reading that worked carries no trace ID: those are for failures.
+    expect(text).not.toContain('trace-balance');
     expect(text).toMatch(
       /:large_green_circle: Healthy\. 12,345 orders, the whole history; newest orders read <!date\^/,
     );
@@ -148,7 +149,7 @@ describe('the daily digest', () => {
     });
     const text = shown(renderDailyDigest(input({ balance: { kind: 'error', error } }), options));
     expect(text).toContain(
-      ':warning: *The balance could not be read.* The partner API is not answering right now. Trace ID `trace-down`.',
+      ':warning: *The balance could not be read.* The Home tab shows it once the partner API answers again. The partner API is not answering right now.\nReference for escalation: trace ID `trace-down`',
     );
     expect(text).not.toContain('*Available funds*');
     // The orders are still there.
@@ -176,7 +177,7 @@ describe('the daily digest', () => {
     const message = renderDailyDigest(input({ orders: { error: ordersError }, spend: spendError }), options);
     const text = shown(message);
     expect(text).toContain(
-      ':warning: *The orders of Saturday 21 November 2026 could not be read.* The partner API took too long to answer. Trace ID `trace-orders`.',
+      ':warning: *The orders of Saturday 21 November 2026 could not be read.* This digest comes without them; *Search orders* on the Home tab finds them once the partner API answers. The partner API took too long to answer.\nReference for escalation: trace ID `trace-orders`',
     );
     expect(text).toContain('*Runway*\nunknown: spend could not be computed. Trace ID `trace-spend`.');
     expect(text).toContain('*Available funds*\n€6,000.00');

@@ -307,7 +307,7 @@ describe('the "Look up orders" message shortcut', () => {
     expect(none).toContain('No order ID or reference found in that message');
     expect(none).toContain('/order <order ID or reference>');
     const unknown = textOf((await shortcut(USERS.agent, 'Is PO-1999-424242 lost?')).blocks);
-    expect(unknown).toContain('No order matches “PO-1999-424242”');
+    expect(unknown).toContain('No order matches `PO-1999-424242`');
   });
 
   it('a guest clicking it gets no order data and no partner request', async () => {

@@ -194,7 +194,7 @@ describe('a search parameter the partner API ignores', () => {
       });
       const post = await nthResponse(h.slack, sent.responseUrlId ?? '');
       const blocks = textOf(post.body.blocks);
-      expect(blocks).toContain(`orders that do not match “${query}”`);
+      expect(blocks).toContain(`orders that do not match* \`${query}\``);
       expect(blocks).toContain('PARTNER_API_SEARCH_PARAM');
       expect(blocks).not.toContain('orders match');
     }
@@ -219,7 +219,7 @@ describe('a search parameter the partner API ignores', () => {
     // The first page (all 80 orders) comes back whatever the search: 10 references contain the text.
     const blocks = await search('po-2026-00007');
     const text = textOf(blocks);
-    expect(text).toContain('*10 orders match* “po-2026-00007”. Showing 1–10.');
+    expect(text).toContain('*10 orders match* `po-2026-00007`. Showing 1–10.');
     const listed = blocks.flatMap((block) => {
       const id = /`([A-Za-z0-9]{10})`/.exec(String((block.text as { text?: string })?.text))?.[1];
       return id ? [id] : [];
@@ -230,7 +230,7 @@ describe('a search parameter the partner API ignores', () => {
       expect(order?.reference_id).toMatch(/^PO-2026-00007\d$/);
     }
     expect(text).toContain(
-      'The partner API also returned 70 other orders that do not contain “po-2026-00007” in their order ID or reference; they are not listed.',
+      'The partner API also returned 70 other orders that do not contain `po-2026-00007` in their order ID or reference; they are not listed.',
     );
     expect(occurrences(text, 'PARTNER_API_SEARCH_PARAM')).toBe(1);
     expect(text).toContain('For your Order Desk admin: if searches keep returning orders');
@@ -242,7 +242,7 @@ describe('a search parameter the partner API ignores', () => {
     const order = h.simulator.allOrders().find((o) => o.reference_id === 'PO-2026-000075');
     expect(text).toContain(`Order ${order?.id}`);
     expect(text).toContain(
-      'The partner API also returned 79 other orders that do not contain “PO-2026-000075” in their order ID or reference; they are not listed.',
+      'The partner API also returned 79 other orders that do not contain `PO-2026-000075` in their order ID or reference; they are not listed.',
     );
     expect(occurrences(text, 'PARTNER_API_SEARCH_PARAM')).toBe(1);
   });
@@ -362,7 +362,7 @@ describe('a partner that lists no orders but reports a total', () => {
     expect(help).not.toContain('no orders on the account');
     const search = textOf((await runOrder(h, 'PO-2026')).body.blocks);
     expect(search).toContain(
-      'The partner API listed no orders for *“PO-2026”*, although it reports 66,635 matches.',
+      'The partner API listed no orders for `PO-2026`, although it reports 66,635 matches.',
     );
     expect(search).not.toContain('No order matches');
     await h.slack.openHome(USERS.member);

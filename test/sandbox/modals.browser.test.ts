@@ -78,7 +78,7 @@ describe.skipIf(skipWithoutBrowser('the sandbox modal browser test'))('sandbox m
     expect(await modalState()).toBeNull();
 
     await page.click('.nav-item[data-target="D0AGENT"]');
-    const results = page.locator('.message', { hasText: 'match “office” · Completed' }).last();
+    const results = page.locator('.message', { hasText: 'match office · Completed' }).last();
     await results.waitFor({ timeout: 15_000 });
     expect(await results.innerText()).toMatch(/\d+ orders? match/);
     expect(await results.innerText()).toMatch(/Office/i);

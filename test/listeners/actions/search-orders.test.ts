@@ -164,7 +164,7 @@ describe('Search orders, with the order index synced', () => {
     expect(list.via).toBe('chat.postMessage');
     expect(list.text).toBe(`${expected.length} orders match your search`);
     expect(sectionTexts(list)[0]).toBe(
-      `*${expected.length} orders match* “PRO” · Completed or Refunded. Showing 1–10, newest first.`,
+      `*${expected.length} orders match* \`PRO\` · Completed or Refunded. Showing 1–10, newest first.`,
     );
     expect(listedIds(list)).toEqual(expected.slice(0, 10));
     expect(buttonsOf(list)).toEqual(['search_page_next', 'orders_search']);
@@ -182,7 +182,7 @@ describe('Search orders, with the order index synced', () => {
     expect((await nthResponse(h.slack, next.responseUrlId ?? '')).body.replace_original).toBe(true);
     const page2 = h.slack.findMessage(list.id) as FakeMessage;
     expect(sectionTexts(page2)[0]).toBe(
-      `*${expected.length} orders match* “PRO” · Completed or Refunded. Showing 11–20, newest first.`,
+      `*${expected.length} orders match* \`PRO\` · Completed or Refunded. Showing 11–20, newest first.`,
     );
     expect(listedIds(page2)).toEqual(expected.slice(10, 20));
     expect(buttonsOf(page2)).toEqual(['search_page_prev', 'search_page_next', 'orders_search']);
