@@ -722,6 +722,9 @@ describe('examples are orders that exist, never invented IDs', () => {
       options,
     );
     expect(JSON.stringify(denied.blocks)).not.toContain('e.g.');
+    // A guest is not told how to look up orders they may not look up, only why not.
+    expect(JSON.stringify(denied.blocks)).not.toMatch(/How to look up an order|How to get an order|\/order/);
+    expect(JSON.stringify(denied.blocks)).toContain('Guest accounts cannot see order data.');
   });
 });
 
