@@ -4,6 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FakeUser } from './fake-slack/model.js';
 import { type FakeSlack, findButton } from './fake-slack/server.js';
 import type { PartnerHistoryControls } from './partner-controls.js';
+import { panelState, workObjectRoute } from './work-object-routes.js';
 import { workflowStepRoute } from './workflow-steps.js';
 
 // The sandbox page and its small JSON API, served beside the fake Slack's Web API on one port.
@@ -21,6 +22,7 @@ const STATIC: Record<string, { file: string; type: string }> = {
   '/style.css': { file: 'style.css', type: 'text/css; charset=utf-8' },
   '/workflow-panel.js': { file: 'workflow-panel.js', type: 'text/javascript; charset=utf-8' },
   '/workflow-panel.css': { file: 'workflow-panel.css', type: 'text/css; charset=utf-8' },
+  '/work-objects.js': { file: 'work-objects.js', type: 'text/javascript; charset=utf-8' },
 };
 
 const PUBLIC_DIR = new URL('./public/', import.meta.url);
@@ -100,6 +102,9 @@ export function attachSandboxPage(slack: FakeSlack, users: SandboxUser[], contro
     // The "Run workflow step" panel (workflow-steps.ts).
     const step = await workflowStepRoute(slack, req.method ?? 'GET', route, body);
     if (step) return json(res, step.status, step.body);
+    // Work Object previews and their flexpane (work-object-routes.ts).
+    const entity = await workObjectRoute(slack, known, req.method ?? 'GET', route, body);
+    if (entity) return json(res, entity.status, entity.body);
     switch (`${req.method} ${route}`) {
       case 'GET setup':
         return json(res, 200, {
@@ -118,6 +123,7 @@ export function attachSandboxPage(slack: FakeSlack, users: SandboxUser[], contro
               ts: m.ts,
               threadTs: m.threadTs ?? null,
               unfurls: m.unfurls ?? null,
+              entities: m.entities ?? null,
               text: m.text,
               blocks: m.blocks,
               ephemeral: m.visibleTo !== undefined,
@@ -131,6 +137,7 @@ export function attachSandboxPage(slack: FakeSlack, users: SandboxUser[], contro
           messages,
           home: slack.views.get(user) ?? null,
           modal,
+          panel: panelState(slack, user),
           available: controls.available(),
           partner: controls.partner?.state() ?? null,
         });

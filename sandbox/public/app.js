@@ -1,6 +1,7 @@
 import { api } from './api.js';
 import { checkStateValues, modalKey, readStateValues, renderModalView } from './modal.js';
 import { escapeHtml, renderBlocks, renderMessageBody } from './render.js';
+import { renderFlexpane, renderUnfurls } from './work-objects.js';
 
 // The sandbox page: pick a user and a channel, type commands, click buttons, open the Home tab. All of
 // it goes to the sandbox server, which forwards it to the app exactly as Slack would.
@@ -65,10 +66,9 @@ function renderMessage(m, { replies = [], inThread = false } = {}) {
     )
     .join('');
   // A person's own words are mrkdwn too, but a command is shown as typed.
-  // Unfurls (chat.unfurl) show under the message, as Slack shows them, for everyone who sees it.
-  const unfurls = Object.values(m.unfurls ?? {})
-    .map((unfurl) => `<div class="unfurl">${renderBlocks(unfurl.blocks, context(), m.id)}</div>`)
-    .join('');
+  // Unfurls (chat.unfurl) show under the message, as Slack shows them, for everyone who sees it: a
+  // Work Object preview where the unfurl carries an entity, else the classic blocks.
+  const unfurls = renderUnfurls(m, context(), (blocks) => renderBlocks(blocks, context(), m.id));
   const body =
     m.via === 'command'
       ? `<div class="block section"><div class="section-body"><div class="section-text">${escapeHtml(m.text)}</div></div></div>`
@@ -137,6 +137,16 @@ function renderThread(messages) {
     .map((m) => renderMessage(m, { inThread: true }))
     .join('')}`;
   if (atBottom) box.scrollTop = box.scrollHeight;
+}
+
+/** The viewer's open Work Object flexpane, where the thread pane goes (it takes the thread's place). */
+function renderPanel(panel) {
+  const pane = $('flexpane');
+  pane.hidden = !panel;
+  pane.innerHTML = panel ? renderFlexpane(panel, context()) : '';
+  if (!panel) return;
+  $('thread').hidden = true;
+  document.querySelector('.workspace').classList.add('with-thread');
 }
 
 let latestRefresh = 0;
@@ -265,6 +275,7 @@ async function refresh() {
     if (atBottom) box.scrollTop = box.scrollHeight;
   }
   renderThread(onHome ? [] : data.messages);
+  renderPanel(onHome ? null : data.panel);
 }
 
 async function show(view) {
@@ -276,6 +287,40 @@ async function show(view) {
   localStorage.setItem('sandbox.view', view);
   if (view === 'home') await api('home', { user: state.user });
   await refresh();
+}
+
+/**
+ * Clicks on Work Objects: a preview opens its flexpane (the app gets entity_details_requested for
+ * the viewer), a panel's button reaches the app as Slack's entity_detail click, ✕ closes the panel.
+ */
+async function workObjectClick(event) {
+  const preview = event.target.closest('.wo-preview');
+  const action = event.target.closest('.wo-action');
+  const close = event.target.closest('#flexpane-close');
+  if (!preview && !action && !close) return false;
+  try {
+    if (close) await api('entity/close', { user: state.user });
+    else if (preview) {
+      state.thread = null;
+      await api('entity/open', {
+        user: state.user,
+        messageId: preview.dataset.woMessage,
+        url: preview.dataset.woUrl,
+      });
+    } else {
+      // A link button opens in the browser; the app is told of the click, as Slack tells it.
+      const sent = api('entity/action', {
+        user: state.user,
+        actionId: action.dataset.actionId,
+        value: action.dataset.value,
+      });
+      if (action.tagName === 'A') void sent.catch(() => undefined);
+      else await sent;
+    }
+  } catch (error) {
+    $('composer-hint').textContent = `Not done: ${error.message}`;
+  }
+  return true;
 }
 
 async function init() {
@@ -308,8 +353,11 @@ async function init() {
     if (more || menuWas) await refresh();
     if (more) return;
     if (shortcut) return runShortcut(shortcut.dataset.shortcut, shortcut.dataset.message);
+    if (await workObjectClick(event)) return;
     const thread = event.target.closest('[data-thread]');
     if (thread) {
+      // A thread takes the side pane's place: an open Work Object panel closes.
+      if (state.data?.panel) await api('entity/close', { user: state.user });
       state.thread = thread.dataset.thread;
       await refresh();
       $('thread-box').focus();
@@ -342,6 +390,13 @@ async function init() {
       $('composer-hint').textContent = `Click failed: ${error.message}`;
     } finally {
       button.disabled = false;
+    }
+  });
+  // A Work Object preview is a button to the keyboard too.
+  document.body.addEventListener('keydown', (event) => {
+    if ((event.key === 'Enter' || event.key === ' ') && event.target.classList?.contains('wo-preview')) {
+      event.preventDefault();
+      event.target.click();
     }
   });
   $('balance-control').addEventListener('submit', async (event) => {
