@@ -17,6 +17,8 @@ const SCOPE_OF_METHOD: Record<string, string[]> = {
   // Unfurls a posted order link (link_shared); needs no membership in the conversation.
   'chat.unfurl': ['links:write'],
   'conversations.open': ['im:write'],
+  // Fills an order's Work Object panel on a trigger_id; Slack's docs list no scope.
+  'entity.presentDetails': [],
   'files.completeUploadExternal': ['files:write'],
   'files.getUploadURLExternal': ['files:write'],
   'views.open': [],
@@ -32,6 +34,8 @@ const SCOPE_OF_METHOD: Record<string, string[]> = {
 // The scope each event the app subscribes to needs.
 const SCOPE_OF_EVENT: Record<string, string[]> = {
   app_home_opened: [],
+  // Work Objects: the details panel was opened; Slack's docs list no scope.
+  entity_details_requested: [],
   link_shared: ['links:read'],
 };
 
@@ -129,7 +133,7 @@ describe('manifest.yml matches the code', () => {
     const called = new Set(
       [
         ...source.matchAll(
-          /\b(?:client|slack)\.(auth|bots|chat|usergroups|views|users|conversations|reactions|files|im)\.([a-zA-Z]+(?:\.[a-zA-Z]+)?)\(/g,
+          /\b(?:client|slack)\.(auth|bots|chat|entity|usergroups|views|users|conversations|reactions|files|im)\.([a-zA-Z]+(?:\.[a-zA-Z]+)?)\(/g,
         ),
       ].map((m) => `${m[1]}.${m[2]}`),
     );
@@ -147,6 +151,16 @@ describe('manifest.yml matches the code', () => {
     expect(domains.length).toBeGreaterThanOrEqual(1);
     expect(domains.length).toBeLessThanOrEqual(5);
     for (const domain of domains) expect(domain).toMatch(/^(?:[a-z0-9-]+\.)+[a-z]{2,}$/);
+  });
+
+  it('turns on Work Object previews for the entity type the code sends, with the panel’s event', async () => {
+    const { ORDER_ENTITY_TYPE } = await import('../src/blocks/order-entity.js');
+    expect(manifest.features.rich_previews).toEqual({ is_active: true, entity_types: [ORDER_ENTITY_TYPE] });
+    expect(EVENTS).toContain('entity_details_requested');
+    expect(manifest.settings.event_subscriptions.bot_events).toContain('entity_details_requested');
+    // entity.presentDetails fails with missing_interactivity_url without it, and panel clicks come there.
+    expect(manifest.settings.interactivity.request_url).toMatch(/\/slack\/events$/);
+    expect(source).toMatch(/client\.entity\.presentDetails\(/);
   });
 
   it('turns on the Home tab and interactivity', () => {

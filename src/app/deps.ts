@@ -54,6 +54,8 @@ export interface AppDeps {
   allowExternalSharing: boolean;
   /** ORDER_LINK_TEMPLATE: the partner platform's page of an order (card buttons, unfurls); unset: none. */
   orderLinks: OrderLinks | undefined;
+  /** WORK_OBJECT_PANEL_DEADLINE_MS: how long the Work Object panel waits for the partner. */
+  panelDeadlineMs: number;
   keyLimit: KeyRetrievalLimit;
   /** Spend and runway from the order history, cached on the shared state. */
   spend: SpendService;

@@ -286,6 +286,7 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
       onSlackError,
     }),
     orderLinks: createOrderLinks(env.ORDER_LINK_TEMPLATE),
+    panelDeadlineMs: env.WORK_OBJECT_PANEL_DEADLINE_MS,
     logger,
     tracker,
     currency: env.CURRENCY,

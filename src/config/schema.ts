@@ -280,6 +280,11 @@ const orders = group(
         "posted links unfurl; put its host in `manifest.yml`'s `unfurl_domains`.",
       { example: 'https://partner.example.com/orders/{id}' },
     ),
+    // Slack waits only a few seconds for a trigger_id: the panel cannot wait as long as a lookup.
+    WORK_OBJECT_PANEL_DEADLINE_MS: integer(1_500, 100, 2_500).doc(
+      'How long the Work Object details panel waits for the partner API, in milliseconds, before it ' +
+        "shows Order Desk's copy of the order, stamped (Slack waits only a few seconds for the panel).",
+    ),
   },
 );
 

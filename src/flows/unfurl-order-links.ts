@@ -1,9 +1,12 @@
 import type { WebClient } from '@slack/web-api';
 import type { AppDeps } from '../app/deps.js';
 import { type Block, renderOrderUnfurl } from '../blocks/index.js';
+import { type EntityMetadata, renderOrderEntity } from '../blocks/order-entity.js';
+import type { OrderLinks } from '../services/order-links.js';
 import { failureLogLevel, partnerFailureFields } from '../services/partner-failures.js';
 import { slackErrorCode } from '../services/slack-delivery.js';
 import { type ExactOrder, findExactOrder } from './find-order.js';
+import { logSlackWarnings } from './order-panel.js';
 import { renderOptions } from './render-options.js';
 
 /** What unfurling a posted order link needs. */
@@ -125,6 +128,9 @@ export async function unfurlOrderLinks(
   // No failure context: each link's failure is logged below, with the link's order ID.
   const found = await Promise.all(wanted.map(([, orderId]) => findExactOrder(deps, orderId)));
   const unfurls: Record<string, { blocks: Block[] }> = {};
+  // The same orders as Work Objects: clients with Work Objects show these (and their panel), others
+  // the blocks. Only what the blocks show (workObjectOf).
+  const entities: EntityMetadata[] = [];
   wanted.forEach(([url, orderId], index) => {
     const result = found[index] as ExactOrder;
     // A link names an order ID: a reference that happens to equal it is not that order.
@@ -136,11 +142,13 @@ export async function unfurlOrderLinks(
           : undefined;
     if (order && (result.kind === 'several' || (result.kind === 'found' && !result.fromCopy))) {
       unfurls[url] = renderOrderUnfurl(order, options);
+      entities.push(workObjectOf(orderLinks, order, url, deps.currency));
     } else if (order && result.kind === 'found' && result.fromCopy && result.failure) {
       unfurls[url] = renderOrderUnfurl(order, options, {
         coverage: result.coverage,
         failure: result.failure,
       });
+      entities.push(workObjectOf(orderLinks, order, url, deps.currency));
       logger.info(
         { ...where, orderId, traceId: result.failure.traceId, kind: result.failure.kind },
         "order link unfurled from Order Desk's copy: the partner API did not answer",
@@ -167,11 +175,7 @@ export async function unfurlOrderLinks(
   const cards = Object.keys(unfurls).length;
   if (cards === 0) return 'nothing_found';
   try {
-    await deps.delivery.call(
-      'unfurl',
-      () => client.chat.unfurl({ channel: shared.channel, ts: shared.messageTs, unfurls }),
-      { maxWaitMs: UNFURL_MAX_WAIT_MS },
-    );
+    await unfurlWithWorkObjects(deps, client, shared, unfurls, entities, where);
   } catch (error) {
     count('slack_failed', cards);
     logger.warn(
@@ -183,4 +187,64 @@ export async function unfurlOrderLinks(
   count('unfurled', cards);
   logger.info({ ...where, links: cards }, 'order links unfurled');
   return 'unfurled';
+}
+
+/** The Work Object of an unfurled order: its partner page, and the exact link posted. */
+function workObjectOf(
+  orderLinks: OrderLinks,
+  order: Parameters<typeof renderOrderEntity>[0],
+  postedUrl: string,
+  currency: string | undefined,
+): EntityMetadata {
+  return renderOrderEntity(order, { url: orderLinks.linkFor(order.id), appUnfurlUrl: postedUrl, currency });
+}
+
+/** Errors chat.unfurl answers for metadata it cannot take: the blocks alone are sent then. */
+const METADATA_ERRORS = new Set([
+  'invalid_metadata_format',
+  'invalid_metadata_schema',
+  'error_processing_metadata',
+  'metadata_too_large',
+]);
+
+/**
+ * chat.unfurl with the blocks and the Work Object metadata together. An unfurl never fails because of
+ * Work Objects: metadata Slack refuses is logged and the blocks are sent again without it; metadata
+ * it accepts with a warning (an entity dropped) is logged.
+ */
+async function unfurlWithWorkObjects(
+  deps: Pick<UnfurlDeps, 'delivery' | 'logger'>,
+  client: WebClient,
+  shared: SharedLinks,
+  unfurls: Record<string, { blocks: Block[] }>,
+  entities: EntityMetadata[],
+  where: Record<string, unknown>,
+): Promise<void> {
+  const send = (metadata: { entities: EntityMetadata[] } | undefined) =>
+    deps.delivery.call(
+      'unfurl',
+      () =>
+        client.chat.unfurl({
+          channel: shared.channel,
+          ts: shared.messageTs,
+          unfurls,
+          ...(metadata ? { metadata } : {}),
+        }),
+      { maxWaitMs: UNFURL_MAX_WAIT_MS },
+    );
+  if (entities.length === 0) {
+    await send(undefined);
+    return;
+  }
+  try {
+    logSlackWarnings(deps.logger, 'chat.unfurl', await send({ entities }), where);
+  } catch (error) {
+    const code = slackErrorCode(error);
+    if (!METADATA_ERRORS.has(code)) throw error;
+    deps.logger.warn(
+      { ...where, error: code },
+      'chat.unfurl refused the Work Object metadata: unfurled without it',
+    );
+    await send(undefined);
+  }
 }

@@ -8,9 +8,29 @@ import type { OrderEvent } from './types.js';
 export interface OrderChangeLog {
   /** Events after `afterId`, oldest first. */
   events(afterId: number, limit: number): Promise<OrderEvent[]>;
+  /** One order's newest events, newest first (the Work Object panel's recent changes). */
+  eventsOf(orderId: string, limit: number): Promise<OrderEvent[]>;
   /** The newest event's ID (0 when there is none): where a new reader of the events starts. */
   lastEventId(): Promise<number>;
   pruneEvents(before: Date): Promise<number>;
+}
+
+function eventOf(row: {
+  id: number | string | bigint;
+  order_id: string;
+  kind: string;
+  from_status: string | null;
+  to_status: string | null;
+  seen_at: string;
+}): OrderEvent {
+  return {
+    id: Number(row.id),
+    orderId: row.order_id,
+    kind: row.kind as OrderEvent['kind'],
+    fromStatus: row.from_status,
+    toStatus: row.to_status,
+    seenAt: new Date(row.seen_at),
+  };
 }
 
 export function createChangeLog(db: OrderDeskDb): OrderChangeLog {
@@ -25,14 +45,19 @@ export function createChangeLog(db: OrderDeskDb): OrderChangeLog {
           .limit(limit)
           .execute(),
       );
-      return rows.map((row) => ({
-        id: Number(row.id),
-        orderId: row.order_id,
-        kind: row.kind,
-        fromStatus: row.from_status,
-        toStatus: row.to_status,
-        seenAt: new Date(row.seen_at),
-      }));
+      return rows.map(eventOf);
+    },
+    async eventsOf(orderId, limit) {
+      const rows = await db.run((kysely) =>
+        kysely
+          .selectFrom('order_events')
+          .selectAll()
+          .where('order_id', '=', orderId)
+          .orderBy('id', 'desc')
+          .limit(limit)
+          .execute(),
+      );
+      return rows.map(eventOf);
     },
     async lastEventId() {
       const row = await db.run((kysely) =>

@@ -19,10 +19,22 @@ export function findKeyShape(text: string): string | undefined {
   return undefined;
 }
 
+// A one-time reveal link for an image key (src/reveal/links.ts: `${PUBLIC_URL}/keys/reveal#<token>`):
+// only ever in an ephemeral reply to the person it was minted for.
+const REVEAL_LINK = /\/keys\/reveal#[A-Za-z0-9_.~-]+/;
+
+export function findRevealLink(text: string): string | undefined {
+  return REVEAL_LINK.exec(text)?.[0];
+}
+
+/** Web API methods whose payload is a Work Object: everyone in the conversation, or the panel, sees it. */
+const WORK_OBJECT_METHODS = new Set(['chat.unfurl', 'entity.presentDetails']);
+
 /**
  * Secret hygiene, checked at the end of every test file that runs the app: no key value or API key
- * in any log line, in-channel message, Home view, Web API call or notification text. Keys may only be
- * in the blocks of ephemeral response_url replies.
+ * in any log line, in-channel message, Home view, Web API call (Work Object metadata and panels
+ * included) or notification text, and no reveal link in a Work Object or an in-channel message. Keys
+ * may only be in the blocks of ephemeral response_url replies.
  */
 export function secretLeaks(slack: FakeSlack, logs: readonly string[], secrets: readonly string[]): string[] {
   const problems: string[] = [];
@@ -37,7 +49,16 @@ export function secretLeaks(slack: FakeSlack, logs: readonly string[], secrets: 
     check(`notification text of ${message.id}`, message.text);
   }
   for (const [user, view] of slack.views) check(`Home view of ${user}`, JSON.stringify(view));
-  for (const call of slack.calls) check(`Web API call ${call.method}`, JSON.stringify(call.args));
+  for (const call of slack.calls) {
+    check(`Web API call ${call.method}`, JSON.stringify(call.args));
+    // Work Objects (unfurl and card metadata, the details panel): never a reveal link either.
+    const workObject = WORK_OBJECT_METHODS.has(call.method) ? call.args : call.args.metadata;
+    if (workObject !== undefined && findRevealLink(JSON.stringify(workObject)))
+      problems.push(`Work Object of ${call.method}: a reveal link`);
+  }
+  for (const message of slack.messages)
+    if (message.visibleTo === undefined && findRevealLink(JSON.stringify(message)))
+      problems.push(`in-channel message ${message.id}: a reveal link`);
   for (const post of slack.responsePosts) {
     check('response_url notification text', String(post.body.text ?? ''));
     if (post.body.response_type === 'in_channel')

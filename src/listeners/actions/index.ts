@@ -1,6 +1,8 @@
 import type { App, BlockAction } from '@slack/bolt';
 import type { AppDeps } from '../../app/deps.js';
 import { ActionIds } from '../../blocks/index.js';
+import { EntityActionIds } from '../../blocks/order-entity.js';
+import { entityNotifyMeAction } from './entity-panel.js';
 import { exportOrdersAction } from './export-orders.js';
 import { hideKeysAction } from './hide-keys.js';
 import { removeSubscriptionAction, stopWatchAction } from './home-notifications.js';
@@ -29,6 +31,8 @@ export function registerActions(app: App, deps: AppDeps): void {
   app.action<BlockAction>(new RegExp(`^${ActionIds.viewImageKey}_\\d+_\\d+$`), viewImageKeyAction(deps));
   app.action<BlockAction>(ActionIds.openInPartner, openInPartnerAction(deps));
   app.action<BlockAction>(ActionIds.notifyMe, notifyMeAction(deps));
+  // The Work Object panel's Notify me (its Open in partner is the link button's ID, acked above).
+  app.action<BlockAction>(EntityActionIds.notifyMe, entityNotifyMeAction(deps));
   // One Stop / Remove per Home tab row (home_stop_watch_0 …).
   app.action<BlockAction>(new RegExp(`^${ActionIds.stopWatch}_\\d+$`), stopWatchAction(deps));
   app.action<BlockAction>(

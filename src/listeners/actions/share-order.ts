@@ -3,13 +3,16 @@ import type { ShareDeps } from '../../flows/lookup-order.js';
 import { isMessage, loadOrder } from '../../flows/lookup-order.js';
 import { cardOptions } from '../../flows/render-options.js';
 import { deleteOriginal, reply } from '../../flows/respond.js';
+import { postSharedWorkObject } from '../../flows/share-work-object.js';
 import type { ListenerDeps } from '../listener-deps.js';
 import { buttonListener } from './button-listener.js';
 import { clickChannel } from './click.js';
 
 /**
  * "Share in channel": posts a fresh copy of the card to the channel, with who shared it, then removes
- * the ephemeral preview. The shared card carries no Share button and no keys.
+ * the ephemeral preview. The shared card carries no Share button and no keys. With ORDER_LINK_TEMPLATE
+ * it is posted by the bot with the order's Work Object where the bot may post, else (and without the
+ * template) through the response_url, as before.
  */
 export function shareOrderAction(deps: ShareDeps & ListenerDeps) {
   return buttonListener(
@@ -37,7 +40,11 @@ export function shareOrderAction(deps: ShareDeps & ListenerDeps) {
         variant: 'shared',
         sharedBy: body.user.id,
       });
-      if (await reply(respond, card, 'in_channel', deps.logger)) await deleteOriginal(respond, deps.logger);
+      // As the bot with the order's Work Object where it may post; else through the response_url.
+      const shared =
+        (await postSharedWorkObject(deps, args.client, clickChannel(args), card, order)) ||
+        (await reply(respond, card, 'in_channel', deps.logger));
+      if (shared) await deleteOriginal(respond, deps.logger);
     },
   );
 }

@@ -1,0 +1,292 @@
+import type { types } from '@slack/bolt';
+import { addMinutes } from 'date-fns/addMinutes';
+import { format } from 'date-fns/format';
+import type { OrderSummary, PartnerApiError } from '../partner-api/index.js';
+import { canonicalStatus, isSettled, statusLabel } from '../partner-api/statuses.js';
+import { cutToLength } from '../text/cut.js';
+
+type EntityActionButton = types.EntityActionButton;
+type EntityCustomField = types.EntityCustomField;
+export type EntityMetadata = types.EntityMetadata;
+
+import { ActionIds } from './action-ids.js';
+import { formatMoney } from './format.js';
+
+// Orders as Slack Work Objects (docs.slack.dev/messaging/work-objects-implementation): the entity
+// under an order link or on a shared card, and the flexpane a person opens from it. An `item` entity
+// has no typed fields, so everything is a custom field. Values are plain text (no `format`), so
+// nothing is escaped; Slack documents no lengths, so every value is cut to a bound of our own.
+// Never a key, never a reveal link: only what the order card shows.
+
+export const ORDER_ENTITY_TYPE = 'slack#/entities/item';
+/** The `external_ref.type`: order IDs are unique on their own; the type says what the ID names. */
+export const ORDER_REF_TYPE = 'order';
+/** Action IDs of the flexpane's buttons (a click arrives as block_actions, container `entity_detail`). */
+export const EntityActionIds = {
+  notifyMe: 'entity_notify_me',
+  openInPartner: ActionIds.openInPartner,
+} as const;
+
+/** Our bounds on what Slack does not bound in its docs: enough to recognise, never a wall of text. */
+export const ENTITY_SHOWN = { title: 255, value: 500, long: 2_000, url: 3_000 } as const;
+
+export interface OrderEntityOptions {
+  /** The order's page on the partner platform (ORDER_LINK_TEMPLATE): an entity needs one. */
+  url: string;
+  currency: string | undefined;
+  /** The exact link posted (unfurls only). */
+  appUnfurlUrl?: string | undefined;
+}
+
+/** A change of the order, from the order events. */
+export interface OrderChange {
+  kind: 'new' | 'status';
+  fromStatus: string | null;
+  toStatus: string | null;
+  seenAt: Date;
+}
+
+export interface OrderPanelOptions extends OrderEntityOptions {
+  /** Newest first. */
+  changes: readonly OrderChange[];
+  /** Read from Order Desk's copy, not live: how fresh, and why the partner did not answer. */
+  fromCopy?:
+    | {
+        /** When the partner last gave this order to Order Desk. */
+        lastSeenAt: Date | undefined;
+        failure: Pick<PartnerApiError, 'kind' | 'traceId'> | undefined;
+        /** The partner did not answer within the panel's own deadline. */
+        timedOutMs?: number | undefined;
+      }
+    | undefined;
+  /** The outcome of the person's last click in the panel ("Notify me"), in words. */
+  notice?: string | undefined;
+  /** Offer "Notify me when ready" (the person has no watch on it yet, and it has not settled). */
+  offerNotify: boolean;
+}
+
+const cut = (text: string, max: number = ENTITY_SHOWN.value) => cutToLength(text, max);
+
+/** "25 Nov 2026, 14:02 UTC": plain text has no date tokens, so the time is said in UTC. */
+export function plainUtc(date: Date): string {
+  return `${format(addMinutes(date, date.getTimezoneOffset()), 'd MMM yyyy, HH:mm')} UTC`;
+}
+
+const TAG_COLOR: Record<string, string> = {
+  COMPLETED: 'green',
+  REFUNDED: 'blue',
+  PARTIALLY_REFUNDED: 'blue',
+  CANCELLED: 'red',
+  FAILED: 'red',
+};
+
+function statusField(order: OrderSummary): EntityCustomField {
+  const canonical = canonicalStatus(order.status);
+  return {
+    key: 'status',
+    label: 'Status',
+    type: 'string',
+    value: cut(statusLabel(order.status), 100),
+    tag_color: TAG_COLOR[canonical] ?? (order.status ? 'yellow' : 'gray'),
+  };
+}
+
+function createdField(order: OrderSummary): EntityCustomField | undefined {
+  if (!order.createdAt) return undefined;
+  const at = new Date(order.createdAt);
+  if (Number.isNaN(at.getTime())) return undefined;
+  return {
+    key: 'created',
+    label: 'Created',
+    type: 'slack#/types/timestamp',
+    value: Math.floor(at.getTime() / 1000),
+  };
+}
+
+/** What the order card and the unfurl show: status, created, quantity, amount. */
+function orderFields(order: OrderSummary, currency: string | undefined): EntityCustomField[] {
+  const fields: EntityCustomField[] = [statusField(order)];
+  const created = createdField(order);
+  if (created) fields.push(created);
+  if (order.item.quantity !== null)
+    fields.push({ key: 'quantity', label: 'Quantity', type: 'integer', value: order.item.quantity });
+  fields.push({
+    key: 'amount',
+    label: 'Amount',
+    type: 'string',
+    value: formatMoney(order.item.amount, currency),
+  });
+  return fields;
+}
+
+function baseEntity(
+  order: OrderSummary,
+  options: OrderEntityOptions,
+  fields: EntityCustomField[],
+): EntityMetadata {
+  const product = order.item.title?.trim() || 'Untitled item';
+  const id = cut(order.id, 100);
+  return {
+    entity_type: ORDER_ENTITY_TYPE,
+    // Slack refers back to the entity by this ID (entity_details_requested): the order ID alone.
+    external_ref: { id: order.id, type: ORDER_REF_TYPE },
+    url: options.url,
+    ...(options.appUnfurlUrl ? { app_unfurl_url: options.appUnfurlUrl } : {}),
+    entity_payload: {
+      attributes: {
+        title: { text: cut(`${product} · ${id}`, ENTITY_SHOWN.title) },
+        display_id: id,
+        display_type: 'Order',
+        product_name: 'Order Desk',
+      },
+      custom_fields: fields,
+    },
+  };
+}
+
+/**
+ * The entity of an order link's unfurl or of a shared order card: what the blocks beside it show
+ * (status, created, quantity, amount, the product in the title), nothing more; no buttons.
+ */
+export function renderOrderEntity(order: OrderSummary, options: OrderEntityOptions): EntityMetadata {
+  return baseEntity(order, options, orderFields(order, options.currency));
+}
+
+function changeText(change: OrderChange): string {
+  const when = plainUtc(change.seenAt);
+  if (change.kind === 'new') return `${when}: new order (${statusLabel(change.toStatus)})`;
+  return `${when}: ${statusLabel(change.fromStatus)} → ${statusLabel(change.toStatus)}`;
+}
+
+/** Why the panel shows the copy, in words: the panel has no stamp block, so it is a field. */
+function copyText(fromCopy: NonNullable<OrderPanelOptions['fromCopy']>): string {
+  const synced = fromCopy.lastSeenAt ? `as last read ${plainUtc(fromCopy.lastSeenAt)}` : 'of unknown age';
+  const trace = fromCopy.failure?.traceId ? ` (partner trace ID ${cut(fromCopy.failure.traceId, 100)})` : '';
+  const why =
+    fromCopy.timedOutMs !== undefined
+      ? `the partner API did not answer within ${(fromCopy.timedOutMs / 1000).toFixed(1)} s`
+      : fromCopy.failure?.kind === 'rate_limited'
+        ? `the partner API is rate-limiting Order Desk${trace}`
+        : fromCopy.failure?.kind === 'unavailable'
+          ? `the partner API is unavailable${trace}`
+          : `the partner API is not answering${trace}`;
+  return `Order Desk's copy of the order history, ${synced}: ${why}, so the status may have moved on since. Refresh the panel to read it again.`;
+}
+
+/**
+ * The flexpane for one person who may see orders: the order (live, or the copy with why), its
+ * reference and product, its recent changes, and the buttons: "Notify me when ready" while it has not
+ * settled, "Open in partner". Never keys: those stay with `/order-keys`.
+ */
+export function renderOrderPanel(order: OrderSummary, options: OrderPanelOptions): EntityMetadata {
+  const fields = orderFields(order, options.currency);
+  fields.push(
+    {
+      key: 'product',
+      label: 'Product',
+      type: 'string',
+      value: cut(order.item.title?.trim() || 'Untitled item'),
+    },
+    {
+      key: 'reference',
+      label: 'Reference',
+      type: 'string',
+      value: order.referenceId ? cut(order.referenceId, 100) : '—',
+    },
+  );
+  if (options.changes.length > 0)
+    fields.push({
+      key: 'changes',
+      label: 'Recent changes',
+      type: 'string',
+      long: true,
+      value: cut(options.changes.map(changeText).join('\n'), ENTITY_SHOWN.long),
+    });
+  if (options.notice)
+    fields.push({
+      key: 'notify',
+      label: 'Notify me',
+      type: 'string',
+      long: true,
+      value: cut(options.notice),
+    });
+  if (options.fromCopy)
+    fields.push({
+      key: 'source',
+      label: 'Read from',
+      type: 'string',
+      long: true,
+      value: cut(copyText(options.fromCopy), ENTITY_SHOWN.long),
+    });
+  const actions: EntityActionButton[] = [];
+  if (options.offerNotify && !isSettled(order.status))
+    actions.push({
+      text: 'Notify me when ready',
+      action_id: EntityActionIds.notifyMe,
+      // The order is named by the click's container (external_ref) too; this is checked against it.
+      value: JSON.stringify({ o: order.id }),
+      style: 'primary',
+    });
+  actions.push({ text: 'Open in partner', action_id: EntityActionIds.openInPartner, url: options.url });
+  const entity = baseEntity(order, options, fields);
+  entity.entity_payload.actions = { primary_actions: actions };
+  return entity;
+}
+
+/** Why a panel shows no order: each in words for the person who opened it. */
+export type PanelRefusal =
+  | 'guest'
+  | 'external'
+  | 'not_listed'
+  | 'nobody_configured'
+  | 'deactivated'
+  | 'lookup_failed'
+  | 'not_found'
+  | 'partner_failed';
+
+export interface PanelError {
+  status: string;
+  custom_title?: string;
+  custom_message?: string;
+}
+
+const REFUSALS: Record<Exclude<PanelRefusal, 'not_found'>, { title: string; message: string }> = {
+  guest: {
+    title: 'Order details are for the team',
+    message:
+      'Guest accounts cannot see order details in Order Desk. Ask the person who posted the link, or your Order Desk admin if you need them.',
+  },
+  external: {
+    title: 'Order details stay with the team',
+    message:
+      'People from other organisations cannot see order details here, even in a shared channel. Ask your contact on the team about this order.',
+  },
+  not_listed: {
+    title: 'You cannot see order details',
+    message:
+      'You are not on the list of people who may look orders up. Ask your Order Desk admin to add you.',
+  },
+  nobody_configured: {
+    title: 'Order lookups are switched off',
+    message: 'Nobody may look orders up in Order Desk yet. Ask your Order Desk admin.',
+  },
+  deactivated: { title: 'Order details are for the team', message: 'This account is deactivated.' },
+  lookup_failed: {
+    title: 'Order Desk could not check your access',
+    message:
+      'Order Desk could not confirm who you are with Slack just now, so it shows no order details. Refresh the panel in a minute.',
+  },
+  partner_failed: {
+    title: 'The order could not be read',
+    message:
+      'The partner API is not answering and Order Desk has no copy of this order. Refresh the panel in a few minutes.',
+  },
+};
+
+/** The panel's error form (entity.presentDetails `error`). */
+export function panelError(reason: PanelRefusal, traceId?: string | undefined): PanelError {
+  if (reason === 'not_found') return { status: 'not_found' };
+  const { title, message } = REFUSALS[reason];
+  const trace = traceId ? ` (partner trace ID ${cut(traceId, 100)})` : '';
+  return { status: 'custom', custom_title: title, custom_message: `${message}${trace}` };
+}

@@ -1,0 +1,235 @@
+import type { WebClient } from '@slack/web-api';
+import type { AppDeps } from '../app/deps.js';
+import { type OrderChange, type PanelError, panelError, renderOrderPanel } from '../blocks/order-entity.js';
+import { isValidOrderId, type OrderSummary, type PartnerApiError } from '../partner-api/index.js';
+import { slackErrorCode } from '../services/slack-delivery.js';
+import { type FindOrderDeps, findExactOrder } from './find-order.js';
+import { copyCanAnswer } from './index-answers.js';
+
+/** What filling the Work Object panel (flexpane) needs. */
+export type PanelDeps = FindOrderDeps &
+  Pick<AppDeps, 'auth' | 'currency' | 'logger' | 'orderIndex' | 'orderLinks' | 'panelDeadlineMs'>;
+
+/** The order's changes the panel lists, newest first. */
+export const PANEL_CHANGES = 5;
+
+/** Someone opened (or refreshed, or clicked in) an order's panel. */
+export interface PanelRequest {
+  /** The person who opened it: the panel is theirs alone, checked for them. */
+  user: string;
+  triggerId: string;
+  /** The entity's external_ref.id: the order ID (set by Order Desk's metadata). */
+  externalRefId: string | undefined;
+  /** The entity's url: the order's partner page, which names the order when external_ref is missing. */
+  entityUrl: string | undefined;
+  eventId?: string | undefined;
+  /**
+   * After access is granted and before the order is read: the answer to a click in the panel
+   * (Notify me), shown in the panel in words.
+   */
+  onAllowed?: ((orderId: string) => Promise<string>) | undefined;
+}
+
+type PanelRead =
+  | { kind: 'live'; order: OrderSummary }
+  | {
+      kind: 'copy';
+      order: OrderSummary;
+      failure: PartnerApiError | undefined;
+      timedOutMs: number | undefined;
+    }
+  | { kind: 'none' }
+  | { kind: 'failed'; error: PartnerApiError | undefined };
+
+const TIMED_OUT = Symbol('timed out');
+
+/**
+ * Fills the panel for the person who opened it, with the same rules as `/order` (members of the
+ * organisation only; guests and people of other organisations get the error form in words for them):
+ * the order read live from the partner within the panel's own deadline (Slack waits only seconds for
+ * a trigger_id), else Order Desk's copy, stamped; its recent changes from the order events; Notify me
+ * and Open in partner. Never keys. Returns the outcome (for the log).
+ */
+export async function presentOrderPanel(
+  deps: PanelDeps,
+  client: WebClient,
+  request: PanelRequest,
+): Promise<string> {
+  const startedAt = performance.now();
+  const where = { eventId: request.eventId, userId: request.user };
+  const orderId = request.externalRefId ?? orderIdOfUrl(deps, request.entityUrl);
+  const finish = async (
+    outcome: string,
+    args: { metadata?: ReturnType<typeof renderOrderPanel>; error?: PanelError },
+  ) => {
+    const shown = await present(deps, client, request.triggerId, args, { ...where, orderId });
+    const result = shown ? outcome : 'slack_failed';
+    deps.logger.info(
+      { ...where, orderId, outcome: result, ms: Math.round(performance.now() - startedAt) },
+      'work object panel answered',
+    );
+    return result;
+  };
+  if (!orderId || !isValidOrderId(orderId)) return finish('not_found', { error: panelError('not_found') });
+  const access = await deps.auth.canUseOrders(request.user);
+  if (!access.allowed) return finish(`refused_${access.reason}`, { error: panelError(access.reason) });
+
+  const notice = await request.onAllowed?.(orderId);
+  // Read together: the changes come from the database while the partner answers.
+  const [read, changes] = await Promise.all([
+    readOrder(deps, orderId, request.user),
+    recentChanges(deps, orderId),
+  ]);
+  if (read.kind === 'none') return finish('not_found', { error: panelError('not_found') });
+  if (read.kind === 'failed')
+    return finish('partner_failed', { error: panelError('partner_failed', read.error?.traceId) });
+  const url = deps.orderLinks?.linkFor(read.order.id) ?? request.entityUrl;
+  if (!url) return finish('not_found', { error: panelError('not_found') });
+  const metadata = renderOrderPanel(read.order, {
+    url,
+    currency: deps.currency,
+    changes,
+    notice,
+    offerNotify: notice === undefined,
+    fromCopy:
+      read.kind === 'copy'
+        ? { lastSeenAt: lastSeenOf(read.order), failure: read.failure, timedOutMs: read.timedOutMs }
+        : undefined,
+  });
+  return finish(read.kind === 'live' ? 'live' : 'copy', { metadata });
+}
+
+function orderIdOfUrl(deps: Pick<PanelDeps, 'orderLinks'>, url: string | undefined): string | undefined {
+  return url ? deps.orderLinks?.orderIdIn(url) : undefined;
+}
+
+function lastSeenOf(order: OrderSummary): Date | undefined {
+  const seen = (order as { lastSeenAt?: unknown }).lastSeenAt;
+  return seen instanceof Date ? seen : undefined;
+}
+
+/**
+ * The order live from the partner, waiting at most the panel's deadline; else (too slow, or a failure
+ * the copy may answer) the copy's version of it. The partner read goes on in the background after the
+ * deadline: its answer still updates the copy.
+ */
+async function readOrder(deps: PanelDeps, orderId: string, userId: string): Promise<PanelRead> {
+  const live = findExactOrder(deps, orderId, { where: 'work object panel', userId });
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<typeof TIMED_OUT>((resolve) => {
+    timer = setTimeout(() => resolve(TIMED_OUT), deps.panelDeadlineMs);
+  });
+  const found = await Promise.race([live, deadline]).finally(() => clearTimeout(timer));
+  if (found === TIMED_OUT) {
+    live.catch((error: unknown) =>
+      deps.logger.warn(
+        { orderId, error: (error as Error).message },
+        'work object panel: the late partner read failed',
+      ),
+    );
+    deps.logger.info(
+      { orderId, userId, deadlineMs: deps.panelDeadlineMs },
+      "work object panel: the partner API did not answer in time, Order Desk's copy is shown",
+    );
+    return fromCopy(deps, orderId, undefined, deps.panelDeadlineMs);
+  }
+  switch (found.kind) {
+    case 'found':
+      // The copy standing in for an order the partner does not list is not shown as current.
+      if (!found.fromCopy) return { kind: 'live', order: found.order };
+      return found.failure ? fromCopy(deps, orderId, found.failure, undefined) : { kind: 'none' };
+    case 'several': {
+      // A link names an order ID: a reference that happens to equal it is not that order.
+      const order = found.orders.find((candidate) => candidate.id.toLowerCase() === orderId.toLowerCase());
+      return order ? { kind: 'live', order } : { kind: 'none' };
+    }
+    case 'none':
+      return { kind: 'none' };
+    case 'failed':
+      return copyCanAnswer(found.error)
+        ? fromCopy(deps, orderId, found.error, undefined)
+        : { kind: 'failed', error: found.error };
+  }
+}
+
+async function fromCopy(
+  deps: Pick<PanelDeps, 'orderIndex' | 'logger'>,
+  orderId: string,
+  failure: PartnerApiError | undefined,
+  timedOutMs: number | undefined,
+): Promise<PanelRead> {
+  try {
+    const order = await deps.orderIndex.get(orderId);
+    if (order) return { kind: 'copy', order, failure, timedOutMs };
+  } catch (error) {
+    deps.logger.warn(
+      { orderId, error: (error as Error).message },
+      'work object panel: the copy could not be read',
+    );
+  }
+  return { kind: 'failed', error: failure };
+}
+
+async function recentChanges(
+  deps: Pick<PanelDeps, 'orderIndex' | 'logger'>,
+  orderId: string,
+): Promise<OrderChange[]> {
+  try {
+    return await deps.orderIndex.eventsOf(orderId, PANEL_CHANGES);
+  } catch (error) {
+    // The panel is still worth showing without its history.
+    deps.logger.warn(
+      { orderId, error: (error as Error).message },
+      'work object panel: order events not read',
+    );
+    return [];
+  }
+}
+
+/**
+ * entity.presentDetails, once: a trigger_id lives seconds and is spent by its first use, so a refusal
+ * (invalid_trigger_id: expired or used) is logged and never retried. Slack answers a payload it only
+ * partly accepts with ok and a warning: that is logged too.
+ */
+async function present(
+  deps: Pick<PanelDeps, 'logger'>,
+  client: WebClient,
+  triggerId: string,
+  args: { metadata?: ReturnType<typeof renderOrderPanel>; error?: PanelError },
+  where: Record<string, unknown>,
+): Promise<boolean> {
+  try {
+    const answer = await client.entity.presentDetails({ trigger_id: triggerId, ...args });
+    logSlackWarnings(deps.logger, 'entity.presentDetails', answer, where);
+    return true;
+  } catch (error) {
+    const code = slackErrorCode(error);
+    deps.logger.warn(
+      { ...where, error: code },
+      code === 'invalid_trigger_id'
+        ? 'entity.presentDetails refused the trigger_id (expired or already used): the panel was not filled, not retried'
+        : 'entity.presentDetails failed: the panel was not filled',
+    );
+    return false;
+  }
+}
+
+/** Logs what Slack says it dropped from Work Object metadata (ok with a warning). */
+export function logSlackWarnings(
+  logger: PanelDeps['logger'],
+  method: string,
+  answer: { warning?: string; response_metadata?: { messages?: string[] } } | undefined,
+  where: Record<string, unknown>,
+): void {
+  const messages = answer?.response_metadata?.messages ?? [];
+  if (!answer?.warning && messages.length === 0) return;
+  logger.warn(
+    {
+      ...where,
+      method,
+      warning: answer?.warning,
+      messages: messages.slice(0, 10).map((m) => m.slice(0, 300)),
+    },
+    `${method} accepted the call with warnings: the Work Object may be incomplete`,
+  );
+}

@@ -1,0 +1,41 @@
+import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
+import { type PanelDeps, presentOrderPanel } from '../../flows/order-panel.js';
+import type { EventListenerDeps } from '../listener-deps.js';
+
+/**
+ * Someone opened (or refreshed) an order's Work Object panel (flexpane): Slack asks Order Desk to fill
+ * it for that person, with entity.presentDetails on the event's trigger_id. Bolt 5 has no typed
+ * listener of its own for it: `app.event` gives the @slack/types event.
+ */
+export function entityDetailsRequested(deps: PanelDeps & EventListenerDeps) {
+  return async ({
+    event,
+    body,
+    client,
+    context,
+  }: SlackEventMiddlewareArgs<'entity_details_requested'> & AllMiddlewareArgs) => {
+    // Bolt acks events before listeners run, so a redelivery means Slack missed the ack, not our
+    // work: whichever replica it reaches, the panel is answered once (its trigger_id works once).
+    if (!(await deps.eventDedup.claimFirstDelivery(body.event_id, context.retryNum))) {
+      deps.logger.info(
+        { eventId: body.event_id, retryNum: context.retryNum },
+        'event already handled: skipped',
+      );
+      return;
+    }
+    await deps.tracker.track(
+      presentOrderPanel(deps, client, {
+        eventId: body.event_id,
+        user: event.user,
+        triggerId: event.trigger_id,
+        externalRefId: event.external_ref?.id,
+        entityUrl: event.entity_url ?? event.link?.url,
+      }).catch((error: unknown) => {
+        deps.logger.error(
+          { eventId: body.event_id, error: (error as Error).message },
+          'unexpected error while filling a work object panel',
+        );
+      }),
+    );
+  };
+}
