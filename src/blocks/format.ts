@@ -161,5 +161,8 @@ export function truncate(text: string, max: number): string {
  * `max`: the cut falls between characters as shown, never inside an escape such as `&amp;`.
  */
 export function escapeCut(text: string, max: number): string {
+  const escaped = escapeMrkdwn(text);
+  // Nearly always: the value fits, and is escaped once.
+  if (escaped.length <= max) return escaped;
   return escapeMrkdwn(cutToLength(text, max, (piece) => escapeMrkdwn(piece).length));
 }
