@@ -8,6 +8,7 @@ import {
   renderResultList,
   renderUnrelatedResults,
   type SlackMessage,
+  stampedFromIndex,
 } from '../blocks/index.js';
 import {
   isPartnerApiError,
@@ -20,7 +21,7 @@ import { type FailureContext, logPartnerFailure } from '../services/partner-fail
 import { type FindOrderDeps, findExactOrder } from './find-order.js';
 import { answerFromIndexDuringOutage, copyCanAnswer, indexCoverage, indexMatches } from './index-answers.js';
 import { recentOrders } from './recent-orders.js';
-import { cardOptions, renderOptions } from './render-options.js';
+import { cardOptions, type RenderDeps, renderOptions } from './render-options.js';
 
 /** What answering `/order` (and its result pages) needs. */
 export type LookupDeps = Pick<
@@ -203,12 +204,15 @@ export async function answerResultsPage(
 
 /**
  * The order with exactly this ID, live from the partner, for a button that acts on it (open, share);
- * else the message to show instead. The copy does not stand in here: a shared card must be current.
+ * else the message to show instead. The copy does not stand in for a share: a shared card must be
+ * current. To view one (`copyCard`: Open), the copy's card answers while the partner is not answering,
+ * stamped as `/order`'s is, so Open works on the orders the Home tab lists from the copy.
  */
 export async function loadOrder(
-  deps: FindOrderDeps,
+  deps: FindOrderDeps & RenderDeps,
   orderId: string,
   context: FailureContext,
+  copyCard?: 'preview' | 'direct',
 ): Promise<OrderSummary | SlackMessage> {
   const found = await findExactOrder(deps, orderId, context);
   const gone = () => renderNotice(`Order \`${orderId}\` is no longer available from the partner API.`);
@@ -217,6 +221,14 @@ export async function loadOrder(
       return renderPartnerError(found.error, orderId);
     case 'found':
       if (!found.fromCopy) return found.order;
+      if (found.failure && copyCard) {
+        const card = renderOrderCard(found.order, {
+          ...cardOptions(deps),
+          variant: copyCard,
+          fromCopy: true,
+        });
+        return stampedFromIndex(card, found.coverage, renderOptions(deps), found.failure);
+      }
       return found.failure ? renderPartnerError(found.failure, orderId) : gone();
     case 'several':
       return found.orders.find((order) => order.id === orderId) ?? gone();

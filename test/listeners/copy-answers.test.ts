@@ -57,6 +57,15 @@ describe('answers from the order copy while the partner is not answering', () =>
       const homeStamp = home.match(STAMP)?.[0];
       const withoutTrace = (text: string | undefined) => text?.replace(/`[0-9a-f]+`/, '`…`');
       expect(withoutTrace(homeStamp)).toBe(withoutTrace(stamp));
+
+      // Open on a row the Home tab lists from the copy opens the copy's card, stamped the same way.
+      await h.slack.clickHome({ user: USERS.member, actionId: 'order_open_1' });
+      const dm = `D${USERS.member.slice(1)}`;
+      const card = await h.slack.waitFor(() =>
+        h.slack.messages.find((m) => m.channel === dm && textOf(m.blocks).includes(`Order ${newest[1]}`)),
+      );
+      expect(withoutTrace(textOf(card.blocks).match(STAMP)?.[0])).toBe(withoutTrace(stamp));
+      expect(textOf(card.blocks)).not.toContain('order_share');
     } finally {
       h.simulator.faults.reset();
       offsetMs = 0;

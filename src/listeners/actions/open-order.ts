@@ -24,8 +24,15 @@ export function openOrderAction(deps: LookupDeps & ListenerDeps) {
     },
     async (button, args) => {
       const { respond, body, client } = args;
-      const order = await loadOrder(deps, button.o, { where: 'open order', userId: body.user.id });
-      if (isHomeClick(args)) {
+      // While the partner is not answering, the copy's card (stamped) opens the orders lists show from it.
+      const home = isHomeClick(args);
+      const order = await loadOrder(
+        deps,
+        button.o,
+        { where: 'open order', userId: body.user.id },
+        home ? 'direct' : 'preview',
+      );
+      if (home) {
         const card = isMessage(order)
           ? order
           : renderOrderCard(order, { ...cardOptions(deps), variant: 'direct' });
