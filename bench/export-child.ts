@@ -84,6 +84,7 @@ if (mode === 'index-export') {
       status: async () => ({
         orders: 0,
         backfill: { done: true, pagesRead: 0, totalPages: 0 },
+        gaps: [],
         lastFollowAt,
         lastError: null,
         leader: true,

@@ -46,6 +46,8 @@ export interface FaultSettings {
 export class FaultPlan {
   settings: FaultSettings = { latencyMs: 0, errorRate: 0, errorStatus: 503 };
   private queue: Fault[] = [];
+  /** One-off faults for reads of one page of the order list (without a search), by page number. */
+  private pages = new Map<number, Fault[]>();
 
   constructor(private readonly random: () => number = Math.random) {}
 
@@ -58,15 +60,25 @@ export class FaultPlan {
     for (let i = 0; i < count; i++) this.queue.push(fault);
   }
 
+  /** The next `count` reads of the order list's page `page` (without a search) get `fault`: a page unreadable N times. */
+  onPage(page: number, count: number, fault: Fault): void {
+    const faults = this.pages.get(page) ?? [];
+    for (let i = 0; i < count; i++) faults.push(fault);
+    this.pages.set(page, faults);
+  }
+
   reset(): void {
     this.settings = { latencyMs: 0, errorRate: 0, errorStatus: 503 };
     this.queue = [];
+    this.pages.clear();
   }
 
-  /** The fault for the request now arriving, if any. */
-  take(): Fault | undefined {
+  /** The fault for the request now arriving (`listPage`: the order list's page it reads, if that), if any. */
+  take(listPage?: number): Fault | undefined {
     const queued = this.queue.shift();
     if (queued) return queued;
+    const forPage = listPage === undefined ? undefined : this.pages.get(listPage)?.shift();
+    if (forPage) return forPage;
     if (this.settings.errorRate > 0 && this.random() < this.settings.errorRate) {
       return { status: this.settings.errorStatus };
     }

@@ -258,7 +258,7 @@ export class PartnerSimulator {
       const wait = this.rateWindow.take(this.realism.maxRps);
       if (this.arrivals.length < RECORD_LIMIT)
         this.arrivals.push({ at: Date.now(), limited: wait !== undefined });
-      const fault = wait === undefined ? this.faults.take() : undefined;
+      const fault = wait === undefined ? this.faults.take(this.listPage(url)) : undefined;
       const delay = this.faults.settings.latencyMs + (fault?.delayMs ?? 0);
       if (delay > 0) await sleep(delay);
       const answer =
@@ -275,6 +275,12 @@ export class PartnerSimulator {
     } finally {
       this.stats.inFlight--;
     }
+  }
+
+  /** The page of the order list a request reads (not a search), for faults aimed at one page. */
+  private listPage(url: URL): number | undefined {
+    if (url.pathname !== '/v1/partners/orders' || url.searchParams.get(this.params.search)) return undefined;
+    return Number(url.searchParams.get(this.params.page) ?? 1);
   }
 
   private error(status: number, code: string, message: string, headers?: Record<string, string>): Answer {

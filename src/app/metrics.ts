@@ -122,6 +122,14 @@ export function createMetrics(): AppMetrics {
     },
   });
   new Gauge({
+    name: 'order_desk_sync_gaps',
+    help: 'Pages of the history the sync skipped as unreadable, waiting for the reconciliation to read them again',
+    registers,
+    collect() {
+      this.set(sources.orderSync()?.gaps.length ?? 0);
+    },
+  });
+  new Gauge({
     name: 'order_desk_sync_lag_seconds',
     help: 'Seconds since the newest orders were last read successfully',
     registers,

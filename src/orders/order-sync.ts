@@ -13,10 +13,26 @@ import type { OrderIndex } from './order-index.js';
 /** Which kind of read the sync made, for the metrics (a closed set). */
 export type SyncRequestKind = 'backfill' | 'follow' | 'recheck' | 'reconcile';
 
+/**
+ * A page of the history the sync could not read (an unreadable answer, PAGE_TRIES times): skipped so
+ * that one bad page does not hold up the rest, and read again by the reconciliation.
+ */
+export interface SyncGap {
+  /** The page number when it was skipped (pages shift as orders arrive: the whole pass reads it again). */
+  page: number;
+  kind: 'backfill' | 'reconcile';
+  at: string;
+  /** The partner error's kind and trace ID. */
+  error: string;
+}
+
 export interface SyncStatus {
   /** Orders in the index. */
   orders: number;
+  /** `done`: the whole history was read, skipped pages (gaps) included once the reconciliation read them. */
   backfill: { done: boolean; pagesRead: number; totalPages: number | null };
+  /** Pages skipped as unreadable, waiting for the reconciliation to read them again. */
+  gaps: SyncGap[];
   /** When the newest page was last read successfully (lag behind the partner is now minus this). */
   lastFollowAt: string | null;
   lastError: string | null;
@@ -71,6 +87,12 @@ interface BackfillCursor {
 const CURSOR = 'backfill';
 const FOLLOWED = 'followed_at';
 const RECONCILE = 'reconcile';
+const GAPS = 'gaps';
+// A page whose answer cannot be read is tried this many times in a row, then skipped as a gap.
+const PAGE_TRIES = 3;
+// Gaps kept (the oldest dropped beyond): a partner whose every page is unreadable is an outage, and
+// the reconciliation reads the whole history again anyway.
+const MAX_GAPS = 100;
 const RECHECK_FIRST_MS = 60_000;
 const RECHECK_MAX_MS = 3_600_000;
 const RECHECK_WINDOW_MS = 30 * 86_400_000;
@@ -109,6 +131,7 @@ export function createOrderSync(options: OrderSyncOptions): OrderSync {
   let last: SyncStatus = {
     orders: 0,
     backfill: { done: false, pagesRead: 0, totalPages: null },
+    gaps: [],
     lastFollowAt: null,
     lastError: null,
     leader: false,
@@ -148,6 +171,45 @@ export function createOrderSync(options: OrderSyncOptions): OrderSync {
       throw error;
     }
   }
+
+  /**
+   * One page of the history, tried PAGE_TRIES times while its answer cannot be read (malformed, not
+   * the orders' shape); then undefined: it is recorded as a gap, and the walk goes on. Other failures
+   * (the partner down, a timeout, a 429) end the round as before: the next page would fail alike.
+   */
+  async function readPage(
+    signal: AbortSignal,
+    kind: 'backfill' | 'reconcile',
+    page: number,
+  ): Promise<OrderPage | undefined> {
+    for (let tries = 1; ; tries++) {
+      try {
+        return await read(signal, kind, page);
+      } catch (error) {
+        if (signal.aborted || !isPartnerApiError(error) || error.kind !== 'invalid_response') throw error;
+        if (tries < PAGE_TRIES) continue;
+        const gap: SyncGap = {
+          page,
+          kind,
+          at: now().toISOString(),
+          error: `${error.kind}${error.traceId ? ` (trace ${error.traceId})` : ''}`,
+        };
+        log.warn(
+          { page, kind, tries, traceId: error.traceId, error: error.message },
+          'order page unreadable: skipped as a gap, the reconciliation reads it again',
+        );
+        await writeGaps([...(await readGaps()), gap].slice(-MAX_GAPS));
+        return undefined;
+      }
+    }
+  }
+
+  async function readGaps(): Promise<SyncGap[]> {
+    const text = await index.readCursor(GAPS);
+    return text ? (JSON.parse(text) as SyncGap[]) : [];
+  }
+
+  const writeGaps = (gaps: SyncGap[]) => index.writeCursor(GAPS, JSON.stringify(gaps), now());
 
   async function readCursor(): Promise<BackfillCursor | undefined> {
     const text = await index.readCursor(CURSOR);
@@ -211,22 +273,22 @@ export function createOrderSync(options: OrderSyncOptions): OrderSync {
     );
   }
 
-  /** Reads and records the cursor's next page; returns the cursor moved one page on. */
+  /** Reads and records the cursor's next page (or skips it as a gap); returns the cursor moved one page on. */
   async function walk<C extends BackfillCursor>(
     signal: AbortSignal,
-    kind: SyncRequestKind,
+    kind: 'backfill' | 'reconcile',
     cursor: C,
   ): Promise<C> {
-    const page = await read(signal, kind, cursor.nextPage);
-    await index.record(page.orders, now());
-    const totalPages = page.totalPages ?? cursor.totalPages;
+    const page = await readPage(signal, kind, cursor.nextPage);
+    if (page) await index.record(page.orders, now());
+    const totalPages = page?.totalPages ?? cursor.totalPages;
     const nextPage = cursor.nextPage + cursor.direction;
     return {
       ...cursor,
       totalPages,
       pagesRead: cursor.pagesRead + 1,
       nextPage,
-      done: page.orders.length === 0 || nextPage < 1 || (totalPages !== null && nextPage > totalPages),
+      done: page?.orders.length === 0 || nextPage < 1 || (totalPages !== null && nextPage > totalPages),
     };
   }
 
@@ -269,13 +331,16 @@ export function createOrderSync(options: OrderSyncOptions): OrderSync {
   /**
    * Every ORDER_RECONCILE_HOURS a full pass over the history, at the budget like the backfill: it
    * catches late changes (a completed order refunded) and marks orders no longer listed (never
-   * deleting them). Its cursor is in the database like the backfill's.
+   * deleting them). Its cursor is in the database like the backfill's. Pages the backfill skipped
+   * (gaps) make a pass due at once; a pass that ends has read every earlier gap again, and keeps only
+   * the pages it could not read itself (for the next pass, on the usual schedule).
    */
   async function reconcile(signal: AbortSignal): Promise<void> {
     const hours = options.reconcileHours ?? 24;
     const text = await index.readCursor(RECONCILE);
     let pass = text ? (JSON.parse(text) as BackfillCursor & { startedAt: string }) : undefined;
-    if (!pass) {
+    const backfillGaps = (await readGaps()).some((gap) => gap.kind === 'backfill');
+    if (!pass && !backfillGaps) {
       // The backfill was the first full pass: the next one is due ORDER_RECONCILE_HOURS from now.
       const first = {
         nextPage: 1,
@@ -288,9 +353,9 @@ export function createOrderSync(options: OrderSyncOptions): OrderSync {
       await index.writeCursor(RECONCILE, JSON.stringify(first), now());
       return;
     }
-    if (pass.done) {
+    if (!pass || pass.done) {
       const last = pass ? Date.parse(pass.startedAt) : Number.NEGATIVE_INFINITY;
-      if (now().getTime() - last < hours * 3_600_000) return;
+      if (now().getTime() - last < hours * 3_600_000 && !backfillGaps) return;
       const backfill = await readCursor();
       if (!backfill?.done) return;
       pass = {
@@ -305,18 +370,23 @@ export function createOrderSync(options: OrderSyncOptions): OrderSync {
     for (let i = 0; i < pagesPerRound && !pass.done && !signal.aborted; i++) {
       pass = await walk(signal, 'reconcile', pass);
       if (pass.done) {
-        const missing = await index.markUnseenMissing(new Date(pass.startedAt), now());
-        log.info({ pages: pass.pagesRead, missing }, 'reconciliation pass done');
+        const startedAt = pass.startedAt;
+        const gaps = (await readGaps()).filter((gap) => gap.kind === 'reconcile' && gap.at >= startedAt);
+        // With pages unread, an order on them was not seen: none is marked missing this pass.
+        const missing = gaps.length ? 0 : await index.markUnseenMissing(new Date(startedAt), now());
+        await writeGaps(gaps);
+        log.info({ pages: pass.pagesRead, missing, gaps: gaps.length }, 'reconciliation pass done');
       }
       await index.writeCursor(RECONCILE, JSON.stringify(pass), now());
     }
   }
 
   async function status(): Promise<SyncStatus> {
-    const [stats, cursor, followed] = await Promise.all([
+    const [stats, cursor, followed, gaps] = await Promise.all([
       index.stats(),
       readCursor(),
       index.readCursor(FOLLOWED),
+      readGaps(),
     ]);
     // The replica syncing wrote when it last read the newest orders: a replica that is not syncing
     // (the one composing the digest, or serving an export) knows how fresh the copy is too.
@@ -327,10 +397,13 @@ export function createOrderSync(options: OrderSyncOptions): OrderSync {
     last = {
       orders: stats.orders,
       backfill: {
-        done: cursor?.done ?? false,
+        // Not done while pages it skipped wait for the reconciliation: the copy does not cover the
+        // history (finance figures and exports read the partner meanwhile).
+        done: (cursor?.done ?? false) && !gaps.some((gap) => gap.kind === 'backfill'),
         pagesRead: cursor?.pagesRead ?? 0,
         totalPages: cursor?.totalPages ?? null,
       },
+      gaps,
       lastFollowAt: newestRead ?? null,
       lastError,
       leader: job.snapshot().leader,

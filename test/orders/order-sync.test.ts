@@ -47,14 +47,14 @@ describe('the order sync against the simulator', () => {
   let clock = Date.now();
   const syncWith = (
     index: ReturnType<typeof createOrderIndex>,
-    extra: { pagesPerRound?: number; maxRps?: number } = {},
+    extra: { pagesPerRound?: number; maxRps?: number; logger?: typeof logger } = {},
   ) => {
     const kinds: string[] = [];
     const sync = createOrderSync({
       partner: partner(),
       index,
       state,
-      logger,
+      logger: extra.logger ?? logger,
       now: () => new Date(clock),
       intervalSeconds: 60,
       maxRps: extra.maxRps ?? 50,
@@ -230,6 +230,68 @@ describe('the order sync against the simulator', () => {
     for (const [i, start] of times.entries())
       expect(times.slice(i).filter((t) => t - start < 1_000).length).toBeLessThanOrEqual(4);
     expect((times.at(-1) ?? 0) - (times[0] ?? 0)).toBeGreaterThanOrEqual(1_500);
+  });
+
+  it('a page unreadable three times is skipped as a gap: the backfill goes on in the same round; the gap is logged and in the status; the reconciliation reads it again at once', async () => {
+    const index = await setUp();
+    const lines: string[] = [];
+    const capture = createLogger({
+      level: 'info',
+      secrets: [],
+      destination: new Writable({
+        write: (chunk, _encoding, done) => {
+          lines.push(...String(chunk).split('\n').filter(Boolean));
+          done();
+        },
+      }),
+    });
+    const { sync, kinds } = syncWith(index, { pagesPerRound: 10, logger: capture });
+    simulator.faults.onPage(3, 3, { malformed: 'not-json' });
+    try {
+      expect(await sync.runOnce()).toBe('synced');
+      const status = await sync.status();
+      expect(status.gaps).toEqual([
+        { page: 3, kind: 'backfill', at: new Date(clock).toISOString(), error: 'invalid_response' },
+      ]);
+      // Every other page read in this one round; the copy does not cover the history yet.
+      expect(status.backfill).toEqual({ done: false, pagesRead: 5, totalPages: 5 });
+      expect(status.orders).toBe(simulator.allOrders().length - 100);
+      expect(status.lastError).toBeNull();
+      // Page 3 tried three times; no back-off of the whole backfill.
+      expect(kinds.filter((kind) => kind === 'backfill')).toHaveLength(7);
+      const warnings = lines.filter((line) => line.includes('order page unreadable'));
+      expect(warnings).toHaveLength(1);
+      expect(JSON.parse(warnings[0] ?? '{}')).toMatchObject({ page: 3, kind: 'backfill', tries: 3 });
+
+      // The next round: the reconciliation is due at once for a gap, reads the whole history again
+      // (page 3 reads well now), and clears it.
+      clock += 61_000;
+      expect(await sync.runOnce()).toBe('synced');
+      const after = await sync.status();
+      expect(after.gaps).toEqual([]);
+      expect(after.backfill.done).toBe(true);
+      expect(after.orders).toBe(simulator.allOrders().length);
+      expect(kinds.filter((kind) => kind === 'reconcile')).toHaveLength(5);
+      expect(lines.some((line) => line.includes('reconciliation pass done'))).toBe(true);
+    } finally {
+      simulator.faults.reset();
+    }
+  });
+
+  it('a page unreadable twice is read on its third try: no gap', async () => {
+    const index = await setUp();
+    const { sync, kinds } = syncWith(index, { pagesPerRound: 10 });
+    simulator.faults.onPage(2, 2, { malformed: 'schema' });
+    try {
+      expect(await sync.runOnce()).toBe('synced');
+      const status = await sync.status();
+      expect(status.gaps).toEqual([]);
+      expect(status.backfill.done).toBe(true);
+      expect(status.orders).toBe(simulator.allOrders().length);
+      expect(kinds.filter((kind) => kind === 'backfill')).toHaveLength(7);
+    } finally {
+      simulator.faults.reset();
+    }
   });
 
   // Last: it adds 420 orders to the simulator the other tests count.
