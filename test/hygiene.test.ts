@@ -49,6 +49,35 @@ describe('the secret hygiene check', () => {
     ]);
   });
 
+  it('reports a reveal link in a Work Object (unfurl, card metadata, panel) or an in-channel message', () => {
+    const slack = new FakeSlack({ botToken: 'xoxb-1', signingSecret: 's' });
+    const link = 'https://desk.test/keys/reveal#eyJvIjoiQTEifQ.c2ln';
+    const call = (method: string, args: Record<string, unknown>) =>
+      slack.calls.push({ method, args, status: 200, ok: true, at: 0 });
+    call('chat.unfurl', { metadata: JSON.stringify({ entities: [{ url: link }] }) });
+    call('entity.presentDetails', { metadata: { entity_payload: { custom_fields: [{ value: link }] } } });
+    call('chat.postMessage', { text: 'card', metadata: { entities: [{ url: link }] } });
+    // An ephemeral keys reply is where reveal links belong.
+    call('chat.postEphemeral', { text: 'keys', blocks: [{ url: link }] });
+    slack.messages.push({
+      id: 'M1',
+      ts: '1',
+      channel: 'C1',
+      text: 'shared',
+      blocks: [{ url: link }],
+      via: 'chat.postMessage',
+      author: 'B1',
+      deleted: false,
+      replacedCount: 0,
+    });
+    expect(secretLeaks(slack, [], [])).toEqual([
+      'Work Object of chat.unfurl: a reveal link',
+      'Work Object of entity.presentDetails: a reveal link',
+      'Work Object of chat.postMessage: a reveal link',
+      'in-channel message M1: a reveal link',
+    ]);
+  });
+
   it('allows keys in the blocks of an ephemeral reply', () => {
     const slack = new FakeSlack({ botToken: 'xoxb-1', signingSecret: 's' });
     slack.messages.push({

@@ -8,6 +8,7 @@ import {
   startHarness,
   USERS,
 } from './helpers/harness.js';
+import { findKeyShape, findRevealLink } from './helpers/hygiene.js';
 
 // Drives every surface that touches keys, then searches everything that left the app (Web API calls,
 // response_url posts, published views, log lines) for the secrets.
@@ -158,6 +159,85 @@ describe('leak check at LOG_LEVEL=debug, reveal tokens included', () => {
       .filter(([, text]) => secrets.some((secret) => text.includes(secret)))
       .map(([where]) => where);
     expect(leaks).toEqual([]);
+  });
+});
+
+// Work Objects (issue 26): an order link's unfurl, a shared card's entity and the details panel, for
+// an order whose image keys were just handed out as reveal links: none carries a key or a reveal link.
+describe('leak check over Work Object payloads', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({
+      simulator: { orders: 30, realism: { keyTypes: 'mime', imageEncoding: 'raw' } },
+      env: {
+        ORDER_LINK_TEMPLATE: 'https://partner.example.com/orders/{id}',
+        PUBLIC_URL: 'https://order-desk.test',
+      },
+    });
+    h.slack.unfurlDomains = ['partner.example.com'];
+  });
+  afterAll(() => h.stop());
+
+  it('no key value or reveal link in any unfurl entity, shared card entity or panel', async () => {
+    const order = h.simulator.addOrder({ quantity: 3, keyTypes: ['text', 'image-png', 'url'] });
+    const url = `https://partner.example.com/orders/${order.id}`;
+    const keys = await h.slack.runCommand({
+      user: USERS.agent,
+      channel: CHANNEL,
+      command: '/order-keys',
+      text: order.id,
+    });
+    const reply = await nthResponse(h.slack, keys.responseUrlId ?? '');
+    expect(findRevealLink(JSON.stringify(reply.body.blocks))).toBeDefined();
+    const posted = await h.slack.postMessage({ user: USERS.agent, channel: CHANNEL, text: `<${url}>` });
+    await h.slack.waitFor(() => posted.message.entities?.length || undefined);
+    for (const user of [USERS.agent, USERS.member, USERS.guest]) {
+      const opened = await h.slack.requestEntityDetails({
+        user,
+        url,
+        externalRefId: order.id,
+        channel: CHANNEL,
+      });
+      await h.slack.waitForPanel(opened.triggerId);
+    }
+    const sent = await h.slack.runCommand({
+      user: USERS.agent,
+      channel: CHANNEL,
+      command: '/order',
+      text: order.id,
+    });
+    await nthResponse(h.slack, sent.responseUrlId ?? '');
+    const preview = h.slack
+      .visibleMessages(CHANNEL, USERS.agent)
+      .filter((m) => m.via === 'response_url')
+      .at(-1);
+    await h.slack.click({ user: USERS.agent, messageId: preview?.id ?? '', actionId: 'order_share' });
+    await h.slack.waitFor(() =>
+      h.slack.messages.find((m) => m.via === 'chat.postMessage' && m.entities?.length),
+    );
+
+    const payloads = [
+      ...h.slack.calls.filter((c) => c.method === 'chat.unfurl' || c.method === 'entity.presentDetails'),
+      ...h.slack.calls.filter((c) => c.method === 'chat.postMessage' && c.args.metadata !== undefined),
+    ].map((c) => [c.method, JSON.stringify(c.args)] as const);
+    for (const message of h.slack.messages.filter((m) => m.entities))
+      payloads.push(['message entities', JSON.stringify(message.entities)]);
+    expect(payloads.map(([where]) => where)).toEqual(
+      expect.arrayContaining([
+        'chat.unfurl',
+        'entity.presentDetails',
+        'chat.postMessage',
+        'message entities',
+      ]),
+    );
+    const keyValues = h.simulator.keysOf(order.id).map((key) => key.value);
+    const leaks = payloads.filter(
+      ([, text]) =>
+        findRevealLink(text) !== undefined ||
+        findKeyShape(text) !== undefined ||
+        keyValues.some((v) => text.includes(v)),
+    );
+    expect(leaks.map(([where]) => where)).toEqual([]);
   });
 });
 
