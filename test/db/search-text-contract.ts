@@ -201,6 +201,28 @@ export function searchTextContract(name: string, open: () => Promise<OrderDeskDb
       expect(logged.every((line) => line.length < 1_000)).toBe(true);
     });
 
+    it('text under three characters is looked for in the newest orders only, and the answer says so', async () => {
+      // Three orders newer than every other: the window of three holds just them.
+      const windowed = createOrderIndex(db, { shortTextWindow: 3 });
+      await windowed.record(
+        ['N1', 'N2', 'N3'].map((id, i) =>
+          order(id, id === 'N1' ? 'Zq Newest' : 'Newest', `2030-01-0${i + 1}T00:00:00.000Z`),
+        ),
+        seenAt,
+      );
+      expect(await windowed.search({ text: 'zq', limit: 5 })).toMatchObject({
+        orders: [expect.objectContaining({ id: 'N1' })],
+        newestOnly: 3,
+      });
+      // An older order's two characters: not in the window, so not found (and not read for).
+      expect(await windowed.search({ text: '❤', limit: 5 })).toMatchObject({ orders: [], newestOnly: 3 });
+      // The default window holds them all; three characters or more search every order.
+      expect((await createOrderIndex(db).search({ text: '❤', limit: 5 })).orders.map((o) => o.id)).toEqual([
+        'R08',
+      ]);
+      expect((await windowed.search({ text: 'zq newest', limit: 5 })).newestOnly).toBeUndefined();
+    });
+
     it('search text over 100 code points is cut between graphemes and the answer says so', async () => {
       const index = createOrderIndex(db);
       const found = await index.search({ text: `longtitle ${'👩‍👩‍👧'.repeat(40)}`, limit: 5 });
