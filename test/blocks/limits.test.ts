@@ -344,7 +344,13 @@ function cases(offset: number): Array<[string, () => Payload[]]> {
         },
       ],
     ],
-    ['key messages', () => renderKeyMessages(longKeys(offset)).messages.map((keys) => message(keys))],
+    [
+      'key messages, with the order reference in their header',
+      () =>
+        renderKeyMessages(longKeys(offset), undefined, undefined, long(1)).messages.map((keys) =>
+          message(keys),
+        ),
+    ],
     [
       'audit lines and the audit trail',
       () => [
