@@ -544,6 +544,21 @@ function migrations(engine: Engine): Record<string, Migration> {
       // (its own lower-case texts are written again as orders change).
       async down() {},
     },
+    '0014_order_events_by_order': {
+      // The Work Object panel lists one order's newest events: without this index each panel read
+      // scanned every event of the retention window (90 days by default).
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createIndex('order_events_order')
+          .ifNotExists()
+          .on('order_events')
+          .columns(['order_id', 'id'])
+          .execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.dropIndex('order_events_order').ifExists().execute();
+      },
+    },
   };
 }
 

@@ -1,4 +1,5 @@
 import { Writable } from 'node:stream';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type OrderDeskDb, openDatabase } from '../../src/db/index.js';
 import { createLogger } from '../../src/logger.js';
@@ -70,6 +71,36 @@ function indexContract(name: string, open: () => Promise<{ db: OrderDeskDb; peer
         ['status', 'PROCESSING', 'COMPLETED'],
       ]);
       expect((await index.get('A1'))?.status).toBe('COMPLETED');
+    });
+
+    it('one order’s newest events, newest first, read through their own index (the Work Object panel)', async () => {
+      const index = createOrderIndex(db);
+      const statuses = ['PENDING', 'PROCESSING', 'ON_HOLD', 'PROCESSING', 'COMPLETED'];
+      for (const [minute, status] of statuses.entries()) {
+        await index.record(
+          [order('EV1', { status }), order(`EV-OTHER-${minute}`, { status })],
+          at(`2026-11-23T11:0${minute}:00Z`),
+        );
+      }
+      const newest = await index.eventsOf('EV1', 3);
+      expect(newest.map((event) => [event.kind, event.fromStatus, event.toStatus])).toEqual([
+        ['status', 'PROCESSING', 'COMPLETED'],
+        ['status', 'ON_HOLD', 'PROCESSING'],
+        ['status', 'PROCESSING', 'ON_HOLD'],
+      ]);
+      expect(newest.every((event) => event.orderId === 'EV1')).toBe(true);
+      expect(newest[0]?.seenAt.toISOString()).toBe('2026-11-23T11:04:00.000Z');
+      expect(await index.eventsOf('NO-SUCH-ORDER', 3)).toEqual([]);
+      if (db.engine === 'sqlite') {
+        const plan = await db.run((kysely) =>
+          sql<{
+            detail: string;
+          }>`explain query plan select * from order_events where order_id = ${'EV1'} order by id desc limit 5`.execute(
+            kysely,
+          ),
+        );
+        expect(plan.rows.map((row) => row.detail).join(' ')).toContain('order_events_order');
+      }
     });
 
     it('two replicas seeing the same new order and the same change at once write each event once', async () => {
