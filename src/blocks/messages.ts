@@ -45,7 +45,7 @@ export const SEARCH_USAGE =
 /** `/order-keys` with no order ID: how to use it, with the example order when there is one. */
 export function keysUsage(example: ExampleOrder | undefined): string {
   const forExample = example ? `, e.g. ${exampleCommands('/order-keys', example, false)}` : '';
-  return `*Which order?* Type \`/order-keys <order ID>\`${forExample}. Use \`/order\` to find an order ID.`;
+  return `*Which order?* Type \`/order-keys <order ID or reference>\`${forExample}. Use \`/order\` to find an order.`;
 }
 
 /** Inline code cannot hold a backtick; an ID or reference never should, but one from the API might. */
@@ -54,7 +54,7 @@ function escapeCode(text: string): string {
 }
 
 export const KEYS_USAGE =
-  '*How to get an order’s keys:* `/order-keys <order ID>` (authorised agents only; the keys are shown only to you).';
+  '*How to get an order’s keys:* `/order-keys <order ID or reference>` (authorised agents only; the keys are shown only to you).';
 
 /**
  * No recent orders came back. Only when the partner API's own total agrees is that "no orders yet";
