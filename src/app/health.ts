@@ -20,7 +20,7 @@ export interface HealthSources {
 function degradedBecause(state: { up: boolean }, database: DatabaseHealth): string[] {
   return [
     ...(state.up ? [] : ['the shared state (Redis) is unreachable']),
-    ...(database.problem ? [`the database ${database.problem}`] : []),
+    ...(database.problem ? [database.problem] : []),
   ];
 }
 
@@ -78,7 +78,7 @@ export function healthRoutes(sources: HealthSources) {
           (database) =>
             database.writable
               ? json(res, 200, { ready: true })
-              : json(res, 503, { ready: false, reason: `the database ${database.problem}` }),
+              : json(res, 503, { ready: false, reason: database.problem }),
           (error: unknown) =>
             json(res, 503, {
               ready: false,

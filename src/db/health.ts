@@ -12,7 +12,7 @@ export interface DatabaseHealth {
    * since the last probe, and the SQLite file is still the one it opened.
    */
   writable: boolean;
-  /** Why not, in words for an operator; null when all is well. */
+  /** Why not, one sentence for an operator; null when all is well. */
   problem: string | null;
 }
 
@@ -87,8 +87,9 @@ export function writeHealth(options: {
 
   const health = (up: boolean): DatabaseHealth => {
     const problem = !up
-      ? 'unreachable'
-      : (options.fileProblem?.() ?? (failure === undefined ? null : `cannot be written: ${failure}`));
+      ? 'the database is unreachable'
+      : (options.fileProblem?.() ??
+        (failure === undefined ? null : `the database cannot be written: ${failure}`));
     return { up, writable: problem === null, problem };
   };
 

@@ -64,6 +64,12 @@ const STATEMENT_CACHE_SIZE = 200;
 // SQLite maps up to this much of its file (the whole file, for a few million orders).
 const MMAP_BYTES = 1 << 30;
 
+const OPENING: DatabaseHealth = {
+  up: true,
+  writable: false,
+  problem: 'the database is being opened (its migrations may be running)',
+};
+
 // One lock ID for Order Desk's migrations: replicas starting together apply them one at a time.
 const MIGRATION_LOCK_ID = 7_160_240_901;
 
@@ -95,8 +101,9 @@ export function databaseOpenedLater(options: {
     },
     // Not open yet counts as up: the first query opens it.
     isUp: () => opened?.isUp() ?? true,
-    health: () => opened?.health() ?? { up: true, writable: true, problem: null },
-    checkHealth: async () => opened?.checkHealth() ?? { up: true, writable: true, problem: null },
+    // Not ready while it opens: the migrations may still run (a rolling deploy waits for them).
+    health: () => opened?.health() ?? OPENING,
+    checkHealth: async () => opened?.checkHealth() ?? OPENING,
     run: async (query) => (await open()).run(query),
     arrayRows: async (query) => (await open()).arrayRows(query),
     columnValues: async (query) => (await open()).columnValues(query),

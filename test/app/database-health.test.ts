@@ -8,7 +8,7 @@ import type { FakeSlack } from '../../sandbox/fake-slack/server.js';
 import type { PartnerSimulator } from '../../sandbox/simulator/server.js';
 import { buildOrderDesk, type OrderDesk } from '../../src/app/create-app.js';
 import { AppEnvSchema, parseEnv } from '../../src/config/index.js';
-import { type OrderDeskDb, openDatabase } from '../../src/db/index.js';
+import { databaseOpenedLater, type OrderDeskDb, openDatabase } from '../../src/db/index.js';
 import { createLogger } from '../../src/logger.js';
 import {
   assertNoSecretLeaks,
@@ -179,5 +179,21 @@ describe('the database as /healthz, /readyz, the metric and the log tell it', ()
     expect(String(ready.body.reason)).toContain('was deleted while Order Desk runs');
     await healthz();
     expect(linesWith('was deleted while Order Desk runs')).toHaveLength(1);
+  });
+
+  it('not ready while the database opens (its migrations may run), ready once open', async () => {
+    const later = databaseOpenedLater({
+      databaseUrl: undefined,
+      dataDir: ':memory:',
+      logger: createLogger({ level: 'silent', secrets: [] }),
+    });
+    expect(await later.checkHealth()).toEqual({
+      up: true,
+      writable: false,
+      problem: 'the database is being opened (its migrations may be running)',
+    });
+    await later.open();
+    expect(await later.checkHealth()).toEqual({ up: true, writable: true, problem: null });
+    await later.close();
   });
 });
