@@ -482,4 +482,77 @@ describe.skipIf(skipWithoutBrowser('the sandbox browser test'))('the sandbox in 
         .innerText(),
     ).toContain('Opened from the Home tab');
   });
+
+  it('an order link shows as a Work Object; its panel shows the order to a member, Notify me works in it, and a guest gets the error form', async () => {
+    const orderId = await showcaseOrderId('PO-DEMO-PREORDER');
+    await as('U0MEMBER');
+    await go('C0SUPPORT');
+    await type(`Customer asks about https://partner.example.com/orders/${orderId}`);
+    const message = page.locator('#messages .message', { hasText: 'Customer asks about' }).last();
+    const preview = message.locator('.wo-preview');
+    await preview.waitFor();
+    expect(await preview.innerText()).toContain(orderId);
+    expect(await preview.locator('.wo-product').innerText()).toContain('Order Desk');
+    expect(await preview.locator('.wo-type').innerText()).toContain('Order');
+    expect(await preview.locator('.wo-field').count()).toBeGreaterThan(0);
+    // The classic unfurl is not shown beside the Work Object.
+    expect(await message.locator('.unfurl').count()).toBe(0);
+    // The page repaints on every change in the fake Slack: the picture is of the area, not the element.
+    const area = await message.boundingBox();
+    await page.screenshot({
+      path: `${DOCS_SHOTS}/sandbox-work-object-preview.png`,
+      ...(area ? { clip: area } : {}),
+    });
+
+    // The panel, filled by the app for the member (entity_details_requested → entity.presentDetails).
+    await preview.click();
+    const detail = page.locator('#flexpane .wo-detail');
+    await detail.waitFor();
+    expect(await detail.innerText()).toContain(orderId);
+    expect(await detail.locator('.wo-field dt').allInnerTexts()).toEqual(
+      expect.arrayContaining(['Status', 'Quantity']),
+    );
+    await page.mouse.move(0, 0);
+    await page.screenshot({ path: `${DOCS_SHOTS}/sandbox-work-object-panel.png` });
+    // Its button reaches the app as a click in the panel; the app fills the panel again.
+    await detail.getByRole('button', { name: 'Notify me when ready' }).click();
+    await page.locator('#flexpane .wo-field', { hasText: 'Notify me' }).waitFor();
+    expect(
+      await page.locator('#flexpane').getByRole('button', { name: 'Notify me when ready' }).count(),
+    ).toBe(0);
+
+    // The guest opens the same preview: the panel is theirs, and holds no order data.
+    await as('U0GUEST');
+    expect(await page.locator('#flexpane').isHidden()).toBe(true);
+    await page
+      .locator('#messages .message', { hasText: 'Customer asks about' })
+      .last()
+      .locator('.wo-preview')
+      .click();
+    const refused = page.locator('#flexpane .wo-error');
+    await refused.waitFor();
+    expect((await refused.innerText()).trim()).not.toBe('');
+    expect(await page.locator('#flexpane .wo-field').count()).toBe(0);
+    await page.screenshot({ path: `${SHOTS}/8-work-object-panel-guest.png` });
+    await page.click('#flexpane-close');
+    await page.locator('#flexpane').waitFor({ state: 'hidden' });
+
+    // Back to the member: their panel is still open, with the order.
+    await as('U0MEMBER');
+    await page.locator('#flexpane .wo-detail').waitFor();
+    await page.click('#flexpane-close');
+    await page.locator('#flexpane').waitFor({ state: 'hidden' });
+  });
+
+  /** A showcase order's ID, from the partner's newest orders (the showcase orders are among them). */
+  async function showcaseOrderId(reference: string): Promise<string> {
+    const answer = (await (
+      await fetch(`${sandbox.partnerUrl}/v1/partners/orders?page=1&limit=20`, {
+        headers: { 'x-api-key': 'sim-partner-key-0000' },
+      })
+    ).json()) as { details: { data: { orders: Array<{ id: string; reference_id: string }> } } };
+    const id = answer.details.data.orders.find((order) => order.reference_id === reference)?.id;
+    if (!id) throw new Error(`the partner's newest orders hold no ${reference}`);
+    return id;
+  }
 });
