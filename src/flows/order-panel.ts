@@ -96,6 +96,8 @@ export async function presentOrderPanel(
         ? { lastSeenAt: lastSeenOf(read.order), failure: read.failure, timedOutMs: read.timedOutMs }
         : undefined,
   });
+  // Slack fills the panel only with the entity it asked about: its ID exactly as Slack sent it.
+  metadata.external_ref = { ...metadata.external_ref, id: orderId };
   return finish(read.kind === 'live' ? 'live' : 'copy', { metadata });
 }
 
@@ -135,6 +137,8 @@ async function readOrder(deps: PanelDeps, orderId: string, userId: string): Prom
   }
   switch (found.kind) {
     case 'found':
+      // A link names an order ID: an order whose reference happens to equal it is not that order.
+      if (found.order.id.toLowerCase() !== orderId.toLowerCase()) return { kind: 'none' };
       // The copy standing in for an order the partner does not list is not shown as current.
       if (!found.fromCopy) return { kind: 'live', order: found.order };
       return found.failure ? fromCopy(deps, orderId, found.failure, undefined) : { kind: 'none' };

@@ -188,6 +188,9 @@ describe('orders as Work Objects: the unfurl’s entity and the details panel', 
     const unknown = await open(USERS.member, 'ZZZZZZZZZZ');
     expect(unknown.panel).toMatchObject({ error: { status: 'not_found' } });
     expect(unknown.panel.metadata).toBeUndefined();
+    // A link names an order ID: the order whose reference happens to be that text is not it.
+    h.simulator.addOrder({ reference_id: 'REFLOOKSLIKEID' });
+    expect((await open(USERS.member, 'REFLOOKSLIKEID')).panel).toMatchObject({ error: { status: 'not_found' } });
     const before = h.simulator.recorded.length;
     const malformed = await open(
       USERS.member,

@@ -1,0 +1,155 @@
+import { describe, expect, it } from 'vitest';
+import { entityErrors } from '../../sandbox/fake-slack/work-objects.js';
+import {
+  ENTITY_SHOWN,
+  panelError,
+  renderOrderEntity,
+  renderOrderPanel,
+} from '../../src/blocks/order-entity.js';
+import type { OrderSummary } from '../../src/partner-api/index.js';
+
+// The Work Object builders are pure: an order in, entity metadata out, valid for Slack's documented
+// schema (checked by the fake Slack's validator) whatever the partner sends, every value bounded.
+
+const URL = 'https://partner.example.com/orders/A1';
+const order = (
+  extra: Partial<OrderSummary> = {},
+  item: Partial<OrderSummary['item']> = {},
+): OrderSummary => ({
+  id: 'A1',
+  referenceId: 'PO-2026-000001',
+  status: 'PROCESSING',
+  createdAt: '2026-11-20T10:00:00.000Z',
+  ...extra,
+  item: { id: 'ITEM', title: 'Office Suite', quantity: 2, amount: 39.98, ...item },
+});
+const long = '👩‍👩‍👧&<>é'.repeat(3_000);
+
+const strings = (node: unknown): string[] => {
+  if (typeof node === 'string') return [node];
+  if (Array.isArray(node)) return node.flatMap(strings);
+  if (node && typeof node === 'object') return Object.values(node).flatMap(strings);
+  return [];
+};
+
+describe('order Work Object builders', () => {
+  it('the unfurl’s entity: the order’s fields only, valid, with the exact link posted', () => {
+    const entity = renderOrderEntity(order(), { url: URL, appUnfurlUrl: `${URL}`, currency: 'EUR' });
+    expect(entityErrors(entity, 'chat.unfurl', '/metadata/entities/0')).toEqual([]);
+    expect(entity.entity_payload.custom_fields).toEqual([
+      { key: 'status', label: 'Status', type: 'string', value: 'Processing', tag_color: 'yellow' },
+      {
+        key: 'created',
+        label: 'Created',
+        type: 'slack#/types/timestamp',
+        value: Date.parse('2026-11-20T10:00:00.000Z') / 1000,
+      },
+      { key: 'quantity', label: 'Quantity', type: 'integer', value: 2 },
+      { key: 'amount', label: 'Amount', type: 'string', value: '€39.98' },
+    ]);
+    expect(entity.entity_payload.attributes.title.text).toBe('Office Suite · A1');
+    expect(entity.entity_payload.actions).toBeUndefined();
+    // A card's entity (chat.postMessage) has no app_unfurl_url.
+    const card = renderOrderEntity(order(), { url: URL, currency: undefined });
+    expect(card.app_unfurl_url).toBeUndefined();
+    expect(entityErrors(card, 'chat.postMessage', '/metadata/entities/0')).toEqual([]);
+  });
+
+  it('whatever the partner sends (20,000-character titles, references and statuses, no dates): valid and bounded', () => {
+    const wild = order(
+      { referenceId: long, status: long, createdAt: 'not a date' },
+      { title: long, quantity: null, amount: null },
+    );
+    const changes = Array.from({ length: 5 }, (_, i) => ({
+      kind: 'status' as const,
+      fromStatus: long,
+      toStatus: long,
+      seenAt: new Date(Date.UTC(2026, 10, 20, i)),
+    }));
+    for (const [surface, entity] of [
+      ['chat.unfurl', renderOrderEntity(wild, { url: URL, appUnfurlUrl: URL, currency: 'EUR' })],
+      [
+        'entity.presentDetails',
+        renderOrderPanel(wild, {
+          url: URL,
+          currency: 'EUR',
+          changes,
+          offerNotify: true,
+          notice: long,
+          fromCopy: { lastSeenAt: new Date(), failure: { kind: 'timeout', traceId: long }, timedOutMs: 1500 },
+        }),
+      ],
+    ] as const) {
+      expect(entityErrors(entity, surface, '/metadata'), surface).toEqual([]);
+      for (const text of strings(entity)) expect(text.length).toBeLessThanOrEqual(ENTITY_SHOWN.long);
+      expect(entity.entity_payload.attributes.title.text.length).toBeLessThanOrEqual(ENTITY_SHOWN.title);
+      const keys = entity.entity_payload.custom_fields?.map((f) => f.key);
+      expect(keys).not.toContain('created');
+      expect(keys).not.toContain('quantity');
+    }
+  });
+
+  it('the panel: product, reference, recent changes newest first, the copy’s stamp; Notify me only while not settled', () => {
+    const changes = [
+      {
+        kind: 'status' as const,
+        fromStatus: 'PENDING',
+        toStatus: 'PROCESSING',
+        seenAt: new Date('2026-11-21T09:30:00Z'),
+      },
+      {
+        kind: 'new' as const,
+        fromStatus: null,
+        toStatus: 'PENDING',
+        seenAt: new Date('2026-11-20T10:00:05Z'),
+      },
+    ];
+    const panel = renderOrderPanel(order(), {
+      url: URL,
+      currency: 'EUR',
+      changes,
+      offerNotify: true,
+      fromCopy: {
+        lastSeenAt: new Date('2026-11-21T09:30:00Z'),
+        failure: { kind: 'unavailable', traceId: 'trace-9' },
+        timedOutMs: undefined,
+      },
+    });
+    expect(entityErrors(panel, 'entity.presentDetails', '/metadata')).toEqual([]);
+    const fields = Object.fromEntries(
+      (panel.entity_payload.custom_fields ?? []).map((f) => [f.key, f.value]),
+    );
+    expect(fields.product).toBe('Office Suite');
+    expect(fields.reference).toBe('PO-2026-000001');
+    expect(fields.changes).toBe(
+      '21 Nov 2026, 09:30 UTC: Pending → Processing\n20 Nov 2026, 10:00 UTC: new order (Pending)',
+    );
+    expect(fields.source).toBe(
+      "Order Desk's copy of the order history, as last read 21 Nov 2026, 09:30 UTC: the partner API is unavailable (partner trace ID trace-9), so the status may have moved on since. Refresh the panel to read it again.",
+    );
+    expect(panel.entity_payload.actions?.primary_actions).toEqual([
+      { text: 'Notify me when ready', action_id: 'entity_notify_me', value: '{"o":"A1"}', style: 'primary' },
+      { text: 'Open in partner', action_id: 'order_partner_link', url: URL },
+    ]);
+    const settled = renderOrderPanel(order({ status: 'COMPLETED' }), {
+      url: URL,
+      currency: 'EUR',
+      changes: [],
+      offerNotify: true,
+    });
+    expect(settled.entity_payload.actions?.primary_actions?.map((a) => a.action_id)).toEqual([
+      'order_partner_link',
+    ]);
+  });
+
+  it('the error form: not_found as Slack words it; refusals and failures in words, with the trace ID', () => {
+    expect(panelError('not_found')).toEqual({ status: 'not_found' });
+    expect(panelError('guest')).toMatchObject({
+      status: 'custom',
+      custom_title: 'Order details are for the team',
+    });
+    expect(panelError('partner_failed', 'trace-7').custom_message).toMatch(
+      /Refresh the panel in a few minutes\. \(partner trace ID trace-7\)$/,
+    );
+  });
+});
