@@ -5,10 +5,11 @@ import {
   renderOrdersInMessage,
   renderPartnerError,
   type SlackMessage,
+  stampedFromIndex,
 } from '../blocks/index.js';
-import { isPartnerApiError, type OrderSummary, type PartnerApiError } from '../partner-api/index.js';
+import type { OrderSummary, PartnerApiError } from '../partner-api/index.js';
 import type { FailureContext } from '../services/partner-failures.js';
-import { partnerResult } from './lookup-order.js';
+import { type ExactOrder, type FindOrderDeps, findExactOrder } from './find-order.js';
 import { cardOptions, renderOptions } from './render-options.js';
 
 export const MAX_CANDIDATES = 10;
@@ -44,14 +45,14 @@ export function orderCandidates(text: string): string[] {
 }
 
 /** What Look up orders (the message shortcut) needs. */
-export type MessageLookupDeps = Pick<
-  AppDeps,
-  'currency' | 'logger' | 'now' | 'orderExamples' | 'orderLinks' | 'partner'
->;
+export type MessageLookupDeps = FindOrderDeps &
+  Pick<AppDeps, 'currency' | 'logger' | 'now' | 'orderExamples' | 'orderLinks' | 'partner'>;
 
 /**
  * The "Look up orders" message shortcut: every order whose ID or reference appears in the message,
- * exactly, as one card or one list; or what was looked for and how to search by hand.
+ * exactly, as one card or one list; or what was looked for and how to search by hand. Each word is
+ * resolved by findExactOrder, as `/order` resolves one: while the partner is not answering, the
+ * order copy answers, and the answer carries the copy's stamp.
  */
 export async function answerOrdersInMessage(
   deps: MessageLookupDeps,
@@ -61,17 +62,16 @@ export async function answerOrdersInMessage(
   const all = orderCandidates(text);
   const candidates = all.slice(0, MAX_CANDIDATES);
   if (candidates.length === 0) return renderNoOrdersInMessage([], await deps.orderExamples.current());
-  const results = await Promise.all(
-    candidates.map((candidate) => partnerResult(deps, context, () => deps.partner.orders.find(candidate))),
-  );
-  const failures = results.filter(isPartnerApiError) as PartnerApiError[];
+  const results = await Promise.all(candidates.map((candidate) => findExactOrder(deps, candidate, context)));
+  const failures: PartnerApiError[] = [];
   const found = new Map<string, OrderSummary>();
-  for (const [index, result] of results.entries()) {
-    if (isPartnerApiError(result)) continue;
-    const wanted = (candidates[index] ?? '').toLowerCase();
-    for (const order of result.orders) {
-      if (order.id.toLowerCase() === wanted || order.referenceId?.toLowerCase() === wanted)
-        found.set(order.id, order);
+  let fromCopy: Extract<ExactOrder, { fromCopy: true }> | undefined;
+  for (const result of results) {
+    if (result.kind === 'failed') failures.push(result.error);
+    else if (result.kind === 'several') for (const order of result.orders) found.set(order.id, order);
+    else if (result.kind === 'found') {
+      found.set(result.order.id, result.order);
+      if (result.fromCopy && result.failure) fromCopy ??= result;
     }
   }
   const orders = [...found.values()];
@@ -79,10 +79,21 @@ export async function answerOrdersInMessage(
   if (orders.length === 0 && first) return renderPartnerError(first);
   if (orders.length === 0) return renderNoOrdersInMessage(candidates, await deps.orderExamples.current());
   const options = renderOptions(deps);
+  // Read from the copy: no Share (a shared card would look current), and the copy's stamp on top.
+  const stamp = (message: SlackMessage) =>
+    fromCopy ? stampedFromIndex(message, fromCopy.coverage, options, fromCopy.failure) : message;
   if (orders.length === 1 && failures.length === 0 && all.length <= MAX_CANDIDATES)
-    return renderOrderCard(orders[0] as OrderSummary, { ...cardOptions(deps), variant: 'preview' });
-  return renderOrdersInMessage(
-    { orders, searched: candidates.length, skipped: all.length - candidates.length, failures },
-    options,
+    return stamp(
+      renderOrderCard(orders[0] as OrderSummary, {
+        ...cardOptions(deps),
+        variant: 'preview',
+        fromCopy: fromCopy !== undefined,
+      }),
+    );
+  return stamp(
+    renderOrdersInMessage(
+      { orders, searched: candidates.length, skipped: all.length - candidates.length, failures },
+      options,
+    ),
   );
 }

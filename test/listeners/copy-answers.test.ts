@@ -66,6 +66,19 @@ describe('answers from the order copy while the partner is not answering', () =>
       );
       expect(withoutTrace(textOf(card.blocks).match(STAMP)?.[0])).toBe(withoutTrace(stamp));
       expect(textOf(card.blocks)).not.toContain('order_share');
+
+      // Look up orders on a customer's message: the same finder, so the copy answers there too.
+      const named = h.simulator.allOrders()[7];
+      const sent = await h.slack.runMessageShortcut({
+        user: USERS.agent,
+        channel: CHANNEL,
+        callbackId: 'lookup_orders',
+        messageText: `Where are the keys of ${named?.reference_id}?`,
+      });
+      const found = textOf((await nthResponse(h.slack, sent.responseUrlId ?? '')).body.blocks);
+      expect(found).toContain(`Order ${named?.id}`);
+      expect(withoutTrace(found.match(STAMP)?.[0])).toBe(withoutTrace(stamp));
+      expect(found).not.toContain('order_share');
     } finally {
       h.simulator.faults.reset();
       offsetMs = 0;
