@@ -190,7 +190,9 @@ describe('orders as Work Objects: the unfurl’s entity and the details panel', 
     expect(unknown.panel.metadata).toBeUndefined();
     // A link names an order ID: the order whose reference happens to be that text is not it.
     h.simulator.addOrder({ reference_id: 'REFLOOKSLIKEID' });
-    expect((await open(USERS.member, 'REFLOOKSLIKEID')).panel).toMatchObject({ error: { status: 'not_found' } });
+    expect((await open(USERS.member, 'REFLOOKSLIKEID')).panel).toMatchObject({
+      error: { status: 'not_found' },
+    });
     const before = h.simulator.recorded.length;
     const malformed = await open(
       USERS.member,
