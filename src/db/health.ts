@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { statSync } from 'node:fs';
 import type { Kysely } from 'kysely';
 import type { AppLogger } from '../logger.js';
@@ -50,7 +51,6 @@ export function writeHealth(options: {
   let failure: string | undefined;
   let probing: Promise<void> | undefined;
   let probedAt = Number.NEGATIVE_INFINITY;
-  const probeTable = `order_desk_write_probe_${process.pid}`;
 
   const failed = (error: unknown) => {
     if (!isStorageFailure(error)) return;
@@ -66,6 +66,8 @@ export function writeHealth(options: {
   const probe = (): Promise<void> => {
     if (failure === undefined || Date.now() - probedAt < PROBE_EVERY_MS) return probing ?? Promise.resolve();
     probedAt = Date.now();
+    // A name of its own: replicas on one PostgreSQL may probe at once.
+    const probeTable = `order_desk_write_probe_${randomBytes(6).toString('hex')}`;
     probing ??= kysely
       .transaction()
       .execute(async (trx) => {

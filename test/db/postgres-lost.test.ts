@@ -1,6 +1,9 @@
+import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeSlack } from '../../sandbox/fake-slack/server.js';
 import type { PartnerSimulator } from '../../sandbox/simulator/server.js';
+import { openDatabase } from '../../src/db/index.js';
+import { createLogger } from '../../src/logger.js';
 import {
   CHANNEL,
   type DeskUnderTest,
@@ -14,8 +17,10 @@ import {
   createDatabase,
   type PostgresServer,
   postgresTests,
+  psql,
   startPostgresServer,
 } from '../helpers/postgres-server.js';
+import { until } from '../helpers/until.js';
 
 const textOf = (value: unknown) => JSON.stringify(value) ?? '';
 
@@ -70,4 +75,64 @@ describe.skipIf(postgresTests.skip)('PostgreSQL lost while the app runs', () => 
     expect(trail).not.toContain('cannot be read');
     expect((await health()).state).toBe('ok');
   }, 40_000);
+
+  // PostgreSQL that refuses writes takes the path a full disk (53100) takes; the SQLite side is in
+  // test/app/database-health.test.ts.
+  it('a write refused: not writable, the real error logged once; writable again once the probe write succeeds', async () => {
+    const url = await createDatabase(postgres, 'read_only');
+    const lines: string[] = [];
+    const logger = createLogger({
+      level: 'info',
+      secrets: [],
+      destination: new Writable({
+        write: (chunk, _encoding, done) => {
+          lines.push(...String(chunk).split('\n').filter(Boolean));
+          done();
+        },
+      }),
+    });
+    const db = await openDatabase({ databaseUrl: url, dataDir: ':memory:', logger });
+    // New sessions of that database are read-only; the pool's sessions are ended, so it opens new ones.
+    const setReadOnly = async (on: boolean) => {
+      await psql(postgres.url, `ALTER DATABASE read_only SET default_transaction_read_only = ${on}`);
+      await psql(
+        postgres.url,
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = 'read_only'",
+      );
+    };
+    const write = () =>
+      db.run((kysely) =>
+        kysely
+          .insertInto('sync_state')
+          .values({ name: 'probe-test', value: '1', updated_at: new Date().toISOString() })
+          .onConflict((conflict) => conflict.column('name').doUpdateSet({ value: '2' }))
+          .execute(),
+      );
+    await setReadOnly(true);
+    // The first query may meet an ended session (unreachable, once); the next is refused as read-only.
+    await until('a write refused as read-only', async () => {
+      const error = await write().then(
+        () => undefined,
+        (reason: { code?: string }) => reason,
+      );
+      return error?.code === '25006';
+    });
+    // The probe write is refused too (its own words, then).
+    expect(await db.checkHealth()).toEqual({
+      up: true,
+      writable: false,
+      problem: expect.stringMatching(
+        /^the database cannot be written: cannot execute (INSERT|CREATE TABLE) in a read-only transaction$/,
+      ),
+    });
+    const failures = lines.filter((line) => line.includes('database cannot be written'));
+    expect(failures).toHaveLength(1);
+    expect(JSON.parse(failures[0] ?? '{}')).toMatchObject({ code: '25006' });
+
+    await setReadOnly(false);
+    await until('the probe write to succeed', async () => (await db.checkHealth()).writable, 10_000);
+    expect(lines.filter((line) => line.includes('database can be written again'))).toHaveLength(1);
+    await write();
+    await db.close();
+  }, 30_000);
 });
