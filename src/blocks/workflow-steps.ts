@@ -1,5 +1,6 @@
 import type { PartnerApiError } from '../partner-api/index.js';
 import type { DenialReason } from './access.js';
+import { noCompletedOrderText } from './finance.js';
 import { plural, SHOWN, shorten, truncate } from './format.js';
 
 // What a Workflow Builder step says when it fails: the text of functions.completeError, which Slack
@@ -107,7 +108,7 @@ export function stepSeveralOrders(
 /** Why there are no balance figures to give, from the balance source's own state. */
 export function stepBalanceUnavailable(
   state:
-    | { kind: 'no_completed_order'; checked?: number | undefined }
+    | { kind: 'no_completed_order'; checked?: number | undefined; copyChecked?: boolean | undefined }
     | { kind: 'not_reported'; orderId: string; traceId: string | undefined }
     | { kind: 'no_figure'; orderId: string; traceId: string | undefined }
     | { kind: 'error'; error: PartnerApiError; retryAt?: Date | undefined },
@@ -115,14 +116,13 @@ export function stepBalanceUnavailable(
   const title = `${STEP_TITLES.account_balance}: `;
   switch (state.kind) {
     case 'no_completed_order':
-      return `${title}the balance is not available yet. The partner API reports it only with the keys of a completed order, and no completed order was found${state.checked === undefined ? '' : ` among the ${plural(state.checked, 'newest order')}`}. It will be once an order completes.`;
+      return `${title}${noCompletedOrderText(state)} It will be once an order completes.`;
     case 'not_reported':
     case 'no_figure':
       return `${title}the balance is not available: the partner API reports it with the keys of a completed order, and its answer for order ${state.orderId} came without it.${traceSentence(state.traceId)} If this lasts, ask your account manager on the platform.`;
     case 'error': {
-      const again = state.retryAt
-        ? ` To spare the partner, Order Desk does not ask again before ${state.retryAt.toISOString().slice(11, 16)} UTC; run the workflow after that.`
-        : '';
+      // A run is a person's question: it asks the partner again once the last failure is 30 s old.
+      const again = state.retryAt ? ' Run the workflow again in a minute.' : '';
       return `${title}the balance could not be read. ${state.error.userMessage}${traceSentence(state.error.traceId)}${again}`;
     }
   }
