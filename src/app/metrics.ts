@@ -31,6 +31,7 @@ export interface AppMetrics {
   exports: Counter<'outcome'>;
   reveals: Counter<'outcome'>;
   unfurls: Counter<'outcome'>;
+  workObjectPanels: Counter<'outcome'>;
   notifications: Counter<'kind' | 'outcome'>;
   outboxPosts: Counter<'kind' | 'outcome'>;
   outboxEnqueueFailures: Counter<'kind'>;
@@ -214,6 +215,12 @@ export function createMetrics(): AppMetrics {
     unfurls: new Counter({
       name: 'order_desk_unfurls_total',
       help: 'Posted links to an order (ORDER_LINK_TEMPLATE), each: unfurled, or why not (composer, over_limit, refused_channel, refused_poster, not_found, partner_failed, slack_failed)',
+      labelNames: ['outcome'],
+      registers,
+    }),
+    workObjectPanels: new Counter({
+      name: 'order_desk_work_object_panels_total',
+      help: 'Work Object details panels answered: live, copy, not_found, refused_<reason>, partner_failed, slack_failed, error',
       labelNames: ['outcome'],
       registers,
     }),

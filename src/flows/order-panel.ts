@@ -8,7 +8,7 @@ import { copyCanAnswer } from './index-answers.js';
 
 /** What filling the Work Object panel (flexpane) needs. */
 export type PanelDeps = FindOrderDeps &
-  Pick<AppDeps, 'auth' | 'currency' | 'logger' | 'orderIndex' | 'orderLinks' | 'panelDeadlineMs'>;
+  Pick<AppDeps, 'auth' | 'currency' | 'logger' | 'metrics' | 'orderIndex' | 'orderLinks' | 'panelDeadlineMs'>;
 
 /** The order's changes the panel lists, newest first. */
 export const PANEL_CHANGES = 5;
@@ -64,6 +64,7 @@ export async function presentOrderPanel(
   ) => {
     const shown = await present(deps, client, request.triggerId, args, { ...where, orderId });
     const result = shown ? outcome : 'slack_failed';
+    deps.metrics.workObjectPanels.inc({ outcome: result });
     deps.logger.info(
       { ...where, orderId, outcome: result, ms: Math.round(performance.now() - startedAt) },
       'work object panel answered',

@@ -31,6 +31,7 @@ export function entityDetailsRequested(deps: PanelDeps & EventListenerDeps) {
         externalRefId: event.external_ref?.id,
         entityUrl: event.entity_url ?? event.link?.url,
       }).catch((error: unknown) => {
+        deps.metrics.workObjectPanels.inc({ outcome: 'error' });
         deps.logger.error(
           { eventId: body.event_id, error: (error as Error).message },
           'unexpected error while filling a work object panel',

@@ -262,5 +262,11 @@ describe('orders as Work Objects: the unfurl’s entity and the details panel', 
       (l) => l.eventId === refused.eventId && l.outcome === 'slack_failed',
     );
     expect(presented().length).toBe(calls + 1);
+    const panels = await h.desk.deps.metrics.workObjectPanels.get();
+    const count = (outcome: string) => panels.values.find((v) => v.labels.outcome === outcome)?.value ?? 0;
+    expect(count('slack_failed')).toBe(1);
+    expect(count('live')).toBeGreaterThan(3);
+    expect(count('refused_guest')).toBeGreaterThanOrEqual(1);
+    expect(count('copy')).toBe(1);
   });
 });
