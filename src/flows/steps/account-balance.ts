@@ -11,8 +11,10 @@ export type BalanceStepDeps = Pick<AppDeps, 'auth' | 'balance'>;
 /**
  * The "Account balance" step: balance, credit limit and available funds, only for a person in
  * finance (the Home tab's check). The figures come from the Home tab's own source, so a workflow
- * shares its cached reading and, after a failed read, its back-off: a busy workflow never adds
- * partner requests. The reading is taken from a keys answer whose keys are dropped at once.
+ * shares its cached reading; after a failed read a run is a person's question, as a Home tab open is:
+ * it asks again once the failure is 30 s old (one read per 30 s across replicas), so a busy workflow
+ * adds little during an outage and is answered at once after a recovery. The reading is taken from a
+ * keys answer whose keys are dropped at once.
  */
 export async function runAccountBalanceStep(
   deps: BalanceStepDeps,
