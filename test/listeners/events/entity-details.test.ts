@@ -97,6 +97,21 @@ describe('orders as Work Objects: the unfurl’s entity and the details panel', 
       expect(JSON.stringify(call.args)).not.toContain(key.value);
   });
 
+  it('metadata Slack refuses: the link is unfurled again without it (the classic blocks), never not at all', async () => {
+    const order = completed()[6];
+    const url = linkTo(order?.id ?? '');
+    h.slack.failNext('chat.unfurl', { error: 'invalid_metadata_format' });
+    const posted = await h.slack.postMessage({ user: USERS.member, channel: CHANNEL, text: `<${url}>` });
+    const calls = () =>
+      h.slack.calls.filter((c) => c.method === 'chat.unfurl' && c.args.ts === posted.message.ts);
+    await h.slack.waitFor(() => calls().find((c) => c.ok));
+    expect(calls().map((c) => [c.ok, c.args.metadata !== undefined])).toEqual([
+      [false, true],
+      [true, false],
+    ]);
+    await h.waitForLog('chat.unfurl refused the Work Object metadata: unfurled without it');
+  });
+
   it('a member opening the panel gets the order read live: status, product, quantity, amount, reference, created, Open in partner', async () => {
     const order = completed()[1];
     const before = h.simulator.recorded.length;
