@@ -196,9 +196,11 @@ describe('CSV export', () => {
     try {
       await h.slack.submitView({ user: USERS.finance, values: values('2025-12-01', '2026-11-21') });
       const final = await waitForFinal(before);
-      expect(final.text).toMatch(/stopped after [\d,]+ orders: The partner API is unavailable/);
-      expect(final.text).toMatch(/Trace ID `[0-9a-f]{16}`/);
-      expect(final.text).toContain('No file was sent');
+      expect(final.text).toMatch(
+        /stopped after [\d,]+ orders, and no file was sent: start the export again from the Home tab\. The partner API is unavailable/,
+      );
+      // The partner's sentence says "with the reference below": the trace ID is on the next line.
+      expect(final.text).toMatch(/below\.\nReference for escalation: trace ID `[0-9a-f]{16}`$/);
       expect(fileMessage(before)).toBeUndefined();
     } finally {
       h.simulator.faults.reset();
