@@ -136,6 +136,23 @@ describe('orders as Work Objects: the unfurl’s entity and the details panel', 
     expect(findRevealLink(JSON.stringify(panel))).toBeUndefined();
   });
 
+  it('"Open in partner" in the panel opens the page (Slack does) and its click is only acknowledged', async () => {
+    const order = completed()[7];
+    const opened = await open(USERS.member, order?.id ?? '');
+    const presented = h.slack.calls.filter((c) => c.method === 'entity.presentDetails').length;
+    const click = await h.slack.clickEntityAction({
+      user: USERS.member,
+      actionId: 'order_partner_link',
+      url: linkTo(order?.id ?? ''),
+      externalRefId: order?.id ?? '',
+      triggerId: opened.triggerId,
+    });
+    expect(click.status).toBe(200);
+    await h.desk.deps.tracker.drain(2_000);
+    expect(h.slack.calls.filter((c) => c.method === 'entity.presentDetails')).toHaveLength(presented);
+    expect(h.logs.join('\n')).not.toMatch(/not acknowledged|unexpected error/);
+  });
+
   it('the panel lists the order’s recent changes from the order events', async () => {
     const order = h.simulator.addOrder({ status: 'PENDING', title: 'Antivirus Plus' });
     const events = (n: number) =>
