@@ -325,10 +325,11 @@ describe.skipIf(skipWithoutBrowser('the sandbox browser test'))('the sandbox in 
     const pngKey = answer.details.data.products[0]?.keys[1]?.value ?? '';
     expect(served?.equals(Buffer.from(pngKey, 'base64'))).toBe(true);
     await popup.screenshot({ path: `${SHOTS}/4b-image-key-revealed.png` });
-    // Opened again, the page has no token left: it says the link is incomplete, and what to do.
+    // Reloaded, the page has no token left: it says the key was already shown, and how to see it again.
     await popup.reload();
     await popup.waitForSelector('#status:not(:empty)');
-    expect(await popup.locator('#status').innerText()).toContain('This link is incomplete');
+    expect(await popup.locator('#status').innerText()).toContain('The key was already shown on this page.');
+    expect(await popup.locator('#status').innerText()).not.toContain('incomplete');
     await popup.close();
     await type(`/order-keys ${partial}`);
     await page.locator('.message.is-ephemeral', { hasText: '2 of 5 keys delivered so far' }).last().waitFor();
