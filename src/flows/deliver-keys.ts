@@ -34,7 +34,8 @@ export interface KeysRequest {
 
 /**
  * The one path to keys, for `/order-keys` and for every "Show keys" click: authorise (fail closed),
- * validate, fetch, deliver only as ephemeral replies to the requester, audit. Keys never leave this
+ * name the order (a click carries its ID; the command's text is resolved as `/order` resolves it),
+ * count, fetch, deliver only as ephemeral replies to the requester, audit. Keys never leave this
  * function except inside those replies.
  */
 export async function deliverKeys(deps: KeysDeps, request: KeysRequest): Promise<void> {
