@@ -8,7 +8,17 @@ import { copyCanAnswer } from './index-answers.js';
 
 /** What filling the Work Object panel (flexpane) needs. */
 export type PanelDeps = FindOrderDeps &
-  Pick<AppDeps, 'auth' | 'currency' | 'logger' | 'metrics' | 'orderIndex' | 'orderLinks' | 'panelDeadlineMs'>;
+  Pick<
+    AppDeps,
+    | 'auth'
+    | 'channelSharing'
+    | 'currency'
+    | 'logger'
+    | 'metrics'
+    | 'orderIndex'
+    | 'orderLinks'
+    | 'panelDeadlineMs'
+  >;
 
 /** The order's changes the panel lists, newest first. */
 export const PANEL_CHANGES = 5;
@@ -23,6 +33,8 @@ export interface PanelRequest {
   /** The entity's url: the order's partner page, which names the order when external_ref is missing. */
   entityUrl: string | undefined;
   eventId?: string | undefined;
+  /** The conversation of the message the Work Object is in (none when opened from elsewhere). */
+  channel?: string | undefined;
   /**
    * After access is granted and before the order is read: the answer to a click in the panel
    * (Notify me), shown in the panel in words.
@@ -72,8 +84,18 @@ export async function presentOrderPanel(
     return result;
   };
   if (!orderId || !isValidOrderId(orderId)) return finish('not_found', { error: panelError('not_found') });
-  const access = await deps.auth.canUseOrders(request.user);
+  // Slack updates the message's preview from what the panel is filled with, so the conversation's
+  // rule applies too, as for unfurls and shared cards: none where it is shared with another
+  // organisation (unless ALLOW_EXTERNAL_SHARING), nor where Slack cannot say.
+  const [access, sharing] = await Promise.all([
+    deps.auth.canUseOrders(request.user),
+    request.channel ? deps.channelSharing.check(request.channel) : ({ allowed: true } as const),
+  ]);
   if (!access.allowed) return finish(`refused_${access.reason}`, { error: panelError(access.reason) });
+  if (!sharing.allowed) {
+    const reason = sharing.reason === 'external' ? 'shared_channel' : 'channel_unknown';
+    return finish(`refused_${reason}`, { error: panelError(reason) });
+  }
 
   const notice = await request.onAllowed?.(orderId);
   // Read together: the changes come from the database while the partner answers.

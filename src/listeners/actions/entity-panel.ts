@@ -10,6 +10,7 @@ interface EntityContainer {
   type?: string;
   entity_url?: string;
   external_ref?: { id?: string };
+  channel_id?: string;
 }
 
 const SLACK_ESCAPES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>' };
@@ -31,6 +32,7 @@ export function entityNotifyMeAction(deps: PanelDeps & WatchDeps & ListenerDeps)
       triggerId: args.body.trigger_id,
       externalRefId: panelOrder,
       entityUrl: container.entity_url,
+      channel: container.channel_id,
       onAllowed: async (orderId) => {
         const answer = await startWatch(deps, userId, orderId);
         // The notification text is mrkdwn-escaped; the panel's fields are plain text.

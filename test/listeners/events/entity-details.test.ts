@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { FakePanel } from '../../../sandbox/fake-slack/work-objects.js';
-import { CHANNEL, type Harness, startHarness, USERS } from '../../helpers/harness.js';
+import { CHANNEL, CONNECT_CHANNEL, type Harness, startHarness, USERS } from '../../helpers/harness.js';
 import { findRevealLink } from '../../helpers/hygiene.js';
 
 // Orders as Slack Work Objects, end to end through the fake Slack (which checks every entity against
@@ -196,6 +196,25 @@ describe('orders as Work Objects: the unfurl’s entity and the details panel', 
       /other organisations/,
     );
     expect(JSON.stringify(panel)).not.toContain(order?.reference_id ?? '-');
+  });
+
+  it('in a Slack Connect channel, as for unfurls and shared cards: no order details, even for a member', async () => {
+    const order = completed()[8];
+    const before = h.simulator.recorded.length;
+    const request = await h.slack.requestEntityDetails({
+      user: USERS.member,
+      url: linkTo(order?.id ?? ''),
+      externalRefId: order?.id ?? '',
+      channel: CONNECT_CHANNEL,
+    });
+    const panel = await h.slack.waitForPanel(request.triggerId);
+    expect(panel.metadata).toBeUndefined();
+    expect(panel.error).toMatchObject({
+      status: 'custom',
+      custom_title: 'Not shown in a shared conversation',
+    });
+    expect(String((panel.error as { custom_message?: string }).custom_message)).toMatch(/only you will see/);
+    expect(h.simulator.recorded.length).toBe(before);
   });
 
   it('during a partner outage the panel shows Order Desk’s copy within its own deadline, stamped', async () => {
