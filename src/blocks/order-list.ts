@@ -67,6 +67,8 @@ export interface ResultListInput {
   hits: number;
   /** The copy stopped counting at `hits`: there may be more ("1,000 or more"). */
   hitsAtLeast?: boolean | undefined;
+  /** The copy looked among its newest this many orders only (text under three characters). */
+  newestOnly?: number | undefined;
   offset: number;
   /** Orders the partner returned that do not contain the search text: counted, not listed. */
   others?: number | undefined;
@@ -88,13 +90,16 @@ export function renderResultList(input: ResultListInput, options: RenderOptions)
         ? ` Order Desk's copy has ${hits.toLocaleString('en-US')}${input.hitsAtLeast ? ' or more' : ''} in all; narrow the search to see the others.`
         : ` The partner API reported ${hits.toLocaleString('en-US')} in all; narrow the search to see the others.`
       : '';
+  const window = input.newestOnly
+    ? ` Text under three characters is looked for among the newest ${input.newestOnly.toLocaleString('en-US')} orders only.`
+    : '';
   const blocks: Block[] = [
     {
       type: 'section',
       text: {
         type: 'mrkdwn',
         text: truncate(
-          `*${plural(orders.length, 'order')} ${orders.length === 1 ? 'matches' : 'match'}* ${typedText(query)}. Showing ${start + 1}–${shownTo}.${more}`,
+          `*${plural(orders.length, 'order')} ${orders.length === 1 ? 'matches' : 'match'}* ${typedText(query)}. Showing ${start + 1}–${shownTo}.${more}${window}`,
           3_000,
         ),
       },

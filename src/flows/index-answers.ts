@@ -90,6 +90,7 @@ export async function answerFromIndexDuringOutage(
           orders: found.orders,
           hits: found.total,
           hitsAtLeast: found.totalIsFloor,
+          newestOnly: found.newestOnly,
           offset,
           fromIndex: { coverage, partnerAskedToo: false },
         },

@@ -165,6 +165,7 @@ async function listFromIndex(
       orders,
       hits: found.total + extra.length,
       hitsAtLeast: found.totalIsFloor,
+      newestOnly: found.newestOnly,
       offset,
       fromIndex: { coverage, partnerAskedToo },
     },

@@ -309,6 +309,23 @@ describe('what the user typed is quoted back short', () => {
   });
 });
 
+describe('a list from a short text', () => {
+  it('says the copy looked among its newest orders only', () => {
+    const list = renderResultList(
+      { query: 'zq', orders: [order(1), order(2)], hits: 2, newestOnly: 50_000, offset: 0 },
+      options,
+    );
+    expect(JSON.stringify(list)).toContain(
+      'Text under three characters is looked for among the newest 50,000 orders only.',
+    );
+    const whole = renderResultList(
+      { query: 'zqx', orders: [order(1), order(2)], hits: 2, offset: 0 },
+      options,
+    );
+    expect(JSON.stringify(whole)).not.toContain('newest');
+  });
+});
+
 describe('one readable form per status, and proper plurals', () => {
   it('cards, lists and keys messages show "Pre-order" and "Refunded", never the raw code', () => {
     const card = renderOrderCard(order(1, { status: 'PRE_ORDER' }), { ...options, variant: 'preview' });
