@@ -1,6 +1,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { FakePanel } from '../../../sandbox/fake-slack/work-objects.js';
-import { CHANNEL, CONNECT_CHANNEL, type Harness, startHarness, USERS } from '../../helpers/harness.js';
+import {
+  CHANNEL,
+  CONNECT_CHANNEL,
+  type Harness,
+  startDesk,
+  startHarness,
+  USERS,
+} from '../../helpers/harness.js';
 import { findRevealLink } from '../../helpers/hygiene.js';
 
 // Orders as Slack Work Objects, end to end through the fake Slack (which checks every entity against
@@ -291,11 +298,33 @@ describe('orders as Work Objects: the unfurl’s entity and the details panel', 
     expect(await h.desk.deps.notifications.watchesOf(USERS.guest, 50)).toEqual([]);
   });
 
-  it('a redelivered event is answered once; a trigger_id Slack refuses is logged, not retried', async () => {
+  it('a redelivered event is answered once, whichever replica it reaches; a trigger_id Slack refuses is logged, not retried', async () => {
     const order = completed()[5];
     const first = await open(USERS.member, order?.id ?? '');
     await h.slack.redeliverEvent({ eventId: first.eventId, retryNum: 1 });
     await h.waitForLog('event already handled: skipped', (line) => line.eventId === first.eventId);
+    // Another replica on the same shared state.
+    const replica = await startDesk(
+      h.simulator,
+      h.slack,
+      { ORDER_LINK_TEMPLATE: TEMPLATE, WORK_OBJECT_PANEL_DEADLINE_MS: String(DEADLINE_MS) },
+      undefined,
+      h.state,
+    );
+    const appUrl = h.slack.appUrl;
+    h.slack.appUrl = replica.appUrl;
+    try {
+      await h.slack.redeliverEvent({ eventId: first.eventId, retryNum: 2 });
+      await replica.waitForLog('event already handled: skipped', (line) => line.eventId === first.eventId);
+    } finally {
+      h.slack.appUrl = appUrl;
+      await replica.desk.stop(2_000);
+    }
+    expect(
+      h.slack.calls.filter(
+        (c) => c.method === 'entity.presentDetails' && c.args.trigger_id === first.triggerId,
+      ),
+    ).toHaveLength(1);
     const presented = () => h.slack.calls.filter((c) => c.method === 'entity.presentDetails');
     const calls = presented().length;
     h.slack.failNext('entity.presentDetails', { error: 'invalid_trigger_id' });
