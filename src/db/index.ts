@@ -289,11 +289,14 @@ function wrap(
 ): OrderDeskDb {
   let up = true;
   const writes = writeHealth({ kysely, where, log, fileProblem });
+  const reached = () => {
+    if (!up) log.info({ where }, 'database reachable again');
+    up = true;
+  };
   async function run<T>(query: (db: Kysely<Database>) => Promise<T>): Promise<T> {
     try {
       const result = await query(kysely);
-      if (!up) log.info({ where }, 'database reachable again');
-      up = true;
+      reached();
       return result;
     } catch (error) {
       if (isConnectionFailure(error)) {
@@ -304,6 +307,8 @@ function wrap(
           );
         up = false;
       } else {
+        // The database's own refusal (a SQLSTATE, or SQLite's code) is an answer: it is reachable.
+        if (isDatabaseAnswer(error)) reached();
         writes.failed(error);
       }
       throw error;
@@ -321,6 +326,12 @@ function wrap(
     columnValues: (query) => run((db) => prepared(query(db).compile(), 'values')),
     close: () => kysely.destroy(),
   };
+}
+
+/** An error the database itself answered with: PostgreSQL's five-character SQLSTATE, or SQLite's code. */
+function isDatabaseAnswer(error: unknown): boolean {
+  const code = String((error as { code?: unknown } | undefined)?.code ?? '');
+  return /^[0-9A-Z]{5}$/.test(code) || code.startsWith('SQLITE_');
 }
 
 /** A failure to reach the server (not a bad query): node-postgres network codes, or a closed pool. */
