@@ -29,7 +29,7 @@ export interface SyncGap {
 export interface SyncStatus {
   /** Orders in the index. */
   orders: number;
-  /** `done`: the whole history was read, skipped pages (gaps) included once the reconciliation read them. */
+  /** `done`: the whole history was read, and no skipped page (gap) waits to be read again. */
   backfill: { done: boolean; pagesRead: number; totalPages: number | null };
   /** Pages skipped as unreadable, waiting for the reconciliation to read them again. */
   gaps: SyncGap[];
@@ -397,9 +397,9 @@ export function createOrderSync(options: OrderSyncOptions): OrderSync {
     last = {
       orders: stats.orders,
       backfill: {
-        // Not done while pages it skipped wait for the reconciliation: the copy does not cover the
-        // history (finance figures and exports read the partner meanwhile).
-        done: (cursor?.done ?? false) && !gaps.some((gap) => gap.kind === 'backfill'),
+        // Not done while skipped pages wait for the reconciliation: the copy may lack their orders,
+        // so it does not cover the history (finance figures and exports read the partner meanwhile).
+        done: (cursor?.done ?? false) && gaps.length === 0,
         pagesRead: cursor?.pagesRead ?? 0,
         totalPages: cursor?.totalPages ?? null,
       },
