@@ -30,12 +30,23 @@ export const EntityActionIds = {
 /** Our bounds on what Slack does not bound in its docs: enough to recognise, never a wall of text. */
 export const ENTITY_SHOWN = { title: 255, value: 500, long: 2_000, url: 3_000 } as const;
 
+/** Read from Order Desk's copy, not live: how fresh, and why the partner did not answer. */
+export interface EntityFromCopy {
+  /** When the partner last gave this order to Order Desk. */
+  lastSeenAt: Date | undefined;
+  failure: Pick<PartnerApiError, 'kind' | 'traceId'> | undefined;
+  /** The partner did not answer within the panel's own deadline. */
+  timedOutMs?: number | undefined;
+}
+
 export interface OrderEntityOptions {
   /** The order's page on the partner platform (ORDER_LINK_TEMPLATE): an entity needs one. */
   url: string;
   currency: string | undefined;
   /** The exact link posted (unfurls only). */
   appUnfurlUrl?: string | undefined;
+  /** Read from the copy: said in a field, as the stamp under the blocks says it. */
+  fromCopy?: EntityFromCopy | undefined;
 }
 
 /** A change of the order, from the order events. */
@@ -49,16 +60,6 @@ export interface OrderChange {
 export interface OrderPanelOptions extends OrderEntityOptions {
   /** Newest first. */
   changes: readonly OrderChange[];
-  /** Read from Order Desk's copy, not live: how fresh, and why the partner did not answer. */
-  fromCopy?:
-    | {
-        /** When the partner last gave this order to Order Desk. */
-        lastSeenAt: Date | undefined;
-        failure: Pick<PartnerApiError, 'kind' | 'traceId'> | undefined;
-        /** The partner did not answer within the panel's own deadline. */
-        timedOutMs?: number | undefined;
-      }
-    | undefined;
   /** The outcome of the person's last click in the panel ("Notify me"), in words. */
   notice?: string | undefined;
   /** Offer "Notify me when ready" (the person has no watch on it yet, and it has not settled). */
@@ -149,7 +150,19 @@ function baseEntity(
  * (status, created, quantity, amount, the product in the title), nothing more; no buttons.
  */
 export function renderOrderEntity(order: OrderSummary, options: OrderEntityOptions): EntityMetadata {
-  return baseEntity(order, options, orderFields(order, options.currency));
+  const fields = orderFields(order, options.currency);
+  if (options.fromCopy) fields.push(copyField(options.fromCopy));
+  return baseEntity(order, options, fields);
+}
+
+function copyField(fromCopy: EntityFromCopy): EntityCustomField {
+  return {
+    key: 'source',
+    label: 'Read from',
+    type: 'string',
+    long: true,
+    value: cut(copyText(fromCopy), ENTITY_SHOWN.long),
+  };
 }
 
 function changeText(change: OrderChange): string {
@@ -159,7 +172,7 @@ function changeText(change: OrderChange): string {
 }
 
 /** Why the panel shows the copy, in words: the panel has no stamp block, so it is a field. */
-function copyText(fromCopy: NonNullable<OrderPanelOptions['fromCopy']>): string {
+function copyText(fromCopy: EntityFromCopy): string {
   const synced = fromCopy.lastSeenAt ? `as last read ${plainUtc(fromCopy.lastSeenAt)}` : 'of unknown age';
   const trace = fromCopy.failure?.traceId ? ` (partner trace ID ${cut(fromCopy.failure.traceId, 100)})` : '';
   const why =
@@ -170,7 +183,7 @@ function copyText(fromCopy: NonNullable<OrderPanelOptions['fromCopy']>): string 
         : fromCopy.failure?.kind === 'unavailable'
           ? `the partner API is unavailable${trace}`
           : `the partner API is not answering${trace}`;
-  return `Order Desk's copy of the order history, ${synced}: ${why}, so the status may have moved on since. Refresh the panel to read it again.`;
+  return `Order Desk's copy of the order history, ${synced}: ${why}, so the status may have moved on since. Open or refresh the panel to read it live.`;
 }
 
 /**
@@ -210,14 +223,7 @@ export function renderOrderPanel(order: OrderSummary, options: OrderPanelOptions
       long: true,
       value: cut(options.notice),
     });
-  if (options.fromCopy)
-    fields.push({
-      key: 'source',
-      label: 'Read from',
-      type: 'string',
-      long: true,
-      value: cut(copyText(options.fromCopy), ENTITY_SHOWN.long),
-    });
+  if (options.fromCopy) fields.push(copyField(options.fromCopy));
   const actions: EntityActionButton[] = [];
   if (options.offerNotify && !isSettled(order.status))
     actions.push({

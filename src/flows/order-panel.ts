@@ -128,7 +128,8 @@ function orderIdOfUrl(deps: Pick<PanelDeps, 'orderLinks'>, url: string | undefin
   return url ? deps.orderLinks?.orderIdIn(url) : undefined;
 }
 
-function lastSeenOf(order: OrderSummary): Date | undefined {
+/** When the partner last gave Order Desk this order, for an order read from the copy. */
+export function lastSeenOf(order: OrderSummary): Date | undefined {
   const seen = (order as { lastSeenAt?: unknown }).lastSeenAt;
   return seen instanceof Date ? seen : undefined;
 }

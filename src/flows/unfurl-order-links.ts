@@ -1,12 +1,12 @@
 import type { WebClient } from '@slack/web-api';
 import type { AppDeps } from '../app/deps.js';
 import { type Block, renderOrderUnfurl } from '../blocks/index.js';
-import { type EntityMetadata, renderOrderEntity } from '../blocks/order-entity.js';
+import { type EntityFromCopy, type EntityMetadata, renderOrderEntity } from '../blocks/order-entity.js';
 import type { OrderLinks } from '../services/order-links.js';
 import { failureLogLevel, partnerFailureFields } from '../services/partner-failures.js';
 import { slackErrorCode } from '../services/slack-delivery.js';
 import { type ExactOrder, findExactOrder } from './find-order.js';
-import { logSlackWarnings } from './order-panel.js';
+import { lastSeenOf, logSlackWarnings } from './order-panel.js';
 import { renderOptions } from './render-options.js';
 
 /** What unfurling a posted order link needs. */
@@ -148,7 +148,12 @@ export async function unfurlOrderLinks(
         coverage: result.coverage,
         failure: result.failure,
       });
-      entities.push(workObjectOf(orderLinks, order, url, deps.currency));
+      entities.push(
+        workObjectOf(orderLinks, order, url, deps.currency, {
+          lastSeenAt: lastSeenOf(order),
+          failure: result.failure,
+        }),
+      );
       logger.info(
         { ...where, orderId, traceId: result.failure.traceId, kind: result.failure.kind },
         "order link unfurled from Order Desk's copy: the partner API did not answer",
@@ -195,8 +200,14 @@ function workObjectOf(
   order: Parameters<typeof renderOrderEntity>[0],
   postedUrl: string,
   currency: string | undefined,
+  fromCopy?: EntityFromCopy,
 ): EntityMetadata {
-  return renderOrderEntity(order, { url: orderLinks.linkFor(order.id), appUnfurlUrl: postedUrl, currency });
+  return renderOrderEntity(order, {
+    url: orderLinks.linkFor(order.id),
+    appUnfurlUrl: postedUrl,
+    currency,
+    fromCopy,
+  });
 }
 
 /** Errors chat.unfurl answers for metadata it cannot take: the blocks alone are sent then. */

@@ -49,6 +49,24 @@ describe('order Work Object builders', () => {
     ]);
     expect(entity.entity_payload.attributes.title.text).toBe('Office Suite · A1');
     expect(entity.entity_payload.actions).toBeUndefined();
+    // Read from the copy during an outage: said beside the fields, as the stamp under the blocks says it.
+    const stale = renderOrderEntity(order(), {
+      url: URL,
+      appUnfurlUrl: URL,
+      currency: 'EUR',
+      fromCopy: {
+        lastSeenAt: new Date('2026-11-21T09:30:00Z'),
+        failure: { kind: 'timeout', traceId: 't-1' },
+      },
+    });
+    expect(stale.entity_payload.custom_fields?.at(-1)).toEqual({
+      key: 'source',
+      label: 'Read from',
+      type: 'string',
+      long: true,
+      value:
+        "Order Desk's copy of the order history, as last read 21 Nov 2026, 09:30 UTC: the partner API is not answering (partner trace ID t-1), so the status may have moved on since. Open or refresh the panel to read it live.",
+    });
     // A card's entity (chat.postMessage) has no app_unfurl_url.
     const card = renderOrderEntity(order(), { url: URL, currency: undefined });
     expect(card.app_unfurl_url).toBeUndefined();
@@ -125,7 +143,7 @@ describe('order Work Object builders', () => {
       '21 Nov 2026, 09:30 UTC: Pending → Processing\n20 Nov 2026, 10:00 UTC: new order (Pending)',
     );
     expect(fields.source).toBe(
-      "Order Desk's copy of the order history, as last read 21 Nov 2026, 09:30 UTC: the partner API is unavailable (partner trace ID trace-9), so the status may have moved on since. Refresh the panel to read it again.",
+      "Order Desk's copy of the order history, as last read 21 Nov 2026, 09:30 UTC: the partner API is unavailable (partner trace ID trace-9), so the status may have moved on since. Open or refresh the panel to read it live.",
     );
     expect(panel.entity_payload.actions?.primary_actions).toEqual([
       { text: 'Notify me when ready', action_id: 'entity_notify_me', value: '{"o":"A1"}', style: 'primary' },
