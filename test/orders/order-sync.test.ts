@@ -278,6 +278,36 @@ describe('the order sync against the simulator', () => {
     }
   });
 
+  it('a page the reconciliation cannot read: a gap of its own, no order marked missing, read again by the next pass', async () => {
+    const index = await setUp();
+    const { sync } = syncWith(index, { pagesPerRound: 10 });
+    expect(await sync.runOnce()).toBe('synced');
+    clock += 61_000;
+    await sync.runOnce(); // the first reconciliation is due ORDER_RECONCILE_HOURS (24) from here
+    simulator.faults.onPage(4, 3, { malformed: 'truncated' });
+    try {
+      clock += 25 * 3_600_000;
+      expect(await sync.runOnce()).toBe('synced');
+      const status = await sync.status();
+      expect(status.gaps).toMatchObject([{ page: 4, kind: 'reconcile' }]);
+      // The orders of page 4 were not seen by this pass: none is marked missing for it.
+      const missing = await db.run((kysely) =>
+        kysely.selectFrom('orders').select('id').where('missing_since', 'is not', null).execute(),
+      );
+      expect(missing).toEqual([]);
+      expect(status.backfill.done).toBe(false);
+      // Not due again at once for its own gap (a page that stays unreadable must not loop passes).
+      clock += 61_000;
+      await sync.runOnce();
+      expect((await sync.status()).gaps).toHaveLength(1);
+      clock += 25 * 3_600_000;
+      await sync.runOnce();
+      expect(await sync.status()).toMatchObject({ gaps: [], backfill: { done: true } });
+    } finally {
+      simulator.faults.reset();
+    }
+  });
+
   it('a page unreadable twice is read on its third try: no gap', async () => {
     const index = await setUp();
     const { sync, kinds } = syncWith(index, { pagesPerRound: 10 });
