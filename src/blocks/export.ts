@@ -114,7 +114,9 @@ export const exportMessages = {
   },
   partnerFailed(scope: ExportScope, read: number, error: PartnerApiError): SlackMessage {
     // The partner's sentence may say "escalate with the reference below": the trace ID is below it.
-    const trace = error.traceId ? `\nReference for escalation: trace ID \`${escapeMrkdwn(error.traceId)}\`` : '';
+    const trace = error.traceId
+      ? `\nReference for escalation: trace ID \`${escapeMrkdwn(error.traceId)}\``
+      : '';
     const text = `:warning: The export of ${orders(scope)} ${range(scope)} stopped after ${plural(read, 'order')}, and no file was sent: start the export again from the Home tab. ${error.userMessage}${trace}`;
     const admin = partnerAdminNote(error);
     return {
