@@ -93,22 +93,23 @@ export function createBalanceService(options: BalanceServiceOptions): BalanceSer
     const completed = recent.orders.find((order) => order.status?.toUpperCase() === 'COMPLETED');
     if (completed) return { id: completed.id };
     const fromCopy = await newestCompletedInCopy();
-    if (fromCopy) return { id: fromCopy };
+    if (fromCopy.id) return { id: fromCopy.id };
     let seen = 0;
     for await (const order of partner.orders.all({ pageSize: 100, prefetch: 1 })) {
       if (order.status?.toUpperCase() === 'COMPLETED') return { id: order.id };
       if (++seen >= SCAN_LIMIT) break;
     }
-    return { checked: Math.max(seen, recent.orders.length), copyChecked: options.orderIndex !== undefined };
+    return { checked: Math.max(seen, recent.orders.length), copyChecked: fromCopy.checked };
   }
 
-  /** The copy's newest completed order (its keys answer carries the balance); undefined when none or unreadable. */
-  async function newestCompletedInCopy(): Promise<string | undefined> {
+  /** The copy's newest completed order (its keys answer carries the balance), and whether the copy was read. */
+  async function newestCompletedInCopy(): Promise<{ id?: string | undefined; checked: boolean }> {
+    if (!options.orderIndex) return { checked: false };
     try {
-      const found = await options.orderIndex?.search({ statuses: ['COMPLETED'], limit: 1 });
-      return found?.orders[0]?.id;
+      const found = await options.orderIndex.search({ statuses: ['COMPLETED'], limit: 1 });
+      return { id: found.orders[0]?.id, checked: true };
     } catch {
-      return undefined;
+      return { checked: false };
     }
   }
 
