@@ -1,16 +1,44 @@
 import { defineConfig } from 'vitest/config';
 
+// The two files that fire hundreds of commands at once and assert every ack within Slack's 3 s:
+// they run last, beside each other only, so another file's load does not eat into their 3 s.
+const BURSTS = ['test/reliability/burst.test.ts', 'test/reliability/partner-faults.test.ts'];
+
+const shared = {
+  testTimeout: 20_000,
+  hookTimeout: 20_000,
+  // Each file starts its own servers on random ports.
+  pool: 'forks' as const,
+  // A worker keeps the modules it loaded for its next file: the app's import graph (Bolt, Kysely,
+  // the drivers) is loaded once per worker instead of once per file (about a third of the suite's
+  // time). Tests share no module state: each builds its app, servers and stores itself.
+  isolate: false,
+};
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    testTimeout: 20_000,
-    hookTimeout: 20_000,
-    // Each file starts its own servers on random ports; two workers match the two cores CI has.
-    pool: 'forks',
-    maxWorkers: 2,
-    // A worker keeps the modules it loaded for its next file: the app's import graph (Bolt, Kysely,
-    // the drivers) is loaded once per worker instead of once per file (about a third of the suite's
-    // time). Tests share no module state: each builds its app, servers and stores itself.
-    isolate: false,
+    projects: [
+      {
+        test: {
+          ...shared,
+          name: 'suite',
+          include: ['test/**/*.test.ts'],
+          exclude: BURSTS,
+          // Three workers on two cores: much of a file's time is spent waiting (servers, child
+          // processes, Slack's and the partner's answers), so a third worker fills the gaps.
+          maxWorkers: 3,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        test: {
+          ...shared,
+          name: 'bursts',
+          include: BURSTS,
+          maxWorkers: 2,
+          sequence: { groupOrder: 1 },
+        },
+      },
+    ],
   },
 });
