@@ -80,7 +80,9 @@ describe('Notify me', () => {
     const order = await pendingOrder();
     const answer = await notifyMe(USERS.agent, order.id);
     expect(answer).toContain(`I'll send you a direct message when order \`${order.id}\` completes`);
-    expect(answer).toContain('(30 days)');
+    // The end of the watch said once: a date, not a date and a count of days.
+    expect(answer).toContain('the watch ends by itself <!date^');
+    expect(answer).not.toContain('(30 days)');
     expect(await notifyMe(USERS.agent, order.id)).toContain('You are already watching order');
 
     h.simulator.history.complete(order.id);
