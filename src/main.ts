@@ -1,9 +1,5 @@
-import { buildOrderDesk } from './app/create-app.js';
-import { SlackStartupError } from './app/slack-client.js';
 import { AppEnvSchema, ConfigError, loadDotEnv, parseEnv } from './config/index.js';
-import { DatabaseStartupError } from './db/index.js';
 import { createLogger } from './logger.js';
-import { RedisStartupError } from './state/index.js';
 
 // The entry point: configuration, logger, app, signals. Everything else lives in the modules.
 loadDotEnv();
@@ -30,7 +26,18 @@ const logger = createLogger({
   ].filter((s): s is string => Boolean(s)),
 });
 
+// Errors that name their cause in one line (a rejected token, Redis or PostgreSQL out of reach).
+const startupErrors: Array<abstract new (...args: never[]) => Error> = [];
 try {
+  // The app is loaded once the configuration is known to be good: a mistyped variable is reported
+  // at once, before Bolt, the drivers and the rest of the app are read (about a second).
+  const [{ buildOrderDesk }, slack, db, state] = await Promise.all([
+    import('./app/create-app.js'),
+    import('./app/slack-client.js'),
+    import('./db/index.js'),
+    import('./state/index.js'),
+  ]);
+  startupErrors.push(slack.SlackStartupError, db.DatabaseStartupError, state.RedisStartupError);
   const desk = await buildOrderDesk({ env, logger });
   await desk.start();
   let stopping = false;
@@ -50,11 +57,7 @@ try {
   process.once('SIGTERM', () => shutdown('SIGTERM'));
   process.once('SIGINT', () => shutdown('SIGINT'));
 } catch (error) {
-  if (
-    error instanceof SlackStartupError ||
-    error instanceof RedisStartupError ||
-    error instanceof DatabaseStartupError
-  ) {
+  if (error instanceof Error && startupErrors.some((type) => error instanceof type)) {
     logger.fatal(error.message);
     process.stderr.write(`Order Desk cannot start: ${error.message}\n`);
     process.exit(1);

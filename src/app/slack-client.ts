@@ -1,6 +1,6 @@
 import { WebClient, type WebClientOptions } from '@slack/web-api';
 import type { AppLogger } from '../logger.js';
-import { boltLogger } from '../logger.js';
+import { boltLogger } from './bolt-logger.js';
 
 /**
  * Web API client options: bounded retries (the default policy retries for about 30 minutes), and a

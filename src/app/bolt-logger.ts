@@ -1,0 +1,36 @@
+import { type Logger as BoltLogger, LogLevel } from '@slack/bolt';
+import type { AppLogger } from '../logger.js';
+
+// Apart from logger.ts so that the logger can be made without loading Bolt: the entry point reports
+// a bad configuration before it reads the app.
+
+const BOLT_TO_PINO: Record<LogLevel, string> = {
+  [LogLevel.DEBUG]: 'debug',
+  [LogLevel.INFO]: 'info',
+  [LogLevel.WARN]: 'warn',
+  [LogLevel.ERROR]: 'error',
+};
+
+/** Bolt's logger interface over pino, so Bolt's own lines are JSON and scrubbed like ours. */
+export function boltLogger(logger: AppLogger): BoltLogger {
+  const child = logger.child({ component: 'bolt' });
+  const text = (parts: unknown[]) =>
+    parts
+      .map((part) =>
+        part instanceof Error ? part.message : typeof part === 'string' ? part : JSON.stringify(part),
+      )
+      .join(' ');
+  return {
+    debug: (...parts) => child.debug(text(parts)),
+    info: (...parts) => child.info(text(parts)),
+    warn: (...parts) => child.warn(text(parts)),
+    error: (...parts) => child.error(text(parts)),
+    setLevel: (level) => {
+      child.level = BOLT_TO_PINO[level] ?? 'info';
+    },
+    getLevel: () =>
+      (Object.entries(BOLT_TO_PINO).find(([, name]) => name === child.level)?.[0] as LogLevel) ??
+      LogLevel.INFO,
+    setName: () => undefined,
+  };
+}
