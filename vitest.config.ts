@@ -17,6 +17,8 @@ const shared = {
 
 export default defineConfig({
   test: {
+    // The app compiled once, for the tests that start it as a process (test/global-setup.ts).
+    globalSetup: ['test/global-setup.ts'],
     projects: [
       {
         test: {

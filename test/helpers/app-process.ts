@@ -1,5 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Where test/global-setup.ts compiles the app once per run (untracked, beside the dependencies). */
+export const BUILT_APP_DIR = fileURLToPath(
+  new URL('../../node_modules/.cache/order-desk-test/dist', import.meta.url),
+);
 
 export interface AppProcess {
   child: ChildProcess;
@@ -13,9 +20,9 @@ export interface AppProcess {
   exited: Promise<number | null>;
 }
 
-/** Runs the real entry point (src/main.ts) as its own process, as `npm run dev` does. */
+/** Runs the real entry point as its own process, compiled as `npm start` runs it (test/global-setup.ts). */
 export function spawnApp(env: Record<string, string>): AppProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, [join(BUILT_APP_DIR, 'main.js')], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
