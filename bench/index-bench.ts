@@ -9,6 +9,7 @@ import { createOrderIndex } from '../src/orders/order-index.js';
 import { createOrderSync } from '../src/orders/order-sync.js';
 import { createPartnerClient } from '../src/partner-api/index.js';
 import { createMemoryState } from '../src/state/index.js';
+import { seedOrders } from './seed-orders.js';
 import type { BenchRow } from './table.js';
 
 const ORDERS = 1_000_000;
@@ -40,34 +41,10 @@ export async function benchOrderIndex(): Promise<BenchRow[]> {
   const db = await openDatabase({ databaseUrl: undefined, dataDir: dir, logger });
   const simulator = await new PartnerSimulator({ orders: 2_000 }).start();
   try {
-    // Seeded straight into the table in transactions of 10,000 (the sync's own writes are not measured here).
-    const { default: SQLite } = await import('better-sqlite3');
-    const raw = new SQLite(join(dir, 'order-desk.sqlite'));
-    const insert = raw.prepare(
-      `insert into orders (id, reference_id, status, item_id, title, quantity, amount, created_at, search_text, first_seen_at, last_seen_at)
-       values (?, ?, 'COMPLETED', 'ITEM', ?, 1, 10, ?, ?, ?, ?)`,
-    );
-    const seed = raw.transaction((from: number) => {
-      for (let i = from; i < from + 10_000; i++) {
-        const id = `O${i.toString(36).toUpperCase().padStart(9, '0')}`;
-        const reference = `PO-2026-${String(i).padStart(7, '0')}`;
-        const title = TITLES[i % TITLES.length] as string;
-        const created = new Date(Date.UTC(2026, 0, 1) + i * 30_000).toISOString();
-        insert.run(
-          id,
-          reference,
-          title,
-          created,
-          `${id} ${reference} ${title}`.toLowerCase(),
-          created,
-          created,
-        );
-      }
+    const seedMs = await seedOrders(join(dir, 'order-desk.sqlite'), ORDERS, {
+      title: (i) => TITLES[i % TITLES.length] as string,
+      createdAt: (i) => new Date(Date.UTC(2026, 0, 1) + i * 30_000).toISOString(),
     });
-    const seededAt = performance.now();
-    for (let from = 0; from < ORDERS; from += 10_000) seed(from);
-    const seedMs = performance.now() - seededAt;
-    raw.close();
 
     const index = createOrderIndex(db);
     const rare: number[] = [];

@@ -9,6 +9,7 @@ import { benchReplicaCalls } from './replica-calls.js';
 import { benchSearchesBesideCommands } from './search-load-bench.js';
 import { benchSlackApp } from './slack-bench.js';
 import { type BenchRow, renderTable } from './table.js';
+import { benchWorkObjectPanel } from './work-object-bench.js';
 
 // `npm run bench`: every figure beside a baseline measured in the same run, so the ratios hold on a
 // noisy shared machine even when the absolute times do not. This is a CLI: it prints to stdout.
@@ -23,9 +24,9 @@ const only = new Set(
     .map((part) => part.trim())
     .filter((part) => part !== ''),
 );
-if ([...only].some((section) => !/^([1-9]|1[01])$/.test(section))) {
+if ([...only].some((section) => !/^([1-9]|1[0-2])$/.test(section))) {
   console.error(
-    `BENCH_ONLY lists section numbers 1 to 11, e.g. BENCH_ONLY=7,8 (got "${process.env.BENCH_ONLY}").`,
+    `BENCH_ONLY lists section numbers 1 to 12, e.g. BENCH_ONLY=7,8 (got "${process.env.BENCH_ONLY}").`,
   );
   process.exit(1);
 }
@@ -41,6 +42,7 @@ if (wanted('8')) measured.push(...(await benchOrderIndex()));
 if (wanted('9')) measured.push(...(await benchBackfill()));
 if (wanted('10')) measured.push(...(await benchOrderEvents()));
 if (wanted('11')) measured.push(...(await benchSearchesBesideCommands()));
+if (wanted('12')) measured.push(...(await benchWorkObjectPanel()));
 
 const resultsUrl = new URL('./results/', import.meta.url);
 const latestUrl = new URL('./results/latest.json', import.meta.url);

@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -6,8 +7,9 @@ import { startFakeSlack } from '../sandbox/fake-slack/server.js';
 import { startSimulator } from '../sandbox/simulator/server.js';
 import { openDatabase } from '../src/db/index.js';
 import { createLogger } from '../src/logger.js';
-import { searchTextFor, storedTitle } from '../src/orders/search-text.js';
+import { storedTitle } from '../src/orders/search-text.js';
 import { APP_ENTRY, startNodeProcess } from './processes.js';
+import { seedOrders } from './seed-orders.js';
 import { type CommandTiming, sendCommands, waitForAnswers } from './slack-load.js';
 import { type BenchRow, percentile } from './table.js';
 
@@ -74,8 +76,24 @@ export async function benchSearchesBesideCommands(): Promise<BenchRow[]> {
     ORDER_SYNC_SECONDS: '3600',
   });
   const appUrl = `http://127.0.0.1:${app.port}`;
-  const command = (count: number, concurrency: number, text: (i: number) => string) =>
-    sendCommands({ slack, appUrl, signingSecret: SIGNING_SECRET, count, concurrency, text });
+  // A fresh pool of connections per run: the app closes idle ones after 5 s, and a search's answer
+  // can keep the load waiting longer than that between runs.
+  const command = async (count: number, concurrency: number, text: (i: number) => string) => {
+    const agent = new Agent({ keepAlive: count > 1, maxSockets: 1_000 });
+    try {
+      return await sendCommands({
+        slack,
+        appUrl,
+        signingSecret: SIGNING_SECRET,
+        count,
+        concurrency,
+        text,
+        agent,
+      });
+    } finally {
+      agent.destroy();
+    }
+  };
   try {
     await untilCopyAnswers(async () => {
       const { timings } = await command(1, 1, () => 'office suite');
@@ -167,27 +185,11 @@ async function seedCopy(dataDir: string): Promise<number> {
   });
   const db = await openDatabase({ databaseUrl: undefined, dataDir, logger });
   await db.close();
-  const { default: SQLite } = await import('better-sqlite3');
-  const raw = new SQLite(join(dataDir, 'order-desk.sqlite'));
-  const insert = raw.prepare(
-    `insert into orders (id, reference_id, status, item_id, title, quantity, amount, created_at, search_text, first_seen_at, last_seen_at)
-     values (?, ?, 'COMPLETED', 'ITEM', ?, 1, 10, ?, ?, ?, ?)`,
-  );
-  const seed = raw.transaction((from: number) => {
-    for (let i = from; i < from + 10_000; i++) {
-      const id = `O${i.toString(36).toUpperCase().padStart(9, '0')}`;
-      const reference = `PO-2026-${String(i).padStart(7, '0')}`;
-      const title = i % LONG_TITLE_EVERY === 0 ? LONG_TITLE : (TITLES[i % TITLES.length] as string);
-      // A year before the simulator's orders, so the newest are the simulator's.
-      const created = new Date(Date.UTC(2025, 0, 1) + i * 30_000).toISOString();
-      insert.run(id, reference, title, created, searchTextFor(id, reference, title), created, created);
-    }
+  return seedOrders(join(dataDir, 'order-desk.sqlite'), ORDERS, {
+    title: (i) => (i % LONG_TITLE_EVERY === 0 ? LONG_TITLE : (TITLES[i % TITLES.length] as string)),
+    // A year before the simulator's orders, so the newest are the simulator's.
+    createdAt: (i) => new Date(Date.UTC(2025, 0, 1) + i * 30_000).toISOString(),
   });
-  const started = performance.now();
-  for (let from = 0; from < ORDERS; from += 10_000) seed(from);
-  const ms = performance.now() - started;
-  raw.close();
-  return ms;
 }
 
 async function untilCopyAnswers(answeredFromCopy: () => Promise<boolean>): Promise<void> {

@@ -22,6 +22,12 @@ export async function sendCommands(options: {
   text: (index: number) => string;
   /** Closed loop: each worker waits for a command's answer before sending its next one. */
   awaitAnswer?: boolean;
+  /**
+   * The connections to use (default: one keep-alive pool for the whole run). A caller that pauses
+   * longer than the app's keep-alive timeout (5 s) between runs passes a fresh agent per run: a
+   * socket the app closed while idle would otherwise be reused and hang up.
+   */
+  agent?: Agent;
 }): Promise<{ timings: CommandTiming[]; wallMs: number }> {
   const { slack, appUrl, signingSecret, count, concurrency } = options;
   const timings: CommandTiming[] = new Array(count);
@@ -45,6 +51,7 @@ export async function sendCommands(options: {
       }).toString();
       const sentAt = performance.now();
       const status = await post(
+        options.agent ?? agent,
         `${appUrl}/slack/events`,
         signedHeaders(signingSecret, body, 'application/x-www-form-urlencoded'),
         body,
@@ -62,7 +69,7 @@ export async function sendCommands(options: {
 // generator is less likely to be what limits the measured throughput.
 const agent = new Agent({ keepAlive: true, maxSockets: 1_000 });
 
-function post(url: string, headers: Record<string, string>, body: string): Promise<number> {
+function post(agent: Agent, url: string, headers: Record<string, string>, body: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const req = request(
       url,

@@ -1,5 +1,6 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import { type PanelDeps, presentOrderPanel } from '../../flows/order-panel.js';
+import { isFirstDelivery } from '../first-delivery.js';
 import type { EventListenerDeps } from '../listener-deps.js';
 
 /**
@@ -14,15 +15,8 @@ export function entityDetailsRequested(deps: PanelDeps & EventListenerDeps) {
     client,
     context,
   }: SlackEventMiddlewareArgs<'entity_details_requested'> & AllMiddlewareArgs) => {
-    // Bolt acks events before listeners run, so a redelivery means Slack missed the ack, not our
-    // work: whichever replica it reaches, the panel is answered once (its trigger_id works once).
-    if (!(await deps.eventDedup.claimFirstDelivery(body.event_id, context.retryNum))) {
-      deps.logger.info(
-        { eventId: body.event_id, retryNum: context.retryNum },
-        'event already handled: skipped',
-      );
-      return;
-    }
+    // The panel is answered once (its trigger_id works once).
+    if (!(await isFirstDelivery(deps, { eventId: body.event_id, retryNum: context.retryNum }))) return;
     await deps.tracker.track(
       presentOrderPanel(deps, client, {
         eventId: body.event_id,

@@ -1,5 +1,6 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import { type UnfurlDeps, unfurlOrderLinks } from '../../flows/unfurl-order-links.js';
+import { isFirstDelivery } from '../first-delivery.js';
 import type { EventListenerDeps } from '../listener-deps.js';
 
 /**
@@ -23,15 +24,8 @@ export function linkShared(deps: UnfurlDeps & EventListenerDeps) {
       warnedNoTemplate = true;
       return;
     }
-    // Bolt acks events before listeners run, so a redelivery means Slack missed the ack, not our
-    // work: whichever replica it reaches, the links are unfurled once.
-    if (!(await deps.eventDedup.claimFirstDelivery(body.event_id, context.retryNum))) {
-      deps.logger.info(
-        { eventId: body.event_id, retryNum: context.retryNum },
-        'event already handled: skipped',
-      );
-      return;
-    }
+    // The links are unfurled once, whichever replica the delivery reaches.
+    if (!(await isFirstDelivery(deps, { eventId: body.event_id, retryNum: context.retryNum }))) return;
     await deps.tracker.track(
       unfurlOrderLinks(deps, client, {
         eventId: body.event_id,

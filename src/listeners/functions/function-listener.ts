@@ -3,6 +3,7 @@ import type { AppDeps } from '../../app/deps.js';
 import { type StepId, stepUnexpected } from '../../blocks/workflow-steps.js';
 import type { StepOutcome } from '../../flows/steps/step-outcome.js';
 import { slackErrorCode } from '../../services/slack-delivery.js';
+import { isFirstDelivery } from '../first-delivery.js';
 import { instrumented } from '../instrument.js';
 
 export type FunctionArgs = SlackEventMiddlewareArgs<'function_executed'> & AllMiddlewareArgs;
@@ -42,13 +43,8 @@ export function functionListener(
       workflowExecutionId: event.workflow_execution_id,
       userId: typeof inputs.user === 'string' ? inputs.user : undefined,
     };
-    if (!(await deps.eventDedup.claimFirstDelivery(body.event_id, context.retryNum))) {
-      deps.logger.info(
-        { ...ids, eventId: body.event_id, retryNum: context.retryNum },
-        'event already handled: skipped',
-      );
+    if (!(await isFirstDelivery(deps, { eventId: body.event_id, retryNum: context.retryNum }, ids)))
       return 'duplicate';
-    }
     let outcome: StepOutcome | { kind: 'fail'; error: string; outcome: 'error'; traceId?: undefined };
     try {
       outcome = await work(inputs);
