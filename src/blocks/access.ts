@@ -1,5 +1,5 @@
 import { adminNote } from './admin-note.js';
-import { plural } from './format.js';
+import { escapeCut, plural, SHOWN } from './format.js';
 import { renderNotice } from './messages.js';
 import type { Block, SlackMessage } from './types.js';
 
@@ -105,6 +105,13 @@ export function accessDeniedBlocks(feature: Feature, reason: DenialReason): Bloc
 }
 
 /** "Share in channel" refused: why, and what the agent can do instead. */
+/** "Share in channel" got no answer from Slack: the card may be in the channel already. */
+export function renderShareUnconfirmed(orderId: string): SlackMessage {
+  return renderNotice(
+    `:hourglass_flowing_sand: *Slack did not confirm the share of order \`${escapeCut(orderId, SHOWN.id)}\`.* It may be in the channel already: look there before you share it again.`,
+  );
+}
+
 export function renderSharingRefused(reason: 'external' | 'lookup_failed'): SlackMessage {
   if (reason === 'lookup_failed')
     return renderNotice(

@@ -1,5 +1,11 @@
 export type { DenialReason } from './access.js';
-export { accessDeniedBlocks, renderAccessDenied, renderKeyLimit, renderSharingRefused } from './access.js';
+export {
+  accessDeniedBlocks,
+  renderAccessDenied,
+  renderKeyLimit,
+  renderShareUnconfirmed,
+  renderSharingRefused,
+} from './access.js';
 export { ActionIds } from './action-ids.js';
 export type { AuditLineInput } from './audit.js';
 export { renderAuditLine } from './audit.js';

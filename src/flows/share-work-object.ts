@@ -3,17 +3,23 @@ import type { AppDeps } from '../app/deps.js';
 import type { SlackMessage } from '../blocks/index.js';
 import { renderOrderEntity } from '../blocks/order-entity.js';
 import type { OrderSummary } from '../partner-api/index.js';
-import { slackErrorCode } from '../services/slack-delivery.js';
+import { retryAdvice, slackErrorCode } from '../services/slack-delivery.js';
 import { logSlackWarnings } from './order-panel.js';
 
 export type ShareWorkObjectDeps = Pick<AppDeps, 'currency' | 'logger' | 'orderLinks'>;
 
 /**
+ * How the Work Object share went: `posted`; `not_posted` (not tried: no ORDER_LINK_TEMPLATE, an entity
+ * needs the order's url; or Slack refused it: the bot is not in the channel, a DM, the metadata), so
+ * the caller shares through the response_url as without Work Objects; or `unknown` (no answer, or a
+ * 5xx: Slack may have posted it), so the caller must not post it again.
+ */
+export type WorkObjectShare = 'posted' | 'not_posted' | 'unknown';
+
+/**
  * Posts a shared order card as the bot with the order's Work Object (chat.postMessage takes entity
- * metadata; Slack's docs say nothing of a response_url taking it). True when posted; false when it
- * was not tried (no ORDER_LINK_TEMPLATE: an entity needs the order's url) or Slack refused it (the
- * bot is not in the channel, a DM, any error): the caller then shares through the response_url, as
- * without Work Objects. A share never fails because of Work Objects.
+ * metadata; Slack's docs say nothing of a response_url taking it). A share never fails because of
+ * Work Objects, and is never posted twice.
  */
 export async function postSharedWorkObject(
   deps: ShareWorkObjectDeps,
@@ -21,8 +27,8 @@ export async function postSharedWorkObject(
   channel: string | undefined,
   card: SlackMessage,
   order: OrderSummary,
-): Promise<boolean> {
-  if (!deps.orderLinks || !channel) return false;
+): Promise<WorkObjectShare> {
+  if (!deps.orderLinks || !channel) return 'not_posted';
   const entity = renderOrderEntity(order, {
     url: deps.orderLinks.linkFor(order.id),
     currency: deps.currency,
@@ -38,12 +44,20 @@ export async function postSharedWorkObject(
       unfurl_media: false,
     });
     logSlackWarnings(deps.logger, 'chat.postMessage', answer, where);
-    return true;
+    return 'posted';
   } catch (error) {
+    const advice = retryAdvice(error);
+    if (advice?.reason === 'network' || advice?.reason === 'server_error') {
+      deps.logger.warn(
+        { ...where, error: slackErrorCode(error) },
+        'shared order card: Slack did not confirm the post (it may be in the channel); not shared again',
+      );
+      return 'unknown';
+    }
     deps.logger.info(
       { ...where, error: slackErrorCode(error) },
       'shared order card not posted as a Work Object (the bot may not post there): shared through the response_url',
     );
-    return false;
+    return 'not_posted';
   }
 }

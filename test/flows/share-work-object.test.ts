@@ -96,6 +96,35 @@ describe('sharing an order card as a Work Object', () => {
     expect(inChannelReplies(click.responseUrlId)).toHaveLength(1);
   });
 
+  it('Slack answers a 5xx (it may have posted): not shared again through the response_url, and the person is told to look', async () => {
+    const order = orders()[4];
+    // Every try of the Web client (it retries a 5xx twice) fails the same way.
+    h.slack.failNext('chat.postMessage', { status: 503 }, 3);
+    const sent = await h.slack.runCommand({
+      user: USERS.member,
+      channel: CHANNEL,
+      command: '/order',
+      text: order?.id ?? '',
+    });
+    await nthResponse(h.slack, sent.responseUrlId ?? '');
+    const preview = h.slack
+      .visibleMessages(CHANNEL, USERS.member)
+      .filter((m) => m.via === 'response_url')
+      .at(-1);
+    const click = await h.slack.click({
+      user: USERS.member,
+      messageId: preview?.id ?? '',
+      actionId: 'order_share',
+    });
+    const told = await nthResponse(h.slack, click.responseUrlId ?? '');
+    expect(JSON.stringify(told.body.blocks)).toContain(
+      `Slack did not confirm the share of order \`${order?.id}\``,
+    );
+    expect(told.body.response_type).toBe('ephemeral');
+    expect(inChannelReplies(click.responseUrlId)).toEqual([]);
+    h.slack.methodFaults.clear();
+  });
+
   it('without ORDER_LINK_TEMPLATE the card carries no entity: shared through the response_url as before', async () => {
     const plain = await startDesk(h.simulator, h.slack, {}, undefined);
     const appUrl = h.slack.appUrl;

@@ -1,4 +1,9 @@
-import { OrderButtonSchema, renderOrderCard, renderSharingRefused } from '../../blocks/index.js';
+import {
+  OrderButtonSchema,
+  renderOrderCard,
+  renderShareUnconfirmed,
+  renderSharingRefused,
+} from '../../blocks/index.js';
 import type { ShareDeps } from '../../flows/lookup-order.js';
 import { isMessage, loadOrder } from '../../flows/lookup-order.js';
 import { cardOptions } from '../../flows/render-options.js';
@@ -41,9 +46,13 @@ export function shareOrderAction(deps: ShareDeps & ListenerDeps) {
         sharedBy: body.user.id,
       });
       // As the bot with the order's Work Object where it may post; else through the response_url.
-      const shared =
-        (await postSharedWorkObject(deps, args.client, clickChannel(args), card, order)) ||
-        (await reply(respond, card, 'in_channel', deps.logger));
+      const asWorkObject = await postSharedWorkObject(deps, args.client, clickChannel(args), card, order);
+      if (asWorkObject === 'unknown') {
+        // Slack may have posted it: sharing again could post it twice.
+        await reply(respond, renderShareUnconfirmed(order.id), 'new_ephemeral', deps.logger);
+        return;
+      }
+      const shared = asWorkObject === 'posted' || (await reply(respond, card, 'in_channel', deps.logger));
       if (shared) await deleteOriginal(respond, deps.logger);
     },
   );
