@@ -135,7 +135,8 @@ function baseEntity(
     ...(options.appUnfurlUrl ? { app_unfurl_url: options.appUnfurlUrl } : {}),
     entity_payload: {
       attributes: {
-        title: { text: cut(`${product} · ${id}`, ENTITY_SHOWN.title) },
+        // The product is cut, never the ID: the title says which order it is.
+        title: { text: `${cut(product, ENTITY_SHOWN.title - id.length - 3)} · ${id}` },
         display_id: id,
         display_type: 'Order',
         product_name: 'Order Desk',
@@ -247,8 +248,6 @@ export type PanelRefusal =
   | 'nobody_configured'
   | 'deactivated'
   | 'lookup_failed'
-  | 'shared_channel'
-  | 'channel_unknown'
   | 'not_found'
   | 'partner_failed';
 
@@ -283,16 +282,6 @@ const REFUSALS: Record<Exclude<PanelRefusal, 'not_found'>, { title: string; mess
     title: 'Order Desk could not check your access',
     message:
       'Order Desk could not confirm who you are with Slack just now, so it shows no order details. Refresh the panel in a minute.',
-  },
-  shared_channel: {
-    title: 'Not shown in a shared conversation',
-    message:
-      'This conversation is shared with another organisation, so Order Desk shows no order details here. Look the order up with /order and its ID: only you will see the answer.',
-  },
-  channel_unknown: {
-    title: 'Order Desk could not check this conversation',
-    message:
-      'Slack did not say whether this conversation is shared with another organisation, so Order Desk shows no order details here. Look the order up with /order and its ID: only you will see the answer.',
   },
   partner_failed: {
     title: 'The order could not be read',

@@ -8,17 +8,7 @@ import { copyCanAnswer } from './index-answers.js';
 
 /** What filling the Work Object panel (flexpane) needs. */
 export type PanelDeps = FindOrderDeps &
-  Pick<
-    AppDeps,
-    | 'auth'
-    | 'channelSharing'
-    | 'currency'
-    | 'logger'
-    | 'metrics'
-    | 'orderIndex'
-    | 'orderLinks'
-    | 'panelDeadlineMs'
-  >;
+  Pick<AppDeps, 'auth' | 'currency' | 'logger' | 'metrics' | 'orderIndex' | 'orderLinks' | 'panelDeadlineMs'>;
 
 /** The order's changes the panel lists, newest first. */
 export const PANEL_CHANGES = 5;
@@ -84,18 +74,11 @@ export async function presentOrderPanel(
     return result;
   };
   if (!orderId || !isValidOrderId(orderId)) return finish('not_found', { error: panelError('not_found') });
-  // Slack updates the message's preview from what the panel is filled with, so the conversation's
-  // rule applies too, as for unfurls and shared cards: none where it is shared with another
-  // organisation (unless ALLOW_EXTERNAL_SHARING), nor where Slack cannot say.
-  const [access, sharing] = await Promise.all([
-    deps.auth.canUseOrders(request.user),
-    request.channel ? deps.channelSharing.check(request.channel) : ({ allowed: true } as const),
-  ]);
+  // A panel is the person's own (Slack sends per-user flexpane metadata), like /order's answer: the
+  // person is checked, not the conversation it was opened from (unfurls and shared cards, seen by the
+  // whole conversation, keep the rule on Slack Connect channels).
+  const access = await deps.auth.canUseOrders(request.user);
   if (!access.allowed) return finish(`refused_${access.reason}`, { error: panelError(access.reason) });
-  if (!sharing.allowed) {
-    const reason = sharing.reason === 'external' ? 'shared_channel' : 'channel_unknown';
-    return finish(`refused_${reason}`, { error: panelError(reason) });
-  }
 
   const notice = await request.onAllowed?.(orderId);
   // Read together: the changes come from the database while the partner answers.

@@ -101,6 +101,8 @@ describe('order Work Object builders', () => {
       expect(entityErrors(entity, surface, '/metadata'), surface).toEqual([]);
       for (const text of strings(entity)) expect(text.length).toBeLessThanOrEqual(ENTITY_SHOWN.long);
       expect(entity.entity_payload.attributes.title.text.length).toBeLessThanOrEqual(ENTITY_SHOWN.title);
+      // The product is cut, never the order ID.
+      expect(entity.entity_payload.attributes.title.text).toMatch(/… · A1$/);
       const keys = entity.entity_payload.custom_fields?.map((f) => f.key);
       expect(keys).not.toContain('created');
       expect(keys).not.toContain('quantity');

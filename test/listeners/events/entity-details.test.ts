@@ -205,9 +205,8 @@ describe('orders as Work Objects: the unfurl’s entity and the details panel', 
     expect(JSON.stringify(panel)).not.toContain(order?.reference_id ?? '-');
   });
 
-  it('in a Slack Connect channel, as for unfurls and shared cards: no order details, even for a member', async () => {
+  it('in a Slack Connect channel a member sees the panel: it is theirs alone (per-user, as /order answers), unlike an unfurl', async () => {
     const order = completed()[8];
-    const before = h.simulator.recorded.length;
     const request = await h.slack.requestEntityDetails({
       user: USERS.member,
       url: linkTo(order?.id ?? ''),
@@ -215,13 +214,8 @@ describe('orders as Work Objects: the unfurl’s entity and the details panel', 
       channel: CONNECT_CHANNEL,
     });
     const panel = await h.slack.waitForPanel(request.triggerId);
-    expect(panel.metadata).toBeUndefined();
-    expect(panel.error).toMatchObject({
-      status: 'custom',
-      custom_title: 'Not shown in a shared conversation',
-    });
-    expect(String((panel.error as { custom_message?: string }).custom_message)).toMatch(/only you will see/);
-    expect(h.simulator.recorded.length).toBe(before);
+    expect(panel.error).toBeUndefined();
+    expect(panel.metadata?.external_ref.id).toBe(order?.id);
   });
 
   it('during a partner outage the panel shows Order Desk’s copy within its own deadline, stamped', async () => {
