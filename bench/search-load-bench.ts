@@ -36,7 +36,7 @@ const SEARCHES_PER_SECOND = 10;
 // What agents search for, in turn: a product word in a quarter of the orders; part of one
 // reference; text whose trigrams are all common but which matches nothing (the costly case for a
 // trigram index); a word of the long titles only; two letters that match nothing (no trigram: a
-// substring test on the newest 50,000 orders).
+// substring test on the newest 20,000 orders).
 const SEARCHES = (i: number) =>
   [
     'office suite',
