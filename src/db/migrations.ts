@@ -559,6 +559,22 @@ function migrations(engine: Engine): Record<string, Migration> {
         await db.schema.dropIndex('order_events_order').ifExists().execute();
       },
     },
+    '0015_orders_by_amount': {
+      // The Search orders form's amount filter: without this index a range few orders fall in walked
+      // every order newest first (0.4-1.3 s at 1,000,000 orders on SQLite, when no other request of
+      // the process is answered); with it, the orders in the range are read, then sorted.
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createIndex('orders_amount_created')
+          .ifNotExists()
+          .on('orders')
+          .columns(['amount', 'created_at'])
+          .execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.dropIndex('orders_amount_created').ifExists().execute();
+      },
+    },
   };
 }
 

@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type OrderDeskDb, openDatabase } from '../../src/db/index.js';
 import { createLogger } from '../../src/logger.js';
 import { createOrderIndex } from '../../src/orders/order-index.js';
+import { rowOf } from '../../src/orders/order-rows.js';
+import type { IndexSearch } from '../../src/orders/types.js';
 import type { OrderSummary } from '../../src/partner-api/index.js';
 import {
   createDatabase,
@@ -101,6 +103,76 @@ function indexContract(name: string, open: () => Promise<{ db: OrderDeskDb; peer
         );
         expect(plan.rows.map((row) => row.detail).join(' ')).toContain('order_events_order');
       }
+    });
+
+    it('amount ranges, narrow and wide, alone or with a status and text: the same answer on each plan', async () => {
+      const index = createOrderIndex(db);
+      // 2,100 orders at 7.25 (a range that holds them all is walked newest first), five at 777 (a range
+      // only they fall in is read through the amount index), two of those refunded. Amounts no other
+      // test here uses.
+      const base = Date.UTC(2024, 0, 1);
+      const minute = (i: number) => new Date(base + i * 60_000).toISOString();
+      const many = Array.from({ length: 2_100 }, (_, i) =>
+        order(`AM${String(i).padStart(5, '0')}`, {
+          createdAt: minute(i),
+          title: 'Common Amount Title',
+          amount: 7.25,
+        }),
+      );
+      const few = [0, 1, 2, 3, 4].map((i) =>
+        order(`AMX${i}`, {
+          createdAt: minute(300 + i * 400),
+          amount: 777,
+          title: i === 4 ? 'Rare Amount Title' : 'Common Amount Title',
+          status: i < 2 ? 'REFUNDED' : 'COMPLETED',
+        }),
+      );
+      // Written straight into the table, 500 rows a statement (the store's one insert per order is slow here).
+      const rows = [...many, ...few].map((o) => rowOf(o, '2026-11-23T12:00:00.000Z'));
+      for (let from = 0; from < rows.length; from += 500)
+        await db.run((kysely) =>
+          kysely
+            .insertInto('orders')
+            .values(rows.slice(from, from + 500))
+            .execute(),
+        );
+      const ids = async (query: Omit<IndexSearch, 'limit'>) => {
+        const found = await index.search({ ...query, limit: 10 });
+        return { ids: found.orders.map((o) => o.id), total: found.total, floor: found.totalIsFloor ?? false };
+      };
+      const fewNewest = ['AMX4', 'AMX3', 'AMX2', 'AMX1', 'AMX0'];
+      expect(await ids({ minAmount: 700 })).toEqual({ ids: fewNewest, total: 5, floor: false });
+      expect(await ids({ minAmount: 700, maxAmount: 800, statuses: ['refunded'] })).toEqual({
+        ids: ['AMX1', 'AMX0'],
+        total: 2,
+        floor: false,
+      });
+      expect(await ids({ minAmount: 700, text: 'rare amount' })).toEqual({
+        ids: ['AMX4'],
+        total: 1,
+        floor: false,
+      });
+      expect(await ids({ minAmount: 700, text: 'common amount', statuses: ['COMPLETED'] })).toEqual({
+        ids: ['AMX3', 'AMX2'],
+        total: 2,
+        floor: false,
+      });
+      const newestAtTen = many
+        .slice(-10)
+        .reverse()
+        .map((o) => o.id);
+      expect(await ids({ minAmount: 7, maxAmount: 7.5 })).toEqual({
+        ids: newestAtTen,
+        total: 1_000,
+        floor: true,
+      });
+      expect(
+        await ids({ minAmount: 7, maxAmount: 7.5, text: 'common amount', statuses: ['COMPLETED'] }),
+      ).toEqual({
+        ids: newestAtTen,
+        total: 1_000,
+        floor: true,
+      });
     });
 
     it('two replicas seeing the same new order and the same change at once write each event once', async () => {
