@@ -1,6 +1,4 @@
 // Subpath imports: the package index loads every date-fns function (about 75 ms of start-up).
-import { addMinutes } from 'date-fns/addMinutes';
-import { format } from 'date-fns/format';
 import { formatDistanceStrict } from 'date-fns/formatDistanceStrict';
 import { statusLabel } from '../partner-api/statuses.js';
 import { cutToLength } from '../text/cut.js';
@@ -70,13 +68,29 @@ export function formatRunway(value: number | null): string {
  * A Slack date token, so each viewer sees the time in their own zone, with a UTC fallback for
  * clients that cannot render it and a relative "2 days ago".
  */
+// Formats in UTC whatever the server's zone (shifting by the zone's offset, as before, read an hour
+// off around a daylight-saving change on a server not set to UTC).
+const UTC_TEXT = new Intl.DateTimeFormat('en-GB', {
+  timeZone: 'UTC',
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+});
+
+/** "25 Nov 2026, 14:02 UTC": for text that cannot carry a Slack date token. */
+export function utcText(date: Date): string {
+  return `${UTC_TEXT.format(date)} UTC`;
+}
+
 export function slackDate(iso: string | null, now: Date): string {
   if (!iso) return 'unknown';
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return escapeCut(iso, SHOWN.id);
   const seconds = Math.floor(date.getTime() / 1000);
-  // date-fns formats in the server's zone; shifting by the offset makes the fallback read in UTC.
-  const fallback = `${format(addMinutes(date, date.getTimezoneOffset()), 'd MMM yyyy, HH:mm')} UTC`;
+  const fallback = utcText(date);
   const relative = formatDistanceStrict(date, now, { addSuffix: true });
   return `<!date^${seconds}^{date_short_pretty} at {time}|${fallback}> (${relative})`;
 }

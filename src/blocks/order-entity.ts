@@ -1,6 +1,4 @@
 import type { types } from '@slack/bolt';
-import { addMinutes } from 'date-fns/addMinutes';
-import { format } from 'date-fns/format';
 import type { OrderSummary, PartnerApiError } from '../partner-api/index.js';
 import { canonicalStatus, isSettled, statusLabel } from '../partner-api/statuses.js';
 import { cutToLength } from '../text/cut.js';
@@ -10,7 +8,7 @@ type EntityCustomField = types.EntityCustomField;
 export type EntityMetadata = types.EntityMetadata;
 
 import { ActionIds } from './action-ids.js';
-import { formatMoney } from './format.js';
+import { formatMoney, utcText } from './format.js';
 
 // Orders as Slack Work Objects (docs.slack.dev/messaging/work-objects-implementation): the entity
 // under an order link or on a shared card, and the flexpane a person opens from it. An `item` entity
@@ -67,11 +65,6 @@ export interface OrderPanelOptions extends OrderEntityOptions {
 }
 
 const cut = (text: string, max: number = ENTITY_SHOWN.value) => cutToLength(text, max);
-
-/** "25 Nov 2026, 14:02 UTC": plain text has no date tokens, so the time is said in UTC. */
-export function plainUtc(date: Date): string {
-  return `${format(addMinutes(date, date.getTimezoneOffset()), 'd MMM yyyy, HH:mm')} UTC`;
-}
 
 const TAG_COLOR: Record<string, string> = {
   COMPLETED: 'green',
@@ -167,14 +160,14 @@ function copyField(fromCopy: EntityFromCopy): EntityCustomField {
 }
 
 function changeText(change: OrderChange): string {
-  const when = plainUtc(change.seenAt);
+  const when = utcText(change.seenAt);
   if (change.kind === 'new') return `${when}: new order (${statusLabel(change.toStatus)})`;
   return `${when}: ${statusLabel(change.fromStatus)} → ${statusLabel(change.toStatus)}`;
 }
 
 /** Why the panel shows the copy, in words: the panel has no stamp block, so it is a field. */
 function copyText(fromCopy: EntityFromCopy): string {
-  const synced = fromCopy.lastSeenAt ? `as last read ${plainUtc(fromCopy.lastSeenAt)}` : 'of unknown age';
+  const synced = fromCopy.lastSeenAt ? `as last read ${utcText(fromCopy.lastSeenAt)}` : 'of unknown age';
   const trace = fromCopy.failure?.traceId ? ` (partner trace ID ${cut(fromCopy.failure.traceId, 100)})` : '';
   const why =
     fromCopy.timedOutMs !== undefined

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeMrkdwn, formatMoney, formatRunway, slackDate } from '../../src/blocks/format.js';
+import { escapeMrkdwn, formatMoney, formatRunway, slackDate, utcText } from '../../src/blocks/format.js';
 import {
   ActionIds,
   classifyKey,
@@ -306,6 +306,25 @@ describe('what the user typed is quoted back short', () => {
     const shown = [message.text, ...mrkdwnTexts(message.blocks)].join('\n');
     expect(shown).toContain(cut);
     expect(shown).not.toContain(long.slice(0, 61));
+  });
+});
+
+describe('dates said in UTC', () => {
+  it('read the same on a server in another zone, around a daylight-saving change', () => {
+    const zone = process.env.TZ;
+    process.env.TZ = 'Europe/Berlin';
+    try {
+      // 01:30 UTC on the night Berlin moves its clocks: shifting by the server's offset read 00:30.
+      expect(utcText(new Date('2026-03-29T01:30:00Z'))).toBe('29 Mar 2026, 01:30 UTC');
+      expect(utcText(new Date('2026-11-25T14:02:00Z'))).toBe('25 Nov 2026, 14:02 UTC');
+      // The fallback of a Slack date token, for clients that cannot render it.
+      expect(slackDate('2026-03-29T01:30:00Z', new Date('2026-03-30T00:00:00Z'))).toContain(
+        '|29 Mar 2026, 01:30 UTC>',
+      );
+    } finally {
+      if (zone === undefined) delete process.env.TZ;
+      else process.env.TZ = zone;
+    }
   });
 });
 
