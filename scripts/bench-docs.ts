@@ -84,6 +84,16 @@ so naming any of them runs all four) and keeps the other sections' rows from the
     change at the partner to its post, against \`ORDER_SYNC_SECONDS\` + 5 s. (b) Three replicas on one
     PostgreSQL and one Redis, 25 channels, 10,000 events, with the fake Slack enforcing a per-channel
     limit: posts made (each once), 429s, and the time beside the fastest the limit allows.
+11. **Searches beside commands.** better-sqlite3 answers synchronously, so a slow search holds every
+    request of its process. 1,000,000 orders in the SQLite file (100,000 with 500-character titles);
+    signed \`/order\` commands by ID at section 1's load (50 at a time, 2,000 a run) with 10 searches a
+    second in the same process (a common product word, part of one reference, text whose trigrams
+    are all common but which matches nothing, a word of the long titles only, two letters matching
+    nothing), beside the same load without them, runs alternating: the ack p99 of the commands.
+12. **Work Object panel.** From Slack's \`entity_details_requested\` to the app's
+    \`entity.presentDetails\` (the fake Slack records it), one panel at a time, beside the \`/order\`
+    answer time of the same app in the same run (each is one partner read after the access check),
+    rounds alternating.
 
 The scripts are in [\`bench/\`](../bench/); nothing there runs in \`npm test\`, so no timing is asserted.
 `;
