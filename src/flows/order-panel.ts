@@ -80,9 +80,10 @@ export async function presentOrderPanel(
   const access = await deps.auth.canUseOrders(request.user);
   if (!access.allowed) return finish(`refused_${access.reason}`, { error: panelError(access.reason) });
 
-  const notice = await request.onAllowed?.(orderId);
-  // Read together: the changes come from the database while the partner answers.
-  const [read, changes] = await Promise.all([
+  // Together, each within the panel's deadline (Slack takes the trigger_id for seconds only): what
+  // the click did, the order, and its changes from the database.
+  const [notice, read, changes] = await Promise.all([
+    request.onAllowed ? noticeWithin(deps, request.onAllowed(orderId), orderId) : undefined,
     readOrder(deps, orderId, request.user),
     recentChanges(deps, orderId),
   ]);
@@ -115,6 +116,27 @@ function orderIdOfUrl(deps: Pick<PanelDeps, 'orderLinks'>, url: string | undefin
 export function lastSeenOf(order: OrderSummary): Date | undefined {
   const seen = (order as { lastSeenAt?: unknown }).lastSeenAt;
   return seen instanceof Date ? seen : undefined;
+}
+
+/** Said when a click's work (a watch checked with the partner) outlasts the panel's deadline. */
+export const STILL_CHECKING =
+  'Order Desk is still checking this order with the partner API. If the partner knows it, you are watching it: your watches are on the Home tab.';
+
+/** What a click did, waited for at most the panel's deadline; the work goes on after it. */
+async function noticeWithin(deps: PanelDeps, work: Promise<string>, orderId: string): Promise<string> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<typeof TIMED_OUT>((resolve) => {
+    timer = setTimeout(() => resolve(TIMED_OUT), deps.panelDeadlineMs);
+  });
+  const done = await Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+  if (done !== TIMED_OUT) return done;
+  work.catch((error: unknown) =>
+    deps.logger.warn(
+      { orderId, error: (error as Error).message },
+      'work object panel: the late click failed',
+    ),
+  );
+  return STILL_CHECKING;
 }
 
 /**

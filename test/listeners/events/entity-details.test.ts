@@ -278,6 +278,27 @@ describe('orders as Work Objects: the unfurl’s entity and the details panel', 
     expect(watches.map((w) => w.orderId)).toContain(order.id);
   });
 
+  it('Notify me for an order the partner is slow to confirm: the panel is still filled within its deadline, while the trigger_id holds', async () => {
+    // Not in the copy (never opened here), and the partner slower than Slack keeps a trigger_id.
+    const order = h.simulator.addOrder({ status: 'PENDING' });
+    h.simulator.faults.set({ latencyMs: 3_500 });
+    try {
+      const sentAt = Date.now();
+      const click = await h.slack.clickEntityAction({
+        user: USERS.member,
+        actionId: 'entity_notify_me',
+        value: JSON.stringify({ o: order.id }),
+        url: linkTo(order.id),
+        externalRefId: order.id,
+      });
+      const panel = await h.slack.waitForPanel(click.triggerId);
+      expect(panel.at - sentAt).toBeLessThan(DEADLINE_MS + 1_000);
+      expect(panel.metadata ?? panel.error).toBeDefined();
+    } finally {
+      h.simulator.faults.reset();
+    }
+  });
+
   it('a guest clicking Notify me (a panel opened before they lost access) gets the error form and no watch', async () => {
     const order = h.simulator.addOrder({ status: 'PENDING' });
     const click = await h.slack.clickEntityAction({
