@@ -28,6 +28,16 @@ export type ExactOrder =
 export type FindOrderDeps = Pick<AppDeps, 'logger' | 'orderIndex' | 'orderSync' | 'partner'>;
 
 /**
+ * The order whose ID is `orderId` (case apart) among what was found, for callers that hold an ID (a
+ * button, an order link, a panel): an order whose reference merely equals that ID is not that order.
+ */
+export function orderWithId(found: ExactOrder, orderId: string): OrderSummary | undefined {
+  const wanted = orderId.toLowerCase();
+  const candidates = found.kind === 'found' ? [found.order] : found.kind === 'several' ? found.orders : [];
+  return candidates.find((order) => order.id.toLowerCase() === wanted);
+}
+
+/**
  * The order with exactly this ID or reference: the partner first (through the app's partner client,
  * so what it returns is written to the copy too); when the partner has no exact match, the copy's
  * exact match stands in, as `/order` then shows the copy's card; while the partner API is not

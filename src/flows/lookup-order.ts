@@ -18,7 +18,7 @@ import {
   type PartnerApiError,
 } from '../partner-api/index.js';
 import { type FailureContext, logPartnerFailure } from '../services/partner-failures.js';
-import { type FindOrderDeps, findExactOrder } from './find-order.js';
+import { type FindOrderDeps, findExactOrder, orderWithId } from './find-order.js';
 import { answerFromIndexDuringOutage, copyCanAnswer, indexCoverage, indexMatches } from './index-answers.js';
 import { recentOrders } from './recent-orders.js';
 import { cardOptions, type RenderDeps, renderOptions } from './render-options.js';
@@ -232,7 +232,7 @@ export async function loadOrder(
       }
       return found.failure ? renderPartnerError(found.failure, orderId) : gone();
     case 'several':
-      return found.orders.find((order) => order.id === orderId) ?? gone();
+      return orderWithId(found, orderId) ?? gone();
     case 'none':
       return gone();
   }

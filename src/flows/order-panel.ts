@@ -3,7 +3,7 @@ import type { AppDeps } from '../app/deps.js';
 import { type OrderChange, type PanelError, panelError, renderOrderPanel } from '../blocks/order-entity.js';
 import { isValidOrderId, type OrderSummary, type PartnerApiError } from '../partner-api/index.js';
 import { slackErrorCode } from '../services/slack-delivery.js';
-import { type FindOrderDeps, findExactOrder } from './find-order.js';
+import { type FindOrderDeps, findExactOrder, orderWithId } from './find-order.js';
 import { copyCanAnswer } from './index-answers.js';
 
 /** What filling the Work Object panel (flexpane) needs. */
@@ -166,14 +166,12 @@ async function readOrder(deps: PanelDeps, orderId: string, userId: string): Prom
   }
   switch (found.kind) {
     case 'found':
-      // A link names an order ID: an order whose reference happens to equal it is not that order.
-      if (found.order.id.toLowerCase() !== orderId.toLowerCase()) return { kind: 'none' };
+      if (!orderWithId(found, orderId)) return { kind: 'none' };
       // The copy standing in for an order the partner does not list is not shown as current.
       if (!found.fromCopy) return { kind: 'live', order: found.order };
       return found.failure ? fromCopy(deps, orderId, found.failure, undefined) : { kind: 'none' };
     case 'several': {
-      // A link names an order ID: a reference that happens to equal it is not that order.
-      const order = found.orders.find((candidate) => candidate.id.toLowerCase() === orderId.toLowerCase());
+      const order = orderWithId(found, orderId);
       return order ? { kind: 'live', order } : { kind: 'none' };
     }
     case 'none':

@@ -5,7 +5,7 @@ import { type EntityFromCopy, type EntityMetadata, renderOrderEntity } from '../
 import type { OrderLinks } from '../services/order-links.js';
 import { failureLogLevel, partnerFailureFields } from '../services/partner-failures.js';
 import { slackErrorCode } from '../services/slack-delivery.js';
-import { type ExactOrder, findExactOrder } from './find-order.js';
+import { type ExactOrder, findExactOrder, orderWithId } from './find-order.js';
 import { lastSeenOf, logSlackWarnings } from './order-panel.js';
 import { renderOptions } from './render-options.js';
 
@@ -133,13 +133,8 @@ export async function unfurlOrderLinks(
   const entities: EntityMetadata[] = [];
   wanted.forEach(([url, orderId], index) => {
     const result = found[index] as ExactOrder;
-    // A link names an order ID: a reference that happens to equal it is not that order.
-    const order =
-      result.kind === 'found'
-        ? result.order
-        : result.kind === 'several'
-          ? result.orders.find((candidate) => candidate.id.toLowerCase() === orderId.toLowerCase())
-          : undefined;
+    // A link names an order ID: an order whose reference happens to equal it is not that order.
+    const order = orderWithId(result, orderId);
     if (order && (result.kind === 'several' || (result.kind === 'found' && !result.fromCopy))) {
       unfurls[url] = renderOrderUnfurl(order, options);
       entities.push(workObjectOf(orderLinks, order, url, deps.currency));
