@@ -212,6 +212,13 @@ describe('order links and unfurls (ORDER_LINK_TEMPLATE set)', () => {
     expect(h.slack.messages.filter((m) => m.channel === CHANNEL && m.ts > posted.message.ts)).toEqual([]);
   });
 
+  it('a link whose ID is only another order’s reference: no unfurl (a link names an order ID)', async () => {
+    h.simulator.addOrder({ reference_id: 'REFLOOKSLIKEID' });
+    const posted = await post(USERS.member, CHANNEL, `<${linkTo('REFLOOKSLIKEID')}>`);
+    await logOf('order link not unfurled: no such order', posted.eventId);
+    expect(unfurlsOf(posted)).toEqual([]);
+  });
+
   it('a partner failure: no unfurl and nothing said in the channel; the log has the failure and its trace ID', async () => {
     h.simulator.faults.set({ errorRate: 1, errorStatus: 503 });
     try {
@@ -277,7 +284,8 @@ describe('order links and unfurls (ORDER_LINK_TEMPLATE set)', () => {
     expect(counted.get('over_limit')).toBe(2);
     expect(counted.get('refused_channel')).toBe(2);
     expect(counted.get('refused_poster')).toBe(2);
-    expect(counted.get('not_found')).toBe(1);
+    // An order that does not exist, and an ID that is only another order's reference.
+    expect(counted.get('not_found')).toBe(2);
     expect(counted.get('partner_failed')).toBe(1);
     expect(counted.get('composer')).toBe(1);
     expect(counted.get('slack_failed')).toBe(1);
