@@ -8,7 +8,17 @@ import { copyCanAnswer } from './index-answers.js';
 
 /** What filling the Work Object panel (flexpane) needs. */
 export type PanelDeps = FindOrderDeps &
-  Pick<AppDeps, 'auth' | 'currency' | 'logger' | 'metrics' | 'orderIndex' | 'orderLinks' | 'panelDeadlineMs'>;
+  Pick<
+    AppDeps,
+    | 'auth'
+    | 'currency'
+    | 'logger'
+    | 'metrics'
+    | 'notifications'
+    | 'orderIndex'
+    | 'orderLinks'
+    | 'panelDeadlineMs'
+  >;
 
 /** The order's changes the panel lists, newest first. */
 export const PANEL_CHANGES = 5;
@@ -82,11 +92,14 @@ export async function presentOrderPanel(
 
   // Together, each within the panel's deadline (Slack takes the trigger_id for seconds only): what
   // the click did, the order, and its changes from the database.
-  const [notice, read, changes] = await Promise.all([
+  const [clicked, read, changes, watching] = await Promise.all([
     request.onAllowed ? noticeWithin(deps, request.onAllowed(orderId), orderId) : undefined,
     readOrder(deps, orderId, request.user),
     recentChanges(deps, orderId),
+    request.onAllowed ? false : isWatching(deps, request.user, orderId),
   ]);
+  // Someone already watching is told so, not offered Notify me again.
+  const notice = clicked ?? (watching ? ALREADY_WATCHING : undefined);
   if (read.kind === 'none') return finish('not_found', { error: panelError('not_found') });
   if (read.kind === 'failed')
     return finish('partner_failed', { error: panelError('partner_failed', read.error?.traceId) });
@@ -116,6 +129,19 @@ function orderIdOfUrl(deps: Pick<PanelDeps, 'orderLinks'>, url: string | undefin
 export function lastSeenOf(order: OrderSummary): Date | undefined {
   const seen = (order as { lastSeenAt?: unknown }).lastSeenAt;
   return seen instanceof Date ? seen : undefined;
+}
+
+/** Said in the panel of an order the person already watches. */
+export const ALREADY_WATCHING =
+  'You are watching this order: Order Desk will send you a direct message when it is ready. Your watches are on the Home tab, with Stop.';
+
+/** Whether the person has a running watch on the order (false when the database cannot say). */
+async function isWatching(deps: PanelDeps, userId: string, orderId: string): Promise<boolean> {
+  try {
+    return (await deps.notifications.runningWatchesOf([orderId])).some((watch) => watch.userId === userId);
+  } catch {
+    return false;
+  }
 }
 
 /** Said when a click's work (a watch checked with the partner) outlasts the panel's deadline. */

@@ -276,6 +276,13 @@ describe('orders as Work Objects: the unfurl’s entity and the details panel', 
     expect(actionsOf(panelOf(refreshed))).toEqual(['order_partner_link']);
     const watches = await h.desk.deps.notifications.watchesOf(USERS.member, 50);
     expect(watches.map((w) => w.orderId)).toContain(order.id);
+    // Opened again later: the panel says the person is watching it, and offers no Notify me.
+    const again = panelOf((await open(USERS.member, order.id)).panel);
+    expect(String(fieldsOf(again).notify?.value)).toMatch(/^You are watching this order/);
+    expect(actionsOf(again)).toEqual(['order_partner_link']);
+    // Someone else, not watching it, is still offered Notify me.
+    const other = panelOf((await open(USERS.agent, order.id)).panel);
+    expect(actionsOf(other)).toContain('entity_notify_me');
   });
 
   it('Notify me for an order the partner is slow to confirm: the panel is still filled within its deadline, while the trigger_id holds', async () => {
