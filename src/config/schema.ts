@@ -300,7 +300,7 @@ const finance = group(
       'Channel for balance alerts and recoveries (invite the bot). Unset: the watch runs and posts nothing.',
       { example: 'C0123456789' },
     ),
-    BALANCE_WATCH_SECONDS: integer(900, 5, 86_400).doc(
+    BALANCE_WATCH_SECONDS: integer(900, 1, 86_400).doc(
       'How often one replica reads the balance for alerts and refreshes spend and runway.',
     ),
     BALANCE_ALERT_BELOW: optionalAmount('unset (no such alert)').doc(

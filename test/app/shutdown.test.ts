@@ -131,7 +131,8 @@ describe.skipIf(redisTests.skip)('SIGTERM with a job mid-round', { timeout: 60_0
       LOG_LEVEL: 'debug',
       FINANCE_ALERT_CHANNEL_ID: FINANCE,
       BALANCE_ALERT_BELOW: '20000',
-      BALANCE_WATCH_SECONDS: '5',
+      // The watch's first round comes one interval after start.
+      BALANCE_WATCH_SECONDS: '1',
       BALANCE_CACHE_SECONDS: '0',
       // Due since midnight: the digest's first check (at start) composes and posts it.
       DIGEST_CHANNEL_ID: DIGEST,

@@ -23,8 +23,10 @@ export async function startSandboxProcess(): Promise<SandboxProcess> {
       SANDBOX_LOG_LEVEL: 'warn',
       // The app as compiled once for this run (test/global-setup.ts), not through tsx again.
       SANDBOX_APP_ENTRY: join(BUILT_APP_DIR, 'main.js'),
-      // The sync every second, not every 5 s as for a person: a partner change shows sooner.
+      // The sync and the balance watch every second, not every 5 s as for a person: a partner change
+      // and a balance alert show sooner.
       ORDER_SYNC_SECONDS: '1',
+      BALANCE_WATCH_SECONDS: '1',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

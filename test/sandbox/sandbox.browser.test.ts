@@ -410,7 +410,7 @@ describe.skipIf(skipWithoutBrowser('the sandbox browser test'))('the sandbox in 
     }
     expect(await availableNow()).toBe(before);
 
-    // The account runs low: within a watch round (5 s) #finance hears of it, in one message, even
+    // The account runs low: within a watch round (a second under test) #finance hears of it, in one message, even
     // when the runway crosses its threshold in the same dip.
     await go('C0FINANCE');
     await page.locator('#main-title', { hasText: '# finance' }).waitFor();
