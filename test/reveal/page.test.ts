@@ -1,6 +1,7 @@
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { REVEAL_PAGE_HTML, REVEAL_PAGE_JS } from '../../src/reveal/page.js';
+import { until } from '../helpers/until.js';
 
 /** Just enough of a DOM for the page's script: elements by ID, text, code elements, hidden. */
 class FakeNode {
@@ -75,7 +76,7 @@ describe('the reveal page', () => {
     });
     expect(page.intro?.hidden).toBe(false);
     page.reveal?.listeners.click?.();
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await until('the refusal shown', () => page.reveal?.hidden === true);
     expect(page.intro?.hidden).toBe(true);
     expect(page.reveal?.hidden).toBe(true);
     expect(page.status?.html).toBe(
@@ -97,8 +98,7 @@ describe('the reveal page', () => {
     const tab: TabStorage = new Map();
     const page = await load('#token', 'image', tab);
     page.reveal?.listeners.click?.();
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(page.result?.hidden).toBe(false);
+    await until('the key shown', () => page.result?.hidden === false);
     // The token is gone from the address bar; a reload loads the page without it, in the same tab.
     const reloaded = await load('', undefined, tab);
     expect(reloaded.reveal?.hidden).toBe(true);
