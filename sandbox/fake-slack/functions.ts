@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { BOT } from './model.js';
+import { eventEnvelope } from './payloads.js';
 
 // Workflow Builder's custom steps, as Slack runs them. When a workflow reaches a step of the app,
 // Slack sends the app a `function_executed` event that carries the step's inputs, its
@@ -112,14 +113,9 @@ export function functionExecutedEvent(input: {
       name,
       is_required: parameter.is_required === true,
     }));
-  return {
-    token: 'legacy-verification-token',
-    team_id: BOT.teamId,
-    api_app_id: BOT.appId,
-    type: 'event_callback',
-    event_id: input.eventId,
-    event_time: now,
-    event: {
+  return eventEnvelope(
+    input.eventId,
+    {
       type: 'function_executed',
       function: {
         // One ID per step, the same in every run.
@@ -141,15 +137,6 @@ export function functionExecutedEvent(input: {
       event_ts: `${execution.startedAt / 1000}`,
       bot_access_token: execution.token,
     },
-    authorizations: [
-      {
-        enterprise_id: null,
-        team_id: BOT.teamId,
-        user_id: BOT.botUserId,
-        is_bot: true,
-        is_enterprise_install: false,
-      },
-    ],
-    is_ext_shared_channel: false,
-  };
+    { eventTime: now },
+  );
 }

@@ -190,23 +190,46 @@ export function viewSubmissionPayload(input: {
   };
 }
 
-export function appHomeOpenedEvent(input: { user: string; tab: 'home' | 'messages'; eventId: string }) {
+/**
+ * The Events API envelope Slack wraps every event in: one shape for every event the fake sends.
+ */
+export function eventEnvelope<E extends { type: string }>(
+  eventId: string,
+  event: E,
+  options: { isExtSharedChannel?: boolean; eventTime?: number } = {},
+) {
   return {
     token: 'legacy-verification-token',
     team_id: BOT.teamId,
+    context_team_id: BOT.teamId,
+    context_enterprise_id: null,
     api_app_id: BOT.appId,
     type: 'event_callback',
-    event_id: input.eventId,
-    event_time: Math.floor(Date.now() / 1000),
-    event: {
-      type: 'app_home_opened',
-      user: input.user,
-      channel: `D${input.user}`,
-      tab: input.tab,
-      event_ts: nowTs(),
-    },
-    authorizations: [{ team_id: BOT.teamId, user_id: BOT.botUserId, is_bot: true }],
+    event_id: eventId,
+    event_time: options.eventTime ?? Math.floor(Date.now() / 1000),
+    event,
+    authorizations: [
+      {
+        enterprise_id: null,
+        team_id: BOT.teamId,
+        user_id: BOT.botUserId,
+        is_bot: true,
+        is_enterprise_install: false,
+      },
+    ],
+    is_ext_shared_channel: options.isExtSharedChannel ?? false,
+    event_context: `4-${eventId}`,
   };
+}
+
+export function appHomeOpenedEvent(input: { user: string; tab: 'home' | 'messages'; eventId: string }) {
+  return eventEnvelope(input.eventId, {
+    type: 'app_home_opened',
+    user: input.user,
+    channel: `D${input.user}`,
+    tab: input.tab,
+    event_ts: nowTs(),
+  });
 }
 
 /**
@@ -226,16 +249,9 @@ export function linkSharedEvent(input: {
   isBotUserMember: boolean;
   isExtSharedChannel: boolean;
 }) {
-  return {
-    token: 'legacy-verification-token',
-    team_id: BOT.teamId,
-    context_team_id: BOT.teamId,
-    context_enterprise_id: null,
-    api_app_id: BOT.appId,
-    type: 'event_callback',
-    event_id: input.eventId,
-    event_time: Math.floor(Date.now() / 1000),
-    event: {
+  return eventEnvelope(
+    input.eventId,
+    {
       type: 'link_shared',
       channel: input.channel,
       is_bot_user_member: input.isBotUserMember,
@@ -247,16 +263,6 @@ export function linkSharedEvent(input: {
       links: input.links.map((link) => ({ domain: link.domain, url: link.url })),
       event_ts: nowTs(),
     },
-    authorizations: [
-      {
-        enterprise_id: null,
-        team_id: BOT.teamId,
-        user_id: BOT.botUserId,
-        is_bot: true,
-        is_enterprise_install: false,
-      },
-    ],
-    is_ext_shared_channel: input.isExtSharedChannel,
-    event_context: `4-${randomBytes(12).toString('hex')}`,
-  };
+    { isExtSharedChannel: input.isExtSharedChannel },
+  );
 }

@@ -1,5 +1,5 @@
 import { BOT } from './model.js';
-import type { UserRef } from './payloads.js';
+import { eventEnvelope, type UserRef } from './payloads.js';
 
 // What Slack sends an app for a Work Object's flexpane, as plain functions from data to request
 // bodies: the entity_details_requested event (someone opened the panel, or refreshed it) and the
@@ -24,42 +24,21 @@ export function entityDetailsRequestedEvent(
   input: EntityRef & { eventId: string; user: string; triggerId: string },
 ) {
   const link = input.appUnfurlUrl ?? input.url;
-  return {
-    token: 'legacy-verification-token',
-    team_id: BOT.teamId,
-    context_team_id: BOT.teamId,
-    context_enterprise_id: null,
-    api_app_id: BOT.appId,
-    type: 'event_callback',
-    event_id: input.eventId,
-    event_time: Math.floor(Date.now() / 1000),
-    event: {
-      type: 'entity_details_requested',
-      user: input.user,
-      external_ref: input.externalRef,
-      entity_url: input.url,
-      link: { url: link, domain: hostOf(link) },
-      app_unfurl_url: link,
-      event_ts: nowTs(),
-      trigger_id: input.triggerId,
-      user_locale: 'en-US',
-      // Left out when the panel is opened outside a message (Enterprise Search), as Slack does.
-      ...(input.channel ? { channel: input.channel } : {}),
-      ...(input.messageTs ? { message_ts: input.messageTs } : {}),
-      ...(input.threadTs ? { thread_ts: input.threadTs } : {}),
-    },
-    authorizations: [
-      {
-        enterprise_id: null,
-        team_id: BOT.teamId,
-        user_id: BOT.botUserId,
-        is_bot: true,
-        is_enterprise_install: false,
-      },
-    ],
-    is_ext_shared_channel: false,
-    event_context: `4-${input.eventId}`,
-  };
+  return eventEnvelope(input.eventId, {
+    type: 'entity_details_requested',
+    user: input.user,
+    external_ref: input.externalRef,
+    entity_url: input.url,
+    link: { url: link, domain: hostOf(link) },
+    app_unfurl_url: link,
+    event_ts: nowTs(),
+    trigger_id: input.triggerId,
+    user_locale: 'en-US',
+    // Left out when the panel is opened outside a message (Enterprise Search), as Slack does.
+    ...(input.channel ? { channel: input.channel } : {}),
+    ...(input.messageTs ? { message_ts: input.messageTs } : {}),
+    ...(input.threadTs ? { thread_ts: input.threadTs } : {}),
+  });
 }
 
 export function entityActionPayload(
