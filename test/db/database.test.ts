@@ -16,9 +16,9 @@ import { createOutboxStore } from '../../src/outbox/store.js';
 import { type AuditRecord, createAuditStore } from '../../src/services/audit-store.js';
 import {
   createDatabase,
-  type PostgresServer,
   postgresTests,
-  startPostgresServer,
+  type SharedPostgres,
+  sharedPostgres,
 } from '../helpers/postgres-server.js';
 
 function quietLogger(lines: string[] = []) {
@@ -416,11 +416,10 @@ describe('SQLite in DATA_DIR', () => {
 });
 
 describe.skipIf(postgresTests.skip)('PostgreSQL', () => {
-  let server: PostgresServer;
-  beforeAll(async () => {
-    server = await startPostgresServer();
-  }, 30_000);
-  afterAll(() => server?.destroy());
+  let server: SharedPostgres;
+  beforeAll(() => {
+    server = sharedPostgres();
+  });
 
   databaseContract('PostgreSQL', async () =>
     openDatabase({
@@ -489,28 +488,4 @@ describe.skipIf(postgresTests.skip)('PostgreSQL', () => {
     );
     expect((error as Error).message).not.toContain('s3cret-pw');
   });
-
-  it('lost mid-run: queries fail and isUp() says so, once in the log; back when the server is', async () => {
-    const lines: string[] = [];
-    const db = await openDatabase({
-      databaseUrl: await createDatabase(server, 'outage'),
-      dataDir: ':memory:',
-      logger: quietLogger(lines),
-    });
-    const store = createAuditStore(db);
-    await store.record(line('ORD-X', '2026-11-23T10:00:00.000Z'));
-    await server.stop();
-    for (let i = 0; i < 3; i++) await expect(store.forOrder('ORD-X', 10)).rejects.toThrow();
-    expect(db.isUp()).toBe(false);
-    expect(lines.filter((l) => l.includes('database unreachable'))).toHaveLength(1);
-    await server.start();
-    await expect
-      .poll(async () => (await store.forOrder('ORD-X', 10).catch(() => ({ total: -1 }))).total, {
-        interval: 200,
-        timeout: 15_000,
-      })
-      .toBe(1);
-    expect(db.isUp()).toBe(true);
-    await db.close();
-  }, 40_000);
 });

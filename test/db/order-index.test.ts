@@ -9,9 +9,9 @@ import type { IndexSearch } from '../../src/orders/types.js';
 import type { OrderSummary } from '../../src/partner-api/index.js';
 import {
   createDatabase,
-  type PostgresServer,
   postgresTests,
-  startPostgresServer,
+  type SharedPostgres,
+  sharedPostgres,
 } from '../helpers/postgres-server.js';
 import { searchTextContract, searchTimesOut } from './search-text-contract.js';
 
@@ -398,11 +398,10 @@ indexContract('SQLite', async () => {
 searchTextContract('SQLite', () => openDatabase({ databaseUrl: undefined, dataDir: ':memory:', logger }));
 
 describe.skipIf(postgresTests.skip)('on PostgreSQL', () => {
-  let server: PostgresServer;
-  beforeAll(async () => {
-    server = await startPostgresServer();
-  }, 30_000);
-  afterAll(() => server?.destroy());
+  let server: SharedPostgres;
+  beforeAll(() => {
+    server = sharedPostgres();
+  });
   indexContract('PostgreSQL', async () => {
     const url = await createDatabase(server, 'order_index');
     return {

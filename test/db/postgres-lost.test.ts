@@ -4,6 +4,7 @@ import type { FakeSlack } from '../../sandbox/fake-slack/server.js';
 import type { PartnerSimulator } from '../../sandbox/simulator/server.js';
 import { openDatabase } from '../../src/db/index.js';
 import { createLogger } from '../../src/logger.js';
+import { type AuditRecord, createAuditStore } from '../../src/services/audit-store.js';
 import {
   CHANNEL,
   type DeskUnderTest,
@@ -23,6 +24,28 @@ import {
 import { until } from '../helpers/until.js';
 
 const textOf = (value: unknown) => JSON.stringify(value) ?? '';
+
+/** A logger whose lines land in `lines`. */
+function loggerInto(lines: string[]) {
+  const destination = new Writable({
+    write: (chunk, _encoding, done) => {
+      lines.push(...String(chunk).split('\n').filter(Boolean));
+      done();
+    },
+  });
+  return createLogger({ level: 'info', secrets: [], destination });
+}
+
+const auditLine = (orderId: string): AuditRecord => ({
+  at: new Date('2026-11-23T10:00:00.000Z'),
+  userId: 'U0AGENT',
+  channelId: 'C0SUPPORT',
+  orderId,
+  outcome: 'shown',
+  via: 'command',
+  keyCount: 2,
+  traceId: 'trace-1',
+});
 
 describe.skipIf(postgresTests.skip)('PostgreSQL lost while the app runs', () => {
   let postgres: PostgresServer;
@@ -81,23 +104,14 @@ describe.skipIf(postgresTests.skip)('PostgreSQL lost while the app runs', () => 
   it('a write refused: not writable, the real error logged once; writable again once the probe write succeeds', async () => {
     const url = await createDatabase(postgres, 'read_only');
     const lines: string[] = [];
-    const logger = createLogger({
-      level: 'info',
-      secrets: [],
-      destination: new Writable({
-        write: (chunk, _encoding, done) => {
-          lines.push(...String(chunk).split('\n').filter(Boolean));
-          done();
-        },
-      }),
-    });
-    const db = await openDatabase({ databaseUrl: url, dataDir: ':memory:', logger });
+    const db = await openDatabase({ databaseUrl: url, dataDir: ':memory:', logger: loggerInto(lines) });
     // New sessions of that database are read-only; the pool's sessions are ended, so it opens new ones.
+    const name = new URL(url).pathname.slice(1);
     const setReadOnly = async (on: boolean) => {
-      await psql(postgres.url, `ALTER DATABASE read_only SET default_transaction_read_only = ${on}`);
+      await psql(postgres.url, `ALTER DATABASE "${name}" SET default_transaction_read_only = ${on}`);
       await psql(
         postgres.url,
-        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = 'read_only'",
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${name}'`,
       );
     };
     const write = () =>
@@ -135,4 +149,29 @@ describe.skipIf(postgresTests.skip)('PostgreSQL lost while the app runs', () => 
     await write();
     await db.close();
   }, 30_000);
+
+  // The database layer alone; the tests above see the same through the app.
+  it('the database layer lost mid-run: queries fail and isUp() says so, once in the log; back when the server is', async () => {
+    const lines: string[] = [];
+    const db = await openDatabase({
+      databaseUrl: await createDatabase(postgres, 'outage'),
+      dataDir: ':memory:',
+      logger: loggerInto(lines),
+    });
+    const store = createAuditStore(db);
+    await store.record(auditLine('ORD-X'));
+    await postgres.stop();
+    for (let i = 0; i < 3; i++) await expect(store.forOrder('ORD-X', 10)).rejects.toThrow();
+    expect(db.isUp()).toBe(false);
+    expect(lines.filter((l) => l.includes('database unreachable'))).toHaveLength(1);
+    await postgres.start();
+    await expect
+      .poll(async () => (await store.forOrder('ORD-X', 10).catch(() => ({ total: -1 }))).total, {
+        interval: 200,
+        timeout: 15_000,
+      })
+      .toBe(1);
+    expect(db.isUp()).toBe(true);
+    await db.close();
+  }, 40_000);
 });

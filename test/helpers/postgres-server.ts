@@ -3,6 +3,7 @@ import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { inject } from 'vitest';
 import { freePort } from './free-port.js';
 
 /**
@@ -139,20 +140,50 @@ export async function psql(url: string, sql: string): Promise<string> {
   return result.stdout.trim();
 }
 
-/** Creates an empty database on the server and returns its URL (one database per test file). */
-export async function createDatabase(server: Pick<PostgresServer, 'url'>, name: string): Promise<string> {
-  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name)) throw new Error(`not a plain database name: ${name}`);
-  await psql(server.url, `CREATE DATABASE "${name}"`);
+let databasesCreated = 0;
+
+/**
+ * Creates an empty database on the server and returns its URL. The name gets this process's ID and
+ * a count, so files sharing the run's server (`sharedPostgres`) never ask for the same one.
+ */
+export async function createDatabase(server: SharedPostgres, name: string): Promise<string> {
+  if (!/^[a-z_][a-z0-9_]{0,40}$/.test(name)) throw new Error(`not a plain database name: ${name}`);
+  databasesCreated += 1;
+  const unique = `${name}_${process.pid}_${databasesCreated}`;
+  await psql(server.url, `CREATE DATABASE "${unique}"`);
   const url = new URL(server.url);
-  url.pathname = `/${name}`;
+  url.pathname = `/${unique}`;
   return url.toString();
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The run's shared PostgreSQL server (test/global-setup.ts), or '' when none is installed. */
+    postgresUrl: string;
+  }
+}
+
+/**
+ * The PostgreSQL server the whole run shares (started once by test/global-setup.ts), for files that
+ * only need databases of their own (`createDatabase`). A file that stops or kills its server starts
+ * its own with `startPostgresServer`.
+ */
+export type SharedPostgres = Pick<PostgresServer, 'url'>;
+
+export function sharedPostgres(): SharedPostgres {
+  const url = inject('postgresUrl');
+  if (!url)
+    throw new Error('no shared PostgreSQL server: test/global-setup.ts starts one when it is installed');
+  return { url };
 }
 
 /**
  * A real PostgreSQL server on a random loopback port, in a temporary directory, tuned for tests
  * (no fsync). As root, initdb and postgres run as the `postgres` OS user, which owns the directory.
  */
-export async function startPostgresServer(): Promise<PostgresServer> {
+export async function startPostgresServer(
+  options: { maxConnections?: number } = {},
+): Promise<PostgresServer> {
   const bin = postgresTests.bin;
   if (!bin) throw new Error('PostgreSQL is not installed; .ci/run installs it (apt-get install postgresql)');
   const user = serverUser();
@@ -219,6 +250,8 @@ export async function startPostgresServer(): Promise<PostgresServer> {
         'fsync=off',
         '-c',
         'full_page_writes=off',
+        '-c',
+        `max_connections=${options.maxConnections ?? 100}`,
       ],
       { ...user, cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] },
     );

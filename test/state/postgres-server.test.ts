@@ -45,10 +45,12 @@ describe.skipIf(postgresTests.skip)('the throwaway PostgreSQL server for tests',
     ).toBe('UTF8');
   });
 
-  it('creates a fresh, usable database per test file', async () => {
+  it('creates a fresh, usable database each time, its name unique to this process', async () => {
     const url = await createDatabase(server, 'orders_test');
-    expect(url).toBe(`postgres://postgres@127.0.0.1:${server.port}/orders_test`);
-    expect(await psql(url, 'select current_database()')).toBe('orders_test');
+    const name = new URL(url).pathname.slice(1);
+    expect(name).toMatch(new RegExp(`^orders_test_${process.pid}_\\d+$`));
+    expect(url).toBe(`postgres://postgres@127.0.0.1:${server.port}/${name}`);
+    expect(await psql(url, 'select current_database()')).toBe(name);
     expect(await psql(url, "select count(*) from pg_tables where schemaname = 'public'")).toBe('0');
     await psql(
       url,
@@ -57,9 +59,10 @@ describe.skipIf(postgresTests.skip)('the throwaway PostgreSQL server for tests',
     expect(await psql(url, "select string_agg(id || ':' || sku, ',' order by id) from orders")).toBe(
       '1:A-1,2:B-2',
     );
-    await expect(createDatabase(server, 'orders_test')).rejects.toThrow(
-      'database "orders_test" already exists',
-    );
+    // The same name again is another, empty database.
+    const again = await createDatabase(server, 'orders_test');
+    expect(again).not.toBe(url);
+    expect(await psql(again, "select count(*) from pg_tables where schemaname = 'public'")).toBe('0');
     await expect(createDatabase(server, 'Bad-Name')).rejects.toThrow('not a plain database name: Bad-Name');
   });
 
