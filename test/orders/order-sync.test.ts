@@ -153,12 +153,15 @@ describe('the order sync against the simulator', () => {
     const { sync, kinds } = syncWith(index, { pagesPerRound: 10 });
     await sync.runOnce();
     expect((await sync.status()).backfill.done).toBe(true);
-    // Past the first re-checks' back-offs (they double to an hour), then one hour of rounds every 10 s.
+    // Past the first re-checks' back-offs (they double to an hour), then one hour of rounds every 20 s:
+    // three rounds per 60 s interval, so 120 rounds an hour where a follow is not due and only the
+    // re-check budget (10 an hour) stands between them and the partner; more rounds would only cost
+    // time, not chances.
     clock += 2 * 3_600_000;
     await sync.runOnce();
     const start = kinds.length;
-    for (let i = 0; i < 360; i++) {
-      clock += 10_000;
+    for (let i = 0; i < 180; i++) {
+      clock += 20_000;
       await sync.runOnce();
     }
     const hour = kinds.slice(start);
@@ -217,7 +220,12 @@ describe('the order sync against the simulator', () => {
 
   it('stays within ORDER_SYNC_MAX_RPS, measured at the simulator', async () => {
     const index = await setUp();
-    const { sync } = syncWith(index, { pagesPerRound: 10, maxRps: 2 });
+    // The round reads 6 pages (5 of the backfill, the newest once more). At 5 a second, the 6th is the
+    // first one over the budget: it must wait for the next one-second window. One window change is the
+    // shortest sample that can show the cap (without it all six go within a few ms), and it is real
+    // time, measured where the partner sees it.
+    const maxRps = 5;
+    const { sync } = syncWith(index, { pagesPerRound: 10, maxRps });
     simulator.resetStats();
     const startedAt = Date.now();
     await sync.runOnce();
@@ -225,11 +233,10 @@ describe('the order sync against the simulator', () => {
       .map((arrival) => arrival.at)
       .filter((at) => at >= startedAt)
       .sort((x, y) => x - y);
-    expect(times).toHaveLength(6);
-    // Fixed one-second windows of 2: six requests need at least two window changes.
-    for (const [i, start] of times.entries())
-      expect(times.slice(i).filter((t) => t - start < 1_000).length).toBeLessThanOrEqual(4);
-    expect((times.at(-1) ?? 0) - (times[0] ?? 0)).toBeGreaterThanOrEqual(1_500);
+    expect(times).toHaveLength(maxRps + 1);
+    // Fixed one-second windows of 5: the 6th a window later (the window opens at the first request's
+    // turn, before the partner sees it: up to a couple of hundred ms on a loaded 2-core machine).
+    expect((times[maxRps] ?? 0) - (times[0] ?? 0)).toBeGreaterThanOrEqual(750);
   });
 
   it('a page unreadable three times is skipped as a gap: the backfill goes on in the same round; the gap is logged and in the status; the reconciliation reads it again at once', async () => {
