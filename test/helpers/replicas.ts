@@ -2,7 +2,7 @@ import type { FakeSlack } from '../../sandbox/fake-slack/server.js';
 import type { PartnerSimulator, SimulatorOptions } from '../../sandbox/simulator/server.js';
 import { assertNoSecretLeaks, type DeskUnderTest, startDesk, startTestSlack } from './harness.js';
 import { startTestSimulator } from './partner.js';
-import { createDatabase, type PostgresServer, startPostgresServer } from './postgres-server.js';
+import { createDatabase, sharedPostgres } from './postgres-server.js';
 import { type RedisServer, startRedisServer } from './redis-server.js';
 
 // Several Order Desk replicas as production runs them: one partner, one Slack, one Redis for the
@@ -12,7 +12,10 @@ import { type RedisServer, startRedisServer } from './redis-server.js';
 export interface ReplicaSetOptions {
   /** How many replicas (3 by default). */
   count?: number;
-  /** Share one PostgreSQL database (DATABASE_URL); otherwise each replica has its own SQLite in memory. */
+  /**
+   * Share one PostgreSQL database (DATABASE_URL, on the run's shared server); otherwise each replica
+   * has its own SQLite in memory.
+   */
   postgres?: boolean;
   simulator?: SimulatorOptions;
   /** Settings every replica gets, beside REDIS_URL, REDIS_PREFIX and DATABASE_URL. */
@@ -28,7 +31,6 @@ export interface ReplicaSet {
   slack: FakeSlack;
   /** The shared Redis (tests stop and start it to see the replicas through an outage). */
   redis: RedisServer;
-  postgres: PostgresServer | undefined;
   /** The settings the replicas were started with (to start another one like them). */
   env: Record<string, string>;
   /** Stops one replica (a deploy, a crash): it leaves `replicas`; its log is still checked at the end. */
@@ -39,17 +41,14 @@ export interface ReplicaSet {
 }
 
 export async function startReplicaSet(options: ReplicaSetOptions = {}): Promise<ReplicaSet> {
-  const [redis, postgres]: [RedisServer, PostgresServer | undefined] = await Promise.all([
-    startRedisServer(),
-    options.postgres ? startPostgresServer() : Promise.resolve(undefined),
-  ]);
+  const redis = await startRedisServer();
   const simulator = await startTestSimulator(options.simulator);
   const slack = await startTestSlack();
   options.beforeStart?.(slack);
   const env = {
     REDIS_URL: redis.url,
     REDIS_PREFIX: `r${Date.now()}:`,
-    ...(postgres ? { DATABASE_URL: await createDatabase(postgres, 'replicas') } : {}),
+    ...(options.postgres ? { DATABASE_URL: await createDatabase(sharedPostgres(), 'replicas') } : {}),
     ...options.env,
   };
   // Started together: with PostgreSQL, the migrations run once, under the advisory lock.
@@ -62,7 +61,6 @@ export async function startReplicaSet(options: ReplicaSetOptions = {}): Promise<
     simulator,
     slack,
     redis,
-    postgres,
     env,
     via(index, send) {
       slack.appUrl = replicas[index]?.appUrl;
@@ -79,7 +77,7 @@ export async function startReplicaSet(options: ReplicaSetOptions = {}): Promise<
       await simulator.stop();
       for (const replica of [...replicas, ...stopped])
         assertNoSecretLeaks(slack, replica.logs, simulator.apiKey);
-      await Promise.all([redis.destroy(), postgres?.destroy()]);
+      await redis.destroy();
     },
   };
 }

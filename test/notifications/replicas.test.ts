@@ -10,12 +10,7 @@ import {
   USERS,
 } from '../helpers/harness.js';
 import { startTestSimulator } from '../helpers/partner.js';
-import {
-  createDatabase,
-  type PostgresServer,
-  postgresTests,
-  startPostgresServer,
-} from '../helpers/postgres-server.js';
+import { createDatabase, postgresTests, sharedPostgres } from '../helpers/postgres-server.js';
 import { type RedisServer, redisTests, startRedisServer } from '../helpers/redis-server.js';
 import { holdTime } from '../jobs/fake-clock.js';
 import { roundsUntil } from './rounds.js';
@@ -25,7 +20,6 @@ import { roundsUntil } from './rounds.js';
 // replica that posts stops halfway. The sync's and the order events' rounds run, on every replica, when
 // the test moves the time it holds.
 describe.skipIf(postgresTests.skip || redisTests.skip)('order events on three replicas', () => {
-  let postgres: PostgresServer;
   let redis: RedisServer;
   let simulator: PartnerSimulator;
   let slack: FakeSlack;
@@ -40,12 +34,12 @@ describe.skipIf(postgresTests.skip || redisTests.skip)('order events on three re
       { maxRounds: 200 },
     );
   beforeAll(async () => {
-    [postgres, redis] = await Promise.all([startPostgresServer(), startRedisServer()]);
+    redis = await startRedisServer();
     simulator = await startTestSimulator({ orders: 30 });
     slack = await startTestSlack();
     slack.postsPerSecondPerChannel = 20;
     const env = {
-      DATABASE_URL: await createDatabase(postgres, 'notify'),
+      DATABASE_URL: await createDatabase(sharedPostgres(), 'notify'),
       REDIS_URL: redis.url,
       REDIS_PREFIX: `ntf${Date.now()}:`,
       ORDER_SYNC_SECONDS: '1',
@@ -61,7 +55,7 @@ describe.skipIf(postgresTests.skip || redisTests.skip)('order events on three re
     await slack?.stop();
     await simulator?.stop();
     for (const replica of replicas) assertNoSecretLeaks(slack, replica.logs, simulator.apiKey);
-    await Promise.all([postgres?.destroy(), redis?.destroy()]);
+    await redis?.destroy();
   });
 
   it('each event posted once, each watch answered once, across a change of the posting replica', async () => {
