@@ -1,4 +1,5 @@
 import type { WebClient } from '@slack/web-api';
+import { type JobClock, systemClock } from '../jobs/index.js';
 import type { AppLogger } from '../logger.js';
 
 /** What must arrive, for the metrics and the log (a closed set: never a channel or a user). */
@@ -23,11 +24,12 @@ export interface DeliveryOptions {
   metrics?: DeliveryMetrics | undefined;
   /** How long one delivery may keep trying (waits included) before it gives up. */
   maxWaitMs?: number | undefined;
-  sleep?: ((ms: number, signal: AbortSignal) => Promise<void>) | undefined;
+  /** Its waits (Retry-After, the back-off) and the time they count against: the app's clock (tests drive it). */
+  clock?: JobClock | undefined;
 }
 
 export interface CallOptions {
-  /** When the delivery was asked for (a post that waited in its channel's queue has used part of its time). */
+  /** When the delivery was asked for, on its clock (a post that waited in its channel's queue has used part of its time). */
   since?: number | undefined;
   /** This delivery's own limit, shorter than the default for what is only useful soon (an unfurl). */
   maxWaitMs?: number | undefined;
@@ -116,28 +118,10 @@ export function slackErrorCode(error: unknown): string {
   );
 }
 
-function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) {
-      reject(new DeliveryGaveUpError('stopped'));
-      return;
-    }
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new DeliveryGaveUpError('stopped'));
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
 export function createSlackDelivery(client: WebClient, options: DeliveryOptions): SlackDelivery {
   const log = options.logger.child({ component: 'slack-delivery' });
   const maxWaitMs = options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
-  const sleep = options.sleep ?? abortableSleep;
+  const clock = options.clock ?? systemClock;
   const stopping = new AbortController();
   // The tail of each channel's queue of posts: the next post starts when the one before has ended.
   const channelTails = new Map<string, Promise<unknown>>();
@@ -148,7 +132,7 @@ export function createSlackDelivery(client: WebClient, options: DeliveryOptions)
     run: () => Promise<T>,
     callOptions: CallOptions = {},
   ): Promise<T> {
-    const startedAt = callOptions.since ?? Date.now();
+    const startedAt = callOptions.since ?? clock.now();
     const limitMs = callOptions.maxWaitMs ?? maxWaitMs;
     const waitsEnd = callOptions.signal
       ? AbortSignal.any([stopping.signal, callOptions.signal])
@@ -162,7 +146,7 @@ export function createSlackDelivery(client: WebClient, options: DeliveryOptions)
       } catch (error) {
         const advice = retryAdvice(error);
         const waitMs = advice?.waitMs ?? backoffMs;
-        if (!advice || Date.now() - startedAt + waitMs > limitMs || waitsEnd.aborted) {
+        if (!advice || clock.now() - startedAt + waitMs > limitMs || waitsEnd.aborted) {
           options.metrics?.onOutcome(kind, 'failed');
           throw error;
         }
@@ -172,9 +156,9 @@ export function createSlackDelivery(client: WebClient, options: DeliveryOptions)
           'Slack refused a delivery for now; trying again',
         );
         if (advice.waitMs === undefined) backoffMs = Math.min(backoffMs * 2, MAX_BACKOFF_MS);
-        try {
-          await sleep(waitMs, waitsEnd);
-        } catch {
+        await clock.sleep(waitMs, waitsEnd);
+        // Stopped while it waited: it fails now (what was not posted stays to be posted later).
+        if (waitsEnd.aborted) {
           options.metrics?.onOutcome(kind, 'failed');
           throw error;
         }
@@ -191,7 +175,7 @@ export function createSlackDelivery(client: WebClient, options: DeliveryOptions)
         return Promise.reject(new DeliveryGaveUpError(`${waiting} posts already wait for this channel`));
       }
       queued.set(message.channel, waiting + 1);
-      const askedAt = Date.now();
+      const askedAt = clock.now();
       const previous = channelTails.get(message.channel) ?? Promise.resolve();
       const next = previous
         .catch(() => undefined)

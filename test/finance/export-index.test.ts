@@ -12,6 +12,7 @@ import { createSlackDelivery } from '../../src/services/slack-delivery.js';
 import { createMemoryState } from '../../src/state/index.js';
 import { clientFor, startTestSimulator } from '../helpers/partner.js';
 import { createDatabase, postgresTests, startPostgresServer } from '../helpers/postgres-server.js';
+import { createRecordedClock } from '../helpers/recorded-clock.js';
 
 const logger = createLogger({
   level: 'silent',
@@ -34,6 +35,9 @@ function sameBytes(name: string, open: () => Promise<OrderDeskDb>) {
     let simulator: PartnerSimulator;
     let slack: FakeSlack;
     let db: OrderDeskDb;
+    // The delivery's clock: a wait it asks for (the upload's back-off) ends when the test says.
+    let time = NOW;
+    const clock = createRecordedClock(() => time);
     beforeAll(async () => {
       simulator = await startTestSimulator({
         orders: 900,
@@ -89,7 +93,7 @@ function sameBytes(name: string, open: () => Promise<OrderDeskDb>) {
           {
             partner: clientFor(simulator),
             client,
-            delivery: createSlackDelivery(client, { logger }),
+            delivery: createSlackDelivery(client, { logger, clock }),
             logger,
             currency: 'EUR',
             timeZone: 'UTC',
@@ -155,10 +159,19 @@ function sameBytes(name: string, open: () => Promise<OrderDeskDb>) {
       const fromPartner = await exportOnce(request, false);
       const callsBefore = slack.calls.length;
       slack.failNext(UPLOAD, { status: 500 });
-      const refused = await exportOnce(request, true);
+      const uploads = () => slack.calls.slice(callsBefore).filter((call) => call.method === UPLOAD);
+      const sleepsBefore = clock.sleeps.length;
+      const exporting = exportOnce(request, true);
+      // The delivery backs off 1 s on its clock, and uploads nothing again before the test ends the wait.
+      const wait = await clock.asked(() => true, sleepsBefore);
+      expect(wait.ms).toBe(1_000);
+      expect(uploads().map((call) => call.status)).toEqual([500]);
+      time += wait.ms;
+      clock.end(wait);
+      const refused = await exporting;
       expect(refused.bytes.equals(fromPartner.bytes)).toBe(true);
-      const uploads = slack.calls.slice(callsBefore).filter((call) => call.method === UPLOAD);
-      expect(uploads.map((call) => call.status)).toEqual([500, 200]);
+      expect(uploads().map((call) => call.status)).toEqual([500, 200]);
+      expect(uploads()[1]?.at).toBeGreaterThanOrEqual(wait.endedAt ?? Number.POSITIVE_INFINITY);
     });
   });
 }

@@ -69,8 +69,11 @@ describe('a delivery that must arrive', () => {
     const delivery = createSlackDelivery({} as WebClient, {
       logger,
       metrics,
-      sleep: async (ms) => {
-        waits.push(ms);
+      clock: {
+        now: () => Date.now(),
+        sleep: async (ms) => {
+          waits.push(ms);
+        },
       },
     });
     const result = await delivery.call('audit', async () => {
@@ -94,7 +97,7 @@ describe('a delivery that must arrive', () => {
       logger,
       metrics,
       maxWaitMs: 5_000,
-      sleep: async () => undefined,
+      clock: { now: () => Date.now(), sleep: async () => undefined },
     });
     // Asked for 4 s ago: a 2 s wait would end past the 5 s allowed.
     await expect(
@@ -109,7 +112,7 @@ describe('a delivery that must arrive', () => {
       logger,
       metrics,
       maxWaitMs: 5_000,
-      sleep: async () => undefined,
+      clock: { now: () => Date.now(), sleep: async () => undefined },
     });
     await expect(
       delivery.call('finance_alert', async () => Promise.reject(rateLimited(30))),
@@ -127,8 +130,11 @@ describe('a delivery that must arrive', () => {
       logger,
       metrics,
       maxWaitMs: 600_000,
-      sleep: async (ms) => {
-        waits.push(ms);
+      clock: {
+        now: () => Date.now(),
+        sleep: async (ms) => {
+          waits.push(ms);
+        },
       },
     });
     const failures = [rateLimited(2)];
@@ -169,10 +175,13 @@ describe('a delivery that must arrive', () => {
     } as unknown as WebClient;
     const delivery = createSlackDelivery(client, {
       logger,
-      sleep: () =>
-        new Promise<void>((resolve) => {
-          releaseWait = resolve;
-        }),
+      clock: {
+        now: () => Date.now(),
+        sleep: () =>
+          new Promise<void>((resolve) => {
+            releaseWait = resolve;
+          }),
+      },
     });
     const a1 = delivery.post('audit', { channel: 'C1', text: 'a1' });
     const a2 = delivery.post('audit', { channel: 'C1', text: 'a2' });
