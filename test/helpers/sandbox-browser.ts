@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { type SandboxProcess, startSandboxProcess } from './sandbox-process.js';
 
 // The browser tests drive `npm run sandbox` in Debian's Chromium. Without Chromium they are skipped
@@ -27,27 +28,59 @@ export function skipWithoutBrowser(name: string): boolean {
   return true;
 }
 
+/** One sandbox process and one headless Chromium, shared by every browser test. */
 export interface SandboxInBrowser {
-  sandbox: SandboxProcess;
-  browser: Browser;
-  page: Page;
-  close(): Promise<void>;
+  readonly sandbox: SandboxProcess;
+  readonly browser: Browser;
+  /**
+   * A new page (1280 × 900) in a browser context of its own, loaded and `ready`: it starts as a person
+   * first sees the sandbox (the first user, the first channel), whatever earlier pages picked. What
+   * the sandbox holds (messages, subscriptions, the balance) is shared by every page. The page must
+   * load nothing from outside this machine.
+   */
+  openPage(options?: { ready?: string }): Promise<Page>;
 }
 
 /**
- * Starts the sandbox, opens its page in headless Chromium (1280 × 900) and waits for `ready`.
- * `beforeLoad` sees the page before it loads (to watch its requests).
+ * Registers, in the calling describe block, the hooks that start the sandbox (`npm run sandbox`'s
+ * entry point) and Chromium once before its tests, and stop both after them. Starting them takes
+ * seconds of both cores: the browser tests pay it once, not once per file.
  */
-export async function openSandboxInBrowser(
-  options: { ready?: string; beforeLoad?: (page: Page, sandbox: SandboxProcess) => void } = {},
-): Promise<SandboxInBrowser> {
+export function useSandboxInBrowser(): SandboxInBrowser {
+  let started: { sandbox: SandboxProcess; browser: Browser } | undefined;
+  beforeAll(async () => {
+    started = await startSandboxInBrowser();
+  }, 40_000);
+  afterAll(async () => {
+    try {
+      await started?.browser.close();
+    } finally {
+      await started?.sandbox.stop();
+    }
+  });
+  const running = () => {
+    if (!started)
+      throw new Error('the sandbox and the browser start in beforeAll: use them in a test or a hook');
+    return started;
+  };
+  return {
+    get sandbox() {
+      return running().sandbox;
+    },
+    get browser() {
+      return running().browser;
+    },
+    openPage: (options) => openPage(running(), options),
+  };
+}
+
+async function startSandboxInBrowser(): Promise<{ sandbox: SandboxProcess; browser: Browser }> {
   if (!chromiumPath)
     throw new Error(`CI=true and no Chromium at ${CANDIDATES.join(', ')}: .ci/run installs it.`);
   mkdirSync(DOCS_SHOTS, { recursive: true });
   const sandbox = await startSandboxProcess();
-  let browser: Browser | undefined;
   try {
-    browser = await chromium.launch({
+    const browser = await chromium.launch({
       executablePath: chromiumPath,
       args: [
         '--headless',
@@ -59,23 +92,26 @@ export async function openSandboxInBrowser(
         '--no-first-run',
       ],
     });
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    options.beforeLoad?.(page, sandbox);
-    await page.goto(sandbox.url);
-    await page.waitForSelector(options.ready ?? 'body[data-ready=true]');
-    const opened = browser;
-    return {
-      sandbox,
-      browser: opened,
-      page,
-      async close() {
-        await opened.close();
-        await sandbox.stop();
-      },
-    };
+    return { sandbox, browser };
   } catch (error) {
-    await browser?.close();
     await sandbox.stop();
     throw error;
   }
+}
+
+async function openPage(
+  { sandbox, browser }: { sandbox: SandboxProcess; browser: Browser },
+  { ready = 'body[data-ready=true]' }: { ready?: string } = {},
+): Promise<Page> {
+  // browser.newPage: a context of its own (its own localStorage, where the page keeps the user and
+  // the channel picked), closed with the page.
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const outside: string[] = [];
+  page.on('request', (request) => {
+    if (!request.url().startsWith(sandbox.url)) outside.push(request.url());
+  });
+  await page.goto(sandbox.url);
+  await page.waitForSelector(ready);
+  expect(outside).toEqual([]);
+  return page;
 }

@@ -1,27 +1,20 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openSandboxInBrowser, SHOTS, skipWithoutBrowser } from '../helpers/sandbox-browser.js';
-import type { SandboxProcess } from '../helpers/sandbox-process.js';
+import { type SandboxInBrowser, SHOTS } from '../../helpers/sandbox-browser.js';
 
-// The sandbox's "Run workflow step" panel in Debian's Chromium, as a workflow author would try it:
-// each run reaches the real app as Slack's function_executed and shows how the app ended the step.
-// Skipped without Chromium, except under CI=true (as the other browser test).
-describe.skipIf(skipWithoutBrowser('the sandbox workflow panel browser test'))(
-  'the sandbox’s Run workflow step panel',
-  () => {
-    let sandbox: SandboxProcess;
-    let browser: Browser;
+// The sandbox's "Run workflow step" panel, as a workflow author would try it: each run reaches the
+// real app as Slack's function_executed and shows how the app ended the step. Its page is its own
+// (the panel closed, nothing picked), ready once the panel has loaded the steps.
+export function describeWorkflowPanel(shared: SandboxInBrowser): void {
+  describe('the sandbox’s Run workflow step panel', () => {
     let page: Page;
 
     beforeAll(async () => {
-      ({ sandbox, browser, page } = await openSandboxInBrowser({
-        ready: 'body[data-ready=true][data-workflow-panel=ready]',
-      }));
-    }, 40_000);
+      page = await shared.openPage({ ready: 'body[data-ready=true][data-workflow-panel=ready]' });
+    });
 
     afterAll(async () => {
-      await browser?.close();
-      await sandbox?.stop();
+      await page?.close();
     });
 
     async function as(userId: string) {
@@ -97,5 +90,5 @@ describe.skipIf(skipWithoutBrowser('the sandbox workflow panel browser test'))(
       expect(member.text).toContain('is not in finance');
       await close();
     });
-  },
-);
+  });
+}
