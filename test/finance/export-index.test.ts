@@ -11,7 +11,7 @@ import { createOrderSync } from '../../src/orders/order-sync.js';
 import { createSlackDelivery } from '../../src/services/slack-delivery.js';
 import { createMemoryState } from '../../src/state/index.js';
 import { clientFor, startTestSimulator } from '../helpers/partner.js';
-import { createDatabase, postgresTests, startPostgresServer } from '../helpers/postgres-server.js';
+import { createDatabase, postgresTests, sharedPostgres } from '../helpers/postgres-server.js';
 import { createRecordedClock } from '../helpers/recorded-clock.js';
 
 const logger = createLogger({
@@ -179,12 +179,11 @@ function sameBytes(name: string, open: () => Promise<OrderDeskDb>) {
 sameBytes('SQLite', () => openDatabase({ databaseUrl: undefined, dataDir: ':memory:', logger }));
 
 describe.skipIf(postgresTests.skip)('on PostgreSQL', () => {
-  let server: Awaited<ReturnType<typeof startPostgresServer>>;
-  beforeAll(async () => {
-    server = await startPostgresServer();
-  }, 30_000);
-  afterAll(() => server?.destroy());
   sameBytes('PostgreSQL', async () =>
-    openDatabase({ databaseUrl: await createDatabase(server, 'export_index'), dataDir: ':memory:', logger }),
+    openDatabase({
+      databaseUrl: await createDatabase(sharedPostgres(), 'export_index'),
+      dataDir: ':memory:',
+      logger,
+    }),
   );
 });
