@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { LongestFirstSequencer } from './test/sequencer.js';
 
 // The two files that fire hundreds of commands at once and assert every ack within Slack's 3 s:
 // they run last, beside each other only, so another file's load does not eat into their 3 s.
@@ -19,6 +20,8 @@ export default defineConfig({
   test: {
     // The app compiled once, for the tests that start it as a process (test/global-setup.ts).
     globalSetup: ['test/global-setup.ts'],
+    // The longest files first, also on a fresh clone (test/sequencer.ts).
+    sequence: { sequencer: LongestFirstSequencer },
     projects: [
       {
         test: {

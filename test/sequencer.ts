@@ -1,0 +1,29 @@
+import { relative } from 'node:path';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/**
+ * The files that take longest, started first. Vitest starts the files that took longest in the last
+ * run first; a fresh clone (CI) has no last run, and vitest orders by file size instead, which would
+ * start the browser test (a small file driving a sandbox for half a minute) last and add its whole
+ * time to the end of the run. A file missing from this list is only scheduled less well.
+ */
+const LONGEST_FIRST = [
+  'test/sandbox/browser.test.ts',
+  'test/reliability/slack-limits.test.ts',
+  'test/app/shutdown.test.ts',
+  'test/app/startup.test.ts',
+  'test/notifications/subscriptions.test.ts',
+];
+
+export class LongestFirstSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const rank = (file: TestSpecification) => {
+      const index = LONGEST_FIRST.indexOf(relative(file.project.config.root, file.moduleId));
+      return index === -1 ? LONGEST_FIRST.length : index;
+    };
+    const group = (file: TestSpecification) => file.project.config.sequence.groupOrder;
+    // Array sort is stable: the rest keep vitest's order.
+    return sorted.sort((a, b) => group(a) - group(b) || rank(a) - rank(b));
+  }
+}
