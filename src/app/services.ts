@@ -53,7 +53,7 @@ export interface BuildOptions {
   /** A database opened elsewhere (tests); otherwise DATABASE_URL or DATA_DIR decides. */
   db?: OrderDeskDb | undefined;
   now?: (() => Date) | undefined;
-  /** The background jobs' clock (tests drive their timers); otherwise real time on `now`. */
+  /** The background jobs' clock, and the Slack deliveries' waits (tests drive them); otherwise real time on `now`. */
   jobClock?: JobClock | undefined;
 }
 
@@ -151,6 +151,8 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
   const delivery = createSlackDelivery(slack, {
     logger,
     maxWaitMs: env.SLACK_DELIVERY_MAX_WAIT_SECONDS * 1000,
+    // The app's one clock: a delivery waits out Retry-After and its back-off on it, as the jobs do.
+    clock: options.jobClock,
     metrics: {
       onRetry: (kind, reason) => metrics.slackDeliveryRetries.inc({ kind, reason }),
       onOutcome: (kind, outcome) => metrics.slackDeliveries.inc({ kind, outcome }),

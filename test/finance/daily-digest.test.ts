@@ -15,6 +15,7 @@ import {
   startTestSlack,
 } from '../helpers/harness.js';
 import { startTestSimulator } from '../helpers/partner.js';
+import { createRecordedClock, type RecordedClock } from '../helpers/recorded-clock.js';
 import { type RedisServer, redisTests, startRedisServer } from '../helpers/redis-server.js';
 import { heldClock } from '../jobs/fake-clock.js';
 
@@ -105,6 +106,7 @@ function expectFigures(text: string, day: string, expected: ReturnType<typeof ex
 describe('the daily digest', () => {
   let h: Harness;
   let now = new Date('2026-11-22T08:59:59.000Z');
+  const clock = createRecordedClock(() => now.getTime());
   const failedIds: string[] = [];
   // A SQLite file (the default setup), so that a restarted app finds the day's digest in the outbox.
   const dataDir = mkdtempSync(join(tmpdir(), 'order-desk-digest-'));
@@ -114,8 +116,8 @@ describe('the daily digest', () => {
       // DIGEST_TIME left at its default, 09:00; REPORT_TIMEZONE at UTC.
       env: { DIGEST_CHANNEL_ID: DIGEST, DATA_DIR: dataDir, ...PACE },
       now: () => now,
-      // The check runs when the test says (runOnce), on the test's time.
-      jobClock: heldClock(() => now.getTime()),
+      // The check runs when the test says (runOnce), on the test's time; a delivery's wait too.
+      jobClock: clock,
     });
     h.slack.channels.push({ id: DIGEST, name: 'finance-digest' });
     // Yesterday (21 November) gets two refunds and twelve failures more than the generated history.
@@ -190,10 +192,18 @@ describe('the daily digest', () => {
     now = new Date('2026-11-23T09:00:10.000Z');
     const before = postsTo(h.slack, DIGEST).length;
     h.slack.failNext('chat.postMessage', { rateLimited: { retryAfterSeconds: 1 } });
-    expect(await h.desk.dailyDigest.runOnce()).toBe('sent');
+    const sleepsBefore = clock.sleeps.length;
+    const checking = h.desk.dailyDigest.runOnce();
+    // The delivery waits out Retry-After on the app's clock (a lease renewal asks 10 s or more).
+    const wait = await clock.asked((sleep) => sleep.ms < 10_000, sleepsBefore);
+    expect(wait.ms).toBe(1_000);
+    expect(postsTo(h.slack, DIGEST).slice(before)).toHaveLength(1);
+    now = new Date(now.getTime() + wait.ms);
+    clock.end(wait);
+    expect(await checking).toBe('sent');
     const attempts = postsTo(h.slack, DIGEST).slice(before);
     expect(attempts.map((call) => call.status)).toEqual([429, 200]);
-    expect((attempts[1]?.at ?? 0) - (attempts[0]?.at ?? 0)).toBeGreaterThanOrEqual(950);
+    expect(attempts[1]?.at).toBeGreaterThanOrEqual(wait.endedAt ?? Number.POSITIVE_INFINITY);
     const digests = digestsIn(h.slack);
     expect(digests).toHaveLength(2);
     expect(digests[1]?.text).toMatch(/^Daily digest for Sunday 22 November 2026: /);
@@ -379,6 +389,8 @@ describe.skipIf(redisTests.skip)('the daily digest on two replicas sharing Redis
   let stopped: DeskUnderTest | undefined;
   let checking: DeskUnderTest | undefined;
   let now = new Date('2026-11-22T09:00:00.000Z');
+  // Each replica's clock: its checks run when the test says, a delivery's wait recorded.
+  const clocks = [0, 1].map(() => createRecordedClock(() => now.getTime()));
   beforeAll(async () => {
     redis = await startRedisServer();
     simulator = await startTestSimulator({ orders: 300, anchor: '2026-11-22T08:00:00.000Z' });
@@ -394,16 +406,7 @@ describe.skipIf(redisTests.skip)('the daily digest on two replicas sharing Redis
     // One after the other: the second opens the SQLite file the first has migrated.
     replicas = [];
     for (let i = 0; i < 2; i++)
-      replicas.push(
-        await startDesk(
-          simulator,
-          slack,
-          env,
-          () => now,
-          undefined,
-          heldClock(() => now.getTime()),
-        ),
-      );
+      replicas.push(await startDesk(simulator, slack, env, () => now, undefined, clocks[i]));
   });
   afterAll(async () => {
     for (const replica of replicas ?? []) await replica.desk.stop(2_000);
@@ -438,13 +441,21 @@ describe.skipIf(redisTests.skip)('the daily digest on two replicas sharing Redis
     const [first, second] = [checking, stopped] as [DeskUnderTest, DeskUnderTest];
     const before = postsTo(slack, DIGEST).length;
     slack.failNext('chat.postMessage', { rateLimited: { retryAfterSeconds: 1 } });
+    const clock = clocks[replicas.indexOf(first)] as RecordedClock;
+    const sleepsBefore = clock.sleeps.length;
     const posting = first.desk.dailyDigest.runOnce();
     await slack.waitFor(() =>
       postsTo(slack, DIGEST)
         .slice(before)
         .find((call) => call.status === 429),
     );
+    // It waits out Retry-After on its clock (a lease renewal asks 10 s or more) ...
+    const wait = await clock.asked((sleep) => sleep.ms < 10_000, sleepsBefore);
+    expect(wait.ms).toBe(1_000);
+    // ... and meanwhile the other replica does not take the turn.
     expect(await second.desk.dailyDigest.runOnce()).toBe('skipped');
+    now = new Date(now.getTime() + wait.ms);
+    clock.end(wait);
     expect(await posting).toBe('sent');
     expect(await second.desk.dailyDigest.runOnce()).toBe('skipped');
     expect(await first.desk.dailyDigest.runOnce()).toBe('already_sent');

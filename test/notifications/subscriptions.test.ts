@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CHANNEL, CONNECT_CHANNEL, type Harness, startHarness, USERS } from '../helpers/harness.js';
+import { createRecordedClock } from '../helpers/recorded-clock.js';
 import { until } from '../helpers/until.js';
 import { holdTime } from '../jobs/fake-clock.js';
 import { roundsUntil } from './rounds.js';
@@ -9,16 +10,18 @@ const textOf = (value: unknown) => JSON.stringify(value) ?? '';
 
 // Channel subscriptions end to end: /order-subscribe and its modal, the moving simulator, the sync,
 // the posts and their threads, the channels Slack refuses, and who may remove what. The sync's and the
-// order events' rounds run when the test moves the time it holds.
+// order events' rounds run when the test moves the time it holds; a delivery's wait (a 429's
+// Retry-After) is recorded on that time, and ends when the test ends it.
 describe('channel subscriptions', () => {
   let h: Harness;
   const time = holdTime();
+  const clock = createRecordedClock(() => time.now().getTime());
   const rounds = <T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>) =>
     roundsUntil(what, time, [h.desk], check);
   beforeAll(async () => {
     h = await startHarness({
       now: time.now,
-      jobClock: time.clock,
+      jobClock: clock,
       simulator: { orders: 40 },
       env: {
         ORDER_SYNC_SECONDS: '1',
@@ -39,14 +42,46 @@ describe('channel subscriptions', () => {
     await rounds('the first rounds', () => true);
   });
   afterAll(() => h.stop());
+  // No post met Slack's limit: the test spaces what Order Desk's pace does not (a refused post would
+  // wait out its 429 on the time the test holds, and never be posted).
+  afterEach(() => expect(h.slack.rateLimitedPosts).toBe(0));
 
-  /** `/order-subscribe` in `from`, then the modal submitted; resolves with the app's answer. */
+  const postsIn = (channel: string) =>
+    h.slack.messages.filter((m) => m.channel === channel && m.via === 'chat.postMessage');
+
+  /**
+   * Until Slack takes another post in `channel`: its limit (5 a second per channel) counts real time
+   * from the last post the channel was sent, whatever the answer.
+   */
+  async function slackTakesAnother(channel: string) {
+    const last = h.slack.calls.findLast((c) => c.method === 'chat.postMessage' && c.args.channel === channel);
+    if (!last) return;
+    await until(`Slack to take another post in ${channel}`, () => Date.now() - last.at > 1000 / 5);
+  }
+
+  const confirmationsIn = (channel: string) =>
+    postsIn(channel).filter((m) => m.text.includes('will post order events'));
+
+  /**
+   * `/order-subscribe` in `from`, then the modal submitted; resolves with the app's answer. A
+   * subscription made: once the channel is told, and Slack would take another post there.
+   */
   async function subscribe(user: string, from: string, form: Form) {
+    const told = confirmationsIn(form.channel).length;
+    // The confirmation is the flow's post, not paced with the job's: sent no sooner than Slack takes it.
+    await slackTakesAnother(form.channel);
     const sent = await h.slack.runCommand({ user, channel: from, command: '/order-subscribe', text: '' });
     expect(sent.status).toBe(200);
     const modal = await h.slack.waitFor(() => h.slack.modals.get(user)?.at(-1));
     expect(textOf(modal.view)).toContain('order_subscribe');
-    return h.slack.submitView({ user, values: values(form) });
+    const answer = await h.slack.submitView({ user, values: values(form) });
+    if (answer.body?.response_action === undefined) {
+      await h.slack.waitFor(() => confirmationsIn(form.channel).length > told);
+      // The job's first post comes no sooner than Slack takes another in the channel (the timers
+      // gave it a second).
+      await slackTakesAnother(form.channel);
+    }
+    return answer;
   }
 
   async function newOrder(options: { amount?: number; title?: string } = {}) {
@@ -59,9 +94,6 @@ describe('channel subscriptions', () => {
     return order;
   }
 
-  const postsIn = (channel: string) =>
-    h.slack.messages.filter((m) => m.channel === channel && m.via === 'chat.postMessage');
-
   it('status changes: the first posts in the channel, the next replies in its thread', async () => {
     const answer = await subscribe(USERS.agent, CHANNEL, { channel: CHANNEL, events: ['status_changes'] });
     expect(answer.body?.response_action).toBeUndefined();
@@ -72,10 +104,6 @@ describe('channel subscriptions', () => {
       '<@U0AGENT> subscribed this channel to order events: *status changes*',
     );
 
-    // The confirmation is the flow's post, not paced with the job's: the job's first post comes no
-    // sooner than Slack takes another in the channel (the timers gave a second; here it is shown).
-    const toldAt = h.slack.calls.findLast((c) => c.method === 'chat.postMessage')?.at ?? 0;
-    await until('Slack to take another post in the channel', () => Date.now() - toldAt >= 1000 / 5);
     const order = await newOrder();
     h.simulator.history.complete(order.id);
     const first = await rounds('the post', () =>
@@ -203,15 +231,28 @@ describe('channel subscriptions', () => {
 
   it('a 429 from Slack is waited out: the post arrives once', async () => {
     const order = await newOrder();
+    const text = `Order ${order.id}: Processing → Completed`;
+    const before = h.slack.calls.length;
+    const tried = () =>
+      h.slack.calls
+        .slice(before)
+        .filter((c) => c.method === 'chat.postMessage' && c.args.channel === CHANNEL);
+    const sleepsBefore = clock.sleeps.length;
     h.slack.failNext('chat.postMessage', { rateLimited: { retryAfterSeconds: 1 } }, 1);
     h.simulator.history.complete(order.id);
-    await rounds('the post', () =>
-      postsIn(CHANNEL).find((m) => m.text === `Order ${order.id}: Processing → Completed`),
-    );
+    const posted = rounds('the post', () => postsIn(CHANNEL).find((m) => m.text === text));
+    // Refused, the post waits out Retry-After on the app's clock (a lease renewal asks 10 s or more) ...
+    const wait = await clock.asked((sleep) => sleep.ms < 10_000, sleepsBefore);
+    expect(wait.ms).toBe(1_000);
+    expect(tried().map((c) => c.status)).toEqual([429]);
+    // ... and is tried again only once the test has moved its time past the wait and ended it.
+    time.advance(wait.ms);
+    clock.end(wait);
+    await posted;
+    expect(tried().map((c) => c.status)).toEqual([429, 200]);
+    expect(tried()[1]?.at).toBeGreaterThanOrEqual(wait.endedAt ?? Number.POSITIVE_INFINITY);
     await h.desk.notifier.runOnce();
-    expect(
-      postsIn(CHANNEL).filter((m) => m.text === `Order ${order.id}: Processing → Completed`),
-    ).toHaveLength(1);
+    expect(postsIn(CHANNEL).filter((m) => m.text === text)).toHaveLength(1);
   });
 
   it('removal: the creator and subscription admins see Remove; others do not', async () => {

@@ -16,6 +16,7 @@ import {
   USERS,
 } from '../helpers/harness.js';
 import { startTestSimulator } from '../helpers/partner.js';
+import { createRecordedClock } from '../helpers/recorded-clock.js';
 import { type RedisServer, redisTests, startRedisServer } from '../helpers/redis-server.js';
 
 const FINANCE = 'C0FINANCE';
@@ -38,15 +39,33 @@ async function metric(appUrl: string, pattern: RegExp): Promise<number> {
 describe('Slack limits Order Desk: what must arrive still arrives', () => {
   let h: Harness;
   let now = new Date('2026-11-23T10:00:00.000Z');
+  // The app's clock: the jobs' loops held (the test runs their rounds), a delivery's waits recorded.
+  const clock = createRecordedClock(() => now.getTime());
   beforeAll(async () => {
     h = await startHarness({
       simulator: { orders: 120, anchor: '2026-11-23T09:00:00.000Z' },
       env: WATCH,
       now: () => now,
+      jobClock: clock,
     });
     h.slack.channels.push({ id: FINANCE, name: 'finance' });
   });
   afterAll(() => h.stop());
+
+  /**
+   * The delivery's wait after a refusal (Retry-After, or its first back-off step): asked of the app's
+   * clock after sleep number `from` (a job's lease renewal asks 10 s or more), ended only once the
+   * test has moved time past it. Resolves with it; nothing was tried again while it waited.
+   */
+  async function waitOut(from: number, triedBefore: () => unknown[]) {
+    const wait = await clock.asked((sleep) => sleep.ms < 10_000, from);
+    expect(wait.ms).toBe(1_000);
+    const tried = triedBefore().length;
+    now = new Date(now.getTime() + wait.ms);
+    expect(triedBefore()).toHaveLength(tried);
+    clock.end(wait);
+    return wait;
+  }
 
   const keysCommand = async (orderId: string) => {
     const sent = await h.slack.runCommand({
@@ -86,8 +105,11 @@ describe('Slack limits Order Desk: what must arrive still arrives', () => {
           `order_desk_slack_delivery_retries_total\\{kind="audit",reason="${fault.reason}"\\} (\\d+)`,
         ),
       );
+      const sleepsBefore = clock.sleeps.length;
       h.slack.failNext('chat.postMessage', fault.set, fault.times);
       const answer = await keysCommand(order?.id ?? '');
+      // Refused (the Web client's own retries of a 5xx included), then the delivery waits on the clock.
+      const wait = await waitOut(sleepsBefore, () => postsTo(h.slack, AUDIT_CHANNEL).slice(before));
       const delivered = await h.slack.waitFor(
         () =>
           postsTo(h.slack, AUDIT_CHANNEL)
@@ -97,9 +119,10 @@ describe('Slack limits Order Desk: what must arrive still arrives', () => {
       );
       const attempts = postsTo(h.slack, AUDIT_CHANNEL).slice(before);
       expect(attempts.map((call) => call.status)).toEqual(fault.statuses);
-      // The delivery's own wait: Retry-After, or its first back-off step (both 1 s).
-      expect(delivered.at - (attempts.at(-2)?.at ?? 0)).toBeGreaterThanOrEqual(950);
-      // The keys reached the agent before the audit line had its second try.
+      // The delivery's own wait (Retry-After, or its first back-off step: both 1 s): tried again
+      // only once the test ended it.
+      expect(delivered.at).toBeGreaterThanOrEqual(wait.endedAt ?? Number.POSITIVE_INFINITY);
+      // The keys reached the agent while the audit line still waited for its second try.
       expect(answer.at).toBeLessThan(delivered.at);
       // Exactly one audit message for this request reached the channel.
       expect(h.slack.messages.filter((m) => m.channel === AUDIT_CHANNEL).length).toBe(
@@ -125,8 +148,11 @@ describe('Slack limits Order Desk: what must arrive still arrives', () => {
     h.simulator.balance = { balance: 5_000, credit_limit: 10_000 };
     h.slack.failNext('chat.postMessage', { rateLimited: { retryAfterSeconds: 1 } });
     now = new Date(now.getTime() + 60_000);
-    expect(await h.desk.balanceWatch.runOnce()).toBe('read');
-    // Posted by the round, or by the order events job's sweep of the outbox if it took the post first.
+    const tried = () => postsTo(h.slack, FINANCE).slice(before);
+    let sleepsBefore = clock.sleeps.length;
+    let round = h.desk.balanceWatch.runOnce();
+    await waitOut(sleepsBefore, tried);
+    expect(await round).toBe('read');
     const delivered = (count: number) =>
       h.slack.waitFor(
         () =>
@@ -145,7 +171,10 @@ describe('Slack limits Order Desk: what must arrive still arrives', () => {
     h.simulator.balance = { balance: 30_000, credit_limit: 10_000 };
     h.slack.failNext('chat.postMessage', { status: 503 }, 3);
     now = new Date(now.getTime() + 60_000);
-    expect(await h.desk.balanceWatch.runOnce()).toBe('read');
+    sleepsBefore = clock.sleeps.length;
+    round = h.desk.balanceWatch.runOnce();
+    await waitOut(sleepsBefore, tried);
+    expect(await round).toBe('read');
     await delivered(2);
     expect(alerts().filter((text) => text.startsWith('Available funds recovered'))).toHaveLength(1);
     // A later round posts nothing again.
@@ -175,6 +204,9 @@ describe('Slack limits Order Desk: what must arrive still arrives', () => {
     h.slack.failNext('files.getUploadURLExternal', { rateLimited: { retryAfterSeconds: 1 } });
     h.slack.failNext('upload', { status: 503 });
     const before = h.slack.messages.filter((m) => m.channel === dm).length;
+    const tried = () =>
+      h.slack.calls.filter((c) => c.method === 'files.getUploadURLExternal' || c.method === 'upload');
+    const sleepsBefore = clock.sleeps.length;
     await h.slack.submitView({
       user: USERS.finance,
       values: {
@@ -183,6 +215,11 @@ describe('Slack limits Order Desk: what must arrive still arrives', () => {
         export_status: { status: { type: 'radio_buttons', selected_option: { value: 'all' } } },
       },
     });
+    // Each refusal waited out on the clock: the upload URL's 429, then the upload's 503.
+    await waitOut(sleepsBefore, tried);
+    await clock.asked((sleep) => sleep.ms < 10_000, sleepsBefore + 1);
+    expect(tried().map((c) => c.status)).toEqual([429, 200, 503]);
+    await waitOut(sleepsBefore + 1, tried);
     const file = await h.slack.waitFor(
       () =>
         h.slack.messages
