@@ -1,8 +1,6 @@
 import type { PartnerClient } from '../partner-api/index.js';
 import type { OrderIndex } from './order-index.js';
 
-const afterThisTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
-
 /**
  * The partner client, with every order Order Desk sees in normal use (a lookup, a search, the recent
  * orders, a keys answer's status) also written to the index, in the background: the user's answer
@@ -14,16 +12,8 @@ export function withWriteThrough(
   index: OrderIndex,
   options: { now: () => Date; track: <T>(work: Promise<T>) => Promise<T> },
 ): PartnerClient {
-  // The write starts on a timer, not at once: better-sqlite3 writes synchronously, and started at once
-  // it ran ahead of the reply's socket write (about 0.5 ms of every /order answer, measured in
-  // `npm run bench` section 2). A timer runs in the event loop's next turn, after the answer has
-  // left. Tracked from now, so a graceful stop still waits for it.
   const keep = (work: () => Promise<unknown>) => {
-    void options.track(
-      afterThisTurn()
-        .then(work)
-        .catch(() => undefined),
-    );
+    void options.track(work().catch(() => undefined));
   };
   const { orders } = partner;
   return {
