@@ -201,11 +201,13 @@ async function readOnce<T>(options: ReadThroughOptions<T>, askedAt: number): Pro
   const failureBefore = options.backoff ? await state.get<StoredFailure>(failureKey(key)) : undefined;
   if (await state.claim(lockKey, lockMs, token)) {
     try {
-      // Another replica may have stored a value, or failed, between the first look and the claim.
+      // Another replica may have stored a value (and let go of the lock), or failed, between the
+      // first look and the claim: look again before reading.
       if (!options.force) {
-        if (before && askedAt - before.storedAt < maxAgeMs) {
+        const current = await state.get<Stored<T>>(key);
+        if (current && askedAt - current.storedAt < maxAgeMs) {
           onResult?.('shared');
-          return before.value;
+          return current.value;
         }
         await throwIfBackingOff(options, askedAt);
       }

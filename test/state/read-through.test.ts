@@ -150,6 +150,56 @@ function readThroughContract(name: string, make: () => Promise<{ state: SharedSt
       expect(loads).toBe(1);
     });
 
+    it('a replica that takes the lock just after another stored the value and let go serves that value', async () => {
+      const key = freshKey();
+      let loads = 0;
+      let loadStarted!: () => void;
+      const started = new Promise<void>((resolve) => {
+        loadStarted = resolve;
+      });
+      let finishLoad!: () => void;
+      const loadMayFinish = new Promise<void>((resolve) => {
+        finishLoad = resolve;
+      });
+      const load = async () => {
+        loads++;
+        loadStarted();
+        await loadMayFinish;
+        return { value: `figures ${loads}`, cache: true };
+      };
+      // The second replica has looked (nothing stored yet) and is about to take the lock; it takes it
+      // only once the first has stored its value and released the lock.
+      let atClaim!: () => void;
+      const reachedClaim = new Promise<void>((resolve) => {
+        atClaim = resolve;
+      });
+      let firstDone!: () => void;
+      const firstHasLetGo = new Promise<void>((resolve) => {
+        firstDone = resolve;
+      });
+      const late = new Proxy(peer, {
+        get(target, property) {
+          if (property === 'claim')
+            return async (...args: Parameters<SharedState['claim']>) => {
+              atClaim();
+              await firstHasLetGo;
+              return target.claim(...args);
+            };
+          const value: unknown = Reflect.get(target, property);
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
+      const first = readThrough({ state, key, ttlMs: 60_000, now, load });
+      await started;
+      const second = readThrough({ state: late, key, ttlMs: 60_000, now, load });
+      await reachedClaim;
+      finishLoad();
+      expect(await first).toBe('figures 1');
+      firstDone();
+      expect(await second).toBe('figures 1');
+      expect(loads).toBe(1);
+    });
+
     it('a waiter whose clock is 10 minutes behind still shares the failure (no clocks compared)', async () => {
       const key = freshKey();
       const counter = { loads: 0 };
