@@ -15,11 +15,17 @@ import { postgresTests, startPostgresServer } from './helpers/postgres-server.js
  *   once per file. Files that stop or kill their server still start their own.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const [, postgres] = await Promise.all([
+  const [built, started] = await Promise.allSettled([
     buildApp(),
     // Several files at once, each with pools of up to 10 connections per app.
-    postgresTests.bin ? startPostgresServer({ maxConnections: 400 }) : undefined,
+    postgresTests.bin ? startPostgresServer({ maxConnections: 400 }) : Promise.resolve(undefined),
   ]);
+  const postgres = started.status === 'fulfilled' ? started.value : undefined;
+  // Either failing fails the run: the other's server and directory go first.
+  if (built.status === 'rejected' || started.status === 'rejected') {
+    await postgres?.destroy();
+    throw built.status === 'rejected' ? built.reason : (started as PromiseRejectedResult).reason;
+  }
   project.provide('postgresUrl', postgres?.url ?? '');
   return async () => {
     await postgres?.destroy();

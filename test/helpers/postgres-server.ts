@@ -1,4 +1,5 @@
 import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -140,16 +141,13 @@ export async function psql(url: string, sql: string): Promise<string> {
   return result.stdout.trim();
 }
 
-let databasesCreated = 0;
-
 /**
- * Creates an empty database on the server and returns its URL. The name gets this process's ID and
- * a count, so files sharing the run's server (`sharedPostgres`) never ask for the same one.
+ * Creates an empty database on the server and returns its URL. The name gets a random suffix, so
+ * files sharing the run's server (`sharedPostgres`) never ask for the same one.
  */
 export async function createDatabase(server: SharedPostgres, name: string): Promise<string> {
   if (!/^[a-z_][a-z0-9_]{0,40}$/.test(name)) throw new Error(`not a plain database name: ${name}`);
-  databasesCreated += 1;
-  const unique = `${name}_${process.pid}_${databasesCreated}`;
+  const unique = `${name}_${randomBytes(6).toString('hex')}`;
   await psql(server.url, `CREATE DATABASE "${unique}"`);
   const url = new URL(server.url);
   url.pathname = `/${unique}`;

@@ -116,8 +116,14 @@ async function openPage(
   page.on('request', (request) => {
     if (!request.url().startsWith(sandbox.url)) outside.push(request.url());
   });
-  await page.goto(sandbox.url);
-  await page.waitForSelector(ready);
-  expect(outside).toEqual([]);
-  return page;
+  try {
+    await page.goto(sandbox.url);
+    await page.waitForSelector(ready);
+    expect(outside).toEqual([]);
+    return page;
+  } catch (error) {
+    // The group never gets this page to close.
+    await page.close().catch(() => undefined);
+    throw error;
+  }
 }

@@ -73,7 +73,9 @@ describe('partner API faults while commands are in flight', () => {
     const heap: number[] = [];
     const phases: Array<[string, () => void]> = [
       ['5xx', () => h.simulator.faults.set({ errorRate: 0.5, errorStatus: 502 })],
-      // As many as are in flight at once (the cap, 32): each meets a 429 and the shared cool-down.
+      // As many as are in flight at once (the cap, 32): each meets a 429 and the shared cool-down,
+      // then its retry is answered (60 made a second wave meet a second cool-down: the same answers,
+      // a second longer).
       ['429 with Retry-After', () => h.simulator.faults.next(32, { status: 429, retryAfter: '1' })],
       ['timeouts', () => h.simulator.faults.next(120, { delayMs: 600 })],
       [

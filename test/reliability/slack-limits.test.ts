@@ -55,17 +55,17 @@ describe('Slack limits Order Desk: what must arrive still arrives', () => {
   /**
    * The delivery's wait after a refusal (Retry-After, or its first back-off step): asked of the app's
    * clock after sleep number `from` (a job's lease renewal asks 10 s or more), ended only once the
-   * test has moved time past it. Resolves with it; nothing was tried again while it waited.
+   * test has moved time past it. Resolves with it, ended: the caller shows that the next attempt
+   * came after `endedAt`, so nothing was tried again while it waited.
    */
-  async function waitOut(from: number, triedBefore: () => unknown[]) {
+  async function waitOut(from: number) {
     const wait = await clock.asked((sleep) => sleep.ms < 10_000, from);
     expect(wait.ms).toBe(1_000);
-    const tried = triedBefore().length;
     now = new Date(now.getTime() + wait.ms);
-    expect(triedBefore()).toHaveLength(tried);
     clock.end(wait);
     return wait;
   }
+  const endOf = (wait: { endedAt?: number | undefined }) => wait.endedAt ?? Number.POSITIVE_INFINITY;
 
   const keysCommand = async (orderId: string) => {
     const sent = await h.slack.runCommand({
@@ -109,7 +109,7 @@ describe('Slack limits Order Desk: what must arrive still arrives', () => {
       h.slack.failNext('chat.postMessage', fault.set, fault.times);
       const answer = await keysCommand(order?.id ?? '');
       // Refused (the Web client's own retries of a 5xx included), then the delivery waits on the clock.
-      const wait = await waitOut(sleepsBefore, () => postsTo(h.slack, AUDIT_CHANNEL).slice(before));
+      const wait = await waitOut(sleepsBefore);
       const delivered = await h.slack.waitFor(
         () =>
           postsTo(h.slack, AUDIT_CHANNEL)
@@ -121,7 +121,7 @@ describe('Slack limits Order Desk: what must arrive still arrives', () => {
       expect(attempts.map((call) => call.status)).toEqual(fault.statuses);
       // The delivery's own wait (Retry-After, or its first back-off step: both 1 s): tried again
       // only once the test ended it.
-      expect(delivered.at).toBeGreaterThanOrEqual(wait.endedAt ?? Number.POSITIVE_INFINITY);
+      expect(delivered.at).toBeGreaterThanOrEqual(endOf(wait));
       // The keys reached the agent while the audit line still waited for its second try.
       expect(answer.at).toBeLessThan(delivered.at);
       // Exactly one audit message for this request reached the channel.
@@ -151,7 +151,7 @@ describe('Slack limits Order Desk: what must arrive still arrives', () => {
     const tried = () => postsTo(h.slack, FINANCE).slice(before);
     let sleepsBefore = clock.sleeps.length;
     let round = h.desk.balanceWatch.runOnce();
-    await waitOut(sleepsBefore, tried);
+    const alertWait = await waitOut(sleepsBefore);
     expect(await round).toBe('read');
     const delivered = (count: number) =>
       h.slack.waitFor(
@@ -166,6 +166,7 @@ describe('Slack limits Order Desk: what must arrive still arrives', () => {
         .slice(before)
         .map((call) => call.status),
     ).toEqual([429, 200]);
+    expect(tried()[1]?.at).toBeGreaterThanOrEqual(endOf(alertWait));
     expect(alerts().filter((text) => text.startsWith('Available funds alert: €15,000.00'))).toHaveLength(1);
 
     h.simulator.balance = { balance: 30_000, credit_limit: 10_000 };
@@ -173,9 +174,11 @@ describe('Slack limits Order Desk: what must arrive still arrives', () => {
     now = new Date(now.getTime() + 60_000);
     sleepsBefore = clock.sleeps.length;
     round = h.desk.balanceWatch.runOnce();
-    await waitOut(sleepsBefore, tried);
+    const recoveryWait = await waitOut(sleepsBefore);
     expect(await round).toBe('read');
     await delivered(2);
+    // The 503s: the Web client's own two retries, then the delivery's wait; the post after it.
+    expect(tried()[5]?.at).toBeGreaterThanOrEqual(endOf(recoveryWait));
     expect(alerts().filter((text) => text.startsWith('Available funds recovered'))).toHaveLength(1);
     // A later round posts nothing again.
     now = new Date(now.getTime() + 60_000);
@@ -216,10 +219,12 @@ describe('Slack limits Order Desk: what must arrive still arrives', () => {
       },
     });
     // Each refusal waited out on the clock: the upload URL's 429, then the upload's 503.
-    await waitOut(sleepsBefore, tried);
-    await clock.asked((sleep) => sleep.ms < 10_000, sleepsBefore + 1);
+    const urlWait = await waitOut(sleepsBefore);
+    const afterUrlWait = clock.sleeps.indexOf(urlWait) + 1;
+    await clock.asked((sleep) => sleep.ms < 10_000, afterUrlWait);
     expect(tried().map((c) => c.status)).toEqual([429, 200, 503]);
-    await waitOut(sleepsBefore + 1, tried);
+    expect(tried()[1]?.at).toBeGreaterThanOrEqual(endOf(urlWait));
+    const uploadWait = await waitOut(afterUrlWait);
     const file = await h.slack.waitFor(
       () =>
         h.slack.messages
@@ -240,6 +245,7 @@ describe('Slack limits Order Desk: what must arrive still arrives', () => {
       h.slack.calls.filter((c) => c.method === 'files.getUploadURLExternal').map((c) => c.status),
     ).toEqual([429, 200]);
     expect(h.slack.calls.filter((c) => c.method === 'upload').map((c) => c.status)).toEqual([503, 200]);
+    expect(tried()[3]?.at).toBeGreaterThanOrEqual(endOf(uploadWait));
     expect(h.slack.messages.filter((m) => m.channel === dm && m.files?.length)).toHaveLength(1);
     const csv = await (await fetch(file.files?.[0]?.url ?? '')).text();
     expect(csv).toContain('order_id');
