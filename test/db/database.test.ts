@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
@@ -10,26 +9,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DatabaseStartupError, type OrderDeskDb, openDatabase } from '../../src/db/index.js';
 import { type Engine, migrationProvider } from '../../src/db/migrations.js';
 import type { Database, OrdersTable } from '../../src/db/schema.js';
-import { createLogger } from '../../src/logger.js';
 import { createOrderIndex } from '../../src/orders/order-index.js';
 import { createOutboxStore } from '../../src/outbox/store.js';
 import { type AuditRecord, createAuditStore } from '../../src/services/audit-store.js';
+import { capturedLogger } from '../helpers/captured-logger.js';
 import {
   createDatabase,
   postgresTests,
   type SharedPostgres,
   sharedPostgres,
 } from '../helpers/postgres-server.js';
-
-function quietLogger(lines: string[] = []) {
-  const destination = new Writable({
-    write(chunk, _encoding, done) {
-      lines.push(...String(chunk).split('\n').filter(Boolean));
-      done();
-    },
-  });
-  return createLogger({ level: 'info', secrets: [], destination });
-}
 
 const line = (orderId: string, at: string, extra: Partial<AuditRecord> = {}): AuditRecord => ({
   at: new Date(at),
@@ -193,7 +182,7 @@ function databaseContract(name: string, open: () => Promise<OrderDeskDb>) {
 }
 
 databaseContract('SQLite in memory', () =>
-  openDatabase({ databaseUrl: undefined, dataDir: ':memory:', logger: quietLogger() }),
+  openDatabase({ databaseUrl: undefined, dataDir: ':memory:', logger: capturedLogger() }),
 );
 
 /** The outbox as migration 0011 left it: order events' own table. */
@@ -364,15 +353,15 @@ describe('SQLite in DATA_DIR', () => {
   const dir = mkdtempSync(join(tmpdir(), 'order-desk-db-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   databaseContract('SQLite file', () =>
-    openDatabase({ databaseUrl: undefined, dataDir: join(dir, 'contract'), logger: quietLogger() }),
+    openDatabase({ databaseUrl: undefined, dataDir: join(dir, 'contract'), logger: capturedLogger() }),
   );
 
   it('a restart opens the same file, with its lines and its schema already up to date', async () => {
     const dataDir = join(dir, 'restart');
-    const first = await openDatabase({ databaseUrl: undefined, dataDir, logger: quietLogger() });
+    const first = await openDatabase({ databaseUrl: undefined, dataDir, logger: capturedLogger() });
     await createAuditStore(first).record(line('ORD-R', '2026-11-23T10:00:00.000Z'));
     await first.close();
-    const second = await openDatabase({ databaseUrl: undefined, dataDir, logger: quietLogger() });
+    const second = await openDatabase({ databaseUrl: undefined, dataDir, logger: capturedLogger() });
     expect((await createAuditStore(second).forOrder('ORD-R', 10)).total).toBe(1);
     await second.close();
   });
@@ -386,7 +375,7 @@ describe('SQLite in DATA_DIR', () => {
         new Kysely<Before0011>({
           dialect: new SqliteDialect({ database: new BetterSqlite3(join(dataDir, 'order-desk.sqlite')) }),
         }),
-      () => openDatabase({ databaseUrl: undefined, dataDir, logger: quietLogger() }),
+      () => openDatabase({ databaseUrl: undefined, dataDir, logger: capturedLogger() }),
     );
   });
   it('a file from before the one outbox (migration 0011) upgrades in place, its pending posts kept', async () => {
@@ -398,7 +387,7 @@ describe('SQLite in DATA_DIR', () => {
         new Kysely<Before0012>({
           dialect: new SqliteDialect({ database: new BetterSqlite3(join(dataDir, 'order-desk.sqlite')) }),
         }),
-      () => openDatabase({ databaseUrl: undefined, dataDir, logger: quietLogger() }),
+      () => openDatabase({ databaseUrl: undefined, dataDir, logger: capturedLogger() }),
     );
   });
   it('a file from before bounded search texts (migration 0012) upgrades in place', async () => {
@@ -410,7 +399,7 @@ describe('SQLite in DATA_DIR', () => {
         new Kysely<Before0013>({
           dialect: new SqliteDialect({ database: new BetterSqlite3(join(dataDir, 'order-desk.sqlite')) }),
         }),
-      () => openDatabase({ databaseUrl: undefined, dataDir, logger: quietLogger() }),
+      () => openDatabase({ databaseUrl: undefined, dataDir, logger: capturedLogger() }),
     );
   });
 });
@@ -425,7 +414,7 @@ describe.skipIf(postgresTests.skip)('PostgreSQL', () => {
     openDatabase({
       databaseUrl: await createDatabase(server, 'contract'),
       dataDir: ':memory:',
-      logger: quietLogger(),
+      logger: capturedLogger(),
     }),
   );
 
@@ -437,7 +426,7 @@ describe.skipIf(postgresTests.skip)('PostgreSQL', () => {
         new Kysely<Before0011>({
           dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url }) }),
         }),
-      () => openDatabase({ databaseUrl: url, dataDir: ':memory:', logger: quietLogger() }),
+      () => openDatabase({ databaseUrl: url, dataDir: ':memory:', logger: capturedLogger() }),
     );
   });
 
@@ -449,7 +438,7 @@ describe.skipIf(postgresTests.skip)('PostgreSQL', () => {
         new Kysely<Before0012>({
           dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url }) }),
         }),
-      () => openDatabase({ databaseUrl: url, dataDir: ':memory:', logger: quietLogger() }),
+      () => openDatabase({ databaseUrl: url, dataDir: ':memory:', logger: capturedLogger() }),
     );
   });
 
@@ -461,14 +450,14 @@ describe.skipIf(postgresTests.skip)('PostgreSQL', () => {
         new Kysely<Before0013>({
           dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url }) }),
         }),
-      () => openDatabase({ databaseUrl: url, dataDir: ':memory:', logger: quietLogger() }),
+      () => openDatabase({ databaseUrl: url, dataDir: ':memory:', logger: capturedLogger() }),
     );
   });
 
   it('replicas starting together migrate once (an advisory lock), and all of them work', async () => {
     const url = await createDatabase(server, 'replicas');
     const replicas = await Promise.all(
-      [0, 1, 2].map(() => openDatabase({ databaseUrl: url, dataDir: ':memory:', logger: quietLogger() })),
+      [0, 1, 2].map(() => openDatabase({ databaseUrl: url, dataDir: ':memory:', logger: capturedLogger() })),
     );
     await createAuditStore(replicas[0] as OrderDeskDb).record(line('ORD-P', '2026-11-23T10:00:00.000Z'));
     for (const replica of replicas)
@@ -480,7 +469,7 @@ describe.skipIf(postgresTests.skip)('PostgreSQL', () => {
     const error = await openDatabase({
       databaseUrl: 'postgres://order-desk:s3cret-pw@127.0.0.1:1/orders',
       dataDir: ':memory:',
-      logger: quietLogger(),
+      logger: capturedLogger(),
     }).catch((reason: unknown) => reason);
     expect(error).toBeInstanceOf(DatabaseStartupError);
     expect((error as Error).message).toContain(

@@ -1,10 +1,9 @@
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeSlack } from '../../sandbox/fake-slack/server.js';
 import type { PartnerSimulator } from '../../sandbox/simulator/server.js';
 import { openDatabase } from '../../src/db/index.js';
-import { createLogger } from '../../src/logger.js';
 import { type AuditRecord, createAuditStore } from '../../src/services/audit-store.js';
+import { capturedLogger } from '../helpers/captured-logger.js';
 import {
   CHANNEL,
   type DeskUnderTest,
@@ -24,17 +23,6 @@ import {
 import { until } from '../helpers/until.js';
 
 const textOf = (value: unknown) => JSON.stringify(value) ?? '';
-
-/** A logger whose lines land in `lines`. */
-function loggerInto(lines: string[]) {
-  const destination = new Writable({
-    write: (chunk, _encoding, done) => {
-      lines.push(...String(chunk).split('\n').filter(Boolean));
-      done();
-    },
-  });
-  return createLogger({ level: 'info', secrets: [], destination });
-}
 
 const auditLine = (orderId: string): AuditRecord => ({
   at: new Date('2026-11-23T10:00:00.000Z'),
@@ -104,7 +92,7 @@ describe.skipIf(postgresTests.skip)('PostgreSQL lost while the app runs', () => 
   it('a write refused: not writable, the real error logged once; writable again once the probe write succeeds', async () => {
     const url = await createDatabase(postgres, 'read_only');
     const lines: string[] = [];
-    const db = await openDatabase({ databaseUrl: url, dataDir: ':memory:', logger: loggerInto(lines) });
+    const db = await openDatabase({ databaseUrl: url, dataDir: ':memory:', logger: capturedLogger(lines) });
     // New sessions of that database are read-only; the pool's sessions are ended, so it opens new ones.
     const name = new URL(url).pathname.slice(1);
     const setReadOnly = async (on: boolean) => {
@@ -156,7 +144,7 @@ describe.skipIf(postgresTests.skip)('PostgreSQL lost while the app runs', () => 
     const db = await openDatabase({
       databaseUrl: await createDatabase(postgres, 'outage'),
       dataDir: ':memory:',
-      logger: loggerInto(lines),
+      logger: capturedLogger(lines),
     });
     const store = createAuditStore(db);
     await store.record(auditLine('ORD-X'));

@@ -1,6 +1,4 @@
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/logger.js';
 import {
   type CacheResult,
   createMemoryState,
@@ -10,12 +8,8 @@ import {
   type SharedState,
   SourceFailedError,
 } from '../../src/state/index.js';
+import { capturedLogger } from '../helpers/captured-logger.js';
 import { type RedisServer, redisTests, startRedisServer } from '../helpers/redis-server.js';
-
-function quietLogger() {
-  const destination = new Writable({ write: (_chunk, _encoding, done) => done() });
-  return createLogger({ level: 'info', secrets: [], destination });
-}
 
 const BACKOFF = { firstMs: 30_000, maxMs: 600_000 };
 
@@ -300,12 +294,12 @@ describe.skipIf(redisTests.skip)('readThrough on Redis', () => {
   afterAll(() => redis?.destroy());
 
   readThroughContract('redis', async () => ({
-    state: await createRedisState({ url: redis.url, prefix: 'rt:', logger: quietLogger() }),
-    peer: await createRedisState({ url: redis.url, prefix: 'rt:', logger: quietLogger() }),
+    state: await createRedisState({ url: redis.url, prefix: 'rt:', logger: capturedLogger() }),
+    peer: await createRedisState({ url: redis.url, prefix: 'rt:', logger: capturedLogger() }),
   }));
 
   it('while Redis is down: each process reads for itself, once at a time, and keeps its own back-off', async () => {
-    const state = await createRedisState({ url: redis.url, prefix: 'down:', logger: quietLogger() });
+    const state = await createRedisState({ url: redis.url, prefix: 'down:', logger: capturedLogger() });
     await redis.stop();
     await expect.poll(() => state.isUp(), { interval: 20, timeout: 5_000 }).toBe(false);
     let loads = 0;

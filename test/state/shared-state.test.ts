@@ -1,6 +1,4 @@
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/logger.js';
 import {
   type CacheResult,
   createMemoryState,
@@ -10,18 +8,9 @@ import {
   type SharedState,
   StateUnavailableError,
 } from '../../src/state/index.js';
+import { capturedLogger } from '../helpers/captured-logger.js';
 import { type RedisServer, redisTests, startRedisServer } from '../helpers/redis-server.js';
 import { startStallingProxy } from './stalling-proxy.js';
-
-function quietLogger(lines: string[] = []) {
-  const destination = new Writable({
-    write(chunk, _encoding, done) {
-      lines.push(...String(chunk).split('\n').filter(Boolean));
-      done();
-    },
-  });
-  return createLogger({ level: 'info', secrets: [], destination });
-}
 
 /** One contract, run against every backend (as keyv does): the app must not care which it has. */
 function stateContract(name: string, make: () => Promise<SharedState>) {
@@ -98,14 +87,14 @@ describe.skipIf(redisTests.skip)('Redis', () => {
   afterAll(() => redis?.destroy());
 
   stateContract('redis', () =>
-    createRedisState({ url: redis.url, prefix: 'contract:', logger: quietLogger() }),
+    createRedisState({ url: redis.url, prefix: 'contract:', logger: capturedLogger() }),
   );
 
   it('refuses to start when Redis cannot be reached, naming it without the password', async () => {
     const error = await createRedisState({
       url: 'redis://order-desk:s3cret-pass@127.0.0.1:1',
       prefix: 'x:',
-      logger: quietLogger(),
+      logger: capturedLogger(),
       connectTimeoutMs: 500,
     }).catch((reason: unknown) => reason);
     expect(error).toBeInstanceOf(RedisStartupError);
@@ -115,7 +104,11 @@ describe.skipIf(redisTests.skip)('Redis', () => {
 
   it('fails fast while Redis is down, warns once per outage, and reconnects by itself', async () => {
     const lines: string[] = [];
-    const state = await createRedisState({ url: redis.url, prefix: 'outage:', logger: quietLogger(lines) });
+    const state = await createRedisState({
+      url: redis.url,
+      prefix: 'outage:',
+      logger: capturedLogger(lines),
+    });
     await state.set('k', 1, 60_000);
     await redis.stop();
     await expect.poll(() => state.isUp(), { interval: 20, timeout: 5_000 }).toBe(false);
@@ -136,7 +129,7 @@ describe.skipIf(redisTests.skip)('Redis', () => {
     const error = await createRedisState({
       url: silent.url,
       prefix: 'x:',
-      logger: quietLogger(),
+      logger: capturedLogger(),
       connectTimeoutMs: 300,
     }).catch((reason: unknown) => reason);
     expect(error).toBeInstanceOf(RedisStartupError);
@@ -151,7 +144,7 @@ describe.skipIf(redisTests.skip)('Redis', () => {
     const state = await createRedisState({
       url: proxy.url,
       prefix: 'stall:',
-      logger: quietLogger(lines),
+      logger: capturedLogger(lines),
       commandTimeoutMs: 200,
       connectTimeoutMs: 300,
     });
