@@ -94,11 +94,15 @@ async function readBody(
   if (!response.body) return new Uint8Array(new ArrayBuffer(0));
   const reader = response.body.getReader();
   // fetch errors the body when its signal aborts; this makes sure a read never outlives the signal.
+  // The listener goes when the read ends: the signal may live on (the request's overall deadline).
+  let stopReading: (reason: unknown) => void = () => undefined;
   const aborted = new Promise<never>((_, reject) => {
-    if (signal.aborted) reject(signal.reason);
-    signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+    stopReading = reject;
   });
   aborted.catch(() => undefined);
+  const onAbort = () => stopReading(signal.reason);
+  if (signal.aborted) onAbort();
+  signal.addEventListener('abort', onAbort, { once: true });
   const chunks: Uint8Array[] = [];
   let size = 0;
   try {
@@ -113,6 +117,8 @@ async function readBody(
   } catch (error) {
     void reader.cancel().catch(() => undefined);
     throw error;
+  } finally {
+    signal.removeEventListener('abort', onAbort);
   }
   const body = new Uint8Array(new ArrayBuffer(size));
   let offset = 0;
