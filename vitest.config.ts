@@ -1,8 +1,7 @@
 import { defineConfig } from 'vitest/config';
 import { LongestFirstSequencer } from './test/sequencer.js';
 
-// The two files that fire hundreds of commands at once and assert every ack within Slack's 3 s:
-// they run last, beside each other only, so another file's load does not eat into their 3 s.
+// The two files that fire hundreds of commands at once and assert every ack within Slack's 3 s.
 const BURSTS = ['test/reliability/burst.test.ts', 'test/reliability/partner-faults.test.ts'];
 
 const shared = {
@@ -14,17 +13,22 @@ const shared = {
   // the drivers) is loaded once per worker instead of once per file (about a third of the suite's
   // time). Tests share no module state: each builds its app, servers and stores itself.
   isolate: false,
+  // Four workers on two cores, shared by both projects: much of a file's time is spent waiting
+  // (servers, child processes, Slack's and the partner's answers, real rate windows); with three the
+  // cores were idle a quarter of the time, and a fifth cost more than it filled.
+  maxWorkers: 4,
+  sequence: { groupOrder: 0 },
 };
 
 export default defineConfig({
   test: {
-    // The app compiled once, for the tests that start it as a process (test/global-setup.ts).
+    // The app built once, for the tests that start it as a process, and one PostgreSQL server for
+    // the files that only need a database (test/global-setup.ts).
     globalSetup: ['test/global-setup.ts'],
-    // Transformed files kept on disk (node_modules/.experimental-vitest-cache): the bursts project
-    // below reads what the suite project transformed instead of transforming the app again, which
-    // shortens the pause between the two groups from 3.8-4.1 s to 2.3-2.5 s.
+    // Each project has its own Vite server: with the transformed files kept on disk
+    // (node_modules/.experimental-vitest-cache), one reads what the other transformed.
     experimental: { fsModuleCache: true },
-    // The longest files first, also on a fresh clone (test/sequencer.ts).
+    // The bursts first, then the longest files, also on a fresh clone (test/sequencer.ts).
     sequence: { sequencer: LongestFirstSequencer },
     projects: [
       {
@@ -33,21 +37,14 @@ export default defineConfig({
           name: 'suite',
           include: ['test/**/*.test.ts'],
           exclude: BURSTS,
-          // Four workers on two cores: much of a file's time is spent waiting (servers, child
-          // processes, Slack's and the partner's answers, real rate windows), and with three the
-          // cores were idle a quarter of the time in the middle of the run.
-          maxWorkers: 4,
-          sequence: { groupOrder: 0 },
+          // The rest of the suite runs beside the bursts at the lowest CPU priority, its servers and
+          // child processes too (test/background-priority.ts): the bursts' acks get the CPU they need
+          // (measured at most 1.1 s), and the rest gets all the time in between.
+          setupFiles: ['test/background-priority.ts'],
         },
       },
       {
-        test: {
-          ...shared,
-          name: 'bursts',
-          include: BURSTS,
-          maxWorkers: 2,
-          sequence: { groupOrder: 1 },
-        },
+        test: { ...shared, name: 'bursts', include: BURSTS },
       },
     ],
   },

@@ -15,8 +15,11 @@ import { postgresTests, startPostgresServer } from './helpers/postgres-server.js
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const [built, started] = await Promise.allSettled([
     buildApp(BUILT_APP_DIR, { sourcemap: false }),
-    // Several files at once, each with pools of up to 10 connections per app.
-    postgresTests.bin ? startPostgresServer({ maxConnections: 400 }) : Promise.resolve(undefined),
+    // Several files at once, each with pools of up to 10 connections per app. It serves the files
+    // that run at the background priority (test/background-priority.ts), so it runs at it too.
+    postgresTests.bin
+      ? startPostgresServer({ maxConnections: 400, priority: 19 })
+      : Promise.resolve(undefined),
   ]);
   const postgres = started.status === 'fulfilled' ? started.value : undefined;
   // Either failing fails the run: the other's server and directory go first.

@@ -5,10 +5,13 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * The files that take longest, started first. Vitest starts the files that took longest in the last
  * run first; a fresh clone (CI) has no last run, and vitest orders by file size instead, which would
  * start the browser test (a small file driving a sandbox for half a minute) last and add its whole
- * time to the end of the run. The list: the files that took 5 s or more, longest first. A file
- * missing from it is only scheduled less well.
+ * time to the end of the run. The list: the two bursts (which run beside the rest at a higher CPU
+ * priority: vitest.config.ts), then the files that took 5 s or more, longest first. A file missing
+ * from it is only scheduled less well.
  */
 const LONGEST_FIRST = [
+  'test/reliability/partner-faults.test.ts',
+  'test/reliability/burst.test.ts',
   'test/sandbox/browser.test.ts',
   'test/app/shutdown.test.ts',
   'test/app/startup.test.ts',
@@ -29,8 +32,7 @@ export class LongestFirstSequencer extends BaseSequencer {
       const index = LONGEST_FIRST.indexOf(relative(file.project.config.root, file.moduleId));
       return index === -1 ? LONGEST_FIRST.length : index;
     };
-    const group = (file: TestSpecification) => file.project.config.sequence.groupOrder;
     // Array sort is stable: the rest keep vitest's order.
-    return sorted.sort((a, b) => group(a) - group(b) || rank(a) - rank(b));
+    return sorted.sort((a, b) => rank(a) - rank(b));
   }
 }

@@ -2,7 +2,7 @@ import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_pro
 import { randomBytes } from 'node:crypto';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
+import { setPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inject } from 'vitest';
 import { freePort } from './free-port.js';
@@ -180,7 +180,11 @@ export function sharedPostgres(): SharedPostgres {
  * (no fsync). As root, initdb and postgres run as the `postgres` OS user, which owns the directory.
  */
 export async function startPostgresServer(
-  options: { maxConnections?: number } = {},
+  options: {
+    maxConnections?: number;
+    /** The server's CPU priority (nice), inherited by each connection's process; else the caller's. */
+    priority?: number;
+  } = {},
 ): Promise<PostgresServer> {
   const bin = postgresTests.bin;
   if (!bin) throw new Error('PostgreSQL is not installed; .ci/run installs it (apt-get install postgresql)');
@@ -254,6 +258,8 @@ export async function startPostgresServer(
       { ...user, cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     child = server;
+    // Before any connection's process is forked from it, so that each inherits it.
+    if (options.priority !== undefined && server.pid !== undefined) setPriority(server.pid, options.priority);
     const collect = (chunk: Buffer) => {
       output = (output + chunk.toString()).slice(-8_000);
     };
