@@ -39,7 +39,7 @@ export default defineConfig({
           exclude: BURSTS,
           // The rest of the suite runs beside the bursts at the lowest CPU priority, its servers and
           // child processes too (test/background-priority.ts): the bursts' acks get the CPU they need
-          // (measured at most 1.1 s), and the rest gets all the time in between.
+          // (measured at 0.4-1.3 s), and the rest gets all the time in between.
           setupFiles: ['test/background-priority.ts'],
         },
       },

@@ -14,6 +14,8 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
  * - Left outside: better-sqlite3 (a native addon, loaded from node_modules) and pg-native (an
  *   optional addon of pg that is not installed).
  * - Bundled CommonJS packages call `require`: the banner gives every chunk one.
+ * - What a bundle cannot do: load a file by path next to a package's own (pino's transports run in a
+ *   worker thread found that way). The app logs to stdout without a transport; keep it so.
  * - esbuild only strips types: the type check is `npm run typecheck`, which CI runs first.
  * The tests that start the app as a process build it here too (test/global-setup.ts), so they run
  * what production runs.

@@ -94,7 +94,8 @@ async function readBody(
   if (!response.body) return new Uint8Array(new ArrayBuffer(0));
   const reader = response.body.getReader();
   // fetch errors the body when its signal aborts; this makes sure a read never outlives the signal.
-  // The listener goes when the read ends: the signal may live on (the request's overall deadline).
+  // The listener goes when the read ends: a signal with a listener is kept alive (with what the
+  // listener holds) while its sources can still abort.
   let stopReading: (reason: unknown) => void = () => undefined;
   const aborted = new Promise<never>((_, reject) => {
     stopReading = reject;

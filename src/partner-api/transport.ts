@@ -183,15 +183,8 @@ export function createTransport(options: TransportOptions): Transport {
       metrics.maxActive = Math.max(metrics.maxActive, metrics.active);
       const startedAt = performance.now();
       // The whole request, retries and waits included, ends by this deadline (see requestBoundMs).
-      // A timer of our own, cleared when the request ends: AbortSignal.timeout cannot be cleared and
-      // kept each request's signals and listeners for the whole bound (50 s), so memory grew with the
-      // request rate (1 MB for each 200 commands in test/reliability/partner-faults.test.ts).
-      const overall = new AbortController();
-      const overallTimer = setTimeout(
-        () => overall.abort(new DOMException('The overall deadline passed', 'TimeoutError')),
-        boundMs,
-      );
-      const requestSignal = signal ? AbortSignal.any([signal, overall.signal]) : overall.signal;
+      const overall = AbortSignal.timeout(boundMs);
+      const requestSignal = signal ? AbortSignal.any([signal, overall]) : overall;
       try {
         signal?.throwIfAborted();
         const refused = await abortable(options.gate?.beforeRequest(policy.maxRetryAfterMs), requestSignal);
@@ -214,7 +207,7 @@ export function createTransport(options: TransportOptions): Transport {
       } catch (error) {
         // Stopped by the caller (a job's round at shutdown): not the partner's failure.
         if (signal?.aborted) throw signal.reason;
-        const failure = overall.signal.aborted
+        const failure = overall.aborted
           ? new PartnerApiError({
               kind: 'timeout',
               operation,
@@ -230,7 +223,6 @@ export function createTransport(options: TransportOptions): Transport {
         );
         throw failure;
       } finally {
-        clearTimeout(overallTimer);
         metrics.active--;
       }
     });

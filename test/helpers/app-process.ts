@@ -2,11 +2,25 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { inject } from 'vitest';
 
-/** Where test/global-setup.ts compiles the app once per run (untracked, beside the dependencies). */
-export const BUILT_APP_DIR = fileURLToPath(
-  new URL('../../node_modules/.cache/order-desk-test/dist', import.meta.url),
+/** Where each run's build of the app goes (untracked, beside the dependencies it loads). */
+export const BUILT_APPS_DIR = fileURLToPath(
+  new URL('../../node_modules/.cache/order-desk-test', import.meta.url),
 );
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** This run's build of the app (test/global-setup.ts): a directory of its own, so that two runs at
+     * once never replace the app under each other's processes. */
+    builtAppDir: string;
+  }
+}
+
+/** The entry point of this run's build of the app, as `npm start` runs it. */
+export function builtAppEntry(): string {
+  return join(inject('builtAppDir'), 'main.js');
+}
 
 export interface AppProcess {
   child: ChildProcess;
@@ -20,9 +34,9 @@ export interface AppProcess {
   exited: Promise<number | null>;
 }
 
-/** Runs the real entry point as its own process, compiled as `npm start` runs it (test/global-setup.ts). */
+/** Runs the real entry point as its own process, built as `npm start` runs it (test/global-setup.ts). */
 export function spawnApp(env: Record<string, string>): AppProcess {
-  const child = spawn(process.execPath, [join(BUILT_APP_DIR, 'main.js')], {
+  const child = spawn(process.execPath, [builtAppEntry()], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -258,8 +258,6 @@ export async function startPostgresServer(
       { ...user, cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     child = server;
-    // Before any connection's process is forked from it, so that each inherits it.
-    if (options.priority !== undefined && server.pid !== undefined) setPriority(server.pid, options.priority);
     const collect = (chunk: Buffer) => {
       output = (output + chunk.toString()).slice(-8_000);
     };
@@ -269,6 +267,15 @@ export async function startPostgresServer(
       output += `\n${error.message}`;
     });
     process.once('exit', onExit);
+    // At once, before any connection's process is forked from it, so that each inherits it. Only a
+    // scheduling preference: a server that has already exited is reported by ready() below.
+    if (options.priority !== undefined && server.pid !== undefined) {
+      try {
+        setPriority(server.pid, options.priority);
+      } catch {
+        // exited already
+      }
+    }
     try {
       await ready(server);
     } catch (error) {

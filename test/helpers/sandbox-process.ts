@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BUILT_APP_DIR } from './app-process.js';
+import { builtAppEntry } from './app-process.js';
 
 export interface SandboxProcess {
   url: string;
@@ -21,8 +21,8 @@ export async function startSandboxProcess(): Promise<SandboxProcess> {
       SANDBOX_APP_PORT: '0',
       SANDBOX_PARTNER_PORT: '0',
       SANDBOX_LOG_LEVEL: 'warn',
-      // The app as compiled once for this run (test/global-setup.ts), not through tsx again.
-      SANDBOX_APP_ENTRY: join(BUILT_APP_DIR, 'main.js'),
+      // The app as built once for this run (test/global-setup.ts), not through tsx again.
+      SANDBOX_APP_ENTRY: builtAppEntry(),
       // The sync and the balance watch every second, not every 5 s as for a person: a partner change
       // and a balance alert show sooner.
       ORDER_SYNC_SECONDS: '1',
