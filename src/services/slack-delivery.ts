@@ -118,6 +118,28 @@ export function slackErrorCode(error: unknown): string {
   );
 }
 
+/**
+ * A signal that aborts when either does (with its reason), and `release` for when it is no longer
+ * needed. Not AbortSignal.any: on Node 20 its sources keep an entry for every signal made from them,
+ * and `a` here lives as long as the app (20,000 calls left 20,000 entries after collections).
+ */
+export function eitherAborts(a: AbortSignal, b: AbortSignal): { signal: AbortSignal; release(): void } {
+  const either = new AbortController();
+  const onA = () => either.abort(a.reason);
+  const onB = () => either.abort(b.reason);
+  if (a.aborted) onA();
+  else if (b.aborted) onB();
+  a.addEventListener('abort', onA, { once: true });
+  b.addEventListener('abort', onB, { once: true });
+  return {
+    signal: either.signal,
+    release() {
+      a.removeEventListener('abort', onA);
+      b.removeEventListener('abort', onB);
+    },
+  };
+}
+
 export function createSlackDelivery(client: WebClient, options: DeliveryOptions): SlackDelivery {
   const log = options.logger.child({ component: 'slack-delivery' });
   const maxWaitMs = options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
@@ -134,9 +156,22 @@ export function createSlackDelivery(client: WebClient, options: DeliveryOptions)
   ): Promise<T> {
     const startedAt = callOptions.since ?? clock.now();
     const limitMs = callOptions.maxWaitMs ?? maxWaitMs;
-    const waitsEnd = callOptions.signal
-      ? AbortSignal.any([stopping.signal, callOptions.signal])
-      : stopping.signal;
+    const either = callOptions.signal ? eitherAborts(stopping.signal, callOptions.signal) : undefined;
+    const waitsEnd = either?.signal ?? stopping.signal;
+    try {
+      return await attempts(kind, run, startedAt, limitMs, waitsEnd);
+    } finally {
+      either?.release();
+    }
+  }
+
+  async function attempts<T>(
+    kind: DeliveryKind,
+    run: () => Promise<T>,
+    startedAt: number,
+    limitMs: number,
+    waitsEnd: AbortSignal,
+  ): Promise<T> {
     let backoffMs = FIRST_BACKOFF_MS;
     for (;;) {
       try {

@@ -1,8 +1,14 @@
+import { getEventListeners } from 'node:events';
 import { Writable } from 'node:stream';
 import type { WebClient } from '@slack/web-api';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
-import { createSlackDelivery, DeliveryGaveUpError, retryAdvice } from '../../src/services/slack-delivery.js';
+import {
+  createSlackDelivery,
+  DeliveryGaveUpError,
+  eitherAborts,
+  retryAdvice,
+} from '../../src/services/slack-delivery.js';
 
 const logger = createLogger({
   level: 'silent',
@@ -244,5 +250,33 @@ describe('a delivery that must arrive', () => {
     ]);
     // The delivery itself goes on for everyone else.
     await expect(delivery.post('audit', { channel: 'C1', text: 'later' })).resolves.toEqual({ ts: '1' });
+  });
+});
+
+describe('eitherAborts: the signal a delivery waits on (the app stopping, or its caller)', () => {
+  it('aborts when either aborts, with that reason', () => {
+    for (const which of ['a', 'b'] as const) {
+      const a = new AbortController();
+      const b = new AbortController();
+      const { signal } = eitherAborts(a.signal, b.signal);
+      expect(signal.aborted).toBe(false);
+      (which === 'a' ? a : b).abort(new Error(`${which} ended`));
+      expect(signal.aborted).toBe(true);
+      expect((signal.reason as Error).message).toBe(`${which} ended`);
+    }
+    const ended = new AbortController();
+    ended.abort(new Error('already'));
+    expect(eitherAborts(new AbortController().signal, ended.signal).signal.reason).toBe(ended.signal.reason);
+  });
+
+  it('once released, leaves nothing on the app-long signal, however many calls it served', () => {
+    const stopping = new AbortController();
+    for (let call = 0; call < 1_000; call++) {
+      const caller = new AbortController();
+      const either = eitherAborts(stopping.signal, caller.signal);
+      either.release();
+      expect(getEventListeners(caller.signal, 'abort')).toHaveLength(0);
+    }
+    expect(getEventListeners(stopping.signal, 'abort')).toHaveLength(0);
   });
 });
