@@ -16,43 +16,39 @@ export const CSV_COLUMNS = [
   'created_at',
 ] as const;
 
-// A text cell a spreadsheet would run as a formula (OWASP's list: = + - @ tab and carriage return) is
-// written with a leading apostrophe, so it shows as the text it is. Numbers are not text: -12.5 is
-// written as -12.5, so a spreadsheet can add it up (an apostrophe would turn it into text).
-// Compared by character code: this runs for every cell of a 100,000-order export.
-const FORMULA_STARTS = new Set(['=', '+', '-', '@', '\t', '\r'].map((char) => char.charCodeAt(0)));
-
-export function neutralizeCell(value: string): string {
-  return value.length > 0 && FORMULA_STARTS.has(value.charCodeAt(0)) ? `'${value}` : value;
-}
+/** A cell as csv-stringify takes it: a number stays a number (see ROW_OPTIONS), null is empty. */
+export type CsvCell = string | number | null;
 
 /** A number as a spreadsheet reads one; empty when there is none. */
-function numberCell(value: number | null): string {
-  return value === null || !Number.isFinite(value) ? '' : String(value);
-}
-
-const text = (value: string | null | undefined) =>
-  value === null || value === undefined ? '' : neutralizeCell(value);
+const numberCell = (value: number | null): CsvCell =>
+  value === null || !Number.isFinite(value) ? null : value;
 
 /** One order as a CSV row: never a key (the list answer carries none). */
-export function csvRow(order: OrderSummary, currency: string | undefined): string[] {
+export function csvRow(order: OrderSummary, currency: string | undefined): CsvCell[] {
   return [
-    text(order.id),
-    text(order.referenceId),
-    text(order.status),
-    text(order.item.id),
-    text(order.item.title),
+    order.id,
+    order.referenceId,
+    order.status,
+    order.item.id,
+    order.item.title,
     numberCell(order.item.quantity),
     numberCell(order.item.amount),
-    text(currency),
-    text(order.createdAt ? isoUtc(order.createdAt) : ''),
+    currency ?? null,
+    order.createdAt ? isoUtc(order.createdAt) : null,
   ];
 }
 
 // RFC 4180 rows: CRLF between records, and a cell holding a line break of its own (a lone \n or \r
 // in a product title) quoted. csv-stringify leaves those unquoted once the record delimiter is
 // set, unless told: such a row split in two in a spreadsheet.
-const ROW_OPTIONS = { record_delimiter: '\r\n', quote_record_delimiter: true } as const;
+// A text cell a spreadsheet would run as a formula (OWASP's list: = + - @ tab, carriage return, and
+// their full-width forms) gets a leading apostrophe (escape_formulas), so it shows as the text it is.
+// Numbers are given as numbers, which that leaves alone: -12.5 stays a number a spreadsheet can add up.
+const ROW_OPTIONS = {
+  record_delimiter: '\r\n',
+  quote_record_delimiter: true,
+  escape_formulas: true,
+} as const;
 
 /** The BOM (so spreadsheet apps read accents right) and the header line. */
 export const CSV_HEADER = stringify([], {
@@ -63,7 +59,7 @@ export const CSV_HEADER = stringify([], {
 });
 
 /** Rows as CSV lines, each ending with CRLF. */
-export function csvLines(rows: string[][]): string {
+export function csvLines(rows: CsvCell[][]): string {
   return rows.length === 0 ? '' : stringify(rows, ROW_OPTIONS);
 }
 

@@ -9,7 +9,7 @@ import { isPartnerApiError, type PartnerClient } from '../partner-api/index.js';
 import { logPartnerFailure } from '../services/partner-failures.js';
 import type { SlackDelivery } from '../services/slack-delivery.js';
 import { nextDay, startOfDay } from './calendar.js';
-import { csvLines, csvRow, openCsvFile } from './csv.js';
+import { type CsvCell, csvLines, csvRow, openCsvFile } from './csv.js';
 import { type HistoryDeps, type HistorySource, historyBetween } from './history-source.js';
 import { uploadFile } from './slack-upload.js';
 import { dayKey } from './spend.js';
@@ -135,7 +135,7 @@ export async function runExport(deps: ExportDeps, request: ExportRequest): Promi
       source = history.source;
       for await (const page of history.pages) {
         if (openFailure) throw openFailure.error;
-        const rows: string[][] = [];
+        const rows: CsvCell[][] = [];
         for (const order of page) {
           if (request.completedOnly && order.status?.toUpperCase() !== 'COMPLETED') continue;
           rows.push(csvRow(order, deps.currency));
