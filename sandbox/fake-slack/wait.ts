@@ -2,7 +2,8 @@ import type { EventEmitter } from 'node:events';
 
 /**
  * Resolves with what `check` finds, re-checked each time `emitter` emits `event`; rejects after the
- * timeout. Waiting for the event instead of sleeping keeps tests fast and honest.
+ * timeout. Waiting for the event instead of sleeping keeps tests fast and honest. `check` must
+ * answer at once: a promise would count as found on the first check, and nothing would be waited for.
  */
 export function waitForEvent<T>(
   emitter: EventEmitter,
@@ -14,6 +15,11 @@ export function waitForEvent<T>(
   return new Promise<T>((resolve, reject) => {
     const attempt = () => {
       const found = check();
+      if (found instanceof Promise) {
+        cleanup();
+        reject(new Error(`the check for ${what} returned a promise: it must answer synchronously`));
+        return;
+      }
       if (found !== undefined && found !== false) {
         cleanup();
         resolve(found);

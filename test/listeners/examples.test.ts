@@ -37,6 +37,7 @@ describe('examples that work, echoes that do not format', () => {
 
   it('the no-match hint and /order-keys without an ID quote an order the partner has', async () => {
     await answer('/order', ''); // what Order Desk has seen so far: the recent orders
+    expect(await h.desk.deps.tracker.drain(2_000)).toBe(true); // written to the copy after the answer
     const known = new Set(h.simulator.allOrders().flatMap((order) => [order.id, order.reference_id]));
     const noMatch = await answer('/order', 'NOTHING-LIKE-THIS-ANYWHERE');
     expect(noMatch).toContain('No order matches');
