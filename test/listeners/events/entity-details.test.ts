@@ -220,8 +220,9 @@ describe('orders as Work Objects: the unfurl’s entity and the details panel', 
 
   it('during a partner outage the panel shows Order Desk’s copy within its own deadline, stamped', async () => {
     const order = completed()[4];
-    await open(USERS.member, order?.id ?? ''); // read once: now in the copy
-    await h.slack.waitFor(() => h.desk.deps.orderIndex.get(order?.id ?? ''));
+    await open(USERS.member, order?.id ?? ''); // read once: in the copy after the answer
+    expect(await h.desk.deps.tracker.drain(2_000)).toBe(true);
+    expect(await h.desk.deps.orderIndex.get(order?.id ?? '')).toBeDefined();
     h.simulator.faults.set({ latencyMs: 3_000 });
     const startedAt = Date.now();
     const { panel } = await open(USERS.member, order?.id ?? '');
