@@ -144,7 +144,7 @@ describe('leak check at LOG_LEVEL=debug, reveal tokens included', () => {
     }
     await h.slack.openHome(USERS.finance);
     await h.slack.waitFor(() => h.slack.views.get(USERS.finance));
-    await h.desk.deps.tracker.drain(5_000);
+    expect(await h.desk.deps.tracker.drain(5_000)).toBe(true);
     // Debug logging is on: Bolt and Order Desk wrote many lines.
     expect(h.logs.filter((line) => line.includes('"level":20')).length).toBeGreaterThan(10);
     const keyValues = h.simulator.keysOf(order.id).map((key) => key.value);

@@ -15,7 +15,8 @@ export function waitForEvent<T>(
   return new Promise<T>((resolve, reject) => {
     const attempt = () => {
       const found = check();
-      if (found instanceof Promise) {
+      if (typeof (found as { then?: unknown } | undefined)?.then === 'function') {
+        void Promise.resolve(found).catch(() => undefined);
         cleanup();
         reject(new Error(`the check for ${what} returned a promise: it must answer synchronously`));
         return;

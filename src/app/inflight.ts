@@ -1,6 +1,6 @@
 /**
- * Tracks work that continues after ack() (the replies), so a graceful stop can wait for it: a user
- * who typed a command just before a deploy still gets an answer.
+ * Tracks work that continues after ack() (the replies, and the copy writes of what they read), so a
+ * graceful stop can wait for it: a user who typed a command just before a deploy still gets an answer.
  */
 export interface InflightTracker {
   track<T>(work: Promise<T>): Promise<T>;

@@ -224,7 +224,7 @@ describe('CSV export', () => {
     const opensBefore = h.slack.calls.filter((c) => c.method === 'views.open').length;
     const clicked = await h.slack.clickHome({ user: USERS.member, actionId: 'home_export' });
     expect(clicked.status).toBe(200);
-    await h.desk.deps.tracker.drain(5_000);
+    expect(await h.desk.deps.tracker.drain(5_000)).toBe(true);
     expect(h.slack.calls.filter((c) => c.method === 'views.open')).toHaveLength(opensBefore);
     expect(h.slack.modals.get(USERS.member) ?? []).toHaveLength(0);
     expect(await metricDenied(h.appUrl)).toBe(true);

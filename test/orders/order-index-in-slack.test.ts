@@ -152,6 +152,27 @@ describe('the order index in Slack', () => {
     ]);
   });
 
+  it('a list from the copy shows what the partner has just answered: a newer status, and an order the sync has not read yet', async () => {
+    // References PO-2026-0003xx: the copy holds those the sync has read.
+    const query = 'PO-2026-0003';
+    const inCopy = h.simulator.allOrders().filter((o) => o.reference_id.startsWith(query));
+    expect(inCopy.length).toBeGreaterThan(0);
+    const changed = inCopy[0];
+    // Neither is in the copy: no sync round runs before the lookup.
+    h.simulator.history.setStatus(changed?.id ?? '', 'REFUNDED');
+    const added = h.simulator.addOrder({ status: 'PROCESSING', reference_id: `${query}99` });
+    const text = textOf((await order(USERS.agent, '/order', query)).blocks);
+    expect(text).toContain(`${inCopy.length + 1} orders match`);
+    expect(text).toContain("Found in Order Desk's copy of the order history");
+    expect(text).toContain(added.id);
+    const row = text.split('"section"').find((block) => block.includes(changed?.id ?? '-')) ?? '';
+    expect(row).toContain('Refunded');
+    expect(row).not.toContain('Completed');
+    expect(await h.desk.deps.tracker.drain(2_000)).toBe(true); // the lookup's write, after the answer
+    expect((await h.desk.deps.orderIndex.get(added.id))?.status).toBe('PROCESSING');
+    expect((await h.desk.deps.orderIndex.get(changed?.id ?? ''))?.status).toBe('REFUNDED');
+  });
+
   // Last: it leaves the partner's failures (and their back-offs) behind it.
   it('while the partner API is down, /order answers from the copy, stamped, without Share; keys still need the partner', async () => {
     const target = h.simulator.allOrders().find((o) => o.status === 'COMPLETED');

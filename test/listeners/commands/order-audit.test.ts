@@ -25,7 +25,7 @@ describe('/order-audit', () => {
     await run(USERS.agent, '/order-keys', id);
     await run(USERS.member, '/order-keys', id);
     await run(USERS.groupAgent, '/order-keys', id);
-    await h.desk.deps.tracker.drain(5_000);
+    expect(await h.desk.deps.tracker.drain(5_000)).toBe(true);
     const body = await run(USERS.finance, '/order-audit', id);
     expect(body.response_type).toBe('ephemeral');
     const text = textOf(body.blocks);

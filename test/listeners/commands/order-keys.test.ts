@@ -145,7 +145,7 @@ describe('/order-keys', () => {
         `/v1/partners/orders/${order.id}/keys`,
       ]);
       // The audit line is written once the replies are out.
-      await h.desk.deps.tracker.drain(5_000);
+      expect(await h.desk.deps.tracker.drain(5_000)).toBe(true);
       expect(auditLines(h).at(-1)).toMatchObject({ orderId: order.id, outcome: 'shown' });
     }
   });

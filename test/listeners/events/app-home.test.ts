@@ -23,7 +23,7 @@ describe('Home tab', () => {
     expect(sent.status).toBe(200);
     await h.slack.waitFor(() => publishesFor(user).length > before);
     // Spend figures land in the background and publish the Home tab again: let that settle too.
-    await h.desk.deps.tracker.drain(5_000);
+    expect(await h.desk.deps.tracker.drain(5_000)).toBe(true);
     return h.slack.views.get(user);
   }
   const keysCalls = () => h.simulator.recorded.filter((r) => r.path.endsWith('/keys')).length;

@@ -155,7 +155,7 @@ describe('orders as Work Objects: the unfurl’s entity and the details panel', 
       triggerId: opened.triggerId,
     });
     expect(click.status).toBe(200);
-    await h.desk.deps.tracker.drain(2_000);
+    expect(await h.desk.deps.tracker.drain(2_000)).toBe(true);
     expect(h.slack.calls.filter((c) => c.method === 'entity.presentDetails')).toHaveLength(presented);
     expect(h.logs.join('\n')).not.toMatch(/not acknowledged|unexpected error/);
   });

@@ -98,7 +98,7 @@ describe('order links and unfurls (ORDER_LINK_TEMPLATE set)', () => {
     // Without a listener Bolt answers 404 after 3 s and logs that the request was not acknowledged.
     expect(click.status).toBe(200);
     expect(click.ackMs).toBeLessThan(2_000);
-    await h.desk.deps.tracker.drain(2_000);
+    expect(await h.desk.deps.tracker.drain(2_000)).toBe(true);
     expect(h.slack.responsePosts.filter((p) => p.responseUrlId === click.responseUrlId)).toEqual([]);
     expect(h.simulator.recorded.length).toBe(requestsBefore);
     expect(preview?.deleted).toBe(false);
@@ -346,7 +346,7 @@ describe('without ORDER_LINK_TEMPLATE', () => {
       'link_shared arrived, but ORDER_LINK_TEMPLATE is not set: links are not unfurled (set it, or remove features.unfurl_domains from the app manifest)',
     );
     await h.slack.postMessage({ user: USERS.member, channel: CHANNEL, text: `<${linkTo(id)}>` });
-    await h.desk.deps.tracker.drain(2_000);
+    expect(await h.desk.deps.tracker.drain(2_000)).toBe(true);
     expect(h.slack.calls.filter((c) => c.method === 'chat.unfurl')).toEqual([]);
     expect(h.logs.filter((line) => line.includes('ORDER_LINK_TEMPLATE is not set'))).toHaveLength(1);
   });

@@ -102,7 +102,7 @@ describe('Workflow Builder steps', () => {
       // Bolt ends the step with the event's own token (bot_access_token), not the bot token.
       expect(execution.completedWith).toBe('workflow_token');
       // /order's path: what the partner answered is written through to Order Desk's copy.
-      await h.desk.deps.tracker.drain(5_000);
+      expect(await h.desk.deps.tracker.drain(5_000)).toBe(true);
       expect((await h.desk.deps.orderIndex.get(ORDER.id))?.referenceId).toBe(ORDER.reference_id);
     });
 
@@ -235,7 +235,7 @@ describe('Workflow Builder steps', () => {
         'event already handled: skipped',
         (line) => line.functionExecutionId === sent.functionExecutionId,
       );
-      await h.desk.deps.tracker.drain(5_000);
+      expect(await h.desk.deps.tracker.drain(5_000)).toBe(true);
       const endings = h.slack.calls.filter(
         (call) =>
           call.method.startsWith('functions.') &&
