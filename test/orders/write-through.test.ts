@@ -1,18 +1,13 @@
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PartnerSimulator } from '../../sandbox/simulator/server.js';
 import { createInflightTracker } from '../../src/app/inflight.js';
 import { type OrderDeskDb, openDatabase } from '../../src/db/index.js';
-import { createLogger } from '../../src/logger.js';
 import { createOrderIndex, type OrderIndex } from '../../src/orders/order-index.js';
 import { withWriteThrough } from '../../src/orders/write-through.js';
+import { capturedLogger } from '../helpers/captured-logger.js';
 import { clientFor, startTestSimulator } from '../helpers/partner.js';
 
-const logger = createLogger({
-  level: 'silent',
-  secrets: [],
-  destination: new Writable({ write: (_c, _e, d) => d() }),
-});
+const logger = capturedLogger();
 
 describe('what Order Desk reads from the partner is written to the copy after the answer', () => {
   let simulator: PartnerSimulator;
