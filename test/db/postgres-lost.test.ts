@@ -76,13 +76,15 @@ describe.skipIf(postgresTests.skip)('PostgreSQL lost while the app runs', () => 
     // One warning for the outage, not one per query.
     expect(desk.logs.filter((line) => line.includes('database unreachable'))).toHaveLength(1);
     await postgres.start();
-    const until = Date.now() + 15_000;
     let trail = '';
-    while (Date.now() < until) {
-      trail = await run(USERS.finance, '/order-audit', order?.id ?? '');
-      if (!trail.includes('cannot be read')) break;
-      await new Promise((resolve) => setTimeout(resolve, 300));
-    }
+    await until(
+      'the audit trail readable again',
+      async () => {
+        trail = await run(USERS.finance, '/order-audit', order?.id ?? '');
+        return !trail.includes('cannot be read');
+      },
+      15_000,
+    );
     expect(trail).not.toContain('cannot be read');
     expect((await health()).state).toBe('ok');
   }, 40_000);

@@ -10,6 +10,7 @@ import {
   startHarness,
   USERS,
 } from '../../helpers/harness.js';
+import { until } from '../../helpers/until.js';
 
 // The Search orders button and modal, end to end: /order's help, the modal, the list in the DM with
 // Previous/Next, the checks, and the answer when Order Desk's copy of the history is not there.
@@ -101,11 +102,7 @@ describe('Search orders, with the order index synced', () => {
       simulator: { orders: 300 },
       env: { ORDER_SYNC_SECONDS: '1', ORDER_SYNC_MAX_RPS: '50', REPORT_TIMEZONE: 'Europe/Berlin' },
     });
-    const until = Date.now() + 15_000;
-    while (!(await h.desk.deps.orderSync.status()).backfill.done) {
-      if (Date.now() > until) throw new Error('the backfill did not finish in 15 s');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await until('the backfill', async () => (await h.desk.deps.orderSync.status()).backfill.done, 15_000);
   }, 30_000);
   afterAll(() => h.stop());
 

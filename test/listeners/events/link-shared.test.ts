@@ -11,6 +11,7 @@ import {
   startHarness,
   USERS,
 } from '../../helpers/harness.js';
+import { until } from '../../helpers/until.js';
 
 const textOf = (value: unknown) => JSON.stringify(value) ?? '';
 const TEMPLATE = 'https://partner.example.com/orders/{id}';
@@ -360,11 +361,7 @@ describe('order links during a partner outage', () => {
       env: { ORDER_LINK_TEMPLATE: TEMPLATE, ORDER_SYNC_SECONDS: '1', ORDER_SYNC_MAX_RPS: '50' },
     });
     h.slack.unfurlDomains = [DOMAIN];
-    const until = Date.now() + 15_000;
-    while (!(await h.desk.deps.orderSync.status()).backfill.done) {
-      if (Date.now() > until) throw new Error('the backfill did not finish in 15 s');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await until('the backfill', async () => (await h.desk.deps.orderSync.status()).backfill.done, 15_000);
   }, 30_000);
   afterAll(() => h.stop());
 
