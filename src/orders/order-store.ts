@@ -128,6 +128,9 @@ export function createOrderStore(db: OrderDeskDb, options: OrderStoreOptions = {
         });
         continue;
       }
+      // A sighting older than the copy's last one (a lookup's write landing after a sync round, or
+      // another replica's) is not news: what was seen later stands, and no change runs backwards.
+      if (known.last_seen_at > seenAt) continue;
       const statusChanged = (known.status ?? '') !== (order.status ?? '');
       const version = Number(known.status_version);
       const createdAt = storedTime(order.createdAt) ?? known.created_at;

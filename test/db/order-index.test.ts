@@ -90,6 +90,28 @@ function indexContract(name: string, open: () => Promise<{ db: OrderDeskDb; peer
       expect((await index.get('A1'))?.status).toBe('COMPLETED');
     });
 
+    it('a sighting older than the last one changes nothing: no status runs backwards, the last-seen time stays', async () => {
+      const index = createOrderIndex(db);
+      await index.record([order('L1', { status: 'PROCESSING' })], at('2026-11-23T10:00:00Z'));
+      await index.record([order('L1', { status: 'COMPLETED' })], at('2026-11-23T10:05:00Z'));
+      // A lookup's read from 10:01 written after the sync's from 10:05.
+      expect(await index.record([order('L1', { status: 'PROCESSING' })], at('2026-11-23T10:01:00Z'))).toEqual({
+        inserted: 0,
+        statusChanges: 0,
+        events: 0,
+      });
+      expect(await index.recordStatus('L1', 'PROCESSING', at('2026-11-23T10:02:00Z'))).toEqual({
+        inserted: 0,
+        statusChanges: 0,
+        events: 0,
+      });
+      const stored = await index.get('L1');
+      expect(stored?.status).toBe('COMPLETED');
+      expect(stored?.lastSeenAt.toISOString()).toBe('2026-11-23T10:05:00.000Z');
+      const events = (await index.events(0, 1_000)).filter((event) => event.orderId === 'L1');
+      expect(events.map((event) => event.toStatus)).toEqual(['PROCESSING', 'COMPLETED']);
+    });
+
     it('one order’s newest events, newest first, read through their own index (the Work Object panel)', async () => {
       const index = createOrderIndex(db);
       const statuses = ['PENDING', 'PROCESSING', 'ON_HOLD', 'PROCESSING', 'COMPLETED'];
