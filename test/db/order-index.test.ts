@@ -95,11 +95,13 @@ function indexContract(name: string, open: () => Promise<{ db: OrderDeskDb; peer
       await index.record([order('L1', { status: 'PROCESSING' })], at('2026-11-23T10:00:00Z'));
       await index.record([order('L1', { status: 'COMPLETED' })], at('2026-11-23T10:05:00Z'));
       // A lookup's read from 10:01 written after the sync's from 10:05.
-      expect(await index.record([order('L1', { status: 'PROCESSING' })], at('2026-11-23T10:01:00Z'))).toEqual({
-        inserted: 0,
-        statusChanges: 0,
-        events: 0,
-      });
+      expect(await index.record([order('L1', { status: 'PROCESSING' })], at('2026-11-23T10:01:00Z'))).toEqual(
+        {
+          inserted: 0,
+          statusChanges: 0,
+          events: 0,
+        },
+      );
       expect(await index.recordStatus('L1', 'PROCESSING', at('2026-11-23T10:02:00Z'))).toEqual({
         inserted: 0,
         statusChanges: 0,
