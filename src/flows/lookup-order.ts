@@ -10,7 +10,6 @@ import {
   type SlackMessage,
   stampedFromIndex,
 } from '../blocks/index.js';
-import { copySearchFinds } from '../orders/search-text.js';
 import {
   isPartnerApiError,
   type OrderSearchResult,
@@ -142,10 +141,10 @@ export async function answerOrderSearch(
 }
 
 /**
- * The copy's matches as a list, merged with the partner's answer, or undefined when the copy has none
- * (the partner's answer is then shown as before). The partner's answer is the newer: its version of
- * an order wins, and its matches the copy does not hold yet are added (what a lookup sees is written
- * to the copy only after the answer, write-through.ts; a new order waits for the next sync).
+ * The copy's matches as a list (merged with the partner's while the copy is incomplete), or
+ * undefined when the copy has none (the partner's answer is then shown as before). Where the partner
+ * has just answered for an order the list shows, its version wins: it is the newer, and the lookup's
+ * write to the copy comes after the answer (write-through.ts).
  */
 async function listFromIndex(
   deps: Pick<LookupDeps, 'currency' | 'now' | 'orderIndex' | 'orderLinks' | 'orderSync'>,
@@ -157,8 +156,9 @@ async function listFromIndex(
   const partnerAskedToo = !coverage.complete;
   const fresh = new Map(result.orders.map((order) => [order.id, order]));
   const known = new Set(found.orders.map((order) => order.id));
-  // A partner that reads the search loosely sends other orders too: only what the copy would match.
-  const extra = result.orders.filter((order) => !known.has(order.id) && copySearchFinds(order, result.query));
+  const extra = partnerAskedToo
+    ? result.orders.filter((order) => !known.has(order.id) && orderContainsText(order, result.query))
+    : [];
   const orders = newestFirst([...found.orders.map((order) => fresh.get(order.id) ?? order), ...extra]);
   if (orders.length === 1 && orders[0])
     return renderOrderCard(orders[0], { ...cardOptions(deps), variant: 'preview' });

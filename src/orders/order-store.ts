@@ -128,8 +128,10 @@ export function createOrderStore(db: OrderDeskDb, options: OrderStoreOptions = {
         });
         continue;
       }
-      // A sighting older than the copy's last one (a lookup's write landing after a sync round, or
-      // another replica's) is not news: what was seen later stands, and no change runs backwards.
+      // A sighting older than the copy's last one (a lookup's write landing after a sync round's, or
+      // another replica's) is not news: what was seen later stands. Checked here and, for writes that
+      // overlap on PostgreSQL's pool, in each UPDATE. "Older" is by when each answer arrived, by the
+      // clock of the replica that read it: replicas' clocks must agree (docs/operations.md).
       if (known.last_seen_at > seenAt) continue;
       const statusChanged = (known.status ?? '') !== (order.status ?? '');
       const version = Number(known.status_version);
@@ -143,6 +145,7 @@ export function createOrderStore(db: OrderDeskDb, options: OrderStoreOptions = {
           .updateTable('orders')
           .set({ last_seen_at: seenAt, missing_since: null })
           .where('id', '=', order.id)
+          .where('last_seen_at', '<=', seenAt)
           .execute();
         continue;
       }
@@ -164,8 +167,9 @@ export function createOrderStore(db: OrderDeskDb, options: OrderStoreOptions = {
         })
         .where('id', '=', order.id)
         .where('status_version', '=', version)
+        .where('last_seen_at', '<=', seenAt)
         .executeTakeFirst();
-      // Another replica changed it since it was read: its change (and event) stand.
+      // Another write changed or saw it since it was read: what it wrote (and its event) stands.
       if (!statusChanged || Number(update.numUpdatedRows) === 0) continue;
       result.statusChanges++;
       result.events += await addEvent(trx, {

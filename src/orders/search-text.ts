@@ -80,11 +80,3 @@ export function searchQueryOf(raw: string | undefined): { text: string; cut: boo
   // The ellipsis is the cut's mark for people, not text to match.
   return { text: kept.replace(/…$/, '').trimEnd(), cut: true };
 }
-
-/** Whether the copy's search for `raw` would find this order (its ID, reference or title contains it). */
-export function copySearchFinds(
-  order: { id: string; referenceId: string | null; item: { title: string | null } },
-  raw: string,
-): boolean {
-  return searchTextFor(order.id, order.referenceId, order.item.title).includes(searchQueryOf(raw).text);
-}

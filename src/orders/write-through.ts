@@ -10,7 +10,7 @@ import type { OrderIndex } from './order-index.js';
  * The write starts on a timer, after the code that asked has answered: the reply to Slack is written
  * to its socket a turn of the event loop after it is sent (fetch streams the body), and a write
  * started with the lookup ran first, on the event loop, holding every answer back by 0.6 ms (traced).
- * Readers of the copy right after a lookup do not see that lookup's orders yet: they use the
+ * Readers of the copy right after a lookup may not see that lookup's orders yet: they use the
  * partner's answer, which is newer (flows/lookup-order.ts).
  */
 export function withWriteThrough(

@@ -124,7 +124,7 @@ describe('Notify me', () => {
           createdAt: done.created_at,
         },
       ],
-      new Date(),
+      time.now(),
     );
     const sent = await h.slack.runCommand({
       user: USERS.agent,

@@ -152,7 +152,7 @@ describe('the order index in Slack', () => {
     ]);
   });
 
-  it('a list from the copy shows what the partner has just answered: a newer status, and an order the sync has not read yet', async () => {
+  it("a list from the copy shows the partner's newer status for the orders it has just answered for; a new order is listed once written", async () => {
     // References PO-2026-0003xx: the copy holds those the sync has read.
     const query = 'PO-2026-0003';
     const inCopy = h.simulator.allOrders().filter((o) => o.reference_id.startsWith(query));
@@ -161,16 +161,19 @@ describe('the order index in Slack', () => {
     // Neither is in the copy: no sync round runs before the lookup.
     h.simulator.history.setStatus(changed?.id ?? '', 'REFUNDED');
     const added = h.simulator.addOrder({ status: 'PROCESSING', reference_id: `${query}99` });
-    const text = textOf((await order(USERS.agent, '/order', query)).blocks);
-    expect(text).toContain(`${inCopy.length + 1} orders match`);
-    expect(text).toContain("Found in Order Desk's copy of the order history");
-    expect(text).toContain(added.id);
-    const row = text.split('"section"').find((block) => block.includes(changed?.id ?? '-')) ?? '';
+    const first = textOf((await order(USERS.agent, '/order', query)).blocks);
+    expect(first).toContain(`${inCopy.length} orders match`);
+    expect(first).toContain("Found in Order Desk's copy of the order history");
+    const row = first.split('"section"').find((block) => block.includes(changed?.id ?? '-')) ?? '';
     expect(row).toContain('Refunded');
     expect(row).not.toContain('Completed');
-    expect(await h.desk.deps.tracker.drain(2_000)).toBe(true); // the lookup's write, after the answer
+    // The lookup's write, after the answer: the copy now has both, and the next lookup lists the new one.
+    expect(await h.desk.deps.tracker.drain(2_000)).toBe(true);
     expect((await h.desk.deps.orderIndex.get(added.id))?.status).toBe('PROCESSING');
     expect((await h.desk.deps.orderIndex.get(changed?.id ?? ''))?.status).toBe('REFUNDED');
+    const second = textOf((await order(USERS.agent, '/order', query)).blocks);
+    expect(second).toContain(`${inCopy.length + 1} orders match`);
+    expect(second).toContain(added.id);
   });
 
   // Last: it leaves the partner's failures (and their back-offs) behind it.
