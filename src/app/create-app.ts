@@ -119,6 +119,8 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
       const port = address?.port;
       // After listening: /healthz answers while the drivers load and the migrations run.
       if ('open' in db && typeof db.open === 'function') await (db as { open(): Promise<unknown> }).open();
+      // Read (or made) now, not at the first image key: a database that cannot give it stops start-up.
+      await reveal.redeem.linkSigningKey.get();
       logger.info({ mode, port, botUserId: identity.botUserId }, 'Order Desk is running');
       if (options.watch !== false) {
         balanceWatch.start();

@@ -12,9 +12,9 @@ import { withWriteThrough } from '../orders/write-through.js';
 import { createOutboxRelay, createOutboxStore } from '../outbox/index.js';
 import { createPartnerClient, type PartnerClient } from '../partner-api/index.js';
 import { createForgedTokenLog } from '../reveal/forged-tokens.js';
+import { createLinkSigningKey } from '../reveal/link-key.js';
 import { createRevealLinks } from '../reveal/links.js';
 import type { RevealRouteDeps } from '../reveal/routes.js';
-import { deriveLinkSigningKey } from '../reveal/token.js';
 import { createAuditLog } from '../services/audit.js';
 import { createAuditStore } from '../services/audit-store.js';
 import { createAuthorizer } from '../services/authorization.js';
@@ -168,10 +168,7 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
     onCache: countCache('usergroup_members'),
     onSlackError,
   });
-  const linkSigningKey = deriveLinkSigningKey(
-    env.KEY_LINK_SECRET,
-    env.SLACK_SIGNING_SECRET ?? env.SLACK_APP_TOKEN ?? env.SLACK_BOT_TOKEN,
-  );
+  const linkSigningKey = createLinkSigningKey({ configured: env.KEY_LINK_SECRET, db, now });
   // Every post that must arrive once (order events, balance alerts, the digest, audit lines): one
   // table, one relay; the order events job delivers what its producers did not (jobs.ts).
   const outbox = createOutboxStore(db);

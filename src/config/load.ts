@@ -17,11 +17,13 @@ export function parseEnv<Schema extends z.ZodType>(
 ): z.output<Schema> {
   const result = schema.safeParse(env);
   if (result.success) return result.data;
-  const problems = result.error.issues.map((issue) => {
+  // One line per variable: its first problem (an empty signing secret is not also "required").
+  const problems = new Map<string, string>();
+  for (const issue of result.error.issues) {
     const variable = issue.path.length > 0 ? String(issue.path[0]) : 'environment';
-    return `${variable} ${issue.message}`;
-  });
-  throw new ConfigError([...new Set(problems)]);
+    if (!problems.has(variable)) problems.set(variable, `${variable} ${issue.message}`);
+  }
+  throw new ConfigError([...problems.values()]);
 }
 
 /** Loads `.env` into process.env when the file exists; real environment variables win. */

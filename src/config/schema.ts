@@ -51,6 +51,11 @@ function group<Settings extends Record<string, Setting>>(
   return { title, about, settings, shape };
 }
 
+// The local partner simulator's key (npm run simulator, the sandbox, the tests): accepted only when
+// PARTNER_API_BASE_URL is on this machine, never against a real partner.
+const SIMULATOR_API_KEY = 'sim-partner-key-0000';
+const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
 const partner = group(
   'The partner API',
   'Where the partner Orders API is and how Order Desk talks to it. ' +
@@ -62,7 +67,7 @@ const partner = group(
     ),
     PARTNER_API_KEY: required('the partner API key').doc(
       'The partner API key, sent as the `x-api-key` header on every request. Never logged.',
-      { secret: true, example: 'sim-partner-key-0000' },
+      { secret: true, example: SIMULATOR_API_KEY, exampleIsLocal: true },
     ),
     PARTNER_API_TIMEOUT_MS: integer(10_000, 100, 120_000).doc(
       "One attempt at a partner request, from sending it to the answer's last byte, in ms; " +
@@ -111,7 +116,8 @@ const slack = group(
     ),
     SLACK_SIGNING_SECRET: optionalText('required in HTTP mode').doc(
       '_Basic Information_ → _Signing Secret_: verifies that requests come from Slack. ' +
-        'Required unless `SLACK_APP_TOKEN` is set (Socket Mode).',
+        'Required unless `SLACK_APP_TOKEN` is set (Socket Mode). A placeholder, an example or an empty ' +
+        'value stops start-up, as for every secret.',
       { secret: true, example: 'your-signing-secret', setInExample: true },
     ),
     SLACK_APP_TOKEN: optionalMatching(
@@ -235,12 +241,13 @@ const keys = group(
     ),
     KEY_LINK_SECRET: optionalSecret(
       32,
-      'must be at least 32 characters (or leave it unset to derive one from the signing secret)',
-      'derived',
+      'must be at least 32 characters (or leave it unset: Order Desk then makes one and keeps it in its database)',
+      'made by Order Desk',
     ).doc(
-      'Signs the one-time reveal links for image keys; the same on every replica. Unset: derived (HKDF) ' +
-        'from `SLACK_SIGNING_SECRET` (or `SLACK_APP_TOKEN` in Socket Mode).',
-      { secret: true, default: 'unset (derived from the signing secret)' },
+      'Signs the one-time reveal links for image keys. Unset: Order Desk makes a random key once and ' +
+        'keeps it in its database (every replica on PostgreSQL shares it; a restart keeps links valid). ' +
+        'Never derived from a Slack credential.',
+      { secret: true, default: 'unset (a random key kept in the database)' },
     ),
     KEY_LINK_TTL_SECONDS: integer(300, 30, 3_600).doc(
       'How long a reveal link works, in seconds (it works once).',
@@ -439,12 +446,24 @@ export const AppEnvSchema = PartnerEnvSchema.extend({
   ...notifications.shape,
   ...orderCopy.shape,
   ...storage.shape,
-}).refine((env) => Boolean(env.SLACK_APP_TOKEN || env.SLACK_SIGNING_SECRET), {
-  path: ['SLACK_SIGNING_SECRET'],
-  error: 'is required in HTTP mode (set it, or set SLACK_APP_TOKEN for Socket Mode)',
-  // Run even when other variables failed, so one start-up lists every problem at once.
-  when: () => true,
-});
+})
+  .refine((env) => Boolean(env.SLACK_APP_TOKEN || env.SLACK_SIGNING_SECRET), {
+    path: ['SLACK_SIGNING_SECRET'],
+    error: 'is required in HTTP mode (set it, or set SLACK_APP_TOKEN for Socket Mode)',
+    // Run even when other variables failed, so one start-up lists every problem at once.
+    when: () => true,
+  })
+  .refine(
+    (env) =>
+      env.PARTNER_API_KEY !== SIMULATOR_API_KEY ||
+      LOCAL_HOSTS.has(new URL(env.PARTNER_API_BASE_URL).hostname),
+    {
+      path: ['PARTNER_API_KEY'],
+      error:
+        "is the local simulator's example key, but PARTNER_API_BASE_URL is not the local simulator: " +
+        'set your partner API key',
+    },
+  );
 
 export type PartnerEnv = z.output<typeof PartnerEnvSchema>;
 export type AppEnv = z.output<typeof AppEnvSchema>;

@@ -34,6 +34,8 @@ export interface DocOptions {
   allowed?: string;
   /** `.env.example` sets it (`NAME=example`) even though it is optional. */
   setInExample?: boolean;
+  /** A secret whose example works against the local simulator: its schema's refine decides elsewhere. */
+  exampleIsLocal?: boolean;
 }
 
 /** A schema with its documented default and accepted values; `.doc()` adds what it is for. */
@@ -48,11 +50,16 @@ export class SettingKind<S extends z.ZodType> {
     readonly isRequired = false,
   ) {}
 
-  doc(description: string, options: DocOptions = {}): Setting<S> {
+  doc(description: string, options: DocOptions = {}): Setting<z.ZodType<z.output<S>>> {
     const value = this.defaultValue ?? options.example ?? '';
     const set = this.defaultValue !== undefined || this.isRequired || options.setInExample === true;
+    // Every kind reads text (or nothing), so a secret's placeholder check can run before it; TypeScript
+    // cannot see that through the generic S.
+    const own = this.schema as unknown as z.ZodType<z.output<S>, string | undefined>;
     return {
-      schema: this.schema,
+      schema: options.secret
+        ? refusingPlaceholders(options.exampleIsLocal ? undefined : options.example).pipe(own)
+        : own,
       doc: {
         description,
         default: options.default ?? this.defaultText,
@@ -63,6 +70,26 @@ export class SettingKind<S extends z.ZodType> {
     };
   }
 }
+
+/**
+ * A secret never runs with a value anyone can read: empty, a `your-…` placeholder, or the example the
+ * docs and `.env.example` show. Checked on the value as given, before it is trimmed or parsed.
+ */
+export function placeholderProblem(value: string, example: string | undefined): string | undefined {
+  if (value.trim() === '') return 'is set but empty: set the real value, or remove the line';
+  if (/your-/i.test(value) || value === example)
+    return 'still holds the example value from .env.example or the docs: set the real value';
+  return undefined;
+}
+
+const refusingPlaceholders = (example: string | undefined) =>
+  z
+    .string()
+    .optional()
+    .superRefine((value, ctx) => {
+      const problem = value === undefined ? undefined : placeholderProblem(value, example);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    });
 
 const kind = <S extends z.ZodType>(
   schema: S,

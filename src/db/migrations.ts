@@ -575,6 +575,20 @@ function migrations(engine: Engine): Record<string, Migration> {
         await db.schema.dropIndex('orders_amount_created').ifExists().execute();
       },
     },
+    '0016_app_secrets': {
+      // The reveal links' signing key, made by Order Desk (never derived from a Slack credential).
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('app_secrets')
+          .addColumn('name', 'text', (column) => column.primaryKey())
+          .addColumn('value', 'text', (column) => column.notNull())
+          .addColumn('created_at', 'text', (column) => column.notNull())
+          .execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.dropTable('app_secrets').execute();
+      },
+    },
   };
 }
 

@@ -115,6 +115,16 @@ export interface OrderThreadsTable {
   created_at: string;
 }
 
+/**
+ * Secrets Order Desk makes for itself, by name: the reveal links' signing key when KEY_LINK_SECRET is
+ * unset (made once by the first replica to need it, then read by every replica and after restarts).
+ */
+export interface AppSecretsTable {
+  name: string;
+  value: string;
+  created_at: string;
+}
+
 export interface Database {
   audit_log: AuditTable;
   orders: OrdersTable;
@@ -124,4 +134,5 @@ export interface Database {
   subscriptions: SubscriptionsTable;
   outbox: OutboxTable;
   order_threads: OrderThreadsTable;
+  app_secrets: AppSecretsTable;
 }

@@ -114,11 +114,11 @@ export async function deliverKeys(deps: KeysDeps, request: KeysRequest): Promise
 
   deps.balance.record(keys.balance, keys.orderId, keys.traceId);
   // Image keys get one-time links made for this user only (see src/reveal/).
+  const linkFor = await deps.revealLinks.minter();
   const rendered = renderKeyMessages(
     keys,
     undefined,
-    (product, key) =>
-      deps.revealLinks.linkFor({ orderId: keys.orderId, product, key, userId: request.userId }),
+    (product, key) => linkFor({ orderId: keys.orderId, product, key, userId: request.userId }),
     reference,
   );
   let delivered = 0;

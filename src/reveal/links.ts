@@ -1,17 +1,28 @@
+import type { LinkSigningKey } from './link-key.js';
 import { mintRevealToken } from './token.js';
 
 export interface RevealLinks {
   /** False without PUBLIC_URL: image keys then get a note saying an admin can set it. */
   readonly enabled: boolean;
-  /** `${PUBLIC_URL}/keys/reveal#<token>` for one image key, for one user. */
-  linkFor(claims: { orderId: string; product: number; key: number; userId: string }): string | undefined;
+  /**
+   * What makes `${PUBLIC_URL}/keys/reveal#<token>` for one image key, for one user (undefined without
+   * PUBLIC_URL); resolves once the signing key is read.
+   */
+  minter(): Promise<(claims: LinkClaims) => string | undefined>;
+}
+
+export interface LinkClaims {
+  orderId: string;
+  product: number;
+  key: number;
+  userId: string;
 }
 
 export const REVEAL_PATH = '/keys/reveal';
 
 export function createRevealLinks(options: {
   publicUrl: string | undefined;
-  signingKey: Buffer;
+  signingKey: LinkSigningKey;
   ttlSeconds: number;
   now?: (() => number) | undefined;
 }): RevealLinks {
@@ -19,9 +30,10 @@ export function createRevealLinks(options: {
   const now = options.now ?? Date.now;
   return {
     enabled: publicUrl !== undefined,
-    linkFor(claims) {
-      if (!publicUrl) return undefined;
-      return `${publicUrl}${REVEAL_PATH}#${mintRevealToken(signingKey, claims, ttlSeconds, now())}`;
+    async minter() {
+      if (!publicUrl) return () => undefined;
+      const key = await signingKey.get();
+      return (claims) => `${publicUrl}${REVEAL_PATH}#${mintRevealToken(key, claims, ttlSeconds, now())}`;
     },
   };
 }

@@ -9,6 +9,7 @@ import type { AuditLog, KeysOutcome } from '../services/audit.js';
 import type { Authorizer } from '../services/authorization.js';
 import type { KeyRetrievalLimit } from '../services/key-limit.js';
 import type { SharedState } from '../state/index.js';
+import type { LinkSigningKey } from './link-key.js';
 import { type RevealClaims, verifyRevealToken } from './token.js';
 
 export type RevealOutcome =
@@ -34,7 +35,7 @@ export type RevealError =
 
 /** What redeeming a reveal token needs: the parts, not the whole app. */
 export interface RevealDeps {
-  linkSigningKey: Buffer;
+  linkSigningKey: LinkSigningKey;
   auth: Pick<Authorizer, 'canSeeKeys'>;
   state: SharedState;
   keyLimit: KeyRetrievalLimit;
@@ -67,7 +68,7 @@ function refusal(
  * user and is audited. If the partner fails, the link stays usable and the retrieval is not counted.
  */
 export async function redeemRevealToken(deps: RevealDeps, token: unknown): Promise<RevealOutcome> {
-  const check = verifyRevealToken(deps.linkSigningKey, token, deps.now().getTime());
+  const check = verifyRevealToken(await deps.linkSigningKey.get(), token, deps.now().getTime());
   if (!check.ok && check.reason !== 'expired') {
     deps.onForgedToken();
     return refusal(400, 'tampered', 'This link is not valid', `It is incomplete or was changed. ${AGAIN}`);

@@ -1,4 +1,4 @@
-import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 // A one-time link to one image key: `${PUBLIC_URL}/keys/reveal#<token>`. The token sits in the URL
 // fragment, which browsers never send, so no unfurler, proxy or access log sees it. It names the order,
@@ -23,15 +23,6 @@ export type TokenCheck =
   | { ok: false; reason: 'malformed' | 'tampered' }
   /** Signed by us, so its claims can be trusted for the audit, but too late. */
   | { ok: false; reason: 'expired'; claims: RevealClaims };
-
-/**
- * The signing key every replica shares: KEY_LINK_SECRET when set, otherwise derived (HKDF-SHA256)
- * from the Slack signing secret or app token, so that it never equals a secret used for anything else.
- */
-export function deriveLinkSigningKey(secret: string | undefined, fallbackSecret: string): Buffer {
-  if (secret) return Buffer.from(secret, 'utf8');
-  return Buffer.from(hkdfSync('sha256', fallbackSecret, 'order-desk', 'key-reveal-links v1', 32));
-}
 
 const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 

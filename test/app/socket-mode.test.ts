@@ -4,8 +4,10 @@ import type { PartnerSimulator } from '../../sandbox/simulator/server.js';
 import { buildOrderDesk, type OrderDesk } from '../../src/app/create-app.js';
 import { AppEnvSchema, parseEnv } from '../../src/config/index.js';
 import { createLogger } from '../../src/logger.js';
+import { mintRevealToken } from '../../src/reveal/token.js';
 import { FakeSocketMode } from '../helpers/fake-socket-mode.js';
 import { freePort } from '../helpers/free-port.js';
+import { guessableLinkKeys } from '../helpers/guessable-link-keys.js';
 import { BOT_TOKEN, SIGNING_SECRET, TEST_USERS, USERS } from '../helpers/harness.js';
 import { startTestSimulator } from '../helpers/partner.js';
 
@@ -71,6 +73,23 @@ describe('Socket Mode (SLACK_APP_TOKEN set)', () => {
       slack.responsePosts.find((p) => p.responseUrlId === responseUrlId),
     );
     expect(JSON.stringify(post.body.blocks)).toContain(order?.id);
+  });
+
+  it('refuses reveal links signed with a key made from the app token, the bot token or a placeholder', async () => {
+    const claims = {
+      orderId: simulator.allOrders()[0]?.id ?? 'ORD-1',
+      product: 0,
+      key: 0,
+      userId: USERS.agent,
+    };
+    for (const { from, key } of guessableLinkKeys([APP_TOKEN, BOT_TOKEN])) {
+      const answer = await fetch(`http://127.0.0.1:${healthPort}/keys/reveal`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ token: mintRevealToken(key, claims, 60) }),
+      });
+      expect({ from, status: answer.status }).toEqual({ from, status: 400 });
+    }
   });
 
   it('serves /healthz on PORT', async () => {

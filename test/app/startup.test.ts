@@ -1,6 +1,7 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseEnv as parseDotEnv } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeSlack, startFakeSlack } from '../../sandbox/fake-slack/server.js';
 import type { PartnerSimulator } from '../../sandbox/simulator/server.js';
@@ -44,6 +45,31 @@ describe('the process: start-up and shutdown', () => {
     for (const name of ['PARTNER_API_BASE_URL', 'SLACK_BOT_TOKEN', 'SLACK_SIGNING_SECRET'])
       expect(stderr).toContain(name);
     expect(stderr).not.toContain('should-not-print');
+  });
+
+  it('.env.example copied as it is: exits 1 naming each placeholder secret, printing none', async () => {
+    const example = parseDotEnv(readFileSync('.env.example', 'utf8'));
+    const app = spawnApp({
+      ...example,
+      // A real partner's address: the simulator's example key is refused there too.
+      PARTNER_API_BASE_URL: 'https://partner.example.com',
+      SLACK_APP_TOKEN: 'xapp-your-app-token',
+      KEY_LINK_SECRET: '',
+      DATA_DIR: dataDir,
+    });
+    expect(await app.exited).toBe(1);
+    const stderr = app.stderr();
+    for (const name of [
+      'PARTNER_API_KEY',
+      'SLACK_BOT_TOKEN',
+      'SLACK_SIGNING_SECRET',
+      'SLACK_APP_TOKEN',
+      'KEY_LINK_SECRET',
+    ])
+      expect(stderr).toMatch(new RegExp(`^  - ${name} `, 'm'));
+    expect(stderr).not.toMatch(/your-|sim-partner-key/);
+    // Nothing was started: no "running" line, not even a log of the settings.
+    expect(app.stdout).toEqual([]);
   });
 
   it('a token Slack rejects: exits 1 with a clear message, not an unhandled rejection', async () => {

@@ -54,6 +54,57 @@ describe('configuration', () => {
     expect(message).not.toMatch(/secret/);
   });
 
+  describe('a secret never runs with a placeholder, an example or an empty value', () => {
+    const good = {
+      ...partnerEnv,
+      SLACK_BOT_TOKEN: 'xoxb-1-real',
+      SLACK_SIGNING_SECRET: 'c0ffee-real-signing-secret',
+    };
+    const problemsOf = (env: Record<string, string>) => {
+      try {
+        parseEnv(AppEnvSchema, env);
+        return [];
+      } catch (error) {
+        return (error as ConfigError).problems;
+      }
+    };
+    it.each([
+      ['SLACK_BOT_TOKEN', 'xoxb-your-bot-token'],
+      ['SLACK_SIGNING_SECRET', 'your-signing-secret'],
+      ['SLACK_APP_TOKEN', 'xapp-your-app-token'],
+      ['SLACK_SIGNING_SECRET', ''],
+      ['SLACK_SIGNING_SECRET', '   '],
+      ['KEY_LINK_SECRET', ''],
+      ['KEY_LINK_SECRET', 'your-key-link-secret-of-32-characters-or-more'],
+      ['PARTNER_API_KEY', 'YOUR-PARTNER-KEY'],
+      ['DATABASE_URL', 'postgres://order-desk:password@db.example.com:5432/order_desk'],
+      ['REDIS_URL', 'redis://:password@redis.internal:6379/0'],
+      ['REDIS_URL', ''],
+    ])('%s = %j: refused in one line naming it, not its value', (name, value) => {
+      const problems = problemsOf({ ...good, [name]: value });
+      expect(problems).toHaveLength(1);
+      expect(problems[0]).toMatch(new RegExp(`^${name} (is set but empty|still holds the example value)`));
+      if (value.trim()) expect(problems[0]).not.toContain(value);
+    });
+
+    it("the simulator's example key: only with the partner on this machine", () => {
+      const simulatorKey = { ...good, PARTNER_API_KEY: 'sim-partner-key-0000' };
+      for (const local of ['http://127.0.0.1:4010', 'http://localhost:4010', 'http://[::1]:4010'])
+        expect(problemsOf({ ...simulatorKey, PARTNER_API_BASE_URL: local })).toEqual([]);
+      const [problem, ...more] = problemsOf({
+        ...simulatorKey,
+        PARTNER_API_BASE_URL: 'https://api.partner.com',
+      });
+      expect(more).toEqual([]);
+      expect(problem).toMatch(/^PARTNER_API_KEY is the local simulator's example key/);
+    });
+
+    it('real values pass', () => {
+      expect(problemsOf(good)).toEqual([]);
+      expect(problemsOf({ ...good, KEY_LINK_SECRET: 'k'.repeat(32) })).toEqual([]);
+    });
+  });
+
   it('needs a signing secret in HTTP mode only', () => {
     const base = { ...partnerEnv, SLACK_BOT_TOKEN: 'xoxb-1' };
     expect(() => parseEnv(AppEnvSchema, base)).toThrow(/SLACK_SIGNING_SECRET/);

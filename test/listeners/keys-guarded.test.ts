@@ -1,18 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeImageKey } from '../../src/partner-api/index.js';
-import { deriveLinkSigningKey, mintRevealToken } from '../../src/reveal/token.js';
+import { mintRevealToken } from '../../src/reveal/token.js';
 import {
   AUDIT_CHANNEL,
   CHANNEL,
   type Harness,
   nthResponse,
-  SIGNING_SECRET,
   startHarness,
   USERS,
 } from '../helpers/harness.js';
 
 const textOf = (value: unknown) => JSON.stringify(value) ?? '';
 const PUBLIC_URL = 'https://order-desk.test';
+// Set here so that the test can sign an expired link as the app would.
+const KEY_LINK_SECRET = 'keys-guarded-test-link-secret-5c1e9a7b';
 
 function revealLinks(blocks: unknown): string[] {
   return [...textOf(blocks).matchAll(/"url":"(https:\/\/order-desk\.test\/keys\/reveal#[^"]+)"/g)].map(
@@ -30,7 +31,7 @@ describe.each([
   beforeAll(async () => {
     h = await startHarness({
       simulator: { orders: 80, realism: { keyTypes: 'mime', imageEncoding: 'raw' } },
-      env: { PUBLIC_URL, ...groupCache },
+      env: { PUBLIC_URL, KEY_LINK_SECRET, ...groupCache },
     });
   });
   afterAll(() => h.stop());
@@ -108,7 +109,7 @@ describe.each([
 
   it('refuses an expired, a tampered and a missing token, each with its own page text', async () => {
     const order = h.simulator.addOrder({ quantity: 1, keyTypes: ['image-png'] });
-    const key = deriveLinkSigningKey(undefined, SIGNING_SECRET);
+    const key = Buffer.from(KEY_LINK_SECRET);
     const expired = mintRevealToken(
       key,
       { orderId: order.id, product: 0, key: 0, userId: USERS.agent },
@@ -127,7 +128,7 @@ describe.each([
     expect((await reveal(undefined)).status).toBe(400);
     // A token signed with another deployment's key is tampered too.
     const foreign = mintRevealToken(
-      deriveLinkSigningKey(undefined, 'other'),
+      Buffer.from('another-deployment-link-secret-0123456789'),
       { orderId: order.id, product: 0, key: 0, userId: USERS.agent },
       60,
     );

@@ -1,10 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deriveLinkSigningKey, mintRevealToken } from '../../src/reveal/token.js';
+import { mintRevealToken } from '../../src/reveal/token.js';
+import { guessableLinkKeys } from '../helpers/guessable-link-keys.js';
 import {
   AUDIT_CHANNEL,
+  BOT_TOKEN,
   CHANNEL,
   type Harness,
   nthResponse,
+  SIGNING_SECRET,
   startHarness,
   USERS,
 } from '../helpers/harness.js';
@@ -66,7 +69,7 @@ describe('POST /keys/reveal is public: strangers cannot write to Slack or wear i
       '',
       JSON.stringify({
         token: mintRevealToken(
-          deriveLinkSigningKey(undefined, 'another-deployment'),
+          Buffer.from('another-deployment-link-secret-0123456789'),
           { orderId: order.id, product: 0, key: 0, userId: USERS.agent },
           60,
         ),
@@ -83,6 +86,18 @@ describe('POST /keys/reveal is public: strangers cannot write to Slack or wear i
     expect(await metricValue(h.appUrl, 'tampered')).toBe(forged.length);
     // The real link was not burnt by any of it.
     expect((await post(h.appUrl, JSON.stringify({ token: good }))).status).toBe(200);
+  });
+
+  it('a link signed with a key made from a placeholder or a Slack credential is refused; the app’s own works', async () => {
+    const order = h.simulator.addOrder({ quantity: 1, keyTypes: ['image-png'] });
+    const claims = { orderId: order.id, product: 0, key: 0, userId: USERS.agent };
+    for (const { from, key } of guessableLinkKeys([SIGNING_SECRET, BOT_TOKEN])) {
+      const answer = await post(h.appUrl, JSON.stringify({ token: mintRevealToken(key, claims, 60) }));
+      expect({ from, status: answer.status }).toEqual({ from, status: 400 });
+      expect(await answer.json()).toMatchObject({ error: 'tampered' });
+    }
+    const [own] = revealTokens((await keysFor(USERS.agent, order.id)).blocks);
+    expect((await post(h.appUrl, JSON.stringify({ token: own }))).status).toBe(200);
   });
 
   it('a body larger than a token is refused before it is read', async () => {

@@ -1,0 +1,57 @@
+import { randomBytes } from 'node:crypto';
+import type { OrderDeskDb } from '../db/index.js';
+
+// The key that signs the one-time reveal links. It is never derived from another credential: a key
+// made from the Slack signing secret would be as public as a placeholder left in `.env`, and anyone
+// holding it could mint a link for any agent. KEY_LINK_SECRET when set; otherwise 32 random bytes
+// made once and kept in the database, so every replica on PostgreSQL signs with the same key and a
+// restart keeps the links it already sent valid. The key is never logged.
+
+export interface LinkSigningKey {
+  /** The key; the first call reads it from the database (making it if no replica has yet). */
+  get(): Promise<Buffer>;
+}
+
+const SECRET_NAME = 'key-link-signing-key';
+
+export function createLinkSigningKey(options: {
+  configured: string | undefined;
+  db: Pick<OrderDeskDb, 'run'>;
+  now: () => Date;
+}): LinkSigningKey {
+  const { configured, db, now } = options;
+  if (configured) {
+    const key = Buffer.from(configured, 'utf8');
+    return { get: async () => key };
+  }
+  let loading: Promise<Buffer> | undefined;
+  const load = async () => {
+    const made = randomBytes(32).toString('base64url');
+    // Replicas starting together may both make one: the first insert wins, and all read the winner.
+    await db.run((kysely) =>
+      kysely
+        .insertInto('app_secrets')
+        .values({ name: SECRET_NAME, value: made, created_at: now().toISOString() })
+        .onConflict((conflict) => conflict.column('name').doNothing())
+        .execute(),
+    );
+    const row = await db.run((kysely) =>
+      kysely
+        .selectFrom('app_secrets')
+        .select('value')
+        .where('name', '=', SECRET_NAME)
+        .executeTakeFirstOrThrow(),
+    );
+    return Buffer.from(row.value, 'base64url');
+  };
+  return {
+    get() {
+      // A failed read is not kept: the next link tries again.
+      loading ??= load().catch((error: unknown) => {
+        loading = undefined;
+        throw error;
+      });
+      return loading;
+    },
+  };
+}
