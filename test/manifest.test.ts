@@ -1,7 +1,13 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { ManifestError, manifestFor, manifestSettingsFrom, USERGROUP_SETTINGS } from '../scripts/manifest.js';
 import { COMMANDS } from '../src/listeners/commands/index.js';
 import { EVENTS } from '../src/listeners/events/index.js';
 import { FUNCTIONS } from '../src/listeners/functions/index.js';
@@ -39,6 +45,13 @@ const SCOPE_OF_EVENT: Record<string, string[]> = {
   link_shared: ['links:read'],
 };
 
+// What only order links use (ORDER_LINK_TEMPLATE): the unfurl, and Work Objects (an entity needs the
+// order's page). Without the template, `npm run manifest` leaves these out, and their scopes.
+const LINK_METHODS = ['chat.unfurl', 'entity.presentDetails'];
+const LINK_EVENTS = ['link_shared', 'entity_details_requested'];
+// What only a *_USERGROUPS setting uses.
+const USERGROUP_METHODS = ['usergroups.users.list'];
+
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
@@ -51,10 +64,84 @@ function sourceFiles(dir: string): string[] {
 const source = sourceFiles('src')
   .map((path) => readFileSync(path, 'utf8'))
   .join('\n');
-const manifest = parse(readFileSync('manifest.yml', 'utf8'));
+const template = readFileSync('manifest.yml', 'utf8');
 
-describe('manifest.yml matches the code', () => {
-  it('declares exactly the slash commands the app registers, with descriptions and hints', () => {
+// What a deployment's settings turn on. The checked-in template declares everything (placeholder
+// URLs); `npm run manifest` (scripts/manifest.ts) writes the manifest for one deployment, so each check
+// below runs on the template and on the command's output for HTTP mode and Socket Mode, with and
+// without ORDER_LINK_TEMPLATE and user groups.
+interface Variant {
+  name: string;
+  manifest: ReturnType<typeof parse>;
+  /** Every request URL (commands, events, interactivity); undefined: none (Socket Mode). */
+  requestUrl: RegExp | undefined;
+  socketMode: boolean;
+  /** The unfurl domains expected; undefined: no order links (no unfurls, no Work Objects). */
+  unfurlDomains: RegExp | undefined;
+  usergroups: boolean;
+}
+
+const generated = (env: Record<string, string>) => parse(manifestFor(template, manifestSettingsFrom(env)));
+
+const VARIANTS: Variant[] = [
+  {
+    name: 'manifest.yml (the template)',
+    manifest: parse(template),
+    requestUrl: /^https:\/\/order-desk\.example\.com\/slack\/events$/,
+    socketMode: false,
+    unfurlDomains: /^(?:[a-z0-9-]+\.)+[a-z]{2,}$/,
+    usergroups: true,
+  },
+  {
+    name: 'npm run manifest: HTTP mode, order links, a user group',
+    manifest: generated({
+      PUBLIC_URL: 'https://desk.acme-support.test/',
+      ORDER_LINK_TEMPLATE: 'https://portal.partner-orders.test/orders/{id}?tab=items',
+      KEYS_ALLOWED_USERGROUPS: 'S0KEYS001',
+    }),
+    requestUrl: /^https:\/\/desk\.acme-support\.test\/slack\/events$/,
+    socketMode: false,
+    unfurlDomains: /^portal\.partner-orders\.test$/,
+    usergroups: true,
+  },
+  {
+    name: 'npm run manifest: HTTP mode under a path, no order links, no user groups',
+    manifest: generated({ PUBLIC_URL: 'https://tools.acme-support.test/order-desk' }),
+    requestUrl: /^https:\/\/tools\.acme-support\.test\/order-desk\/slack\/events$/,
+    socketMode: false,
+    unfurlDomains: undefined,
+    usergroups: false,
+  },
+  {
+    name: 'npm run manifest: Socket Mode, order links, no user groups',
+    manifest: generated({
+      SLACK_APP_TOKEN: 'xapp-1-A0TEST-0000',
+      ORDER_LINK_TEMPLATE: 'https://orders.partner-orders.test/view/{id}',
+    }),
+    requestUrl: undefined,
+    socketMode: true,
+    unfurlDomains: /^orders\.partner-orders\.test$/,
+    usergroups: false,
+  },
+  {
+    name: 'npm run manifest: Socket Mode (and a PUBLIC_URL for image keys), no order links, user groups',
+    manifest: generated({
+      SLACK_APP_TOKEN: 'xapp-1-A0TEST-0000',
+      PUBLIC_URL: 'https://desk.acme-support.test',
+      FINANCE_ALLOWED_USERGROUPS: 'S0FIN0001,S0FIN0002',
+    }),
+    requestUrl: undefined,
+    socketMode: true,
+    unfurlDomains: undefined,
+    usergroups: true,
+  },
+];
+
+describe.each(VARIANTS)('$name matches the code', (variant) => {
+  const { manifest } = variant;
+  const links = variant.unfurlDomains !== undefined;
+
+  it('declares exactly the slash commands the app registers, with descriptions, hints and request URLs', () => {
     const registered = [...source.matchAll(/app\.command\('([^']+)'/g)].map((m) => m[1]).sort();
     const declared = manifest.features.slash_commands.map((c: { command: string }) => c.command).sort();
     expect(registered).toEqual([...COMMANDS].sort());
@@ -62,7 +149,17 @@ describe('manifest.yml matches the code', () => {
     for (const command of manifest.features.slash_commands) {
       expect(command.description.length).toBeGreaterThan(10);
       expect(command.usage_hint).toBeTruthy();
-      expect(command.url).toMatch(/\/slack\/events$/);
+      if (variant.requestUrl) expect(command.url).toMatch(variant.requestUrl);
+      else expect(command).not.toHaveProperty('url');
+    }
+  });
+
+  it('sends events and interactivity where the app listens: its /slack/events, or Socket Mode', () => {
+    expect(manifest.settings.socket_mode_enabled).toBe(variant.socketMode);
+    expect(manifest.settings.interactivity.is_enabled).toBe(true);
+    for (const settings of [manifest.settings.event_subscriptions, manifest.settings.interactivity]) {
+      if (variant.requestUrl) expect(settings.request_url).toMatch(variant.requestUrl);
+      else expect(settings).not.toHaveProperty('request_url');
     }
   });
 
@@ -79,12 +176,13 @@ describe('manifest.yml matches the code', () => {
     }
   });
 
-  it('subscribes to exactly the events the app listens to', () => {
+  it('subscribes to exactly the events the app listens to (order links’ only with ORDER_LINK_TEMPLATE)', () => {
     const registered = [...source.matchAll(/app\.event\('([^']+)'/g)].map((m) => m[1]).sort();
     expect(registered).toEqual([...EVENTS].sort());
     // Workflow Builder steps (app.function) arrive as function_executed.
-    const withSteps = [...registered, ...(FUNCTIONS.length > 0 ? ['function_executed'] : [])].sort();
-    expect([...manifest.settings.event_subscriptions.bot_events].sort()).toEqual(withSteps);
+    const withSteps = [...registered, ...(FUNCTIONS.length > 0 ? ['function_executed'] : [])];
+    const expected = withSteps.filter((event) => links || !LINK_EVENTS.includes(event ?? ''));
+    expect([...manifest.settings.event_subscriptions.bot_events].sort()).toEqual(expected.sort());
   });
 
   it('declares exactly the Workflow Builder steps the app handles, each for a person it checks', () => {
@@ -129,7 +227,7 @@ describe('manifest.yml matches the code', () => {
     }
   });
 
-  it('asks for the scopes the code uses and no more', () => {
+  it('asks for the scopes the code uses and no more (links and user groups only when configured)', () => {
     const called = new Set(
       [
         ...source.matchAll(
@@ -138,34 +236,195 @@ describe('manifest.yml matches the code', () => {
       ].map((m) => `${m[1]}.${m[2]}`),
     );
     expect([...called].sort()).toEqual(Object.keys(SCOPE_OF_METHOD).sort());
+    // What the settings leave unused: order links' calls and events, user group lookups.
+    const unused = new Set([
+      ...(links ? [] : [...LINK_METHODS, ...LINK_EVENTS]),
+      ...(variant.usergroups ? [] : USERGROUP_METHODS),
+    ]);
     const needed = new Set<string>(['commands']);
-    for (const method of called) for (const scope of SCOPE_OF_METHOD[method] ?? []) needed.add(scope);
+    for (const method of called)
+      if (!unused.has(method)) for (const scope of SCOPE_OF_METHOD[method] ?? []) needed.add(scope);
     expect([...EVENTS].sort()).toEqual(Object.keys(SCOPE_OF_EVENT).sort());
-    for (const event of EVENTS) for (const scope of SCOPE_OF_EVENT[event] ?? []) needed.add(scope);
+    for (const event of EVENTS)
+      if (!unused.has(event)) for (const scope of SCOPE_OF_EVENT[event] ?? []) needed.add(scope);
     expect([...manifest.oauth_config.scopes.bot].sort()).toEqual([...needed].sort());
   });
 
   it('names the unfurl domains link_shared comes for: bare hosts, at most 5 (Slack’s limit)', () => {
-    const domains = manifest.features.unfurl_domains as string[];
     expect(EVENTS).toContain('link_shared');
+    if (!variant.unfurlDomains) {
+      expect(manifest.features).not.toHaveProperty('unfurl_domains');
+      return;
+    }
+    const domains = manifest.features.unfurl_domains as string[];
     expect(domains.length).toBeGreaterThanOrEqual(1);
     expect(domains.length).toBeLessThanOrEqual(5);
-    for (const domain of domains) expect(domain).toMatch(/^(?:[a-z0-9-]+\.)+[a-z]{2,}$/);
+    for (const domain of domains) expect(domain).toMatch(variant.unfurlDomains);
   });
 
   it('turns on Work Object previews for the entity type the code sends, with the panel’s event', async () => {
     const { ORDER_ENTITY_TYPE } = await import('../src/blocks/order-entity.js');
-    expect(manifest.features.rich_previews).toEqual({ is_active: true, entity_types: [ORDER_ENTITY_TYPE] });
     expect(EVENTS).toContain('entity_details_requested');
-    expect(manifest.settings.event_subscriptions.bot_events).toContain('entity_details_requested');
-    // entity.presentDetails fails with missing_interactivity_url without it, and panel clicks come there.
-    expect(manifest.settings.interactivity.request_url).toMatch(/\/slack\/events$/);
     expect(source).toMatch(/client\.entity\.presentDetails\(/);
+    if (!links) {
+      // An entity needs the order's page: without ORDER_LINK_TEMPLATE there are no Work Objects.
+      expect(manifest.features).not.toHaveProperty('rich_previews');
+      return;
+    }
+    expect(manifest.features.rich_previews).toEqual({ is_active: true, entity_types: [ORDER_ENTITY_TYPE] });
+    expect(manifest.settings.event_subscriptions.bot_events).toContain('entity_details_requested');
+    // entity.presentDetails fails with missing_interactivity_url without interactivity, and panel
+    // clicks come there (over the socket in Socket Mode).
+    expect(manifest.settings.interactivity.is_enabled).toBe(true);
   });
 
-  it('turns on the Home tab and interactivity', () => {
+  it('turns on the Home tab and the bot user', () => {
     expect(manifest.features.app_home.home_tab_enabled).toBe(true);
-    expect(manifest.settings.interactivity.is_enabled).toBe(true);
     expect(manifest.features.bot_user.display_name).toBe('Order Desk');
+  });
+});
+
+describe('npm run manifest', () => {
+  const problemsOf = (env: Record<string, string>): string[] => {
+    try {
+      manifestFor(template, manifestSettingsFrom(env));
+    } catch (error) {
+      if (error instanceof ManifestError) return error.problems;
+      throw error;
+    }
+    return [];
+  };
+
+  it('refuses HTTP mode without PUBLIC_URL, naming what to set for either mode', () => {
+    expect(problemsOf({})).toEqual([
+      "PUBLIC_URL is needed for HTTP mode: Slack's request URLs are <PUBLIC_URL>/slack/events " +
+        '(or set SLACK_APP_TOKEN for Socket Mode)',
+    ]);
+    // Slack accepts only https request URLs; Socket Mode has none, so there any PUBLIC_URL will do.
+    expect(problemsOf({ PUBLIC_URL: 'http://desk.acme-support.test' })).toEqual([
+      "PUBLIC_URL must be an https URL for HTTP mode (Slack's request URLs)",
+    ]);
+    expect(
+      problemsOf({ SLACK_APP_TOKEN: 'xapp-1-A0TEST-0000', PUBLIC_URL: 'http://127.0.0.1:3000' }),
+    ).toEqual([]);
+  });
+
+  it('refuses a bad value with one line per setting, naming the setting and never its value', () => {
+    const problems = problemsOf({
+      PUBLIC_URL: 'ftp://secret-4242.test',
+      SLACK_APP_TOKEN: 'xoxb-secret-4242',
+      ORDER_LINK_TEMPLATE: 'https://secret-4242.test/orders',
+      AUDIT_VIEWERS_USERGROUPS: 'U4242SECRET',
+    });
+    expect(problems.map((line) => line.split(' ')[0])).toEqual([
+      'PUBLIC_URL',
+      'SLACK_APP_TOKEN',
+      'ORDER_LINK_TEMPLATE',
+      'AUDIT_VIEWERS_USERGROUPS',
+    ]);
+    for (const line of problems) expect(line).not.toMatch(/4242/);
+    // The app accepts a localhost template for trying it out; Slack unfurls only domain names.
+    expect(
+      problemsOf({
+        SLACK_APP_TOKEN: 'xapp-1-A0TEST-0000',
+        ORDER_LINK_TEMPLATE: 'http://localhost:4242/o/{id}',
+      }),
+    ).toEqual([
+      'ORDER_LINK_TEMPLATE must have a domain name as its host (not localhost or an IP address) for Slack to ' +
+        'unfurl its links',
+    ]);
+  });
+
+  it('needs none of the other settings: a manifest before there are tokens', () => {
+    // No partner settings, no bot token, no signing secret, and a setting the manifest does not read
+    // that the app would refuse.
+    expect(problemsOf({ PUBLIC_URL: 'https://desk.acme-support.test', PORT: 'not a port' })).toEqual([]);
+  });
+
+  it('asks for usergroups:read for every user group setting the app checks access with', () => {
+    const read = [...source.matchAll(/usergroups: env\.([A-Z_]+)/g)].map((m) => m[1]);
+    expect(read.length).toBeGreaterThanOrEqual(5);
+    expect([...USERGROUP_SETTINGS].sort()).toEqual([...new Set(read)].sort());
+    for (const name of USERGROUP_SETTINGS) {
+      const manifest = parse(
+        manifestFor(
+          template,
+          manifestSettingsFrom({ SLACK_APP_TOKEN: 'xapp-1-A0TEST-0000', [name]: 'S0GROUP01' }),
+        ),
+      );
+      expect(manifest.oauth_config.scopes.bot, name).toContain('usergroups:read');
+    }
+  });
+});
+
+describe('npm run manifest, as a command', () => {
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+  const script = resolve('scripts/manifest.ts');
+
+  // Runs the command from a directory of its own (its `.env` only), with only these variables.
+  async function run(cwd: string, env: Record<string, string>, args: string[] = []) {
+    const child = spawn(process.execPath, ['--import', tsx, script, ...args], {
+      cwd,
+      env: { PATH: process.env.PATH ?? '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const [code] = (await once(child, 'close')) as [number];
+    return { code, stdout, stderr };
+  }
+
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'order-desk-manifest-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('writes the manifest from `.env` and the environment (which wins), with a header saying how it was made', async () => {
+    writeFileSync(
+      join(dir, '.env'),
+      'PUBLIC_URL=https://from-dotenv.acme-support.test\nORDER_LINK_TEMPLATE=https://portal.partner-orders.test/orders/{id}\n',
+    );
+    const { code, stdout, stderr } = await run(dir, { PUBLIC_URL: 'https://desk.acme-support.test' });
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(stdout).toMatch(
+      /^# Order Desk \S+: the Slack app manifest for this deployment, written by `npm run manifest`/,
+    );
+    expect(stdout).toContain('HTTP mode: request URLs from PUBLIC_URL');
+    expect(stdout).toContain('run `npm run manifest` again');
+    // The template's own comments are kept.
+    expect(stdout).toContain('# Workflow Builder steps (Bolt');
+    const manifest = parse(stdout);
+    expect(manifest.settings.event_subscriptions.request_url).toBe(
+      'https://desk.acme-support.test/slack/events',
+    );
+    expect(manifest.features.unfurl_domains).toEqual(['portal.partner-orders.test']);
+    expect(manifest.settings.socket_mode_enabled).toBe(false);
+  });
+
+  it('writes to the file given with --out, and refuses HTTP mode without PUBLIC_URL in one line', async () => {
+    const out = join(dir, 'slack-manifest.yml');
+    const socket = await run(dir, { SLACK_APP_TOKEN: 'xapp-1-A0TEST-0000', PUBLIC_URL: '' }, ['--out', out]);
+    expect(socket.code).toBe(0);
+    expect(socket.stdout).toBe('');
+    const manifest = parse(readFileSync(out, 'utf8'));
+    expect(manifest.settings.socket_mode_enabled).toBe(true);
+    expect(manifest.settings.event_subscriptions).not.toHaveProperty('request_url');
+
+    rmSync(join(dir, '.env'), { force: true });
+    const refused = await run(dir, {});
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toBe(
+      "Cannot write the manifest: PUBLIC_URL is needed for HTTP mode: Slack's request URLs are " +
+        '<PUBLIC_URL>/slack/events (or set SLACK_APP_TOKEN for Socket Mode)\n',
+    );
   });
 });

@@ -1,0 +1,193 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { isMap, isScalar, isSeq, parseDocument, type YAMLMap, type YAMLSeq } from 'yaml';
+import { z } from 'zod';
+import { AppEnvSchema, ConfigError, loadDotEnv, parseEnv } from '../src/config/index.js';
+
+// `npm run manifest`: the Slack app manifest for this deployment, from the template manifest.yml and
+// the settings the manifest depends on. Re-pasting the template after an upgrade would undo Socket
+// Mode, the request URLs and the unfurl domain; re-running this command cannot. Only those settings
+// are read, each with the app's own schema, so the manifest can be made before there are any tokens.
+
+export const TEMPLATE_PATH = new URL('../manifest.yml', import.meta.url);
+
+const shape = AppEnvSchema.shape;
+/** Every user group list (ORDER_ALLOWED_USERGROUPS, KEYS_ALLOWED_USERGROUPS, …): each needs usergroups:read. */
+export const USERGROUP_SETTINGS = Object.keys(shape).filter((name) => name.endsWith('_USERGROUPS'));
+
+const ManifestEnvSchema = z.object({
+  PUBLIC_URL: shape.PUBLIC_URL,
+  SLACK_APP_TOKEN: shape.SLACK_APP_TOKEN,
+  ORDER_LINK_TEMPLATE: shape.ORDER_LINK_TEMPLATE,
+  ...Object.fromEntries(USERGROUP_SETTINGS.map((name) => [name, shape[name as keyof typeof shape]])),
+});
+
+/** What the manifest depends on; no secret (only whether SLACK_APP_TOKEN is set). */
+export interface ManifestSettings {
+  socketMode: boolean;
+  /** PUBLIC_URL, without a trailing slash; required in HTTP mode. */
+  publicUrl?: string | undefined;
+  orderLinkTemplate?: string | undefined;
+  /** The *_USERGROUPS settings that name at least one group. */
+  usergroupSettings: string[];
+}
+
+/** A setting the manifest cannot be made with; the message names the setting, never its value. */
+export class ManifestError extends Error {
+  override readonly name = 'ManifestError';
+  constructor(readonly problems: string[]) {
+    super(problems.join('\n'));
+  }
+}
+
+/** Reads the settings as the app does (real environment over `.env`), only those the manifest needs. */
+export function manifestSettingsFrom(env: Record<string, string | undefined>): ManifestSettings {
+  let parsed: z.output<typeof ManifestEnvSchema>;
+  try {
+    parsed = parseEnv(ManifestEnvSchema, env);
+  } catch (error) {
+    if (error instanceof ConfigError) throw new ManifestError(error.problems);
+    throw error;
+  }
+  const lists = parsed as Record<string, unknown>;
+  return {
+    socketMode: parsed.SLACK_APP_TOKEN !== undefined,
+    publicUrl: parsed.PUBLIC_URL,
+    orderLinkTemplate: parsed.ORDER_LINK_TEMPLATE,
+    usergroupSettings: USERGROUP_SETTINGS.filter((name) => (lists[name] as string[]).length > 0),
+  };
+}
+
+function requestUrlOf(settings: ManifestSettings): string | undefined {
+  if (settings.socketMode) return undefined;
+  if (!settings.publicUrl)
+    throw new ManifestError([
+      "PUBLIC_URL is needed for HTTP mode: Slack's request URLs are <PUBLIC_URL>/slack/events " +
+        '(or set SLACK_APP_TOKEN for Socket Mode)',
+    ]);
+  // Slack refuses a request URL that is not https: say so here rather than on the paste.
+  if (!settings.publicUrl.startsWith('https://'))
+    throw new ManifestError(["PUBLIC_URL must be an https URL for HTTP mode (Slack's request URLs)"]);
+  return `${settings.publicUrl}/slack/events`;
+}
+
+function unfurlDomainOf(template: string): string {
+  const host = new URL(template.replace('{id}', 'ORDER-ID')).hostname;
+  // The app accepts localhost links for trying it out; Slack unfurls only real domains.
+  if (!/^(?:[a-z0-9-]+\.)+[a-z]{2,}$/.test(host))
+    throw new ManifestError([
+      'ORDER_LINK_TEMPLATE must have a domain name as its host (not localhost or an IP address) ' +
+        'for Slack to unfurl its links',
+    ]);
+  return host;
+}
+
+function mapAt(node: unknown, path: string): YAMLMap {
+  if (!isMap(node)) throw new Error(`manifest.yml has no map at ${path}`);
+  return node;
+}
+
+function seqAt(node: unknown, path: string): YAMLSeq {
+  if (!isSeq(node)) throw new Error(`manifest.yml has no list at ${path}`);
+  return node;
+}
+
+function withoutItems(seq: YAMLSeq, values: readonly string[]): void {
+  seq.items = seq.items.filter((item) => !(isScalar(item) && values.includes(String(item.value))));
+}
+
+function header(settings: ManifestSettings, version: string): string {
+  const made = [
+    settings.socketMode ? 'Socket Mode: SLACK_APP_TOKEN is set' : 'HTTP mode: request URLs from PUBLIC_URL',
+    settings.orderLinkTemplate
+      ? 'the unfurl domain from ORDER_LINK_TEMPLATE'
+      : 'ORDER_LINK_TEMPLATE is unset: no unfurl domain, no Work Objects',
+    settings.usergroupSettings.length > 0
+      ? `usergroups:read for ${settings.usergroupSettings.join(', ')}`
+      : 'no *_USERGROUPS setting: no usergroups:read',
+  ];
+  return [
+    ` Order Desk ${version}: the Slack app manifest for this deployment, written by \`npm run manifest\` from`,
+    ' manifest.yml and these settings (change the settings, not this file):',
+    ...made.map((line) => `   - ${line}`),
+    ' Paste it at https://api.slack.com/apps → "Create New App" → "From an app manifest", or under',
+    ' App Manifest for the existing app (then reinstall it if Slack asks). After each upgrade, and after',
+    ' changing one of these settings, run `npm run manifest` again and paste its new output.',
+  ].join('\n');
+}
+
+/** The manifest for these settings, from the template's text; comments are kept. */
+export function manifestFor(template: string, settings: ManifestSettings, version = 'unknown'): string {
+  const requestUrl = requestUrlOf(settings);
+  const domain = settings.orderLinkTemplate ? unfurlDomainOf(settings.orderLinkTemplate) : undefined;
+  const doc = parseDocument(template);
+  const root = mapAt(doc.contents, '/');
+  const features = mapAt(root.get('features', true), 'features');
+  const slackSettings = mapAt(root.get('settings', true), 'settings');
+  const events = mapAt(slackSettings.get('event_subscriptions', true), 'settings.event_subscriptions');
+  const interactivity = mapAt(slackSettings.get('interactivity', true), 'settings.interactivity');
+  const scopes = seqAt(doc.getIn(['oauth_config', 'scopes', 'bot'], true), 'oauth_config.scopes.bot');
+
+  // In Socket Mode, Slack sends everything over the socket: the request URLs are left out.
+  const commands = seqAt(features.get('slash_commands', true), 'features.slash_commands');
+  for (const command of commands.items) {
+    const map = mapAt(command, 'features.slash_commands[]');
+    if (requestUrl) map.set('url', requestUrl);
+    else map.delete('url');
+  }
+  for (const map of [events, interactivity]) {
+    if (requestUrl) map.set('request_url', requestUrl);
+    else map.delete('request_url');
+  }
+  slackSettings.set('socket_mode_enabled', settings.socketMode);
+
+  if (domain) {
+    features.set('unfurl_domains', doc.createNode([domain]));
+    const key = features.items.find((pair) => isScalar(pair.key) && pair.key.value === 'unfurl_domains')?.key;
+    if (isScalar(key))
+      key.commentBefore =
+        ' Links on this domain (and its subdomains) reach Order Desk as link_shared: the host of\n' +
+        ' ORDER_LINK_TEMPLATE.';
+  } else {
+    // Without the template there are no order links: no unfurls, and no Work Objects (an entity needs
+    // the order's page), so neither their events nor the links scopes.
+    features.delete('unfurl_domains');
+    features.delete('rich_previews');
+    withoutItems(seqAt(events.get('bot_events', true), 'bot_events'), [
+      'link_shared',
+      'entity_details_requested',
+    ]);
+    withoutItems(scopes, ['links:read', 'links:write']);
+  }
+  // usergroups.users.list is called only for a configured group; adding one later means re-running this.
+  if (settings.usergroupSettings.length === 0) withoutItems(scopes, ['usergroups:read']);
+
+  // The template's header is about the template; this one says what the output was made from.
+  const first = root.items[0]?.key;
+  if (isScalar(first)) first.commentBefore = undefined;
+  doc.commentBefore = header(settings, version);
+  return doc.toString({ lineWidth: 0 });
+}
+
+function main(): void {
+  const { values } = parseArgs({ options: { out: { type: 'string' } } });
+  loadDotEnv();
+  try {
+    const settings = manifestSettingsFrom(process.env);
+    const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
+    const manifest = manifestFor(readFileSync(TEMPLATE_PATH, 'utf8'), settings, version);
+    if (values.out) {
+      writeFileSync(values.out, manifest);
+      process.stderr.write(`Wrote the Slack app manifest to ${values.out}\n`);
+    } else process.stdout.write(manifest);
+  } catch (error) {
+    if (!(error instanceof ManifestError)) throw error;
+    for (const problem of error.problems) process.stderr.write(`Cannot write the manifest: ${problem}\n`);
+    process.exitCode = 1;
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) main();
