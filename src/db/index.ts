@@ -5,7 +5,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import type { Compilable, CompiledQuery, DatabaseConnection, Kysely } from 'kysely';
 import type { AppLogger } from '../logger.js';
 import { type DatabaseHealth, isStorageFailure, watchSqliteFile, writeHealth } from './health.js';
-import { afterMigrations, type Engine, migrationProvider } from './migrations.js';
+import { type Engine, migrationProvider } from './migrations.js';
 import type { Database } from './schema.js';
 import { cachedPrepare } from './statement-cache.js';
 
@@ -266,17 +266,19 @@ async function migrate(db: Kysely<Database>, engine: Engine): Promise<void> {
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((result) => result.status === 'Error')?.migrationName;
+    // Kysely refuses a database that recorded migrations this build does not have: the pre-release
+    // builds' own, folded into 0001_baseline.
+    if (/previously executed migration .* is missing/.test((error as Error).message))
+      throw new DatabaseStartupError(
+        'the database was made by a pre-release build of Order Desk, whose schema steps were since folded into one: ' +
+          'start with a new database (see docs/operations.md, "Upgrades")',
+        { cause: error },
+      );
     throw new DatabaseStartupError(
       `Order Desk could not bring its database up to date${failed ? ` (migration ${failed})` : ''}: ${(error as Error).message}`,
       { cause: error },
     );
   }
-  const applied = (results ?? []).filter((result) => result.status === 'Success');
-  await afterMigrations(
-    db,
-    engine,
-    applied.map((result) => result.migrationName),
-  );
 }
 
 function wrap(

@@ -85,7 +85,7 @@ export interface SubscriptionsTable {
 /**
  * Every post Order Desk must make once (order events, balance alerts, the daily digest, audit lines):
  * one row per post under a unique key, from "pending" to "sent" (with the message's ts) or "dropped"
- * (with why). Until 0012 it held order events only, as `notification_outbox`.
+ * (with why).
  */
 export interface OutboxTable {
   id: Generated<number>;
