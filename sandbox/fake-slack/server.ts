@@ -299,7 +299,10 @@ export class FakeSlack extends SlackState {
     }
     const handler = WEB_API.get(method);
     const result = handler ? handler(args, this, { token }) : { ok: false, error: 'unknown_method' };
-    return { ...jsonAnswer(200, result), ok: result.ok === true };
+    // Slack names the token's scopes on every answer (the Web API client reads them from this header).
+    const scopes: Record<string, string> =
+      byWorkflow || appLevel ? {} : { 'x-oauth-scopes': this.scopes.join(',') };
+    return { ...jsonAnswer(200, result, scopes), ok: result.ok === true };
   }
 
   /** The upload POST is recorded as a call of 'upload', with the file and its size, not its bytes. */

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
+import { readManifestBotScopes } from './auth.js';
 import { FakeFiles } from './files.js';
 import { FakeFunctions, type FunctionDefinition, readManifestFunctions } from './functions.js';
 import type {
@@ -41,6 +42,8 @@ export interface FakeSlackOptions {
   functions?: Record<string, FunctionDefinition> | undefined;
   /** The manifest's features.unfurl_domains: links on these (and their subdomains) send link_shared. */
   unfurlDomains?: string[] | undefined;
+  /** The bot token's scopes, sent as `x-oauth-scopes` on every answer; default: manifest.yml's bot scopes. */
+  scopes?: string[] | undefined;
 }
 
 /** What a trigger_id stands for: whose interaction it was, and in which conversation, if any. */
@@ -68,6 +71,8 @@ export class SlackState extends EventEmitter {
   readonly usergroups: Map<string, string[]>;
   /** The app's unfurl domains (the manifest's features.unfurl_domains); a test may change them. */
   unfurlDomains: string[];
+  /** The bot token's scopes (x-oauth-scopes, as Slack sends them); a test may change them. */
+  scopes: string[];
   /** Links still in a person's message composer, by unfurl_id: chat.unfurl with source composer. */
   readonly composerDrafts = new Map<
     string,
@@ -91,6 +96,7 @@ export class SlackState extends EventEmitter {
     this.channels = options.channels ?? [{ id: 'C0SUPPORT', name: 'support' }];
     this.usergroups = new Map(Object.entries(options.usergroups ?? {}));
     this.unfurlDomains = options.unfurlDomains ?? [];
+    this.scopes = options.scopes ?? readManifestBotScopes();
     this.boundPort = options.port ?? 0;
     this.uploads = new FakeFiles(options.keepUploads ?? true);
     this.functions = new FakeFunctions(options.functions ?? readManifestFunctions());

@@ -1,8 +1,8 @@
 import { BOT, type FakeUser } from './model.js';
 import type { WebApiFamily, WebApiResult } from './web-api.js';
 
-// users.info, usergroups.users.list and bots.info: who someone is, who is in a user group, and the
-// bot's own profile. Answers carry the fields Order Desk reads, and a few around them.
+// users.info, usergroups.list, usergroups.users.list and bots.info: who someone is, which user groups
+// there are, who is in one, and the bot's own profile. Answers carry the fields Order Desk reads, and a few around them.
 
 export const usersMethods: WebApiFamily = {
   'users.info': (args, slack) => userInfo(slack.users, String(args.user ?? ''), BOT.teamId),
@@ -12,6 +12,18 @@ export const usersMethods: WebApiFamily = {
     if (!members) return { ok: false, error: 'no_such_subteam' };
     return { ok: true, users: members };
   },
+
+  // The workspace's user groups (a paid plan's feature: a test answers paid_teams_only with failNext).
+  'usergroups.list': (_args, slack) => ({
+    ok: true,
+    usergroups: [...slack.usergroups].map(([id, members]) => ({
+      id,
+      team_id: BOT.teamId,
+      handle: id.toLowerCase(),
+      name: id,
+      user_count: members.length,
+    })),
+  }),
 
   'bots.info': (args) =>
     String(args.bot ?? '') === BOT.botId

@@ -35,6 +35,11 @@ export interface Realism {
   errorShape: ErrorShape;
   /** Requests per second before a 429 with Retry-After; 0 for no limit. */
   maxRps: number;
+  /**
+   * What the list's `item.amount` is (the spec does not say): the line total, or the unit price. The
+   * keys answer's `total_debit` is the line total either way, which is how `npm run check` tells them apart.
+   */
+  amountIs: 'total' | 'unit';
 }
 
 export const defaultRealism: Realism = {
@@ -45,6 +50,7 @@ export const defaultRealism: Realism = {
   nulls: false,
   errorShape: 'envelope',
   maxRps: 0,
+  amountIs: 'total',
 };
 
 /**
@@ -248,6 +254,7 @@ export function realismFromEnv(env: NodeJS.ProcessEnv): Partial<Realism> {
     nulls: flag('SIMULATOR_NULLS', env.SIMULATOR_NULLS),
     errorShape: pick('SIMULATOR_ERROR_SHAPE', env.SIMULATOR_ERROR_SHAPE, errorShapes),
     maxRps: rps,
+    amountIs: pick('SIMULATOR_AMOUNT_IS', env.SIMULATOR_AMOUNT_IS, ['total', 'unit'] as const),
   };
   const defined = Object.fromEntries(Object.entries(chosen).filter(([, value]) => value !== undefined));
   return { ...(profile === 'realistic' ? realisticProfile : {}), ...defined };

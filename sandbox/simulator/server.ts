@@ -324,7 +324,10 @@ export class PartnerSimulator {
     return this.ok({
       hits: matching.length,
       // Many servers send null, not [], for an empty list.
-      orders: nulls && slice.length === 0 ? null : slice.map((order) => summaryOf(order, nulls)),
+      orders:
+        nulls && slice.length === 0
+          ? null
+          : slice.map((order) => summaryOf(order, nulls, this.realism.amountIs)),
       pages: { page, total, limit },
     });
   }
@@ -398,15 +401,20 @@ export class PartnerSimulator {
 
 type Answer = SimAnswer;
 
-/** One order of the list. With `nulls`, fields whose nullability the spec leaves open are sometimes null. */
-function summaryOf(order: SimOrder, nulls: boolean) {
+/**
+ * One order of the list. With `nulls`, fields whose nullability the spec leaves open are sometimes null;
+ * with `amountIs` 'unit', the amount is the unit price (the line total over the quantity, in cents).
+ */
+function summaryOf(order: SimOrder, nulls: boolean, amountIs: Realism['amountIs']) {
   // Every seventh order (by its ID) has no reference and no amount: deterministic, and spread out.
   const sparse = nulls && order.id.charCodeAt(0) % 7 === 0;
+  const { amount, quantity } = order.item;
+  const listed = amountIs === 'unit' ? Math.round((amount / quantity) * 100) / 100 : amount;
   return {
     id: order.id,
     reference_id: sparse ? null : order.reference_id,
     status: order.status,
-    item: { ...order.item, ...(sparse ? { amount: null } : {}) },
+    item: { ...order.item, amount: sparse ? null : listed },
     created_at: order.created_at,
     ...(order.release_date ? { release_date: order.release_date } : {}),
   };

@@ -1,0 +1,162 @@
+import type { WebClient } from '@slack/web-api';
+import type { AppEnv } from '../../src/config/index.js';
+import { decide, type Finding, fix, ok } from './findings.js';
+
+// Slack's side of the check, read only: auth.test (the token and its scopes), conversations.info for
+// each configured channel, and usergroups.list once when user groups are configured.
+
+type SlackSettings = Pick<
+  AppEnv,
+  | 'AUDIT_CHANNEL_ID'
+  | 'FINANCE_ALERT_CHANNEL_ID'
+  | 'DIGEST_CHANNEL_ID'
+  | 'ORDER_ALLOWED_USERGROUPS'
+  | 'KEYS_ALLOWED_USERGROUPS'
+  | 'FINANCE_ALLOWED_USERGROUPS'
+  | 'AUDIT_VIEWERS_USERGROUPS'
+  | 'SUBSCRIPTION_ADMINS_USERGROUPS'
+>;
+
+const CHANNEL_SETTINGS = ['AUDIT_CHANNEL_ID', 'FINANCE_ALERT_CHANNEL_ID', 'DIGEST_CHANNEL_ID'] as const;
+const USERGROUP_SETTINGS = [
+  'ORDER_ALLOWED_USERGROUPS',
+  'KEYS_ALLOWED_USERGROUPS',
+  'FINANCE_ALLOWED_USERGROUPS',
+  'AUDIT_VIEWERS_USERGROUPS',
+  'SUBSCRIPTION_ADMINS_USERGROUPS',
+] as const;
+
+const REINSTALL =
+  "paste manifest.yml under the app's App Manifest, then Install App → Reinstall to Workspace";
+
+/** Slack's error code of a failed call ('ratelimited' for a 429), or undefined when Slack was not reached. */
+function slackErrorOf(error: unknown): { code: string | undefined; needed?: string } {
+  const { code, data } = error as { code?: string; data?: { error?: string; needed?: string } };
+  if (code === 'slack_webapi_rate_limited_error') return { code: 'ratelimited' };
+  return { code: data?.error, needed: data?.needed };
+}
+
+function unreachable(what: string, error: unknown): Finding {
+  const { code } = slackErrorOf(error);
+  return code
+    ? fix(`${what}: Slack answered ${code}.`)
+    : fix(`${what}: Slack could not be reached (${(error as Error).message}).`);
+}
+
+export async function checkSlack(
+  client: WebClient,
+  env: SlackSettings,
+  manifestScopes: readonly string[],
+): Promise<Finding[]> {
+  let auth: Awaited<ReturnType<WebClient['auth']['test']>>;
+  try {
+    auth = await client.auth.test();
+  } catch (error) {
+    const { code } = slackErrorOf(error);
+    if (
+      code === 'invalid_auth' ||
+      code === 'not_authed' ||
+      code === 'account_inactive' ||
+      code === 'token_revoked'
+    )
+      return [
+        fix(
+          `Slack refused SLACK_BOT_TOKEN (${code}): copy the Bot User OAuth Token again (Install App), ` +
+            'or reinstall the app if it was removed.',
+        ),
+      ];
+    return [unreachable('The bot token could not be checked', error)];
+  }
+  if (!auth.bot_id)
+    return [
+      fix('SLACK_BOT_TOKEN is not a bot token: use the Bot User OAuth Token (xoxb-…), under Install App.'),
+    ];
+  const findings = [
+    ok(`The bot token works: @${auth.user ?? auth.user_id} in the workspace ${auth.team ?? auth.team_id}.`),
+    scopesFinding(auth.response_metadata?.scopes, manifestScopes),
+  ];
+  findings.push(...(await checkChannels(client, env)));
+  const usergroups = await checkUsergroups(client, env);
+  if (usergroups) findings.push(usergroups);
+  return findings;
+}
+
+/** The token's scopes (Slack's x-oauth-scopes header) against the bot scopes manifest.yml declares. */
+export function scopesFinding(granted: readonly string[] | undefined, declared: readonly string[]): Finding {
+  if (!granted)
+    return decide(
+      "Slack did not say which scopes the bot token has: compare OAuth & Permissions → Bot Token Scopes with manifest.yml's.",
+    );
+  const missing = declared.filter((scope) => !granted.includes(scope));
+  if (missing.length === 0) return ok('The bot token has every scope manifest.yml declares.');
+  return fix(
+    `The bot token lacks ${missing.length === 1 ? 'a scope' : 'scopes'} manifest.yml declares (${missing.join(', ')}), ` +
+      `so some features fail: ${REINSTALL}.`,
+  );
+}
+
+/** Each configured channel once (with every setting that names it); the bot must be a member. */
+async function checkChannels(client: WebClient, env: SlackSettings): Promise<Finding[]> {
+  const settingsOf = new Map<string, string[]>();
+  for (const setting of CHANNEL_SETTINGS) {
+    const channel = env[setting];
+    if (channel) settingsOf.set(channel, [...(settingsOf.get(channel) ?? []), setting]);
+  }
+  const findings: Finding[] = [];
+  for (const [channel, settings] of settingsOf) {
+    const named = `${channel} (${settings.join(', ')})`;
+    try {
+      const info = await client.conversations.info({ channel });
+      const name = info.channel?.name ? `#${info.channel.name}` : channel;
+      const where = `${name} (${settings.join(', ')})`;
+      if (info.channel?.is_archived) findings.push(fix(`${where} is archived: choose another channel.`));
+      else if (info.channel?.is_member === false)
+        findings.push(
+          fix(
+            `The bot is not in ${where}: type /invite @Order Desk there (it posts only where it is a member: it has no chat:write.public).`,
+          ),
+        );
+      else findings.push(ok(`The bot is in ${where}.`));
+    } catch (error) {
+      const { code } = slackErrorOf(error);
+      if (code === 'channel_not_found' || code === 'not_in_channel')
+        findings.push(
+          fix(
+            `The bot cannot see ${named}: check the ID, and invite the bot (/invite @Order Desk): ` +
+              'a private channel is invisible to it until then.',
+          ),
+        );
+      else if (code === 'missing_scope')
+        findings.push(fix(`The bot token may not read ${named} (missing_scope): ${REINSTALL}.`));
+      else findings.push(unreachable(`${named} could not be checked`, error));
+    }
+  }
+  return findings;
+}
+
+/** User groups need a paid plan and usergroups:read; the configured IDs must be the workspace's. */
+async function checkUsergroups(client: WebClient, env: SlackSettings): Promise<Finding | undefined> {
+  const configured = USERGROUP_SETTINGS.filter((setting) => env[setting].length > 0);
+  if (configured.length === 0) return undefined;
+  const names = configured.join(', ');
+  try {
+    const answer = await client.usergroups.list();
+    const known = new Set((answer.usergroups ?? []).map((group) => group.id));
+    const unknown = configured.flatMap((setting) =>
+      env[setting].filter((id) => !known.has(id)).map((id) => `${id} in ${setting}`),
+    );
+    if (unknown.length > 0)
+      return fix(`These user groups are not in the workspace: ${unknown.join(', ')}. Check the IDs.`);
+    return ok(`The user groups in ${names} exist and can be read.`);
+  } catch (error) {
+    const { code, needed } = slackErrorOf(error);
+    if (code === 'paid_teams_only')
+      return fix(
+        `${names} name user groups, which need a paid Slack plan (Slack answered paid_teams_only): ` +
+          'list the users in the *_USERS settings instead, or upgrade the plan.',
+      );
+    if (code === 'missing_scope')
+      return fix(`${names} need the bot scope ${needed ?? 'usergroups:read'}: ${REINSTALL}.`);
+    return unreachable(`The user groups in ${names} could not be checked`, error);
+  }
+}

@@ -1,0 +1,244 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { readManifestBotScopes } from '../../sandbox/fake-slack/auth.js';
+import type { FakeSlack } from '../../sandbox/fake-slack/server.js';
+import { startFakeSlack } from '../../sandbox/fake-slack/server.js';
+import type { PartnerSimulator } from '../../sandbox/simulator/server.js';
+import { runCheck } from '../../scripts/setup-check/run.js';
+import { startTestSimulator } from '../helpers/partner.js';
+
+// `npm run check` against the partner simulator and the fake Slack: what it reports for a good setup
+// and for each mistake it is there to catch, that it only reads, and that it prints no secret.
+
+const BOT_TOKEN = 'xoxb-check-bot-token-3e1f';
+const SIGNING_SECRET = 'check-signing-secret-77ad';
+const AUDIT = 'C0AUDIT';
+const FINANCE = 'C0FINANCE';
+const REPO = fileURLToPath(new URL('../..', import.meta.url));
+
+let simulator: PartnerSimulator;
+let slack: FakeSlack;
+
+beforeAll(async () => {
+  simulator = await startTestSimulator({ orders: 120 });
+  slack = await startFakeSlack({
+    botToken: BOT_TOKEN,
+    signingSecret: SIGNING_SECRET,
+    channels: [
+      { id: AUDIT, name: 'order-desk-audit' },
+      { id: FINANCE, name: 'finance' },
+    ],
+    usergroups: { S0KEYS: ['U0AGENT'] },
+  });
+});
+
+afterAll(async () => {
+  await slack.stop();
+  await simulator.stop();
+});
+
+beforeEach(() => {
+  // Each case starts from a good setup; a case changes one thing.
+  simulator.realism.amountIs = 'total';
+  slack.scopes = readManifestBotScopes();
+  for (const channel of slack.channels) channel.botIsMember = true;
+  slack.methodFaults.clear();
+  slack.calls.length = 0;
+  simulator.resetStats();
+});
+
+/** Every setting the check needs, decided: a good setup. */
+function settings(overrides: Record<string, string> = {}): Record<string, string> {
+  return {
+    PARTNER_API_BASE_URL: simulator.url,
+    PARTNER_API_KEY: simulator.apiKey,
+    PARTNER_API_TIMEOUT_MS: '5000',
+    SLACK_BOT_TOKEN: BOT_TOKEN,
+    SLACK_SIGNING_SECRET: SIGNING_SECRET,
+    SLACK_API_URL: slack.apiUrl,
+    CURRENCY: 'EUR',
+    REPORT_TIMEZONE: 'Europe/Berlin',
+    AUDIT_CHANNEL_ID: AUDIT,
+    FINANCE_ALERT_CHANNEL_ID: FINANCE,
+    KEYS_ALLOWED_USERGROUPS: 'S0KEYS',
+    ...overrides,
+  };
+}
+
+async function check(overrides: Record<string, string> = {}) {
+  const lines: string[] = [];
+  const code = await runCheck(settings(overrides), (line) => lines.push(...line.split('\n')));
+  const output = lines.join('\n');
+  for (const secret of [simulator.apiKey, BOT_TOKEN, SIGNING_SECRET]) expect(output).not.toContain(secret);
+  return { code, lines, output, fixes: lines.filter((line) => line.startsWith('fix ')) };
+}
+
+describe('npm run check', () => {
+  it('passes a good setup, asking a handful of read-only questions and printing no key', async () => {
+    const { code, lines, fixes, output } = await check();
+    expect(fixes).toEqual([]);
+    expect(lines.filter((line) => line.startsWith('decide'))).toEqual([]);
+    expect(code).toBe(0);
+    expect(output).toContain('ok      The partner key works');
+    expect(output).toMatch(/ok {6}A search for order \w+ finds exactly that order/);
+    expect(output).toMatch(/ok {6}item\.amount is the line total .*ORDER_AMOUNT_IS=total is right/);
+    expect(output).toContain('ok      The bot is in #order-desk-audit (AUDIT_CHANNEL_ID)');
+    expect(output).toContain('ok      The bot is in #finance (FINANCE_ALERT_CHANNEL_ID)');
+    expect(output).toContain('ok      The user groups in KEYS_ALLOWED_USERGROUPS exist');
+    // It reads: GETs at the partner (the list, one search, one keys answer), Slack's read methods.
+    expect(simulator.recorded.every((request) => request.method === 'GET')).toBe(true);
+    expect(simulator.recorded.length).toBeLessThanOrEqual(5);
+    expect(simulator.recorded.filter((request) => request.path.endsWith('/keys'))).toHaveLength(1);
+    expect([...new Set(slack.calls.map((call) => call.method))].sort()).toEqual([
+      'auth.test',
+      'conversations.info',
+      'usergroups.list',
+    ]);
+    // The keys answer was read for total_debit only: none of its keys is printed.
+    const keysPath = simulator.recorded.find((request) => request.path.endsWith('/keys'))?.path ?? '';
+    const orderId = decodeURIComponent(keysPath.split('/')[4] ?? '');
+    const keys = simulator.keysOf(orderId);
+    expect(keys.length).toBeGreaterThan(1);
+    for (const key of keys) expect(output).not.toContain(String(key.value).slice(0, 24));
+  });
+
+  it('asks the operator to decide on CURRENCY and REPORT_TIMEZONE left unset, without failing', async () => {
+    const { code, lines } = await check({ CURRENCY: '', REPORT_TIMEZONE: '' });
+    expect(lines.filter((line) => line.startsWith('decide')).map((line) => line.slice(8, 24))).toEqual([
+      'CURRENCY is not ',
+      'REPORT_TIMEZONE ',
+    ]);
+    expect(code).toBe(0);
+  });
+
+  it('reports a search parameter the partner ignores', async () => {
+    const { code, fixes } = await check({ PARTNER_API_SEARCH_PARAM: 'q' });
+    expect(fixes).toHaveLength(1);
+    expect(fixes[0]).toMatch(
+      /A search for order \w+ answered \d+ orders.*ignores PARTNER_API_SEARCH_PARAM=q/,
+    );
+    expect(code).toBe(1);
+  });
+
+  it('reports item.amount as a unit price while ORDER_AMOUNT_IS says total, and accepts unit', async () => {
+    simulator.realism.amountIs = 'unit';
+    const wrong = await check();
+    expect(wrong.fixes).toHaveLength(1);
+    expect(wrong.fixes[0]).toMatch(
+      /item\.amount is the unit price .*but ORDER_AMOUNT_IS=total: set ORDER_AMOUNT_IS=unit/,
+    );
+    expect(wrong.code).toBe(1);
+    const right = await check({ ORDER_AMOUNT_IS: 'unit' });
+    expect(right.output).toMatch(/ok {6}item\.amount is the unit price .*ORDER_AMOUNT_IS=unit is right/);
+    expect(right.code).toBe(0);
+  });
+
+  it('reports a line total while ORDER_AMOUNT_IS says unit', async () => {
+    const { code, fixes } = await check({ ORDER_AMOUNT_IS: 'unit' });
+    expect(fixes).toEqual([expect.stringMatching(/line total .*set ORDER_AMOUNT_IS=total/)]);
+    expect(code).toBe(1);
+  });
+
+  it('reports scopes the token lacks', async () => {
+    slack.scopes = readManifestBotScopes().filter(
+      (scope) => scope !== 'files:write' && scope !== 'links:read',
+    );
+    const { code, fixes } = await check();
+    expect(fixes).toEqual([
+      expect.stringMatching(/lacks scopes manifest\.yml declares \(files:write, links:read\).*Reinstall/),
+    ]);
+    expect(code).toBe(1);
+  });
+
+  it('reports a channel the bot is not in, and one it cannot see', async () => {
+    const audit = slack.channels.find((channel) => channel.id === AUDIT);
+    if (audit) audit.botIsMember = false;
+    const { code, fixes } = await check({ DIGEST_CHANNEL_ID: 'C0GONE' });
+    expect(fixes).toEqual([
+      'fix     The bot is not in #order-desk-audit (AUDIT_CHANNEL_ID): type /invite @Order Desk there (it posts only where it is a member: it has no chat:write.public).',
+      expect.stringMatching(/^fix {5}The bot cannot see C0GONE \(DIGEST_CHANNEL_ID\)/),
+    ]);
+    expect(code).toBe(1);
+  });
+
+  it('reports user groups on a free plan, and without the scope', async () => {
+    slack.failNext('usergroups.list', { error: 'paid_teams_only' });
+    const free = await check({ FINANCE_ALLOWED_USERGROUPS: 'S0KEYS' });
+    expect(free.fixes).toEqual([
+      expect.stringMatching(
+        /KEYS_ALLOWED_USERGROUPS, FINANCE_ALLOWED_USERGROUPS name user groups, which need a paid Slack plan/,
+      ),
+    ]);
+    slack.failNext('usergroups.list', { error: 'missing_scope' });
+    const unscoped = await check();
+    expect(unscoped.fixes).toEqual([expect.stringMatching(/need the bot scope usergroups:read/)]);
+    const unknown = await check({ KEYS_ALLOWED_USERGROUPS: 'S0KEYS,S0NOSUCH' });
+    expect(unknown.fixes).toEqual([
+      expect.stringMatching(/not in the workspace: S0NOSUCH in KEYS_ALLOWED_USERGROUPS/),
+    ]);
+  });
+
+  it('says what cannot be checked yet on an account without orders', async () => {
+    const empty = await startTestSimulator({ orders: 0 });
+    try {
+      const { code, lines } = await check({ PARTNER_API_BASE_URL: empty.url });
+      expect(lines.filter((line) => line.startsWith('decide'))).toEqual([
+        expect.stringMatching(/no orders yet.*cannot be checked/),
+      ]);
+      expect(code).toBe(0);
+    } finally {
+      await empty.stop();
+    }
+  });
+});
+
+describe('npm run check as its own process', () => {
+  let cwd: string;
+  beforeAll(async () => {
+    // An empty working directory: no .env of the repository (or anyone's) is read.
+    cwd = await mkdtemp(join(tmpdir(), 'order-desk-check-'));
+  });
+  afterAll(() => rm(cwd, { recursive: true, force: true }));
+
+  async function runProcess(env: Record<string, string>) {
+    const child = spawn(join(REPO, 'node_modules/.bin/tsx'), [join(REPO, 'scripts/check.ts')], {
+      cwd,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    const [code] = await once(child, 'exit');
+    return { code: code as number, output };
+  }
+
+  it('exits 1 on a key the partner refuses, with its trace_id and never the key', async () => {
+    const { code, output } = await runProcess(settings({ PARTNER_API_KEY: 'wrong-partner-key-1234' }));
+    expect(output).toMatch(
+      /fix {5}The partner refused to list orders: it does not accept PARTNER_API_KEY, HTTP 401 \(trace_id \w+\)/,
+    );
+    expect(output).not.toContain('wrong-partner-key-1234');
+    expect(output).not.toContain(BOT_TOKEN);
+    expect(code).toBe(1);
+  });
+
+  it('prints the configuration problems as the app does, one line per setting', async () => {
+    const { code, output } = await runProcess({ SLACK_BOT_TOKEN: 'not-a-token', ORDER_AMOUNT_IS: 'each' });
+    expect(output).toMatch(/^Order Desk cannot start: the configuration has \d+ problem\(s\):\n/);
+    expect(output).toMatch(/\n {2}- PARTNER_API_BASE_URL /);
+    expect(output).toMatch(/\n {2}- ORDER_AMOUNT_IS must be total/);
+    expect(output).not.toContain('not-a-token');
+    expect(output).toContain('See .env.example');
+    expect(code).toBe(1);
+  });
+});
