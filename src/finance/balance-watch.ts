@@ -63,8 +63,6 @@ interface WatchState extends AlertState {
 
 /** The episode's row in `sync_state`: in the database, so a restart (or a Redis flush) does not alert again. */
 const STATE_ROW = 'finance_alert_state';
-/** Where the state was kept before the one outbox (on the shared state), read once on upgrade. */
-const LEGACY_STATE_KEY = 'finance:alert-state';
 
 /**
  * Every BALANCE_WATCH_SECONDS one replica (the job's, see jobs/periodic.ts) reads
@@ -103,10 +101,7 @@ export function createBalanceWatch(options: BalanceWatchOptions): BalanceWatch {
               .select('value')
               .where('name', '=', STATE_ROW)
               .executeTakeFirst();
-            const legacy = row ? undefined : await legacyState();
-            const previous: WatchState = row
-              ? (JSON.parse(row.value) as WatchState)
-              : (legacy?.state ?? initialAlertState);
+            const previous: WatchState = row ? (JSON.parse(row.value) as WatchState) : initialAlertState;
             lastKnown = previous;
             const decided = decide(previous);
             decidedMessages = decided?.messages ?? [];
@@ -130,15 +125,12 @@ export function createBalanceWatch(options: BalanceWatchOptions): BalanceWatch {
                   .then((result) => Number(result.numInsertedOrUpdatedRows ?? 0));
             if (changed === 0) return false;
             if (channelId) {
-              const announcements: OutboxEntry[] = [
-                ...(legacy?.pending ?? []),
-                ...(decided?.messages ?? []).map((message) => ({
-                  dedupeKey: `finance:${randomBytes(8).toString('hex')}`,
-                  kind: 'finance_alert' as const,
-                  target: channelId,
-                  body: message,
-                })),
-              ];
+              const announcements: OutboxEntry[] = (decided?.messages ?? []).map((message) => ({
+                dedupeKey: `finance:${randomBytes(8).toString('hex')}`,
+                kind: 'finance_alert' as const,
+                target: channelId,
+                body: message,
+              }));
               // Claimed by this round, which posts them right after (deliverPending).
               await insertOutboxRows(trx, announcements, at, relay.claimUntil('finance_alert'));
               written = announcements.map((entry) => entry.dedupeKey);
@@ -166,26 +158,6 @@ export function createBalanceWatch(options: BalanceWatchOptions): BalanceWatch {
       }
     }
     throw new Error('the balance alert state kept changing under this round');
-  }
-
-  /** The state and unposted announcements an older version kept on the shared state, if any. */
-  async function legacyState(): Promise<{ state: WatchState; pending: OutboxEntry[] } | undefined> {
-    const old = await state
-      .get<WatchState & { pending?: { id: string; message: SlackMessage }[] }>(LEGACY_STATE_KEY)
-      .catch(() => undefined);
-    if (!old) return undefined;
-    const { pending = [], ...rest } = old;
-    return {
-      state: rest,
-      pending: channelId
-        ? pending.map((item) => ({
-            dedupeKey: `finance:${item.id}`,
-            kind: 'finance_alert' as const,
-            target: channelId,
-            body: item.message,
-          }))
-        : [],
-    };
   }
 
   /** Posts the announcements decided and not yet posted (this round's and earlier ones), oldest first. */

@@ -217,9 +217,6 @@ export function createDailyDigest(options: DailyDigestOptions): DailyDigest {
     const key = `digest:${channelId}:${day}`;
     // Checked before composing: a day already in the outbox is not composed again every minute.
     let row = await outbox.find(key);
-    // Posted by an older version, which marked it on the shared state: not again on the day of the upgrade.
-    if (!row && (await state.get(`digest:sent:${day}`).catch(() => undefined)) !== undefined)
-      return 'already_sent';
     let owned = false;
     if (!row) {
       const retryKey = `digest:retry:${day}`;
