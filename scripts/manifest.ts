@@ -25,7 +25,8 @@ const ManifestEnvSchema = z.object({
 
 /** What the manifest depends on; no secret (only whether SLACK_APP_TOKEN is set). */
 export interface ManifestSettings {
-  socketMode: boolean;
+  /** Socket Mode, and what asks for it: SLACK_APP_TOKEN, or --socket-mode before the app (and its token) exists. */
+  socketMode: false | 'SLACK_APP_TOKEN' | '--socket-mode';
   /** PUBLIC_URL, without a trailing slash; required in HTTP mode. */
   publicUrl?: string | undefined;
   orderLinkTemplate?: string | undefined;
@@ -41,7 +42,7 @@ export class ManifestError extends Error {
   }
 }
 
-/** Reads the settings as the app does (real environment over `.env`), only those the manifest needs. */
+/** Parses only the settings the manifest needs, each with the app's own schema (main() loads `.env` first). */
 export function manifestSettingsFrom(env: Record<string, string | undefined>): ManifestSettings {
   let parsed: z.output<typeof ManifestEnvSchema>;
   try {
@@ -52,7 +53,7 @@ export function manifestSettingsFrom(env: Record<string, string | undefined>): M
   }
   const lists = parsed as Record<string, unknown>;
   return {
-    socketMode: parsed.SLACK_APP_TOKEN !== undefined,
+    socketMode: parsed.SLACK_APP_TOKEN !== undefined && 'SLACK_APP_TOKEN',
     publicUrl: parsed.PUBLIC_URL,
     orderLinkTemplate: parsed.ORDER_LINK_TEMPLATE,
     usergroupSettings: USERGROUP_SETTINGS.filter((name) => (lists[name] as string[]).length > 0),
@@ -64,7 +65,7 @@ function requestUrlOf(settings: ManifestSettings): string | undefined {
   if (!settings.publicUrl)
     throw new ManifestError([
       "PUBLIC_URL is needed for HTTP mode: Slack's request URLs are <PUBLIC_URL>/slack/events " +
-        '(or set SLACK_APP_TOKEN for Socket Mode)',
+        '(or, for Socket Mode, set SLACK_APP_TOKEN or run `npm run manifest -- --socket-mode`)',
     ]);
   // Slack refuses a request URL that is not https: say so here rather than on the paste.
   if (!settings.publicUrl.startsWith('https://'))
@@ -99,7 +100,11 @@ function withoutItems(seq: YAMLSeq, values: readonly string[]): void {
 
 function header(settings: ManifestSettings, version: string): string {
   const made = [
-    settings.socketMode ? 'Socket Mode: SLACK_APP_TOKEN is set' : 'HTTP mode: request URLs from PUBLIC_URL',
+    settings.socketMode === 'SLACK_APP_TOKEN'
+      ? 'Socket Mode: SLACK_APP_TOKEN is set'
+      : settings.socketMode
+        ? 'Socket Mode: --socket-mode (SLACK_APP_TOKEN is not set yet)'
+        : 'HTTP mode: request URLs from PUBLIC_URL',
     settings.orderLinkTemplate
       ? 'the unfurl domain from ORDER_LINK_TEMPLATE'
       : 'ORDER_LINK_TEMPLATE is unset: no unfurl domain, no Work Objects',
@@ -140,7 +145,7 @@ export function manifestFor(template: string, settings: ManifestSettings, versio
     if (requestUrl) map.set('request_url', requestUrl);
     else map.delete('request_url');
   }
-  slackSettings.set('socket_mode_enabled', settings.socketMode);
+  slackSettings.set('socket_mode_enabled', settings.socketMode !== false);
 
   if (domain) {
     features.set('unfurl_domains', doc.createNode([domain]));
@@ -171,10 +176,12 @@ export function manifestFor(template: string, settings: ManifestSettings, versio
 }
 
 function main(): void {
-  const { values } = parseArgs({ options: { out: { type: 'string' } } });
+  // --socket-mode: a first install in Socket Mode, before the app and its app-level token exist.
+  const { values } = parseArgs({ options: { out: { type: 'string' }, 'socket-mode': { type: 'boolean' } } });
   loadDotEnv();
   try {
     const settings = manifestSettingsFrom(process.env);
+    if (values['socket-mode'] && !settings.socketMode) settings.socketMode = '--socket-mode';
     const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
       version: string;
     };

@@ -298,7 +298,7 @@ describe('npm run manifest', () => {
   it('refuses HTTP mode without PUBLIC_URL, naming what to set for either mode', () => {
     expect(problemsOf({})).toEqual([
       "PUBLIC_URL is needed for HTTP mode: Slack's request URLs are <PUBLIC_URL>/slack/events " +
-        '(or set SLACK_APP_TOKEN for Socket Mode)',
+        '(or, for Socket Mode, set SLACK_APP_TOKEN or run `npm run manifest -- --socket-mode`)',
     ]);
     // Slack accepts only https request URLs; Socket Mode has none, so there any PUBLIC_URL will do.
     expect(problemsOf({ PUBLIC_URL: 'http://desk.acme-support.test' })).toEqual([
@@ -410,11 +410,14 @@ describe('npm run manifest, as a command', () => {
   });
 
   it('writes to the file given with --out, and refuses HTTP mode without PUBLIC_URL in one line', async () => {
+    // A first install in Socket Mode: the app-level token exists only once the app does.
     const out = join(dir, 'slack-manifest.yml');
-    const socket = await run(dir, { SLACK_APP_TOKEN: 'xapp-1-A0TEST-0000', PUBLIC_URL: '' }, ['--out', out]);
+    const socket = await run(dir, { PUBLIC_URL: '' }, ['--out', out, '--socket-mode']);
     expect(socket.code).toBe(0);
     expect(socket.stdout).toBe('');
-    const manifest = parse(readFileSync(out, 'utf8'));
+    const written = readFileSync(out, 'utf8');
+    expect(written).toContain('Socket Mode: --socket-mode (SLACK_APP_TOKEN is not set yet)');
+    const manifest = parse(written);
     expect(manifest.settings.socket_mode_enabled).toBe(true);
     expect(manifest.settings.event_subscriptions).not.toHaveProperty('request_url');
 
@@ -424,7 +427,8 @@ describe('npm run manifest, as a command', () => {
     expect(refused.stdout).toBe('');
     expect(refused.stderr).toBe(
       "Cannot write the manifest: PUBLIC_URL is needed for HTTP mode: Slack's request URLs are " +
-        '<PUBLIC_URL>/slack/events (or set SLACK_APP_TOKEN for Socket Mode)\n',
+        '<PUBLIC_URL>/slack/events (or, for Socket Mode, set SLACK_APP_TOKEN or run `npm run manifest -- ' +
+        '--socket-mode`)\n',
     );
   });
 });
