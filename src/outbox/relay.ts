@@ -1,5 +1,4 @@
 import type { WebClient } from '@slack/web-api';
-import type { SlackMessage } from '../blocks/types.js';
 import { systemClock } from '../jobs/index.js';
 import type { AppLogger } from '../logger.js';
 import {
@@ -21,10 +20,16 @@ export type SendResult =
   | { sent: true; ts?: string | undefined; after?: (() => Promise<void>) | undefined }
   | { sent: false; reason: string; outcome: string; after?: (() => Promise<void>) | undefined };
 
+/** A message as chat.postMessage takes it: the outbox carries it (its producers build it). */
+export interface OutboxMessage {
+  text: string;
+  blocks: object[];
+}
+
 export interface SendContext {
   signal: AbortSignal;
   /** chat.postMessage through the delivery (Retry-After, back-off), as this post's kind. */
-  post(channel: string, message: SlackMessage, threadTs?: string): Promise<string | undefined>;
+  post(channel: string, message: OutboxMessage, threadTs?: string): Promise<string | undefined>;
   /** The direct message channel with a user. */
   dmChannelOf(userId: string): Promise<string>;
 }
@@ -154,7 +159,7 @@ export function createOutboxRelay(options: RelayOptions): OutboxRelay {
   const bodyHandler: KindHandler = {
     async send(post, context) {
       const channel = post.kind === 'notice' ? await context.dmChannelOf(post.target) : post.target;
-      return { sent: true as const, ts: await context.post(channel, post.body as SlackMessage) };
+      return { sent: true as const, ts: await context.post(channel, post.body as OutboxMessage) };
     },
   };
   const handlers = new Map<OutboxKind, KindHandler>(
