@@ -1,16 +1,8 @@
-import { readFileSync } from 'node:fs';
-import { parse } from 'yaml';
 import { BOT } from './model.js';
 import type { WebApiFamily } from './web-api.js';
 
 // auth.test (who the bot token belongs to, the app's start-up check), apps.connections.open (where
-// a Socket Mode client connects) and the bot token's scopes (sent on every answer, see server.ts).
-
-/** The bot scopes manifest.yml declares: what the fake's bot token is granted unless a test says otherwise. */
-export function readManifestBotScopes(path: URL = new URL('../../manifest.yml', import.meta.url)): string[] {
-  const manifest = parse(readFileSync(path, 'utf8')) as { oauth_config?: { scopes?: { bot?: string[] } } };
-  return manifest.oauth_config?.scopes?.bot ?? [];
-}
+// a Socket Mode client connects). The bot token's scopes go with every answer (server.ts).
 
 /** Methods Slack takes the app-level token (xapp-) for; every other method takes the bot token. */
 export const APP_LEVEL_METHODS: ReadonlySet<string> = new Set(['apps.connections.open']);

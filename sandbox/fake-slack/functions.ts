@@ -98,6 +98,15 @@ export function readManifestFunctions(
   return manifest.functions ?? {};
 }
 
+/**
+ * The bot scopes manifest.yml declares: what the fake's bot token is granted unless a test says otherwise
+ * (beside the steps: both are what Slack learns from the manifest).
+ */
+export function readManifestBotScopes(path: URL = new URL('../../manifest.yml', import.meta.url)): string[] {
+  const manifest = parse(readFileSync(path, 'utf8')) as { oauth_config?: { scopes?: { bot?: string[] } } };
+  return manifest.oauth_config?.scopes?.bot ?? [];
+}
+
 /** The event Slack sends when a workflow reaches the step, with Slack's envelope. */
 export function functionExecutedEvent(input: {
   eventId: string;

@@ -1,8 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { readManifestBotScopes } from './auth.js';
 import { FakeFiles } from './files.js';
-import { FakeFunctions, type FunctionDefinition, readManifestFunctions } from './functions.js';
+import {
+  FakeFunctions,
+  type FunctionDefinition,
+  readManifestBotScopes,
+  readManifestFunctions,
+} from './functions.js';
 import type {
   FakeChannel,
   FakeMessage,

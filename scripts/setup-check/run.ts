@@ -2,9 +2,16 @@ import { readFileSync } from 'node:fs';
 import { WebClient } from '@slack/web-api';
 import { parse } from 'yaml';
 import { webClientOptions } from '../../src/app/slack-client.js';
-import { AppEnvSchema, ConfigError, parseEnv, partnerClientOptions } from '../../src/config/index.js';
+import {
+  type AppEnv,
+  AppEnvSchema,
+  ConfigError,
+  parseEnv,
+  partnerClientOptions,
+} from '../../src/config/index.js';
 import { createLogger } from '../../src/logger.js';
 import { createPartnerClient } from '../../src/partner-api/index.js';
+import { type ManifestSettings, manifestFor, TEMPLATE_PATH, USERGROUP_SETTINGS } from '../manifest.js';
 import { exitCodeOf, formatFinding, summaryLine, withoutSecrets } from './findings.js';
 import { checkPartner } from './partner.js';
 import { checkSettings } from './settings.js';
@@ -13,11 +20,22 @@ import { checkSlack } from './slack.js';
 // `npm run check`: the settings as the app reads them, a few read-only questions to the partner and
 // to Slack, one line per finding. Exit code 1 when something must be fixed.
 
-const MANIFEST = new URL('../../manifest.yml', import.meta.url);
-
-/** The bot scopes manifest.yml declares: what the app asks Slack for when it is installed. */
-export function manifestBotScopes(path: URL = MANIFEST): string[] {
-  const manifest = parse(readFileSync(path, 'utf8')) as { oauth_config?: { scopes?: { bot?: string[] } } };
+/**
+ * The bot scopes the manifest `npm run manifest` writes for these settings declares (links:* only with
+ * ORDER_LINK_TEMPLATE, usergroups:read only with a user group setting): what the token should have.
+ */
+export function expectedBotScopes(env: AppEnv): string[] {
+  const lists = env as unknown as Record<string, readonly string[]>;
+  const settings: ManifestSettings = {
+    // Only the scopes are read: the mode, the URLs and the link's host do not change them.
+    socketMode: false,
+    publicUrl: 'https://order-desk.example.com',
+    orderLinkTemplate: env.ORDER_LINK_TEMPLATE ? 'https://orders.example.com/{id}' : undefined,
+    usergroupSettings: USERGROUP_SETTINGS.filter((name) => (lists[name]?.length ?? 0) > 0),
+  };
+  const manifest = parse(manifestFor(readFileSync(TEMPLATE_PATH, 'utf8'), settings)) as {
+    oauth_config?: { scopes?: { bot?: string[] } };
+  };
   return manifest.oauth_config?.scopes?.bot ?? [];
 }
 
@@ -25,7 +43,7 @@ export async function runCheck(
   raw: Record<string, string | undefined>,
   write: (line: string) => void,
 ): Promise<number> {
-  let env: ReturnType<typeof parseEnv<typeof AppEnvSchema>>;
+  let env: AppEnv;
   try {
     env = parseEnv(AppEnvSchema, raw);
   } catch (error) {
@@ -51,7 +69,7 @@ export async function runCheck(
   write('Order Desk setup check: a few read-only questions to the partner and to Slack.');
   const [partnerFindings, slackFindings] = await Promise.all([
     checkPartner(partner, env),
-    checkSlack(slack, env, manifestBotScopes()),
+    checkSlack(slack, env, expectedBotScopes(env)),
   ]);
   const findings = [...partnerFindings, ...checkSettings(env, raw), ...slackFindings];
   for (const finding of findings) write(withoutSecrets(formatFinding(finding), secrets));

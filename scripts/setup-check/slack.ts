@@ -27,7 +27,7 @@ const USERGROUP_SETTINGS = [
 ] as const;
 
 const REINSTALL =
-  "paste manifest.yml under the app's App Manifest, then Install App → Reinstall to Workspace";
+  "paste the output of `npm run manifest` under the app's App Manifest, then Install App → Reinstall to Workspace";
 
 /** Slack's error code of a failed call ('ratelimited' for a 429), or undefined when Slack was not reached. */
 function slackErrorOf(error: unknown): { code: string | undefined; needed?: string } {
@@ -46,7 +46,7 @@ function unreachable(what: string, error: unknown): Finding {
 export async function checkSlack(
   client: WebClient,
   env: SlackSettings,
-  manifestScopes: readonly string[],
+  expectedScopes: readonly string[],
 ): Promise<Finding[]> {
   let auth: Awaited<ReturnType<WebClient['auth']['test']>>;
   try {
@@ -73,7 +73,7 @@ export async function checkSlack(
     ];
   const findings = [
     ok(`The bot token works: @${auth.user ?? auth.user_id} in the workspace ${auth.team ?? auth.team_id}.`),
-    scopesFinding(auth.response_metadata?.scopes, manifestScopes),
+    scopesFinding(auth.response_metadata?.scopes, expectedScopes),
   ];
   findings.push(...(await checkChannels(client, env)));
   const usergroups = await checkUsergroups(client, env);
@@ -81,16 +81,18 @@ export async function checkSlack(
   return findings;
 }
 
-/** The token's scopes (Slack's x-oauth-scopes header) against the bot scopes manifest.yml declares. */
+/** The token's scopes (Slack's x-oauth-scopes header) against those `npm run manifest` declares. */
 export function scopesFinding(granted: readonly string[] | undefined, declared: readonly string[]): Finding {
   if (!granted)
     return decide(
-      "Slack did not say which scopes the bot token has: compare OAuth & Permissions → Bot Token Scopes with manifest.yml's.",
+      'Slack did not say which scopes the bot token has: compare OAuth & Permissions → Bot Token Scopes ' +
+        'with those in the output of `npm run manifest`.',
     );
   const missing = declared.filter((scope) => !granted.includes(scope));
-  if (missing.length === 0) return ok('The bot token has every scope manifest.yml declares.');
+  if (missing.length === 0)
+    return ok('The bot token has every scope the manifest for these settings declares.');
   return fix(
-    `The bot token lacks ${missing.length === 1 ? 'a scope' : 'scopes'} manifest.yml declares (${missing.join(', ')}), ` +
+    `The bot token lacks ${missing.length === 1 ? 'a scope' : 'scopes'} the manifest for these settings declares (${missing.join(', ')}), ` +
       `so some features fail: ${REINSTALL}.`,
   );
 }

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { readManifestBotScopes } from '../../sandbox/fake-slack/auth.js';
+import { readManifestBotScopes } from '../../sandbox/fake-slack/functions.js';
 import type { FakeSlack } from '../../sandbox/fake-slack/server.js';
 import { startFakeSlack } from '../../sandbox/fake-slack/server.js';
 import type { PartnerSimulator } from '../../sandbox/simulator/server.js';
@@ -66,6 +66,7 @@ function settings(overrides: Record<string, string> = {}): Record<string, string
     AUDIT_CHANNEL_ID: AUDIT,
     FINANCE_ALERT_CHANNEL_ID: FINANCE,
     KEYS_ALLOWED_USERGROUPS: 'S0KEYS',
+    ORDER_LINK_TEMPLATE: 'https://partner.example.com/orders/{id}',
     ...overrides,
   };
 }
@@ -144,15 +145,28 @@ describe('npm run check', () => {
     expect(code).toBe(1);
   });
 
-  it('reports scopes the token lacks', async () => {
+  it('reports scopes the token lacks, of those the manifest for these settings declares', async () => {
     slack.scopes = readManifestBotScopes().filter(
       (scope) => scope !== 'files:write' && scope !== 'links:read',
     );
     const { code, fixes } = await check();
     expect(fixes).toEqual([
-      expect.stringMatching(/lacks scopes manifest\.yml declares \(files:write, links:read\).*Reinstall/),
+      expect.stringMatching(
+        /lacks scopes the manifest for these settings declares \(files:write, links:read\).*npm run manifest.*Reinstall/,
+      ),
     ]);
     expect(code).toBe(1);
+  });
+
+  it('expects no links or user group scopes when no setting needs them (as npm run manifest writes)', async () => {
+    slack.scopes = readManifestBotScopes().filter((scope) => !/^(links:|usergroups:)/.test(scope));
+    const { code, output } = await check({ ORDER_LINK_TEMPLATE: '', KEYS_ALLOWED_USERGROUPS: '' });
+    expect(output).toContain(
+      'ok      The bot token has every scope the manifest for these settings declares.',
+    );
+    expect(code).toBe(0);
+    const withGroups = await check({ ORDER_LINK_TEMPLATE: '' });
+    expect(withGroups.fixes).toEqual([expect.stringMatching(/lacks a scope .* \(usergroups:read\)/)]);
   });
 
   it('reports a channel the bot is not in, and one it cannot see', async () => {
