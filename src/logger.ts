@@ -9,38 +9,57 @@ export interface LoggerOptions {
   destination?: DestinationStream | undefined;
 }
 
-// Field names that hold secrets wherever they appear; the value scrub below catches the rest.
-const REDACT_PATHS = [
+// Field names whose values are secrets at any depth: a key's material (a product's `keys`, one
+// `key`), credentials, and Block Kit `blocks` (a keys reply carries the keys). A `value` beside a
+// balance is a figure and stays; a key's `value` goes with its `keys`, or with the key's own shape.
+const SECRET_FIELDS = new Set([
+  'keys',
+  'key',
   'token',
-  '*.token',
   'botToken',
   'appToken',
   'signingSecret',
   'apiKey',
-  '*.apiKey',
-  'headers.authorization',
-  'headers["x-api-key"]',
-  '*.headers.authorization',
-  '*.headers["x-api-key"]',
-  'keys',
-  '*.keys',
-  'value',
+  'authorization',
+  'x-api-key',
   'blocks',
-  '*.blocks',
-];
+]);
+
+/** A copy of a logged object with every secret field replaced, however deep it sits. */
+function redact(node: unknown, ancestors: object[] = []): unknown {
+  if (node === null || typeof node !== 'object') return node;
+  // A cycle ends here (the original would carry its secrets); an object met twice elsewhere is
+  // redacted both times.
+  if (ancestors.includes(node)) return '[Circular]';
+  const inside = [...ancestors, node];
+  if (Array.isArray(node)) return node.map((item) => redact(item, inside));
+  // Errors, dates and other instances are left to pino's serializers; the value scrub still applies.
+  const prototype = Object.getPrototypeOf(node);
+  if (prototype !== Object.prototype && prototype !== null) return node;
+  // One key of the partner's keys answer ({ value, type }, src/partner-api/schemas.ts), whatever it is called.
+  const fields = Object.keys(node);
+  if (fields.length === 2 && fields.includes('value') && fields.includes('type'))
+    return { ...node, value: '[redacted]' };
+  return Object.fromEntries(
+    Object.entries(node).map(([name, value]) => [
+      name,
+      SECRET_FIELDS.has(name) ? '[redacted]' : redact(value, inside),
+    ]),
+  );
+}
 
 /**
- * Structured JSON logs. Secrets are removed twice: by field name (pino's redact), and by value,
- * scrubbing every known secret from each finished line, so a token inside an error message or a URL
- * is caught too.
+ * Structured JSON logs. Secrets are removed twice: by field name (`SECRET_FIELDS`, at any depth)
+ * and key shape, and by value, scrubbing every known secret from each finished line, so a token
+ * inside an error message or a URL is caught too.
  */
 export function createLogger(options: LoggerOptions): AppLogger {
   const secrets = options.secrets.filter((secret) => secret.length >= 6);
-  return pino(
+  const logger = pino(
     {
       level: options.level,
       base: { app: 'order-desk' },
-      redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+      formatters: { log: (object) => redact(object) as Record<string, unknown> },
       hooks: {
         streamWrite: (line) => {
           let scrubbed = line;
@@ -51,4 +70,11 @@ export function createLogger(options: LoggerOptions): AppLogger {
     },
     options.destination,
   );
+  // A child's bindings skip the log formatter: they are redacted as the child is made (children are
+  // made from their parent with Object.create, so theirs inherit this).
+  const child = logger.child;
+  logger.child = function (this: AppLogger, bindings, childOptions) {
+    return child.call(this, redact(bindings) as typeof bindings, childOptions);
+  } as typeof child;
+  return logger;
 }

@@ -82,7 +82,9 @@ interface Backoff {
 export function createPeriodicJob<R extends string>(options: PeriodicJobOptions<R>): PeriodicJob<R> {
   const { state, name } = options;
   const clock = options.clock ?? systemClock;
-  const log = options.logger.child({ component: 'job', job: name });
+  // The job's logger already names its component (order-sync, balance-watch…): a second
+  // `component` would be a duplicate key, of which log tools keep the last.
+  const log = options.logger.child({ job: name });
   const owner = randomBytes(8).toString('hex');
   const leaseKey = `job:${name}:lease`;
   const backoffKey = `job:${name}:backoff`;

@@ -92,6 +92,12 @@ describe('the balance watch', () => {
     expect(textOf(alert?.blocks)).not.toMatch(/trace ID/i);
     expect(textOf(alert?.blocks)).toContain('slack://app?team=T0SANDBOX&id=A0ORDERDESK&tab=home');
     expect(textOf(alert?.blocks)).toContain('available funds = balance + credit limit');
+    // Its log lines keep the figures (a field named `value` is not a secret; the keys of the answer
+    // the balance came from are, and stop() checks no key reached a line), under one component.
+    const logged = h.logs.filter((line) => line.includes('"event":"balance_alert"'));
+    expect(logged[0]).toContain('"value":15000');
+    expect(logged[0]).toContain('"available":15000');
+    for (const line of logged) expect(line.match(/"component":/g)).toEqual(['"component":']);
   });
 
   it('a restart does not alert again: what finance was told is in the database', async () => {

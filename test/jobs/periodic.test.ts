@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createPeriodicJob, type PeriodicJobOptions } from '../../src/jobs/index.js';
 import { createLogger } from '../../src/logger.js';
 import { createMemoryState } from '../../src/state/index.js';
+import { capturedLogger } from '../helpers/captured-logger.js';
 import { createFakeClock, settle } from './fake-clock.js';
 
 const logger = createLogger({ level: 'silent', secrets: [] });
@@ -237,5 +238,27 @@ describe('a periodic job', () => {
     });
     expect(await a.runOnce()).toBe('skipped');
     expect(rounds).toBe(0);
+  });
+
+  it("a job's lines carry one component, the job's own, and the job's name", async () => {
+    const { clock, state } = setUp();
+    const lines: string[] = [];
+    const job = createPeriodicJob({
+      name: 'order-sync',
+      state,
+      logger: capturedLogger(lines).child({ component: 'order-sync' }),
+      everyMs: EVERY_MS,
+      backoff: BACKOFF,
+      clock,
+      round: async () => 'failed' as const,
+    });
+    expect(await job.runOnce()).toBe('failed');
+    expect(lines.length).toBeGreaterThan(0);
+    // The raw text: JSON.parse would keep only the last of two.
+    for (const line of lines) {
+      expect(line.match(/"component":/g)).toHaveLength(1);
+      expect(line).toContain('"component":"order-sync"');
+      expect(line).toContain('"job":"order-sync"');
+    }
   });
 });
