@@ -3,8 +3,12 @@ import type { HistoryChange } from './simulator/history.js';
 import type { PartnerSimulator } from './simulator/server.js';
 
 // The sandbox page's "Partner history" control: move the simulated partner's history by hand (a new
-// order, the oldest pending one completed, the newest completed one refunded) and take the partner
-// API down. Order Desk learns of all of it only by reading the partner, as it would in production.
+// order, the oldest pending one completed, the newest completed one refunded), take the partner API
+// down or make it slow. Order Desk learns of all of it only by reading the partner, as it would in
+// production.
+
+/** How late every partner answer comes while "Partner API slow" is on: past Slack's 3 s, within the app's 10 s timeout. */
+export const SLOW_PARTNER_MS = 3_000;
 
 export interface OrderBrief {
   id: string;
@@ -16,6 +20,8 @@ export interface OrderBrief {
 export interface PartnerState {
   /** Every partner request answers 503 while true. */
   down: boolean;
+  /** Every partner answer comes `SLOW_PARTNER_MS` late while true. */
+  slow: boolean;
   orders: number;
   /** Orders PROCESSING or PENDING. */
   pending: number;
@@ -31,11 +37,14 @@ export interface PartnerHistoryControls {
   /** The newest COMPLETED order, now REFUNDED. */
   refundNewestCompleted(): { order: OrderBrief; from: string } | undefined;
   setDown(down: boolean): void;
+  setSlow(slow: boolean): void;
 }
 
 export function partnerHistoryControls(simulator: PartnerSimulator): PartnerHistoryControls {
   // What the fault settings were before "down", to put back when it is switched off.
   let saved: { errorRate: number; errorStatus: number } | undefined;
+  // The latency before "slow", likewise.
+  let savedLatencyMs: number | undefined;
   const brief = (order: SimOrder): OrderBrief => ({
     id: order.id,
     reference_id: order.reference_id,
@@ -48,6 +57,7 @@ export function partnerHistoryControls(simulator: PartnerSimulator): PartnerHist
       const changes = simulator.history.changes;
       return {
         down: saved !== undefined,
+        slow: savedLatencyMs !== undefined,
         orders: orders.length,
         pending: orders.filter((order) => order.status === 'PROCESSING' || order.status === 'PENDING').length,
         lastChange: changes.at(-1) ?? null,
@@ -80,6 +90,15 @@ export function partnerHistoryControls(simulator: PartnerSimulator): PartnerHist
       } else if (!down && saved) {
         simulator.faults.set(saved);
         saved = undefined;
+      }
+    },
+    setSlow(slow) {
+      if (slow && savedLatencyMs === undefined) {
+        savedLatencyMs = simulator.faults.settings.latencyMs;
+        simulator.faults.set({ latencyMs: SLOW_PARTNER_MS });
+      } else if (!slow && savedLatencyMs !== undefined) {
+        simulator.faults.set({ latencyMs: savedLatencyMs });
+        savedLatencyMs = undefined;
       }
     },
   };

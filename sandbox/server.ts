@@ -56,7 +56,7 @@ export interface SandboxControls {
   /** Available funds (balance + credit limit) the simulated partner account reports. */
   available(): number;
   setAvailable(value: number): void;
-  /** The "Partner history" control: new orders, completions, refunds, the partner API down. */
+  /** The "Partner history" control: new orders, completions, refunds, the partner API down or slow. */
   partner?: PartnerHistoryControls | undefined;
 }
 
@@ -169,7 +169,8 @@ export function attachSandboxPage(slack: FakeSlack, users: SandboxUser[], contro
       case 'POST partner/new-order':
       case 'POST partner/complete-oldest-pending':
       case 'POST partner/refund-newest-completed':
-      case 'POST partner/down': {
+      case 'POST partner/down':
+      case 'POST partner/slow': {
         const partner = controls.partner;
         if (!partner) return json(res, 404, { error: 'This sandbox has no partner history control.' });
         // Order Desk sees the change only when it next reads the partner; the page shows it now.
@@ -179,9 +180,12 @@ export function attachSandboxPage(slack: FakeSlack, users: SandboxUser[], contro
         };
         if (route === 'partner') return json(res, 200, { partner: partner.state() });
         if (route === 'partner/new-order') return answer({ order: partner.newOrder() });
-        if (route === 'partner/down') {
-          if (typeof body.down !== 'boolean') return json(res, 400, { error: 'down must be true or false.' });
-          partner.setDown(body.down);
+        if (route === 'partner/down' || route === 'partner/slow') {
+          const name = route === 'partner/down' ? 'down' : 'slow';
+          const on = body[name];
+          if (typeof on !== 'boolean') return json(res, 400, { error: `${name} must be true or false.` });
+          if (name === 'down') partner.setDown(on);
+          else partner.setSlow(on);
           return answer({});
         }
         const done =

@@ -158,9 +158,12 @@ function renderPartner(partner) {
   box.hidden = !partner;
   if (!partner) return;
   $('partner-down').checked = partner.down;
-  const summary = `${partner.orders.toLocaleString('en')} orders, ${partner.pending.toLocaleString('en')} pending; the partner API is ${partner.down ? 'down (every request answers 503)' : 'answering'}.`;
+  $('partner-slow').checked = partner.slow;
+  const answering = partner.slow ? 'answering, 3 s late' : 'answering';
+  const down = `down (every request answers 503${partner.slow ? ', 3 s late' : ''})`;
+  const summary = `${partner.orders.toLocaleString('en')} orders, ${partner.pending.toLocaleString('en')} pending; the partner API is ${partner.down ? down : answering}.`;
   $('partner-status').textContent = partnerMessage ? `${partnerMessage} ${summary}` : summary;
-  $('partner-status').classList.toggle('is-down', partner.down);
+  $('partner-status').classList.toggle('is-down', partner.down || partner.slow);
 }
 
 async function partnerAction(control, path, body, describe) {
@@ -258,9 +261,13 @@ async function refresh() {
   document.body.dataset.shownUser = state.user;
   document.body.dataset.shownView = state.view;
   renderSidebar();
+  const channelName = state.channels.find((c) => c.id === state.view)?.name ?? '';
+  // As in Slack: a channel is "# name", a DM the name of whom (here: the app) it is with.
   $('main-title').textContent = onHome
     ? 'Order Desk — Home'
-    : `# ${state.channels.find((c) => c.id === state.view)?.name ?? ''}`;
+    : state.view.startsWith('D')
+      ? channelName
+      : `# ${channelName}`;
   $('messages').hidden = onHome;
   $('composer').hidden = onHome;
   $('home').hidden = !onHome;
@@ -337,10 +344,15 @@ async function init() {
       ? savedView
       : data.channels[0].id;
 
+  // The hint under the message box as a newcomer first reads it: what the last person did is theirs.
+  const firstHint = $('composer-hint').innerHTML;
   $('user-picker').addEventListener('change', async (event) => {
     state.user = event.target.value;
     localStorage.setItem('sandbox.user', state.user);
-    await show(state.view);
+    $('composer-hint').innerHTML = firstHint;
+    $('thread-hint').textContent = '';
+    // Each person has their own DM with Order Desk: from one DM to the next person's.
+    await show(state.view.startsWith('D') ? `D${state.user.slice(1)}` : state.view);
   });
   document.body.addEventListener('click', async (event) => {
     const nav = event.target.closest('.nav-item');
@@ -440,6 +452,11 @@ async function init() {
   $('partner-down').addEventListener('change', (event) =>
     partnerAction(event.currentTarget, 'partner/down', { down: event.currentTarget.checked }, (a) =>
       a.partner.down ? 'Partner API down.' : 'Partner API back.',
+    ),
+  );
+  $('partner-slow').addEventListener('change', (event) =>
+    partnerAction(event.currentTarget, 'partner/slow', { slow: event.currentTarget.checked }, (a) =>
+      a.partner.slow ? 'Partner API slow.' : 'Partner API fast again.',
     ),
   );
   $('composer').addEventListener('submit', async (event) => {

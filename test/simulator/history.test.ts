@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeSlack } from '../../sandbox/fake-slack/server.js';
-import { partnerHistoryControls } from '../../sandbox/partner-controls.js';
+import { partnerHistoryControls, SLOW_PARTNER_MS } from '../../sandbox/partner-controls.js';
 import { attachSandboxPage } from '../../sandbox/server.js';
 import { historyFromEnv } from '../../sandbox/simulator/history.js';
 import {
@@ -319,6 +319,7 @@ describe('the simulator history that moves', () => {
       });
       expect(made.body.partner).toEqual({
         down: false,
+        slow: false,
         orders: 51,
         pending: pendingBefore.length + 1,
         lastChange: { seq: 1, orderId: id, kind: 'new', from: null, to: 'PROCESSING', at: iso(T0) },
@@ -378,6 +379,28 @@ describe('the simulator history that moves', () => {
       expect((await read(simulator, '/v1/partners/orders')).status).toBe(200);
     });
 
+    it('Partner API slow: every answer comes SLOW_PARTNER_MS late until switched off, then the old latency returns', async () => {
+      const simulator = await start();
+      simulator.faults.set({ latencyMs: 5 });
+      const api = await sandbox(simulator);
+      expect((await api('partner')).body.partner).toMatchObject({ down: false, slow: false });
+      const slow = await api('partner/slow', { slow: true });
+      expect(slow.status).toBe(200);
+      expect(slow.body.partner).toMatchObject({ down: false, slow: true });
+      // The simulator's latency, added to every answer (exercised by the app's timeout tests).
+      expect(simulator.faults.settings.latencyMs).toBe(SLOW_PARTNER_MS);
+      expect(SLOW_PARTNER_MS).toBe(3_000);
+      // Slow and down together: both are on, each put back on its own.
+      await api('partner/down', { down: true });
+      expect(simulator.faults.settings).toMatchObject({ latencyMs: SLOW_PARTNER_MS, errorRate: 1 });
+      await api('partner/down', { down: false });
+      expect((await api('partner/slow', { slow: 'yes' })).status).toBe(400);
+      const fast = await api('partner/slow', { slow: false });
+      expect(fast.body.partner.slow).toBe(false);
+      expect(simulator.faults.settings.latencyMs).toBe(5);
+      expect((await read(simulator, '/v1/partners/orders')).status).toBe(200);
+    });
+
     it('says so when there is nothing to complete or refund', async () => {
       const simulator = await start({ orders: 0 });
       const api = await sandbox(simulator);
@@ -404,6 +427,7 @@ describe('the simulator history that moves', () => {
         '<button type="button" id="partner-complete">Complete oldest pending</button>',
         '<button type="button" id="partner-refund">Refund newest completed</button>',
         '<input type="checkbox" id="partner-down"> Partner API down',
+        '<input type="checkbox" id="partner-slow"> Partner API slow',
       ])
         expect(html).toContain(control);
       expect(html.match(/<script[^>]*>/g)).toEqual([
@@ -417,6 +441,7 @@ describe('the simulator history that moves', () => {
         'partner/complete-oldest-pending',
         'partner/refund-newest-completed',
         'partner/down',
+        'partner/slow',
       ])
         expect(script).toContain(`'${path}'`);
     });

@@ -548,6 +548,32 @@ export function describeSandbox(shared: SandboxInBrowser): void {
       await page.locator('#flexpane').waitFor({ state: 'hidden' });
     });
 
+    it('switching person starts the hint under the message box afresh; a DM is titled by whom it is with; the partner can be slow', async () => {
+      await as('U0AGENT');
+      await go('C0SUPPORT');
+      const hint = page.locator('#composer-hint');
+      await type('/nothing-here');
+      await expect.poll(() => hint.innerText()).toContain('/nothing-here is not a command here');
+      await as('U0MEMBER');
+      expect(await hint.innerText()).toMatch(/^Try \/order \(it lists the newest orders\)/);
+
+      await go('D0MEMBER');
+      expect(await page.locator('#main-title').innerText()).toBe('Order Desk');
+      // From one person's DM to the next person's own.
+      await as('U0AGENT');
+      await page.waitForSelector('body[data-shown-view="D0AGENT"]');
+      expect(await page.locator('#main-title').innerText()).toBe('Order Desk');
+      await go('C0SUPPORT');
+      expect(await page.locator('#main-title').innerText()).toBe('# support');
+
+      await page.check('#partner-slow');
+      await expect.poll(() => page.locator('#partner-status').innerText()).toContain('answering, 3 s late');
+      await page.uncheck('#partner-slow');
+      await expect
+        .poll(() => page.locator('#partner-status').innerText())
+        .toContain('Partner API fast again.');
+    });
+
     /** A showcase order's ID, from the partner's newest orders (the showcase orders are among them). */
     async function showcaseOrderId(reference: string): Promise<string> {
       const answer = (await (
