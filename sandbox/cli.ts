@@ -1,11 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startFakeSlack } from './fake-slack/server.js';
 import { partnerHistoryControls } from './partner-controls.js';
@@ -48,7 +48,7 @@ const USERS: SandboxUser[] = [
     id: 'U0GUEST',
     name: 'gia.guest',
     realName: 'Gia Guest (guest account)',
-    role: 'A multi-channel guest: Order Desk shows guests no order data (ALLOW_GUESTS is off).',
+    role: 'A multi-channel guest: Order Desk shows guests no order data (ORDER_ALLOWED_USERS names no guest).',
     guest: 'multi-channel',
   },
 ];
@@ -152,14 +152,22 @@ try {
   // compile the app once per run: it starts in about half the time).
   const main = process.env.SANDBOX_APP_ENTRY || fileURLToPath(new URL('../src/main.ts', import.meta.url));
   const appPort = await appPortFor(port('SANDBOX_APP_PORT', 3001));
-  app = spawn(process.execPath, main.endsWith('.js') ? [main] : ['--import', 'tsx', main], {
+  // The sandbox's partner history is made anew at every start: so is its database (the audit trail
+  // and the order copy), in a temporary directory, unless DATA_DIR says otherwise.
+  const dataDir = resolve(process.env.DATA_DIR || mkdtempSync(join(tmpdir(), 'order-desk-sandbox-')));
+  mkdirSync(dataDir, { recursive: true });
+  // Everything the sandbox does not set comes from this shell, never from a .env of a real install:
+  // the app runs in the data directory (no .env there), and a Socket Mode token of the shell is dropped.
+  const { SLACK_APP_TOKEN: _realAppToken, ...shell } = process.env;
+  const args = main.endsWith('.js') ? [main] : ['--import', import.meta.resolve('tsx'), main];
+  app = spawn(process.execPath, args, {
+    cwd: dataDir,
     env: {
-      ...process.env,
+      ...shell,
       PARTNER_API_BASE_URL: simulator.url,
       PARTNER_API_KEY: simulator.apiKey,
       SLACK_BOT_TOKEN: botToken,
       SLACK_SIGNING_SECRET: signingSecret,
-      SLACK_APP_TOKEN: '',
       SLACK_API_URL: slack.apiUrl,
       PORT: String(appPort),
       // Image keys open through one-time links to the app itself: in the sandbox, on this machine.
@@ -167,20 +175,15 @@ try {
       // The sandbox reads the app's start-up line for its port, so the app always logs at info;
       // SANDBOX_LOG_LEVEL decides what of it is printed here.
       LOG_LEVEL: 'info',
-      KEYS_ALLOWED_USERS: 'U0AGENT',
-      KEYS_ALLOWED_USERGROUPS: 'S0KEYS',
+      KEYS_ALLOWED_USERS: 'U0AGENT,S0KEYS',
       FINANCE_ALLOWED_USERS: 'U0FINANCE',
-      FINANCE_ALLOWED_USERGROUPS: '',
       CURRENCY: process.env.CURRENCY || 'EUR',
       AUDIT_CHANNEL_ID: 'C0AUDIT',
-      // The sandbox's partner history is made anew at every start: so is its database (the audit
-      // trail and the order index), in a temporary directory, unless DATA_DIR says otherwise.
-      DATA_DIR: process.env.DATA_DIR || mkdtempSync(join(tmpdir(), 'order-desk-sandbox-')),
+      DATA_DIR: dataDir,
       // The finance lead may read the audit trail (/order-audit) in the sandbox.
       AUDIT_VIEWERS_USERS: 'U0FINANCE',
       // Order events show within seconds of a change from the Partner history control.
       ORDER_SYNC_SECONDS: process.env.ORDER_SYNC_SECONDS || '5',
-      ORDER_SYNC_MAX_RPS: process.env.ORDER_SYNC_MAX_RPS || '20',
       // Links to an order's page on the (imaginary) partner platform unfurl in the sandbox's channels.
       ORDER_LINK_TEMPLATE: process.env.ORDER_LINK_TEMPLATE || 'https://partner.example.com/orders/{id}',
       SUBSCRIPTION_ADMINS_USERS: 'U0FINANCE',
@@ -188,7 +191,6 @@ try {
       BALANCE_WATCH_SECONDS: process.env.BALANCE_WATCH_SECONDS || '5',
       BALANCE_ALERT_BELOW: '20000',
       BALANCE_ALERT_RUNWAY_DAYS: '7',
-      BALANCE_CACHE_SECONDS: '0',
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

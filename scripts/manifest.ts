@@ -3,7 +3,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { isMap, isScalar, isSeq, parseDocument, type YAMLMap, type YAMLSeq } from 'yaml';
 import { z } from 'zod';
-import { AppEnvSchema, ConfigError, loadDotEnv, parseEnv } from '../src/config/index.js';
+import { ACCESS_SETTINGS, AppEnvSchema, ConfigError, loadDotEnv, parseEnv } from '../src/config/index.js';
 
 // `npm run manifest`: the Slack app manifest for this deployment, from the template manifest.yml and
 // the settings the manifest depends on. Re-pasting the template after an upgrade would undo Socket
@@ -13,8 +13,8 @@ import { AppEnvSchema, ConfigError, loadDotEnv, parseEnv } from '../src/config/i
 export const TEMPLATE_PATH = new URL('../manifest.yml', import.meta.url);
 
 const shape = AppEnvSchema.shape;
-/** Every user group list (ORDER_ALLOWED_USERGROUPS, KEYS_ALLOWED_USERGROUPS, …): each needs usergroups:read. */
-export const USERGROUP_SETTINGS = Object.keys(shape).filter((name) => name.endsWith('_USERGROUPS'));
+/** The access settings: one naming a user group (`S…`) needs usergroups:read. */
+export const USERGROUP_SETTINGS: readonly string[] = ACCESS_SETTINGS;
 
 const ManifestEnvSchema = z.object({
   PUBLIC_URL: shape.PUBLIC_URL,
@@ -30,7 +30,7 @@ export interface ManifestSettings {
   /** PUBLIC_URL, without a trailing slash; required in HTTP mode. */
   publicUrl?: string | undefined;
   orderLinkTemplate?: string | undefined;
-  /** The *_USERGROUPS settings that name at least one group. */
+  /** The access settings that name at least one user group (`S…`). */
   usergroupSettings: string[];
 }
 
@@ -56,7 +56,9 @@ export function manifestSettingsFrom(env: Record<string, string | undefined>): M
     socketMode: parsed.SLACK_APP_TOKEN !== undefined && 'SLACK_APP_TOKEN',
     publicUrl: parsed.PUBLIC_URL,
     orderLinkTemplate: parsed.ORDER_LINK_TEMPLATE,
-    usergroupSettings: USERGROUP_SETTINGS.filter((name) => (lists[name] as string[]).length > 0),
+    usergroupSettings: USERGROUP_SETTINGS.filter((name) =>
+      (lists[name] as string[]).some((id) => id.startsWith('S')),
+    ),
   };
 }
 
@@ -110,7 +112,7 @@ function header(settings: ManifestSettings, version: string): string {
       : 'ORDER_LINK_TEMPLATE is unset: no unfurl domain, no Work Objects',
     settings.usergroupSettings.length > 0
       ? `usergroups:read for ${settings.usergroupSettings.join(', ')}`
-      : 'no *_USERGROUPS setting: no usergroups:read',
+      : 'no user group in the access settings: no usergroups:read',
   ];
   return [
     ` Order Desk ${version}: the Slack app manifest for this deployment, written by \`npm run manifest\` from`,

@@ -1,4 +1,4 @@
-import { AppEnvSchema, ConfigError, loadDotEnv, parseEnv } from './config/index.js';
+import { AppEnvSchema, ConfigError, loadDotEnv, parseEnv, retiredSettingWarnings } from './config/index.js';
 import { createLogger } from './logger.js';
 
 // The entry point: configuration, logger, app, signals. Everything else lives in the modules.
@@ -25,6 +25,8 @@ const logger = createLogger({
     env.DATABASE_URL ? decodeURIComponent(new URL(env.DATABASE_URL).password) : undefined,
   ].filter((s): s is string => Boolean(s)),
 });
+
+for (const warning of retiredSettingWarnings(process.env)) logger.warn(warning);
 
 // Errors that name their cause in one line (a rejected token, Redis or PostgreSQL out of reach).
 const startupErrors: Array<abstract new (...args: never[]) => Error> = [];

@@ -49,7 +49,7 @@ const SCOPE_OF_EVENT: Record<string, string[]> = {
 // order's page). Without the template, `npm run manifest` leaves these out, and their scopes.
 const LINK_METHODS = ['chat.unfurl', 'entity.presentDetails'];
 const LINK_EVENTS = ['link_shared', 'entity_details_requested'];
-// What only a *_USERGROUPS setting uses.
+// What only a user group (`S…`) in an access setting uses.
 const USERGROUP_METHODS = ['usergroups.users.list'];
 
 function sourceFiles(dir: string): string[] {
@@ -97,7 +97,7 @@ const VARIANTS: Variant[] = [
     manifest: generated({
       PUBLIC_URL: 'https://desk.acme-support.test/',
       ORDER_LINK_TEMPLATE: 'https://portal.partner-orders.test/orders/{id}?tab=items',
-      KEYS_ALLOWED_USERGROUPS: 'S0KEYS001',
+      KEYS_ALLOWED_USERS: 'U0AGENT01,S0KEYS001',
     }),
     requestUrl: /^https:\/\/desk\.acme-support\.test\/slack\/events$/,
     socketMode: false,
@@ -128,7 +128,7 @@ const VARIANTS: Variant[] = [
     manifest: generated({
       SLACK_APP_TOKEN: 'xapp-1-A0TEST-0000',
       PUBLIC_URL: 'https://desk.acme-support.test',
-      FINANCE_ALLOWED_USERGROUPS: 'S0FIN0001,S0FIN0002',
+      FINANCE_ALLOWED_USERS: 'S0FIN0001,S0FIN0002',
     }),
     requestUrl: undefined,
     socketMode: true,
@@ -314,13 +314,13 @@ describe('npm run manifest', () => {
       PUBLIC_URL: 'ftp://secret-4242.test',
       SLACK_APP_TOKEN: 'xoxb-secret-4242',
       ORDER_LINK_TEMPLATE: 'https://secret-4242.test/orders',
-      AUDIT_VIEWERS_USERGROUPS: 'U4242SECRET',
+      AUDIT_VIEWERS_USERS: 'x4242SECRET',
     });
     expect(problems.map((line) => line.split(' ')[0])).toEqual([
       'PUBLIC_URL',
       'SLACK_APP_TOKEN',
       'ORDER_LINK_TEMPLATE',
-      'AUDIT_VIEWERS_USERGROUPS',
+      'AUDIT_VIEWERS_USERS',
     ]);
     for (const line of problems) expect(line).not.toMatch(/4242/);
     // The app accepts a localhost template for trying it out; Slack unfurls only domain names.
@@ -341,11 +341,18 @@ describe('npm run manifest', () => {
     expect(problemsOf({ PUBLIC_URL: 'https://desk.acme-support.test', PORT: 'not a port' })).toEqual([]);
   });
 
-  it('asks for usergroups:read for every user group setting the app checks access with', () => {
-    const read = [...source.matchAll(/usergroups: env\.([A-Z_]+)/g)].map((m) => m[1]);
+  it('asks for usergroups:read when an access setting the app checks access with names a group', () => {
+    const read = [...source.matchAll(/: env\.([A-Z_]+_USERS),/g)].map((m) => m[1]);
     expect(read.length).toBeGreaterThanOrEqual(5);
     expect([...USERGROUP_SETTINGS].sort()).toEqual([...new Set(read)].sort());
     for (const name of USERGROUP_SETTINGS) {
+      const usersOnly = parse(
+        manifestFor(
+          template,
+          manifestSettingsFrom({ SLACK_APP_TOKEN: 'xapp-1-A0TEST-0000', [name]: 'U0ONE' }),
+        ),
+      );
+      expect(usersOnly.oauth_config.scopes.bot, name).not.toContain('usergroups:read');
       const manifest = parse(
         manifestFor(
           template,

@@ -31,7 +31,9 @@ export function expectedBotScopes(env: AppEnv): string[] {
     socketMode: false,
     publicUrl: 'https://order-desk.example.com',
     orderLinkTemplate: env.ORDER_LINK_TEMPLATE ? 'https://orders.example.com/{id}' : undefined,
-    usergroupSettings: USERGROUP_SETTINGS.filter((name) => (lists[name]?.length ?? 0) > 0),
+    usergroupSettings: USERGROUP_SETTINGS.filter((name) =>
+      (lists[name] ?? []).some((id) => id.startsWith('S')),
+    ),
   };
   const manifest = parse(manifestFor(readFileSync(TEMPLATE_PATH, 'utf8'), settings)) as {
     oauth_config?: { scopes?: { bot?: string[] } };

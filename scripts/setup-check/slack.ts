@@ -1,5 +1,5 @@
 import type { WebClient } from '@slack/web-api';
-import type { AppEnv } from '../../src/config/index.js';
+import { ACCESS_SETTINGS, type AppEnv } from '../../src/config/index.js';
 import { decide, type Finding, fix, ok } from './findings.js';
 
 // Slack's side of the check, read only: auth.test (the token and its scopes), conversations.info for
@@ -7,24 +7,12 @@ import { decide, type Finding, fix, ok } from './findings.js';
 
 type SlackSettings = Pick<
   AppEnv,
-  | 'AUDIT_CHANNEL_ID'
-  | 'FINANCE_ALERT_CHANNEL_ID'
-  | 'DIGEST_CHANNEL_ID'
-  | 'ORDER_ALLOWED_USERGROUPS'
-  | 'KEYS_ALLOWED_USERGROUPS'
-  | 'FINANCE_ALLOWED_USERGROUPS'
-  | 'AUDIT_VIEWERS_USERGROUPS'
-  | 'SUBSCRIPTION_ADMINS_USERGROUPS'
+  'AUDIT_CHANNEL_ID' | 'FINANCE_ALERT_CHANNEL_ID' | 'DIGEST_CHANNEL_ID' | (typeof ACCESS_SETTINGS)[number]
 >;
 
 const CHANNEL_SETTINGS = ['AUDIT_CHANNEL_ID', 'FINANCE_ALERT_CHANNEL_ID', 'DIGEST_CHANNEL_ID'] as const;
-const USERGROUP_SETTINGS = [
-  'ORDER_ALLOWED_USERGROUPS',
-  'KEYS_ALLOWED_USERGROUPS',
-  'FINANCE_ALLOWED_USERGROUPS',
-  'AUDIT_VIEWERS_USERGROUPS',
-  'SUBSCRIPTION_ADMINS_USERGROUPS',
-] as const;
+/** The user groups (`S…`) an access setting names. */
+const groupsIn = (ids: readonly string[]) => ids.filter((id) => id.startsWith('S'));
 
 const REINSTALL =
   "paste the output of `npm run manifest` under the app's App Manifest, then Install App → Reinstall to Workspace";
@@ -138,14 +126,16 @@ async function checkChannels(client: WebClient, env: SlackSettings): Promise<Fin
 
 /** User groups need a paid plan and usergroups:read; the configured IDs must be the workspace's. */
 async function checkUsergroups(client: WebClient, env: SlackSettings): Promise<Finding | undefined> {
-  const configured = USERGROUP_SETTINGS.filter((setting) => env[setting].length > 0);
+  const configured = ACCESS_SETTINGS.filter((setting) => groupsIn(env[setting]).length > 0);
   if (configured.length === 0) return undefined;
   const names = configured.join(', ');
   try {
     const answer = await client.usergroups.list();
     const known = new Set((answer.usergroups ?? []).map((group) => group.id));
     const unknown = configured.flatMap((setting) =>
-      env[setting].filter((id) => !known.has(id)).map((id) => `${id} in ${setting}`),
+      groupsIn(env[setting])
+        .filter((id) => !known.has(id))
+        .map((id) => `${id} in ${setting}`),
     );
     if (unknown.length > 0)
       return fix(`These user groups are not in the workspace: ${unknown.join(', ')}. Check the IDs.`);
@@ -155,7 +145,7 @@ async function checkUsergroups(client: WebClient, env: SlackSettings): Promise<F
     if (code === 'paid_teams_only')
       return fix(
         `${names} name user groups, which need a paid Slack plan (Slack answered paid_teams_only): ` +
-          'list the users in the *_USERS settings instead, or upgrade the plan.',
+          'list the users themselves instead, or upgrade the plan.',
       );
     if (code === 'missing_scope')
       return fix(`${names} need the bot scope ${needed ?? 'usergroups:read'}: ${REINSTALL}.`);

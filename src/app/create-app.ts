@@ -95,18 +95,16 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
     );
   });
 
-  if (env.KEYS_ALLOWED_USERS.length === 0 && env.KEYS_ALLOWED_USERGROUPS.length === 0) {
-    logger.warn('KEYS_ALLOWED_USERS and KEYS_ALLOWED_USERGROUPS are both empty: nobody can retrieve keys.');
+  if (env.KEYS_ALLOWED_USERS.length === 0) {
+    logger.warn('KEYS_ALLOWED_USERS is empty: nobody can retrieve keys.');
   }
   if (!env.PUBLIC_URL) {
     logger.warn(
       'PUBLIC_URL is not set: image keys cannot be revealed (they need a one-time link to this app); keys messages say so.',
     );
   }
-  if (env.FINANCE_ALLOWED_USERS.length === 0 && env.FINANCE_ALLOWED_USERGROUPS.length === 0) {
-    logger.warn(
-      'FINANCE_ALLOWED_USERS and FINANCE_ALLOWED_USERGROUPS are both empty: nobody sees the balance.',
-    );
+  if (env.FINANCE_ALLOWED_USERS.length === 0) {
+    logger.warn('FINANCE_ALLOWED_USERS is empty: nobody sees the balance.');
   }
 
   return {

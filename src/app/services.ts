@@ -1,6 +1,6 @@
 import { WebClient } from '@slack/web-api';
 import type { AppEnv } from '../config/index.js';
-import { partnerClientOptions } from '../config/index.js';
+import { partnerClientOptions, TUNING, type Tuning } from '../config/index.js';
 import { databaseOpenedLater, type OrderDeskDb } from '../db/index.js';
 import { createSpendService } from '../finance/spend-service.js';
 import type { JobClock } from '../jobs/index.js';
@@ -55,6 +55,8 @@ export interface BuildOptions {
   now?: (() => Date) | undefined;
   /** The background jobs' clock, and the Slack deliveries' waits (tests drive them); otherwise real time on `now`. */
   jobClock?: JobClock | undefined;
+  /** Tests and benchmarks: other values than TUNING's (a faster pace, a cache off, a shorter deadline). */
+  tuning?: Partial<Tuning> | undefined;
 }
 
 /** The services, and what the app's routes, jobs and stop need beside them. */
@@ -75,6 +77,7 @@ export interface Services {
 
 export async function buildServices(options: BuildOptions): Promise<Services> {
   const { env, logger } = options;
+  const tuning: Tuning = { ...TUNING, ...options.tuning };
   const clientOptions = webClientOptions(env.SLACK_API_URL, logger);
   // The token check and the shared state's connection are independent: start-up waits for both at once.
   // REDIS_URL set but Redis unreachable ends start-up here, with one line saying so.
@@ -83,9 +86,9 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
     options.state ??
       createSharedState({
         redisUrl: env.REDIS_URL,
-        prefix: env.REDIS_PREFIX,
+        prefix: tuning.redisPrefix,
         logger,
-        commandTimeoutMs: env.REDIS_COMMAND_TIMEOUT_MS,
+        commandTimeoutMs: tuning.redisCommandTimeoutMs,
       }),
   ]);
   const mode = env.SLACK_APP_TOKEN ? 'socket' : 'http';
@@ -104,7 +107,7 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
   const directPartner =
     options.partner ??
     createPartnerClient({
-      ...partnerClientOptions(env),
+      ...partnerClientOptions(env, tuning),
       gate,
       onEvent: (event) => {
         if (event.type === 'request') {
@@ -138,8 +141,8 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
     logger,
     now: options.now ?? (() => new Date()),
     intervalSeconds: Math.max(1, env.ORDER_SYNC_SECONDS),
-    maxRps: env.ORDER_SYNC_MAX_RPS,
-    reconcileHours: env.ORDER_RECONCILE_HOURS,
+    maxRps: tuning.orderSyncMaxRps,
+    reconcileHours: tuning.orderReconcileHours,
     clock: options.jobClock,
     onRequest: (kind, outcome) => metrics.syncRequests.inc({ kind, outcome }),
   });
@@ -150,7 +153,7 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
   const now = options.now ?? (() => new Date());
   const delivery = createSlackDelivery(slack, {
     logger,
-    maxWaitMs: env.SLACK_DELIVERY_MAX_WAIT_SECONDS * 1000,
+    maxWaitMs: tuning.slackDeliveryMaxWaitSeconds * 1000,
     // The app's one clock: a delivery waits out Retry-After and its back-off on it, as the jobs do.
     clock: options.jobClock,
     metrics: {
@@ -163,7 +166,7 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
   const groups = createUsergroupMembers({
     client: slack,
     state,
-    ttlSeconds: env.USERGROUP_CACHE_SECONDS,
+    ttlSeconds: tuning.usergroupCacheSeconds,
     logger,
     onCache: countCache('usergroup_members'),
     onSlackError,
@@ -178,8 +181,8 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
     client: slack,
     logger,
     now,
-    channelPostsPerSecond: env.NOTIFY_CHANNEL_POSTS_PER_SECOND,
-    deliveryMaxWaitMs: env.SLACK_DELIVERY_MAX_WAIT_SECONDS * 1000,
+    channelPostsPerSecond: tuning.channelPostsPerSecond,
+    deliveryMaxWaitMs: tuning.slackDeliveryMaxWaitSeconds * 1000,
     onOutcome: (kind, outcome) => {
       metrics.outboxPosts.inc({ kind, outcome });
       if (kind === 'watch' || kind === 'subscription' || kind === 'notice')
@@ -199,14 +202,11 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
   );
   const auth = createAuthorizer(
     {
-      orders: { users: env.ORDER_ALLOWED_USERS, usergroups: env.ORDER_ALLOWED_USERGROUPS },
-      keys: { users: env.KEYS_ALLOWED_USERS, usergroups: env.KEYS_ALLOWED_USERGROUPS },
-      finance: { users: env.FINANCE_ALLOWED_USERS, usergroups: env.FINANCE_ALLOWED_USERGROUPS },
-      audit: { users: env.AUDIT_VIEWERS_USERS, usergroups: env.AUDIT_VIEWERS_USERGROUPS },
-      subscriptionAdmins: {
-        users: env.SUBSCRIPTION_ADMINS_USERS,
-        usergroups: env.SUBSCRIPTION_ADMINS_USERGROUPS,
-      },
+      orders: env.ORDER_ALLOWED_USERS,
+      keys: env.KEYS_ALLOWED_USERS,
+      finance: env.FINANCE_ALLOWED_USERS,
+      audit: env.AUDIT_VIEWERS_USERS,
+      subscriptionAdmins: env.SUBSCRIPTION_ADMINS_USERS,
     },
     groups,
     createOrgMembership({
@@ -214,8 +214,7 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
       state,
       teamId: identity.teamId,
       enterpriseId: identity.enterpriseId,
-      allowGuests: env.ALLOW_GUESTS,
-      ttlSeconds: env.USER_INFO_CACHE_SECONDS,
+      ttlSeconds: tuning.userInfoCacheSeconds,
       logger,
       onCache: countCache('user_info'),
       onSlackError,
@@ -230,7 +229,7 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
   const balance = createBalanceService({
     partner,
     state,
-    ttlSeconds: env.BALANCE_CACHE_SECONDS,
+    ttlSeconds: Math.min(tuning.balanceCacheSeconds, env.BALANCE_WATCH_SECONDS),
     logger,
     onCache: countCache('balance'),
     clock: options.now,
@@ -257,7 +256,7 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
     revealLinks: createRevealLinks({
       publicUrl: env.PUBLIC_URL,
       signingKey: linkSigningKey,
-      ttlSeconds: env.KEY_LINK_TTL_SECONDS,
+      ttlSeconds: tuning.keyLinkTtlSeconds,
       now: options.now ? () => (options.now as () => Date)().getTime() : undefined,
     }),
     financeRefreshMs: env.BALANCE_WATCH_SECONDS * 1000,
@@ -271,7 +270,7 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
     orderExamples: createOrderExamples({ orderIndex, logger, now }),
     allowExternalSharing: env.ALLOW_EXTERNAL_SHARING,
     notifications,
-    maxWatchesPerUser: env.NOTIFY_ME_MAX_WATCHES,
+    maxWatchesPerUser: tuning.notifyMeMaxWatches,
     outbox,
     relay,
     eventDedup: createEventDedup(state),
@@ -285,7 +284,7 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
       onSlackError,
     }),
     orderLinks: createOrderLinks(env.ORDER_LINK_TEMPLATE),
-    panelDeadlineMs: env.WORK_OBJECT_PANEL_DEADLINE_MS,
+    panelDeadlineMs: tuning.workObjectPanelDeadlineMs,
     logger,
     tracker,
     currency: env.CURRENCY,
@@ -305,7 +304,7 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
       now,
     },
     state,
-    perClientPerMinute: env.REVEAL_MAX_PER_CLIENT_PER_MINUTE,
+    perClientPerMinute: tuning.revealMaxPerClientPerMinute,
     trustedProxies: env.TRUST_PROXY_HOPS,
     onServed: () => metrics.reveals.inc({ outcome: 'served' }),
     onRefused: (reason) => metrics.reveals.inc({ outcome: reason }),

@@ -22,7 +22,8 @@ interface Denial {
 const SHARED: Record<'guest' | 'external' | 'deactivated', Denial> = {
   guest: {
     text: `${STAFF_ONLY} Guest accounts cannot see order data. If you need it, ask your Order Desk admin.`,
-    admin: '`ALLOW_GUESTS=true` lets guest accounts look orders up.',
+    admin:
+      'a guest looks orders up only when named in `ORDER_ALLOWED_USERS` (their ID, or a user group of theirs).',
   },
   external: {
     text: `${STAFF_ONLY} People from other organisations cannot see order data here, even in a shared channel.`,
@@ -37,57 +38,56 @@ const DENIALS: Record<Feature, Record<DenialReason, Denial>> = {
     ...SHARED,
     not_listed: {
       text: ':no_entry: *You are not on the list of people who may look orders up.* Ask your Order Desk admin to add you.',
-      admin: 'add the user to `ORDER_ALLOWED_USERS`, or to a user group in `ORDER_ALLOWED_USERGROUPS`.',
+      admin: 'add the user, or a user group of theirs, to `ORDER_ALLOWED_USERS`.',
     },
     lookup_failed: {
       text: ':no_entry: *Order Desk could not confirm who you are with Slack just now*, so it shows no order data. Try again in a minute.',
     },
     nobody_configured: {
       text: ':no_entry: *Order lookups are switched off.* Ask your Order Desk admin.',
-      admin: 'set `ORDER_ALLOWED_USERS` or `ORDER_ALLOWED_USERGROUPS`, or leave both empty for every member.',
+      admin: 'set `ORDER_ALLOWED_USERS`, or leave it empty for every member.',
     },
   },
   keys: {
     ...SHARED,
     not_listed: {
       text: ':no_entry: *You are not authorised to see order keys.* Ask your Order Desk admin to add you.',
-      admin: 'add the user to `KEYS_ALLOWED_USERS`, or to a user group in `KEYS_ALLOWED_USERGROUPS`.',
+      admin: 'add the user, or a user group of theirs, to `KEYS_ALLOWED_USERS`.',
     },
     lookup_failed: {
       text: ':no_entry: *Order Desk could not confirm your access with Slack just now*, so the keys stay hidden. Try again in a minute.',
     },
     nobody_configured: {
       text: ':no_entry: *Key retrieval is switched off:* nobody is authorised to see keys yet. Ask your Order Desk admin.',
-      admin: 'set `KEYS_ALLOWED_USERS` or `KEYS_ALLOWED_USERGROUPS`.',
+      admin: 'set `KEYS_ALLOWED_USERS` (user and user group IDs).',
     },
   },
   audit: {
     ...SHARED,
     not_listed: {
       text: ':no_entry: *You are not authorised to see who retrieved keys.* Ask your Order Desk admin to add you.',
-      admin: 'add the user to `AUDIT_VIEWERS_USERS`, or to a user group in `AUDIT_VIEWERS_USERGROUPS`.',
+      admin: 'add the user, or a user group of theirs, to `AUDIT_VIEWERS_USERS`.',
     },
     lookup_failed: {
       text: ':no_entry: *Order Desk could not confirm your access with Slack just now*, so the audit trail stays hidden. Try again in a minute.',
     },
     nobody_configured: {
       text: ':no_entry: *The audit trail is not open to anyone yet.* Ask your Order Desk admin.',
-      admin: 'set `AUDIT_VIEWERS_USERS` or `AUDIT_VIEWERS_USERGROUPS`.',
+      admin: 'set `AUDIT_VIEWERS_USERS` (user and user group IDs).',
     },
   },
   subscriptions: {
     ...SHARED,
     not_listed: {
       text: ':no_entry: *Only the person who made this subscription, or an Order Desk admin, can remove it.* Ask them, or ask your Order Desk admin.',
-      admin:
-        'add the user to `SUBSCRIPTION_ADMINS_USERS`, or to a user group in `SUBSCRIPTION_ADMINS_USERGROUPS`.',
+      admin: 'add the user, or a user group of theirs, to `SUBSCRIPTION_ADMINS_USERS`.',
     },
     lookup_failed: {
       text: ':no_entry: *Order Desk could not confirm your access with Slack just now.* Try again in a minute.',
     },
     nobody_configured: {
       text: ':no_entry: *Only the person who made this subscription can remove it.* Ask them, or your Order Desk admin.',
-      admin: 'set `SUBSCRIPTION_ADMINS_USERS` or `SUBSCRIPTION_ADMINS_USERGROUPS`.',
+      admin: 'set `SUBSCRIPTION_ADMINS_USERS` (user and user group IDs).',
     },
   },
 };

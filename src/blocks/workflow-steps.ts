@@ -46,7 +46,7 @@ export function stepOrderInputNumber(): string {
 
 const STAFF_ONLY: Record<'guest' | 'external' | 'deactivated', (userId: string, what: string) => string> = {
   guest: (userId, what) =>
-    `Order Desk shows no ${what}: ${who(userId)} has a guest account, and Order Desk is for your organisation's own staff. Keep this workflow to full members, or ask your Order Desk admin (guests are allowed only with ALLOW_GUESTS=true).`,
+    `Order Desk shows no ${what}: ${who(userId)} has a guest account, and Order Desk is for your organisation's own staff. Keep this workflow to full members, or ask your Order Desk admin (a guest is let in only when ORDER_ALLOWED_USERS names them).`,
   external: (userId, what) =>
     `Order Desk shows no ${what}: ${who(userId)} belongs to another organisation (Slack Connect), and Order Desk data stays inside your organisation. Keep this workflow to your own members, e.g. out of shared channels.`,
   deactivated: (userId, what) => `Order Desk shows no ${what}: the account of ${who(userId)} is deactivated.`,
@@ -61,9 +61,9 @@ export function stepOrdersDenied(reason: DenialReason, userId: string): string {
     case 'deactivated':
       return title + STAFF_ONLY[reason](userId, 'order data');
     case 'not_listed':
-      return `${title}${who(userId)} is not on the list of people who may look orders up. Ask your Order Desk admin to add them (ORDER_ALLOWED_USERS, or a user group in ORDER_ALLOWED_USERGROUPS).`;
+      return `${title}${who(userId)} is not on the list of people who may look orders up. Ask your Order Desk admin to add them (ORDER_ALLOWED_USERS: the person, or a user group of theirs).`;
     case 'nobody_configured':
-      return `${title}order lookups are switched off in Order Desk. Ask your Order Desk admin (ORDER_ALLOWED_USERS / ORDER_ALLOWED_USERGROUPS).`;
+      return `${title}order lookups are switched off in Order Desk. Ask your Order Desk admin (ORDER_ALLOWED_USERS).`;
     case 'lookup_failed':
       return `${title}Order Desk could not confirm with Slack who ${who(userId)} is, so it shows no order data. Run the workflow again in a minute; if this keeps happening, ask your Order Desk admin.`;
   }
@@ -78,9 +78,9 @@ export function stepFinanceDenied(reason: DenialReason, userId: string): string 
     case 'deactivated':
       return title + STAFF_ONLY[reason](userId, 'account figures');
     case 'not_listed':
-      return `${title}the balance is for finance only, and ${who(userId)} is not in finance. Check that the step's person input is "Person who used this workflow"; if they should see the balance, ask your Order Desk admin to add them (FINANCE_ALLOWED_USERS, or a user group in FINANCE_ALLOWED_USERGROUPS).`;
+      return `${title}the balance is for finance only, and ${who(userId)} is not in finance. Check that the step's person input is "Person who used this workflow"; if they should see the balance, ask your Order Desk admin to add them (FINANCE_ALLOWED_USERS: the person, or a user group of theirs).`;
     case 'nobody_configured':
-      return `${title}nobody is set up to see the balance in Order Desk yet. Ask your Order Desk admin (FINANCE_ALLOWED_USERS / FINANCE_ALLOWED_USERGROUPS).`;
+      return `${title}nobody is set up to see the balance in Order Desk yet. Ask your Order Desk admin (FINANCE_ALLOWED_USERS).`;
     case 'lookup_failed':
       return `${title}Order Desk could not confirm with Slack that ${who(userId)} is in finance, so it shows no figures. Run the workflow again in a minute; if this keeps happening, ask your Order Desk admin.`;
   }

@@ -1,13 +1,12 @@
 import { z } from 'zod';
 import {
+  accessList,
   botToken,
   channelId,
   clockTime,
-  decimal,
   flag,
   httpUrl,
   integer,
-  matchingWithDefault,
   oneOf,
   optionalAmount,
   optionalMatching,
@@ -20,8 +19,6 @@ import {
   type Setting,
   textWithDefault,
   timeZone,
-  usergroupIds,
-  userIds,
 } from './setting-kinds.js';
 
 // Every variable the app reads, grouped by feature, each with what it does. The schemas validate the
@@ -69,22 +66,9 @@ const partner = group(
       'The partner API key, sent as the `x-api-key` header on every request. Never logged.',
       { secret: true, example: SIMULATOR_API_KEY, exampleIsLocal: true },
     ),
-    PARTNER_API_TIMEOUT_MS: integer(10_000, 100, 120_000).doc(
-      "One attempt at a partner request, from sending it to the answer's last byte, in ms; " +
-        'a timeout is not retried. A request ends within (`PARTNER_API_RETRY_LIMIT` + 1) × this + 10 s ' +
-        'per retry ([operations.md](operations.md#a-slow-or-oversized-partner-answer)).',
-    ),
-    PARTNER_API_MAX_RESPONSE_BYTES: integer(16_777_216, 65_536, 1_073_741_824).doc(
-      'The largest partner answer Order Desk reads, in bytes (16 MiB fits a page of 500 orders and an order ' +
-        'of a hundred 100 KB image keys). A larger one is cut off and shown as too large to read.',
-    ),
     PARTNER_API_MAX_CONCURRENCY: integer(4, 1, 64).doc(
       'Partner requests one process may have in flight at once; the rest queue. ' +
         'Keep it times the number of replicas within what the partner allows in flight.',
-    ),
-    PARTNER_API_RETRY_LIMIT: integer(2, 0, 10).doc(
-      'How many times a GET is retried on 408, 429, 5xx or a network error, with exponential backoff ' +
-        '(`Retry-After` honoured up to 10 s).',
     ),
     PARTNER_API_SEARCH_PARAM: queryParamName('search').doc(
       "Name of the order list's search parameter (the spec does not name it). " +
@@ -137,13 +121,9 @@ const slack = group(
       'unset (Slack)',
       (value) => (value.endsWith('/') ? value : `${value}/`),
     ).doc(
-      "Slack's Web API base address. Only for the tests and the sandbox (a local fake Slack): " +
-        'leave it unset in production.',
+      "Slack's Web API base address. Unset: Slack's own (`https://slack.com/api/`). Set it for a Slack " +
+        'served at another address, or for the sandbox and the tests (a local fake Slack).',
       { example: 'http://127.0.0.1:3100/api/' },
-    ),
-    SLACK_DELIVERY_MAX_WAIT_SECONDS: integer(600, 1, 86_400).doc(
-      'How long a post that must arrive (audit line, balance alert, digest, export file, workflow step ' +
-        'ending) keeps retrying while Slack rate-limits or fails.',
     ),
   },
 );
@@ -182,52 +162,39 @@ const server = group(
 
 const access = group(
   'Who may do what',
-  'Slack user IDs (profile → ⋮ → _Copy member ID_) and user group IDs (`S…`). Keys, the balance, ' +
-    '`/order-audit` and removing subscriptions fail closed: with both lists empty, nobody may. ' +
-    'See [usage.md](usage.md#who-may-do-what).',
+  'Each role takes Slack user IDs (profile → ⋮ → _Copy member ID_) and user group IDs (`S…`; they need ' +
+    '`usergroups:read`, a paid plan) together. Keys, the balance, `/order-audit` and removing subscriptions ' +
+    'fail closed: empty, nobody may. See [usage.md](usage.md#who-may-do-what).',
   {
-    ORDER_ALLOWED_USERS: userIds().doc(
-      'Narrows who may look orders up (every surface) to these users and the groups below. ' +
-        "Empty: every full member of the app's workspace or organisation.",
-      { default: 'empty (every full member)' },
-    ),
-    ORDER_ALLOWED_USERGROUPS: usergroupIds().doc(
-      'User groups whose members may look orders up, with `ORDER_ALLOWED_USERS`.',
-    ),
-    ALLOW_GUESTS: flag(false).doc(
-      '`true` lets guest accounts look orders up (still subject to the lists, and to the keys and ' +
-        'finance lists for those).',
+    ORDER_ALLOWED_USERS: accessList().doc(
+      'Narrows who may look orders up (every surface) to these users and groups. Empty: every full member ' +
+        "of the app's workspace or organisation. A guest is let in only when named here (their ID or a group of theirs).",
+      { default: 'empty (every full member, no guest)' },
     ),
     ALLOW_EXTERNAL_SHARING: flag(false).doc(
       '`true` lets Share in channel, order link unfurls and subscriptions reach channels shared with ' +
         'another organisation (Slack Connect).',
     ),
-    KEYS_ALLOWED_USERS: userIds().doc('Users who may retrieve digital keys (`/order-keys`, Show keys).'),
-    KEYS_ALLOWED_USERGROUPS: usergroupIds().doc(
-      'User groups whose members may retrieve keys. Needs `usergroups:read` (a paid plan).',
+    KEYS_ALLOWED_USERS: accessList().doc('Who may retrieve digital keys (`/order-keys`, Show keys).'),
+    FINANCE_ALLOWED_USERS: accessList().doc(
+      'Who sees the balance, spend and runway on the Home tab, exports CSV and runs the balance step.',
     ),
-    FINANCE_ALLOWED_USERS: userIds().doc(
-      'Users who see the balance, spend and runway on the Home tab, export CSV and run the balance step.',
-    ),
-    FINANCE_ALLOWED_USERGROUPS: usergroupIds().doc('User groups whose members are finance.'),
-    AUDIT_VIEWERS_USERS: userIds().doc("Users who may use `/order-audit` (who retrieved an order's keys)."),
-    AUDIT_VIEWERS_USERGROUPS: usergroupIds().doc('User groups whose members may use `/order-audit`.'),
+    AUDIT_VIEWERS_USERS: accessList().doc("Who may use `/order-audit` (who retrieved an order's keys)."),
     // Order events in Slack: who may remove any channel's subscription (creators may remove their own).
-    SUBSCRIPTION_ADMINS_USERS: userIds().doc(
-      "Users who may remove any channel's subscription (its creator always may remove their own).",
-    ),
-    SUBSCRIPTION_ADMINS_USERGROUPS: usergroupIds().doc(
-      "User groups whose members may remove any channel's subscription.",
-    ),
-    USERGROUP_CACHE_SECONDS: integer(300, 0, 86_400).doc(
-      "How long a user group's members are cached on the shared state (`usergroups.users.list` is " +
-        'rate tier 2). Removing someone from a group takes effect within this time (reveals ask at once).',
-    ),
-    USER_INFO_CACHE_SECONDS: integer(600, 0, 86_400).doc(
-      'How long `users.info` (guest? which organisation?) is cached on the shared state.',
+    SUBSCRIPTION_ADMINS_USERS: accessList().doc(
+      "Who may remove any channel's subscription (its creator always may remove their own).",
     ),
   },
 );
+
+/** The roles: each setting holds user IDs and user group IDs (`S…`) together. */
+export const ACCESS_SETTINGS = [
+  'ORDER_ALLOWED_USERS',
+  'KEYS_ALLOWED_USERS',
+  'FINANCE_ALLOWED_USERS',
+  'AUDIT_VIEWERS_USERS',
+  'SUBSCRIPTION_ADMINS_USERS',
+] as const satisfies ReadonlyArray<keyof typeof access.settings>;
 
 const keys = group(
   'Keys, reveal links and the audit trail',
@@ -248,13 +215,6 @@ const keys = group(
         'keeps it in its database (every replica on PostgreSQL shares it; a restart keeps links valid). ' +
         'Never derived from a Slack credential.',
       { secret: true, default: 'unset (a random key kept in the database)' },
-    ),
-    KEY_LINK_TTL_SECONDS: integer(300, 30, 3_600).doc(
-      'How long a reveal link works, in seconds (it works once).',
-    ),
-    // POST /keys/reveal is public: attempts per client address per minute, across replicas.
-    REVEAL_MAX_PER_CLIENT_PER_MINUTE: integer(20, 1, 10_000).doc(
-      '`POST /keys/reveal` is public: attempts per client address (IPv6 per /64) per minute, across replicas.',
     ),
     AUDIT_CHANNEL_ID: channelId('CGD', 'unset (log and database only)').doc(
       'A channel that also receives every keys request as a readable line (never a key) and the ' +
@@ -287,11 +247,6 @@ const orders = group(
         "posted links unfurl; put its host in `manifest.yml`'s `unfurl_domains`.",
       { example: 'https://partner.example.com/orders/{id}' },
     ),
-    // Slack waits only a few seconds for a trigger_id: the panel cannot wait as long as a lookup.
-    WORK_OBJECT_PANEL_DEADLINE_MS: integer(1_500, 100, 2_500).doc(
-      'How long the Work Object details panel waits for the partner API, in milliseconds, before it ' +
-        "shows Order Desk's copy of the order, stamped (Slack waits only a few seconds for the panel).",
-    ),
   },
 );
 
@@ -299,10 +254,6 @@ const finance = group(
   'Finance',
   'The balance, spend and runway, alerts, the CSV export and the daily digest. See [finance.md](finance.md).',
   {
-    BALANCE_CACHE_SECONDS: integer(60, 0, 86_400).doc(
-      'How long a balance reading is reused (by every replica, via the shared state). ' +
-        'Refresh on the Home tab reads it again.',
-    ),
     FINANCE_ALERT_CHANNEL_ID: channelId('CG', 'unset (no alerts posted)').doc(
       'Channel for balance alerts and recoveries (invite the bot). Unset: the watch runs and posts nothing.',
       { example: 'C0123456789' },
@@ -340,15 +291,6 @@ const notifications = group(
   'Order events in Slack',
   'Watches (Notify me) and channel subscriptions. See [notifications.md](notifications.md).',
   {
-    // How fast posts go to one channel (Slack allows about one message a second per channel).
-    NOTIFY_CHANNEL_POSTS_PER_SECOND: decimal(1, 0.1, 100).doc(
-      "Order event posts per second into one channel (Slack's guidance: about one). " +
-        'Raise it only if your workspace allows more.',
-    ),
-    NOTIFY_ME_MAX_WATCHES: integer(50, 1, 200).doc(
-      'Orders one person may watch at once (Notify me); at the cap, Notify me says so and stores ' +
-        'nothing until one of their watches ends.',
-    ),
     ORDER_EVENTS_RETENTION_DAYS: integer(90, 1, 3_650).doc(
       'How long order events, ended watches, posts made or dropped and order threads are kept.',
     ),
@@ -364,13 +306,6 @@ const orderCopy = group(
     ORDER_SYNC_SECONDS: integer(60, 0, 86_400).doc(
       'How often the newest orders are read into the order copy; order events come about this fast. ' +
         '0 turns the sync off: the copy then learns only what people look up, and answers nothing.',
-    ),
-    ORDER_SYNC_MAX_RPS: integer(2, 1, 100).doc(
-      "The sync's own partner requests per second, across replicas, within `PARTNER_API_MAX_RPS`. " +
-        'It sets how long the first backfill takes (about 100 s per 100,000 orders at 2).',
-    ),
-    ORDER_RECONCILE_HOURS: integer(24, 1, 24 * 30).doc(
-      'How often a full pass re-reads the history to catch late changes and orders no longer listed.',
     ),
   },
 );
@@ -404,18 +339,6 @@ const storage = group(
       'Redis 6+ or Valkey shared by every replica: caches, limits, claims and leases. Required for ' +
         'more than one replica. Unreachable at start-up: the process exits.',
       { secret: true, example: 'redis://:password@redis.internal:6379/0' },
-    ),
-    REDIS_COMMAND_TIMEOUT_MS: integer(1_000, 50, 60_000).doc(
-      'How long a command waits for Redis to answer, in milliseconds. A Redis that accepts commands ' +
-        'and stops answering then counts as down (the same as unreachable) until it answers again.',
-    ),
-    REDIS_PREFIX: matchingWithDefault(
-      'order-desk:',
-      /^[\w:.-]{1,64}$/,
-      'must be 1 to 64 letters, digits, _ : . -',
-      '1 to 64 letters, digits, `_ : . -`',
-    ).doc(
-      'Prefix of every key Order Desk writes in Redis. Give each partner account its own when they share one Redis.',
     ),
   },
 );

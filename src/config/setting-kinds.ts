@@ -122,15 +122,6 @@ export const integer = (fallback: number, min: number, max: number) =>
     String(fallback),
   );
 
-/** A number (decimals allowed) from `min` to `max`; unset: `fallback`. */
-export const decimal = (fallback: number, min: number, max: number) =>
-  kind(
-    z.coerce.number().min(min).max(max).default(fallback),
-    String(fallback),
-    `number, ${min} to ${grouped(max)}`,
-    String(fallback),
-  );
-
 const requiredText = (what: string) =>
   z
     .string({ error: `is required (${what})` })
@@ -206,20 +197,6 @@ export const oneOf = <const V extends readonly [string, ...string[]]>(
       .pipe(z.enum(values, { error: message })),
     fallback,
     values.map((value) => `\`${value}\``).join(', '),
-    fallback,
-  );
-
-/** Text matching `pattern`; unset or empty: `fallback`. */
-export const matchingWithDefault = (fallback: string, pattern: RegExp, message: string, allowed: string) =>
-  kind(
-    z
-      .string()
-      .trim()
-      .optional()
-      .transform((value) => value || fallback)
-      .pipe(z.string().regex(pattern, { error: message })),
-    fallback,
-    allowed,
     fallback,
   );
 
@@ -315,12 +292,16 @@ const idList = (pattern: RegExp, what: string, allowed: string) =>
     '',
   );
 
-/** Slack user IDs, comma-separated; empty by default. */
-export const userIds = () =>
-  idList(/^[UW][A-Z0-9]{2,}$/, 'Slack user IDs (U…/W…)', 'Slack user IDs (`U…`, `W…`), comma-separated');
-/** Slack user group IDs, comma-separated; empty by default. */
-export const usergroupIds = () =>
-  idList(/^S[A-Z0-9]{2,}$/, 'Slack user group IDs (S…)', 'Slack user group IDs (`S…`), comma-separated');
+/**
+ * Who has a role: Slack user IDs (U…, W…) and user group IDs (S…) together, comma-separated (the
+ * prefix tells them apart); empty by default.
+ */
+export const accessList = () =>
+  idList(
+    /^[UWS][A-Z0-9]{2,}$/,
+    'Slack user IDs (U…/W…) and user group IDs (S…)',
+    'Slack user IDs (`U…`, `W…`) and user group IDs (`S…`), comma-separated',
+  );
 
 /** true/false (also 1/0, yes/no); unset or empty: `fallback`. */
 export const flag = (fallback: boolean) =>

@@ -1,10 +1,8 @@
 import type { OrgMembership } from './org-membership.js';
 import type { UsergroupMembers } from './usergroup-members.js';
 
-export interface AccessRule {
-  users: readonly string[];
-  usergroups: readonly string[];
-}
+/** Who has a role: Slack user IDs (U…, W…) and user group IDs (S…) together, as the settings give them. */
+export type AccessRule = readonly string[];
 
 export type AccessDecision =
   | { allowed: true; via: 'user' | 'usergroup' | 'member' }
@@ -19,9 +17,9 @@ export interface Authorizer {
   /** `fresh`: user groups are asked of Slack now, not the cache (a reveal link may be older than it). */
   canSeeKeys(userId: string, options?: { fresh?: boolean }): Promise<AccessDecision>;
   isFinance(userId: string): Promise<AccessDecision>;
-  /** `/order-audit`: AUDIT_VIEWERS_* only (fail closed). */
+  /** `/order-audit`: AUDIT_VIEWERS_USERS only (fail closed). */
   canViewAudit(userId: string): Promise<AccessDecision>;
-  /** Removing any channel's subscription: SUBSCRIPTION_ADMINS_* only (fail closed). */
+  /** Removing any channel's subscription: SUBSCRIPTION_ADMINS_USERS only (fail closed). */
   isSubscriptionAdmin(userId: string): Promise<AccessDecision>;
 }
 
@@ -32,20 +30,21 @@ export async function decide(
   groups: UsergroupMembers,
   options: { fresh?: boolean } = {},
 ): Promise<AccessDecision> {
-  if (rule.users.length === 0 && rule.usergroups.length === 0)
-    return { allowed: false, reason: 'nobody_configured' };
+  if (rule.length === 0) return { allowed: false, reason: 'nobody_configured' };
   if (!/^[UW][A-Z0-9]+$/.test(userId)) return { allowed: false, reason: 'not_listed' };
-  if (rule.users.includes(userId)) return { allowed: true, via: 'user' };
+  if (rule.includes(userId)) return { allowed: true, via: 'user' };
   // Every group at once: one shared-state round trip of waiting, however many groups are listed.
-  const memberships = await Promise.all(rule.usergroups.map((group) => groups.members(group, options)));
+  const usergroups = rule.filter((id) => id.startsWith('S'));
+  const memberships = await Promise.all(usergroups.map((group) => groups.members(group, options)));
   if (memberships.some((members) => members?.has(userId))) return { allowed: true, via: 'usergroup' };
   return { allowed: false, reason: memberships.includes(undefined) ? 'lookup_failed' : 'not_listed' };
 }
 
 /**
- * Every decision starts with membership: guests (unless ALLOW_GUESTS) and people of another
- * organisation are refused before any list is read. Then the feature's own list: keys and finance
- * must be listed; orders are open to every member unless ORDER_ALLOWED_* narrows them.
+ * Every decision starts with membership: people of another organisation are refused before any list
+ * is read, and guests too unless ORDER_ALLOWED_USERS names them (their ID, or a group of theirs): a
+ * guest is never one of "every member". Then the feature's own list: keys and finance must be
+ * listed; orders are open to every member unless ORDER_ALLOWED_USERS narrows them.
  */
 export function createAuthorizer(
   rules: {
@@ -64,24 +63,24 @@ export function createAuthorizer(
     open: boolean,
     options: { fresh?: boolean } = {},
   ): Promise<AccessDecision> => {
-    if (open && rule.users.length === 0 && rule.usergroups.length === 0) {
-      const member = await membership.check(userId);
-      return member.allowed ? { allowed: true, via: 'member' } : member;
-    }
     // Membership and the lists are read together (one round trip of waiting, not two); the
-    // membership answer still decides first: a guest is refused whatever the lists say.
+    // membership answer still decides first.
     const [member, listed] = await Promise.all([
       membership.check(userId),
-      decide(rule, userId, groups, options),
+      open && rule.length === 0
+        ? ({ allowed: true, via: 'member' } as const)
+        : decide(rule, userId, groups, options),
     ]);
-    return member.allowed ? listed : member;
+    if (member.allowed) return listed;
+    if (member.reason === 'guest' && (await decide(rules.orders, userId, groups, options)).allowed)
+      return listed;
+    return member;
   };
   return {
     canUseOrders: (userId) => memberThen(userId, rules.orders, true),
     canSeeKeys: (userId, options) => memberThen(userId, rules.keys, false, options),
     isFinance: (userId) => memberThen(userId, rules.finance, false),
     canViewAudit: (userId) => memberThen(userId, rules.audit, false),
-    isSubscriptionAdmin: (userId) =>
-      memberThen(userId, rules.subscriptionAdmins ?? { users: [], usergroups: [] }, false),
+    isSubscriptionAdmin: (userId) => memberThen(userId, rules.subscriptionAdmins ?? [], false),
   };
 }

@@ -7,7 +7,7 @@ export type MembershipDecision =
   | { allowed: false; reason: 'guest' | 'external' | 'deactivated' | 'lookup_failed' };
 
 export interface OrgMembership {
-  /** Whether the user is a full member of the app's own workspace or organisation (or an allowed guest). */
+  /** Whether the user is a full member of the app's own workspace or organisation (a guest is told apart). */
   check(userId: string): Promise<MembershipDecision>;
 }
 
@@ -17,7 +17,6 @@ export interface OrgMembershipOptions {
   /** The app's own workspace and Enterprise Grid organisation, from auth.test at start-up. */
   teamId: string | undefined;
   enterpriseId: string | undefined;
-  allowGuests: boolean;
   ttlSeconds: number;
   logger: AppLogger;
   onCache?: ((result: CacheResult) => void) | undefined;
@@ -78,7 +77,7 @@ export function createOrgMembership(options: OrgMembershipOptions): OrgMembershi
       const sameTeam = options.teamId !== undefined && facts.teamId === options.teamId;
       const sameOrg = options.enterpriseId !== undefined && facts.enterpriseId === options.enterpriseId;
       if (!sameTeam && !sameOrg) return { allowed: false, reason: 'external' };
-      if (facts.guest && !options.allowGuests) return { allowed: false, reason: 'guest' };
+      if (facts.guest) return { allowed: false, reason: 'guest' };
       return { allowed: true };
     },
   };

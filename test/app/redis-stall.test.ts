@@ -29,7 +29,9 @@ describe.skipIf(redisTests.skip)('a Redis that stalls under the app', () => {
     proxy = await startStallingProxy(redis);
     simulator = await startTestSimulator({ orders: 40 });
     slack = await startTestSlack();
-    desk = await startDesk(simulator, slack, { REDIS_URL: proxy.url, REDIS_COMMAND_TIMEOUT_MS: '200' });
+    desk = await startDesk(simulator, slack, { REDIS_URL: proxy.url }, undefined, undefined, undefined, {
+      redisCommandTimeoutMs: 200,
+    });
     slack.appUrl = desk.appUrl;
   });
   afterAll(async () => {

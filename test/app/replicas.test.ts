@@ -23,7 +23,7 @@ const keysCalls = (simulator: PartnerSimulator) =>
 describe.skipIf(redisTests.skip)('three replicas sharing one Redis', () => {
   let set: ReplicaSet;
   beforeAll(async () => {
-    set = await startReplicaSet({ simulator: { orders: 200 }, env: { BALANCE_CACHE_SECONDS: '60' } });
+    set = await startReplicaSet({ simulator: { orders: 200 }, tuning: { balanceCacheSeconds: 60 } });
   });
   afterAll(async () => {
     await set?.stop();
@@ -218,6 +218,9 @@ describe.skipIf(redisTests.skip)('keys guarded across replicas', () => {
   beforeAll(async () => {
     set = await startReplicaSet({
       simulator: { orders: 200 },
+      // One PostgreSQL database, as production runs replicas: every replica signs links with the key
+      // kept there, so a link made by one is redeemed by another.
+      postgres: true,
       env: {
         KEYS_MAX_RETRIEVALS_PER_HOUR: '3',
         PUBLIC_URL: 'https://order-desk.test',

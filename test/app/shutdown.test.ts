@@ -54,7 +54,8 @@ describe.skipIf(redisTests.skip)('SIGTERM with a job mid-round', { timeout: 60_0
     for (const app of apps.splice(0)) if (app.child.exitCode === null) app.child.kill('SIGKILL');
   });
 
-  const start = async (env: Record<string, string>, prefix: string) => {
+  /** `database`: the Redis database of this test's app (and its restart), apart from the other tests'. */
+  const start = async (env: Record<string, string>, database: number) => {
     const app = spawnApp({
       PARTNER_API_BASE_URL: simulator.url,
       PARTNER_API_KEY: simulator.apiKey,
@@ -65,8 +66,7 @@ describe.skipIf(redisTests.skip)('SIGTERM with a job mid-round', { timeout: 60_0
       LOG_LEVEL: 'info',
       KEYS_ALLOWED_USERS: USERS.agent,
       DATA_DIR: dataDir,
-      REDIS_URL: redis.url,
-      REDIS_PREFIX: prefix,
+      REDIS_URL: `${redis.url}/${database}`,
       ORDER_SYNC_SECONDS: '0',
       ...env,
     });
@@ -97,7 +97,7 @@ describe.skipIf(redisTests.skip)('SIGTERM with a job mid-round', { timeout: 60_0
     // The partner answers after a minute: the sync's first read (at start) is under way until then.
     simulator.faults.set({ latencyMs: 60_000 });
     const inFlight = simulator.stats.inFlight;
-    const app = await start({ ORDER_SYNC_SECONDS: '60' }, `sd-sync-${Date.now()}:`);
+    const app = await start({ ORDER_SYNC_SECONDS: '60' }, 1);
     await until('the sync to read the partner', () => simulator.stats.inFlight > inFlight);
     await expectPromptExit(app);
   });
@@ -127,21 +127,19 @@ describe.skipIf(redisTests.skip)('SIGTERM with a job mid-round', { timeout: 60_0
     await db.close();
     const env = {
       ORDER_SYNC_SECONDS: '1',
-      ORDER_SYNC_MAX_RPS: '50',
       LOG_LEVEL: 'debug',
       FINANCE_ALERT_CHANNEL_ID: FINANCE,
       BALANCE_ALERT_BELOW: '20000',
       // The watch's first round comes one interval after start.
       BALANCE_WATCH_SECONDS: '1',
-      BALANCE_CACHE_SECONDS: '0',
       // Due since midnight: the digest's first check (at start) composes and posts it.
       DIGEST_CHANNEL_ID: DIGEST,
       DIGEST_TIME: '00:00',
     };
-    const prefix = `sd-outbox-${Date.now()}:`;
+    const database = 2;
     // 30 s: within the minute a post may keep trying (a longer wait gives up at once).
     slack.failNext('chat.postMessage', { rateLimited: { retryAfterSeconds: 30 } }, 1_000);
-    const app = await start(env, prefix);
+    const app = await start(env, database);
     // The order is in the copy, still processing, and the job has read its events: now it completes.
     await app.waitForLog((line) => line.msg === 'order events round' && Number(line.routed) >= 31);
     simulator.history.complete(order.id);
@@ -163,7 +161,7 @@ describe.skipIf(redisTests.skip)('SIGTERM with a job mid-round', { timeout: 60_0
     await stored.close();
 
     slack.methodFaults.clear();
-    const again = await start(env, prefix);
+    const again = await start(env, database);
     await slack.waitFor(() => events()[0] && alerts()[0] && digests()[0], 15_000);
     await expectPromptExit(again);
     expect([events(), alerts(), digests()].map((posts) => posts.length)).toEqual([1, 1, 1]);

@@ -38,6 +38,8 @@ describe('Socket Mode (SLACK_APP_TOKEN set)', () => {
       SLACK_API_URL: slack.apiUrl,
       PORT: String(healthPort),
       LOG_LEVEL: 'silent',
+      // The SQLite file in memory, not the checkout's ./data.
+      DATA_DIR: ':memory:',
     });
     desk = await buildOrderDesk({ env, logger: createLogger({ level: 'silent', secrets: [] }) });
     await desk.start();

@@ -34,19 +34,11 @@ const partner = (details: Partial<ConstructorParameters<typeof PartnerApiError>[
 
 describe('setting names are small print for the admin; the agent is told whom to ask', () => {
   it.each([
-    [
-      'orders, not listed',
-      renderAccessDenied('orders', 'not_listed'),
-      ['ORDER_ALLOWED_USERS', 'ORDER_ALLOWED_USERGROUPS'],
-    ],
+    ['orders, not listed', renderAccessDenied('orders', 'not_listed'), ['ORDER_ALLOWED_USERS']],
     ['orders, nobody configured', renderAccessDenied('orders', 'nobody_configured'), ['ORDER_ALLOWED_USERS']],
-    [
-      'keys, not listed',
-      renderAccessDenied('keys', 'not_listed'),
-      ['KEYS_ALLOWED_USERS', 'KEYS_ALLOWED_USERGROUPS'],
-    ],
+    ['keys, not listed', renderAccessDenied('keys', 'not_listed'), ['KEYS_ALLOWED_USERS']],
     ['keys, nobody configured', renderAccessDenied('keys', 'nobody_configured'), ['KEYS_ALLOWED_USERS']],
-    ['a guest', renderAccessDenied('keys', 'guest'), ['ALLOW_GUESTS']],
+    ['a guest', renderAccessDenied('keys', 'guest'), ['ORDER_ALLOWED_USERS']],
     ['Slack Connect', renderSharingRefused('external'), ['ALLOW_EXTERNAL_SHARING']],
     [
       'the retrieval limit',
@@ -107,7 +99,7 @@ describe('setting names are small print for the admin; the agent is told whom to
         elements: [
           {
             type: 'mrkdwn',
-            text: 'For your Order Desk admin: add the user to `KEYS_ALLOWED_USERS`, or to a user group in `KEYS_ALLOWED_USERGROUPS`.',
+            text: 'For your Order Desk admin: add the user, or a user group of theirs, to `KEYS_ALLOWED_USERS`.',
           },
         ],
       },

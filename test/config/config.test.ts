@@ -5,6 +5,7 @@ import {
   PartnerEnvSchema,
   parseEnv,
   partnerClientOptions,
+  retiredSettingWarnings,
 } from '../../src/config/index.js';
 
 const partnerEnv = { PARTNER_API_BASE_URL: 'http://127.0.0.1:4010', PARTNER_API_KEY: 'pk-secret-value' };
@@ -22,7 +23,7 @@ describe('configuration', () => {
   it('lists every problem by variable name and never prints a value', () => {
     const env = {
       PARTNER_API_BASE_URL: 'ftp://secret-host-value',
-      PARTNER_API_TIMEOUT_MS: 'soon',
+      PARTNER_API_MAX_RPS: 'soon',
       PARTNER_API_MAX_CONCURRENCY: '0',
       PARTNER_API_SEARCH_PARAM: 'a b&c',
       SLACK_BOT_TOKEN: 'xoxp-user-token-secret',
@@ -41,7 +42,7 @@ describe('configuration', () => {
     for (const name of [
       'PARTNER_API_BASE_URL',
       'PARTNER_API_KEY',
-      'PARTNER_API_TIMEOUT_MS',
+      'PARTNER_API_MAX_RPS',
       'PARTNER_API_MAX_CONCURRENCY',
       'PARTNER_API_SEARCH_PARAM',
       'SLACK_BOT_TOKEN',
@@ -112,9 +113,9 @@ describe('configuration', () => {
     const http = parseEnv(AppEnvSchema, {
       ...base,
       SLACK_SIGNING_SECRET: 's',
-      KEYS_ALLOWED_USERS: 'U1AA, W2BB ,U1AA',
+      KEYS_ALLOWED_USERS: 'U1AA, W2BB ,U1AA,S3CC',
     });
-    expect(http.KEYS_ALLOWED_USERS).toEqual(['U1AA', 'W2BB']);
+    expect(http.KEYS_ALLOWED_USERS).toEqual(['U1AA', 'W2BB', 'S3CC']);
     expect(http.PORT).toBe(3000);
   });
 
@@ -134,5 +135,27 @@ describe('configuration', () => {
     expect(() => parseEnv(AppEnvSchema, { ...base, DIGEST_CHANNEL_ID: '#finance' })).toThrow(
       /DIGEST_CHANNEL_ID.*must be a Slack channel ID/,
     );
+  });
+
+  describe('at most 40 settings; one that no longer exists is named with what replaced it', () => {
+    it('the schema has at most 40 settings', () => {
+      expect(Object.keys(AppEnvSchema.shape).length).toBeLessThanOrEqual(40);
+    });
+
+    it('warns once for each retired setting still set, never with its value', () => {
+      const warnings = retiredSettingWarnings({
+        KEYS_ALLOWED_USERGROUPS: 'S0SECRETGROUP',
+        ALLOW_GUESTS: 'true',
+        NOTIFY_CHANNEL_POSTS_PER_SECOND: '5',
+        KEYS_ALLOWED_USERS: 'U0AGENT',
+      });
+      expect(warnings).toEqual([
+        'KEYS_ALLOWED_USERGROUPS is no longer read: put its group IDs in KEYS_ALLOWED_USERS (user and group IDs together).',
+        'ALLOW_GUESTS is no longer read: a guest may look orders up when ORDER_ALLOWED_USERS names them (their ID or a group of theirs).',
+        "NOTIFY_CHANNEL_POSTS_PER_SECOND is no longer read: a fixed one post a second per channel (Slack's limit).",
+      ]);
+      for (const retired of warnings.map((line) => line.split(' ')[0]))
+        expect(Object.keys(AppEnvSchema.shape)).not.toContain(retired);
+    });
   });
 });

@@ -23,10 +23,12 @@ const WATCH = {
   FINANCE_ALERT_CHANNEL_ID: FINANCE,
   BALANCE_WATCH_SECONDS: '60',
   BALANCE_ALERT_BELOW: '20000',
-  BALANCE_CACHE_SECONDS: '0',
+};
+const WATCH_TUNING = {
+  balanceCacheSeconds: 0,
   // Rounds here are a minute apart on the test's clock but milliseconds apart in real time: Slack's
   // pace of one post a second per channel (tested with order events) would only add waits.
-  NOTIFY_CHANNEL_POSTS_PER_SECOND: '20',
+  channelPostsPerSecond: 20,
 };
 
 function financePosts(slack: FakeSlack) {
@@ -45,6 +47,7 @@ describe('the balance watch', () => {
     h = await startHarness({
       simulator: { orders: 400, anchor: '2026-11-22T09:00:00.000Z' },
       env: { ...WATCH, BALANCE_ALERT_RUNWAY_DAYS: '3', DATA_DIR: dataDir },
+      tuning: WATCH_TUNING,
       now: () => now,
       // The check runs when the test says (runOnce), on the test's time.
       jobClock: heldClock(() => now.getTime()),
@@ -115,6 +118,7 @@ describe('the balance watch', () => {
       () => now,
       h.state,
       heldClock(() => now.getTime()),
+      WATCH_TUNING,
     );
     try {
       nextRound();
@@ -239,7 +243,7 @@ describe.skipIf(redisTests.skip)('the balance watch on two replicas sharing Redi
     simulator = await startTestSimulator({ orders: 200, anchor: '2026-11-22T09:00:00.000Z' });
     slack = await startTestSlack();
     slack.channels.push({ id: FINANCE, name: 'finance' });
-    const env = { ...WATCH, REDIS_URL: redis.url, REDIS_PREFIX: `w${Date.now()}:`, DATA_DIR: dataDir };
+    const env = { ...WATCH, REDIS_URL: redis.url, DATA_DIR: dataDir };
     // One after the other: the second opens the SQLite file the first has migrated.
     replicas = [];
     for (let i = 0; i < 2; i++)
@@ -251,6 +255,7 @@ describe.skipIf(redisTests.skip)('the balance watch on two replicas sharing Redi
           () => now,
           undefined,
           heldClock(() => now.getTime()),
+          WATCH_TUNING,
         ),
       );
   });

@@ -22,7 +22,7 @@ import { heldClock } from '../jobs/fake-clock.js';
 const DIGEST = 'C0DIGEST';
 // Days here are seconds apart in real time: Slack's pace of one post a second per channel (tested with
 // order events) would only add waits between one day's digest and the next.
-const PACE = { NOTIFY_CHANNEL_POSTS_PER_SECOND: '20' };
+const PACE = { channelPostsPerSecond: 20 };
 // The simulator's statuses as a reader should see them (written out here, not taken from the app).
 const LABELS: Record<string, string> = {
   COMPLETED: 'Completed',
@@ -114,7 +114,8 @@ describe('the daily digest', () => {
     h = await startHarness({
       simulator: { orders: 600, anchor: '2026-11-22T08:30:00.000Z', maxGapMs: 3_600_000 },
       // DIGEST_TIME left at its default, 09:00; REPORT_TIMEZONE at UTC.
-      env: { DIGEST_CHANNEL_ID: DIGEST, DATA_DIR: dataDir, ...PACE },
+      env: { DIGEST_CHANNEL_ID: DIGEST, DATA_DIR: dataDir },
+      tuning: PACE,
       now: () => now,
       // The check runs when the test says (runOnce), on the test's time; a delivery's wait too.
       jobClock: clock,
@@ -174,10 +175,11 @@ describe('the daily digest', () => {
     const restarted = await startDesk(
       h.simulator,
       h.slack,
-      { DIGEST_CHANNEL_ID: DIGEST, DATA_DIR: dataDir, ...PACE },
+      { DIGEST_CHANNEL_ID: DIGEST, DATA_DIR: dataDir },
       () => now,
       h.state,
       heldClock(() => now.getTime()),
+      PACE,
     );
     try {
       expect(await restarted.desk.dailyDigest.runOnce()).toBe('already_sent');
@@ -329,8 +331,8 @@ describe('the daily digest in REPORT_TIMEZONE', () => {
         DIGEST_CHANNEL_ID: DIGEST,
         DIGEST_TIME: '09:00',
         REPORT_TIMEZONE: 'Pacific/Auckland',
-        ...PACE,
       },
+      tuning: PACE,
       now: () => now,
       // The check runs when the test says (runOnce), on the test's time.
       jobClock: heldClock(() => now.getTime()),
@@ -399,14 +401,12 @@ describe.skipIf(redisTests.skip)('the daily digest on two replicas sharing Redis
     const env = {
       DIGEST_CHANNEL_ID: DIGEST,
       REDIS_URL: redis.url,
-      REDIS_PREFIX: `d${Date.now()}:`,
       DATA_DIR: dataDir,
-      ...PACE,
     };
     // One after the other: the second opens the SQLite file the first has migrated.
     replicas = [];
     for (let i = 0; i < 2; i++)
-      replicas.push(await startDesk(simulator, slack, env, () => now, undefined, clocks[i]));
+      replicas.push(await startDesk(simulator, slack, env, () => now, undefined, clocks[i], PACE));
   });
   afterAll(async () => {
     for (const replica of replicas ?? []) await replica.desk.stop(2_000);

@@ -4,7 +4,7 @@ import { BOT, type FakeSlack, startFakeSlack } from '../../sandbox/fake-slack/se
 import { waitForEvent } from '../../sandbox/fake-slack/wait.js';
 import type { PartnerSimulator, SimulatorOptions } from '../../sandbox/simulator/server.js';
 import { buildOrderDesk, type OrderDesk } from '../../src/app/create-app.js';
-import { AppEnvSchema, parseEnv } from '../../src/config/index.js';
+import { AppEnvSchema, parseEnv, type Tuning } from '../../src/config/index.js';
 import type { JobClock } from '../../src/jobs/index.js';
 import { createLogger } from '../../src/logger.js';
 import { createMemoryState, type SharedState } from '../../src/state/index.js';
@@ -47,6 +47,8 @@ export interface Harness {
 export interface HarnessOptions {
   simulator?: SimulatorOptions;
   env?: Record<string, string>;
+  /** Other values than the app's TUNING (a cache off, a shorter deadline), beside the harness's own. */
+  tuning?: Partial<Tuning>;
   now?: () => Date;
   /** The background jobs' clock (test/jobs/fake-clock.ts): a test drives their rounds. */
   jobClock?: JobClock;
@@ -99,18 +101,17 @@ export async function startDesk(
   now?: () => Date,
   state?: SharedState,
   jobClock?: JobClock,
+  tuning: Partial<Tuning> = {},
 ): Promise<DeskUnderTest> {
   const env = parseEnv(AppEnvSchema, {
     PARTNER_API_BASE_URL: simulator.url,
     PARTNER_API_KEY: simulator.apiKey,
-    PARTNER_API_TIMEOUT_MS: '5000',
     SLACK_BOT_TOKEN: BOT_TOKEN,
     SLACK_SIGNING_SECRET: SIGNING_SECRET,
     SLACK_API_URL: slack.apiUrl,
     PORT: '0',
     LOG_LEVEL: 'info',
-    KEYS_ALLOWED_USERS: USERS.agent,
-    KEYS_ALLOWED_USERGROUPS: 'S0KEYS',
+    KEYS_ALLOWED_USERS: `${USERS.agent},S0KEYS`,
     FINANCE_ALLOWED_USERS: USERS.finance,
     CURRENCY: 'EUR',
     AUDIT_CHANNEL_ID: AUDIT_CHANNEL,
@@ -118,9 +119,6 @@ export async function startDesk(
     DATA_DIR: ':memory:',
     // No background sync unless a test asks for it: its partner requests would change what others count.
     ORDER_SYNC_SECONDS: '0',
-    // Posts to one channel (audit lines, alerts) paced for a test's bursts, not Slack's one a second:
-    // a test that is about the pace sets it (and the fake Slack's limit) itself.
-    NOTIFY_CHANNEL_POSTS_PER_SECOND: '50',
     ...overrides,
   });
   const logs: string[] = [];
@@ -148,7 +146,20 @@ export async function startDesk(
     secrets: [BOT_TOKEN, SIGNING_SECRET, simulator.apiKey],
     destination,
   });
-  const desk = await buildOrderDesk({ env, logger, now, state, jobClock });
+  const desk = await buildOrderDesk({
+    env,
+    logger,
+    now,
+    state,
+    jobClock,
+    tuning: {
+      partnerTimeoutMs: 5_000,
+      // Posts to one channel (audit lines, alerts) paced for a test's bursts, not Slack's one a second:
+      // a test that is about the pace sets it (and the fake Slack's limit) itself.
+      channelPostsPerSecond: 50,
+      ...tuning,
+    },
+  });
   const port = await desk.start();
   return { desk, appUrl: `http://127.0.0.1:${port}`, logs, waitForLog };
 }
@@ -173,6 +184,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     options.now,
     state,
     options.jobClock,
+    options.tuning,
   );
   slack.appUrl = appUrl;
   return {

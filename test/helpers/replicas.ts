@@ -1,5 +1,6 @@
 import type { FakeSlack } from '../../sandbox/fake-slack/server.js';
 import type { PartnerSimulator, SimulatorOptions } from '../../sandbox/simulator/server.js';
+import type { Tuning } from '../../src/config/index.js';
 import { assertNoSecretLeaks, type DeskUnderTest, startDesk, startTestSlack } from './harness.js';
 import { startTestSimulator } from './partner.js';
 import { createDatabase, sharedPostgres } from './postgres-server.js';
@@ -18,8 +19,10 @@ export interface ReplicaSetOptions {
    */
   postgres?: boolean;
   simulator?: SimulatorOptions;
-  /** Settings every replica gets, beside REDIS_URL, REDIS_PREFIX and DATABASE_URL. */
+  /** Settings every replica gets, beside REDIS_URL and DATABASE_URL. */
   env?: Record<string, string>;
+  /** Other values than the app's TUNING, for every replica. */
+  tuning?: Partial<Tuning>;
   now?: () => Date;
   /** Runs on the fake Slack before the replicas start (channels, limits). */
   beforeStart?: (slack: FakeSlack) => void;
@@ -47,13 +50,14 @@ export async function startReplicaSet(options: ReplicaSetOptions = {}): Promise<
   options.beforeStart?.(slack);
   const env = {
     REDIS_URL: redis.url,
-    REDIS_PREFIX: `r${Date.now()}:`,
     ...(options.postgres ? { DATABASE_URL: await createDatabase(sharedPostgres(), 'replicas') } : {}),
     ...options.env,
   };
   // Started together: with PostgreSQL, the migrations run once, under the advisory lock.
   const replicas = await Promise.all(
-    Array.from({ length: options.count ?? 3 }, () => startDesk(simulator, slack, env, options.now)),
+    Array.from({ length: options.count ?? 3 }, () =>
+      startDesk(simulator, slack, env, options.now, undefined, undefined, options.tuning),
+    ),
   );
   const stopped: DeskUnderTest[] = [];
   return {

@@ -18,7 +18,8 @@ describe('answers from the order copy while the partner is not answering', () =>
     h = await startHarness({
       simulator: { orders: 120 },
       // No retries: a failure is the answer at once (the retries' waits are not what is tested).
-      env: { ORDER_SYNC_SECONDS: '1', ORDER_SYNC_MAX_RPS: '50', PARTNER_API_RETRY_LIMIT: '0' },
+      env: { ORDER_SYNC_SECONDS: '1' },
+      tuning: { orderSyncMaxRps: 50, partnerRetryLimit: 0 },
       now: () => new Date(Date.now() + offsetMs),
     });
     await until('the backfill', async () => (await h.desk.deps.orderSync.status()).backfill.done, 15_000);

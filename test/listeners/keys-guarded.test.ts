@@ -24,14 +24,15 @@ function revealLinks(blocks: unknown): string[] {
 // With the user group read at every check, and with the default cache (5 minutes): a reveal asks
 // Slack either way, so a removal from the group counts at once for reveals in both.
 describe.each([
-  ['the user-group cache off', { USERGROUP_CACHE_SECONDS: '0' }],
+  ['the user-group cache off', { usergroupCacheSeconds: 0 }],
   ['the default settings', {}],
 ])('image keys through one-time reveal links, with %s', (_name, groupCache) => {
   let h: Harness;
   beforeAll(async () => {
     h = await startHarness({
       simulator: { orders: 80, realism: { keyTypes: 'mime', imageEncoding: 'raw' } },
-      env: { PUBLIC_URL, KEY_LINK_SECRET, ...groupCache },
+      env: { PUBLIC_URL, KEY_LINK_SECRET },
+      tuning: groupCache,
     });
   });
   afterAll(() => h.stop());

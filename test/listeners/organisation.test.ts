@@ -111,13 +111,12 @@ describe('order data for the partner’s staff only (default settings)', () => {
   });
 });
 
-describe('ALLOW_GUESTS, ALLOW_EXTERNAL_SHARING and ORDER_ALLOWED_USERS', () => {
+describe('ORDER_ALLOWED_USERS naming a guest, and ALLOW_EXTERNAL_SHARING', () => {
   let h: Harness;
   beforeAll(async () => {
     h = await startHarness({
       simulator: { orders: 60 },
       env: {
-        ALLOW_GUESTS: 'true',
         ALLOW_EXTERNAL_SHARING: 'true',
         ORDER_ALLOWED_USERS: `${USERS.agent},${USERS.guest}`,
       },
@@ -138,7 +137,7 @@ describe('ALLOW_GUESTS, ALLOW_EXTERNAL_SHARING and ORDER_ALLOWED_USERS', () => {
       ':no_entry: *You are not on the list of people who may look orders up.* Ask your Order Desk admin to add you.',
     );
     expect(refused).toContain(
-      'For your Order Desk admin: add the user to `ORDER_ALLOWED_USERS`, or to a user group in `ORDER_ALLOWED_USERGROUPS`.',
+      'For your Order Desk admin: add the user, or a user group of theirs, to `ORDER_ALLOWED_USERS`.',
     );
     expect(await lookup(USERS.external)).toContain('other organisations');
   });

@@ -29,7 +29,8 @@ describe('many subscriptions', () => {
       now: time.now,
       jobClock: time.clock,
       simulator: { orders: 20 },
-      env: { ORDER_SYNC_SECONDS: '1', ORDER_SYNC_MAX_RPS: '50' },
+      env: { ORDER_SYNC_SECONDS: '1' },
+      tuning: { orderSyncMaxRps: 50 },
     });
     h.slack.channels.push(...activeChannels.map((id) => ({ id, name: id.toLowerCase() })));
     // The history is in the copy, and the order events job reads from here on: it is not news.

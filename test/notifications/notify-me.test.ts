@@ -16,13 +16,13 @@ describe('Notify me', () => {
   beforeAll(async () => {
     h = await startHarness({
       simulator: { orders: 60 },
-      env: {
-        ORDER_SYNC_SECONDS: '1',
-        ORDER_SYNC_MAX_RPS: '50',
-        USER_INFO_CACHE_SECONDS: '0',
-        NOTIFY_ME_MAX_WATCHES: '2',
+      env: { ORDER_SYNC_SECONDS: '1' },
+      tuning: {
+        orderSyncMaxRps: 50,
+        userInfoCacheSeconds: 0,
+        notifyMeMaxWatches: 2,
         // One attempt per partner read: the outage below answers at once.
-        PARTNER_API_RETRY_LIMIT: '0',
+        partnerRetryLimit: 0,
       },
       now: time.now,
       jobClock: time.clock,

@@ -41,13 +41,15 @@ describe.skipIf(postgresTests.skip || redisTests.skip)('order events on three re
     const env = {
       DATABASE_URL: await createDatabase(sharedPostgres(), 'notify'),
       REDIS_URL: redis.url,
-      REDIS_PREFIX: `ntf${Date.now()}:`,
       ORDER_SYNC_SECONDS: '1',
-      ORDER_SYNC_MAX_RPS: '50',
-      NOTIFY_CHANNEL_POSTS_PER_SECOND: '20',
     };
     replicas = await Promise.all(
-      [0, 1, 2].map(() => startDesk(simulator, slack, env, time.now, undefined, time.clock)),
+      [0, 1, 2].map(() =>
+        startDesk(simulator, slack, env, time.now, undefined, time.clock, {
+          orderSyncMaxRps: 50,
+          channelPostsPerSecond: 20,
+        }),
+      ),
     );
   }, 60_000);
   afterAll(async () => {

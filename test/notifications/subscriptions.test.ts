@@ -23,12 +23,8 @@ describe('channel subscriptions', () => {
       now: time.now,
       jobClock: clock,
       simulator: { orders: 40 },
-      env: {
-        ORDER_SYNC_SECONDS: '1',
-        ORDER_SYNC_MAX_RPS: '50',
-        SUBSCRIPTION_ADMINS_USERS: USERS.finance,
-        NOTIFY_CHANNEL_POSTS_PER_SECOND: '5',
-      },
+      env: { ORDER_SYNC_SECONDS: '1', SUBSCRIPTION_ADMINS_USERS: USERS.finance },
+      tuning: { orderSyncMaxRps: 50, channelPostsPerSecond: 5 },
     });
     h.slack.channels.push(
       { id: 'C0GENERAL', name: 'general' },

@@ -16,7 +16,8 @@ describe('the order copy bounds what the partner sends', () => {
   beforeAll(async () => {
     h = await startHarness({
       simulator: { orders: 30 },
-      env: { ORDER_SYNC_SECONDS: '1', ORDER_SYNC_MAX_RPS: '50' },
+      env: { ORDER_SYNC_SECONDS: '1' },
+      tuning: { orderSyncMaxRps: 50 },
     });
     await until('the backfill', async () => (await h.desk.deps.orderSync.status()).backfill.done, 15_000);
   }, 30_000);

@@ -16,7 +16,8 @@ describe('the order index in Slack', () => {
   beforeAll(async () => {
     h = await startHarness({
       simulator: { orders: 300 },
-      env: { ORDER_SYNC_SECONDS: '1', ORDER_SYNC_MAX_RPS: '50' },
+      env: { ORDER_SYNC_SECONDS: '1' },
+      tuning: { orderSyncMaxRps: 50 },
       jobClock: time.clock,
       now: time.now,
     });

@@ -11,7 +11,8 @@ describe.skipIf(postgresTests.skip || redisTests.skip)('three replicas on Postgr
     set = await startReplicaSet({
       postgres: true,
       simulator: { orders: 250 },
-      env: { ORDER_SYNC_SECONDS: '1', ORDER_SYNC_MAX_RPS: '50' },
+      env: { ORDER_SYNC_SECONDS: '1' },
+      tuning: { orderSyncMaxRps: 50 },
     });
   }, 60_000);
   afterAll(() => set?.stop());

@@ -28,7 +28,6 @@ describe('a restart on the default setup (SQLite in DATA_DIR, the shared state i
     FINANCE_ALERT_CHANNEL_ID: FINANCE,
     BALANCE_WATCH_SECONDS: '60',
     BALANCE_ALERT_BELOW: '20000',
-    BALANCE_CACHE_SECONDS: '0',
   };
   /** One app on the DATA_DIR, with a shared state of its own (in memory, as by default). */
   const startApp = async () => {
@@ -40,6 +39,7 @@ describe('a restart on the default setup (SQLite in DATA_DIR, the shared state i
       () => now,
       state,
       heldClock(() => now.getTime()),
+      { balanceCacheSeconds: 0 },
     );
     apps.push(app);
     return { app, state };

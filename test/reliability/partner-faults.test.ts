@@ -20,7 +20,8 @@ describe('partner API faults while commands are in flight', () => {
       simulator: { orders: 200 },
       // 32 partner requests at a time (the cap itself is burst.test.ts's): the same 1,000 commands and
       // faults, with fewer of them queued behind the retries' back-off.
-      env: { PARTNER_API_TIMEOUT_MS: '300', PARTNER_API_MAX_CONCURRENCY: '32' },
+      env: { PARTNER_API_MAX_CONCURRENCY: '32' },
+      tuning: { partnerTimeoutMs: 300 },
     });
   });
   afterAll(async () => {

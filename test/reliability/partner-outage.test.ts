@@ -30,7 +30,8 @@ describe('a partner outage', () => {
   beforeAll(async () => {
     h = await startHarness({
       simulator: { orders: 60 },
-      env: { PARTNER_API_RETRY_LIMIT: '1', BALANCE_CACHE_SECONDS: '60', BALANCE_WATCH_SECONDS: '600' },
+      env: { BALANCE_WATCH_SECONDS: '600' },
+      tuning: { partnerRetryLimit: 1, balanceCacheSeconds: 60 },
       jobClock: clock,
       now: () => new Date(clock.now()),
     });
@@ -105,11 +106,11 @@ describe.skipIf(redisTests.skip)('a partner outage seen by two replicas', () => 
     slack = await startTestSlack();
     const env = {
       REDIS_URL: redis.url,
-      REDIS_PREFIX: `outage${Date.now()}:`,
-      PARTNER_API_RETRY_LIMIT: '0',
       BALANCE_WATCH_SECONDS: '600',
     };
-    replicas = [await startDesk(simulator, slack, env), await startDesk(simulator, slack, env)];
+    const start = () =>
+      startDesk(simulator, slack, env, undefined, undefined, undefined, { partnerRetryLimit: 0 });
+    replicas = [await start(), await start()];
     stopAll = async () => {
       await Promise.all(replicas.map((replica) => replica.desk.stop(2_000)));
       await slack.stop();

@@ -15,11 +15,8 @@ describe('a slow or oversized partner answer', () => {
   beforeAll(async () => {
     h = await startHarness({
       simulator: { orders: 50 },
-      env: {
-        PARTNER_API_TIMEOUT_MS: String(TIMEOUT_MS),
-        PARTNER_API_MAX_CONCURRENCY: '2',
-        PARTNER_API_MAX_RESPONSE_BYTES: '65536',
-      },
+      env: { PARTNER_API_MAX_CONCURRENCY: '2' },
+      tuning: { partnerTimeoutMs: TIMEOUT_MS, partnerMaxResponseBytes: 65_536 },
     });
   });
   beforeEach(() => {

@@ -64,7 +64,7 @@ describe('Slack-side faults', () => {
   });
 
   it('usergroups.users.list rate-limited (429): access denied, logged, the failure remembered briefly', async () => {
-    const h2 = await startHarness({ simulator: { orders: 20 }, env: { KEYS_ALLOWED_USERS: '' } });
+    const h2 = await startHarness({ simulator: { orders: 20 }, env: { KEYS_ALLOWED_USERS: 'S0KEYS' } });
     try {
       h2.slack.methodFaults.set('usergroups.users.list', {
         rateLimited: { retryAfterSeconds: 60 },

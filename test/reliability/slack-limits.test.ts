@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeSlack } from '../../sandbox/fake-slack/server.js';
+import type { Tuning } from '../../src/config/index.js';
 import {
   AUDIT_CHANNEL,
   assertNoSecretLeaks,
@@ -24,8 +25,8 @@ const WATCH = {
   FINANCE_ALERT_CHANNEL_ID: FINANCE,
   BALANCE_WATCH_SECONDS: '60',
   BALANCE_ALERT_BELOW: '20000',
-  BALANCE_CACHE_SECONDS: '0',
 };
+const WATCH_TUNING = { balanceCacheSeconds: 0 };
 
 /** Every chat.postMessage to `channel`, with its HTTP status and when Slack received it. */
 const postsTo = (slack: FakeSlack, channel: string) =>
@@ -45,6 +46,7 @@ describe('Slack limits Order Desk: what must arrive still arrives', () => {
     h = await startHarness({
       simulator: { orders: 120, anchor: '2026-11-23T09:00:00.000Z' },
       env: WATCH,
+      tuning: WATCH_TUNING,
       now: () => now,
       jobClock: clock,
     });
@@ -271,7 +273,7 @@ describe.skipIf(redisTests.skip)('balance alerts across replicas and restarts', 
   });
   afterAll(() => redis?.destroy());
 
-  async function start(env: Record<string, string>) {
+  async function start(tuning: Partial<Tuning>) {
     const simulator = await startTestSimulator({ orders: 80, anchor: '2026-11-23T09:00:00.000Z' });
     const slack = await startTestSlack();
     slack.channels.push({ id: FINANCE, name: 'finance' });
@@ -280,10 +282,10 @@ describe.skipIf(redisTests.skip)('balance alerts across replicas and restarts', 
     const shared = {
       ...WATCH,
       REDIS_URL: redis.url,
-      REDIS_PREFIX: `alerts${Date.now()}:`,
       DATA_DIR: dataDir,
-      ...env,
     };
+    const startReplica = (now: () => Date) =>
+      startDesk(simulator, slack, shared, now, undefined, undefined, { ...WATCH_TUNING, ...tuning });
     const stopAll = async (replicas: DeskUnderTest[]) => {
       await Promise.all(replicas.map((replica) => replica.desk.stop(2_000)));
       await slack.stop();
@@ -291,16 +293,16 @@ describe.skipIf(redisTests.skip)('balance alerts across replicas and restarts', 
       for (const replica of replicas) assertNoSecretLeaks(slack, replica.logs, simulator.apiKey);
       rmSync(dataDir, { recursive: true, force: true });
     };
-    return { simulator, slack, shared, stopAll };
+    return { simulator, slack, startReplica, stopAll };
   }
 
   it('two replicas whose rounds overlap (different rounds, a slow partner) post one alert', async () => {
-    const { simulator, slack, shared, stopAll } = await start({});
+    const { simulator, slack, startReplica, stopAll } = await start({});
     // Replica B's clock is one round ahead: it claims a different round, at the same moment.
     const clockA = () => new Date('2026-11-23T10:00:00.000Z');
     const clockB = () => new Date('2026-11-23T10:01:00.000Z');
-    const a = await startDesk(simulator, slack, shared, clockA);
-    const b = await startDesk(simulator, slack, shared, clockB);
+    const a = await startReplica(clockA);
+    const b = await startReplica(clockB);
     try {
       simulator.balance = { balance: 2_000, credit_limit: 10_000 };
       simulator.faults.set({ latencyMs: 150 });
@@ -317,10 +319,10 @@ describe.skipIf(redisTests.skip)('balance alerts across replicas and restarts', 
   });
 
   it('an alert Slack kept refusing is posted by the next round after a restart, once', async () => {
-    const { simulator, slack, shared, stopAll } = await start({ SLACK_DELIVERY_MAX_WAIT_SECONDS: '1' });
+    const { simulator, slack, startReplica, stopAll } = await start({ slackDeliveryMaxWaitSeconds: 1 });
     let now = new Date('2026-11-23T10:00:00.000Z');
     const clock = () => now;
-    const first = await startDesk(simulator, slack, shared, clock);
+    const first = await startReplica(clock);
     let second: DeskUnderTest | undefined;
     try {
       simulator.balance = { balance: 2_000, credit_limit: 10_000 };
@@ -331,7 +333,7 @@ describe.skipIf(redisTests.skip)('balance alerts across replicas and restarts', 
       expect(postsTo(slack, FINANCE).map((call) => call.status)).toEqual([503, 503, 503]);
       expect(first.logs.some((line) => line.includes('finance alert could not be posted yet'))).toBe(true);
       await first.desk.stop(2_000);
-      second = await startDesk(simulator, slack, shared, clock);
+      second = await startReplica(clock);
       now = new Date(now.getTime() + 60_000);
       expect(await second.desk.balanceWatch.runOnce()).toBe('read');
       now = new Date(now.getTime() + 60_000);

@@ -42,7 +42,8 @@ describe('POST /keys/reveal is public: strangers cannot write to Slack or wear i
   beforeAll(async () => {
     h = await startHarness({
       simulator: { orders: 60, realism: { keyTypes: 'mime', imageEncoding: 'raw' } },
-      env: { PUBLIC_URL, KEYS_MAX_RETRIEVALS_PER_HOUR: '4', REVEAL_MAX_PER_CLIENT_PER_MINUTE: '1000' },
+      env: { PUBLIC_URL, KEYS_MAX_RETRIEVALS_PER_HOUR: '4' },
+      tuning: { revealMaxPerClientPerMinute: 1000 },
     });
   });
   afterAll(() => h.stop());
@@ -207,7 +208,8 @@ describe('the per-client limit on POST /keys/reveal', () => {
   beforeAll(async () => {
     h = await startHarness({
       simulator: { orders: 20 },
-      env: { PUBLIC_URL, REVEAL_MAX_PER_CLIENT_PER_MINUTE: '5', TRUST_PROXY_HOPS: '1' },
+      env: { PUBLIC_URL, TRUST_PROXY_HOPS: '1' },
+      tuning: { revealMaxPerClientPerMinute: 5 },
     });
   });
   afterAll(() => h.stop());

@@ -57,7 +57,6 @@ function settings(overrides: Record<string, string> = {}): Record<string, string
   return {
     PARTNER_API_BASE_URL: simulator.url,
     PARTNER_API_KEY: simulator.apiKey,
-    PARTNER_API_TIMEOUT_MS: '5000',
     SLACK_BOT_TOKEN: BOT_TOKEN,
     SLACK_SIGNING_SECRET: SIGNING_SECRET,
     SLACK_API_URL: slack.apiUrl,
@@ -65,7 +64,7 @@ function settings(overrides: Record<string, string> = {}): Record<string, string
     REPORT_TIMEZONE: 'Europe/Berlin',
     AUDIT_CHANNEL_ID: AUDIT,
     FINANCE_ALERT_CHANNEL_ID: FINANCE,
-    KEYS_ALLOWED_USERGROUPS: 'S0KEYS',
+    KEYS_ALLOWED_USERS: 'U0AGENT,S0KEYS',
     ORDER_LINK_TEMPLATE: 'https://partner.example.com/orders/{id}',
     ...overrides,
   };
@@ -90,7 +89,7 @@ describe('npm run check', () => {
     expect(output).toMatch(/ok {6}item\.amount is the line total .*ORDER_AMOUNT_IS=total is right/);
     expect(output).toContain('ok      The bot is in #order-desk-audit (AUDIT_CHANNEL_ID)');
     expect(output).toContain('ok      The bot is in #finance (FINANCE_ALERT_CHANNEL_ID)');
-    expect(output).toContain('ok      The user groups in KEYS_ALLOWED_USERGROUPS exist');
+    expect(output).toContain('ok      The user groups in KEYS_ALLOWED_USERS exist');
     // It reads: GETs at the partner (the list, one search, one keys answer), Slack's read methods.
     expect(simulator.recorded.every((request) => request.method === 'GET')).toBe(true);
     expect(simulator.recorded.length).toBeLessThanOrEqual(5);
@@ -160,7 +159,7 @@ describe('npm run check', () => {
 
   it('expects no links or user group scopes when no setting needs them (as npm run manifest writes)', async () => {
     slack.scopes = readManifestBotScopes().filter((scope) => !/^(links:|usergroups:)/.test(scope));
-    const { code, output } = await check({ ORDER_LINK_TEMPLATE: '', KEYS_ALLOWED_USERGROUPS: '' });
+    const { code, output } = await check({ ORDER_LINK_TEMPLATE: '', KEYS_ALLOWED_USERS: 'U0AGENT' });
     expect(output).toContain(
       'ok      The bot token has every scope the manifest for these settings declares.',
     );
@@ -182,18 +181,18 @@ describe('npm run check', () => {
 
   it('reports user groups on a free plan, and without the scope', async () => {
     slack.failNext('usergroups.list', { error: 'paid_teams_only' });
-    const free = await check({ FINANCE_ALLOWED_USERGROUPS: 'S0KEYS' });
+    const free = await check({ FINANCE_ALLOWED_USERS: 'S0KEYS' });
     expect(free.fixes).toEqual([
       expect.stringMatching(
-        /KEYS_ALLOWED_USERGROUPS, FINANCE_ALLOWED_USERGROUPS name user groups, which need a paid Slack plan/,
+        /KEYS_ALLOWED_USERS, FINANCE_ALLOWED_USERS name user groups, which need a paid Slack plan/,
       ),
     ]);
     slack.failNext('usergroups.list', { error: 'missing_scope' });
     const unscoped = await check();
     expect(unscoped.fixes).toEqual([expect.stringMatching(/need the bot scope usergroups:read/)]);
-    const unknown = await check({ KEYS_ALLOWED_USERGROUPS: 'S0KEYS,S0NOSUCH' });
+    const unknown = await check({ KEYS_ALLOWED_USERS: 'S0KEYS,S0NOSUCH' });
     expect(unknown.fixes).toEqual([
-      expect.stringMatching(/not in the workspace: S0NOSUCH in KEYS_ALLOWED_USERGROUPS/),
+      expect.stringMatching(/not in the workspace: S0NOSUCH in KEYS_ALLOWED_USERS/),
     ]);
   });
 

@@ -141,7 +141,7 @@ describe('authorisation is checked at click time', () => {
   });
 
   it('an agent removed from the allowed user group after the lookup is denied on "Show keys"', async () => {
-    const h = await startHarness({ simulator: { orders: 40 }, env: { USERGROUP_CACHE_SECONDS: '0' } });
+    const h = await startHarness({ simulator: { orders: 40 }, tuning: { usergroupCacheSeconds: 0 } });
     try {
       const order = h.simulator.findOrder((o) => o.status === 'COMPLETED');
       const sent = await h.slack.runCommand({

@@ -100,7 +100,8 @@ describe('Search orders, with the order index synced', () => {
   beforeAll(async () => {
     h = await startHarness({
       simulator: { orders: 300 },
-      env: { ORDER_SYNC_SECONDS: '1', ORDER_SYNC_MAX_RPS: '50', REPORT_TIMEZONE: 'Europe/Berlin' },
+      env: { ORDER_SYNC_SECONDS: '1', REPORT_TIMEZONE: 'Europe/Berlin' },
+      tuning: { orderSyncMaxRps: 50 },
     });
     await until('the backfill', async () => (await h.desk.deps.orderSync.status()).backfill.done, 15_000);
   }, 30_000);

@@ -234,7 +234,7 @@ describe('/order-keys with nobody authorised', () => {
   it('fails closed, warns at start-up, and makes no partner call', async () => {
     const h = await startHarness({
       simulator: { orders: 20 },
-      env: { KEYS_ALLOWED_USERS: '', KEYS_ALLOWED_USERGROUPS: '' },
+      env: { KEYS_ALLOWED_USERS: '' },
     });
     try {
       expect(h.logs.some((l) => l.includes('nobody can retrieve keys'))).toBe(true);
@@ -254,7 +254,7 @@ describe('/order-keys with nobody authorised', () => {
   });
 
   it('denies when the user group cannot be listed (plan without user groups)', async () => {
-    const h = await startHarness({ simulator: { orders: 20 }, env: { KEYS_ALLOWED_USERS: '' } });
+    const h = await startHarness({ simulator: { orders: 20 }, env: { KEYS_ALLOWED_USERS: 'S0KEYS' } });
     try {
       h.slack.methodFaults.set('usergroups.users.list', { error: 'plan_upgrade_required', count: 1 });
       const sent = await h.slack.runCommand({

@@ -7,7 +7,7 @@ describe('/order', () => {
   let h: Harness;
   beforeAll(async () => {
     // A 2 s partner deadline (5 s in the harness): the slow-partner cases below wait it out.
-    h = await startHarness({ simulator: { orders: 300 }, env: { PARTNER_API_TIMEOUT_MS: '2000' } });
+    h = await startHarness({ simulator: { orders: 300 }, tuning: { partnerTimeoutMs: 2000 } });
   });
   afterEach(() => h.simulator.faults.reset());
   afterAll(() => h.stop());

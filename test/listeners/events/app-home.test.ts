@@ -10,7 +10,7 @@ describe('Home tab', () => {
     h = await startHarness({
       simulator: { orders: 150 },
       now: () => now,
-      env: { BALANCE_CACHE_SECONDS: '60' },
+      tuning: { balanceCacheSeconds: 60 },
     });
   });
   afterAll(() => h.stop());

@@ -41,7 +41,8 @@ describe('orders as Work Objects: the unfurl’s entity and the details panel', 
   beforeAll(async () => {
     h = await startHarness({
       simulator: { orders: 60 },
-      env: { ORDER_LINK_TEMPLATE: TEMPLATE, WORK_OBJECT_PANEL_DEADLINE_MS: String(DEADLINE_MS) },
+      env: { ORDER_LINK_TEMPLATE: TEMPLATE },
+      tuning: { workObjectPanelDeadlineMs: DEADLINE_MS },
     });
     h.slack.unfurlDomains = ['partner.example.com'];
   });
@@ -330,9 +331,11 @@ describe('orders as Work Objects: the unfurl’s entity and the details panel', 
     const replica = await startDesk(
       h.simulator,
       h.slack,
-      { ORDER_LINK_TEMPLATE: TEMPLATE, WORK_OBJECT_PANEL_DEADLINE_MS: String(DEADLINE_MS) },
+      { ORDER_LINK_TEMPLATE: TEMPLATE },
       undefined,
       h.state,
+      undefined,
+      { workObjectPanelDeadlineMs: DEADLINE_MS },
     );
     const appUrl = h.slack.appUrl;
     h.slack.appUrl = replica.appUrl;

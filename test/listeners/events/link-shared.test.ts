@@ -358,7 +358,8 @@ describe('order links during a partner outage', () => {
   beforeAll(async () => {
     h = await startHarness({
       simulator: { orders: 60 },
-      env: { ORDER_LINK_TEMPLATE: TEMPLATE, ORDER_SYNC_SECONDS: '1', ORDER_SYNC_MAX_RPS: '50' },
+      env: { ORDER_LINK_TEMPLATE: TEMPLATE, ORDER_SYNC_SECONDS: '1' },
+      tuning: { orderSyncMaxRps: 50 },
     });
     h.slack.unfurlDomains = [DOMAIN];
     await until('the backfill', async () => (await h.desk.deps.orderSync.status()).backfill.done, 15_000);

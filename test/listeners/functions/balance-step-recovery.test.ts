@@ -12,7 +12,7 @@ describe('the Account balance step after a partner outage', () => {
     h = await startHarness({
       simulator: { orders: 40 },
       now: () => now,
-      env: { PARTNER_API_RETRY_LIMIT: '0', BALANCE_CACHE_SECONDS: '60' },
+      tuning: { partnerRetryLimit: 0, balanceCacheSeconds: 60 },
     });
   });
   afterAll(() => h.stop());

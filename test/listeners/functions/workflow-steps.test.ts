@@ -27,7 +27,7 @@ describe('Workflow Builder steps', () => {
       simulator: { orders: 80 },
       now: () => now,
       // One attempt per partner read, so an outage answers at once.
-      env: { PARTNER_API_RETRY_LIMIT: '0', BALANCE_CACHE_SECONDS: '60', ORDER_SYNC_MAX_RPS: '50' },
+      tuning: { partnerRetryLimit: 0, balanceCacheSeconds: 60, orderSyncMaxRps: 50 },
     });
     h.simulator.addOrder(ORDER);
   });
