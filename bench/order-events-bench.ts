@@ -47,11 +47,15 @@ async function latency(): Promise<BenchRow[]> {
   const slack = await startTestSlack();
   for (const id of LATENCY_CHANNELS) slack.channels.push({ id, name: id.toLowerCase() });
   const seen = watchPosts(slack);
-  const desk = await startDesk(simulator, slack, {
-    LOG_LEVEL: 'warn',
-    ORDER_SYNC_SECONDS: String(SYNC_SECONDS),
-    ORDER_SYNC_MAX_RPS: '20',
-  });
+  const desk = await startDesk(
+    simulator,
+    slack,
+    { LOG_LEVEL: 'warn', ORDER_SYNC_SECONDS: String(SYNC_SECONDS) },
+    undefined,
+    undefined,
+    undefined,
+    { orderSyncMaxRps: 20 },
+  );
   try {
     await until('the backfill', async () => (await desk.desk.deps.orderSync.status()).backfill.done, 30_000);
     for (const [index, channelId] of LATENCY_CHANNELS.entries())
@@ -136,14 +140,14 @@ async function throughReplicas(): Promise<BenchRow[]> {
     LOG_LEVEL: 'warn',
     DATABASE_URL: await createDatabase(postgres, 'events_bench'),
     REDIS_URL: redis.url,
-    REDIS_PREFIX: `evb${Date.now()}:`,
     ORDER_SYNC_SECONDS: '1',
-    ORDER_SYNC_MAX_RPS: '50',
-    NOTIFY_CHANNEL_POSTS_PER_SECOND: String(POSTS_PER_SECOND),
   };
+  const tuning = { orderSyncMaxRps: 50, channelPostsPerSecond: POSTS_PER_SECOND };
   let replicas: DeskUnderTest[] = [];
   try {
-    replicas = await Promise.all([0, 1, 2].map(() => startDesk(simulator, slack, env)));
+    replicas = await Promise.all(
+      [0, 1, 2].map(() => startDesk(simulator, slack, env, undefined, undefined, undefined, tuning)),
+    );
     const [first] = replicas as [DeskUnderTest];
     await until('the backfill', async () => (await first.desk.deps.orderSync.status()).backfill.done, 60_000);
     await sleep(1_500);

@@ -184,10 +184,7 @@ export async function benchSlackApp(): Promise<BenchRow[]> {
 
     // 3. Slow partner: 2 s per answer, a burst of 500 commands.
     const cap = 25;
-    const slow = await startNodeProcess(
-      APP_ENTRY,
-      appEnv({ PARTNER_API_MAX_CONCURRENCY: String(cap), PARTNER_API_TIMEOUT_MS: '10000' }),
-    );
+    const slow = await startNodeProcess(APP_ENTRY, appEnv({ PARTNER_API_MAX_CONCURRENCY: String(cap) }));
     processes.push(slow);
     simulator.faults.set({ latencyMs: 2_000 });
     simulator.resetStats();

@@ -79,7 +79,7 @@ so naming any of them runs all four) and keeps the other sections' rows from the
    word in one order of four), the ten newest with the total, beside the partner search's round trip.
 9. **Backfill.** 100,000 orders read by the sync in pages of 500, with a clock that moves as the
    default budget would: page reads beside the pages in the history, and the time that makes at
-   \`ORDER_SYNC_MAX_RPS=2\` (about 100 s per 100,000 orders).
+   the sync's budget of 2 requests a second (about 100 s per 100,000 orders).
 10. **Order events.** (a) One app syncing every second, three channels subscribed: the time from a
     change at the partner to its post, against \`ORDER_SYNC_SECONDS\` + 5 s. (b) Three replicas on one
     PostgreSQL and one Redis, 25 channels, 10,000 events, with the fake Slack enforcing a per-channel
