@@ -40,7 +40,7 @@ export interface AppDeps {
   orderExamples: OrderExamples;
   /** Watches ("Notify me") and channel subscriptions (in the database). */
   notifications: NotificationStore;
-  /** NOTIFY_ME_MAX_WATCHES: running watches one person may have. */
+  /** tuning.notifyMeMaxWatches: running watches one person may have. */
   maxWatchesPerUser: number;
   /** Every post that must arrive once, in the database, and the one relay that posts them. */
   outbox: OutboxStore;
@@ -54,7 +54,7 @@ export interface AppDeps {
   allowExternalSharing: boolean;
   /** ORDER_LINK_TEMPLATE: the partner platform's page of an order (card buttons, unfurls); unset: none. */
   orderLinks: OrderLinks | undefined;
-  /** WORK_OBJECT_PANEL_DEADLINE_MS: how long the Work Object panel waits for the partner. */
+  /** tuning.workObjectPanelDeadlineMs: how long the Work Object panel waits for the partner. */
   panelDeadlineMs: number;
   keyLimit: KeyRetrievalLimit;
   /** Spend and runway from the order history, cached on the shared state. */

@@ -61,13 +61,13 @@ export interface OrderSyncOptions {
   now: () => Date;
   /** ORDER_SYNC_SECONDS: how often the newest page is read. */
   intervalSeconds: number;
-  /** ORDER_SYNC_MAX_RPS: the sync's own partner requests per second, across replicas. */
+  /** tuning.orderSyncMaxRps: the sync's own partner requests per second, across replicas. */
   maxRps: number;
   /** Pages of the backfill per round (the round stays bounded; the next round goes on). */
   backfillPagesPerRound?: number | undefined;
   pageSize?: number | undefined;
   onRequest?: ((kind: SyncRequestKind, outcome: string) => void) | undefined;
-  /** ORDER_RECONCILE_HOURS: a full pass that catches late changes and orders no longer listed. */
+  /** tuning.orderReconcileHours: a full pass that catches late changes and orders no longer listed. */
   reconcileHours?: number | undefined;
   /** Unsettled orders searched for again per round, at most. */
   rechecksPerRound?: number | undefined;
@@ -103,7 +103,7 @@ const MAX_BACKOFF_MS = 600_000;
 /**
  * Follows the partner's order history into the index, since the API sends no events: a periodic job
  * (one replica at a time, backing off 30 s doubling to 10 minutes after a failure), at the sync's own
- * budget (ORDER_SYNC_MAX_RPS, counted across replicas, and only when no user's request is waiting for
+ * budget (tuning.orderSyncMaxRps, counted across replicas, and only when no user's request is waiting for
  * the partner). The backfill reads the whole history from its newest end and
  * keeps its cursor in the database, so a restart resumes it; pages that shift as new orders arrive are
  * harmless (orders are upserted by ID).
@@ -329,7 +329,7 @@ export function createOrderSync(options: OrderSyncOptions): OrderSync {
   }
 
   /**
-   * Every ORDER_RECONCILE_HOURS a full pass over the history, at the budget like the backfill: it
+   * Every reconcileHours a full pass over the history, at the budget like the backfill: it
    * catches late changes (a completed order refunded) and marks orders no longer listed (never
    * deleting them). Its cursor is in the database like the backfill's. Pages the backfill skipped
    * (gaps) make a pass due at once; a pass that ends has read every earlier gap again, and keeps only
@@ -341,7 +341,7 @@ export function createOrderSync(options: OrderSyncOptions): OrderSync {
     let pass = text ? (JSON.parse(text) as BackfillCursor & { startedAt: string }) : undefined;
     const backfillGaps = (await readGaps()).some((gap) => gap.kind === 'backfill');
     if (!pass && !backfillGaps) {
-      // The backfill was the first full pass: the next one is due ORDER_RECONCILE_HOURS from now.
+      // The backfill was the first full pass: the next one is due reconcileHours from now.
       const first = {
         nextPage: 1,
         direction: 1 as const,

@@ -80,7 +80,7 @@ function revive(state: StoredState): BalanceState {
  * The partner API reports the balance only inside an order's keys answer. So the balance is read
  * from the keys of the most recent completed order; the keys themselves are dropped on the spot
  * (only `balance` leaves this function) and never stored, logged or shown. The reading is kept on the
- * shared state: one partner read per BALANCE_CACHE_SECONDS serves every replica.
+ * shared state: one partner read per cache period (tuning.balanceCacheSeconds) serves every replica.
  */
 export function createBalanceService(options: BalanceServiceOptions): BalanceService {
   const { partner, state, logger } = options;

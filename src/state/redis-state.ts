@@ -10,7 +10,7 @@ export interface RedisStateOptions {
   logger: AppLogger;
   /** How long start-up tries to reach Redis before giving up. */
   connectTimeoutMs?: number | undefined;
-  /** REDIS_COMMAND_TIMEOUT_MS: how long a command waits for Redis's answer before Redis counts as down. */
+  /** tuning.redisCommandTimeoutMs: how long a command waits for Redis's answer before Redis counts as down. */
   commandTimeoutMs?: number | undefined;
 }
 
@@ -71,7 +71,7 @@ class BoundedRateLimiterRedis extends RateLimiterRedis {
 /**
  * The Redis backend. Commands fail at once while the connection is down (no offline queue, so no
  * request waits on a dead Redis); the client reconnects by itself with a capped backoff. A Redis that
- * stops answering is down too: a command not answered within REDIS_COMMAND_TIMEOUT_MS drops the
+ * stops answering is down too: a command not answered within the command timeout drops the
  * connection and starts connecting again. An outage is
  * logged once when it starts and once when it ends, never once per request.
  */
@@ -153,7 +153,7 @@ export async function createRedisState(options: RedisStateOptions): Promise<Shar
     }
   }
 
-  /** A command's answer within REDIS_COMMAND_TIMEOUT_MS; none: Redis has stalled, connect again. */
+  /** A command's answer within the command timeout; none: Redis has stalled, connect again. */
   async function bounded<T>(command: () => Promise<T>): Promise<T> {
     try {
       return await within(command(), commandTimeoutMs, `Redis at ${where} did not answer`);
