@@ -92,7 +92,8 @@ const partner = group(
 const slack = group(
   'Slack',
   "The app's credentials from <https://api.slack.com/apps> and how Slack is reached. See " +
-    '[operations.md](operations.md#create-the-slack-app) for creating the app from `manifest.yml`.',
+    '[operations.md](operations.md#install) for creating the app from what `npm run manifest` writes, ' +
+    'and which secrets each mode needs.',
   {
     SLACK_BOT_TOKEN: botToken().doc(
       'The bot token (_OAuth & Permissions_ → _Bot User OAuth Token_). Checked with Slack at start-up.',
@@ -111,7 +112,8 @@ const slack = group(
       'unset (HTTP mode)',
     ).doc(
       'An app-level token with `connections:write`. When set, Order Desk runs in Socket Mode: ' +
-        "no public URL needed, and the manifest's request URLs are not used.",
+        'Slack reaches it without a public URL (image keys still need `PUBLIC_URL`), and ' +
+        '`npm run manifest` turns Socket Mode on.',
       { secret: true, example: 'xapp-your-app-token' },
     ),
     SLACK_API_URL: optionalUrl(
@@ -244,7 +246,7 @@ const orders = group(
     // The partner platform's page of an order: a link button on cards, and links that unfurl.
     ORDER_LINK_TEMPLATE: orderLinkTemplate().doc(
       "The partner platform's page of an order. Cards get an _Open in the partner platform_ link and " +
-        "posted links unfurl; put its host in `manifest.yml`'s `unfurl_domains`.",
+        "posted links unfurl; `npm run manifest` puts its host in the manifest's `unfurl_domains`.",
       { example: 'https://partner.example.com/orders/{id}' },
     ),
   },
