@@ -52,9 +52,9 @@ const MAX_OFFSET = MATCH_COUNT_CAP;
 const MAX_PAGE = 500;
 /**
  * Text under three code points has no trigram to look up: it is a substring test on each row, and one
- * that matches nothing read every row (about 1 s at 1,000,000 orders, during which better-sqlite3
- * answers nobody else). It is tested on the newest this many orders only (at 1,000,000 orders: 19-33 ms;
- * 50,000 took 36-70 ms, which showed in the acks beside it in bench section 11).
+ * that matches nothing read every row, during which better-sqlite3 answers nobody else. It is tested
+ * on the newest this many orders only: few enough that the commands answered beside it keep their ack
+ * times (a larger window showed in them: the searches-beside-commands bench).
  */
 export const SHORT_TEXT_WINDOW = 20_000;
 
@@ -67,8 +67,8 @@ function likeContaining(text: string): string {
  * SQLite, an amount range (the Search orders form): `index` when fewer than MANY_MATCHES orders fall
  * in it (read them through orders_amount_created, then sort them), else `walk` (newest first, testing
  * each: the page fills at once). Without the choice SQLite, which keeps no statistics here, took
- * either plan for either range: a range few orders fall in walked every order (0.4-1.3 s at
- * 1,000,000 orders, when the process answers nobody else), a common one sorted all of them.
+ * either plan for either range: a range few orders fall in walked every order (while the process
+ * answers nobody else), a common one sorted all of them.
  */
 type AmountPlan = 'index' | 'walk';
 

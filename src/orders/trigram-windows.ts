@@ -1,15 +1,14 @@
 // PostgreSQL's trigram index (pg_trgm's GIN) answers `search_text LIKE '%text%'` by reading the list
 // of rows holding each trigram of the text, whole. A trigram most orders share (the "202" and "026" of
-// every PO-2026-… reference, the "000" of zero-padded numbers) costs a list of a million rows at
-// 1,000,000 orders: 13 ms for part of one reference, where its rare trigrams alone take 1 ms. So the
-// index is asked only for the parts of the text made of rare trigrams, and the whole text is then
-// checked on those few rows: the same answer, without reading the common lists. Which trigrams are
-// rare is learnt from a sample of the orders' search texts.
+// every PO-2026-… reference, the "000" of zero-padded numbers) costs a list as long as the order copy,
+// where the text's rare trigrams alone name a few rows. So the index is asked only for the parts of
+// the text made of rare trigrams, and the whole text is then checked on those few rows: the same
+// answer, without reading the common lists. Which trigrams are rare is learnt from a sample of the
+// orders' search texts.
 //
-// Kept because it pays (issue 24 asked to drop it unless it did): at 1,000,000 orders on PostgreSQL,
-// part of one reference searched through the whole text took p50 26 ms and p99 38 ms; through its
-// rare parts, p50 3.9 ms and p99 12.2 ms (npm run bench, section 8, 2026-11-25), against a goal of
-// 20 ms p99. SQLite needs none of this: its FTS5 trigram index answers the same search in 14 ms p99.
+// Kept because it pays: without it, part of one reference searched at a million orders reaches the
+// p99 goal of the order copy search (docs/benchmarks.md) and takes several times longer at the median.
+// SQLite needs none of this: its FTS5 trigram index answers the same search well within that goal.
 
 /** A sample of search texts: how many hold each trigram, and the texts (to count a part's matches). */
 export interface TrigramSample {
