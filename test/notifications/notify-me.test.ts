@@ -228,6 +228,15 @@ describe('Notify me', () => {
     await h.desk.deps.notifications.endWatch(USERS.member, fresh.id, time.now(), 'test');
   });
 
+  it('a button whose ID is another order’s reference (not its ID) starts no watch on that other order', async () => {
+    // The ID the button carries has the shape of an order ID, no order has it, and an unsettled order
+    // has it as its reference: the partner's search finds that order, which is not the one clicked.
+    const other = h.simulator.addOrder({ status: 'PROCESSING', reference_id: 'ZZ9REF0001' });
+    const answer = await clickNotifyMe(USERS.member, 'ZZ9REF0001');
+    expect(answer).toContain('The partner has no order `ZZ9REF0001`');
+    expect(await watched(USERS.member)).not.toContain(other.id);
+  });
+
   it('at NOTIFY_ME_MAX_WATCHES running watches, Notify me says so and stores nothing; one ended, it works again', async () => {
     const [first, second, third] = [await pendingOrder(), await pendingOrder(), await pendingOrder()];
     if (!first || !second || !third) throw new Error('fixture');

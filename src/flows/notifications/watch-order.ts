@@ -70,16 +70,18 @@ async function orderToWatch(
   const copy = await deps.orderIndex.get(orderId);
   if (copy) return { kind: 'order', order: copy };
   const found = await findExactOrder(deps, orderId, { where: 'notify me', userId });
-  switch (found.kind) {
+  // The finder also matches references: an order whose reference equals this ID is another order.
+  const exact = found.kind === 'found' && found.order.id !== orderId ? { kind: 'none' as const } : found;
+  switch (exact.kind) {
     case 'found':
-      return { kind: 'order', order: found.order };
+      return { kind: 'order', order: exact.order };
     case 'none':
       deps.logger.info({ userId, orderId }, 'watch refused: the partner has no such order');
       return { kind: 'answer', message: renderWatchUnknownOrder(orderId) };
     case 'several':
-      return { kind: 'answer', message: renderWatchSeveralOrders(orderId, found.orders.length) };
+      return { kind: 'answer', message: renderWatchSeveralOrders(orderId, exact.orders.length) };
     case 'failed':
       // Logged once with its trace ID by findExactOrder; nothing is stored on an unchecked ID.
-      return { kind: 'answer', message: renderWatchNotChecked(orderId, found.error) };
+      return { kind: 'answer', message: renderWatchNotChecked(orderId, exact.error) };
   }
 }
