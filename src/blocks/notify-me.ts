@@ -43,18 +43,6 @@ export function renderWatchUnknownOrder(orderId: string): SlackMessage {
   };
 }
 
-/** The ID is the reference of several orders: a watch is for one order. */
-export function renderWatchSeveralOrders(orderId: string, count: number): SlackMessage {
-  return {
-    text: notificationText(`${orderId} is the reference of ${count} orders: Order Desk is not watching it`),
-    blocks: [
-      section(
-        `:mag: *${code(orderId)} is the reference of ${count} orders,* so Order Desk is not watching it. Look it up with \`/order\` and press Notify me on the card of the order you mean.`,
-      ),
-    ],
-  };
-}
-
 /** The partner could not say whether the order exists: nothing is stored; try again. */
 export function renderWatchNotChecked(orderId: string, error: PartnerApiError): SlackMessage {
   const trace = error.traceId ? ` Trace ID \`${escapeMrkdwn(error.traceId)}\`.` : '';

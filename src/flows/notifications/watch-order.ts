@@ -8,14 +8,13 @@ import {
 import {
   renderWatchLimitReached,
   renderWatchNotChecked,
-  renderWatchSeveralOrders,
   renderWatchUnknownOrder,
 } from '../../blocks/notify-me.js';
 import type { SlackMessage } from '../../blocks/types.js';
 import { WATCH_DURATION_MS } from '../../notifications/notifier.js';
 import type { OrderSummary } from '../../partner-api/index.js';
 import { isSettled } from '../../partner-api/statuses.js';
-import { type FindOrderDeps, findExactOrder } from '../find-order.js';
+import { type FindOrderDeps, findExactOrder, orderWithId } from '../find-order.js';
 
 export type WatchDeps = FindOrderDeps &
   Pick<AppDeps, 'logger' | 'notifications' | 'now' | 'orderIndex' | 'currency' | 'maxWatchesPerUser'>;
@@ -70,18 +69,12 @@ async function orderToWatch(
   const copy = await deps.orderIndex.get(orderId);
   if (copy) return { kind: 'order', order: copy };
   const found = await findExactOrder(deps, orderId, { where: 'notify me', userId });
-  // The finder also matches references: an order whose reference equals this ID is another order.
-  const exact = found.kind === 'found' && found.order.id !== orderId ? { kind: 'none' as const } : found;
-  switch (exact.kind) {
-    case 'found':
-      return { kind: 'order', order: exact.order };
-    case 'none':
-      deps.logger.info({ userId, orderId }, 'watch refused: the partner has no such order');
-      return { kind: 'answer', message: renderWatchUnknownOrder(orderId) };
-    case 'several':
-      return { kind: 'answer', message: renderWatchSeveralOrders(orderId, exact.orders.length) };
-    case 'failed':
-      // Logged once with its trace ID by findExactOrder; nothing is stored on an unchecked ID.
-      return { kind: 'answer', message: renderWatchNotChecked(orderId, exact.error) };
-  }
+  // Logged once with its trace ID by findExactOrder; nothing is stored on an unchecked ID.
+  if (found.kind === 'failed')
+    return { kind: 'answer', message: renderWatchNotChecked(orderId, found.error) };
+  // The finder also matches references: an order whose reference merely equals this ID is another order.
+  const order = orderWithId(found, orderId);
+  if (order) return { kind: 'order', order };
+  deps.logger.info({ userId, orderId }, 'watch refused: the partner has no such order');
+  return { kind: 'answer', message: renderWatchUnknownOrder(orderId) };
 }
