@@ -4,9 +4,9 @@ import type { Block, IndexCoverage, RenderOptions, SlackMessage } from './types.
 
 export type { IndexCoverage } from './types.js';
 
-/** "synced <date>" or "not synced yet": how fresh the copy is. */
+/** "synced <date>": how fresh the copy is. */
 export function synced(coverage: IndexCoverage, options: RenderOptions): string {
-  return coverage.syncedAt ? `synced ${slackDate(coverage.syncedAt, options.now)}` : 'not synced yet';
+  return `synced ${slackDate(coverage.syncedAt, options.now)}`;
 }
 
 /** A small-print line saying the list comes from Order Desk's copy, and how complete it is. */

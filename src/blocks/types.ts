@@ -29,14 +29,13 @@ export interface ExampleOrder {
   productTitle: string | null;
 }
 
-/** The newest orders as read, with the total the partner API reported beside them. */
 /** How far Order Desk's copy of the order history goes, for a note under answers read from it. */
 export interface IndexCoverage {
   orders: number;
   /** The backfill has read the whole history. */
   complete: boolean;
-  /** When the newest orders were last read (ISO), if ever. */
-  syncedAt: string | null;
+  /** When the newest orders were last read (ISO). */
+  syncedAt: string;
 }
 
 export interface RecentOrdersShown {

@@ -1,3 +1,4 @@
+import { copyCoverage, copyIsCurrent } from '../orders/copy-rule.js';
 import type { OrderIndex } from '../orders/order-index.js';
 import type { OrderSync } from '../orders/order-sync.js';
 import type { OrderSummary, PartnerClient } from '../partner-api/index.js';
@@ -6,8 +7,6 @@ import { ordersBetween } from './history-window.js';
 /** Where a range of the history was read, for the message that comes with figures or a file. */
 export type HistorySource = { kind: 'index'; syncedAt: string } | { kind: 'partner' };
 
-// The copy stands in for the partner when it holds the whole history and its newest orders are this fresh.
-const FRESH_MS = 60_000;
 // Pages of 500 from the copy, as from the partner (its largest page): each page's rows are garbage by
 // the next, so memory stays flat however long the range.
 const INDEX_PAGE = 500;
@@ -20,9 +19,8 @@ export interface HistoryDeps {
 }
 
 /**
- * The orders created in a range, page by page: from Order Desk's copy when it covers the range (the
- * backfill is done and the newest orders were read less than a minute ago), else from the partner API
- * as before. Says which, so the answer can.
+ * The orders created in a range, page by page: from Order Desk's copy while it is current (the one
+ * rule, orders/copy-rule.ts), else from the partner API. Says which, so the answer can.
  */
 export async function historyBetween(
   deps: HistoryDeps,
@@ -42,10 +40,8 @@ export async function historyBetween(
 async function indexCovers(deps: HistoryDeps): Promise<string | undefined> {
   if (!deps.orderIndex || !deps.orderSync) return undefined;
   try {
-    const status = await deps.orderSync.status();
-    const syncedAt = status.lastFollowAt;
-    if (status.backfill.done && syncedAt && deps.now().getTime() - Date.parse(syncedAt) < FRESH_MS)
-      return syncedAt;
+    const coverage = copyCoverage(await deps.orderSync.status());
+    if (copyIsCurrent(coverage, deps.now())) return coverage.syncedAt;
   } catch {
     // The database cannot say: the partner answers, as before.
   }

@@ -6,6 +6,7 @@ import {
   type SlackMessage,
   stampedFromIndex,
 } from '../blocks/index.js';
+import { copyCoverage } from '../orders/copy-rule.js';
 import type { OrderSummary, PartnerApiError } from '../partner-api/index.js';
 import { cardOptions, renderOptions } from './render-options.js';
 
@@ -25,9 +26,7 @@ export type IndexDeps = Pick<
  */
 export async function indexCoverage(deps: Pick<IndexDeps, 'orderSync'>): Promise<IndexCoverage | undefined> {
   try {
-    const status = await deps.orderSync.status();
-    if (!status.lastFollowAt) return undefined;
-    return { orders: status.orders, complete: status.backfill.done, syncedAt: status.lastFollowAt };
+    return copyCoverage(await deps.orderSync.status());
   } catch {
     return undefined;
   }

@@ -1,17 +1,15 @@
 import type { AppDeps } from '../app/deps.js';
 import type { IndexCoverage } from '../blocks/index.js';
+import { copyIsCurrent } from '../orders/copy-rule.js';
 import { isPartnerApiError, type PartnerApiError, type RecentOrders } from '../partner-api/index.js';
 import { type FailureContext, logPartnerFailure } from '../services/partner-failures.js';
 import { copyCanAnswer, indexCoverage } from './index-answers.js';
 
-// The most recent orders, one answer for `/order` with no text and the Home tab: the copy while the
-// sync keeps it fresh, else the partner, and the copy again, stamped, when the partner is not
-// answering. Both surfaces say the same thing at the same moment.
+// The most recent orders, one answer for `/order` with no text and the Home tab: the copy while it is
+// current (orders/copy-rule.ts), else the partner, and the copy again, stamped, when the partner is
+// not answering. Both surfaces say the same thing at the same moment.
 
 export const RECENT_ORDERS_SHOWN = 5;
-
-// The copy stands in for the partner, unstamped, while its newest orders are this fresh.
-const FRESH_COPY_MS = 5 * 60_000;
 
 export type RecentOrdersDeps = Pick<AppDeps, 'logger' | 'now' | 'orderIndex' | 'orderSync' | 'partner'>;
 
@@ -22,8 +20,7 @@ export type RecentAnswer =
 
 export async function recentOrders(deps: RecentOrdersDeps, context: FailureContext): Promise<RecentAnswer> {
   const coverage = await indexCoverage(deps);
-  const fresh = coverage?.syncedAt && deps.now().getTime() - Date.parse(coverage.syncedAt) < FRESH_COPY_MS;
-  if (fresh) {
+  if (copyIsCurrent(coverage, deps.now())) {
     const copy = await newestInCopy(deps);
     if (copy) return copy;
   }
