@@ -60,7 +60,7 @@ const partner = createPartnerClient({
   queryParams: { search: 'search', page: 'page', limit: 'limit' },
 });
 const client = new WebClient(token, { slackApiUrl, retryConfig: { retries: 0 } });
-const delivery = createSlackDelivery(client, { logger });
+const delivery = createSlackDelivery({ logger });
 
 // `index-export`: the same export, read from Order Desk's order index (seeded from the partner first,
 // not timed), as when the index covers the range.

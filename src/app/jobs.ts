@@ -52,10 +52,6 @@ export function buildJobs(options: BuildOptions, services: Services): Jobs {
       },
     ],
   });
-  const countOutcome = (kind: 'subscription', outcome: string) => {
-    metrics.notifications.inc({ kind, outcome });
-    metrics.outboxPosts.inc({ kind, outcome });
-  };
   // The order events job also delivers the outbox, every kind (notifications/notifier.ts says why).
   const notifier = createNotifier({
     store: notifications,
@@ -70,7 +66,7 @@ export function buildJobs(options: BuildOptions, services: Services): Jobs {
     currency: env.CURRENCY,
     orderLinks: deps.orderLinks,
     clock: options.jobClock,
-    onOutcome: countOutcome,
+    onOutcome: (kind, outcome) => metrics.outboxPosts.inc({ kind, outcome }),
   });
   const balanceWatch = createBalanceWatch({
     balance,

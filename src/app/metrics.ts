@@ -32,7 +32,6 @@ export interface AppMetrics {
   reveals: Counter<'outcome'>;
   unfurls: Counter<'outcome'>;
   workObjectPanels: Counter<'outcome'>;
-  notifications: Counter<'kind' | 'outcome'>;
   outboxPosts: Counter<'kind' | 'outcome'>;
   outboxEnqueueFailures: Counter<'kind'>;
   slackDeliveries: Counter<'kind' | 'outcome'>;
@@ -222,12 +221,6 @@ export function createMetrics(): AppMetrics {
       name: 'order_desk_work_object_panels_total',
       help: 'Work Object details panels answered: live, copy, not_found, refused_<reason>, partner_failed, slack_failed, error',
       labelNames: ['outcome'],
-      registers,
-    }),
-    notifications: new Counter({
-      name: 'order_desk_notifications_total',
-      help: 'Order event posts (kind: watch, subscription, notice): sent, dropped (why) or retried',
-      labelNames: ['kind', 'outcome'],
       registers,
     }),
     outboxPosts: new Counter({

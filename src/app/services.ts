@@ -151,7 +151,7 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
   // app, so every service exists before the routes and listeners that use it.
   const slack = new WebClient(env.SLACK_BOT_TOKEN, clientOptions);
   const now = options.now ?? (() => new Date());
-  const delivery = createSlackDelivery(slack, {
+  const delivery = createSlackDelivery({
     logger,
     maxWaitMs: tuning.slackDeliveryMaxWaitSeconds * 1000,
     // The app's one clock: a delivery waits out Retry-After and its back-off on it, as the jobs do.
@@ -175,6 +175,13 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
   // Every post that must arrive once (order events, balance alerts, the digest, audit lines): one
   // table, one relay; the order events job delivers what its producers did not (jobs.ts).
   const outbox = createOutboxStore(db);
+  const channelSharing = createChannelSharing({
+    client: slack,
+    state,
+    allowExternal: env.ALLOW_EXTERNAL_SHARING,
+    logger,
+    onSlackError,
+  });
   const relay = createOutboxRelay({
     store: outbox,
     delivery,
@@ -183,11 +190,17 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
     now,
     channelPostsPerSecond: tuning.channelPostsPerSecond,
     deliveryMaxWaitMs: tuning.slackDeliveryMaxWaitSeconds * 1000,
-    onOutcome: (kind, outcome) => {
-      metrics.outboxPosts.inc({ kind, outcome });
-      if (kind === 'watch' || kind === 'subscription' || kind === 'notice')
-        metrics.notifications.inc({ kind, outcome });
+    threads: notifications,
+    // A channel shared with another organisation since it was subscribed gets no more order data;
+    // Slack not saying for now: tried again later.
+    async refusal(post) {
+      if (post.kind !== 'subscription') return undefined;
+      const sharing = await channelSharing.check(post.target);
+      if (sharing.allowed) return undefined;
+      if (sharing.reason === 'external') return 'shared_externally';
+      throw new Error('Slack could not say whether the channel is shared with another organisation');
     },
+    onOutcome: (kind, outcome) => metrics.outboxPosts.inc({ kind, outcome }),
   });
   // Not asked while the database is away: a scrape does not wait for it.
   metrics.sources.outboxPending = async () => (db.isUp() ? outbox.pendingCount() : undefined);
@@ -276,13 +289,7 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
     eventDedup: createEventDedup(state),
     delivery,
     metrics,
-    channelSharing: createChannelSharing({
-      client: slack,
-      state,
-      allowExternal: env.ALLOW_EXTERNAL_SHARING,
-      logger,
-      onSlackError,
-    }),
+    channelSharing,
     orderLinks: createOrderLinks(env.ORDER_LINK_TEMPLATE),
     panelDeadlineMs: tuning.workObjectPanelDeadlineMs,
     logger,

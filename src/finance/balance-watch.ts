@@ -77,8 +77,6 @@ export function createBalanceWatch(options: BalanceWatchOptions): BalanceWatch {
   const { state, logger, db, relay, channelId } = options;
   const log = logger.child({ component: 'balance-watch' });
   const intervalMs = options.intervalSeconds * 1000;
-  /** Announcements this round wrote (claimed by it), to post after the older ones still due. */
-  const announced: string[] = [];
   /** The state as this process last read or wrote it: what a round decides on when the database is away. */
   let lastKnown: WatchState | undefined;
 
@@ -90,9 +88,7 @@ export function createBalanceWatch(options: BalanceWatchOptions): BalanceWatch {
     decide: (previous: WatchState) => { next: WatchState; messages: SlackMessage[] } | undefined,
   ): Promise<void> {
     let decidedMessages: SlackMessage[] | undefined;
-    let written: string[] = [];
     for (let attempt = 0; attempt < 5; attempt++) {
-      written = [];
       const committed = await db
         .run((kysely) =>
           kysely.transaction().execute(async (trx) => {
@@ -131,9 +127,8 @@ export function createBalanceWatch(options: BalanceWatchOptions): BalanceWatch {
                 target: channelId,
                 body: message,
               }));
-              // Claimed by this round, which posts them right after (deliverPending).
-              await insertOutboxRows(trx, announcements, at, relay.claimUntil('finance_alert'));
-              written = announcements.map((entry) => entry.dedupeKey);
+              // Posted right after by this round (deliverPending), or by the sweep if it is first.
+              await insertOutboxRows(trx, announcements, at);
             }
             lastKnown = next;
             return true;
@@ -152,10 +147,7 @@ export function createBalanceWatch(options: BalanceWatchOptions): BalanceWatch {
           }
           throw error;
         });
-      if (committed) {
-        announced.push(...written);
-        return;
-      }
+      if (committed) return;
     }
     throw new Error('the balance alert state kept changing under this round');
   }
@@ -163,9 +155,7 @@ export function createBalanceWatch(options: BalanceWatchOptions): BalanceWatch {
   /** Posts the announcements decided and not yet posted (this round's and earlier ones), oldest first. */
   async function deliverPending(signal: AbortSignal): Promise<void> {
     if (!channelId) return;
-    const results = await relay.deliverDue({ signal, kind: 'finance_alert' });
-    for (const key of announced.splice(0)) results.push(await relay.deliver(key, signal, { owned: true }));
-    for (const result of results) {
+    for (const result of await relay.deliverDue({ signal, kind: 'finance_alert' })) {
       if (result.outcome !== 'retry' && result.outcome !== 'dropped') continue;
       const givingUp = result.outcome === 'dropped';
       log.error(
@@ -285,8 +275,6 @@ export function createBalanceWatch(options: BalanceWatchOptions): BalanceWatch {
     backoff: { firstMs: Math.min(30_000, intervalMs), maxMs: 10 * 60_000 },
     clock: options.clock ?? { now: () => options.now().getTime(), sleep: systemClock.sleep },
     async round(signal) {
-      // A round that broke off earlier left its claims to lapse: the sweep or a later round posts them.
-      announced.length = 0;
       try {
         return await round(signal);
       } catch (error) {

@@ -54,7 +54,7 @@ export interface DailyDigestOptions {
   state: SharedState;
   /** The day's digest is a row there (`digest:<channel>:<day>`): "already sent" is that row. */
   outbox: Pick<OutboxStore, 'find' | 'enqueue'>;
-  relay: Pick<OutboxRelay, 'deliver' | 'claimUntil'>;
+  relay: Pick<OutboxRelay, 'deliver'>;
   /** A digest composed while the database could not be written (it is in the log). */
   onEnqueueFailure?: (() => void) | undefined;
   balance: Pick<BalanceService, 'current'>;
@@ -217,7 +217,6 @@ export function createDailyDigest(options: DailyDigestOptions): DailyDigest {
     const key = `digest:${channelId}:${day}`;
     // Checked before composing: a day already in the outbox is not composed again every minute.
     let row = await outbox.find(key);
-    let owned = false;
     if (!row) {
       const retryKey = `digest:retry:${day}`;
       const retry = await state.get<Retry>(retryKey);
@@ -233,13 +232,10 @@ export function createDailyDigest(options: DailyDigestOptions): DailyDigest {
       }
       // Another replica that composed it too enqueued the same key: one row, one post.
       try {
-        // Claimed as it is enqueued: posted right below, not by a sweep of the outbox meanwhile.
-        owned =
-          (await outbox.enqueue(
-            [{ dedupeKey: key, kind: 'digest', target: channelId, body: message }],
-            options.now(),
-            relay.claimUntil('digest'),
-          )) === 1;
+        await outbox.enqueue(
+          [{ dedupeKey: key, kind: 'digest', target: channelId, body: message }],
+          options.now(),
+        );
       } catch (error) {
         options.onEnqueueFailure?.();
         log.error(
@@ -254,7 +250,8 @@ export function createDailyDigest(options: DailyDigestOptions): DailyDigest {
     }
     if (row?.status === 'sent') return 'already_sent';
     if (row?.status === 'dropped') return 'gave_up';
-    const delivered = await relay.deliver(key, signal, { owned });
+    // Posted at once (claimed first, as the sweep does): by this check, or by a sweep that came first.
+    const delivered = await relay.deliver(key, signal);
     switch (delivered.outcome) {
       case 'sent':
         log.info({ event: 'digest', day, channel: channelId }, 'daily digest posted');

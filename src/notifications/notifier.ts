@@ -7,14 +7,7 @@ import {
 import { createPeriodicJob, type JobClock, systemClock, type TurnOutcome } from '../jobs/index.js';
 import type { AppLogger } from '../logger.js';
 import type { OrderEvent, OrderIndex } from '../orders/order-index.js';
-import type {
-  KindHandler,
-  OutboxEntry,
-  OutboxRelay,
-  OutboxStore,
-  PendingPost,
-  SendResult,
-} from '../outbox/index.js';
+import type { Delivered, OutboxEntry, OutboxRelay, OutboxStore } from '../outbox/index.js';
 import type { OrderSummary } from '../partner-api/index.js';
 import { isSettled } from '../partner-api/statuses.js';
 import type { Authorizer } from '../services/authorization.js';
@@ -25,10 +18,10 @@ import { subscriptionMatches, watchAnswered } from './filters.js';
 import type { NotificationStore, Subscription, Watch } from './notification-store.js';
 
 // Order events in Slack. One replica at a time (a periodic job, see jobs/) reads the order index's
-// new events, decides who is told (watches, channel subscriptions) and writes one outbox row per post
-// under a unique key; then the outbox's relay posts what is due, of every kind (balance alerts, the
-// digest and audit lines too: their producers try theirs at once, this round catches up on whatever
-// was not posted). Delivery stays in this job rather than a job of its own: it already runs every
+// new events, decides who is told (watches, channel subscriptions), renders each post and writes one
+// outbox row per post under a unique key; then the outbox's relay posts what is due, of every kind
+// (balance alerts, the digest and audit lines too: their producers try theirs at once, this round
+// catches up on whatever was not posted). Delivery stays in this job rather than a job of its own: it already runs every
 // second on one replica under its lease (so order events keep each channel's pace across replicas),
 // and a second loop and lease for the same rows would add a job without anything a user feels. The
 // rows are in the database, so a restart, or another replica taking over, carries on where it stopped.
@@ -92,7 +85,7 @@ export function createNotifier(options: NotifierOptions): Notifier {
     const events = await orderIndex.events(cursor, EVENTS_PER_ROUND);
     if (events.length === 0) return 0;
     // Two reads a round, whatever the number of events: most events concern no one (the order is
-    // read only when a subscription could want it). Every active subscription, not the first so many:
+    // read only when a subscription or a watch could want it). Every active subscription, not the first so many:
     // the cursor moves past these events, so one left out would never hear of them.
     const subscriptions = await store.activeSubscriptions();
     const watches = new Map<string, Watch[]>();
@@ -100,10 +93,20 @@ export function createNotifier(options: NotifierOptions): Notifier {
       watches.set(watch.orderId, [...(watches.get(watch.orderId) ?? []), watch]);
     const entries: OutboxEntry[] = [];
     const orders = new Map<string, OrderSummary | undefined>();
+    /** Watches answered in this batch, ended once their posts are written. */
+    const answered = new Map<Watch, 'notified' | 'no_access'>();
     for (const event of events) {
-      if (subscriptions.length > 0 && !orders.has(event.orderId))
+      // A watch ends with a status change to a settled status, or with the order first seen settled.
+      const settles = event.kind === 'status' || isSettled(event.toStatus);
+      const eventWatches = settles
+        ? (watches.get(event.orderId) ?? []).filter(
+            (watch) => !answered.has(watch) && watchAnswered(watch.createdAt, event),
+          )
+        : [];
+      if ((subscriptions.length > 0 || eventWatches.length > 0) && !orders.has(event.orderId))
         orders.set(event.orderId, await orderIndex.get(event.orderId));
       const order = orders.get(event.orderId);
+      if (!order) continue;
       // One post per channel and event, however many of the channel's subscriptions match it.
       const channels = new Set<string>();
       for (const subscription of subscriptions) {
@@ -115,25 +118,35 @@ export function createNotifier(options: NotifierOptions): Notifier {
           kind: 'subscription',
           target: subscription.channelId,
           orderId: event.orderId,
-          eventId: event.id,
           subscriptionId: subscription.id,
+          body: {
+            ...renderSubscriptionPost(order, event, { ...renderOptions(), inThread: false }),
+            reply: renderSubscriptionPost(order, event, { ...renderOptions(), inThread: true }),
+          },
         });
       }
-      // A watch ends with a status change to a settled status, or with the order first seen settled.
-      if (event.kind === 'status' || isSettled(event.toStatus)) {
-        for (const watch of watches.get(event.orderId) ?? []) {
-          if (!watchAnswered(watch.createdAt, event)) continue;
-          entries.push({
-            dedupeKey: `watch:${watch.userId}:${watch.orderId}:${watch.createdAt.toISOString()}`,
-            kind: 'watch',
-            target: watch.userId,
-            orderId: event.orderId,
-            eventId: event.id,
-          });
+      for (const watch of eventWatches) {
+        // Someone no longer allowed to see orders gets nothing, and their watch ends.
+        const access = await options.auth.canUseOrders(watch.userId);
+        answered.set(watch, access.allowed ? 'notified' : 'no_access');
+        if (!access.allowed) {
+          log.info(
+            { userId: watch.userId, orderId: order.id, reason: access.reason },
+            'watch ended: no access',
+          );
+          continue;
         }
+        entries.push({
+          dedupeKey: `watch:${watch.userId}:${watch.orderId}:${watch.createdAt.toISOString()}`,
+          kind: 'watch',
+          target: watch.userId,
+          orderId: event.orderId,
+          body: renderWatchNotification(order, event, { ...renderOptions(), variant: 'notification' }),
+        });
       }
     }
     await outbox.enqueue(entries, now());
+    for (const [watch, reason] of answered) await store.endWatch(watch.userId, watch.orderId, now(), reason);
     await orderIndex.writeCursor(CURSOR, String(nextCursor(cursor, events)), now());
     return events.length;
   }
@@ -185,111 +198,8 @@ export function createNotifier(options: NotifierOptions): Notifier {
     orderLink: options.orderLinks ? (id: string) => options.orderLinks?.linkFor(id) ?? '' : undefined,
   });
 
-  /** The order and event a post is about; undefined when the index no longer has them. */
-  async function subjectOf(post: PendingPost) {
-    const event = post.eventId === undefined ? undefined : await eventOf(post.eventId);
-    const order = post.orderId ? await orderIndex.get(post.orderId) : undefined;
-    return event && order ? { event, order } : undefined;
-  }
-  const gone = {
-    sent: false,
-    reason: 'the event or its order is no longer in the index',
-    outcome: 'dropped_gone',
-  } as const;
-
-  const watchPosts: KindHandler = {
-    async send(post, context): Promise<SendResult> {
-      const subject = await subjectOf(post);
-      if (!subject) return gone;
-      const { order, event } = subject;
-      // Access is checked again when the message is sent: someone no longer allowed gets nothing.
-      const access = await options.auth.canUseOrders(post.target);
-      if (!access.allowed)
-        return {
-          sent: false,
-          reason: `no access: ${access.reason}`,
-          outcome: 'dropped_no_access',
-          async after() {
-            await store.endWatch(post.target, order.id, now(), 'no_access');
-            log.info(
-              { userId: post.target, orderId: order.id, reason: access.reason },
-              'watch ended: no access',
-            );
-          },
-        };
-      const message = renderWatchNotification(order, event, { ...renderOptions(), variant: 'notification' });
-      const ts = await context.post(await context.dmChannelOf(post.target), message);
-      return {
-        sent: true,
-        ts,
-        after: async () => {
-          await store.endWatch(post.target, order.id, now(), 'notified');
-        },
-      };
-    },
-  };
-
-  const subscriptionPosts: KindHandler = {
-    async send(post, context): Promise<SendResult> {
-      const subject = await subjectOf(post);
-      if (!subject) return gone;
-      const { order, event } = subject;
-      const subscription = await store.subscription(post.subscriptionId ?? '');
-      if (!subscription || subscription.pausedAt)
-        return {
-          sent: false,
-          reason: subscription ? 'subscription paused' : 'subscription removed',
-          outcome: 'dropped_removed',
-        };
-      const sharing = await options.channelSharing.check(post.target);
-      if (!sharing.allowed) {
-        // Shared with another organisation since it was subscribed (Slack Connect): paused, as a
-        // channel Slack refuses. Slack not saying for now: a later round asks again.
-        if (sharing.reason !== 'external')
-          throw new Error('Slack could not say whether the channel is shared with another organisation');
-        await pause(post, subscription, 'shared_externally');
-        return { sent: false, reason: 'shared_externally', outcome: 'paused_shared_externally' };
-      }
-      const threadTs = await store.threadOf(post.target, order.id);
-      const message = renderSubscriptionPost(order, event, {
-        ...renderOptions(),
-        inThread: Boolean(threadTs),
-      });
-      const ts = await context.post(post.target, message, threadTs);
-      return {
-        sent: true,
-        ts,
-        after: async () => {
-          if (!threadTs && ts) await store.setThread(post.target, order.id, ts, now());
-        },
-      };
-    },
-    // Slack will not post in the channel (archived, the bot removed): the subscription is paused.
-    async refused(post, code) {
-      const subscription = await store.subscription(post.subscriptionId ?? '');
-      if (!subscription || subscription.pausedAt) return false;
-      await outbox.markDropped(post.id, code, now());
-      await pause(post, subscription, code);
-      options.onOutcome?.('subscription', `paused_${code}`);
-      return true;
-    },
-  };
-  relay.handle('watch', watchPosts);
-  relay.handle('subscription', subscriptionPosts);
-
-  const eventCache = new Map<number, OrderEvent>();
-  async function eventOf(id: number): Promise<OrderEvent | undefined> {
-    const cached = eventCache.get(id);
-    if (cached) return cached;
-    const [event] = await orderIndex.events(id - 1, 1);
-    if (event?.id !== id) return undefined;
-    if (eventCache.size > 5_000) eventCache.clear();
-    eventCache.set(id, event);
-    return event;
-  }
-
   /** A refusal that waiting cannot fix: the subscription is paused, its posts dropped, its creator told. */
-  async function pause(post: PendingPost, subscription: Subscription, reason: string): Promise<void> {
+  async function pause(subscription: Subscription, reason: string): Promise<void> {
     const at = now();
     await store.pauseSubscription(subscription.id, reason, at);
     const dropped = await outbox.dropPendingOf(subscription.id, `subscription paused: ${reason}`, at);
@@ -311,7 +221,7 @@ export function createNotifier(options: NotifierOptions): Notifier {
     );
     subscription.pausedAt = at;
     log.warn(
-      { subscriptionId: subscription.id, channelId: post.target, reason, dropped: dropped + 1 },
+      { subscriptionId: subscription.id, channelId: subscription.channelId, reason, dropped: dropped + 1 },
       'subscription paused: Slack will not post in its channel; its creator is told',
     );
   }
@@ -321,7 +231,21 @@ export function createNotifier(options: NotifierOptions): Notifier {
     // Each post waits out 429s for a minute at most (outbox/relay.ts), then is tried again after
     // Retry-After: one slow channel does not hold up the others for long.
     const results = await relay.deliverDue({ signal, deadline });
+    for (const result of results) await pauseIfRefused(result);
     return results.filter((result) => result.outcome === 'sent').length;
+  }
+
+  /**
+   * Slack will not post in a subscribed channel (archived, the bot removed), or it was shared with
+   * another organisation since: the subscription is paused, once.
+   */
+  async function pauseIfRefused({ outcome, post, error }: Delivered): Promise<void> {
+    if (outcome !== 'dropped' || post?.kind !== 'subscription' || !post.subscriptionId) return;
+    const subscription = await store.subscription(post.subscriptionId);
+    if (!subscription || subscription.pausedAt) return;
+    const reason = error ?? 'refused';
+    await pause(subscription, reason);
+    options.onOutcome?.('subscription', `paused_${reason}`);
   }
 
   async function round(signal: AbortSignal): Promise<'ran'> {

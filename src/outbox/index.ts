@@ -2,17 +2,15 @@ export {
   createOutboxRelay,
   type Delivered,
   type DeliverOutcome,
-  type KindHandler,
   type OutboxRelay,
   type RelayOptions,
-  type SendContext,
-  type SendResult,
 } from './relay.js';
 export {
   createOutboxStore,
   insertOutboxRows,
   type OutboxEntry,
   type OutboxKind,
+  type OutboxMessage,
   type OutboxRow,
   type OutboxStatus,
   type OutboxStore,

@@ -9,40 +9,15 @@ import {
 } from '../services/slack-delivery.js';
 import type { OutboxKind, OutboxStore, PendingPost } from './store.js';
 
-// The one deliverer of the outbox. Every post goes through `send`: claimed first (compare and set in
-// the database), so two replicas, or a sweep and the round that enqueued it, never both post a row;
+// The one deliverer of the outbox, and its one path: a post is claimed first (compare and set in the
+// database), so two replicas, or a sweep and the producer that enqueued it, never both post a row;
 // posted at NOTIFY_CHANNEL_POSTS_PER_SECOND per channel at most, waiting out Slack's Retry-After;
 // then marked sent, retried later (Retry-After, or a back-off) or dropped. Marked after Slack's "ok":
-// a crash in between posts that one again at the next start (at least once).
+// a crash in between posts that one again at the next start (at least once). Every row carries its
+// message, rendered when it was decided: the relay knows no kind's content, only where it goes.
 
-/** What a kind's handler did with a post it was given (it claimed nothing, marks nothing). */
-export type SendResult =
-  | { sent: true; ts?: string | undefined; after?: (() => Promise<void>) | undefined }
-  | { sent: false; reason: string; outcome: string; after?: (() => Promise<void>) | undefined };
-
-/** A message as chat.postMessage takes it: the outbox carries it (its producers build it). */
-export interface OutboxMessage {
-  text: string;
-  blocks: object[];
-}
-
-export interface SendContext {
-  signal: AbortSignal;
-  /** chat.postMessage through the delivery (Retry-After, back-off), as this post's kind. */
-  post(channel: string, message: OutboxMessage, threadTs?: string): Promise<string | undefined>;
-  /** The direct message channel with a user. */
-  dmChannelOf(userId: string): Promise<string>;
-}
-
-/** How posts of one kind are made; order events register theirs (notifications/notifier.ts). */
-export interface KindHandler {
-  send(post: PendingPost, context: SendContext): Promise<SendResult>;
-  /**
-   * A refusal waiting cannot fix: true when the handler dealt with the row (a subscription paused,
-   * its posts dropped); otherwise the kind's policy applies.
-   */
-  refused?(post: PendingPost, code: string): Promise<boolean>;
-}
+/** Kinds whose target is a user: posted in the direct message channel with them. */
+const DIRECT: ReadonlySet<OutboxKind> = new Set(['watch', 'notice']);
 
 export type DeliverOutcome =
   | 'sent'
@@ -66,15 +41,11 @@ export interface Delivered {
 }
 
 export interface OutboxRelay {
-  /** Registers how posts of `kind` are made (body kinds have one built in). */
-  handle(kind: OutboxKind, handler: KindHandler): void;
-  /** Until when a producer that enqueues a post of `kind` and sends it at once claims it (store.enqueue). */
-  claimUntil(kind: OutboxKind): Date;
   /**
-   * Sends the post with this key now if it is pending and due, or `owned`: enqueued claimed by the
-   * caller (who just enqueued it, so that a sweep does not take it meanwhile).
+   * Sends the post with this key now if it is pending and due: what a producer calls right after
+   * enqueueing it, so that an alert, the digest or an audit line does not wait for the next sweep.
    */
-  deliver(dedupeKey: string, signal: AbortSignal, options?: { owned?: boolean }): Promise<Delivered>;
+  deliver(dedupeKey: string, signal: AbortSignal): Promise<Delivered>;
   /**
    * Sends what is due, each channel's posts in order, channels side by side, until `deadline`
    * (Date.now() scale) or the signal; `kind`: only that kind. Returns what happened to each post.
@@ -96,6 +67,16 @@ export interface RelayOptions {
   channelPostsPerSecond: number;
   /** SLACK_DELIVERY_MAX_WAIT_SECONDS: how long one post to a channel may keep trying (at most a minute). */
   deliveryMaxWaitMs: number;
+  /** Where each order's thread is in a channel (the first post about it there). */
+  threads: {
+    threadOf(channelId: string, orderId: string): Promise<string | undefined>;
+    setThread(channelId: string, orderId: string, ts: string, at: Date): Promise<void>;
+  };
+  /**
+   * Asked just before a post is sent: a reason not to send it drops it (a channel shared with another
+   * organisation since it was subscribed gets no order data); a throw: tried again later.
+   */
+  refusal?: ((post: PendingPost) => Promise<string | undefined>) | undefined;
   onOutcome?: ((kind: OutboxKind, outcome: string) => void) | undefined;
 }
 
@@ -156,44 +137,37 @@ export function createOutboxRelay(options: RelayOptions): OutboxRelay {
   const dmChannels = new Map<string, string>();
   const outcome = (kind: OutboxKind, result: string) => options.onOutcome?.(kind, result);
 
-  const bodyHandler: KindHandler = {
-    async send(post, context) {
-      const channel = post.kind === 'notice' ? await context.dmChannelOf(post.target) : post.target;
-      return { sent: true as const, ts: await context.post(channel, post.body as OutboxMessage) };
-    },
-  };
-  const handlers = new Map<OutboxKind, KindHandler>(
-    (['notice', 'finance_alert', 'digest', 'audit'] as const).map((kind) => [kind, bodyHandler]),
-  );
-
-  function contextFor(post: PendingPost, signal: AbortSignal, maxWaitMs: number): SendContext {
-    const kind = POLICIES[post.kind].delivery;
-    const call = <T>(run: () => Promise<T>) => options.delivery.call(kind, run, { maxWaitMs, signal });
-    return {
-      signal,
-      async post(channel, message, threadTs) {
-        const result = await call(() =>
-          options.client.chat.postMessage({
-            channel,
-            text: message.text,
-            ...(message.blocks ? { blocks: message.blocks as never } : {}),
-            ...(threadTs ? { thread_ts: threadTs } : {}),
-            unfurl_links: false,
-            unfurl_media: false,
-          }),
-        );
-        return result.ts;
-      },
-      async dmChannelOf(userId) {
-        const known = dmChannels.get(userId);
-        if (known) return known;
-        const opened = await call(() => options.client.conversations.open({ users: userId }));
-        const channel = opened.channel?.id;
+  /** Posts the row's message where it goes (its DM, its order's thread); Slack's ts. */
+  async function post(row: PendingPost, signal: AbortSignal, maxWaitMs: number) {
+    const call = <T>(run: () => Promise<T>) =>
+      options.delivery.call(POLICIES[row.kind].delivery, run, { maxWaitMs, signal });
+    let channel = row.target;
+    if (DIRECT.has(row.kind)) {
+      channel = dmChannels.get(row.target) ?? '';
+      if (!channel) {
+        const opened = await call(() => options.client.conversations.open({ users: row.target }));
+        channel = opened.channel?.id ?? '';
         if (!channel) throw new Error('conversations.open returned no channel');
-        dmChannels.set(userId, channel);
-        return channel;
-      },
-    };
+        dmChannels.set(row.target, channel);
+      }
+    }
+    const threaded = row.body.reply && row.orderId ? row.orderId : undefined;
+    const threadTs = threaded ? await options.threads.threadOf(channel, threaded) : undefined;
+    const message = threadTs ? (row.body.reply ?? row.body) : row.body;
+    const result = await call(() =>
+      options.client.chat.postMessage({
+        channel,
+        text: message.text,
+        ...(message.blocks ? { blocks: message.blocks as never } : {}),
+        ...(threadTs ? { thread_ts: threadTs } : {}),
+        unfurl_links: false,
+        unfurl_media: false,
+      }),
+    );
+    // The first post about an order in a channel starts its thread: the later ones reply in it.
+    if (threaded && !threadTs && result.ts)
+      await options.threads.setThread(channel, threaded, result.ts, now());
+    return result.ts;
   }
 
   const tryMsOf = (kind: OutboxKind) =>
@@ -201,96 +175,85 @@ export function createOutboxRelay(options: RelayOptions): OutboxRelay {
   // The claim outlives the delivery's longest try: it cannot lapse while this replica still retries.
   const claimUntil = (kind: OutboxKind) => new Date(now().getTime() + tryMsOf(kind) + 60_000);
 
-  /** Claims (unless `owned`), sends and marks one post; `deadline`: the pace is not waited past it. */
+  /** Claims, sends and marks one post; `deadline`: the pace is not waited past it. */
   async function send(
-    post: PendingPost,
+    row: PendingPost,
     signal: AbortSignal,
-    owned: boolean,
     deadline = Number.POSITIVE_INFINITY,
   ): Promise<Delivered> {
-    const handler = handlers.get(post.kind);
-    const policy = POLICIES[post.kind];
-    const busy: Delivered = { outcome: 'busy', post, attempts: post.attempts };
-    // Not sent after all: a post its caller had claimed is due again at once.
-    const notNow = async (): Promise<Delivered> => {
-      if (!owned) return busy;
-      await store.markRetry(post.id, now(), 'stopped').catch(() => undefined);
-      return { outcome: 'stopped', post, attempts: post.attempts + 1 };
-    };
-    if (!handler || signal.aborted) return notNow();
+    const policy = POLICIES[row.kind];
+    const busy: Delivered = { outcome: 'busy', post: row, attempts: row.attempts };
+    // Not claimed yet: the row is as it was, due for whoever comes next.
+    const stopped: Delivered = { outcome: 'stopped', post: row, attempts: row.attempts };
+    if (signal.aborted) return stopped;
     // The channel's next slot is reserved before waiting for it: posts sent side by side (audit lines
     // of several requests) take one slot each rather than all wake at the same moment.
-    const slot = Math.max(Date.now(), nextPostAt.get(post.target) ?? 0);
-    if (slot > deadline) return notNow();
-    nextPostAt.set(post.target, slot + minGapMs);
+    const slot = Math.max(Date.now(), nextPostAt.get(row.target) ?? 0);
+    if (slot > deadline) return busy;
+    nextPostAt.set(row.target, slot + minGapMs);
     if (slot > Date.now()) {
       // The wait between two posts in one channel, on real time (Slack's pace); ends at an abort.
       await systemClock.sleep(slot - Date.now(), signal);
-      if (signal.aborted) return notNow();
+      if (signal.aborted) return stopped;
     }
-    const tryMs = tryMsOf(post.kind);
     // Claimed before it is sent (compare and set): a second round or replica that read the same row
     // does not send it too, and if this one dies mid-post the row waits until the claim lapses.
-    if (!owned && !(await store.claim(post.id, now(), claimUntil(post.kind)))) return busy;
-    const attempts = post.attempts + 1;
+    if (!(await store.claim(row.id, now(), claimUntil(row.kind)))) return busy;
+    const attempts = row.attempts + 1;
     // Counted from when Slack answered too: the next post cannot arrive closer than the gap.
     const answered = () =>
-      nextPostAt.set(post.target, Math.max(nextPostAt.get(post.target) ?? 0, Date.now() + minGapMs));
+      nextPostAt.set(row.target, Math.max(nextPostAt.get(row.target) ?? 0, Date.now() + minGapMs));
     try {
-      const result = await handler.send(post, contextFor(post, signal, tryMs)).finally(answered);
-      if (result.sent) await store.markSent(post.id, result.ts, now());
-      else await store.markDropped(post.id, result.reason, now());
-      await result.after?.();
-      outcome(post.kind, result.sent ? 'sent' : result.outcome);
-      return result.sent
-        ? { outcome: 'sent', post, attempts }
-        : { outcome: 'dropped', post, error: result.reason, attempts };
+      const refused = await options.refusal?.(row);
+      if (refused) {
+        await store.markDropped(row.id, refused, now());
+        outcome(row.kind, 'dropped_refused');
+        return { outcome: 'dropped', post: row, error: refused, attempts };
+      }
+      const ts = await post(row, signal, tryMsOf(row.kind)).finally(answered);
+      await store.markSent(row.id, ts, now());
+      outcome(row.kind, 'sent');
+      return { outcome: 'sent', post: row, attempts };
     } catch (error) {
       const code = slackErrorCode(error);
       if (signal.aborted || options.delivery.isStopped()) {
         // Stopping (a 429's wait cut short): the post is due again at once, at the next start.
-        await store.markRetry(post.id, now(), 'stopped').catch(() => undefined);
-        return { outcome: 'stopped', post, error: code, attempts };
+        await store.markRetry(row.id, now(), 'stopped').catch(() => undefined);
+        return { outcome: 'stopped', post: row, error: code, attempts };
       }
       const advice = retryAdvice(error);
       // A refusal waiting cannot fix (not a 429, a 5xx or the network; the database is not Slack).
       const final = (isSlackError(error) && advice === undefined) || CHANNEL_GONE.has(code);
-      if (final && (await handler.refused?.(post, code)))
-        return { outcome: 'dropped', post, error: code, attempts };
       const tooOld =
         policy.giveUpAfterMs !== undefined &&
-        now().getTime() - post.createdAt.getTime() >= policy.giveUpAfterMs;
+        now().getTime() - row.createdAt.getTime() >= policy.giveUpAfterMs;
       if ((final && policy.refusalDrops) || tooOld) {
-        await store.markDropped(post.id, code, now()).catch(() => undefined);
-        outcome(post.kind, final && policy.refusalDrops ? 'dropped_refused' : 'dropped_too_old');
-        log.warn({ kind: post.kind, postId: post.id, error: code }, 'Slack refused a post; dropped');
-        return { outcome: 'dropped', post, error: code, attempts };
+        await store.markDropped(row.id, code, now()).catch(() => undefined);
+        outcome(row.kind, final && policy.refusalDrops ? 'dropped_refused' : 'dropped_too_old');
+        log.warn({ kind: row.kind, postId: row.id, error: code }, 'Slack refused a post; dropped');
+        return { outcome: 'dropped', post: row, error: code, attempts };
       }
       // Slack kept refusing (429s, an outage, the bot not invited) or the database failed: later.
-      const retryInMs = Math.max(policy.retryInMs(post.attempts), advice?.waitMs ?? 0);
-      await store.markRetry(post.id, new Date(now().getTime() + retryInMs), code).catch(() => undefined);
-      outcome(post.kind, 'retry');
+      const retryInMs = Math.max(policy.retryInMs(row.attempts), advice?.waitMs ?? 0);
+      await store.markRetry(row.id, new Date(now().getTime() + retryInMs), code).catch(() => undefined);
+      outcome(row.kind, 'retry');
       log.warn(
-        { kind: post.kind, postId: post.id, error: code, retryInMs },
+        { kind: row.kind, postId: row.id, error: code, retryInMs },
         'post not delivered yet; a later round tries again',
       );
-      return { outcome: 'retry', post, error: code, attempts };
+      return { outcome: 'retry', post: row, error: code, attempts };
     }
   }
 
   return {
-    handle(kind, handler) {
-      handlers.set(kind, handler);
-    },
-    claimUntil,
-    async deliver(dedupeKey, signal, { owned = false } = {}) {
+    async deliver(dedupeKey, signal) {
       const row = await store.find(dedupeKey);
       if (!row) return { outcome: 'missing', attempts: 0 };
       if (row.status !== 'pending')
         return { outcome: row.status === 'sent' ? 'sent' : 'dropped', post: row, attempts: row.attempts };
-      if (!owned && row.nextAttemptAt.getTime() > now().getTime())
+      if (row.nextAttemptAt.getTime() > now().getTime())
         return { outcome: 'busy', post: row, attempts: row.attempts };
-      return send(row, signal, owned);
+      return send(row, signal);
     },
     async deliverDue({ signal, deadline = Number.POSITIVE_INFINITY, kind }) {
       // Per channel, as many as its pace allows before the deadline (and one more).
@@ -299,15 +262,17 @@ export function createOutboxRelay(options: RelayOptions): OutboxRelay {
         : 50;
       const due = await store.due(now(), TARGETS_PER_READ, perTarget, kind);
       const byTarget = new Map<string, PendingPost[]>();
-      for (const post of due) byTarget.set(post.target, [...(byTarget.get(post.target) ?? []), post]);
+      for (const row of due) byTarget.set(row.target, [...(byTarget.get(row.target) ?? []), row]);
       const results: Delivered[] = [];
       await Promise.all(
-        [...byTarget.values()].map(async (posts) => {
-          for (const post of posts) {
+        [...byTarget.values()].map(async (rows) => {
+          for (const row of rows) {
             if (signal.aborted || Date.now() > deadline) return;
-            const result = await send(post, signal, false, deadline);
+            const result = await send(row, signal, deadline);
             results.push(result);
-            if (result.outcome === 'stopped') return;
+            // A post not made holds back the channel's later ones until the next round: they keep
+            // their order (an order's later event must not start its thread).
+            if (result.outcome !== 'sent' && result.outcome !== 'busy') return;
           }
         }),
       );

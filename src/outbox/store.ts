@@ -9,16 +9,27 @@ import type { Database, OutboxTable } from '../db/schema.js';
 
 export type OutboxKind = 'watch' | 'subscription' | 'notice' | 'finance_alert' | 'digest' | 'audit';
 
+/** A message as chat.postMessage takes it, rendered by its producer when the post is decided. */
+export interface OutboxMessage {
+  text: string;
+  blocks?: object[] | undefined;
+  /**
+   * The same post as a reply in its order's thread (an order event in a channel): the first post
+   * about an order in a channel is `text`/`blocks` and starts the thread, the later ones are this.
+   */
+  reply?: { text: string; blocks?: object[] | undefined } | undefined;
+}
+
+/** One post: every row has this shape, whoever decided it. */
 export interface OutboxEntry {
   dedupeKey: string;
   kind: OutboxKind;
-  /** A user ID (a direct message) or a channel ID. */
+  /** A user ID (watch and notice: a direct message) or a channel ID. */
   target: string;
+  /** The order it is about: with `body.reply`, its thread in the channel. */
   orderId?: string | undefined;
-  eventId?: number | undefined;
   subscriptionId?: string | undefined;
-  /** The message to post ({ text, blocks }) when it is decided ahead (not an order event's post). */
-  body?: unknown;
+  body: OutboxMessage;
 }
 
 export interface PendingPost extends OutboxEntry {
@@ -35,12 +46,8 @@ export interface OutboxRow extends PendingPost {
 }
 
 export interface OutboxStore {
-  /**
-   * Adds posts; one already decided (same key) is left as it is. Returns how many were new.
-   * `claimedUntil`: the new rows are claimed by the caller, who sends them at once (relay.deliver
-   * with `owned`); if it cannot, they are due when the claim lapses.
-   */
-  enqueue(entries: readonly OutboxEntry[], at: Date, claimedUntil?: Date): Promise<number>;
+  /** Adds posts, due at once; one already decided (same key) is left as it is. Returns how many were new. */
+  enqueue(entries: readonly OutboxEntry[], at: Date): Promise<number>;
   /** The post with this key, whatever its status; undefined when it was never enqueued (or pruned). */
   find(dedupeKey: string): Promise<OutboxRow | undefined>;
   /**
@@ -73,7 +80,6 @@ export async function insertOutboxRows(
   kysely: Kysely<Database>,
   entries: readonly OutboxEntry[],
   at: Date,
-  claimedUntil?: Date,
 ): Promise<number> {
   let added = 0;
   // A few hundred rows per statement: well within both engines' parameter limits.
@@ -86,12 +92,12 @@ export async function insertOutboxRows(
           kind: entry.kind,
           target: entry.target,
           order_id: entry.orderId ?? null,
-          event_id: entry.eventId ?? null,
+          event_id: null,
           subscription_id: entry.subscriptionId ?? null,
-          body: entry.body === undefined ? null : JSON.stringify(entry.body),
+          body: JSON.stringify(entry.body),
           status: 'pending',
           attempts: 0,
-          next_attempt_at: iso(claimedUntil ?? at),
+          next_attempt_at: iso(at),
           created_at: iso(at),
           sent_at: null,
           ts: null,
@@ -114,9 +120,8 @@ function toPost(row: Row): OutboxRow {
     kind: row.kind as OutboxKind,
     target: row.target,
     orderId: row.order_id ?? undefined,
-    eventId: row.event_id === null ? undefined : Number(row.event_id),
     subscriptionId: row.subscription_id ?? undefined,
-    body: row.body === null ? undefined : (JSON.parse(row.body) as unknown),
+    body: JSON.parse(row.body ?? '{"text":""}') as OutboxMessage,
     attempts: row.attempts,
     createdAt: new Date(row.created_at),
     status: row.status as OutboxStatus,
@@ -126,9 +131,9 @@ function toPost(row: Row): OutboxRow {
 
 export function createOutboxStore(db: OrderDeskDb): OutboxStore {
   return {
-    enqueue(entries, at, claimedUntil) {
+    enqueue(entries, at) {
       if (entries.length === 0) return Promise.resolve(0);
-      return db.run((kysely) => insertOutboxRows(kysely, entries, at, claimedUntil));
+      return db.run((kysely) => insertOutboxRows(kysely, entries, at));
     },
     async find(dedupeKey) {
       const row = await db.run((kysely) =>

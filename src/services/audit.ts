@@ -39,7 +39,7 @@ export interface AuditLog {
 /** Where the audit channel's posts go: the outbox, and its relay to post them at once. */
 export interface AuditOutbox {
   store: Pick<OutboxStore, 'enqueue'>;
-  relay: Pick<OutboxRelay, 'deliver' | 'claimUntil'>;
+  relay: Pick<OutboxRelay, 'deliver'>;
 }
 
 /**
@@ -108,12 +108,7 @@ export function createAuditLog(
     if (!channelId) return;
     const dedupeKey = `audit:${randomUUID()}`;
     try {
-      // Claimed as it is enqueued: posted right below, not by a sweep of the outbox meanwhile.
-      await outbox.store.enqueue(
-        [{ dedupeKey, kind: 'audit', target: channelId, body: message }],
-        now(),
-        outbox.relay.claimUntil('audit'),
-      );
+      await outbox.store.enqueue([{ dedupeKey, kind: 'audit', target: channelId, body: message }], now());
     } catch (error) {
       metrics?.outboxEnqueueFailures.inc({ kind: 'audit' });
       audit.error(
@@ -122,14 +117,13 @@ export function createAuditLog(
       );
       return;
     }
-    // Not waited for by anyone: what is not posted now stays in the outbox for the order events round.
-    await outbox.relay
-      .deliver(dedupeKey, new AbortController().signal, { owned: true })
-      .catch((error: unknown) => {
-        audit.warn(
-          { error: (error as Error).message },
-          'audit channel post not posted yet; it stays in the outbox',
-        );
-      });
+    // Posted at once, not waited for by anyone: what is not posted now (or what the order events
+    // round's sweep took first) stays in the outbox for that round.
+    await outbox.relay.deliver(dedupeKey, new AbortController().signal).catch((error: unknown) => {
+      audit.warn(
+        { error: (error as Error).message },
+        'audit channel post not posted yet; it stays in the outbox',
+      );
+    });
   }
 }

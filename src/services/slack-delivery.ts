@@ -1,4 +1,3 @@
-import type { WebClient } from '@slack/web-api';
 import { type JobClock, systemClock } from '../jobs/index.js';
 import type { AppLogger } from '../logger.js';
 
@@ -29,20 +28,10 @@ export interface DeliveryOptions {
 }
 
 export interface CallOptions {
-  /** When the delivery was asked for, on its clock (a post that waited in its channel's queue has used part of its time). */
-  since?: number | undefined;
   /** This delivery's own limit, shorter than the default for what is only useful soon (an unfurl). */
   maxWaitMs?: number | undefined;
   /** Ends the delivery's waits (a job's round stopping): it fails at once, and what was not posted stays to be posted later. */
   signal?: AbortSignal | undefined;
-}
-
-export interface SlackMessageToPost {
-  channel: string;
-  text: string;
-  blocks?: unknown[] | undefined;
-  /** A reply in this message's thread (not sent to the channel too). */
-  threadTs?: string | undefined;
 }
 
 export interface SlackDelivery {
@@ -54,29 +43,13 @@ export interface SlackDelivery {
    * took but answered with a 5xx is posted again (Slack gives no way to tell).
    */
   call<T>(kind: DeliveryKind, run: () => Promise<T>, options?: CallOptions): Promise<T>;
-  /**
-   * chat.postMessage through `call`, one post at a time per channel (Slack allows about one message
-   * per second per channel; a 429 holds back that channel's later posts too, in order).
-   */
-  post(
-    kind: DeliveryKind,
-    message: SlackMessageToPost,
-    options?: Pick<CallOptions, 'signal'>,
-  ): Promise<{ ts: string | undefined }>;
   /** Ends every wait at once (a stop): deliveries still waiting fail, and say so in the log. */
   stop(): void;
   /** True once stopped: a delivery that failed then was cut short, not refused (the outbox retries it at once). */
   isStopped(): boolean;
 }
 
-export class DeliveryGaveUpError extends Error {
-  override readonly name = 'DeliveryGaveUpError';
-}
-
 const DEFAULT_MAX_WAIT_MS = 10 * 60_000;
-// Posts waiting for one channel at most: past that a post fails at once (and says so in the log)
-// rather than hold memory for as long as Slack limits the channel.
-const MAX_QUEUED_PER_CHANNEL = 1_000;
 const FIRST_BACKOFF_MS = 1_000;
 const MAX_BACKOFF_MS = 30_000;
 
@@ -140,113 +113,62 @@ export function eitherAborts(a: AbortSignal, b: AbortSignal): { signal: AbortSig
   };
 }
 
-export function createSlackDelivery(client: WebClient, options: DeliveryOptions): SlackDelivery {
+/**
+ * The Web API client is built with rejectRateLimitedCalls (app/slack-client.ts): its own wait for a
+ * 429 cannot be cut short at a stop, counted, bounded per call or driven by the app's clock, and the
+ * outbox would hold a claimed row for all of it. This is where a 429 is waited out instead; the pace
+ * of posts per channel is the outbox relay's (outbox/relay.ts), not this.
+ */
+export function createSlackDelivery(options: DeliveryOptions): SlackDelivery {
   const log = options.logger.child({ component: 'slack-delivery' });
   const maxWaitMs = options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
   const clock = options.clock ?? systemClock;
   const stopping = new AbortController();
-  // The tail of each channel's queue of posts: the next post starts when the one before has ended.
-  const channelTails = new Map<string, Promise<unknown>>();
-  const queued = new Map<string, number>();
 
   async function call<T>(
     kind: DeliveryKind,
     run: () => Promise<T>,
     callOptions: CallOptions = {},
   ): Promise<T> {
-    const startedAt = callOptions.since ?? clock.now();
+    const startedAt = clock.now();
     const limitMs = callOptions.maxWaitMs ?? maxWaitMs;
     const either = callOptions.signal ? eitherAborts(stopping.signal, callOptions.signal) : undefined;
     const waitsEnd = either?.signal ?? stopping.signal;
+    let backoffMs = FIRST_BACKOFF_MS;
     try {
-      return await attempts(kind, run, startedAt, limitMs, waitsEnd);
+      for (;;) {
+        try {
+          const result = await run();
+          options.metrics?.onOutcome(kind, 'delivered');
+          return result;
+        } catch (error) {
+          const advice = retryAdvice(error);
+          const waitMs = advice?.waitMs ?? backoffMs;
+          if (!advice || clock.now() - startedAt + waitMs > limitMs || waitsEnd.aborted) {
+            options.metrics?.onOutcome(kind, 'failed');
+            throw error;
+          }
+          options.metrics?.onRetry(kind, advice.reason);
+          log.warn(
+            { kind, reason: advice.reason, error: slackErrorCode(error), waitMs },
+            'Slack refused a delivery for now; trying again',
+          );
+          if (advice.waitMs === undefined) backoffMs = Math.min(backoffMs * 2, MAX_BACKOFF_MS);
+          await clock.sleep(waitMs, waitsEnd);
+          // Stopped while it waited: it fails now (what was not posted stays to be posted later).
+          if (waitsEnd.aborted) {
+            options.metrics?.onOutcome(kind, 'failed');
+            throw error;
+          }
+        }
+      }
     } finally {
       either?.release();
     }
   }
 
-  async function attempts<T>(
-    kind: DeliveryKind,
-    run: () => Promise<T>,
-    startedAt: number,
-    limitMs: number,
-    waitsEnd: AbortSignal,
-  ): Promise<T> {
-    let backoffMs = FIRST_BACKOFF_MS;
-    for (;;) {
-      try {
-        const result = await run();
-        options.metrics?.onOutcome(kind, 'delivered');
-        return result;
-      } catch (error) {
-        const advice = retryAdvice(error);
-        const waitMs = advice?.waitMs ?? backoffMs;
-        if (!advice || clock.now() - startedAt + waitMs > limitMs || waitsEnd.aborted) {
-          options.metrics?.onOutcome(kind, 'failed');
-          throw error;
-        }
-        options.metrics?.onRetry(kind, advice.reason);
-        log.warn(
-          { kind, reason: advice.reason, error: slackErrorCode(error), waitMs },
-          'Slack refused a delivery for now; trying again',
-        );
-        if (advice.waitMs === undefined) backoffMs = Math.min(backoffMs * 2, MAX_BACKOFF_MS);
-        await clock.sleep(waitMs, waitsEnd);
-        // Stopped while it waited: it fails now (what was not posted stays to be posted later).
-        if (waitsEnd.aborted) {
-          options.metrics?.onOutcome(kind, 'failed');
-          throw error;
-        }
-      }
-    }
-  }
-
   return {
     call,
-    post(kind, message, postOptions = {}) {
-      const waiting = queued.get(message.channel) ?? 0;
-      if (waiting >= MAX_QUEUED_PER_CHANNEL) {
-        options.metrics?.onOutcome(kind, 'failed');
-        return Promise.reject(new DeliveryGaveUpError(`${waiting} posts already wait for this channel`));
-      }
-      queued.set(message.channel, waiting + 1);
-      const askedAt = clock.now();
-      const previous = channelTails.get(message.channel) ?? Promise.resolve();
-      const next = previous
-        .catch(() => undefined)
-        .then(() => {
-          // Stopped while it waited behind the channel's earlier posts: not sent at all.
-          if (postOptions.signal?.aborted) {
-            options.metrics?.onOutcome(kind, 'failed');
-            throw new DeliveryGaveUpError('stopped');
-          }
-          return call(
-            kind,
-            () =>
-              client.chat.postMessage({
-                channel: message.channel,
-                text: message.text,
-                ...(message.blocks ? { blocks: message.blocks as never } : {}),
-                ...(message.threadTs ? { thread_ts: message.threadTs } : {}),
-                unfurl_links: false,
-                unfurl_media: false,
-              }),
-            { since: askedAt, signal: postOptions.signal },
-          );
-        })
-        .then((result) => ({ ts: result.ts }));
-      channelTails.set(message.channel, next);
-      // The map forgets a channel once its queue is empty, so it does not grow with every channel seen.
-      void next
-        .catch(() => undefined)
-        .finally(() => {
-          const left = (queued.get(message.channel) ?? 1) - 1;
-          if (left > 0) queued.set(message.channel, left);
-          else queued.delete(message.channel);
-          if (channelTails.get(message.channel) === next) channelTails.delete(message.channel);
-        });
-      return next;
-    },
     stop() {
       stopping.abort();
     },

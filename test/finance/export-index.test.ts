@@ -93,7 +93,7 @@ function sameBytes(name: string, open: () => Promise<OrderDeskDb>) {
           {
             partner: clientFor(simulator),
             client,
-            delivery: createSlackDelivery(client, { logger, clock }),
+            delivery: createSlackDelivery({ logger, clock }),
             logger,
             currency: 'EUR',
             timeZone: 'UTC',

@@ -34,8 +34,6 @@ describe('a balance alert while the database cannot be written', () => {
       },
     } as unknown as OrderDeskDb;
     const relay: OutboxRelay = {
-      handle: () => undefined,
-      claimUntil: () => new Date(now.getTime() + 60_000),
       deliver: async () => ({ outcome: 'sent', attempts: 1 }),
       deliverDue: async () => [],
     };

@@ -4,7 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeSlack } from '../../sandbox/fake-slack/server.js';
 import { type OrderDeskDb, openDatabase } from '../../src/db/index.js';
 import { createLogger } from '../../src/logger.js';
-import { createOutboxRelay, createOutboxStore, type OutboxStore } from '../../src/outbox/index.js';
+import {
+  createOutboxRelay,
+  createOutboxStore,
+  type OutboxStore,
+  type RelayOptions,
+} from '../../src/outbox/index.js';
 import { createSlackDelivery } from '../../src/services/slack-delivery.js';
 import { BOT_TOKEN, startTestSlack } from '../helpers/harness.js';
 
@@ -25,16 +30,13 @@ describe('the outbox relay', () => {
   let store: OutboxStore;
   let now = new Date('2026-11-25T10:00:00.000Z');
   const never = new AbortController().signal;
-  const deliveryFor = () =>
-    createSlackDelivery(
-      new WebClient(BOT_TOKEN, {
-        slackApiUrl: slack.apiUrl,
-        retryConfig: { retries: 0 },
-        rejectRateLimitedCalls: true,
-      }),
-      { logger: quiet },
-    );
-  const relay = (overrides: Partial<OutboxStore> = {}, delivery = deliveryFor()) =>
+  const deliveryFor = () => createSlackDelivery({ logger: quiet });
+  const threads = new Map<string, string>();
+  const relay = (
+    overrides: Partial<OutboxStore> = {},
+    delivery = deliveryFor(),
+    refusal?: RelayOptions['refusal'],
+  ) =>
     createOutboxRelay({
       store: { ...store, ...overrides },
       delivery,
@@ -47,6 +49,13 @@ describe('the outbox relay', () => {
       now: () => now,
       channelPostsPerSecond: 50,
       deliveryMaxWaitMs: 5_000,
+      threads: {
+        threadOf: async (channel, orderId) => threads.get(`${channel}:${orderId}`),
+        setThread: async (channel, orderId, ts) => {
+          threads.set(`${channel}:${orderId}`, ts);
+        },
+      },
+      refusal,
     });
   beforeAll(async () => {
     slack = await startTestSlack();
@@ -80,20 +89,60 @@ describe('the outbox relay', () => {
     expect(await store.counts()).toEqual({ sent: 6 });
   });
 
-  it('a post its producer enqueued claimed is not taken by a sweep; the producer posts it', async () => {
-    const sweep = relay();
-    const producer = relay();
+  it('a producer posting its row at once and a sweep side by side: one post, by whichever claims it', async () => {
     await store.enqueue(
-      [{ dedupeKey: 'finance:owned', kind: 'finance_alert', target: FINANCE, body: { text: 'owned' } }],
+      [{ dedupeKey: 'finance:now', kind: 'finance_alert', target: FINANCE, body: { text: 'at once' } }],
       now,
-      producer.claimUntil('finance_alert'),
     );
-    expect(await sweep.deliverDue({ signal: never })).toEqual([]);
-    expect(await sweep.deliver('finance:owned', never)).toMatchObject({ outcome: 'busy' });
-    expect(await producer.deliver('finance:owned', never, { owned: true })).toMatchObject({
-      outcome: 'sent',
+    const [producer, sweep] = await Promise.all([
+      relay().deliver('finance:now', never),
+      relay().deliverDue({ signal: never }),
+    ]);
+    // Whichever came first claimed it (the other saw it claimed, or no longer due).
+    expect([producer, ...sweep].filter((result) => result.outcome === 'sent')).toHaveLength(1);
+    expect(texts(FINANCE).filter((text) => text === 'at once')).toHaveLength(1);
+  });
+
+  it('posts about one order in a channel: the first starts its thread, the later ones reply in it', async () => {
+    const event = (n: number) => ({
+      dedupeKey: `channel:C0ORDERS:${n}`,
+      kind: 'subscription' as const,
+      target: 'C0ORDERS',
+      orderId: 'ORD-T',
+      body: { text: `event ${n}`, reply: { text: `reply ${n}` } },
     });
-    expect(texts(FINANCE)).toEqual(['owned']);
+    slack.channels.push({ id: 'C0ORDERS', name: 'orders' });
+    await store.enqueue([event(1), event(2)], now);
+    const results = await relay().deliverDue({ signal: never });
+    expect(results.map((result) => result.outcome)).toEqual(['sent', 'sent']);
+    const posted = slack.messages.filter((m) => m.channel === 'C0ORDERS');
+    expect(posted.map((m) => [m.text, m.threadTs])).toEqual([
+      ['event 1', undefined],
+      ['reply 2', posted[0]?.ts],
+    ]);
+  });
+
+  it('a post not made holds back its channel’s later posts until the next round; a refusal drops it unsent', async () => {
+    await store.enqueue(
+      ['first', 'second'].map((text) => ({
+        dedupeKey: `audit:held:${text}`,
+        kind: 'audit' as const,
+        target: AUDIT,
+        body: { text },
+      })),
+      now,
+    );
+    slack.failNext('chat.postMessage', { rateLimited: { retryAfterSeconds: 120 } });
+    expect((await relay().deliverDue({ signal: never })).map((result) => result.outcome)).toEqual(['retry']);
+    expect(texts(AUDIT)).not.toContain('second');
+    const dropped = await relay({}, deliveryFor(), async (post) =>
+      post.body.text === 'second' ? 'shared_externally' : undefined,
+    ).deliverDue({ signal: never });
+    expect(dropped).toMatchObject([{ outcome: 'dropped', error: 'shared_externally' }]);
+    expect(texts(AUDIT)).not.toContain('second');
+    now = new Date(now.getTime() + 120_000);
+    expect((await relay().deliverDue({ signal: never })).map((result) => result.outcome)).toEqual(['sent']);
+    expect(texts(AUDIT)).toContain('first');
   });
 
   it('a 429 longer than the post may wait: tried again no sooner than Slack’s Retry-After', async () => {
@@ -147,11 +196,10 @@ describe('the outbox relay', () => {
     await store.enqueue(
       [{ dedupeKey: 'audit:stopped', kind: 'audit', target: AUDIT, body: { text: 'stopped' } }],
       now,
-      stopping.claimUntil('audit'),
     );
     slack.failNext('chat.postMessage', { rateLimited: { retryAfterSeconds: 30 } });
     const before = slack.calls.length;
-    const delivering = stopping.deliver('audit:stopped', never, { owned: true });
+    const delivering = stopping.deliver('audit:stopped', never);
     await slack.waitFor(() => slack.calls.slice(before).find((call) => call.status === 429));
     delivery.stop();
     expect(await delivering).toMatchObject({ outcome: 'stopped' });
@@ -167,7 +215,7 @@ describe('the outbox relay', () => {
     const before = await store.counts();
     expect(before.pending).toBe(1);
     expect(await store.pendingCount()).toBe(1);
-    expect(await store.prune(new Date(now.getTime() + 1))).toBe(before.sent ?? 0);
+    expect(await store.prune(new Date(now.getTime() + 1))).toBe((before.sent ?? 0) + (before.dropped ?? 0));
     expect(await store.counts()).toEqual({ pending: 1 });
   });
 });

@@ -37,7 +37,6 @@ describe('the audit log and the outbox', () => {
       {
         store: { enqueue },
         relay: {
-          claimUntil: () => new Date('2026-11-25T10:06:00.000Z'),
           deliver: async (key) => {
             delivered.push(key);
             return { outcome: 'sent', attempts: 1 };
@@ -60,7 +59,7 @@ describe('the audit log and the outbox', () => {
     return { audit, lines, delivered, settle: () => Promise.all(work), failures };
   };
 
-  it('a line and an alert are enqueued claimed under keys of their own, then posted', async () => {
+  it('a line and an alert are enqueued under keys of their own, then posted at once', async () => {
     const enqueued: OutboxEntry[] = [];
     const { audit, delivered, settle, lines } = setup(async (entries) => {
       enqueued.push(...entries);

@@ -59,7 +59,14 @@ const MEMBER_PAGES = 10;
 /** What subscribing a channel to order events needs (the command, the modal, the announcement). */
 export type SubscribeDeps = Pick<
   AppDeps,
-  'allowExternalSharing' | 'channelSharing' | 'currency' | 'delivery' | 'logger' | 'notifications' | 'now'
+  | 'allowExternalSharing'
+  | 'channelSharing'
+  | 'currency'
+  | 'logger'
+  | 'notifications'
+  | 'now'
+  | 'outbox'
+  | 'relay'
 >;
 
 /**
@@ -136,19 +143,27 @@ export async function saveSubscription(
   return id;
 }
 
-/** Tells the channel what will come, and who asked for it. */
+/** Tells the channel what will come, and who asked for it: through the outbox, at the channel's pace. */
 export async function announceSubscription(
-  deps: Pick<SubscribeDeps, 'delivery' | 'logger' | 'currency'>,
+  deps: Pick<SubscribeDeps, 'outbox' | 'relay' | 'logger' | 'currency' | 'now'>,
   id: string,
   userId: string,
   channelId: string,
   filters: SubscriptionFilters,
 ): Promise<void> {
+  const dedupeKey = `subscribed:${id}`;
+  const body = renderSubscribed(userId, filters, deps.currency);
   try {
-    await deps.delivery.post('notification', {
-      channel: channelId,
-      ...renderSubscribed(userId, filters, deps.currency),
-    });
+    await deps.outbox.enqueue(
+      [{ dedupeKey, kind: 'subscription', target: channelId, subscriptionId: id, body }],
+      deps.now(),
+    );
+    const delivered = await deps.relay.deliver(dedupeKey, new AbortController().signal);
+    if (delivered.outcome === 'sent' || delivered.outcome === 'busy') return;
+    deps.logger.warn(
+      { subscriptionId: id, channelId, error: delivered.error, outcome: delivered.outcome },
+      'the subscription was saved, but the channel could not be told yet',
+    );
   } catch (error) {
     deps.logger.warn(
       { subscriptionId: id, channelId, error: slackErrorCode(error) },
