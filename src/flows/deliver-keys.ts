@@ -15,6 +15,7 @@ import { notifyMeButton } from '../blocks/notify-me.js';
 import { isPartnerApiError, isValidOrderId, type PartnerApiError } from '../partner-api/index.js';
 import type { KeysAuditEntry } from '../services/audit.js';
 import { type ExactOrder, type FindOrderDeps, findExactOrder } from './find-order.js';
+import { exactFromCopy } from './index-answers.js';
 import { reply } from './respond.js';
 
 /** What delivering keys needs (the command and the Show keys click pass it on). */
@@ -70,21 +71,27 @@ export async function deliverKeys(deps: KeysDeps, request: KeysRequest): Promise
     ]);
     return;
   }
-  if (request.via === 'command') {
-    // What `/order` accepts names the order here too (an ID or a reference, any case), resolved by
-    // the same finder; only the ID it resolves to reaches the keys endpoint.
-    const found = await findExactOrder(deps, typed);
-    if (found.kind !== 'found') {
-      const refusal = unresolved(found, typed);
-      await Promise.all([
-        audit({ ...refusal.audit, keyCount: 0 }),
-        reply(request.respond, refusal.message, 'new_ephemeral', deps.logger),
-      ]);
-      return;
+  // A click carries an order ID, and so does most command text: its keys are read at once, one
+  // partner request. Only text that cannot be an ID, or an ID the partner has no order for, is
+  // resolved as `/order` resolves it (a reference, any case); only the ID it resolves to reaches the
+  // keys endpoint, and the keys answer must name that order (the client checks).
+  const resolve = async (beforeRefusal?: () => Promise<void>): Promise<boolean> => {
+    const found = await orderNamed(deps, typed);
+    if (found.kind === 'found') {
+      orderId = found.order.id;
+      reference = found.order.referenceId;
+      return true;
     }
-    orderId = found.order.id;
-    reference = found.order.referenceId;
-  }
+    const refusal = unresolved(found, typed);
+    await beforeRefusal?.();
+    await Promise.all([
+      audit({ ...refusal.audit, keyCount: 0 }),
+      reply(request.respond, refusal.message, 'new_ephemeral', deps.logger),
+    ]);
+    return false;
+  };
+  const idShaped = isValidOrderId(typed);
+  if (request.via === 'command' && !idShaped && !(await resolve())) return;
 
   // Counted before any keys request reaches the partner API; refused (or uncountable) means none does.
   const limit = await deps.keyLimit.take(request.userId);
@@ -100,18 +107,25 @@ export async function deliverKeys(deps: KeysDeps, request: KeysRequest): Promise
     return;
   }
 
-  let keys: Awaited<ReturnType<AppDeps['partner']['orders']['keys']>>;
-  try {
-    keys = await deps.partner.orders.keys(orderId);
-  } catch (error) {
-    if (!isPartnerApiError(error)) throw error;
+  let keys = await keysOf(deps, orderId);
+  if (isPartnerApiError(keys) && keys.kind === 'not_found' && request.via === 'command' && idShaped) {
+    // Not an order ID after all: a reference. The retrieval taken stays for the order it names, and
+    // is given back when the text names none.
+    if (!(await resolve(() => deps.keyLimit.giveBack(request.userId)))) return;
+    keys = await keysOf(deps, orderId);
+  }
+  if (isPartnerApiError(keys)) {
     await Promise.all([
-      audit({ outcome: `failed:${error.kind}`, keyCount: 0, traceId: error.traceId, failure: error }),
-      reply(request.respond, keysFailure(error, orderId), 'new_ephemeral', deps.logger),
+      audit({ outcome: `failed:${keys.kind}`, keyCount: 0, traceId: keys.traceId, failure: keys }),
+      reply(request.respond, keysFailure(keys, orderId), 'new_ephemeral', deps.logger),
     ]);
     return;
   }
 
+  // The order as the answer names it (the client checked it is the one asked for, case apart).
+  orderId = keys.orderId;
+  // The keys answer names no reference: the copy's, when it knows the order (no partner request).
+  reference ??= (await deps.orderIndex.get(orderId).catch(() => undefined))?.referenceId ?? null;
   deps.balance.record(keys.balance, keys.orderId, keys.traceId);
   // Image keys get one-time links made for this user only (see src/reveal/).
   const linkFor = await deps.revealLinks.minter();
@@ -132,6 +146,24 @@ export async function deliverKeys(deps: KeysDeps, request: KeysRequest): Promise
     keyCount: complete ? rendered.shownKeys : 0,
     traceId: keys.traceId,
   });
+}
+
+/** The keys answer, or the partner's refusal. */
+async function keysOf(deps: KeysDeps, orderId: string) {
+  try {
+    return await deps.partner.orders.keys(orderId);
+  } catch (error) {
+    if (isPartnerApiError(error)) return error;
+    throw error;
+  }
+}
+
+/** The order the text names: the copy's when it knows exactly one, else the finder's (the partner first). */
+async function orderNamed(deps: KeysDeps, typed: string): Promise<ExactOrder> {
+  const copy = await exactFromCopy(deps, typed);
+  const [only, ...others] = copy?.orders ?? [];
+  if (only && others.length === 0) return { kind: 'found', order: only, fromCopy: false, traceId: undefined };
+  return findExactOrder(deps, typed);
 }
 
 /** Text that names no one order: what the agent sees, and what the audit trail keeps. */

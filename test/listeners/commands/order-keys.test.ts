@@ -117,8 +117,18 @@ describe('/order-keys', () => {
     expect(h.simulator.stats.requests).toBe(0);
   });
 
-  it.each(['../etc', 'a/b', 'NOSUCHORDER'])(
-    'text that names no order (%j) is searched like /order, said plainly, and never reaches the keys endpoint',
+  it('an order ID reaches the keys endpoint at once: one partner request, no search first', async () => {
+    const order = h.simulator.addOrder({ quantity: 1 });
+    h.simulator.resetStats();
+    const post = await nthResponse(h.slack, (await run(order.id, USERS.agent)).responseUrlId ?? '');
+    for (const key of h.simulator.keysOf(order.id)) expect(textOf(post.body.blocks)).toContain(key.value);
+    expect(h.simulator.recorded.map((request) => request.path)).toEqual([
+      `/v1/partners/orders/${order.id}/keys`,
+    ]);
+  });
+
+  it.each(['../etc', 'a/b'])(
+    'text that cannot be an order ID (%j) is searched like /order, said plainly, and never reaches the keys endpoint',
     async (text) => {
       h.simulator.resetStats();
       const post = await nthResponse(h.slack, (await run(text, USERS.agent)).responseUrlId ?? '');
@@ -132,6 +142,25 @@ describe('/order-keys', () => {
     },
   );
 
+  it('an ID the partner has no order for is then searched as a reference, said plainly, and not counted', async () => {
+    h.simulator.resetStats();
+    const before = await h.desk.deps.keyLimit.take(USERS.agent);
+    await h.desk.deps.keyLimit.giveBack(USERS.agent);
+    const post = await nthResponse(h.slack, (await run('NOSUCHORDER', USERS.agent)).responseUrlId ?? '');
+    const blocks = textOf(post.body.blocks);
+    expect(blocks).toContain('No order has the ID or reference `NOSUCHORDER`');
+    expect(blocks).not.toMatch(/[Tt]race ID/);
+    // The keys endpoint once (404), then the search; no keys.
+    expect(h.simulator.recorded.filter((r) => r.path.endsWith('/keys')).map((r) => r.path)).toEqual([
+      '/v1/partners/orders/NOSUCHORDER/keys',
+    ]);
+    expect(auditLines(h).at(-1)).toMatchObject({ outcome: 'failed:not_found', keyCount: 0 });
+    // The retrieval taken for the keys request was given back: the count is where it was.
+    const after = await h.desk.deps.keyLimit.take(USERS.agent);
+    await h.desk.deps.keyLimit.giveBack(USERS.agent);
+    expect(after).toEqual(before);
+  });
+
   it('accepts what /order accepts: a reference or an ID in any case, resolved to one order', async () => {
     const order = h.simulator.addOrder({ quantity: 2, reference_id: 'PO-DEMO-KEYS-77' });
     for (const text of ['po-demo-keys-77', order.id.toLowerCase(), order.id.toUpperCase()]) {
@@ -141,9 +170,10 @@ describe('/order-keys', () => {
       // Which order it means: its ID, and its reference.
       expect(blocks).toContain(`Keys for order \`${order.id}\`* (reference \`PO-DEMO-KEYS-77\`)`);
       for (const key of h.simulator.keysOf(order.id)) expect(blocks).toContain(key.value);
-      expect(h.simulator.recorded.filter((r) => r.path.endsWith('/keys')).map((r) => r.path)).toEqual([
-        `/v1/partners/orders/${order.id}/keys`,
-      ]);
+      // The text is tried as an ID first (one request when it is one); the keys read are that order's.
+      const keysRead = h.simulator.recorded.filter((r) => r.path.endsWith('/keys')).map((r) => r.path);
+      expect(keysRead.at(-1)).toBe(`/v1/partners/orders/${order.id}/keys`);
+      expect(keysRead.length).toBeLessThanOrEqual(2);
       // The audit line is written once the replies are out.
       expect(await h.desk.deps.tracker.drain(5_000)).toBe(true);
       expect(auditLines(h).at(-1)).toMatchObject({ orderId: order.id, outcome: 'shown' });
@@ -159,7 +189,10 @@ describe('/order-keys', () => {
     expect(blocks).toContain('2 orders have the reference `PO-TWICE-1`');
     expect(blocks).toContain(`\`/order-keys ${a.id}\``);
     expect(blocks).toContain(`\`/order-keys ${b.id}\``);
-    expect(h.simulator.recorded.filter((r) => r.path.endsWith('/keys'))).toHaveLength(0);
+    // Tried as an ID (no such order), then resolved as a reference: neither order's keys are read.
+    expect(h.simulator.recorded.filter((r) => r.path.endsWith('/keys')).map((r) => r.path)).toEqual([
+      '/v1/partners/orders/PO-TWICE-1/keys',
+    ]);
     expect(auditLines(h).at(-1)).toMatchObject({ outcome: 'failed:ambiguous' });
   });
 
