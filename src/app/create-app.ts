@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App } from '@slack/bolt';
+import { within } from '../deadline.js';
 import type { BalanceWatch } from '../finance/balance-watch.js';
 import type { DailyDigest } from '../finance/daily-digest.js';
 import { registerListeners } from '../listeners/index.js';
@@ -137,10 +138,8 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
     notifier,
     async stop(timeoutMs = 8_000) {
       const deadline = Date.now() + timeoutMs;
-      const atMost = (ms: number, work: Promise<unknown>) =>
-        Promise.race([work, new Promise((resolve) => setTimeout(resolve, ms).unref())]);
       // The jobs' rounds are aborted: a partner read or a post waiting out a 429 ends now, and what
-      // was not posted stays in its outbox (the database, or the shared state) for the next start.
+      // was not posted stays in the outbox (the database) for the next start.
       const jobs = Promise.all(
         [balanceWatch, dailyDigest, retention, orderSync, notifier].map((job) =>
           job.stop().catch((error: unknown) => {
@@ -148,16 +147,16 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
           }),
         ),
       );
-      await atMost(STOP_STEP_MS, jobs);
+      await within(jobs, STOP_STEP_MS);
       // Deliveries waiting out a Slack limit end now (an audit line is in the log already).
       delivery.stop();
-      await atMost(
-        STOP_STEP_MS,
+      await within(
         app
           .stop()
           .catch((error: unknown) =>
             logger.warn({ error: (error as Error).message }, 'stopping the receiver failed'),
           ),
+        STOP_STEP_MS,
       );
       const drained = await tracker.drain(Math.max(0, deadline - Date.now()));
       if (ownsState) await state.close().catch(() => undefined);

@@ -4,8 +4,10 @@ import { isPartnerApiError, type OrderSummary, type PartnerApiError } from '../p
 import { type FailureContext, logPartnerFailure } from '../services/partner-failures.js';
 import { copyCanAnswer, exactFromCopy } from './index-answers.js';
 
-// The one way to find an order by its exact ID or reference: `/order`'s card, the buttons that act on
-// an order, order links (unfurls) and the workflow step all come here.
+// The one way to find an order by its exact ID or reference: the buttons that act on an order, order
+// links (unfurls) and the details panel, Notify me, `/order-keys` text that is not an order ID, and the
+// workflow step come here. `/order <text>` reads the same partner search itself, since it shows the
+// list too: the client puts the exact matches first (isExactMatch), the card is the one exact match.
 
 /** One order by its exact ID or reference, as a value (callers build their own messages). */
 export type ExactOrder =

@@ -7,7 +7,7 @@ import {
   stampedFromIndex,
 } from '../blocks/index.js';
 import { copyCoverage } from '../orders/copy-rule.js';
-import type { OrderSummary, PartnerApiError } from '../partner-api/index.js';
+import { isExactMatch, type PartnerApiError } from '../partner-api/index.js';
 import { cardOptions, renderOptions } from './render-options.js';
 
 // Matches read from the copy for one list (the list pages ten at a time through them).
@@ -42,14 +42,6 @@ export async function indexMatches(deps: Pick<IndexDeps, 'orderIndex'>, query: s
   }
 }
 
-/** The orders whose ID or reference is exactly `query`, case apart (what makes a card, not a list). */
-export function exactMatchesIn<T extends OrderSummary>(orders: readonly T[], query: string): T[] {
-  const wanted = query.trim().toLowerCase();
-  return orders.filter(
-    (order) => order.id.toLowerCase() === wanted || (order.referenceId ?? '').toLowerCase() === wanted,
-  );
-}
-
 /**
  * The copy's orders with exactly this ID or reference, and how complete the copy is; undefined when
  * the copy cannot answer (as for a list: the database is down, or the sync has never run).
@@ -57,7 +49,7 @@ export function exactMatchesIn<T extends OrderSummary>(orders: readonly T[], que
 export async function exactFromCopy(deps: Pick<IndexDeps, 'orderIndex' | 'orderSync'>, query: string) {
   const [found, coverage] = await Promise.all([indexMatches(deps, query), indexCoverage(deps)]);
   if (!coverage) return undefined;
-  return { orders: found ? exactMatchesIn(found.orders, query) : [], coverage };
+  return { orders: found ? found.orders.filter((order) => isExactMatch(order, query)) : [], coverage };
 }
 
 /** The partner failures that the copy can stand in for: it is not answering, not that it said no. */
@@ -78,7 +70,7 @@ export async function answerFromIndexDuringOutage(
   const [found, coverage] = await Promise.all([indexMatches(deps, query), indexCoverage(deps)]);
   if (!found || !coverage) return undefined;
   const options = renderOptions(deps);
-  const exactMatches = exactMatchesIn(found.orders, query);
+  const exactMatches = found.orders.filter((order) => isExactMatch(order, query));
   const exact = exactMatches.length === 1 ? exactMatches[0] : undefined;
   // No Share button: sharing posts a card that looks live, and this one may be out of date.
   const message = exact

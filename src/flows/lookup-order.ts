@@ -1,5 +1,6 @@
 import type { AppDeps } from '../app/deps.js';
 import {
+  ActionIds,
   renderNoMatch,
   renderNotice,
   renderOrderCard,
@@ -9,6 +10,7 @@ import {
   renderUnrelatedResults,
   type SlackMessage,
   stampedFromIndex,
+  withoutShare,
 } from '../blocks/index.js';
 import {
   isPartnerApiError,
@@ -41,6 +43,21 @@ export type LookupDeps = Pick<
 export type ShareDeps = LookupDeps & Pick<AppDeps, 'channelSharing'>;
 
 /**
+ * An answer shown in a channel, with "Share in channel" only where a click could share: where it
+ * would be refused (a Slack Connect channel), the card comes without it. Asked only of a card.
+ */
+export async function offerSharingIn(
+  deps: Pick<ShareDeps, 'channelSharing'>,
+  channelId: string | undefined,
+  message: SlackMessage,
+): Promise<SlackMessage> {
+  const share = (block: SlackMessage['blocks'][number]) =>
+    block.type === 'actions' && block.elements.some((element) => element.action_id === ActionIds.shareOrder);
+  if (!message.blocks.some(share)) return message;
+  return (await deps.channelSharing.check(channelId)).allowed ? message : withoutShare(message);
+}
+
+/**
  * Runs a partner call; its failure is logged once and becomes the message for the user. Other errors
  * propagate (the listener frame answers them as unexpected).
  */
@@ -54,7 +71,7 @@ export async function withPartnerErrors<T>(
   return isPartnerApiError(result) ? renderPartnerError(result, subject) : result;
 }
 
-/** Like withPartnerErrors, for callers that show the failure inside a larger view (help, Home tab). */
+/** Like withPartnerErrors, for callers that decide themselves what a failure shows (`/order`'s answers). */
 export async function partnerResult<T>(
   deps: Pick<LookupDeps, 'logger'>,
   context: FailureContext,
@@ -107,7 +124,7 @@ export async function answerOrderSearch(
   const query = rawText.trim();
   const options = renderOptions(deps);
   if (!query) {
-    // The same answer as the Home tab's: the copy while fresh, or stamped while the partner is not answering.
+    // The same answer as the Home tab's: the copy while current, or stamped while the partner is not answering.
     const recent = await recentOrders(deps, context);
     return renderOrderHelp(recent, options, await deps.orderExamples.current());
   }

@@ -73,6 +73,12 @@ export function orderContainsText(order: OrderSummary, searchText: string): bool
   return comparable(order.id).includes(wanted) || comparable(order.referenceId ?? '').includes(wanted);
 }
 
+/** Is the order's ID or reference exactly the text, case apart? What makes a card, not a list. */
+export function isExactMatch(order: OrderSummary, text: string): boolean {
+  const wanted = text.trim().toLowerCase();
+  return order.id.toLowerCase() === wanted || (order.referenceId ?? '').toLowerCase() === wanted;
+}
+
 function comparable(text: string): string {
   return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
 }
@@ -146,11 +152,8 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
   async function find(rawQuery: string): Promise<OrderSearchResult> {
     const query = cleanSearchText(rawQuery, `GET /${ORDERS_PATH}`);
     const page = await list({ search: query, limit: searchLimit });
-    const wanted = query.toLowerCase();
-    const isExact = (order: OrderSummary) =>
-      order.id.toLowerCase() === wanted || order.referenceId?.toLowerCase() === wanted;
-    const exact = page.orders.filter(isExact);
-    const rest = page.orders.filter((order) => !isExact(order));
+    const exact = page.orders.filter((order) => isExactMatch(order, query));
+    const rest = page.orders.filter((order) => !isExactMatch(order, query));
     return {
       query,
       orders: [...exact, ...rest],

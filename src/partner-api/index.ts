@@ -1,5 +1,5 @@
 export type { HistoryOptions, PartnerClient, PartnerClientOptions, QueryParamNames } from './client.js';
-export { createPartnerClient, orderContainsText } from './client.js';
+export { createPartnerClient, isExactMatch, orderContainsText } from './client.js';
 export { endpointOf } from './error-mapping.js';
 export type { PartnerErrorKind } from './errors.js';
 export { faultOf, isPartnerApiError, PartnerApiError, partnerErrorCodec } from './errors.js';
