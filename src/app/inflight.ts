@@ -1,3 +1,5 @@
+import { TIMED_OUT, within } from '../deadline.js';
+
 /**
  * Tracks work that continues after ack() (the replies, and the copy writes of what they read), so a
  * graceful stop can wait for it: a user who typed a command just before a deploy still gets an answer.
@@ -22,17 +24,10 @@ export function createInflightTracker(): InflightTracker {
       return work;
     },
     async drain(timeoutMs) {
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<false>((resolve) => {
-        timer = setTimeout(() => resolve(false), timeoutMs);
-      });
       const done = (async () => {
         while (pending.size > 0) await Promise.all([...pending]);
-        return true as const;
       })();
-      const result = await Promise.race([done, timeout]);
-      clearTimeout(timer);
-      return result;
+      return (await within(done, timeoutMs)) !== TIMED_OUT;
     },
     get size() {
       return pending.size;

@@ -7,7 +7,7 @@ import { exportMessages, type SlackMessage } from '../blocks/index.js';
 import type { AppLogger } from '../logger.js';
 import { isPartnerApiError, type PartnerClient } from '../partner-api/index.js';
 import { logPartnerFailure } from '../services/partner-failures.js';
-import type { SlackDelivery } from '../services/slack-delivery.js';
+import { openDirectMessage, type SlackDelivery } from '../services/slack-delivery.js';
 import { nextDay, startOfDay } from './calendar.js';
 import { type CsvCell, csvLines, csvRow, openCsvFile } from './csv.js';
 import { type HistoryDeps, type HistorySource, historyBetween } from './history-source.js';
@@ -79,8 +79,7 @@ export async function runExport(deps: ExportDeps, request: ExportRequest): Promi
   // The DM and its progress message are set up while the history is already being read. An export
   // whose DM cannot be opened stops at the next page (nobody could be told about it) and throws.
   const opening = (async () => {
-    const dm = (await client.conversations.open({ users: request.userId })).channel?.id;
-    if (!dm) throw new Error('conversations.open returned no channel');
+    const dm = await openDirectMessage(client, request.userId);
     const progress = await client.chat.postMessage({
       channel: dm,
       text: exportMessages.started(request).text,

@@ -1,6 +1,7 @@
 import type { WebClient } from '@slack/web-api';
 import type { AppDeps } from '../app/deps.js';
 import { type OrderChange, type PanelError, panelError, renderOrderPanel } from '../blocks/order-entity.js';
+import { TIMED_OUT, within } from '../deadline.js';
 import { isValidOrderId, type OrderSummary, type PartnerApiError } from '../partner-api/index.js';
 import { slackErrorCode } from '../services/slack-delivery.js';
 import { type FindOrderDeps, findExactOrder, orderWithId } from './find-order.js';
@@ -52,8 +53,6 @@ type PanelRead =
     }
   | { kind: 'none' }
   | { kind: 'failed'; error: PartnerApiError | undefined };
-
-const TIMED_OUT = Symbol('timed out');
 
 /**
  * Fills the panel for the person who opened it, with the same rules as `/order` (members of the
@@ -150,11 +149,7 @@ export const STILL_CHECKING =
 
 /** What a click did, waited for at most the panel's deadline; the work goes on after it. */
 async function noticeWithin(deps: PanelDeps, work: Promise<string>, orderId: string): Promise<string> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<typeof TIMED_OUT>((resolve) => {
-    timer = setTimeout(() => resolve(TIMED_OUT), deps.panelDeadlineMs);
-  });
-  const done = await Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+  const done = await within(work, deps.panelDeadlineMs);
   if (done !== TIMED_OUT) return done;
   work.catch((error: unknown) =>
     deps.logger.warn(
@@ -172,11 +167,7 @@ async function noticeWithin(deps: PanelDeps, work: Promise<string>, orderId: str
  */
 async function readOrder(deps: PanelDeps, orderId: string, userId: string): Promise<PanelRead> {
   const live = findExactOrder(deps, orderId, { where: 'work object panel', userId });
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<typeof TIMED_OUT>((resolve) => {
-    timer = setTimeout(() => resolve(TIMED_OUT), deps.panelDeadlineMs);
-  });
-  const found = await Promise.race([live, deadline]).finally(() => clearTimeout(timer));
+  const found = await within(live, deps.panelDeadlineMs);
   if (found === TIMED_OUT) {
     live.catch((error: unknown) =>
       deps.logger.warn(

@@ -2,6 +2,7 @@ import type { RespondFn } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import type { SlackMessage } from '../blocks/index.js';
 import type { AppLogger } from '../logger.js';
+import { openDirectMessage } from '../services/slack-delivery.js';
 
 /** The three ways Order Desk answers through a response_url. */
 export type ReplyMode = 'new_ephemeral' | 'replace' | 'in_channel';
@@ -43,8 +44,7 @@ export async function postDirect(
   logger: AppLogger,
 ): Promise<boolean> {
   try {
-    const channel = (await client.conversations.open({ users: userId })).channel?.id;
-    if (!channel) throw new Error('conversations.open returned no channel');
+    const channel = await openDirectMessage(client, userId);
     await client.chat.postMessage({
       channel,
       text: message.text,

@@ -3,6 +3,7 @@ import { systemClock } from '../jobs/index.js';
 import type { AppLogger } from '../logger.js';
 import {
   type DeliveryKind,
+  openDirectMessage,
   retryAdvice,
   type SlackDelivery,
   slackErrorCode,
@@ -145,9 +146,7 @@ export function createOutboxRelay(options: RelayOptions): OutboxRelay {
     if (DIRECT.has(row.kind)) {
       channel = dmChannels.get(row.target) ?? '';
       if (!channel) {
-        const opened = await call(() => options.client.conversations.open({ users: row.target }));
-        channel = opened.channel?.id ?? '';
-        if (!channel) throw new Error('conversations.open returned no channel');
+        channel = await call(() => openDirectMessage(options.client, row.target));
         dmChannels.set(row.target, channel);
       }
     }

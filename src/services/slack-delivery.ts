@@ -1,3 +1,4 @@
+import type { WebClient } from '@slack/web-api';
 import { type JobClock, systemClock } from '../jobs/index.js';
 import type { AppLogger } from '../logger.js';
 
@@ -80,6 +81,13 @@ export function retryAdvice(error: unknown): { reason: RetryReason; waitMs?: num
   if (code === 'internal_error' || code === 'fatal_error' || code === 'service_unavailable')
     return { reason: 'server_error' };
   return undefined;
+}
+
+/** The user's direct-message channel with Order Desk (conversations.open answers the same one each time). */
+export async function openDirectMessage(client: WebClient, userId: string): Promise<string> {
+  const channel = (await client.conversations.open({ users: userId })).channel?.id;
+  if (!channel) throw new Error('conversations.open returned no channel');
+  return channel;
 }
 
 /** Slack's error code or message, for the log: never a token (the Web client does not put one there). */

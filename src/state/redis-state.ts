@@ -1,5 +1,6 @@
 import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
 import { createClient } from 'redis';
+import { TIMED_OUT, within } from '../deadline.js';
 import type { AppLogger } from '../logger.js';
 import { describeRedisUrl, RedisStartupError } from './redis-url.js';
 import { type LimiterOptions, type SharedState, StateUnavailableError } from './shared-state.js';
@@ -25,13 +26,10 @@ class RedisStalledError extends Error {
 }
 
 /** `work`, or a RedisStalledError after `ms` (the work goes on; its outcome is then ignored). */
-function within<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new RedisStalledError(`${what} within ${ms} ms`)), ms);
-  });
-  work.catch(() => undefined);
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+async function answeredWithin<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  const answer = await within(work, ms);
+  if (answer === TIMED_OUT) throw new RedisStalledError(`${what} within ${ms} ms`);
+  return answer;
 }
 
 // Releases a lock only while it still holds the owner's token (GET and DEL in one step).
@@ -116,7 +114,7 @@ export async function createRedisState(options: RedisStateOptions): Promise<Shar
 
   try {
     // A Redis that accepts the connection but never answers would hold start-up for ever.
-    await within(client.connect(), connectTimeoutMs, 'no answer');
+    await answeredWithin(client.connect(), connectTimeoutMs, 'no answer');
   } catch (error) {
     client.destroy();
     throw new RedisStartupError(
@@ -139,7 +137,7 @@ export async function createRedisState(options: RedisStateOptions): Promise<Shar
       client.destroy();
       for (let attempt = 0; started; attempt++) {
         try {
-          await within(client.connect(), connectTimeoutMs, 'no answer');
+          await answeredWithin(client.connect(), connectTimeoutMs, 'no answer');
           return;
         } catch (error) {
           markDown((error as Error).message);
@@ -156,7 +154,7 @@ export async function createRedisState(options: RedisStateOptions): Promise<Shar
   /** A command's answer within the command timeout; none: Redis has stalled, connect again. */
   async function bounded<T>(command: () => Promise<T>): Promise<T> {
     try {
-      return await within(command(), commandTimeoutMs, `Redis at ${where} did not answer`);
+      return await answeredWithin(command(), commandTimeoutMs, `Redis at ${where} did not answer`);
     } catch (error) {
       if (error instanceof RedisStalledError) void reconnect(error.message);
       throw error;

@@ -1,0 +1,23 @@
+// A leaf any layer may use (like logger.ts): racing a promise against a deadline, written once.
+
+/** What `within` gives when the deadline comes first. */
+export const TIMED_OUT: unique symbol = Symbol('timed out');
+
+/**
+ * `work`'s value, or TIMED_OUT when `ms` pass first. The work goes on after the deadline: a late
+ * failure is the caller's to log (it never becomes an unhandled rejection). The timer is cleared as
+ * soon as the race is decided and never keeps the process alive.
+ */
+export async function within<T>(work: Promise<T>, ms: number): Promise<T | typeof TIMED_OUT> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<typeof TIMED_OUT>((resolve) => {
+    timer = setTimeout(() => resolve(TIMED_OUT), ms);
+    timer.unref();
+  });
+  work.catch(() => undefined);
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
