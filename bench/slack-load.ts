@@ -10,7 +10,7 @@ export interface CommandTiming {
 }
 
 /**
- * Sends `count` signed /order commands to `appUrl`, at most `concurrency` at a time, each with its
+ * Sends `count` signed /order commands (or `command`) to `appUrl`, at most `concurrency` at a time, each with its
  * own response_url on the fake Slack. Returns one timing per command.
  */
 export async function sendCommands(options: {
@@ -20,6 +20,8 @@ export async function sendCommands(options: {
   count: number;
   concurrency: number;
   text: (index: number) => string;
+  /** The slash command (default `/order`). */
+  command?: string;
   /** Closed loop: each worker waits for a command's answer before sending its next one. */
   awaitAnswer?: boolean;
   /**
@@ -43,7 +45,7 @@ export async function sendCommands(options: {
         channel_id: 'C0BENCH',
         user_id: 'U0BENCH',
         user_name: 'bench',
-        command: '/order',
+        command: options.command ?? '/order',
         text: options.text(index),
         api_app_id: 'A0ORDERDESK',
         response_url: `${slack.url}/response/${responseUrlId}`,

@@ -38,7 +38,6 @@ export async function benchWorkObjectPanel(): Promise<BenchRow[]> {
       SLACK_BOT_TOKEN: BOT_TOKEN,
       SLACK_SIGNING_SECRET: SIGNING_SECRET,
       SLACK_API_URL: slack.apiUrl,
-      SLACK_APP_TOKEN: '',
       PARTNER_API_BASE_URL: partner.url,
       PARTNER_API_KEY: partner.apiKey,
       ORDER_LINK_TEMPLATE: TEMPLATE,
