@@ -1,3 +1,4 @@
+import type { BackoffPolicy } from '../jobs/index.js';
 import type { AppLogger } from '../logger.js';
 import {
   isPartnerApiError,
@@ -6,14 +7,7 @@ import {
   partnerErrorCodec,
 } from '../partner-api/index.js';
 import { logPartnerFailure } from '../services/partner-failures.js';
-import {
-  type BackoffPolicy,
-  peekCached,
-  peekFailure,
-  readThrough,
-  type SharedState,
-  SourceFailedError,
-} from '../state/index.js';
+import { peekCached, peekFailure, readThrough, type SharedState, SourceFailedError } from '../state/index.js';
 import { type HistoryDeps, historyBetween } from './history-source.js';
 import { type AmountMeaning, computeSpend, type SpendFigures } from './spend.js';
 
@@ -46,8 +40,9 @@ export interface SpendService {
 const SPEND_KEY = 'finance:spend';
 // Kept until replaced: old figures with their age beat no figures.
 const KEEP_MS = 7 * 86_400_000;
-// A 30-day scan of a large account takes a while; another replica waits for it, up to this long.
-const SCAN_LOCK_MS = 120_000;
+// A 30-day scan of a large account from the partner takes a while: the lease outlasts the longest
+// one expected, so another replica waits for it (and reads for itself if the scanning one died).
+const SCAN_LEASE_MS = 300_000;
 
 export function createSpendService(options: {
   partner: PartnerClient;
@@ -96,7 +91,7 @@ export function createSpendService(options: {
         ttlMs: KEEP_MS,
         maxAgeMs: request.maxAgeMs ?? 1,
         force: request.force,
-        lockMs: SCAN_LOCK_MS,
+        leaseMs: SCAN_LEASE_MS,
         load: scan,
         backoff: options.backoff,
         failureCodec: partnerErrorCodec,
@@ -120,7 +115,7 @@ export function createSpendService(options: {
         failure: failure
           ? {
               error: asPartnerError(partnerErrorCodec.decode(failure.error)),
-              retryAt: new Date(failure.retryAt),
+              retryAt: new Date(failure.until),
             }
           : undefined,
       };

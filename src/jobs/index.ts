@@ -1,3 +1,4 @@
+export { type Backoff, type BackoffPolicy, backOff } from './backoff.js';
 export {
   createPeriodicJob,
   type JobClock,

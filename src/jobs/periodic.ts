@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { AppLogger } from '../logger.js';
 import type { SharedState } from '../state/index.js';
+import { type Backoff, type BackoffPolicy, backOff } from './backoff.js';
 
 /** Time as a job sees it: tests pass one they drive, so nothing in them sleeps for real. */
 export interface JobClock {
@@ -48,7 +49,7 @@ export interface PeriodicJobOptions<R extends string> {
    */
   leaseMs?: number | undefined;
   /** After a failed round no replica runs one for `firstMs`, doubling per failure up to `maxMs`. */
-  backoff: { firstMs: number; maxMs: number };
+  backoff: BackoffPolicy;
   /** One bounded round. It ends soon after `signal` aborts (a stop, or the lease lost to another replica). */
   round(signal: AbortSignal): Promise<R>;
   /** Which of the round's outcomes are failures (back off; default: 'failed'); a round that throws is one too. */
@@ -66,11 +67,6 @@ export interface PeriodicJob<R extends string> {
   /** Ends the loop, aborts the round in flight and resolves once it has ended; releases the lease. */
   stop(): Promise<void>;
   snapshot(): JobSnapshot;
-}
-
-interface Backoff {
-  until: number;
-  failures: number;
 }
 
 /**
@@ -164,17 +160,14 @@ export function createPeriodicJob<R extends string>(options: PeriodicJobOptions<
       if (backoff) await state.delete(backoffKey).catch(() => undefined);
       return outcome;
     }
-    const failures = (backoff?.failures ?? 0) + 1;
-    const waitMs = Math.min(options.backoff.firstMs * 2 ** (failures - 1), options.backoff.maxMs);
-    snap.failures = failures;
+    const failedAt = clock.now();
+    const next = await backOff(state, backoffKey, options.backoff, backoff, failedAt, {});
+    snap.failures = next.failures;
     snap.lastError = error ?? outcome;
     log.warn(
-      { error: snap.lastError, failures, waitSeconds: waitMs / 1000 },
+      { error: snap.lastError, failures: next.failures, waitSeconds: (next.until - failedAt) / 1000 },
       'job round failed; backing off',
     );
-    await state
-      .set(backoffKey, { until: clock.now() + waitMs, failures }, waitMs + options.backoff.maxMs)
-      .catch(() => undefined);
     return outcome;
   }
 

@@ -1,4 +1,5 @@
 import type { BalanceReading, BalanceState } from '../finance/balance-reading.js';
+import type { BackoffPolicy } from '../jobs/index.js';
 import type { AppLogger } from '../logger.js';
 import type { OrderIndex } from '../orders/order-index.js';
 import {
@@ -9,7 +10,6 @@ import {
   partnerErrorCodec,
 } from '../partner-api/index.js';
 import {
-  type BackoffPolicy,
   type CacheResult,
   peekCached,
   peekFailure,

@@ -1,6 +1,7 @@
 import type { WebClient } from '@slack/web-api';
+import type { BackoffPolicy } from '../jobs/index.js';
 import type { AppLogger } from '../logger.js';
-import { type BackoffPolicy, type CacheResult, readThrough, type SharedState } from '../state/index.js';
+import { type CacheResult, readThrough, type SharedState } from '../state/index.js';
 
 export interface UsergroupMembers {
   /**

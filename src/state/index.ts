@@ -3,13 +3,7 @@ import { createMemoryState } from './memory-state.js';
 import type { RedisStateOptions } from './redis-state.js';
 import type { SharedState } from './shared-state.js';
 
-export type {
-  BackoffPolicy,
-  CacheResult,
-  FailureCodec,
-  ReadThroughOptions,
-  StoredFailure,
-} from './read-through.js';
+export type { CacheResult, FailureCodec, ReadThroughOptions, StoredFailure } from './read-through.js';
 export { peekCached, peekFailure, readThrough, SourceFailedError, storeCached } from './read-through.js';
 export { describeRedisUrl, RedisStartupError } from './redis-url.js';
 export type { LimiterOptions, SharedState } from './shared-state.js';
