@@ -16,7 +16,7 @@ const STATUS_EMOJI: Record<string, string> = {
   'In process': ':large_yellow_circle:',
   'In progress': ':large_yellow_circle:',
   'On hold': ':large_yellow_circle:',
-  Canceled: ':red_circle:',
+  Cancelled: ':red_circle:',
   Refunded: ':large_blue_circle:',
   'Partially refunded': ':large_blue_circle:',
   Failed: ':red_circle:',
@@ -91,7 +91,10 @@ export function slackDate(iso: string | null, now: Date): string {
   if (Number.isNaN(date.getTime())) return escapeCut(iso, SHOWN.id);
   const seconds = Math.floor(date.getTime() / 1000);
   const fallback = utcText(date);
-  const relative = formatDistanceStrict(date, now, { addSuffix: true });
+  // Up to 60 days in days: a 30-day watch reads "in 30 days" wherever it shows, never "in 1 month".
+  const days = Math.abs(date.getTime() - now.getTime()) / 86_400_000;
+  const unit = days >= 1 && days < 60 ? 'day' : undefined;
+  const relative = formatDistanceStrict(date, now, { addSuffix: true, ...(unit ? { unit } : {}) });
   return `<!date^${seconds}^{date_short_pretty} at {time}|${fallback}> (${relative})`;
 }
 

@@ -135,8 +135,12 @@ function balanceBlocks(state: BalanceState | undefined, options: RenderOptions):
       ? ` Order Desk reads it again by itself ${slackDate(state.retryAt.toISOString(), options.now)}; Refresh asks now.`
       : '';
     const failure = partnerFailureBlocks(`:warning: *The balance could not be read.*${again}`, state.error);
-    // The last balance read stays on show, with its age: finance still sees a figure.
-    return state.last ? [...readingBlocks(state.last, options), ...failure, refresh] : [...failure, refresh];
+    // The last good reading stays on show under the failure, said to be that: finance still sees a figure.
+    return [
+      ...failure,
+      ...(state.last ? readingBlocks(state.last, options, 'Last good reading') : []),
+      refresh,
+    ];
   }
   return [...readingBlocks(state.reading, options), refresh];
 }
@@ -148,7 +152,7 @@ function lastReading(state: BalanceState | undefined): BalanceReading | undefine
   return undefined;
 }
 
-function readingBlocks(reading: BalanceReading, options: RenderOptions): Block[] {
+function readingBlocks(reading: BalanceReading, options: RenderOptions, read = 'Read'): Block[] {
   const available =
     reading.balance !== null && reading.creditLimit !== null
       ? [
@@ -172,7 +176,7 @@ function readingBlocks(reading: BalanceReading, options: RenderOptions): Block[]
       elements: [
         {
           type: 'mrkdwn',
-          text: `Read ${slackDate(reading.readAt.toISOString(), options.now)} from the partner API. Available funds = balance + credit limit.`,
+          text: `${read} ${slackDate(reading.readAt.toISOString(), options.now)} from the partner API. Available funds = balance + credit limit.`,
         },
       ],
     },
@@ -215,4 +219,32 @@ export function renderHome(input: HomeInput, options: RenderOptions): types.Home
   if (!input.ordersDenied && input.subscriptions)
     blocks.push(...subscriptionsBlocks(input.subscriptions, options));
   return { type: 'home', blocks };
+}
+
+const HOME_NOTICE = 'home_notice';
+
+/**
+ * The Home tab as the person sees it, with a line under the block they clicked saying where the
+ * answer went (a Home tab click has no reply of its own); an earlier such line goes.
+ */
+export function homeWithNotice(blocks: readonly Block[], actionId: string, text: string): types.HomeView {
+  const kept = blocks.filter((block) => block.block_id !== HOME_NOTICE);
+  // Found by the button's action ID: Home rows have one each, and Slack may rename block IDs.
+  const clicked = (block: Block) => {
+    const elements: unknown[] =
+      block.type === 'actions' ? block.elements : 'accessory' in block ? [block.accessory] : [];
+    return elements.some(
+      (element) => (element as { action_id?: string } | undefined)?.action_id === actionId,
+    );
+  };
+  const at = kept.findIndex(clicked) + 1;
+  const notice: Block = { type: 'context', block_id: HOME_NOTICE, elements: [{ type: 'mrkdwn', text }] };
+  return { type: 'home', blocks: [...kept.slice(0, at), notice, ...kept.slice(at)] };
+}
+
+/** Where an answer sent to the person's direct messages went, or that it could not be sent. */
+export function sentToDirectText(what: string, sent: boolean): string {
+  return sent
+    ? `:incoming_envelope: ${what}: sent to your direct messages with Order Desk (its *Messages* tab).`
+    : `:warning: ${what}: Order Desk could not send it to your direct messages just now. Try again.`;
 }

@@ -27,7 +27,7 @@ export {
 export type { FinanceAlertChange, FinanceAlertInput } from './finance.js';
 export { renderBalanceReadableAgain, renderBalanceUnreadable, renderFinanceAlert } from './finance.js';
 export type { HomeInput } from './home.js';
-export { renderHome } from './home.js';
+export { homeWithNotice, renderHome, sentToDirectText } from './home.js';
 export type { IndexCoverage } from './index-notes.js';
 export { indexSourceNote, stampedFromIndex } from './index-notes.js';
 export type { KeyPiece } from './key-classification.js';
@@ -45,7 +45,7 @@ export {
   renderPartnerError,
   renderUnrelatedResults,
 } from './messages.js';
-export { renderOrderCard } from './order-card.js';
+export { renderOrderCard, withoutShare } from './order-card.js';
 export { RESULTS_PER_PAGE, renderResultList } from './order-list.js';
 export type { UnfurlFromCopy } from './order-unfurl.js';
 export { renderOrderUnfurl } from './order-unfurl.js';
@@ -57,6 +57,7 @@ export {
   renderSearchModal,
   renderSearchNoMatch,
   renderSearchResults,
+  renderSearchSent,
   renderSearchUnavailable,
   SEARCH_CALLBACK_ID,
   SEARCH_FIELDS,

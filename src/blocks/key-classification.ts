@@ -24,31 +24,33 @@ export type KeyPiece =
 const UNPRINTABLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\ufffd]/;
 
 function describeImage(image: DecodedImage): string {
-  return `an image key (${image.format}, ${describeSize(image.bytes.length)})`;
+  return `An image key (${image.format}, ${describeSize(image.bytes.length)})`;
 }
 
-/** Decides how one key can be shown safely, whatever type the API gives it and however it spells it. */
-export function classifyKey(key: DigitalKey, position: number): KeyPiece {
+/**
+ * Decides how one key can be shown safely, whatever type the API gives it and however it spells it.
+ * Notes name no number: keys in a code block have none, so each note stands where its key is.
+ */
+export function classifyKey(key: DigitalKey): KeyPiece {
   const kind = normalizeKeyType(key.type);
   const value = key.value;
   if (kind === 'pre_order' && !value)
-    return { kind: 'note', text: `Key ${position} is a pre-order: the partner has not released it yet.` };
-  if (value === null || value === '')
-    return { kind: 'note', text: `Key ${position} was delivered without a value.` };
+    return { kind: 'note', text: 'A pre-order key: the partner has not released it yet.' };
+  if (value === null || value === '') return { kind: 'note', text: 'A key delivered without a value.' };
   const looksLikeImage = kind === 'image' || /^data:image\//i.test(value);
   // An image is named only once its bytes say so, whatever the type field claimed.
   const image = looksLikeImage || kind === 'unknown' ? decodeImageKey(value) : undefined;
-  if (image) return { kind: 'image', text: `Key ${position} is ${describeImage(image)}.` };
+  if (image) return { kind: 'image', text: `${describeImage(image)}.` };
   if (looksLikeImage) {
     return {
       kind: 'note',
-      text: `Key ${position} is marked as an image (type “${escapeMrkdwn(truncate(key.type ?? 'image', 30))}”), but its data is not a PNG, JPEG or GIF image. Retrieve it from the partner platform.`,
+      text: `A key marked as an image (type “${escapeMrkdwn(truncate(key.type ?? 'image', 30))}”), but its data is not a PNG, JPEG or GIF image. Retrieve it from the partner platform.`,
     };
   }
   if (value.startsWith('data:')) {
     return {
       kind: 'note',
-      text: `Key ${position} is a file (${escapeMrkdwn(truncate(value.slice(5).split(/[;,]/)[0] || 'unknown type', 40))}) that Slack cannot show; retrieve it from the partner platform.`,
+      text: `A file (${escapeMrkdwn(truncate(value.slice(5).split(/[;,]/)[0] || 'unknown type', 40))}) that Slack cannot show; retrieve it from the partner platform.`,
     };
   }
   // Measured as sent: escaped, a key of `&`s is five times as long (a section holds 3,000).
@@ -58,7 +60,7 @@ export function classifyKey(key: DigitalKey, position: number): KeyPiece {
       ? { kind: 'link', url: value }
       : {
           kind: 'note',
-          text: `Key ${position} is a link that is not a plain web address, so Slack cannot show it safely; retrieve it from the partner platform.`,
+          text: 'A link that is not a plain web address, so Slack cannot show it safely; retrieve it from the partner platform.',
         };
   }
   if (!printable) {
@@ -66,8 +68,8 @@ export function classifyKey(key: DigitalKey, position: number): KeyPiece {
       kind: 'note',
       text:
         value.length > MAX_PRINTABLE_KEY
-          ? `Key ${position} is ${value.length.toLocaleString('en-US')} characters long, too long to be a key to type; retrieve it from the partner platform.`
-          : `Key ${position} contains control characters, so it would not read as delivered; retrieve it from the partner platform.`,
+          ? `A key ${value.length.toLocaleString('en-US')} characters long, too long to be a key to type; retrieve it from the partner platform.`
+          : 'A key with control characters, so it would not read as delivered; retrieve it from the partner platform.',
     };
   }
   // A backtick would end the code block early; such a key goes out as plain text, which Slack never formats.

@@ -59,7 +59,7 @@ function piecesForKeys(
     notes = [];
   };
   keys.forEach((key, index) => {
-    const piece = classifyKey(key, index + 1);
+    const piece = classifyKey(key);
     if (piece.kind !== 'code') flushCode();
     if (piece.kind !== 'link') flushLinks();
     if (piece.kind !== 'note' && piece.kind !== 'image') flushNotes();
@@ -70,7 +70,7 @@ function piecesForKeys(
       if (codeLength() + escaped.length + 1 > SECTION_LIMIT) flushCode();
       code.push(escaped);
     } else if (piece.kind === 'link') {
-      const line = `${index + 1}. <${escapeMrkdwn(piece.url)}>`;
+      const line = `<${escapeMrkdwn(piece.url)}>`;
       if (links.join('\n').length + line.length + 1 > SECTION_LIMIT) flushLinks();
       links.push(line);
     } else if (piece.kind === 'note' || (piece.kind === 'image' && !revealLink(index))) {

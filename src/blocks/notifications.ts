@@ -53,7 +53,7 @@ export function renderWatchStarted(orderId: string, expiresAt: Date, options: Re
         `:bell: *I'll send you a direct message when order \`${escapeMrkdwn(orderId)}\` ${WATCH_ENDS}.*`,
       ),
       context(
-        `If the order has not settled by then, the watch ends by itself ${slackDate(expiresAt.toISOString(), options.now)}. Your watches are on Order Desk's Home tab, with Stop.`,
+        `The watch ends by itself ${slackDate(expiresAt.toISOString(), options.now)} if the order has not settled by then. Your watches are on Order Desk's Home tab, with Stop.`,
       ),
     ],
   };
@@ -153,9 +153,10 @@ export function renderSubscriptionPost(
 ): SlackMessage {
   const quantity = order.item.quantity === null ? '' : ` × ${order.item.quantity}`;
   const id = escapeCut(order.id, SHOWN.id);
+  // "New" is when Order Desk first saw the order; when it was created is said as that.
   const what =
     event.kind === 'new'
-      ? `:new: *New order* \`${id}\``
+      ? `:new: *New order* \`${id}\` · created ${slackDate(order.createdAt, options.now)}`
       : `*\`${id}\`: ${escapeMrkdwn(statusLabel(event.fromStatus))} → ${statusWithEmoji(event.toStatus)}*`;
   const text =
     event.kind === 'new'

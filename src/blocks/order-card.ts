@@ -25,8 +25,9 @@ import {
 
 export interface OrderCardOptions extends RenderOptions {
   /**
-   * Ephemeral preview (Share + Show keys), the shared copy in a channel (Show keys only), or the copy
-   * sent to the user's direct messages from the Home tab (Show keys; sharing is done from a channel).
+   * Ephemeral preview (Share + Show keys), the shared copy in a channel (no Show keys: everyone in
+   * the channel would see a button refused to most of them), or the copy sent to the user's direct
+   * messages from the Home tab (Show keys; sharing is done from a channel).
    */
   variant: 'preview' | 'shared' | 'direct' | 'notification';
   sharedBy?: string | undefined;
@@ -65,6 +66,19 @@ function orderFields(order: OrderSummary, options: RenderOptions): Block {
   };
 }
 
+/** A preview where sharing would be refused (a Slack Connect channel): the same card, no Share. */
+export function withoutShare(message: SlackMessage): SlackMessage {
+  const blocks = message.blocks.map((block) =>
+    block.type === 'actions'
+      ? { ...block, elements: block.elements.filter((element) => element.action_id !== ActionIds.shareOrder) }
+      : block,
+  );
+  return {
+    ...message,
+    blocks: blocks.filter((block) => block.type !== 'actions' || block.elements.length > 0),
+  };
+}
+
 /** The order card: what a support agent needs to answer a customer, in one glance. */
 export function renderOrderCard(order: OrderSummary, options: OrderCardOptions): SlackMessage {
   const title = `Order ${order.id}`;
@@ -83,7 +97,7 @@ export function renderOrderCard(order: OrderSummary, options: OrderCardOptions):
   if (actionable && options.variant === 'preview' && !options.fromCopy) {
     buttons.push(button(ActionIds.shareOrder, 'Share in channel', encodeButton({ o: order.id }), 'primary'));
   }
-  if (actionable && isCompleted(order.status)) {
+  if (actionable && isCompleted(order.status) && options.variant !== 'shared') {
     buttons.push(button(ActionIds.showKeys, 'Show keys', encodeButton({ o: order.id })));
   }
   // Not settled yet: whoever sees the card may ask to be told when it is (a direct message).

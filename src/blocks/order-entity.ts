@@ -8,7 +8,7 @@ type EntityCustomField = types.EntityCustomField;
 export type EntityMetadata = types.EntityMetadata;
 
 import { ActionIds } from './action-ids.js';
-import { formatMoney, utcText } from './format.js';
+import { formatMoney } from './format.js';
 
 // Orders as Slack Work Objects (docs.slack.dev/messaging/work-objects-implementation): the entity
 // under an order link or on a shared card, and the flexpane a person opens from it. An `item` entity
@@ -88,13 +88,12 @@ function statusField(order: OrderSummary): EntityCustomField {
 function createdField(order: OrderSummary): EntityCustomField | undefined {
   if (!order.createdAt) return undefined;
   const at = new Date(order.createdAt);
-  if (Number.isNaN(at.getTime())) return undefined;
-  return {
-    key: 'created',
-    label: 'Created',
-    type: 'slack#/types/timestamp',
-    value: Math.floor(at.getTime() / 1000),
-  };
+  return Number.isNaN(at.getTime()) ? undefined : timeField('created', 'Created', at);
+}
+
+/** A moment as Slack shows it, in each viewer's zone: every date of an entity is one of these. */
+function timeField(key: string, label: string, at: Date): EntityCustomField {
+  return { key, label, type: 'slack#/types/timestamp', value: Math.floor(at.getTime() / 1000) };
 }
 
 /** What the order card and the unfurl show: status, created, quantity, amount. */
@@ -145,29 +144,35 @@ function baseEntity(
  */
 export function renderOrderEntity(order: OrderSummary, options: OrderEntityOptions): EntityMetadata {
   const fields = orderFields(order, options.currency);
-  if (options.fromCopy) fields.push(copyField(options.fromCopy));
+  if (options.fromCopy) fields.push(...copyFields(options.fromCopy));
   return baseEntity(order, options, fields);
 }
 
-function copyField(fromCopy: EntityFromCopy): EntityCustomField {
-  return {
+function copyFields(fromCopy: EntityFromCopy): EntityCustomField[] {
+  const source: EntityCustomField = {
     key: 'source',
     label: 'Read from',
     type: 'string',
     long: true,
     value: cut(copyText(fromCopy), ENTITY_SHOWN.long),
   };
+  return fromCopy.lastSeenAt ? [timeField('last_read', 'Last read', fromCopy.lastSeenAt), source] : [source];
 }
 
-function changeText(change: OrderChange): string {
-  const when = utcText(change.seenAt);
-  if (change.kind === 'new') return `${when}: new order (${statusLabel(change.toStatus)})`;
-  return `${when}: ${statusLabel(change.fromStatus)} → ${statusLabel(change.toStatus)}`;
+/**
+ * A change as a dated field, as Created is: "First seen by Order Desk" is when the sync met the
+ * order, which can be long after it was created.
+ */
+function changeField(change: OrderChange, index: number): EntityCustomField {
+  const label =
+    change.kind === 'new'
+      ? `First seen by Order Desk (${statusLabel(change.toStatus)})`
+      : `${statusLabel(change.fromStatus)} → ${statusLabel(change.toStatus)}`;
+  return timeField(`change_${index}`, cut(label, 100), change.seenAt);
 }
 
 /** Why the panel shows the copy, in words: the panel has no stamp block, so it is a field. */
 function copyText(fromCopy: EntityFromCopy): string {
-  const synced = fromCopy.lastSeenAt ? `as last read ${utcText(fromCopy.lastSeenAt)}` : 'of unknown age';
   const trace = fromCopy.failure?.traceId ? ` (partner trace ID ${cut(fromCopy.failure.traceId, 100)})` : '';
   const why =
     fromCopy.timedOutMs !== undefined
@@ -177,13 +182,14 @@ function copyText(fromCopy: EntityFromCopy): string {
         : fromCopy.failure?.kind === 'unavailable'
           ? `the partner API is unavailable${trace}`
           : `the partner API is not answering${trace}`;
+  const synced = fromCopy.lastSeenAt ? 'as last read (above)' : 'of unknown age';
   return `Order Desk's copy of the order history, ${synced}: ${why}, so the status may have moved on since. Open or refresh the panel to read it live.`;
 }
 
 /**
  * The flexpane for one person who may see orders: the order (live, or the copy with why), its
  * reference and product, its recent changes, and the buttons: "Notify me when ready" while it has not
- * settled, "Open in partner". Never keys: those stay with `/order-keys`.
+ * settled, "Open in the partner platform". Never keys: those stay with `/order-keys`.
  */
 export function renderOrderPanel(order: OrderSummary, options: OrderPanelOptions): EntityMetadata {
   const fields = orderFields(order, options.currency);
@@ -201,14 +207,7 @@ export function renderOrderPanel(order: OrderSummary, options: OrderPanelOptions
       value: order.referenceId ? cut(order.referenceId, 100) : '—',
     },
   );
-  if (options.changes.length > 0)
-    fields.push({
-      key: 'changes',
-      label: 'Recent changes',
-      type: 'string',
-      long: true,
-      value: cut(options.changes.map(changeText).join('\n'), ENTITY_SHOWN.long),
-    });
+  fields.push(...options.changes.map(changeField));
   if (options.notice)
     fields.push({
       key: 'notify',
@@ -217,7 +216,7 @@ export function renderOrderPanel(order: OrderSummary, options: OrderPanelOptions
       long: true,
       value: cut(options.notice),
     });
-  if (options.fromCopy) fields.push(copyField(options.fromCopy));
+  if (options.fromCopy) fields.push(...copyFields(options.fromCopy));
   const actions: EntityActionButton[] = [];
   if (options.offerNotify && !isSettled(order.status))
     actions.push({
@@ -227,7 +226,11 @@ export function renderOrderPanel(order: OrderSummary, options: OrderPanelOptions
       value: JSON.stringify({ o: order.id }),
       style: 'primary',
     });
-  actions.push({ text: 'Open in partner', action_id: EntityActionIds.openInPartner, url: options.url });
+  actions.push({
+    text: 'Open in the partner platform',
+    action_id: EntityActionIds.openInPartner,
+    url: options.url,
+  });
   const entity = baseEntity(order, options, fields);
   entity.entity_payload.actions = { primary_actions: actions };
   return entity;
@@ -254,7 +257,7 @@ const REFUSALS: Record<Exclude<PanelRefusal, 'not_found'>, { title: string; mess
   guest: {
     title: 'Order details are for the team',
     message:
-      'Guest accounts cannot see order details in Order Desk. Ask the person who posted the link, or your Order Desk admin if you need them.',
+      "This panel is for the team's members, not guest accounts. What was shared in the conversation (a link's preview, an order card) is visible to everyone in it; for more, ask the person who shared it, or your Order Desk admin.",
   },
   external: {
     title: 'Order details stay with the team',

@@ -187,6 +187,31 @@ export function renderSearchModal(settings: {
 }
 
 /**
+ * The modal once submitted (response_action update): a submission has no reply of its own, so the
+ * modal says where the orders go, and what was searched for.
+ */
+export function renderSearchSent(filters: SearchFilters, currency: string | undefined) {
+  return {
+    type: 'modal' as const,
+    callback_id: SEARCH_CALLBACK_ID,
+    title: { type: 'plain_text' as const, text: 'Search orders' },
+    close: { type: 'plain_text' as const, text: 'Close' },
+    blocks: [
+      {
+        type: 'section',
+        text: {
+          type: 'mrkdwn',
+          text: truncate(
+            `:incoming_envelope: The orders matching ${describeSearch(filters, currency)} are being sent to your direct messages with Order Desk (its *Messages* tab).`,
+            3_000,
+          ),
+        },
+      },
+    ] satisfies Block[],
+  };
+}
+
+/**
  * The search in words, as mrkdwn (the typed text quoted, shortened and escaped): “office” · Completed or
  * Refunded · created 2026-11-01 to 2026-11-21 · amount €10.00 to €50.00.
  */

@@ -29,6 +29,15 @@ function traceSentence(traceId: string | undefined): string {
   return traceId ? ` Reference (partner trace ID): ${traceId}.` : '';
 }
 
+/**
+ * The partner's sentence, then its reference: in one paragraph the reference follows rather than
+ * being "below", and without a trace ID the time of the run is what the admin finds it by.
+ */
+function partnerSentence(error: PartnerApiError): string {
+  const pointer = error.traceId ? 'the reference that follows' : 'the time the workflow ran';
+  return `${error.userMessage.replace('the reference below', pointer)}${traceSentence(error.traceId)}`;
+}
+
 /** The user input is missing or is not a Slack user ID: the step was set up wrong. */
 export function stepUserInputInvalid(step: StepId): string {
   return `${STEP_TITLES[step]}: the step's person input is empty or is not a Slack user. Open the workflow in Workflow Builder and set it to "Person who used this workflow", so Order Desk can check who the step runs for.`;
@@ -88,7 +97,7 @@ export function stepFinanceDenied(reason: DenialReason, userId: string): string 
 
 /** The partner API failed (or refused the input) and Order Desk's copy could not stand in. */
 export function stepLookupFailed(query: string, error: PartnerApiError): string {
-  return `${STEP_TITLES.lookup_order}: Order Desk could not look up ${quoted(query)}. ${error.userMessage}${traceSentence(error.traceId)}`;
+  return `${STEP_TITLES.lookup_order}: Order Desk could not look up ${quoted(query)}. ${partnerSentence(error)}`;
 }
 
 /** A reference shared by several orders: a step has one set of outputs, so it cannot choose. */
@@ -111,7 +120,7 @@ export function stepBalanceUnavailable(
     | { kind: 'no_completed_order'; checked?: number | undefined; copyChecked?: boolean | undefined }
     | { kind: 'not_reported'; orderId: string; traceId: string | undefined }
     | { kind: 'no_figure'; orderId: string; traceId: string | undefined }
-    | { kind: 'error'; error: PartnerApiError; retryAt?: Date | undefined },
+    | { kind: 'error'; error: PartnerApiError },
 ): string {
   const title = `${STEP_TITLES.account_balance}: `;
   switch (state.kind) {
@@ -120,11 +129,9 @@ export function stepBalanceUnavailable(
     case 'not_reported':
     case 'no_figure':
       return `${title}the balance is not available: the partner API reports it with the keys of a completed order, and its answer for order ${state.orderId} came without it.${traceSentence(state.traceId)} If this lasts, ask your account manager on the platform.`;
-    case 'error': {
-      // A run is a person's question: it asks the partner again once the last failure is 30 s old.
-      const again = state.retryAt ? ' Run the workflow again in a minute.' : '';
-      return `${title}the balance could not be read. ${state.error.userMessage}${traceSentence(state.error.traceId)}${again}`;
-    }
+    case 'error':
+      // The partner's sentence says when to try again: one figure, not a second one of ours.
+      return `${title}the balance could not be read. ${partnerSentence(state.error)}`;
   }
 }
 

@@ -5,7 +5,7 @@ import { type AmountMeaning, orderAmount } from './spend.js';
 /** One calendar day's orders, as the daily digest reports them. */
 export interface DaySummary {
   orders: number;
-  /** Orders per status label ("Completed", "Canceled"), the most frequent first. */
+  /** Orders per status label ("Completed", "Cancelled"), the most frequent first. */
   byStatus: Array<{ label: string; count: number }>;
   /** Completed orders' amounts: the same definition as spend on the Home tab. */
   spend: number;

@@ -1,7 +1,7 @@
 import { cutToLength } from '../text/cut.js';
 
 // Order statuses as Order Desk reasons about them. The spec shows only a few; others are compared in
-// one spelling (upper case, underscores, CANCELED as CANCELLED).
+// one spelling (upper case, underscores, CANCELED as CANCELLED, PREORDER as PRE_ORDER).
 
 /** Statuses after which an order does not change by itself: what re-checks and "Notify me" wait for. */
 export const SETTLED_STATUSES = ['COMPLETED', 'REFUNDED', 'CANCELLED', 'CANCELED', 'FAILED'] as const;
@@ -12,7 +12,8 @@ export function canonicalStatus(status: string | null | undefined): string {
     .trim()
     .toUpperCase()
     .replace(/[\s-]+/g, '_')
-    .replace(/^CANCELED$/, 'CANCELLED');
+    .replace(/^CANCELED$/, 'CANCELLED')
+    .replace(/^PREORDER$/, 'PRE_ORDER');
 }
 
 /** Completed, refunded, cancelled or failed. */
@@ -27,8 +28,8 @@ const STATUS_LABELS: Record<string, string> = {
   COMPLETED: 'Completed',
   PROCESSING: 'Processing',
   PENDING: 'Pending',
-  CANCELED: 'Canceled',
-  CANCELLED: 'Canceled',
+  CANCELED: 'Cancelled',
+  CANCELLED: 'Cancelled',
   REFUNDED: 'Refunded',
   PARTIALLY_REFUNDED: 'Partially refunded',
   FAILED: 'Failed',

@@ -58,7 +58,7 @@ function keysOf(count: number, type = 'text'): OrderKeys {
 describe('formatting', () => {
   it.each([
     ['COMPLETED', 'Completed'],
-    ['canceled', 'Canceled'],
+    ['canceled', 'Cancelled'],
     ['ON_HOLD_FOR_REVIEW', 'On hold for review'],
     ['PRE_ORDER', 'Pre-order'],
     ['pre-order', 'Pre-order'],
@@ -100,7 +100,7 @@ describe('classifyKey', () => {
     [{ value: 'AB\u0000CD', type: 'mystery' }, 'note'],
     [{ value: 'has`backtick', type: 'text' }, 'plain'],
     [{ value: null, type: 'text' }, 'note'],
-  ])('%j is shown as %s', (key, kind) => expect(classifyKey(key, 1).kind).toBe(kind));
+  ])('%j is shown as %s', (key, kind) => expect(classifyKey(key).kind).toBe(kind));
 });
 
 describe('delivery warnings', () => {
@@ -793,13 +793,25 @@ describe('an amount typed into /order', () => {
 });
 
 describe('words for people', () => {
-  it('a watch says once when it ends: a date, not "(in 1 month) (30 days)"', async () => {
+  it('a watch says once when it ends, the date before "by then", in days wherever it shows', async () => {
     const { renderWatchStarted } = await import('../../src/blocks/notifications.js');
-    const message = renderWatchStarted('ORDER00001', new Date(now.getTime() + 30 * 86_400_000), options);
-    const small = JSON.stringify(message.blocks[1]);
-    expect(small).toContain('If the order has not settled by then, the watch ends by itself <!date^');
-    expect(small).toContain('(in 1 month).');
-    expect(small).not.toContain('(30 days)');
+    const { watchesBlocks } = await import('../../src/blocks/home-notifications.js');
+    const expiresAt = new Date(now.getTime() + 30 * 86_400_000);
+    const small = JSON.stringify(renderWatchStarted('ORDER00001', expiresAt, options).blocks[1]);
+    expect(small).toMatch(
+      /The watch ends by itself <!date\^\d+\^[^>]+> \(in 30 days\) if the order has not settled by then\./,
+    );
+    // The Home tab a minute later says the same "in 30 days", never "in 1 month".
+    const later = { ...options, now: new Date(now.getTime() + 60_000) };
+    const home = JSON.stringify(watchesBlocks([{ orderId: 'ORDER00001', expiresAt }], later));
+    expect(home).toContain('(in 30 days)');
+    expect(`${small}${home}`).not.toContain('month');
+    expect(slackDate(new Date(now.getTime() - 45 * 86_400_000).toISOString(), now)).toContain(
+      '(45 days ago)',
+    );
+    expect(slackDate(new Date(now.getTime() - 90 * 86_400_000).toISOString(), now)).toContain(
+      '(3 months ago)',
+    );
   });
 
   it('an export whose every order read was written says the count once', () => {

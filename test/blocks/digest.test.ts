@@ -90,9 +90,9 @@ describe('the daily digest', () => {
       text: { type: 'plain_text', text: 'Daily digest · Saturday 21 November 2026' },
     });
     expect(text).toContain('*Orders created on Saturday 21 November 2026: 7*');
-    // Canceled and Cancelled are one status; the most frequent first.
+    // Canceled and Cancelled are one status ("Cancelled", as the rest of Order Desk spells it); the most frequent first.
     expect(text).toContain(
-      ':red_circle: Canceled: 2\n:large_green_circle: Completed: 2\n:red_circle: Failed: 1\n:large_yellow_circle: Processing: 1\n:large_blue_circle: Refunded: 1',
+      ':red_circle: Cancelled: 2\n:large_green_circle: Completed: 2\n:red_circle: Failed: 1\n:large_yellow_circle: Processing: 1\n:large_blue_circle: Refunded: 1',
     );
     expect(text).toContain('*Spend*\n€150.50 (2 completed orders)');
     expect(text).toContain('*Refunds*\n1 · €20.00');

@@ -59,14 +59,24 @@ describe('order Work Object builders', () => {
         failure: { kind: 'timeout', traceId: 't-1' },
       },
     });
-    expect(stale.entity_payload.custom_fields?.at(-1)).toEqual({
-      key: 'source',
-      label: 'Read from',
-      type: 'string',
-      long: true,
-      value:
-        "Order Desk's copy of the order history, as last read 21 Nov 2026, 09:30 UTC: the partner API is not answering (partner trace ID t-1), so the status may have moved on since. Open or refresh the panel to read it live.",
-    });
+    // Every date of an entity is a Slack timestamp (each viewer's zone), as Created is: no UTC text.
+    expect(stale.entity_payload.custom_fields?.slice(-2)).toEqual([
+      {
+        key: 'last_read',
+        label: 'Last read',
+        type: 'slack#/types/timestamp',
+        value: Date.parse('2026-11-21T09:30:00Z') / 1000,
+      },
+      {
+        key: 'source',
+        label: 'Read from',
+        type: 'string',
+        long: true,
+        value:
+          "Order Desk's copy of the order history, as last read (above): the partner API is not answering (partner trace ID t-1), so the status may have moved on since. Open or refresh the panel to read it live.",
+      },
+    ]);
+    expect(strings(stale).join('\n')).not.toMatch(/UTC/);
     // A card's entity (chat.postMessage) has no app_unfurl_url.
     const card = renderOrderEntity(order(), { url: URL, currency: undefined });
     expect(card.app_unfurl_url).toBeUndefined();
@@ -141,15 +151,25 @@ describe('order Work Object builders', () => {
     );
     expect(fields.product).toBe('Office Suite');
     expect(fields.reference).toBe('PO-2026-000001');
-    expect(fields.changes).toBe(
-      '21 Nov 2026, 09:30 UTC: Pending → Processing\n20 Nov 2026, 10:00 UTC: new order (Pending)',
-    );
+    // One clock in the panel: created, each change and the last read are Slack timestamps. The
+    // order's first event is when Order Desk first saw it, said so, beside when it was created.
+    const dated = (panel.entity_payload.custom_fields ?? [])
+      .filter((f) => f.type === 'slack#/types/timestamp')
+      .map((f) => [f.label, f.value]);
+    expect(dated).toEqual([
+      ['Created', Date.parse('2026-11-20T10:00:00Z') / 1000],
+      ['Pending → Processing', Date.parse('2026-11-21T09:30:00Z') / 1000],
+      ['First seen by Order Desk (Pending)', Date.parse('2026-11-20T10:00:05Z') / 1000],
+      ['Last read', Date.parse('2026-11-21T09:30:00Z') / 1000],
+    ]);
+    expect(strings(panel).join('\n')).not.toMatch(/UTC|new order/);
     expect(fields.source).toBe(
-      "Order Desk's copy of the order history, as last read 21 Nov 2026, 09:30 UTC: the partner API is unavailable (partner trace ID trace-9), so the status may have moved on since. Open or refresh the panel to read it live.",
+      "Order Desk's copy of the order history, as last read (above): the partner API is unavailable (partner trace ID trace-9), so the status may have moved on since. Open or refresh the panel to read it live.",
     );
+    // The same words as the order card's link button.
     expect(panel.entity_payload.actions?.primary_actions).toEqual([
       { text: 'Notify me when ready', action_id: 'entity_notify_me', value: '{"o":"A1"}', style: 'primary' },
-      { text: 'Open in partner', action_id: 'order_partner_link', url: URL },
+      { text: 'Open in the partner platform', action_id: 'order_partner_link', url: URL },
     ]);
     const settled = renderOrderPanel(order({ status: 'COMPLETED' }), {
       url: URL,
@@ -168,6 +188,12 @@ describe('order Work Object builders', () => {
       status: 'custom',
       custom_title: 'Order details are for the team',
     });
+    // Beside a preview and a shared card that show the order, the guest is told what is true: the
+    // panel is for the team's members; what was shared is for everyone in the conversation.
+    const guest = panelError('guest').custom_message;
+    expect(guest).toContain("This panel is for the team's members");
+    expect(guest).toContain('What was shared in the conversation');
+    expect(guest).not.toMatch(/cannot see order details/);
     expect(panelError('partner_failed', 'trace-7').custom_message).toMatch(
       /Refresh the panel in a few minutes\. \(partner trace ID trace-7\)$/,
     );

@@ -119,7 +119,7 @@ describe('the search builders', () => {
   it('describes a search in words, quoting and escaping what was typed', () => {
     expect(
       describeSearch({ t: 'a <b> & c', s: ['COMPLETED', 'PRE_ORDER', 'CANCELED'], f: '2026-11-01' }, 'EUR'),
-    ).toBe('`a &lt;b&gt; &amp; c` · Completed, Pre-order or Canceled · created on or after 2026-11-01');
+    ).toBe('`a &lt;b&gt; &amp; c` · Completed, Pre-order or Cancelled · created on or after 2026-11-01');
     expect(describeSearch({ u: '2026-11-01', a: 5 }, 'EUR')).toBe(
       'created on or before 2026-11-01 · amount at least €5.00',
     );

@@ -37,7 +37,7 @@ describe('order data for the partner’s staff only (default settings)', () => {
     expect(h.simulator.stats.requests).toBe(0);
   });
 
-  it('a guest clicking the buttons of a card shared in a channel gets nothing either', async () => {
+  it('a card shared in a channel has no Show keys, and a guest clicking an older one gets nothing', async () => {
     const preview = await (async () => {
       const sent = await h.slack.runCommand({
         user: USERS.agent,
@@ -52,11 +52,15 @@ describe('order data for the partner’s staff only (default settings)', () => {
     const shared = await h.slack.waitFor(() =>
       h.slack.messages.find((m) => m.visibleTo === undefined && textOf(m.blocks).includes('Shared by')),
     );
+    // Seen by everyone in the channel, the shared card offers no Show keys (refused to most of them).
+    expect(textOf(shared.blocks)).not.toContain('order_show_keys');
     h.simulator.resetStats();
-    const click = await h.slack.click({
+    // A card shared before that still has the button: a guest's click gets nothing.
+    const click = await h.slack.sendBlockAction({
       user: USERS.guest,
-      messageId: shared.id,
+      message: shared,
       actionId: 'order_show_keys',
+      value: JSON.stringify({ o: completed() }),
     });
     const answer = await nthResponse(h.slack, click.responseUrlId ?? '');
     expect(textOf(answer.body.blocks)).toContain('Guest accounts cannot see order data');
@@ -80,7 +84,7 @@ describe('order data for the partner’s staff only (default settings)', () => {
     expect(await command('U0NEWHIRE', '/order', 'PO-2026-0001')).toContain('orders match');
   });
 
-  it('Share in channel refuses a Slack Connect channel, saying why', async () => {
+  it('Share in channel is not offered in a Slack Connect channel; a click on an older one is refused, saying why', async () => {
     const sent = await h.slack.runCommand({
       user: USERS.agent,
       channel: CONNECT_CHANNEL,
@@ -89,10 +93,27 @@ describe('order data for the partner’s staff only (default settings)', () => {
     });
     await nthResponse(h.slack, sent.responseUrlId ?? '');
     const preview = h.slack.visibleMessages(CONNECT_CHANNEL, USERS.agent).at(-1);
-    const click = await h.slack.click({
+    if (!preview) throw new Error('no preview');
+    // The card, with the buttons that work there, but not the one that could only be refused.
+    expect(textOf(preview.blocks)).toContain(completed());
+    expect(textOf(preview.blocks)).toContain('order_show_keys');
+    expect(textOf(preview.blocks)).not.toContain('order_share');
+    // In the same channel, the message shortcut's card has no Share either.
+    const shortcut = await h.slack.runMessageShortcut({
       user: USERS.agent,
-      messageId: preview?.id ?? '',
+      channel: CONNECT_CHANNEL,
+      callbackId: 'lookup_orders',
+      messageText: `about ${completed()}`,
+    });
+    const fromShortcut = await nthResponse(h.slack, shortcut.responseUrlId ?? '');
+    expect(textOf(fromShortcut.body.blocks)).toContain(completed());
+    expect(textOf(fromShortcut.body.blocks)).not.toContain('order_share');
+    // A preview from before the channel was shared still has the button: its click is refused.
+    const click = await h.slack.sendBlockAction({
+      user: USERS.agent,
+      message: preview,
       actionId: 'order_share',
+      value: JSON.stringify({ o: completed() }),
     });
     const answer = await nthResponse(h.slack, click.responseUrlId ?? '');
     expect(textOf(answer.body.blocks)).toContain('shared with another organisation');
@@ -145,6 +166,7 @@ describe('ORDER_ALLOWED_USERS naming a guest, and ALLOW_EXTERNAL_SHARING', () =>
   it('shares into a Slack Connect channel when ALLOW_EXTERNAL_SHARING is set', async () => {
     await lookup(USERS.agent, CONNECT_CHANNEL, h.simulator.allOrders()[0]?.id);
     const preview = h.slack.visibleMessages(CONNECT_CHANNEL, USERS.agent).at(-1);
+    expect(textOf(preview?.blocks)).toContain('order_share');
     await h.slack.click({ user: USERS.agent, messageId: preview?.id ?? '', actionId: 'order_share' });
     await h.slack.waitFor(() =>
       h.slack.messages.find((m) => m.channel === CONNECT_CHANNEL && m.visibleTo === undefined),

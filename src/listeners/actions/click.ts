@@ -1,6 +1,7 @@
 import type { AllMiddlewareArgs, BlockAction, SlackActionMiddlewareArgs } from '@slack/bolt';
-import type { SlackMessage } from '../../blocks/index.js';
+import { homeWithNotice, type SlackMessage } from '../../blocks/index.js';
 import { postDirect, type ReplyMode, reply } from '../../flows/respond.js';
+import { slackErrorCode } from '../../services/slack-delivery.js';
 import type { ListenerDeps } from '../listener-deps.js';
 
 export type ButtonClickArgs = SlackActionMiddlewareArgs<BlockAction> & AllMiddlewareArgs;
@@ -34,4 +35,30 @@ export function answerClick(
   return isHomeClick(args)
     ? postDirect(args.client, args.body.user.id, message, deps.logger)
     : reply(args.respond, message, mode, deps.logger);
+}
+
+/**
+ * Says on the Home tab, under the button clicked, where that click's answer went (views.publish of
+ * the tab as shown, with its hash: a tab published meanwhile is left as it is).
+ */
+export async function noticeOnHome(
+  deps: Pick<ListenerDeps, 'logger'>,
+  args: ButtonClickArgs,
+  text: string,
+): Promise<void> {
+  const view = args.body.view;
+  if (!view) return;
+  try {
+    await args.client.views.publish({
+      user_id: args.body.user.id,
+      ...(view.hash ? { hash: view.hash } : {}),
+      view: homeWithNotice(
+        view.blocks as SlackMessage['blocks'],
+        args.body.actions[0]?.action_id ?? '',
+        text,
+      ),
+    });
+  } catch (error) {
+    deps.logger.warn({ error: slackErrorCode(error) }, 'views.publish of a Home tab notice failed');
+  }
 }

@@ -1,26 +1,23 @@
-import { ActionIds, OrderButtonSchema, renderOrderCard } from '../../blocks/index.js';
-import type { LookupDeps } from '../../flows/lookup-order.js';
-import { isMessage, loadOrder } from '../../flows/lookup-order.js';
+import { OrderButtonSchema, renderOrderCard, sentToDirectText } from '../../blocks/index.js';
+import { isMessage, loadOrder, offerSharingIn, type ShareDeps } from '../../flows/lookup-order.js';
 import { cardOptions } from '../../flows/render-options.js';
 import { postDirect, reply } from '../../flows/respond.js';
 import type { ListenerDeps } from '../listener-deps.js';
 import { buttonListener } from './button-listener.js';
-import { isHomeClick } from './click.js';
+import { clickChannel, isHomeClick, noticeOnHome } from './click.js';
 
 /**
  * "Open" on a result row: the list is replaced by that order's card, with a way back. On the Home
  * tab, which has no message to replace and no response_url, the card goes to the user's direct
- * messages with Order Desk (where Show keys works as on any card).
+ * messages with Order Desk (where Show keys works as on any card), and the Home tab says so.
  */
-export function openOrderAction(deps: LookupDeps & ListenerDeps) {
+export function openOrderAction(deps: ShareDeps & ListenerDeps) {
   return buttonListener(
     deps,
     {
-      where: 'open order',
       ordersAccess: true,
       schema: OrderButtonSchema,
       staleText: 'This button is out of date. Look the order up again with `/order`.',
-      label: ActionIds.openOrder,
     },
     async (button, args) => {
       const { respond, body, client } = args;
@@ -36,7 +33,8 @@ export function openOrderAction(deps: LookupDeps & ListenerDeps) {
         const card = isMessage(order)
           ? order
           : renderOrderCard(order, { ...cardOptions(deps), variant: 'direct' });
-        await postDirect(client, body.user.id, card, deps.logger);
+        const sent = await postDirect(client, body.user.id, card, deps.logger);
+        await noticeOnHome(deps, args, sentToDirectText(`Order \`${button.o}\``, sent));
         return;
       }
       if (isMessage(order)) {
@@ -44,12 +42,8 @@ export function openOrderAction(deps: LookupDeps & ListenerDeps) {
         return;
       }
       const backTo = button.q !== undefined ? { query: button.q, offset: button.p ?? 0 } : undefined;
-      await reply(
-        respond,
-        renderOrderCard(order, { ...cardOptions(deps), variant: 'preview', backTo }),
-        'replace',
-        deps.logger,
-      );
+      const card = renderOrderCard(order, { ...cardOptions(deps), variant: 'preview', backTo });
+      await reply(respond, await offerSharingIn(deps, clickChannel(args), card), 'replace', deps.logger);
     },
   );
 }

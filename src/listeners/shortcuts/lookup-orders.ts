@@ -1,5 +1,6 @@
 import type { AllMiddlewareArgs, MessageShortcut, SlackShortcutMiddlewareArgs } from '@slack/bolt';
 import { renderAccessDenied } from '../../blocks/index.js';
+import { offerSharingIn, type ShareDeps } from '../../flows/lookup-order.js';
 import type { MessageLookupDeps } from '../../flows/orders-in-message.js';
 import { answerOrdersInMessage } from '../../flows/orders-in-message.js';
 import { reply } from '../../flows/respond.js';
@@ -15,7 +16,7 @@ type MessageShortcutArgs = SlackShortcutMiddlewareArgs<MessageShortcut> & AllMid
  * "Look up orders" on any message, threads included (where slash commands do not work): the orders
  * named in it, answered only to the person who clicked, through the shortcut's response_url.
  */
-export function lookupOrdersShortcut(deps: MessageLookupDeps & ListenerDeps) {
+export function lookupOrdersShortcut(deps: MessageLookupDeps & ShareDeps & ListenerDeps) {
   return (args: MessageShortcutArgs) =>
     instrumented(
       deps,
@@ -29,10 +30,14 @@ export function lookupOrdersShortcut(deps: MessageLookupDeps & ListenerDeps) {
             try {
               const access = await deps.auth.canUseOrders(shortcut.user.id);
               const message = access.allowed
-                ? await answerOrdersInMessage(deps, shortcut.message.text ?? '', {
-                    where: 'lookup orders shortcut',
-                    userId: shortcut.user.id,
-                  })
+                ? await offerSharingIn(
+                    deps,
+                    shortcut.channel.id,
+                    await answerOrdersInMessage(deps, shortcut.message.text ?? '', {
+                      where: 'lookup orders shortcut',
+                      userId: shortcut.user.id,
+                    }),
+                  )
                 : renderAccessDenied('orders', access.reason);
               await reply(respond, message, 'new_ephemeral', deps.logger);
               return access.allowed ? 'ok' : 'denied';

@@ -1,5 +1,5 @@
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
-import { renderAccessDenied, SEARCH_FIELDS, type SearchField } from '../../blocks/index.js';
+import { renderAccessDenied, renderSearchSent, SEARCH_FIELDS, type SearchField } from '../../blocks/index.js';
 import { postDirect } from '../../flows/respond.js';
 import type { SearchDeps } from '../../flows/search-orders.js';
 import { answerOrderFilters, checkSearchForm, type SearchFormErrors } from '../../flows/search-orders.js';
@@ -15,7 +15,8 @@ type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
  * The list goes to the user's DM with Order Desk: a modal submission has no response_url, and a
  * DM needs no extra field (a conversation picker with response_url_enabled would make the user pick
  * where to be answered, and fails where the bot cannot post), stays after a reload, and its
- * Previous/Next clicks come with a response_url that replaces the list in place.
+ * Previous/Next clicks come with a response_url that replaces the list in place. The modal stays,
+ * saying so.
  */
 export function searchSubmitted(deps: SearchDeps & ListenerDeps) {
   return async ({ ack, body, view, client }: ViewArgs) => {
@@ -46,13 +47,11 @@ export function searchSubmitted(deps: SearchDeps & ListenerDeps) {
       .canUseOrders(userId)
       .catch(() => ({ allowed: false as const, reason: 'lookup_failed' as const }));
     if (!access.allowed) return errors({ text: renderAccessDenied('orders', access.reason).text });
-    await ack();
-    await deps.tracker.track(
-      answerOrderFilters(deps, checked.filters, 0)
+    await ack({ response_action: 'update', view: renderSearchSent(checked.filters, deps.currency) });
+    await answerOrderFilters(deps, checked.filters, 0)
         .then((answer) => postDirect(client, userId, answer.message, deps.logger))
         .catch((error: unknown) =>
           deps.logger.error({ userId, error: (error as Error).message }, 'order search failed'),
-        ),
-    );
+        );
   };
 }

@@ -91,7 +91,11 @@ async function search(h: Harness, user: string, form: Parameters<typeof values>[
   const before = h.slack.messages.filter((m) => m.channel === dmOf(user)).length;
   const submitted = await h.slack.submitView({ user, values: values(form) });
   expect(submitted.status).toBe(200);
-  expect(submitted.body?.response_action).toBeUndefined();
+  // The modal stays, saying where the orders go (a submission has no reply of its own).
+  expect(submitted.body?.response_action).toBe('update');
+  expect(JSON.stringify(h.slack.modals.get(user)?.at(-1)?.view)).toContain(
+    'are being sent to your direct messages with Order Desk',
+  );
   return h.slack.waitFor(() => h.slack.messages.filter((m) => m.channel === dmOf(user))[before]);
 }
 
@@ -134,7 +138,7 @@ describe('Search orders, with the order index synced', () => {
       ['Pending', 'PENDING'],
       ['Pre-order', 'PRE_ORDER'],
       ['Refunded', 'REFUNDED'],
-      ['Canceled', 'CANCELED'],
+      ['Cancelled', 'CANCELED'],
       ['Failed', 'FAILED'],
     ]);
     // Closed without submitting: the next test opens its own.

@@ -94,6 +94,15 @@ describe('Home tab', () => {
     expect(blocks).toContain(
       `Opened from the Home tab. To share it, type \`/order ${second?.id}\` in the channel.`,
     );
+    // The Home tab says where the card went, right under the row clicked.
+    const home = await h.slack.waitFor(() => {
+      const blocks = (h.slack.views.get(USERS.member) as { blocks: unknown[] }).blocks;
+      return blocks.some((b) => textOf(b).includes('home_notice')) ? blocks : undefined;
+    });
+    const row = home.findIndex((b) => textOf(b).includes('"action_id":"order_open_1"'));
+    expect(textOf(home[row + 1])).toContain(
+      `Order \`${second?.id}\`: sent to your direct messages with Order Desk (its *Messages* tab).`,
+    );
   });
 
   it('Show keys on a card opened from the Home tab gives the keys to an allowed user, ephemerally', async () => {

@@ -174,10 +174,13 @@ describe('orders as Work Objects: the unfurl’s entity and the details panel', 
     expect(fieldsOf(panelOf((await open(USERS.member, order.id)).panel)).status?.value).toBe('Processing');
     expect(await events()).toHaveLength(2);
     const { panel } = await open(USERS.member, order.id);
-    const changes = String(fieldsOf(panelOf(panel)).changes?.value);
-    expect(changes).toMatch(/Pending → Processing/);
-    expect(changes).toMatch(/new order \(Pending\)/);
-    expect(changes.indexOf('Pending → Processing')).toBeLessThan(changes.indexOf('new order'));
+    // Each change is a dated field, newest first; the first is when Order Desk first saw the order.
+    const fields = fieldsOf(panelOf(panel));
+    expect([fields.change_0?.label, fields.change_1?.label]).toEqual([
+      'Pending → Processing',
+      'First seen by Order Desk (Pending)',
+    ]);
+    expect(fields.change_0?.type).toBe('slack#/types/timestamp');
     // Not settled: Notify me is offered.
     expect(actionsOf(panelOf(panel))).toEqual(['entity_notify_me', 'order_partner_link']);
   });
@@ -189,7 +192,7 @@ describe('orders as Work Objects: the unfurl’s entity and the details panel', 
     expect(panel.metadata).toBeUndefined();
     expect(panel.error).toMatchObject({ status: 'custom', custom_title: 'Order details are for the team' });
     expect(String((panel.error as { custom_message?: string }).custom_message)).toMatch(
-      /Guest accounts cannot/,
+      /This panel is for the team's members, not guest accounts\. What was shared in the conversation .* is visible to everyone in it/,
     );
     expect(JSON.stringify(panel)).not.toContain(order?.item.title ?? '-');
     expect(h.simulator.recorded.length).toBe(before);
@@ -231,8 +234,9 @@ describe('orders as Work Objects: the unfurl’s entity and the details panel', 
     const fields = fieldsOf(panelOf(panel));
     expect(fields.status?.value).toBe('Completed');
     expect(String(fields.source?.value)).toMatch(
-      /Order Desk's copy of the order history, as last read .* UTC: the partner API did not answer within 0\.3 s, so the status may have moved on since/,
+      /Order Desk's copy of the order history, as last read \(above\): the partner API did not answer within 0\.3 s, so the status may have moved on since/,
     );
+    expect(fields.last_read?.type).toBe('slack#/types/timestamp');
     await h.waitForLog(
       "work object panel: the partner API did not answer in time, Order Desk's copy is shown",
     );
