@@ -49,9 +49,9 @@ export function searchSubmitted(deps: SearchDeps & ListenerDeps) {
     if (!access.allowed) return errors({ text: renderAccessDenied('orders', access.reason).text });
     await ack({ response_action: 'update', view: renderSearchSent(checked.filters, deps.currency) });
     await answerOrderFilters(deps, checked.filters, 0)
-        .then((answer) => postDirect(client, userId, answer.message, deps.logger))
-        .catch((error: unknown) =>
-          deps.logger.error({ userId, error: (error as Error).message }, 'order search failed'),
-        );
+      .then((answer) => postDirect(client, userId, answer.message, deps.logger))
+      .catch((error: unknown) =>
+        deps.logger.error({ userId, error: (error as Error).message }, 'order search failed'),
+      );
   };
 }
