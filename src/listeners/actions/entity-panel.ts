@@ -1,9 +1,9 @@
 import { decodeButton, OrderButtonSchema } from '../../blocks/index.js';
 import { startWatch, type WatchDeps } from '../../flows/notifications/watch-order.js';
 import { type PanelDeps, presentOrderPanel } from '../../flows/order-panel.js';
+import { counted } from '../frame.js';
 import type { ListenerDeps } from '../listener-deps.js';
 import { type ButtonClickArgs, clickedValue } from './click.js';
-import { simpleClick } from './simple-click.js';
 
 /** What Slack puts in a Work Object click's container (untyped in Bolt 5). */
 interface EntityContainer {
@@ -22,7 +22,7 @@ const SLACK_ESCAPES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;
  * what happened, in words. The order is the one the panel shows (external_ref), never another.
  */
 export function entityNotifyMeAction(deps: PanelDeps & WatchDeps & ListenerDeps) {
-  return simpleClick(deps, async (args: ButtonClickArgs) => {
+  return counted(async (args: ButtonClickArgs) => {
     const container = (args.body.container ?? {}) as EntityContainer;
     const fromValue = decodeButton(OrderButtonSchema, clickedValue(args))?.o;
     const panelOrder = container.external_ref?.id ?? fromValue;

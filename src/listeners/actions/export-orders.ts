@@ -1,12 +1,13 @@
 import { renderExportModal } from '../../blocks/index.js';
 import { dayKey } from '../../finance/spend.js';
+import { counted } from '../frame.js';
 import type { ListenerDeps } from '../listener-deps.js';
 import type { ExportFeatureDeps } from '../views/export-submitted.js';
-import { simpleClick } from './simple-click.js';
+import type { ButtonClickArgs } from './click.js';
 
 /** "Export orders" on the Home tab (finance only, checked at the click): opens the export modal. */
 export function exportOrdersAction(deps: Pick<ExportFeatureDeps, 'now' | 'reportTimeZone'> & ListenerDeps) {
-  return simpleClick(deps, async ({ body, client }) => {
+  return counted<ButtonClickArgs>(async ({ body, client }) => {
     const finance = await deps.auth.isFinance(body.user.id);
     if (!finance.allowed) return 'denied';
     const now = deps.now();

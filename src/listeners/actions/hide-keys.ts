@@ -1,10 +1,11 @@
 import { deleteOriginal } from '../../flows/respond.js';
+import { counted } from '../frame.js';
 import type { ListenerDeps } from '../listener-deps.js';
-import { simpleClick } from './simple-click.js';
+import type { ButtonClickArgs } from './click.js';
 
 /** "Hide keys": deletes the ephemeral keys message it sits in (only a response_url can). */
 export function hideKeysAction(deps: ListenerDeps) {
-  return simpleClick(deps, async ({ respond }) =>
+  return counted<ButtonClickArgs>(async ({ respond }) =>
     (await deleteOriginal(respond, deps.logger)) ? 'ok' : 'error',
   );
 }

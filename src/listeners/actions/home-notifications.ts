@@ -2,30 +2,26 @@ import { renderAccessDenied } from '../../blocks/index.js';
 import { renderNotificationsUnavailable } from '../../blocks/notifications.js';
 import { type HomeDeps, publishHome } from '../../flows/publish-home.js';
 import { isValidOrderId } from '../../partner-api/index.js';
+import { counted } from '../frame.js';
 import type { ListenerDeps } from '../listener-deps.js';
-import { answerClick, clickedValue } from './click.js';
-import { simpleClick } from './simple-click.js';
+import { answerClick, type ButtonClickArgs, clickedValue } from './click.js';
 
 /** "Stop" beside a watched order on the Home tab: the watch ends, the Home tab is published again. */
 export function stopWatchAction(deps: HomeDeps) {
-  return simpleClick(
-    deps,
-    async (args) => {
-      const userId = args.body.user.id;
-      const orderId = clickedValue(args) ?? '';
-      if (!isValidOrderId(orderId)) return 'stale';
-      try {
-        await deps.notifications.endWatch(userId, orderId, deps.now(), 'stopped');
-      } catch (error) {
-        deps.logger.error({ userId, error: (error as Error).message }, 'a watch could not be stopped');
-        await answerClick(deps, args, renderNotificationsUnavailable('Stopping a watch'), 'new_ephemeral');
-        return 'error';
-      }
-      await publishHome(deps, args.client, userId);
-      return 'ok';
-    },
-    ActionIds_stopWatch,
-  );
+  return counted<ButtonClickArgs>(async (args) => {
+    const userId = args.body.user.id;
+    const orderId = clickedValue(args) ?? '';
+    if (!isValidOrderId(orderId)) return 'stale';
+    try {
+      await deps.notifications.endWatch(userId, orderId, deps.now(), 'stopped');
+    } catch (error) {
+      deps.logger.error({ userId, error: (error as Error).message }, 'a watch could not be stopped');
+      await answerClick(deps, args, renderNotificationsUnavailable('Stopping a watch'), 'new_ephemeral');
+      return 'error';
+    }
+    await publishHome(deps, args.client, userId);
+    return 'ok';
+  });
 }
 
 /**
@@ -33,47 +29,39 @@ export function stopWatchAction(deps: HomeDeps) {
  * checked again at the click. Posts still waiting for it are dropped.
  */
 export function removeSubscriptionAction(deps: HomeDeps & ListenerDeps) {
-  return simpleClick(
-    deps,
-    async (args) => {
-      const userId = args.body.user.id;
-      const id = clickedValue(args) ?? '';
-      try {
-        const subscription = await deps.notifications.subscription(id);
-        if (!subscription) {
-          await publishHome(deps, args.client, userId);
-          return 'stale';
-        }
-        const allowed =
-          subscription.createdBy === userId || (await deps.auth.isSubscriptionAdmin(userId)).allowed;
-        if (!allowed) {
-          await answerClick(deps, args, renderAccessDenied('subscriptions', 'not_listed'), 'new_ephemeral');
-          return 'denied';
-        }
-        const at = deps.now();
-        await deps.notifications.removeSubscription(id, userId, at);
-        const dropped = await deps.notifications.dropPendingOf(id, 'subscription removed', at);
-        deps.logger.info(
-          { subscriptionId: id, channelId: subscription.channelId, userId, dropped },
-          'subscription removed',
-        );
-      } catch (error) {
-        deps.logger.error({ userId, error: (error as Error).message }, 'a subscription could not be removed');
-        await answerClick(
-          deps,
-          args,
-          renderNotificationsUnavailable('Removing a subscription'),
-          'new_ephemeral',
-        );
-        return 'error';
+  return counted<ButtonClickArgs>(async (args) => {
+    const userId = args.body.user.id;
+    const id = clickedValue(args) ?? '';
+    try {
+      const subscription = await deps.notifications.subscription(id);
+      if (!subscription) {
+        await publishHome(deps, args.client, userId);
+        return 'stale';
       }
-      await publishHome(deps, args.client, userId);
-      return 'ok';
-    },
-    ActionIds_removeSubscription,
-  );
+      const allowed =
+        subscription.createdBy === userId || (await deps.auth.isSubscriptionAdmin(userId)).allowed;
+      if (!allowed) {
+        await answerClick(deps, args, renderAccessDenied('subscriptions', 'not_listed'), 'new_ephemeral');
+        return 'denied';
+      }
+      const at = deps.now();
+      await deps.notifications.removeSubscription(id, userId, at);
+      const dropped = await deps.notifications.dropPendingOf(id, 'subscription removed', at);
+      deps.logger.info(
+        { subscriptionId: id, channelId: subscription.channelId, userId, dropped },
+        'subscription removed',
+      );
+    } catch (error) {
+      deps.logger.error({ userId, error: (error as Error).message }, 'a subscription could not be removed');
+      await answerClick(
+        deps,
+        args,
+        renderNotificationsUnavailable('Removing a subscription'),
+        'new_ephemeral',
+      );
+      return 'error';
+    }
+    await publishHome(deps, args.client, userId);
+    return 'ok';
+  });
 }
-
-// The metric's action label: one per kind of button, not one per row.
-const ActionIds_stopWatch = 'home_stop_watch';
-const ActionIds_removeSubscription = 'home_remove_subscription';

@@ -28,8 +28,8 @@ export function registerActions(app: App, deps: AppDeps): void {
   app.action<BlockAction>(ActionIds.exportOrders, exportOrdersAction(deps));
   app.action<BlockAction>(ActionIds.searchOrders, searchOrdersAction(deps));
   app.action<BlockAction>(new RegExp(`^${ActionIds.searchPage}_(prev|next)$`), searchPageAction(deps));
-  app.action<BlockAction>(new RegExp(`^${ActionIds.viewImageKey}_\\d+_\\d+$`), viewImageKeyAction(deps));
-  app.action<BlockAction>(ActionIds.openInPartner, openInPartnerAction(deps));
+  app.action<BlockAction>(new RegExp(`^${ActionIds.viewImageKey}_\\d+_\\d+$`), viewImageKeyAction());
+  app.action<BlockAction>(ActionIds.openInPartner, openInPartnerAction());
   app.action<BlockAction>(ActionIds.notifyMe, notifyMeAction(deps));
   // The Work Object panel's Notify me (its Open in partner is the link button's ID, acked above).
   app.action<BlockAction>(EntityActionIds.notifyMe, entityNotifyMeAction(deps));

@@ -12,7 +12,6 @@ export function notifyMeAction(deps: WatchDeps & ListenerDeps) {
   return buttonListener(
     deps,
     {
-      where: 'notify me',
       ordersAccess: true,
       schema: OrderButtonSchema,
       staleText: 'This button is out of date. Look the order up again with `/order`.',

@@ -9,7 +9,6 @@ export function resultsPageAction(deps: LookupDeps & ListenerDeps) {
   return buttonListener(
     deps,
     {
-      where: 'results page',
       ordersAccess: true,
       schema: PageButtonSchema,
       staleText: 'This button is out of date. Search again with `/order`.',

@@ -1,15 +1,15 @@
 import { renderAccessDenied, renderSearchModal } from '../../blocks/index.js';
 import type { SearchDeps } from '../../flows/search-orders.js';
+import { counted } from '../frame.js';
 import type { ListenerDeps } from '../listener-deps.js';
-import { answerClick } from './click.js';
-import { simpleClick } from './simple-click.js';
+import { answerClick, type ButtonClickArgs } from './click.js';
 
 /**
  * "Search orders" (in /order's help, on the Home tab, under a search's results): opens the search
  * modal for those who may look orders up, checked at the click (and again at the submission).
  */
 export function searchOrdersAction(deps: SearchDeps & ListenerDeps) {
-  return simpleClick(deps, async (args) => {
+  return counted<ButtonClickArgs>(async (args) => {
     const { body, client } = args;
     const access = await deps.auth.canUseOrders(body.user.id);
     if (!access.allowed) {

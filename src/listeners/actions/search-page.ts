@@ -14,7 +14,6 @@ export function searchPageAction(deps: SearchDeps & ListenerDeps) {
   return buttonListener(
     deps,
     {
-      where: 'search page',
       ordersAccess: true,
       schema: SearchPageSchema,
       staleText: 'This button is out of date. Search again with *Search orders* (type `/order` to find it).',

@@ -23,7 +23,6 @@ export function shareOrderAction(deps: ShareDeps & ListenerDeps) {
   return buttonListener(
     deps,
     {
-      where: 'share order',
       ordersAccess: true,
       schema: OrderButtonSchema,
       staleText: 'This button is out of date. Look the order up again with `/order`.',

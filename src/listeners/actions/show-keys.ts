@@ -12,7 +12,6 @@ export function showKeysAction(deps: KeysDeps & ListenerDeps) {
   return buttonListener(
     deps,
     {
-      where: 'show keys',
       schema: OrderButtonSchema,
       staleText: 'This button is out of date. Use `/order-keys <order ID>` instead.',
       // A refused keys click is still a keys request: it is audited like any other.

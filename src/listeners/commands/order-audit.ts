@@ -1,9 +1,9 @@
+import type { SlackCommandMiddlewareArgs } from '@slack/bolt';
 import type { AppDeps } from '../../app/deps.js';
 import { AUDIT_USAGE, renderAccessDenied, renderAuditTrail, renderNotice } from '../../blocks/index.js';
 import { reply } from '../../flows/respond.js';
 import { isValidOrderId } from '../../partner-api/index.js';
 import type { ListenerDeps } from '../listener-deps.js';
-import { commandListener } from './command-listener.js';
 
 // The newest lines shown; the answer says how many older ones there are.
 const LINES_SHOWN = 100;
@@ -16,7 +16,7 @@ export type AuditTrailDeps = Pick<AppDeps, 'auditRetentionDays' | 'auditStore' |
  * trail in the database. Only for AUDIT_VIEWERS_* (fail closed), only to the person who asked.
  */
 export function orderAuditCommand(deps: AuditTrailDeps & ListenerDeps) {
-  return commandListener(deps, '/order-audit', async ({ command, respond }) => {
+  return async ({ command, respond }: SlackCommandMiddlewareArgs) => {
     const answer = (message: Parameters<typeof reply>[1]) =>
       reply(respond, message, 'new_ephemeral', deps.logger);
     const access = await deps.auth.canViewAudit(command.user_id);
@@ -58,5 +58,5 @@ export function orderAuditCommand(deps: AuditTrailDeps & ListenerDeps) {
         { currency: deps.currency, now: deps.now() },
       ),
     );
-  });
+  };
 }

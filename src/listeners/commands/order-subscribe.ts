@@ -1,3 +1,4 @@
+import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt';
 import { renderNotice } from '../../blocks/index.js';
 import { renderSubscribeModal } from '../../blocks/subscribe-modal.js';
 import type { SubscribeDeps } from '../../flows/notifications/subscribe.js';
@@ -5,7 +6,6 @@ import { reply } from '../../flows/respond.js';
 import { SUBSCRIBABLE_STATUSES } from '../../notifications/filters.js';
 import { slackErrorCode } from '../../services/slack-delivery.js';
 import type { ListenerDeps } from '../listener-deps.js';
-import { commandListener } from './command-listener.js';
 
 /**
  * `/order-subscribe`: opens the subscription modal, with the channel it was typed in chosen. The
@@ -13,7 +13,7 @@ import { commandListener } from './command-listener.js';
  * when it is submitted (any member who may look orders up, in a channel they and Order Desk are in).
  */
 export function orderSubscribeCommand(deps: SubscribeDeps & ListenerDeps) {
-  return commandListener(deps, '/order-subscribe', async ({ command, respond, client }) => {
+  return async ({ command, respond, client }: SlackCommandMiddlewareArgs & AllMiddlewareArgs) => {
     try {
       await client.views.open({
         trigger_id: command.trigger_id,
@@ -34,5 +34,5 @@ export function orderSubscribeCommand(deps: SubscribeDeps & ListenerDeps) {
         deps.logger,
       );
     }
-  });
+  };
 }

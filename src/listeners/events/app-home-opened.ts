@@ -13,10 +13,8 @@ export function appHomeOpened(deps: HomeDeps & EventListenerDeps) {
   }: SlackEventMiddlewareArgs<'app_home_opened'> & AllMiddlewareArgs) => {
     if (event.tab !== 'home') return;
     if (!(await isFirstDelivery(deps, { eventId: body.event_id, retryNum: context.retryNum }))) return;
-    await deps.tracker.track(
-      publishHome(deps, client, event.user).catch((error: unknown) => {
-        deps.logger.error({ error: (error as Error).message }, 'home publish failed');
-      }),
-    );
+    await publishHome(deps, client, event.user).catch((error: unknown) => {
+      deps.logger.error({ error: (error as Error).message }, 'home publish failed');
+    });
   };
 }

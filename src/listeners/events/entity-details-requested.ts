@@ -17,21 +17,19 @@ export function entityDetailsRequested(deps: PanelDeps & EventListenerDeps) {
   }: SlackEventMiddlewareArgs<'entity_details_requested'> & AllMiddlewareArgs) => {
     // The panel is answered once (its trigger_id works once).
     if (!(await isFirstDelivery(deps, { eventId: body.event_id, retryNum: context.retryNum }))) return;
-    await deps.tracker.track(
-      presentOrderPanel(deps, client, {
-        eventId: body.event_id,
-        user: event.user,
-        triggerId: event.trigger_id,
-        channel: event.channel,
-        externalRefId: event.external_ref?.id,
-        entityUrl: event.entity_url ?? event.link?.url,
-      }).catch((error: unknown) => {
-        deps.metrics.workObjectPanels.inc({ outcome: 'error' });
-        deps.logger.error(
-          { eventId: body.event_id, error: (error as Error).message },
-          'unexpected error while filling a work object panel',
-        );
-      }),
-    );
+    await presentOrderPanel(deps, client, {
+      eventId: body.event_id,
+      user: event.user,
+      triggerId: event.trigger_id,
+      channel: event.channel,
+      externalRefId: event.external_ref?.id,
+      entityUrl: event.entity_url ?? event.link?.url,
+    }).catch((error: unknown) => {
+      deps.metrics.workObjectPanels.inc({ outcome: 'error' });
+      deps.logger.error(
+        { eventId: body.event_id, error: (error as Error).message },
+        'unexpected error while filling a work object panel',
+      );
+    });
   };
 }

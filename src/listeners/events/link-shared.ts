@@ -26,21 +26,19 @@ export function linkShared(deps: UnfurlDeps & EventListenerDeps) {
     }
     // The links are unfurled once, whichever replica the delivery reaches.
     if (!(await isFirstDelivery(deps, { eventId: body.event_id, retryNum: context.retryNum }))) return;
-    await deps.tracker.track(
-      unfurlOrderLinks(deps, client, {
-        eventId: body.event_id,
-        channel: event.channel,
-        user: event.user,
-        messageTs: event.message_ts,
-        source: event.source,
-        links: event.links ?? [],
-      }).catch((error: unknown) => {
-        deps.metrics.unfurls.inc({ outcome: 'error' });
-        deps.logger.error(
-          { eventId: body.event_id, error: (error as Error).message },
-          'unexpected error while unfurling order links',
-        );
-      }),
-    );
+    await unfurlOrderLinks(deps, client, {
+      eventId: body.event_id,
+      channel: event.channel,
+      user: event.user,
+      messageTs: event.message_ts,
+      source: event.source,
+      links: event.links ?? [],
+    }).catch((error: unknown) => {
+      deps.metrics.unfurls.inc({ outcome: 'error' });
+      deps.logger.error(
+        { eventId: body.event_id, error: (error as Error).message },
+        'unexpected error while unfurling order links',
+      );
+    });
   };
 }

@@ -4,19 +4,15 @@ import { type StepId, stepUnexpected } from '../../blocks/workflow-steps.js';
 import type { StepOutcome } from '../../flows/steps/step-outcome.js';
 import { slackErrorCode } from '../../services/slack-delivery.js';
 import { isFirstDelivery } from '../first-delivery.js';
-import { instrumented } from '../instrument.js';
+import { counted } from '../frame.js';
 
 export type FunctionArgs = SlackEventMiddlewareArgs<'function_executed'> & AllMiddlewareArgs;
 
-export type FunctionListenerDeps = Pick<
-  AppDeps,
-  'delivery' | 'eventDedup' | 'logger' | 'metrics' | 'tracker'
->;
+export type FunctionListenerDeps = Pick<AppDeps, 'delivery' | 'eventDedup' | 'logger' | 'metrics'>;
 
 /**
- * The common frame of a Workflow Builder step (registered with autoAcknowledge off, so the ack is
- * timed like every other listener's): ack at once, run the step once across replicas (Slack
- * redelivers an event it got no ack for), and always end it, with its outputs or with a message for
+ * The common frame of a Workflow Builder step, after the frame's ack (frame.ts): run the step once
+ * across replicas (Slack redelivers an event it got no ack for), and always end it, with its outputs or with a message for
  * the workflow's author, a bug included. Ending the step must reach Slack: a workflow waits for it,
  * so it is retried while Slack limits or fails (through the delivery service). `complete` and
  * `fail` are Bolt's: they use the event's own workflow token, which is never logged.
@@ -26,14 +22,7 @@ export function functionListener(
   step: StepId,
   work: (inputs: Record<string, unknown>) => Promise<StepOutcome>,
 ) {
-  return (args: FunctionArgs) =>
-    instrumented(
-      deps,
-      'function',
-      (outcome) => deps.metrics.workflowSteps.inc({ step, outcome }),
-      () => args.ack(),
-      () => deps.tracker.track(run(args)),
-    );
+  return counted(run);
 
   async function run({ event, body, context, complete, fail }: FunctionArgs): Promise<string> {
     const inputs = (event.inputs ?? {}) as Record<string, unknown>;

@@ -7,7 +7,7 @@ import { LOOKUP_ORDER, lookupOrderStep } from './lookup-order.js';
 export const FUNCTIONS = [LOOKUP_ORDER, ACCOUNT_BALANCE] as const;
 
 export function registerFunctions(app: App, deps: AppDeps): void {
-  // autoAcknowledge off: the listener frame acks first thing, timed like every other listener.
+  // autoAcknowledge off: the frame (frame.ts) acks first thing, timed like every other listener's.
   app.function(LOOKUP_ORDER, { autoAcknowledge: false }, lookupOrderStep(deps));
   app.function(ACCOUNT_BALANCE, { autoAcknowledge: false }, accountBalanceStep(deps));
 }

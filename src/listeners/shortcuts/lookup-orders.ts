@@ -4,9 +4,8 @@ import { offerSharingIn, type ShareDeps } from '../../flows/lookup-order.js';
 import type { MessageLookupDeps } from '../../flows/orders-in-message.js';
 import { answerOrdersInMessage } from '../../flows/orders-in-message.js';
 import { reply } from '../../flows/respond.js';
-import { instrumented } from '../instrument.js';
+import { counted } from '../frame.js';
 import type { ListenerDeps } from '../listener-deps.js';
-import { replyUnexpected } from '../unexpected.js';
 
 export const LOOKUP_ORDERS = 'lookup_orders';
 
@@ -17,35 +16,19 @@ type MessageShortcutArgs = SlackShortcutMiddlewareArgs<MessageShortcut> & AllMid
  * named in it, answered only to the person who clicked, through the shortcut's response_url.
  */
 export function lookupOrdersShortcut(deps: MessageLookupDeps & ShareDeps & ListenerDeps) {
-  return (args: MessageShortcutArgs) =>
-    instrumented(
-      deps,
-      'action',
-      (outcome) => deps.metrics.clicks.inc({ action: LOOKUP_ORDERS, outcome }),
-      () => args.ack(),
-      () =>
-        deps.tracker.track(
-          (async () => {
-            const { shortcut, respond } = args;
-            try {
-              const access = await deps.auth.canUseOrders(shortcut.user.id);
-              const message = access.allowed
-                ? await offerSharingIn(
-                    deps,
-                    shortcut.channel.id,
-                    await answerOrdersInMessage(deps, shortcut.message.text ?? '', {
-                      where: 'lookup orders shortcut',
-                      userId: shortcut.user.id,
-                    }),
-                  )
-                : renderAccessDenied('orders', access.reason);
-              await reply(respond, message, 'new_ephemeral', deps.logger);
-              return access.allowed ? 'ok' : 'denied';
-            } catch (error) {
-              await replyUnexpected(deps, respond, error, 'lookup orders shortcut');
-              return 'error';
-            }
-          })(),
-        ),
-    );
+  return counted(async ({ shortcut, respond }: MessageShortcutArgs) => {
+    const access = await deps.auth.canUseOrders(shortcut.user.id);
+    const message = access.allowed
+      ? await offerSharingIn(
+          deps,
+          shortcut.channel.id,
+          await answerOrdersInMessage(deps, shortcut.message.text ?? '', {
+            where: 'lookup orders shortcut',
+            userId: shortcut.user.id,
+          }),
+        )
+      : renderAccessDenied('orders', access.reason);
+    await reply(respond, message, 'new_ephemeral', deps.logger);
+    return access.allowed ? 'ok' : 'denied';
+  });
 }

@@ -50,27 +50,25 @@ export function exportSubmitted(deps: ExportFeatureDeps & ListenerDeps) {
         from: 'An export you started is already running: its file will come to your DM with Order Desk.',
       });
     await ack();
-    await deps.tracker.track(
-      runExport(
-        {
-          partner: deps.partner,
-          client,
-          delivery: deps.delivery,
-          orderIndex: deps.orderIndex,
-          orderSync: deps.orderSync,
-          now: deps.now,
-          logger: deps.logger,
-          currency: deps.currency,
-          timeZone: deps.reportTimeZone,
-        },
-        { userId, from: range.from, to: range.to, completedOnly: status === 'completed' },
-      )
-        .then((result) => deps.metrics.exports.inc({ outcome: result.outcome }))
-        .catch((error: unknown) => {
-          deps.metrics.exports.inc({ outcome: 'error' });
-          deps.logger.error({ userId, error: (error as Error).message }, 'export failed');
-        })
-        .finally(() => (claim as ExportClaim).release()),
-    );
+    await runExport(
+      {
+        partner: deps.partner,
+        client,
+        delivery: deps.delivery,
+        orderIndex: deps.orderIndex,
+        orderSync: deps.orderSync,
+        now: deps.now,
+        logger: deps.logger,
+        currency: deps.currency,
+        timeZone: deps.reportTimeZone,
+      },
+      { userId, from: range.from, to: range.to, completedOnly: status === 'completed' },
+    )
+      .then((result) => deps.metrics.exports.inc({ outcome: result.outcome }))
+      .catch((error: unknown) => {
+        deps.metrics.exports.inc({ outcome: 'error' });
+        deps.logger.error({ userId, error: (error as Error).message }, 'export failed');
+      })
+      .finally(() => (claim as ExportClaim).release());
   };
 }

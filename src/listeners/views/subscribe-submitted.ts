@@ -61,6 +61,6 @@ export function subscribeSubmitted(deps: SubscribeDeps & ListenerDeps) {
           "Subscriptions cannot be saved right now: Order Desk's database cannot be reached. Try again in a few minutes.",
       });
     await ack();
-    await deps.tracker.track(announceSubscription(deps, id, userId, checked.channelId, checked.filters));
+    await announceSubscription(deps, id, userId, checked.channelId, checked.filters);
   };
 }

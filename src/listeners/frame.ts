@@ -1,0 +1,125 @@
+import type { AnyMiddlewareArgs, Context, Middleware, RespondFn } from '@slack/bolt';
+import type { AppDeps } from '../app/deps.js';
+import { renderNotice } from '../blocks/index.js';
+import { reply } from '../flows/respond.js';
+
+/** What the frame needs: the metrics, the log, and the replies in flight (drained at shutdown). */
+export type FrameDeps = Pick<AppDeps, 'logger' | 'metrics' | 'tracker'>;
+
+/**
+ * A click, a message shortcut or a workflow step whose work returns its outcome for the metrics
+ * ('ok', 'denied', 'stale', …). Bolt gives the listener the frame's own context, which carries it.
+ * A command needs none: it counts "ok" unless it throws.
+ */
+export function counted<Args extends { context: Context }>(work: (args: Args) => Promise<string>) {
+  return async (args: Args): Promise<void> => {
+    args.context.outcome = await work(args);
+  };
+}
+
+/** Where the frame counts a request, and the label it counts it under (a closed set). */
+interface Counted {
+  surface: 'command' | 'action' | 'function';
+  label: string;
+  count: (outcome: string) => void;
+}
+
+function countedAs(deps: FrameDeps, body: Record<string, unknown>): Counted | undefined {
+  const { metrics } = deps;
+  if (typeof body.command === 'string') {
+    const command = body.command;
+    return {
+      surface: 'command',
+      label: command,
+      count: (outcome) => metrics.commands.inc({ command, outcome }),
+    };
+  }
+  if (body.type === 'block_actions') {
+    // One label per kind of button, not one per row or key: order_open_3 and keys_reveal_1_2 count
+    // as order_open and keys_reveal.
+    const actionId = (body.actions as { action_id: string }[])[0]?.action_id ?? '';
+    const action = actionId.replace(/(_\d+)+$/, '');
+    return { surface: 'action', label: action, count: (outcome) => metrics.clicks.inc({ action, outcome }) };
+  }
+  if (body.type === 'message_action') {
+    const action = String(body.callback_id);
+    return { surface: 'action', label: action, count: (outcome) => metrics.clicks.inc({ action, outcome }) };
+  }
+  const event = body.event as { type?: string; function?: { callback_id?: string } } | undefined;
+  if (event?.type === 'function_executed') {
+    const step = String(event.function?.callback_id);
+    return {
+      surface: 'function',
+      label: step,
+      count: (outcome) => metrics.workflowSteps.inc({ step, outcome }),
+    };
+  }
+  return undefined;
+}
+
+/**
+ * Every listener's common frame, once (Bolt global middleware, registered before the listeners).
+ * A command, a click, a message shortcut or a workflow step is acked at once (Slack waits 3 s, the
+ * partner API may take longer), then its listener runs; the ack and the whole answer are timed and
+ * the listener's outcome counted (nothing is counted for a request no listener took). Every
+ * listener's work is tracked, so a graceful stop waits for it, and a bug still leaves the user with
+ * an answer and the log with the error (never with a key). Events were acked by Bolt already;
+ * views ack themselves (with the form's errors).
+ */
+export function listenerFrame(deps: FrameDeps): Middleware<AnyMiddlewareArgs> {
+  return async (args) => {
+    const request = countedAs(deps, args.body as unknown as Record<string, unknown>);
+    if (!request) {
+      await deps.tracker.track(args.next());
+      return;
+    }
+    const startedAt = performance.now();
+    await (args as { ack: () => Promise<void> }).ack();
+    const ackSeconds = (performance.now() - startedAt) / 1000;
+    const outcome = await deps.tracker.track(
+      (async (): Promise<string | undefined> => {
+        try {
+          await args.next();
+          return args.context.outcome ?? (request.surface === 'command' ? 'ok' : undefined);
+        } catch (error) {
+          const respond = (args as { respond?: RespondFn }).respond;
+          await replyUnexpected(deps, respond, error, request.label);
+          return 'error';
+        }
+      })(),
+    );
+    if (outcome === undefined) return;
+    request.count(outcome);
+    deps.metrics.ackSeconds.observe({ surface: request.surface }, ackSeconds);
+    deps.metrics.answerSeconds.observe({ surface: request.surface }, (performance.now() - startedAt) / 1000);
+  };
+}
+
+/** The log line and the answer of a bug: an error ID the user can give their admin. */
+async function replyUnexpected(
+  deps: Pick<FrameDeps, 'logger'>,
+  respond: RespondFn | undefined,
+  error: unknown,
+  where: string,
+): Promise<void> {
+  const errorId = Math.random().toString(36).slice(2, 10);
+  deps.logger.error(
+    {
+      where,
+      errorId,
+      error: error instanceof Error ? { name: error.name, message: error.message } : String(error),
+    },
+    'unexpected error in a listener',
+  );
+  // A Home tab click comes with no response_url: the log has it all.
+  if (!respond) return;
+  await reply(
+    respond,
+    renderNotice(
+      ':boom: *Something went wrong in Order Desk.* Please try again; if it keeps happening, give your admin this error ID.',
+      `Error ID \`${errorId}\``,
+    ),
+    'new_ephemeral',
+    deps.logger,
+  );
+}
