@@ -42,7 +42,6 @@ export interface BalanceServiceOptions {
   logger: AppLogger;
   onCache?: ((result: CacheResult) => void) | undefined;
   clock?: (() => Date) | undefined;
-  backoff?: BackoffPolicy | undefined;
   /**
    * Order Desk's copy of the order history: when the partner's newest orders hold no completed one,
    * the copy's newest completed order gives the balance (the copy knows every order).
@@ -182,7 +181,7 @@ export function createBalanceService(options: BalanceServiceOptions): BalanceSer
           maxAgeMs: request.maxAgeMs,
           force,
           load: read,
-          backoff: options.backoff ?? SOURCE_BACKOFF,
+          backoff: SOURCE_BACKOFF,
           failureCodec: partnerErrorCodec,
           onResult: options.onCache,
           now: () => clock().getTime(),

@@ -19,8 +19,6 @@ export interface UsergroupMembersOptions {
   logger: AppLogger;
   onCache?: ((result: CacheResult) => void) | undefined;
   onSlackError?: ((method: string) => void) | undefined;
-  now?: (() => number) | undefined;
-  backoff?: BackoffPolicy | undefined;
 }
 
 /**
@@ -28,7 +26,7 @@ export interface UsergroupMembersOptions {
  * doubling to 2 minutes: a burst of clicks must not become a burst of calls to a tier-2 method, and
  * access through the group is denied meanwhile (fail closed) for a short time only.
  */
-export const USERGROUP_BACKOFF: BackoffPolicy = { firstMs: 15_000, maxMs: 120_000 };
+const USERGROUP_BACKOFF: BackoffPolicy = { firstMs: 15_000, maxMs: 120_000 };
 
 /**
  * `usergroups.users.list`, cached on the shared state: Slack rate-limits it at about 20 calls a
@@ -68,9 +66,8 @@ export function createUsergroupMembers(options: UsergroupMembersOptions): Usergr
           // failed: a reveal must not add calls to a tier-2 method that is already refusing.
           maxAgeMs: request.fresh ? 1 : undefined,
           load: () => lookUp(usergroupId),
-          backoff: options.backoff ?? USERGROUP_BACKOFF,
+          backoff: USERGROUP_BACKOFF,
           onResult: options.onCache,
-          now: options.now,
         });
         return new Set(members);
       } catch {

@@ -127,7 +127,7 @@ function local(state: SharedState) {
 }
 
 /** A forced read (a Refresh click) goes past a running back-off at most this often per key, across replicas. */
-export const FORCE_EVERY_MS = 30_000;
+const FORCE_EVERY_MS = 30_000;
 
 /**
  * A value cached on the shared state, read from its source at most once per TTL across every
