@@ -29,7 +29,7 @@ const LABELS: Record<string, string> = {
   PROCESSING: 'Processing',
   PENDING: 'Pending',
   PRE_ORDER: 'Pre-order',
-  CANCELED: 'Canceled',
+  CANCELED: 'Cancelled',
   REFUNDED: 'Refunded',
   FAILED: 'Failed',
 };

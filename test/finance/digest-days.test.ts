@@ -77,7 +77,7 @@ describe('a day summed up', () => {
     );
     expect(summary.orders).toBe(8);
     expect(summary.byStatus).toEqual([
-      { label: 'Canceled', count: 2 },
+      { label: 'Cancelled', count: 2 },
       { label: 'Completed', count: 2 },
       { label: 'Failed', count: 1 },
       { label: 'Partially refunded', count: 1 },

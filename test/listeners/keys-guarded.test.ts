@@ -174,7 +174,7 @@ describe('without PUBLIC_URL', () => {
     const blocks = textOf((await nthResponse(h.slack, sent.responseUrlId ?? '')).body.blocks);
     // The agent is told who can help; the setting's name is small print for the admin, once.
     expect(blocks).toMatch(
-      /Key 1 is an image key \(PNG, [\d,]+ (bytes|kB)\)\. Image keys open through a one-time link, which is not set up: ask your Order Desk admin/,
+      /An image key \(PNG, [\d,]+ (bytes|kB)\)\. Image keys open through a one-time link, which is not set up: ask your Order Desk admin/,
     );
     expect(blocks).toContain(
       '"type":"context","elements":[{"type":"mrkdwn","text":"For your Order Desk admin: one-time links to image keys need `PUBLIC_URL`, the address where Order Desk can be reached."}]',

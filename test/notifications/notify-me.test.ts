@@ -80,9 +80,11 @@ describe('Notify me', () => {
     const order = await pendingOrder();
     const answer = await notifyMe(USERS.agent, order.id);
     expect(answer).toContain(`I'll send you a direct message when order \`${order.id}\` completes`);
-    // The end of the watch said once: a date, not a date and a count of days.
-    expect(answer).toContain('the watch ends by itself <!date^');
-    expect(answer).not.toContain('(30 days)');
+    // The end of the watch said once, the date before "by then", its distance in days as on Home.
+    expect(answer).toMatch(
+      /The watch ends by itself <!date\^[^>]+> \(in 30 days\) if the order has not settled by then\./,
+    );
+    expect(answer).not.toContain('month');
     expect(await notifyMe(USERS.agent, order.id)).toContain('You are already watching order');
 
     h.simulator.history.complete(order.id);

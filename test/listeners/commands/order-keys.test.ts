@@ -233,7 +233,7 @@ describe('/order-keys', () => {
     const blocks = textOf(post.body.blocks);
     expect(blocks).toContain(`<${keys[0]?.value}>`);
     expect(blocks).not.toContain(keys[1]?.value);
-    expect(blocks).toMatch(/Key 2 is an image key \(PNG, [\d,]+ (bytes|kB)\)/);
+    expect(blocks).toMatch(/An image key \(PNG, [\d,]+ (bytes|kB)\)/);
     expect(blocks).toContain(keys[2]?.value);
   });
 
