@@ -71,6 +71,53 @@ describe('GET /metrics (Prometheus text), one process with in-memory state', () 
       expect(text).not.toContain(forbidden);
   });
 
+  it('every kind of listener is acked, timed and counted once, by kind of button, and a click no listener takes is acked and not counted', async () => {
+    const before = await scrape(h.appUrl);
+    const order = h.simulator.findOrder((o) => o.status === 'COMPLETED');
+    const sent = await h.slack.runCommand({
+      user: USERS.agent,
+      channel: CHANNEL,
+      command: '/order',
+      text: order?.id ?? '',
+    });
+    await nthResponse(h.slack, sent.responseUrlId ?? '');
+    const card = h.slack.visibleMessages(CHANNEL, USERS.agent).at(-1);
+    if (!card) throw new Error('no card');
+    // A row's Open and an image key's link: their action IDs carry the row and the key.
+    const clicks = [
+      { actionId: 'order_open_2', value: 'not a button value' },
+      { actionId: 'keys_reveal_0_1', value: 'x' },
+      { actionId: 'a_button_no_listener_takes', value: 'x' },
+    ];
+    const acks = [];
+    for (const click of clicks)
+      acks.push(await h.slack.sendBlockAction({ user: USERS.agent, message: card, ...click }));
+    await h.slack.runMessageShortcut({
+      user: USERS.agent,
+      channel: CHANNEL,
+      callbackId: 'lookup_orders',
+      messageText: `about ${order?.id}`,
+    });
+    const step = await h.slack.runFunction({
+      callbackId: 'lookup_order',
+      inputs: { order: order?.id, user: USERS.agent },
+    });
+    await h.slack.waitForFunctionCompletion(step.functionExecutionId);
+    expect(await h.desk.deps.tracker.drain(5_000)).toBe(true);
+
+    const after = await scrape(h.appUrl);
+    const delta = (name: string) => (after.get(name) ?? 0) - (before.get(name) ?? 0);
+    expect(acks.map((ack) => ack.status)).toEqual([200, 200, 200]);
+    expect(delta('order_desk_clicks_total{action="order_open",outcome="stale"}')).toBe(1);
+    expect(delta('order_desk_clicks_total{action="keys_reveal",outcome="ok"}')).toBe(1);
+    expect(delta('order_desk_clicks_total{action="lookup_orders",outcome="ok"}')).toBe(1);
+    expect(delta('order_desk_workflow_steps_total{outcome="ok",step="lookup_order"}')).toBe(1);
+    expect(delta('order_desk_ack_seconds_count{surface="action"}')).toBe(3);
+    expect(delta('order_desk_answer_seconds_count{surface="action"}')).toBe(3);
+    expect(delta('order_desk_ack_seconds_count{surface="function"}')).toBe(1);
+    expect([...after.keys()].some((name) => name.includes('a_button_no_listener_takes'))).toBe(false);
+  });
+
   it('/healthz says which state backend is used and that it is up', async () => {
     const health = (await (await fetch(`${h.appUrl}/healthz`)).json()) as Record<string, unknown>;
     expect(health).toMatchObject({ status: 'ok', state: 'ok', stateBackend: 'memory' });
