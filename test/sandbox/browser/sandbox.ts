@@ -290,7 +290,7 @@ export function describeSandbox(shared: SandboxInBrowser): void {
       await keys.waitFor();
       const text = await keys.innerText();
       for (const format of ['PNG', 'JPEG', 'GIF'])
-        expect(text).toMatch(new RegExp(`an image key \\(${format}, `));
+        expect(text).toMatch(new RegExp(`An image key \\(${format}, `));
 
       // Reveal the PNG key: the link opens the reveal page in a new tab; Reveal shows the image once.
       const [popup] = await Promise.all([
