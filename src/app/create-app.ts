@@ -2,36 +2,22 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App } from '@slack/bolt';
 import { within } from '../deadline.js';
-import type { BalanceWatch } from '../finance/balance-watch.js';
-import type { DailyDigest } from '../finance/daily-digest.js';
 import { registerListeners } from '../listeners/index.js';
-import type { Notifier } from '../notifications/notifier.js';
-import type { OrderSync } from '../orders/order-sync.js';
 import { revealRoutes } from '../reveal/routes.js';
-import type { RetentionJob } from '../services/retention.js';
 import { boltLogger } from './bolt-logger.js';
 import type { AppDeps } from './deps.js';
 import { healthRoutes } from './health.js';
-import { buildJobs } from './jobs.js';
+import { buildJobs, type Jobs } from './jobs.js';
 import { metricsRoute } from './metrics.js';
 import { type BuildOptions, buildServices } from './services.js';
 
-export interface OrderDesk {
+/** The app, its services and its background jobs (app/jobs.ts says what each does). */
+export interface OrderDesk extends Jobs {
   app: App;
   deps: AppDeps;
   mode: 'http' | 'socket';
   /** Starts listening; resolves with the HTTP port (HTTP mode, or Socket Mode's health port). */
   start(): Promise<number | undefined>;
-  /** The finance balance watch (started with the app, one round per BALANCE_WATCH_SECONDS). */
-  balanceWatch: BalanceWatch;
-  /** The daily digest in DIGEST_CHANNEL_ID (checked every minute; posted once a day on one replica). */
-  dailyDigest: DailyDigest;
-  /** Deletes what is past its retention (audit lines), one replica an hour. */
-  retention: RetentionJob;
-  /** Follows the partner's order history into the index (ORDER_SYNC_SECONDS; one replica at a time). */
-  orderSync: OrderSync;
-  /** Order events in Slack: watches and channel subscriptions (one replica at a time). */
-  notifier: Notifier;
   /**
    * Ends the background jobs' rounds, stops taking requests, then waits for replies already under way;
    * resolves within `timeoutMs` (default 8 s: main.ts exits 10 s after SIGTERM at the latest).
@@ -54,7 +40,8 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
   const services = await buildServices(options);
   const { deps, identity, mode, startedAt, clientOptions, state, ownsState, db, ownsDb, reveal } = services;
   const { partner, tracker, metrics, delivery } = deps;
-  const { balanceWatch, dailyDigest, retention, orderSync, notifier } = buildJobs(options, services);
+  const jobs = buildJobs(options, services);
+  const { orderSync } = jobs;
 
   const app = new App({
     token: env.SLACK_BOT_TOKEN,
@@ -121,33 +108,25 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
       // Read (or made) now, not at the first image key: a database that cannot give it stops start-up.
       await reveal.redeem.linkSigningKey.get();
       logger.info({ mode, port, botUserId: identity.botUserId }, 'Order Desk is running');
-      if (options.watch !== false) {
-        balanceWatch.start();
-        dailyDigest.start();
-        retention.start();
-        // ORDER_SYNC_SECONDS=0: no sync (the index still learns what users look up).
-        if (env.ORDER_SYNC_SECONDS > 0) orderSync.start();
-        notifier.start();
-      }
+      // ORDER_SYNC_SECONDS=0: no sync (the copy still learns what people look up).
+      if (options.watch !== false)
+        for (const job of Object.values(jobs))
+          if (job !== orderSync || env.ORDER_SYNC_SECONDS > 0) job.start();
       return port;
     },
-    balanceWatch,
-    dailyDigest,
-    retention,
-    orderSync,
-    notifier,
+    ...jobs,
     async stop(timeoutMs = 8_000) {
       const deadline = Date.now() + timeoutMs;
       // The jobs' rounds are aborted: a partner read or a post waiting out a 429 ends now, and what
       // was not posted stays in the outbox (the database) for the next start.
-      const jobs = Promise.all(
-        [balanceWatch, dailyDigest, retention, orderSync, notifier].map((job) =>
+      const stopped = Promise.all(
+        Object.values(jobs).map((job) =>
           job.stop().catch((error: unknown) => {
             logger.warn({ error: (error as Error).message }, 'stopping a background job failed');
           }),
         ),
       );
-      await within(jobs, STOP_STEP_MS);
+      await within(stopped, STOP_STEP_MS);
       // Deliveries waiting out a Slack limit end now (an audit line is in the log already).
       delivery.stop();
       await within(

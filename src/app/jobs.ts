@@ -11,10 +11,15 @@ import type { BotIdentity } from './slack-client.js';
 // sync is a service too (the copy's freshness is read everywhere), so it comes built.
 
 export interface Jobs {
+  /** The finance balance watch: one round per BALANCE_WATCH_SECONDS. */
   balanceWatch: BalanceWatch;
+  /** The daily digest in DIGEST_CHANNEL_ID: checked every minute, posted once a day. */
   dailyDigest: DailyDigest;
+  /** Deletes what is past its retention, one replica an hour. */
   retention: RetentionJob;
+  /** Follows the partner's order history into the copy (ORDER_SYNC_SECONDS). */
   orderSync: OrderSync;
+  /** Order events in Slack: watches and channel subscriptions; delivers the outbox. */
   notifier: Notifier;
 }
 

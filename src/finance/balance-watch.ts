@@ -6,13 +6,7 @@ import {
   type SlackMessage,
 } from '../blocks/index.js';
 import type { OrderDeskDb } from '../db/index.js';
-import {
-  createPeriodicJob,
-  type JobClock,
-  systemClock,
-  type TurnOutcome,
-  untilAborted,
-} from '../jobs/index.js';
+import { createPeriodicJob, type Job, type JobClock, untilAborted } from '../jobs/index.js';
 import type { AppLogger } from '../logger.js';
 import { insertOutboxRows, type OutboxEntry, type OutboxRelay } from '../outbox/index.js';
 import type { BalanceService } from '../services/balance.js';
@@ -27,13 +21,8 @@ import {
 import { runwayDays } from './spend.js';
 import type { SpendService } from './spend-service.js';
 
-export interface BalanceWatch {
-  /** One watch round: returns what it did (for tests and the log). */
-  runOnce(): Promise<'read' | TurnOutcome>;
-  start(): void;
-  /** Aborts the round under way (what was decided and not posted stays in the outbox) and releases the lease. */
-  stop(): Promise<void>;
-}
+/** A round reads the balance and says `read`; a stop leaves what was decided and not posted in the outbox. */
+export type BalanceWatch = Job<'read'>;
 
 export interface BalanceWatchOptions {
   balance: Pick<BalanceService, 'current'>;
@@ -273,7 +262,8 @@ export function createBalanceWatch(options: BalanceWatchOptions): BalanceWatch {
     logger: log,
     everyMs: intervalMs,
     backoff: { firstMs: Math.min(30_000, intervalMs), maxMs: 10 * 60_000 },
-    clock: options.clock ?? { now: () => options.now().getTime(), sleep: systemClock.sleep },
+    clock: options.clock,
+    now: options.now,
     async round(signal) {
       try {
         return await round(signal);

@@ -1,5 +1,5 @@
 import { type DigestInput, renderDailyDigest, type SlackMessage } from '../blocks/index.js';
-import { createPeriodicJob, type JobClock, systemClock, untilAborted } from '../jobs/index.js';
+import { createPeriodicJob, type Job, type JobClock, untilAborted } from '../jobs/index.js';
 import type { AppLogger } from '../logger.js';
 import type { OrderSync, SyncStatus } from '../orders/order-sync.js';
 import type { OutboxRelay, OutboxStore } from '../outbox/index.js';
@@ -32,14 +32,8 @@ export type DigestOutcome =
   /** Slack refused it for hours: not tried again today. */
   | 'gave_up';
 
-export interface DailyDigest {
-  /** One check: posts today's digest if it is due and not posted yet (by any replica). */
-  runOnce(): Promise<DigestOutcome>;
-  /** Checks every minute (when DIGEST_CHANNEL_ID is set). */
-  start(): void;
-  /** Aborts the check under way and releases the job's lease. */
-  stop(): Promise<void>;
-}
+/** A check every minute (when DIGEST_CHANNEL_ID is set) posts today's digest if it is due and not posted yet. */
+export type DailyDigest = Job<DigestOutcome>;
 
 export interface DailyDigestOptions {
   /** DIGEST_CHANNEL_ID; unset: no digest. */
@@ -286,7 +280,8 @@ export function createDailyDigest(options: DailyDigestOptions): DailyDigest {
     // At start too: an app started (or restarted) after DIGEST_TIME posts the day's digest at once.
     firstAfterMs: 0,
     backoff: { firstMs: FIRST_BACKOFF_MS, maxMs: MAX_BACKOFF_MS },
-    clock: options.clock ?? { now: () => options.now().getTime(), sleep: systemClock.sleep },
+    clock: options.clock,
+    now: options.now,
     async round(signal) {
       try {
         return await check(signal);

@@ -1,6 +1,7 @@
 export { type Backoff, type BackoffPolicy, backOff } from './backoff.js';
 export {
   createPeriodicJob,
+  type Job,
   type JobClock,
   type JobSnapshot,
   type PeriodicJob,

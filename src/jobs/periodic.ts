@@ -54,10 +54,15 @@ export interface PeriodicJobOptions<R extends string> {
   round(signal: AbortSignal): Promise<R>;
   /** Which of the round's outcomes are failures (back off; default: 'failed'); a round that throws is one too. */
   failed?: ((outcome: R) => boolean) | undefined;
+  /** The job's clock (tests drive it); otherwise real waits on `now`'s time (the app's, default Date.now). */
   clock?: JobClock | undefined;
+  now?: (() => Date) | undefined;
   /** Every turn's outcome (for the metrics, a status to refresh); awaited before the turn ends. */
   onOutcome?: ((outcome: R | TurnOutcome) => void | Promise<void>) | undefined;
 }
+
+/** What a job shows the app: a turn now, the loop's start and its stop. Each job adds what it reports. */
+export type Job<R extends string> = Pick<PeriodicJob<R>, 'runOnce' | 'start' | 'stop'>;
 
 export interface PeriodicJob<R extends string> {
   /** One turn now: claim the lease, honour the back-off, run the round, record it. Never overlaps a round in flight. */
@@ -77,7 +82,9 @@ export interface PeriodicJob<R extends string> {
  */
 export function createPeriodicJob<R extends string>(options: PeriodicJobOptions<R>): PeriodicJob<R> {
   const { state, name } = options;
-  const clock = options.clock ?? systemClock;
+  const now = options.now;
+  const clock =
+    options.clock ?? (now ? { now: () => now().getTime(), sleep: systemClock.sleep } : systemClock);
   // The job's logger already names its component (order-sync, balance-watch…): a second
   // `component` would be a duplicate key, of which log tools keep the last.
   const log = options.logger.child({ job: name });

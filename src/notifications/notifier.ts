@@ -4,7 +4,7 @@ import {
   renderWatchExpired,
   renderWatchNotification,
 } from '../blocks/notifications.js';
-import { createPeriodicJob, type JobClock, systemClock, type TurnOutcome } from '../jobs/index.js';
+import { createPeriodicJob, type Job, type JobClock, systemClock } from '../jobs/index.js';
 import type { AppLogger } from '../logger.js';
 import type { OrderEvent, OrderIndex } from '../orders/order-index.js';
 import type { Delivered, OutboxEntry, OutboxRelay, OutboxStore } from '../outbox/index.js';
@@ -26,12 +26,8 @@ import type { NotificationStore, Subscription, Watch } from './notification-stor
 // and a second loop and lease for the same rows would add a job without anything a user feels. The
 // rows are in the database, so a restart, or another replica taking over, carries on where it stopped.
 
-export interface Notifier {
-  /** One bounded round: route new events, end expired watches, post what is due. */
-  runOnce(): Promise<'ran' | TurnOutcome>;
-  start(): void;
-  /** Aborts the round under way (a post not made stays due in the outbox) and releases the lease. */
-  stop(): Promise<void>;
+/** A round routes new events, ends expired watches and posts what is due (a stop leaves it due). */
+export interface Notifier extends Job<'ran'> {
   isLeader(): boolean;
 }
 

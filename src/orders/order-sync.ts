@@ -448,7 +448,8 @@ export function createOrderSync(options: OrderSyncOptions): OrderSync {
     firstAfterMs: 0,
     leaseMs: Math.max(intervalMs * 3, 30_000),
     backoff: { firstMs: FIRST_BACKOFF_MS, maxMs: MAX_BACKOFF_MS },
-    clock: options.clock ?? { now: () => now().getTime(), sleep: systemClock.sleep },
+    clock: options.clock,
+    now,
     round,
     // The snapshot /healthz and /metrics read, as of this turn.
     onOutcome: () =>

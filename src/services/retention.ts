@@ -1,13 +1,9 @@
-import { createPeriodicJob, type JobClock, systemClock, type TurnOutcome } from '../jobs/index.js';
+import { createPeriodicJob, type Job, type JobClock } from '../jobs/index.js';
 import type { AppLogger } from '../logger.js';
 import type { SharedState } from '../state/index.js';
 
-export interface RetentionJob {
-  /** One round: each table's old rows deleted, by the replica whose turn it is. */
-  runOnce(): Promise<'done' | TurnOutcome>;
-  start(): void;
-  stop(): Promise<void>;
-}
+/** A round deletes each table's old rows, on the replica whose turn it is. */
+export type RetentionJob = Job<'done'>;
 
 interface Prune {
   name: string;
@@ -59,10 +55,8 @@ export function createRetentionJob(options: {
     logger: log,
     everyMs: intervalMs,
     backoff: { firstMs: Math.min(60_000, intervalMs), maxMs: intervalMs },
-    clock: options.clock ?? {
-      now: () => options.now().getTime(),
-      sleep: systemClock.sleep,
-    },
+    clock: options.clock,
+    now: options.now,
     round,
   });
 }

@@ -49,9 +49,9 @@ describe('GET /metrics (Prometheus text), one process with in-memory state', () 
         'order_desk_partner_requests_total{operation="GET /v1/partners/orders/{order_id}/keys",outcome="ok"}',
       ),
     ).toBe(1);
-    // Two /order lookups, the Next page, and the allowed /order-keys's lookup of the order it names.
+    // Two /order lookups and the Next page: /order-keys by ID reads the keys alone.
     expect(delta('order_desk_partner_requests_total{operation="GET /v1/partners/orders",outcome="ok"}')).toBe(
-      4,
+      3,
     );
     expect(delta('order_desk_ack_seconds_count{surface="command"}')).toBe(5);
     expect(delta('order_desk_answer_seconds_count{surface="action"}')).toBe(1);
