@@ -71,8 +71,7 @@ describe('partner answers as real wholesale APIs send them', () => {
   describe('errors in the words partners use', () => {
     it('a 400 worded as the spec words it is "keys not available yet", with the partner’s message', async () => {
       const order = completed();
-      // The lookup that names the order passes; the keys request gets the 400.
-      h.simulator.faults.next(1, {});
+      // An order ID: the keys request is the first, and gets the 400.
       h.simulator.faults.next(1, {
         status: 400,
         code: 'ORDER_NOT_COMPLETED',
@@ -123,7 +122,6 @@ describe('partner answers as real wholesale APIs send them', () => {
   describe('the keys answer, checked against the request', () => {
     it('keys of another order are refused, said, and audited as failed:mismatch', async () => {
       const order = completed();
-      h.simulator.faults.next(1, {});
       h.simulator.faults.next(1, { mismatch: true });
       const { blocks } = await answer('/order-keys', order.id);
       expect(blocks).toContain('The partner API answered for another order');
