@@ -21,40 +21,27 @@ export function counted<Args extends { context: Context }>(work: (args: Args) =>
 interface Counted {
   surface: 'command' | 'action' | 'function';
   label: string;
-  count: (outcome: string) => void;
 }
 
-function countedAs(deps: FrameDeps, body: Record<string, unknown>): Counted | undefined {
-  const { metrics } = deps;
-  if (typeof body.command === 'string') {
-    const command = body.command;
-    return {
-      surface: 'command',
-      label: command,
-      count: (outcome) => metrics.commands.inc({ command, outcome }),
-    };
-  }
+function countedAs(body: Record<string, unknown>): Counted | undefined {
+  if (typeof body.command === 'string') return { surface: 'command', label: body.command };
   if (body.type === 'block_actions') {
     // One label per kind of button, not one per row or key: order_open_3 and keys_reveal_1_2 count
     // as order_open and keys_reveal.
     const actionId = (body.actions as { action_id: string }[])[0]?.action_id ?? '';
-    const action = actionId.replace(/(_\d+)+$/, '');
-    return { surface: 'action', label: action, count: (outcome) => metrics.clicks.inc({ action, outcome }) };
+    return { surface: 'action', label: actionId.replace(/(_\d+)+$/, '') };
   }
-  if (body.type === 'message_action') {
-    const action = String(body.callback_id);
-    return { surface: 'action', label: action, count: (outcome) => metrics.clicks.inc({ action, outcome }) };
-  }
+  if (body.type === 'message_action') return { surface: 'action', label: String(body.callback_id) };
   const event = body.event as { type?: string; function?: { callback_id?: string } } | undefined;
-  if (event?.type === 'function_executed') {
-    const step = String(event.function?.callback_id);
-    return {
-      surface: 'function',
-      label: step,
-      count: (outcome) => metrics.workflowSteps.inc({ step, outcome }),
-    };
-  }
+  if (event?.type === 'function_executed')
+    return { surface: 'function', label: String(event.function?.callback_id) };
   return undefined;
+}
+
+function count(metrics: FrameDeps['metrics'], { surface, label }: Counted, outcome: string): void {
+  if (surface === 'command') metrics.commands.inc({ command: label, outcome });
+  else if (surface === 'action') metrics.clicks.inc({ action: label, outcome });
+  else metrics.workflowSteps.inc({ step: label, outcome });
 }
 
 /**
@@ -68,7 +55,7 @@ function countedAs(deps: FrameDeps, body: Record<string, unknown>): Counted | un
  */
 export function listenerFrame(deps: FrameDeps): Middleware<AnyMiddlewareArgs> {
   return async (args) => {
-    const request = countedAs(deps, args.body as unknown as Record<string, unknown>);
+    const request = countedAs(args.body as unknown as Record<string, unknown>);
     if (!request) {
       await deps.tracker.track(args.next());
       return;
@@ -89,7 +76,7 @@ export function listenerFrame(deps: FrameDeps): Middleware<AnyMiddlewareArgs> {
       })(),
     );
     if (outcome === undefined) return;
-    request.count(outcome);
+    count(deps.metrics, request, outcome);
     deps.metrics.ackSeconds.observe({ surface: request.surface }, ackSeconds);
     deps.metrics.answerSeconds.observe({ surface: request.surface }, (performance.now() - startedAt) / 1000);
   };
