@@ -58,7 +58,7 @@ const CHANNELS = [
   { id: 'C0AUDIT', name: 'order-desk-audit' },
   // Balance alerts (FINANCE_ALERT_CHANNEL_ID).
   { id: 'C0FINANCE', name: 'finance' },
-  // Shared with a reseller (Slack Connect): "Share in channel" refuses it.
+  // Shared with a reseller (Slack Connect): cards there come without "Share in channel".
   { id: 'C0CONNECT', name: 'shared-with-reseller', externallyShared: true },
 ];
 
