@@ -112,6 +112,7 @@ export const EMOJI = {
   new: '🆕',
   pause_button: '⏸️',
   card_index_dividers: '🗂️',
+  incoming_envelope: '📨',
   key: '🔑',
   lock: '🔒',
   mag: '🔍',

@@ -82,6 +82,9 @@ export function describeModals(shared: SandboxInBrowser): void {
       await statuses.getByLabel('Completed').check();
       await page.screenshot({ path: `${SHOTS}/9-search-modal-filled.png` });
       await modal.getByRole('button', { name: 'Search' }).click();
+      // The form says where the orders go (a submission has no reply of its own), then it is closed.
+      await expect.poll(() => modal.innerText()).toContain('are being sent to your direct messages');
+      await page.locator('#modal-cancel').click();
       await page.locator('#modal').waitFor({ state: 'hidden' });
       expect(await modalState()).toBeNull();
 
