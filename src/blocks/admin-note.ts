@@ -1,3 +1,4 @@
+import { context } from './primitives.js';
 import type { Block } from './types.js';
 
 /**
@@ -5,5 +6,5 @@ import type { Block } from './types.js';
  * the message itself says who can help ("ask your Order Desk admin"); the setting's name goes here.
  */
 export function adminNote(text: string): Block {
-  return { type: 'context', elements: [{ type: 'mrkdwn', text: `For your Order Desk admin: ${text}` }] };
+  return context(`For your Order Desk admin: ${text}`);
 }

@@ -1,6 +1,7 @@
 import { auditAction, auditOutcome } from './audit.js';
 import { escapeMrkdwn, plural, slackDate } from './format.js';
 import { renderNotice } from './messages.js';
+import { context, section } from './primitives.js';
 import type { Block, RenderOptions, SlackMessage } from './types.js';
 
 /** One stored audit line, as `/order-audit` lists it. */
@@ -40,34 +41,24 @@ export function renderAuditTrail(
     return `${emoji} ${slackDate(line.at.toISOString(), options.now)}: ${who} ${auditAction(line, undefined)}: *${escapeMrkdwn(words)}*${keys}${trace}`;
   });
   const blocks: Block[] = [
-    {
-      type: 'section',
-      text: {
-        type: 'mrkdwn',
-        text: `*Keys of order ${order}: ${plural(input.total, 'request')}*, newest first`,
-      },
-    },
+    section(`*Keys of order ${order}: ${plural(input.total, 'request')}*, newest first`),
   ];
   // Sections of at most 3,000 characters (Slack's limit), as many lines as fit in each.
   let current = '';
   for (const row of rows) {
     if (current && current.length + row.length + 1 > 2_900) {
-      blocks.push({ type: 'section', text: { type: 'mrkdwn', text: current } });
+      blocks.push(section(current));
       current = '';
     }
     current = current ? `${current}\n${row}` : row;
   }
-  if (current) blocks.push({ type: 'section', text: { type: 'mrkdwn', text: current } });
+  if (current) blocks.push(section(current));
   const more = input.total - input.lines.length;
-  blocks.push({
-    type: 'context',
-    elements: [
-      {
-        type: 'mrkdwn',
-        text: `${more > 0 ? `${plural(more, 'older request')} not shown. ` : ''}Kept ${plural(input.retentionDays, 'day')}. Only you can see this.`,
-      },
-    ],
-  });
+  blocks.push(
+    context(
+      `${more > 0 ? `${plural(more, 'older request')} not shown. ` : ''}Kept ${plural(input.retentionDays, 'day')}. Only you can see this.`,
+    ),
+  );
   return {
     text: `Keys of order ${input.orderId}: ${plural(input.total, 'request')}`,
     blocks: blocks.slice(0, 50),

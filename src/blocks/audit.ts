@@ -1,5 +1,7 @@
 import { isValidOrderId } from '../partner-api/index.js';
-import { escapeMrkdwn, plural, truncate } from './format.js';
+import { cutToLength } from '../text/cut.js';
+import { escapeMrkdwn, plural } from './format.js';
+import { context, section } from './primitives.js';
 import type { Block, SlackMessage } from './types.js';
 
 /** One keys request as the audit channel shows it; never the keys, only how many. */
@@ -47,7 +49,7 @@ export function auditOutcome(outcome: string): { emoji: string; words: string } 
   if (outcome === 'invalid_input') return { emoji: ':no_entry:', words: 'Refused: not a valid order ID' };
   if (outcome === 'rate_limited') return { emoji: ':no_entry:', words: 'Refused: retrieval limit reached' };
   const why = outcome.startsWith('failed:') ? outcome.slice('failed:'.length) : outcome;
-  return { emoji: ':warning:', words: `Failed: ${FAILURES[why] ?? truncate(why, 40)}` };
+  return { emoji: ':warning:', words: `Failed: ${FAILURES[why] ?? cutToLength(why, 40)}` };
 }
 
 const VIA: Record<string, string> = { command: '`/order-keys`', button: 'Show keys' };
@@ -67,7 +69,7 @@ export function auditAction(
   if (entry.via === 'reveal') return `opened an image key${of} from a reveal link`;
   const where =
     entry.channelId && CHANNEL_ID.test(entry.channelId) ? `in <#${entry.channelId}>` : 'in a direct message';
-  const how = (plain ? VIA_PLAIN : VIA)[entry.via] ?? escapeMrkdwn(truncate(entry.via, 20));
+  const how = (plain ? VIA_PLAIN : VIA)[entry.via] ?? escapeMrkdwn(cutToLength(entry.via, 20));
   return `asked for the keys${of} ${where} with ${how}`;
 }
 
@@ -85,14 +87,8 @@ export function renderAuditLine(entry: AuditLineInput): SlackMessage {
   const outcome = escapeMrkdwn(words);
   const trace = entry.traceId ? ` · trace ID \`${escapeMrkdwn(entry.traceId)}\`` : '';
   const blocks: Block[] = [
-    {
-      type: 'section',
-      text: { type: 'mrkdwn', text: `${emoji} *${outcome}* · ${who} ${auditAction(entry, order)}` },
-    },
-    {
-      type: 'context',
-      elements: [{ type: 'mrkdwn', text: `${plural(entry.keyCount, 'key')} shown${trace}` }],
-    },
+    section(`${emoji} *${outcome}* · ${who} ${auditAction(entry, order)}`),
+    context(`${plural(entry.keyCount, 'key')} shown${trace}`),
   ];
   const plainOrder = validOrder ? `order ${entry.orderId}` : 'an order (not a valid order ID)';
   const text = `${outcome}: ${who} ${auditAction(entry, plainOrder, true)} (${plural(entry.keyCount, 'key')} shown)`;

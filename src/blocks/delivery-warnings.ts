@@ -1,13 +1,10 @@
 import type { OrderKeys } from '../partner-api/index.js';
 import { statusLabel } from '../partner-api/statuses.js';
 import { escapeMrkdwn, isCompleted, plural } from './format.js';
+import { section } from './primitives.js';
 import type { Block } from './types.js';
 
 // What the agent must be told above an order's keys; the keys themselves are key-messages.ts's job.
-
-function mrkdwn(text: string): Block {
-  return { type: 'section', text: { type: 'mrkdwn', text } };
-}
 
 // Statuses after which delivered keys may have been revoked by the platform.
 const WITHDRAWN =
@@ -29,17 +26,17 @@ export function deliveryWarnings(order: OrderKeys): Block[] {
   if (status && normalized && !isCompleted(rawStatus ?? null)) {
     if (WITHDRAWN.test(normalized)) {
       blocks.push(
-        mrkdwn(
+        section(
           `:warning: *Status: ${status}. These keys may no longer work.* Check with the partner before giving them to a customer.`,
         ),
       );
     } else if (IN_PROGRESS.test(normalized)) {
       blocks.push(
-        mrkdwn(`:hourglass_flowing_sand: *Status: ${status}.* The partner is still delivering this order.`),
+        section(`:hourglass_flowing_sand: *Status: ${status}.* The partner is still delivering this order.`),
       );
     } else {
       blocks.push(
-        mrkdwn(
+        section(
           `:warning: *Status: ${status}, not completed.* Check with the partner before giving these keys to a customer.`,
         ),
       );
@@ -47,7 +44,7 @@ export function deliveryWarnings(order: OrderKeys): Block[] {
   }
   if (ordered > delivered) {
     blocks.push(
-      mrkdwn(
+      section(
         `:hourglass_flowing_sand: *${delivered} of ${plural(ordered, 'key')} delivered so far.* Run \`/order-keys ${escapeMrkdwn(order.orderId)}\` again later for the rest.`,
       ),
     );

@@ -3,21 +3,23 @@ import type { DaySummary } from '../finance/day-summary.js';
 import type { HistorySource } from '../finance/history-source.js';
 import { runwayDays, type SpendFigures } from '../finance/spend.js';
 import { isPartnerApiError, type OrderSummary, type PartnerApiError } from '../partner-api/index.js';
+import { cutToLength } from '../text/cut.js';
 import { adminNote } from './admin-note.js';
 import { noCompletedOrderText } from './finance.js';
 import {
-  echo,
   escapeCut,
   escapeMrkdwn,
   formatMoney,
   formatRunway,
+  neutraliseMarks,
   plural,
   SHOWN,
+  shorten,
   slackDate,
   statusWithEmoji,
-  truncate,
 } from './format.js';
-import { partnerAdminNote } from './messages.js';
+import { partnerAdminNote, traceContext } from './messages.js';
+import { context, divider, fields, header, section } from './primitives.js';
 import type { Block, RenderOptions, SlackMessage } from './types.js';
 
 /** Refunded and failed orders listed by ID in the digest; the rest are counted. */
@@ -59,29 +61,14 @@ export function describeDay(day: string): string {
   return dayFormat.format(new Date(`${day}T12:00:00Z`)).replace(',', '');
 }
 
-function section(text: string): Block {
-  return { type: 'section', text: { type: 'mrkdwn', text: truncate(text, 3_000) } };
-}
-
-function context(text: string): Block {
-  return { type: 'context', elements: [{ type: 'mrkdwn', text: truncate(text, 2_000) }] };
-}
-
 function trace(error: PartnerApiError): string {
   return error.traceId ? ` Trace ID \`${escapeMrkdwn(error.traceId)}\`.` : '';
-}
-
-/** A failure's trace ID on its own line below the sentence that points to it ("the reference below"). */
-function traceBelow(error: PartnerApiError): Block[] {
-  return error.traceId
-    ? [context(`Reference for escalation: trace ID \`${escapeMrkdwn(error.traceId)}\``)]
-    : [];
 }
 
 /** One line per order: the ID first (what support searches by), then what tells it apart. */
 function orderLine(order: OrderSummary, options: RenderOptions): string {
   const reference = order.referenceId ? ` · ${escapeCut(order.referenceId, SHOWN.id)}` : '';
-  const title = order.item.title ? ` · ${echo(order.item.title)}` : '';
+  const title = order.item.title ? ` · ${escapeMrkdwn(neutraliseMarks(shorten(order.item.title)))}` : '';
   return `• \`${escapeCut(order.id.replace(/`/g, 'ˋ'), SHOWN.id)}\`${reference} · ${formatMoney(order.item.amount, options.currency)}${title}`;
 }
 
@@ -104,7 +91,7 @@ function ordersBlocks(input: DigestInput, options: RenderOptions): Block[] {
       section(
         `:warning: *The orders of ${day} could not be read.* This digest comes without them; *Search orders* on the Home tab finds them once the partner API answers. ${error.userMessage}`,
       ),
-      ...traceBelow(error),
+      ...traceContext(error),
       ...partnerAdminNote(error),
     ];
   }
@@ -114,20 +101,11 @@ function ordersBlocks(input: DigestInput, options: RenderOptions): Block[] {
   const statuses = summary.byStatus.map(({ label, count }) => `${statusWithEmoji(label)}: ${count}`);
   const blocks: Block[] = [
     section(`*Orders created on ${day}: ${summary.orders.toLocaleString('en-US')}*\n${statuses.join('\n')}`),
-    {
-      type: 'section',
-      fields: [
-        {
-          type: 'mrkdwn',
-          text: `*Spend*\n${money(summary.spend)} (${plural(summary.completed, 'completed order')})`,
-        },
-        {
-          type: 'mrkdwn',
-          text: `*Refunds*\n${summary.refunds.length.toLocaleString('en-US')}${summary.refunds.length > 0 ? ` · ${money(summary.refundedAmount)}` : ''}`,
-        },
-        { type: 'mrkdwn', text: `*Failures*\n${summary.failures.length.toLocaleString('en-US')}` },
-      ],
-    },
+    fields([
+      `*Spend*\n${money(summary.spend)} (${plural(summary.completed, 'completed order')})`,
+      `*Refunds*\n${summary.refunds.length.toLocaleString('en-US')}${summary.refunds.length > 0 ? ` · ${money(summary.refundedAmount)}` : ''}`,
+      `*Failures*\n${summary.failures.length.toLocaleString('en-US')}`,
+    ]),
   ];
   if (summary.refunds.length > 0)
     blocks.push(orderList('Refunded orders', 'Refunded', summary.refunds, options));
@@ -137,21 +115,21 @@ function ordersBlocks(input: DigestInput, options: RenderOptions): Block[] {
 }
 
 function balanceBlocks(input: DigestInput, options: RenderOptions): Block[] {
-  const header: Block = section('*Balance and runway*');
+  const heading = section('*Balance and runway*');
   const { balance, spend } = input;
   if (balance.kind === 'error')
     return [
-      header,
+      heading,
       section(
         `:warning: *The balance could not be read.* The Home tab shows it once the partner API answers again. ${balance.error.userMessage}`,
       ),
-      ...traceBelow(balance.error),
+      ...traceContext(balance.error),
       ...partnerAdminNote(balance.error),
     ];
-  if (balance.kind === 'no_completed_order') return [header, section(noCompletedOrderText(balance))];
+  if (balance.kind === 'no_completed_order') return [heading, section(noCompletedOrderText(balance))];
   if (balance.kind === 'not_reported')
     return [
-      header,
+      heading,
       section(
         `The balance is not available: the partner API's keys answer for order \`${escapeMrkdwn(balance.orderId)}\` came without it.${balance.traceId ? ` Trace ID \`${escapeMrkdwn(balance.traceId)}\`.` : ''} If this lasts, ask your account manager on the platform.`,
       ),
@@ -167,24 +145,16 @@ function balanceBlocks(input: DigestInput, options: RenderOptions): Block[] {
     : formatRunway(runwayDays(available, spend.averagePerDay));
   const readAt = `Read ${slackDate(reading.readAt.toISOString(), options.now)}`;
   return [
-    header,
-    {
-      type: 'section',
-      fields: [
-        { type: 'mrkdwn', text: `*Balance*\n${money(reading.balance)}` },
-        { type: 'mrkdwn', text: `*Credit limit*\n${money(reading.creditLimit)}` },
-        { type: 'mrkdwn', text: `*Available funds*\n${money(available)}` },
-        { type: 'mrkdwn', text: `*Runway*\n${runway}` },
-        ...(isPartnerApiError(spend)
-          ? []
-          : [
-              {
-                type: 'mrkdwn' as const,
-                text: `*Average spend per day (7 days)*\n${money(spend.averagePerDay)}`,
-              },
-            ]),
-      ],
-    },
+    heading,
+    fields([
+      `*Balance*\n${money(reading.balance)}`,
+      `*Credit limit*\n${money(reading.creditLimit)}`,
+      `*Available funds*\n${money(available)}`,
+      `*Runway*\n${runway}`,
+      ...(isPartnerApiError(spend)
+        ? []
+        : [`*Average spend per day (7 days)*\n${money(spend.averagePerDay)}`]),
+    ]),
     context(
       `${readAt} · available funds = balance + credit limit · runway = available funds ÷ average daily spend of the last 7 days`,
     ),
@@ -192,14 +162,14 @@ function balanceBlocks(input: DigestInput, options: RenderOptions): Block[] {
 }
 
 function syncBlocks(input: DigestInput, options: RenderOptions): Block[] {
-  const header = "*Order Desk's copy of the order history*";
+  const heading = "*Order Desk's copy of the order history*";
   const { status } = input.sync;
-  if (!status) return [section(`${header}\n:grey_question: Its state could not be read from the database.`)];
+  if (!status) return [section(`${heading}\n:grey_question: Its state could not be read from the database.`)];
   const orders = plural(status.orders, 'order');
   if (input.sync.intervalSeconds === 0)
     return [
       section(
-        `${header}\n:white_circle: The sync is off: the copy holds ${orders}, those seen in lookups, so the digest reads the day from the partner API.`,
+        `${heading}\n:white_circle: The sync is off: the copy holds ${orders}, those seen in lookups, so the digest reads the day from the partner API.`,
       ),
       adminNote('`ORDER_SYNC_SECONDS` above 0 turns the sync on.'),
     ];
@@ -216,13 +186,13 @@ function syncBlocks(input: DigestInput, options: RenderOptions): Block[] {
     : Number.POSITIVE_INFINITY;
   const behind = lagMs > Math.max(2 * input.sync.intervalSeconds * 1000, 5 * 60_000);
   const health = status.lastError
-    ? `:red_circle: The last sync round failed: \`${escapeMrkdwn(truncate(status.lastError, 200))}\`; it backs off and tries again.`
+    ? `:red_circle: The last sync round failed: \`${escapeMrkdwn(cutToLength(status.lastError, 200))}\`; it backs off and tries again.`
     : !backfill.done
       ? ':large_yellow_circle: Catching up.'
       : behind
         ? ':large_yellow_circle: Behind: the newest orders were not read recently.'
         : ':large_green_circle: Healthy.';
-  return [section(`${header}\n${health} ${orders}, ${filled}; ${followed}.`)];
+  return [section(`${heading}\n${health} ${orders}, ${filled}; ${followed}.`)];
 }
 
 function sourceNote(input: DigestInput, options: RenderOptions): string {
@@ -251,11 +221,11 @@ function digestText(input: DigestInput): string {
  */
 export function renderDailyDigest(input: DigestInput, options: RenderOptions): SlackMessage {
   const blocks: Block[] = [
-    { type: 'header', text: { type: 'plain_text', text: `Daily digest · ${describeDay(input.day)}` } },
+    header(`Daily digest · ${describeDay(input.day)}`),
     ...ordersBlocks(input, options),
-    { type: 'divider' },
+    divider(),
     ...balanceBlocks(input, options),
-    { type: 'divider' },
+    divider(),
     ...syncBlocks(input, options),
     context(sourceNote(input, options)),
   ];

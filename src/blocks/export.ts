@@ -2,6 +2,7 @@ import type { PartnerApiError } from '../partner-api/index.js';
 import { ActionIds } from './action-ids.js';
 import { escapeMrkdwn, plural } from './format.js';
 import { partnerAdminNote } from './messages.js';
+import { actions, button, plainText, section } from './primitives.js';
 import type { Block, SlackMessage } from './types.js';
 
 export const EXPORT_CALLBACK_ID = 'export_orders';
@@ -16,40 +17,36 @@ export function renderExportModal(defaults: { from: string; to: string }) {
   return {
     type: 'modal' as const,
     callback_id: EXPORT_CALLBACK_ID,
-    title: { type: 'plain_text' as const, text: 'Export orders' },
-    submit: { type: 'plain_text' as const, text: 'Export' },
-    close: { type: 'plain_text' as const, text: 'Cancel' },
+    title: plainText('Export orders'),
+    submit: plainText('Export'),
+    close: plainText('Cancel'),
     blocks: [
-      {
-        type: 'section',
-        text: {
-          type: 'mrkdwn',
-          text: 'A CSV file of the orders in the range comes to your direct messages with Order Desk. Never keys. At most one year at a time.',
-        },
-      },
+      section(
+        'A CSV file of the orders in the range comes to your direct messages with Order Desk. Never keys. At most one year at a time.',
+      ),
       {
         type: 'input',
         block_id: EXPORT_FIELDS.from.block,
-        label: { type: 'plain_text', text: 'From' },
+        label: plainText('From'),
         element: { type: 'datepicker', action_id: EXPORT_FIELDS.from.action, initial_date: defaults.from },
       },
       {
         type: 'input',
         block_id: EXPORT_FIELDS.to.block,
-        label: { type: 'plain_text', text: 'To (included)' },
+        label: plainText('To (included)'),
         element: { type: 'datepicker', action_id: EXPORT_FIELDS.to.action, initial_date: defaults.to },
       },
       {
         type: 'input',
         block_id: EXPORT_FIELDS.status.block,
-        label: { type: 'plain_text', text: 'Orders' },
+        label: plainText('Orders'),
         element: {
           type: 'radio_buttons',
           action_id: EXPORT_FIELDS.status.action,
-          initial_option: { text: { type: 'plain_text', text: 'All orders' }, value: 'all' },
+          initial_option: { text: plainText('All orders'), value: 'all' },
           options: [
-            { text: { type: 'plain_text', text: 'All orders' }, value: 'all' },
-            { text: { type: 'plain_text', text: 'Completed orders only' }, value: 'completed' },
+            { text: plainText('All orders'), value: 'all' },
+            { text: plainText('Completed orders only'), value: 'completed' },
           ],
         },
       },
@@ -59,18 +56,7 @@ export function renderExportModal(defaults: { from: string; to: string }) {
 
 /** The Home tab's Export button (finance only). */
 export function exportButtonBlock(): Block {
-  return {
-    type: 'actions',
-    block_id: 'home_export',
-    elements: [
-      {
-        type: 'button',
-        action_id: ActionIds.exportOrders,
-        text: { type: 'plain_text', text: 'Export orders (CSV)', emoji: true },
-        value: 'export',
-      },
-    ],
-  };
+  return actions('home_export', [button(ActionIds.exportOrders, 'Export orders (CSV)', 'export')]);
 }
 
 export interface ExportScope {
@@ -121,7 +107,7 @@ export const exportMessages = {
     const admin = partnerAdminNote(error);
     return {
       text,
-      blocks: admin.length ? [{ type: 'section', text: { type: 'mrkdwn', text } }, ...admin] : [],
+      blocks: admin.length ? [section(text), ...admin] : [],
     };
   },
   slackFailed(scope: ExportScope, written: number): SlackMessage {

@@ -2,6 +2,7 @@ import type { BalanceReading, BalanceState } from '../finance/balance-reading.js
 import type { PartnerApiError } from '../partner-api/index.js';
 import { escapeMrkdwn, formatMoney, formatRunway, plural, slackDate } from './format.js';
 import { partnerAdminNote } from './messages.js';
+import { context, fields, section } from './primitives.js';
 import type { Block, RenderOptions, SlackMessage } from './types.js';
 
 /** One watched figure that crossed its threshold, fell further, or recovered. */
@@ -66,26 +67,17 @@ export function renderFinanceAlert(input: FinanceAlertInput, options: RenderOpti
   const { reading } = input;
   const headline = input.changes.map((change) => changeSentence(change, input, options.currency)).join('\n');
   const blocks: Block[] = [
-    { type: 'section', text: { type: 'mrkdwn', text: headline } },
-    {
-      type: 'section',
-      fields: [
-        { type: 'mrkdwn', text: `*Available funds*\n${money(input.available)}` },
-        { type: 'mrkdwn', text: `*Runway*\n${formatRunway(input.runwayDays)}` },
-        { type: 'mrkdwn', text: `*Balance*\n${money(reading.balance)}` },
-        { type: 'mrkdwn', text: `*Credit limit*\n${money(reading.creditLimit)}` },
-        { type: 'mrkdwn', text: `*Average spend per day (7 days)*\n${money(input.averagePerDay)}` },
-      ],
-    },
-    {
-      type: 'context',
-      elements: [
-        {
-          type: 'mrkdwn',
-          text: `Read ${slackDate(reading.readAt.toISOString(), options.now)} · available funds = balance + credit limit · ${input.homeLink ? `<${input.homeLink}|Open the Home tab>` : 'details on Order Desk’s Home tab'}`,
-        },
-      ],
-    },
+    section(headline),
+    fields([
+      `*Available funds*\n${money(input.available)}`,
+      `*Runway*\n${formatRunway(input.runwayDays)}`,
+      `*Balance*\n${money(reading.balance)}`,
+      `*Credit limit*\n${money(reading.creditLimit)}`,
+      `*Average spend per day (7 days)*\n${money(input.averagePerDay)}`,
+    ]),
+    context(
+      `Read ${slackDate(reading.readAt.toISOString(), options.now)} · available funds = balance + credit limit · ${input.homeLink ? `<${input.homeLink}|Open the Home tab>` : 'details on Order Desk’s Home tab'}`,
+    ),
   ];
   return { text: alertNotification(input, options.currency), blocks };
 }
@@ -96,13 +88,9 @@ export function renderBalanceUnreadable(error: PartnerApiError, failures: number
   return {
     text: 'The balance cannot be read from the partner API',
     blocks: [
-      {
-        type: 'section',
-        text: {
-          type: 'mrkdwn',
-          text: `:grey_question: *The balance cannot be read:* the last ${failures} readings failed, so balance alerts are paused. Nothing to do here: Order Desk keeps trying at each check (less often while the partner API fails) and posts here when it can read the balance again.${trace}`,
-        },
-      },
+      section(
+        `:grey_question: *The balance cannot be read:* the last ${failures} readings failed, so balance alerts are paused. Nothing to do here: Order Desk keeps trying at each check (less often while the partner API fails) and posts here when it can read the balance again.${trace}`,
+      ),
       ...partnerAdminNote(error),
     ],
   };
@@ -111,15 +99,7 @@ export function renderBalanceUnreadable(error: PartnerApiError, failures: number
 export function renderBalanceReadableAgain(): SlackMessage {
   return {
     text: 'The balance can be read again',
-    blocks: [
-      {
-        type: 'section',
-        text: {
-          type: 'mrkdwn',
-          text: ':white_check_mark: *The balance can be read again;* balance alerts are back on.',
-        },
-      },
-    ],
+    blocks: [section(':white_check_mark: *The balance can be read again;* balance alerts are back on.')],
   };
 }
 

@@ -104,7 +104,7 @@ export function slackDate(iso: string | null, now: Date): string {
  * not ping a channel).
  */
 export function notificationText(text: string): string {
-  return escapeMrkdwn(truncate(text, 300));
+  return escapeMrkdwn(cutToLength(text, 300));
 }
 
 /**
@@ -116,9 +116,9 @@ export const SHOWN = { id: 64, reference: 100, title: 500 } as const;
 /** How much of what a user typed is quoted back: enough to recognise it, never a wall of text. */
 export const ECHO_LENGTH = 60;
 
-/** User input quoted back, on one line and cut to ECHO_LENGTH; not escaped (see `echo`). */
+/** User input quoted back, on one line and cut to ECHO_LENGTH; not escaped (see `typedText`). */
 export function shorten(text: string): string {
-  return truncate(text.replace(/\s+/g, ' ').trim(), ECHO_LENGTH);
+  return cutToLength(text.replace(/\s+/g, ' ').trim(), ECHO_LENGTH);
 }
 
 /**
@@ -148,11 +148,6 @@ function isWordChar(char: string | undefined): boolean {
   return char !== undefined && /[\p{L}\p{N}]/u.test(char);
 }
 
-/** User input quoted back in mrkdwn: shortened, escaped, and unable to format (see neutraliseMarks). */
-export function echo(text: string): string {
-  return escapeMrkdwn(neutraliseMarks(shorten(text)));
-}
-
 /**
  * What a person typed, quoted back exactly as typed, as inline code (shortened to one line): mrkdwn
  * does not format inside code, so `*bold* _x_` reads as typed. Only a backtick, which would end the
@@ -166,11 +161,6 @@ export function typedText(text: string): string {
 /** "1 key", "3 keys", "12,000 orders": the count in words, singular or plural. */
 export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
   return `${count.toLocaleString('en-US')} ${count === 1 ? singular : pluralForm}`;
-}
-
-/** Cuts text to a Block Kit limit, marking the cut; never inside an emoji or an accented letter. */
-export function truncate(text: string, max: number): string {
-  return cutToLength(text, max);
 }
 
 /**

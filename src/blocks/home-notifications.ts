@@ -1,7 +1,8 @@
 import { ActionIds } from './action-ids.js';
 import { escapeMrkdwn, slackDate } from './format.js';
 import { describeFilters, type FiltersShown } from './notifications.js';
-import { type Block, button, type RenderOptions } from './types.js';
+import { button, context, divider, header, section } from './primitives.js';
+import type { Block, RenderOptions } from './types.js';
 
 // The Home tab's "Orders you are watching" and "Channel subscriptions": each with its own button
 // (one action ID per row, as the Home tab's other rows), checked again at the click.
@@ -30,17 +31,11 @@ export interface SubscriptionsShown {
 /** Rows shown per list: the Home tab holds at most 100 blocks in all. */
 export const HOME_LIST_ROWS = 10;
 
-const section = (text: string): Block => ({ type: 'section', text: { type: 'mrkdwn', text } });
-const context = (text: string): Block => ({ type: 'context', elements: [{ type: 'mrkdwn', text }] });
-
 export function watchesBlocks(
   watches: readonly WatchShown[] | 'unavailable',
   options: RenderOptions,
 ): Block[] {
-  const blocks: Block[] = [
-    { type: 'divider' },
-    { type: 'header', text: { type: 'plain_text', text: 'Orders you are watching' } },
-  ];
+  const blocks: Block[] = [divider(), header('Orders you are watching')];
   if (watches === 'unavailable')
     return [
       ...blocks,
@@ -54,16 +49,14 @@ export function watchesBlocks(
       ),
     ];
   blocks.push(
-    ...watches.slice(0, HOME_LIST_ROWS).map(
-      (watch, index): Block => ({
-        type: 'section',
-        text: {
-          type: 'mrkdwn',
-          text: `*\`${escapeMrkdwn(watch.orderId)}\`* · until ${slackDate(watch.expiresAt.toISOString(), options.now)}`,
-        },
-        accessory: button(`${ActionIds.stopWatch}_${index}`, 'Stop', watch.orderId),
-      }),
-    ),
+    ...watches
+      .slice(0, HOME_LIST_ROWS)
+      .map((watch, index) =>
+        section(
+          `*\`${escapeMrkdwn(watch.orderId)}\`* · until ${slackDate(watch.expiresAt.toISOString(), options.now)}`,
+          button(`${ActionIds.stopWatch}_${index}`, 'Stop', watch.orderId),
+        ),
+      ),
   );
   if (watches.length > HOME_LIST_ROWS) blocks.push(context(`And ${watches.length - HOME_LIST_ROWS} more.`));
   return blocks;
@@ -73,10 +66,7 @@ export function subscriptionsBlocks(
   subscriptions: SubscriptionsShown | 'unavailable',
   options: RenderOptions,
 ): Block[] {
-  const blocks: Block[] = [
-    { type: 'divider' },
-    { type: 'header', text: { type: 'plain_text', text: 'Channel subscriptions' } },
-  ];
+  const blocks: Block[] = [divider(), header('Channel subscriptions')];
   if (subscriptions === 'unavailable')
     return [
       ...blocks,
@@ -88,27 +78,16 @@ export function subscriptionsBlocks(
       context('None. Type `/order-subscribe` in a channel to have order events posted there.'),
     ];
   blocks.push(
-    ...subscriptions.rows.slice(0, HOME_LIST_ROWS).map((subscription, index): Block => {
+    ...subscriptions.rows.slice(0, HOME_LIST_ROWS).map((subscription, index) => {
       const paused = subscription.pausedReason
         ? ` · :pause_button: paused (${escapeMrkdwn(subscription.pausedReason)})`
         : '';
-      return {
-        type: 'section',
-        text: {
-          type: 'mrkdwn',
-          text: `<#${subscription.channelId}>: ${describeFilters(subscription.filters, options.currency)}\nby <@${subscription.createdBy}>${paused}`,
-        },
-        ...(subscription.canRemove
-          ? {
-              accessory: button(
-                `${ActionIds.removeSubscription}_${index}`,
-                'Remove',
-                subscription.id,
-                'danger',
-              ),
-            }
-          : {}),
-      };
+      return section(
+        `<#${subscription.channelId}>: ${describeFilters(subscription.filters, options.currency)}\nby <@${subscription.createdBy}>${paused}`,
+        subscription.canRemove
+          ? button(`${ActionIds.removeSubscription}_${index}`, 'Remove', subscription.id, 'danger')
+          : undefined,
+      );
     }),
   );
   const shown = Math.min(subscriptions.rows.length, HOME_LIST_ROWS);

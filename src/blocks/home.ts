@@ -14,14 +14,9 @@ import {
   watchesBlocks,
 } from './home-notifications.js';
 import { KEYS_USAGE, orderUsage, partnerFailureBlocks, recentOrdersBlocks, toExample } from './messages.js';
+import { actions, button, context, divider, fields, header, section } from './primitives.js';
 import { searchButtonBlock } from './search-orders.js';
-import {
-  type Block,
-  button,
-  type ExampleOrder,
-  type RecentOrdersShown,
-  type RenderOptions,
-} from './types.js';
+import type { Block, ExampleOrder, RecentOrdersShown, RenderOptions } from './types.js';
 
 export interface HomeInput {
   isFinance: boolean;
@@ -56,11 +51,11 @@ function spendFailureBlocks(failure: NonNullable<SpendView['failure']>, options:
 
 /** Spend, runway and a 30-day sparkline, for finance. Never waits for a scan: old figures say their age. */
 function spendBlocks(spend: SpendView, balance: BalanceState | undefined, options: RenderOptions): Block[] {
-  const header: Block = { type: 'header', text: { type: 'plain_text', text: 'Spend and runway' } };
+  const heading = header('Spend and runway');
   const { figures, failure } = spend;
   if (!figures)
     return [
-      header,
+      heading,
       ...(failure
         ? spendFailureBlocks(failure, options)
         : [
@@ -77,47 +72,27 @@ function spendBlocks(spend: SpendView, balance: BalanceState | undefined, option
   const lowest = figures.daily.length > 0 ? Math.min(...figures.daily) : 0;
   const highest = figures.daily.length > 0 ? Math.max(...figures.daily) : 0;
   return [
-    header,
-    {
-      type: 'section',
-      fields: [
-        { type: 'mrkdwn', text: `*Today*\n${money(figures.today)}` },
-        { type: 'mrkdwn', text: `*Last 7 days*\n${money(figures.last7Days)}` },
-        { type: 'mrkdwn', text: `*Last 30 days*\n${money(figures.last30Days)}` },
-        { type: 'mrkdwn', text: `*Average per day (7 days)*\n${money(figures.averagePerDay)}` },
-        {
-          type: 'mrkdwn',
-          text: `*Runway*\n${runway === null && available === null ? 'unknown (no balance read yet)' : formatRunway(runway)}`,
-        },
-      ],
-    },
+    heading,
+    fields([
+      `*Today*\n${money(figures.today)}`,
+      `*Last 7 days*\n${money(figures.last7Days)}`,
+      `*Last 30 days*\n${money(figures.last30Days)}`,
+      `*Average per day (7 days)*\n${money(figures.averagePerDay)}`,
+      `*Runway*\n${runway === null && available === null ? 'unknown (no balance read yet)' : formatRunway(runway)}`,
+    ]),
     // The bars have no axis: the lowest and highest day's amounts give them a scale.
     section(
       `\`${sparkline(figures.daily)}\`  daily spend, last 30 days (oldest left) · lowest day ${money(lowest)} · highest day ${money(highest)} (the tallest bar)`,
     ),
     ...(failure ? spendFailureBlocks(failure, options) : []),
-    {
-      type: 'context',
-      elements: [
-        {
-          type: 'mrkdwn',
-          text: `Completed orders only, days in ${escapeMrkdwn(figures.timeZone)} · runway = available funds ÷ average daily spend of the last 7 days · computed ${slackDate(figures.computedAt, options.now)}`,
-        },
-      ],
-    },
+    context(
+      `Completed orders only, days in ${escapeMrkdwn(figures.timeZone)} · runway = available funds ÷ average daily spend of the last 7 days · computed ${slackDate(figures.computedAt, options.now)}`,
+    ),
   ];
 }
 
-function section(text: string): Block {
-  return { type: 'section', text: { type: 'mrkdwn', text } };
-}
-
 function balanceBlocks(state: BalanceState | undefined, options: RenderOptions): Block[] {
-  const refresh: Block = {
-    type: 'actions',
-    block_id: 'home_balance',
-    elements: [button(ActionIds.refreshHome, 'Refresh', 'refresh')],
-  };
+  const refresh = actions('home_balance', [button(ActionIds.refreshHome, 'Refresh', 'refresh')]);
   if (!state) return [];
   if (state.kind === 'no_completed_order')
     return [section(`${noCompletedOrderText(state)} It is read again when you refresh.`), refresh];
@@ -155,31 +130,17 @@ function lastReading(state: BalanceState | undefined): BalanceReading | undefine
 function readingBlocks(reading: BalanceReading, options: RenderOptions, read = 'Read'): Block[] {
   const available =
     reading.balance !== null && reading.creditLimit !== null
-      ? [
-          {
-            type: 'mrkdwn' as const,
-            text: `*Available funds*\n${formatMoney(reading.balance + reading.creditLimit, options.currency)}`,
-          },
-        ]
+      ? [`*Available funds*\n${formatMoney(reading.balance + reading.creditLimit, options.currency)}`]
       : [];
   return [
-    {
-      type: 'section',
-      fields: [
-        { type: 'mrkdwn', text: `*Balance*\n${formatMoney(reading.balance, options.currency)}` },
-        { type: 'mrkdwn', text: `*Credit limit*\n${formatMoney(reading.creditLimit, options.currency)}` },
-        ...available,
-      ],
-    },
-    {
-      type: 'context',
-      elements: [
-        {
-          type: 'mrkdwn',
-          text: `${read} ${slackDate(reading.readAt.toISOString(), options.now)} from the partner API. Available funds = balance + credit limit.`,
-        },
-      ],
-    },
+    fields([
+      `*Balance*\n${formatMoney(reading.balance, options.currency)}`,
+      `*Credit limit*\n${formatMoney(reading.creditLimit, options.currency)}`,
+      ...available,
+    ]),
+    context(
+      `${read} ${slackDate(reading.readAt.toISOString(), options.now)} from the partner API. Available funds = balance + credit limit.`,
+    ),
   ];
 }
 
@@ -193,23 +154,20 @@ function homeExample(input: HomeInput): ExampleOrder | undefined {
 /** The Home tab: what Order Desk does for everyone, the balance for finance only. */
 export function renderHome(input: HomeInput, options: RenderOptions): types.HomeView {
   const blocks: Block[] = [
-    { type: 'header', text: { type: 'plain_text', text: 'Order Desk' } },
+    header('Order Desk'),
     section(
       'Look up partner orders, share them with your team, and retrieve digital keys without leaving Slack.',
     ),
     // How to look orders up, only for those who may: a guest is told why not, below, instead.
     ...(input.ordersDenied ? [] : [section(orderUsage(homeExample(input))), section(KEYS_USAGE)]),
-    { type: 'divider' },
-    { type: 'header', text: { type: 'plain_text', text: 'Account balance' } },
+    divider(),
+    header('Account balance'),
   ];
   if (input.isFinance) {
     blocks.push(...balanceBlocks(input.balance, options));
     if (input.spend) blocks.push(...spendBlocks(input.spend, input.balance, options), exportButtonBlock());
   } else blocks.push(section(':lock: The balance and credit limit are visible to finance only.'));
-  blocks.push(
-    { type: 'divider' },
-    { type: 'header', text: { type: 'plain_text', text: 'Most recent orders' } },
-  );
+  blocks.push(divider(), header('Most recent orders'));
   if (input.ordersDenied) {
     blocks.push(...accessDeniedBlocks('orders', input.ordersDenied));
   } else blocks.push(...recentOrdersBlocks(input.recent, options, { actionIdPerRow: true }));
@@ -238,7 +196,7 @@ export function homeWithNotice(blocks: readonly Block[], actionId: string, text:
     );
   };
   const at = kept.findIndex(clicked) + 1;
-  const notice: Block = { type: 'context', block_id: HOME_NOTICE, elements: [{ type: 'mrkdwn', text }] };
+  const notice = context(text, HOME_NOTICE);
   return { type: 'home', blocks: [...kept.slice(0, at), notice, ...kept.slice(at)] };
 }
 

@@ -1,5 +1,6 @@
 import type { PartnerApiError } from '../partner-api/index.js';
 import { escapeMrkdwn, plural, slackDate } from './format.js';
+import { context } from './primitives.js';
 import type { Block, IndexCoverage, RenderOptions, SlackMessage } from './types.js';
 
 export type { IndexCoverage } from './types.js';
@@ -18,15 +19,9 @@ export function indexSourceNote(
   const completeness = coverage.complete
     ? `${plural(coverage.orders, 'order')}, the whole history`
     : `${plural(coverage.orders, 'order')} so far: the copy is still being filled${partnerAskedToo ? ', so the partner API was searched too' : ''}`;
-  return {
-    type: 'context',
-    elements: [
-      {
-        type: 'mrkdwn',
-        text: `Found in Order Desk's copy of the order history (${completeness}; ${synced(coverage, options)}). IDs, references and product titles are searched.`,
-      },
-    ],
-  };
+  return context(
+    `Found in Order Desk's copy of the order history (${completeness}; ${synced(coverage, options)}). IDs, references and product titles are searched.`,
+  );
 }
 
 /**
@@ -63,15 +58,9 @@ export function copyStamp(
   failure: Pick<PartnerApiError, 'kind' | 'traceId' | 'retryAfterSeconds'> | undefined,
   movedOn = 'statuses may have moved on since. Keys still need the partner API.',
 ): Block {
-  return {
-    type: 'context',
-    elements: [
-      {
-        type: 'mrkdwn',
-        text: `:card_index_dividers: From Order Desk's copy of the order history, ${synced(coverage, options)}: ${whyFromCopy(failure, options)}, so ${movedOn}`,
-      },
-    ],
-  };
+  return context(
+    `:card_index_dividers: From Order Desk's copy of the order history, ${synced(coverage, options)}: ${whyFromCopy(failure, options)}, so ${movedOn}`,
+  );
 }
 
 /**

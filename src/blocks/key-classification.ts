@@ -5,7 +5,8 @@ import {
   describeSize,
   normalizeKeyType,
 } from '../partner-api/index.js';
-import { escapeMrkdwn, truncate } from './format.js';
+import { cutToLength } from '../text/cut.js';
+import { escapeMrkdwn } from './format.js';
 
 // How one key can be shown in Slack, whatever type the partner gives it. Only the classification:
 // how keys are packed into messages is key-messages.ts, what the agent is warned of is
@@ -44,13 +45,13 @@ export function classifyKey(key: DigitalKey): KeyPiece {
   if (looksLikeImage) {
     return {
       kind: 'note',
-      text: `A key marked as an image (type “${escapeMrkdwn(truncate(key.type ?? 'image', 30))}”), but its data is not a PNG, JPEG or GIF image. Retrieve it from the partner platform.`,
+      text: `A key marked as an image (type “${escapeMrkdwn(cutToLength(key.type ?? 'image', 30))}”), but its data is not a PNG, JPEG or GIF image. Retrieve it from the partner platform.`,
     };
   }
   if (value.startsWith('data:')) {
     return {
       kind: 'note',
-      text: `A file (${escapeMrkdwn(truncate(value.slice(5).split(/[;,]/)[0] || 'unknown type', 40))}) that Slack cannot show; retrieve it from the partner platform.`,
+      text: `A file (${escapeMrkdwn(cutToLength(value.slice(5).split(/[;,]/)[0] || 'unknown type', 40))}) that Slack cannot show; retrieve it from the partner platform.`,
     };
   }
   // Measured as sent: escaped, a key of `&`s is five times as long (a section holds 3,000).

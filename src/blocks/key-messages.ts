@@ -2,9 +2,10 @@ import type { DigitalKey, OrderKeys } from '../partner-api/index.js';
 import { ActionIds } from './action-ids.js';
 import { adminNote } from './admin-note.js';
 import { deliveryWarnings } from './delivery-warnings.js';
-import { escapeCut, escapeMrkdwn, notificationText, plural, SHOWN, truncate } from './format.js';
+import { escapeCut, escapeMrkdwn, notificationText, plural, SHOWN } from './format.js';
 import { classifyKey } from './key-classification.js';
-import { type Block, button, type SlackMessage } from './types.js';
+import { actions, button, context, section } from './primitives.js';
+import type { Block, SlackMessage } from './types.js';
 
 // Packs the keys of an order into Slack messages: grouped by product, in as few blocks as the limits
 // allow, each key shown as key-classification.ts decides, under the warnings of delivery-warnings.ts.
@@ -43,19 +44,15 @@ function piecesForKeys(
   let notes: string[] = [];
   const codeLength = () => code.reduce((sum, k) => sum + k.length + 1, 6);
   const flushCode = () => {
-    if (code.length) pieces.push({ block: mrkdwn(`\`\`\`${code.join('\n')}\`\`\``), keys: code.length });
+    if (code.length) pieces.push({ block: section(`\`\`\`${code.join('\n')}\`\`\``), keys: code.length });
     code = [];
   };
   const flushLinks = () => {
-    if (links.length) pieces.push({ block: mrkdwn(links.join('\n')), keys: links.length });
+    if (links.length) pieces.push({ block: section(links.join('\n')), keys: links.length });
     links = [];
   };
   const flushNotes = () => {
-    if (notes.length)
-      pieces.push({
-        block: { type: 'context', elements: [{ type: 'mrkdwn', text: notes.join('\n') }] },
-        keys: notes.length,
-      });
+    if (notes.length) pieces.push({ block: context(notes.join('\n')), keys: notes.length });
     notes = [];
   };
   keys.forEach((key, index) => {
@@ -82,16 +79,12 @@ function piecesForKeys(
     } else if (piece.kind === 'image') {
       // The link's token is in the URL's fragment: it reaches no server until the agent clicks Reveal.
       pieces.push({
-        block: {
-          type: 'section',
-          text: { type: 'mrkdwn', text: `${piece.text} It opens once, for you, for a few minutes.` },
-          accessory: {
-            type: 'button',
-            action_id: `${ActionIds.viewImageKey}_${index}_${pieces.length}`,
-            text: { type: 'plain_text', text: 'View image key', emoji: false },
-            url: revealLink(index) as string,
-          },
-        },
+        block: section(`${piece.text} It opens once, for you, for a few minutes.`, {
+          type: 'button',
+          action_id: `${ActionIds.viewImageKey}_${index}_${pieces.length}`,
+          text: { type: 'plain_text', text: 'View image key', emoji: false },
+          url: revealLink(index) as string,
+        }),
         keys: 1,
       });
     } else {
@@ -105,10 +98,6 @@ function piecesForKeys(
   flushLinks();
   flushNotes();
   return pieces;
-}
-
-function mrkdwn(text: string): Block {
-  return { type: 'section', text: { type: 'mrkdwn', text } };
 }
 
 export interface KeyMessages {
@@ -142,26 +131,15 @@ export function renderKeyMessages(
           ? '1 key'
           : `${delivered} keys`;
     pieces.push({
-      block: mrkdwn(
-        truncate(
-          `*${escapeCut(product.title ?? 'Untitled product', 2_000)}*${quantity} · ${count}`,
-          SECTION_LIMIT,
-        ),
-      ),
+      block: section(`*${escapeCut(product.title ?? 'Untitled product', 2_000)}*${quantity} · ${count}`),
       keys: 0,
     });
     if (product.keys.length === 0)
-      pieces.push({
-        block: {
-          type: 'context',
-          elements: [{ type: 'mrkdwn', text: 'No keys were delivered for this product.' }],
-        },
-        keys: 0,
-      });
+      pieces.push({ block: context('No keys were delivered for this product.'), keys: 0 });
     pieces.push(...piecesForKeys(product.keys, (key) => revealLink(productIndex, key), seen));
   }
   if (order.products.length === 0) {
-    pieces.push({ block: mrkdwn('The partner API returned no products for this order.'), keys: 0 });
+    pieces.push({ block: section('The partner API returned no products for this order.'), keys: 0 });
   }
   // An image key without a link: the admin's setting once, in small print, after the keys.
   if (seen.imageWithoutLink) pieces.push({ block: adminNote(PUBLIC_URL_HINT), keys: 0 });
@@ -181,7 +159,7 @@ export function renderKeyMessages(
   const messages = shownGroups.map((group, index) => {
     const part = shownGroups.length > 1 ? ` (part ${index + 1} of ${shownGroups.length})` : '';
     const blocks: Block[] = [
-      mrkdwn(
+      section(
         `:key: *Keys for order \`${escapeMrkdwn(order.orderId)}\`*${named}${part} · ${totalKeys} ${keyWord}`,
       ),
       // Every part repeats the warnings: an agent may read only the part with the key they need.
@@ -191,25 +169,15 @@ export function renderKeyMessages(
     const isLast = index === shownGroups.length - 1;
     if (isLast && notShown > 0) {
       blocks.push(
-        mrkdwn(
+        section(
           `:warning: *${notShown} of ${plural(totalKeys, 'key')} ${notShown === 1 ? 'is' : 'are'} not shown.* Slack allows only ${maxMessages} replies to one command, and they are full. Retrieve the rest from the partner platform.`,
         ),
       );
     }
-    blocks.push({
-      type: 'context',
-      elements: [
-        {
-          type: 'mrkdwn',
-          text: 'Only visible to you. Order Desk never posts keys in channels and does not store them.',
-        },
-      ],
-    });
-    blocks.push({
-      type: 'actions',
-      block_id: 'keys_actions',
-      elements: [button(ActionIds.hideKeys, 'Hide keys', 'hide')],
-    });
+    blocks.push(
+      context('Only visible to you. Order Desk never posts keys in channels and does not store them.'),
+      actions('keys_actions', [button(ActionIds.hideKeys, 'Hide keys', 'hide')]),
+    );
     return {
       text: notificationText(`Keys for order ${order.orderId}: ${totalKeys} ${keyWord}${part}`),
       blocks,

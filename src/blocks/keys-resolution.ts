@@ -1,15 +1,12 @@
 import type { OrderSummary } from '../partner-api/index.js';
 import { escapeCut, escapeMrkdwn, notificationText, plural, SHOWN, shorten, typedText } from './format.js';
-import type { Block, SlackMessage } from './types.js';
+import { section } from './primitives.js';
+import type { SlackMessage } from './types.js';
 
 // `/order-keys <text>` when the text names no single order: said plainly, with what to type next.
 // No trace ID: nothing failed, the text did not match (a typo is not a partner failure).
 
 const LISTED = 10;
-
-function section(text: string): Block {
-  return { type: 'section', text: { type: 'mrkdwn', text } };
-}
 
 /** No order has that ID or reference (any case). */
 export function renderNoOrderNamed(typed: string): SlackMessage {

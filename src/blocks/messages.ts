@@ -4,30 +4,15 @@ import {
   type OrderSummary,
   type PartnerApiError,
 } from '../partner-api/index.js';
+import { cutToLength } from '../text/cut.js';
 import { adminNote } from './admin-note.js';
-import {
-  escapeCut,
-  escapeMrkdwn,
-  notificationText,
-  plural,
-  SHOWN,
-  shorten,
-  truncate,
-  typedText,
-} from './format.js';
+import { escapeCut, escapeMrkdwn, notificationText, plural, SHOWN, shorten, typedText } from './format.js';
 import { copyStamp } from './index-notes.js';
 import { orderRows, type RowOptions } from './order-list.js';
+import { context, divider, section } from './primitives.js';
 import { SEARCH_PARAM_HINT } from './search-notes.js';
 import { searchButtonBlock } from './search-orders.js';
 import type { Block, ExampleOrder, RecentOrdersShown, RenderOptions, SlackMessage } from './types.js';
-
-function section(text: string): Block {
-  return { type: 'section', text: { type: 'mrkdwn', text: truncate(text, 3_000) } };
-}
-
-function context(text: string): Block {
-  return { type: 'context', elements: [{ type: 'mrkdwn', text: truncate(text, 2_000) }] };
-}
 
 /** `/order X` for each way of naming the example order, as inline code: "`/order A` or `/order B`". */
 function exampleCommands(command: string, example: ExampleOrder, withReference: boolean): string {
@@ -110,7 +95,7 @@ export function renderOrderHelp(
     section(SEARCH_USAGE),
     searchButtonBlock(),
     section(KEYS_USAGE),
-    { type: 'divider' },
+    divider(),
     ...(listed ? [section('*Most recent orders*')] : []),
     ...recentOrdersBlocks(recent, options),
   ];
@@ -185,7 +170,8 @@ export function renderUnrelatedResults(
   };
 }
 
-function traceContext(error: PartnerApiError): Block[] {
+/** A failure's trace ID on its own line below the sentence that points to it ("the reference below"). */
+export function traceContext(error: PartnerApiError): Block[] {
   return error.traceId
     ? [context(`Reference for escalation: trace ID \`${escapeMrkdwn(error.traceId)}\``)]
     : [];
@@ -219,7 +205,7 @@ function partnerSaid(error: PartnerApiError): Block[] {
   const code = error.code ? ` (\`${escapeCut(error.code, SHOWN.id)}\`)` : '';
   return [
     context(
-      `The partner API said${code}: “${escapeMrkdwn(truncate(error.upstreamMessage.replace(/\s+/g, ' '), PARTNER_MESSAGE_SHOWN))}”`,
+      `The partner API said${code}: “${escapeMrkdwn(cutToLength(error.upstreamMessage.replace(/\s+/g, ' '), PARTNER_MESSAGE_SHOWN))}”`,
     ),
   ];
 }
@@ -266,7 +252,7 @@ export function renderPartnerError(error: PartnerApiError, subject?: string): Sl
 export function renderNotice(text: string, detail?: string): SlackMessage {
   return {
     // The notification shows plain words: no emoji codes, no mrkdwn marks.
-    text: truncate(text.replace(/:[a-z0-9_+-]+:\s*/g, '').replace(/[*_`]/g, ''), 300),
+    text: cutToLength(text.replace(/:[a-z0-9_+-]+:\s*/g, '').replace(/[*_`]/g, ''), 300),
     blocks: [section(text), ...(detail ? [context(detail)] : [])],
   };
 }
@@ -321,7 +307,7 @@ export function renderOrdersInMessage(input: OrdersInMessage, options: RenderOpt
     text: notificationText(`${count} order${count === 1 ? '' : 's'} found in that message`),
     blocks: [
       section(`*${count} order${count === 1 ? '' : 's'} found in that message*`),
-      { type: 'divider' },
+      divider(),
       ...orderRows(input.orders.slice(0, 20), options),
       ...(notes.length ? [context(notes.join('\n'))] : []),
     ],

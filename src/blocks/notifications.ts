@@ -9,10 +9,10 @@ import {
   SHOWN,
   slackDate,
   statusWithEmoji,
-  truncate,
 } from './format.js';
 import { type OrderCardOptions, renderOrderCard } from './order-card.js';
-import type { Block, RenderOptions, SlackMessage } from './types.js';
+import { context, section } from './primitives.js';
+import type { RenderOptions, SlackMessage } from './types.js';
 
 // "Notify me" and channel subscriptions: what Order Desk says when someone asks, and what it posts
 // when an order changes. Never keys: a completed order's card has Show keys, which checks access.
@@ -33,15 +33,6 @@ export interface FiltersShown {
   minAmount: number | null;
   titleContains: string | null;
 }
-
-const section = (text: string): Block => ({
-  type: 'section',
-  text: { type: 'mrkdwn', text: truncate(text, 3_000) },
-});
-const context = (text: string): Block => ({
-  type: 'context',
-  elements: [{ type: 'mrkdwn', text: truncate(text, 2_000) }],
-});
 
 const WATCH_ENDS = 'completes, fails, is cancelled or refunded';
 

@@ -1,8 +1,9 @@
 import type { PartnerApiError } from '../partner-api/index.js';
 import { ActionIds } from './action-ids.js';
 import { encodeButton } from './button-values.js';
-import { escapeMrkdwn, notificationText, truncate } from './format.js';
-import { type Block, button, type SlackMessage } from './types.js';
+import { escapeMrkdwn, notificationText } from './format.js';
+import { button, section } from './primitives.js';
+import type { SlackMessage } from './types.js';
 
 /** "Notify me" on a card (or a "keys not available yet" answer) of an order that has not settled. */
 export function notifyMeButton(orderId: string) {
@@ -11,10 +12,6 @@ export function notifyMeButton(orderId: string) {
 
 // What "Notify me" answers when it does not start a watch (the other answers are in notifications.ts).
 
-const section = (text: string): Block => ({
-  type: 'section',
-  text: { type: 'mrkdwn', text: truncate(text, 3_000) },
-});
 const code = (orderId: string) => `\`${escapeMrkdwn(orderId)}\``;
 
 /** The person already has as many running watches as one person may. */

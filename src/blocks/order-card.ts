@@ -1,5 +1,6 @@
 import { isValidOrderId, type OrderSummary } from '../partner-api/index.js';
 import { isSettled, statusLabel } from '../partner-api/statuses.js';
+import { cutToLength } from '../text/cut.js';
 import { ActionIds } from './action-ids.js';
 import { encodeButton } from './button-values.js';
 import {
@@ -10,18 +11,11 @@ import {
   SHOWN,
   slackDate,
   statusWithEmoji,
-  truncate,
 } from './format.js';
 import { notifyMeButton } from './notify-me.js';
+import { actions, button, context, fields, header, linkButton } from './primitives.js';
 import { otherOrdersNote } from './search-notes.js';
-import {
-  type Block,
-  type Button,
-  button,
-  linkButton,
-  type RenderOptions,
-  type SlackMessage,
-} from './types.js';
+import type { Block, Button, RenderOptions, SlackMessage } from './types.js';
 
 export interface OrderCardOptions extends RenderOptions {
   /**
@@ -44,26 +38,14 @@ const FIELD_SHOWN = 1_900;
 
 function orderFields(order: OrderSummary, options: RenderOptions): Block {
   const quantity = order.item.quantity === null ? '' : ` × ${order.item.quantity}`;
-  return {
-    type: 'section',
-    fields: [
-      { type: 'mrkdwn', text: `*Order ID*\n\`${escapeCut(order.id, FIELD_SHOWN)}\`` },
-      {
-        type: 'mrkdwn',
-        text: `*Reference*\n${order.referenceId ? escapeCut(order.referenceId, FIELD_SHOWN) : '—'}`,
-      },
-      { type: 'mrkdwn', text: `*Status*\n${statusWithEmoji(order.status)}` },
-      { type: 'mrkdwn', text: `*Amount*\n${formatMoney(order.item.amount, options.currency)}` },
-      {
-        type: 'mrkdwn',
-        text: truncate(
-          `*Item*\n${escapeCut(order.item.title ?? 'Untitled item', FIELD_SHOWN)}${quantity}`,
-          2_000,
-        ),
-      },
-      { type: 'mrkdwn', text: `*Created*\n${slackDate(order.createdAt, options.now)}` },
-    ],
-  };
+  return fields([
+    `*Order ID*\n\`${escapeCut(order.id, FIELD_SHOWN)}\``,
+    `*Reference*\n${order.referenceId ? escapeCut(order.referenceId, FIELD_SHOWN) : '—'}`,
+    `*Status*\n${statusWithEmoji(order.status)}`,
+    `*Amount*\n${formatMoney(order.item.amount, options.currency)}`,
+    cutToLength(`*Item*\n${escapeCut(order.item.title ?? 'Untitled item', FIELD_SHOWN)}${quantity}`, 2_000),
+    `*Created*\n${slackDate(order.createdAt, options.now)}`,
+  ]);
 }
 
 /** A preview where sharing would be refused (a Slack Connect channel): the same card, no Share. */
@@ -83,12 +65,9 @@ export function withoutShare(message: SlackMessage): SlackMessage {
 export function renderOrderCard(order: OrderSummary, options: OrderCardOptions): SlackMessage {
   const title = `Order ${order.id}`;
   const blocks: Block[] = [
-    { type: 'header', text: { type: 'plain_text', text: truncate(title, 150), emoji: false } },
+    header(title, { emoji: false }),
     orderFields(order, options),
-    {
-      type: 'context',
-      elements: [{ type: 'mrkdwn', text: `Item ID \`${escapeCut(order.item.id ?? 'unknown', SHOWN.id)}\`` }],
-    },
+    context(`Item ID \`${escapeCut(order.item.id ?? 'unknown', SHOWN.id)}\``),
   ];
   const buttons: Button[] = [];
   // Buttons carry the order ID, which a click must find valid: an ID the partner sent that is not one
@@ -117,25 +96,18 @@ export function renderOrderCard(order: OrderSummary, options: OrderCardOptions):
       ),
     );
   }
-  if (buttons.length > 0) blocks.push({ type: 'actions', block_id: 'order_actions', elements: buttons });
+  if (buttons.length > 0) blocks.push(actions('order_actions', buttons));
   if (options.variant === 'preview' && options.otherOrders)
     blocks.push(...otherOrdersNote(options.otherOrders.query, options.otherOrders.count));
   if (options.variant === 'direct') {
-    blocks.push({
-      type: 'context',
-      elements: [
-        {
-          type: 'mrkdwn',
-          text: `Opened from the Home tab. To share it, type \`/order ${escapeCut(order.id, SHOWN.id)}\` in the channel.`,
-        },
-      ],
-    });
+    blocks.push(
+      context(
+        `Opened from the Home tab. To share it, type \`/order ${escapeCut(order.id, SHOWN.id)}\` in the channel.`,
+      ),
+    );
   }
   if (options.variant === 'shared' && options.sharedBy) {
-    blocks.push({
-      type: 'context',
-      elements: [{ type: 'mrkdwn', text: `Shared by <@${options.sharedBy}>` }],
-    });
+    blocks.push(context(`Shared by <@${options.sharedBy}>`));
   }
   const text = `Order ${order.id} (${order.referenceId ?? 'no reference'}): ${statusLabel(order.status)}`;
   return { text: notificationText(text), blocks };

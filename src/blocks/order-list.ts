@@ -10,12 +10,12 @@ import {
   shorten,
   slackDate,
   statusWithEmoji,
-  truncate,
   typedText,
 } from './format.js';
 import { type IndexCoverage, indexSourceNote } from './index-notes.js';
+import { actions, button, divider, section } from './primitives.js';
 import { otherOrdersNote } from './search-notes.js';
-import { type Block, type Button, button, type RenderOptions } from './types.js';
+import type { Block, Button, RenderOptions } from './types.js';
 
 export const RESULTS_PER_PAGE = 10;
 /** The most rows one list shows (the orders a message names): 20 blocks of a message's 50. */
@@ -45,18 +45,16 @@ export function orderRows(
       `*\`${escapeCut(order.id, SHOWN.id)}\`* · ${order.referenceId ? escapeCut(order.referenceId, SHOWN.reference) : 'no reference'} · ${statusWithEmoji(order.status)}`,
       `${escapeCut(order.item.title ?? 'Untitled item', SHOWN.title)}${quantity} · ${formatMoney(order.item.amount, options.currency)} · ${slackDate(order.createdAt, options.now)}`,
     ].join('\n');
-    const text = { type: 'mrkdwn' as const, text: truncate(line, 3_000) };
     // Open carries the order ID, which the click must find valid: an ID that is not one gets no button.
-    if (!isValidOrderId(order.id)) return { type: 'section', text } satisfies Block;
-    return {
-      type: 'section',
-      text,
-      accessory: button(
+    if (!isValidOrderId(order.id)) return section(line);
+    return section(
+      line,
+      button(
         actionIdPerRow ? `${ActionIds.openOrder}_${index}` : ActionIds.openOrder,
         'Open',
         encodeButton(back ? { o: order.id, q: back.query, p: back.offset } : { o: order.id }),
       ),
-    } satisfies Block;
+    );
   });
 }
 
@@ -94,17 +92,10 @@ export function renderResultList(input: ResultListInput, options: RenderOptions)
     ? ` Text under three characters is looked for among the newest ${input.newestOnly.toLocaleString('en-US')} orders only.`
     : '';
   const blocks: Block[] = [
-    {
-      type: 'section',
-      text: {
-        type: 'mrkdwn',
-        text: truncate(
-          `*${plural(orders.length, 'order')} ${orders.length === 1 ? 'matches' : 'match'}* ${typedText(query)}. Showing ${start + 1}–${shownTo}.${more}${window}`,
-          3_000,
-        ),
-      },
-    },
-    { type: 'divider' },
+    section(
+      `*${plural(orders.length, 'order')} ${orders.length === 1 ? 'matches' : 'match'}* ${typedText(query)}. Showing ${start + 1}–${shownTo}.${more}${window}`,
+    ),
+    divider(),
     ...orderRows(page, options, { back: { query, offset: start } }),
   ];
   const nav: Button[] = [];
@@ -120,7 +111,7 @@ export function renderResultList(input: ResultListInput, options: RenderOptions)
   if (shownTo < orders.length) {
     nav.push(button(`${ActionIds.resultsPage}_next`, 'Next →', encodeButton({ q: query, p: shownTo })));
   }
-  if (nav.length > 0) blocks.push({ type: 'actions', block_id: 'results_nav', elements: nav });
+  if (nav.length > 0) blocks.push(actions('results_nav', nav));
   blocks.push(...otherOrdersNote(query, others));
   if (input.fromIndex)
     blocks.push(indexSourceNote(input.fromIndex.coverage, options, input.fromIndex.partnerAskedToo));

@@ -1,6 +1,7 @@
 import type { OrderSummary, PartnerApiError } from '../partner-api/index.js';
-import { escapeCut, formatMoney, SHOWN, slackDate, statusWithEmoji, truncate } from './format.js';
+import { escapeCut, formatMoney, SHOWN, slackDate, statusWithEmoji } from './format.js';
 import { copyStamp, type IndexCoverage } from './index-notes.js';
+import { context, section } from './primitives.js';
 import type { Block, RenderOptions } from './types.js';
 
 /** Where an unfurled order was read, when not live: Order Desk's copy, during a partner outage. */
@@ -25,25 +26,10 @@ export function renderOrderUnfurl(
   const title = escapeCut(order.item.title ?? 'Untitled item', 2_000);
   const reference = order.referenceId ? `\`${escapeCut(order.referenceId, SHOWN.reference)}\`` : '—';
   const blocks: Block[] = [
-    {
-      type: 'section',
-      text: {
-        type: 'mrkdwn',
-        text: truncate(
-          `*Order \`${escapeCut(order.id, SHOWN.id)}\`*  ·  ${statusWithEmoji(order.status)}\n${title}${quantity}  ·  ${formatMoney(order.item.amount, options.currency)}`,
-          3_000,
-        ),
-      },
-    },
-    {
-      type: 'context',
-      elements: [
-        {
-          type: 'mrkdwn',
-          text: `Reference ${reference}  ·  Created ${slackDate(order.createdAt, options.now)}`,
-        },
-      ],
-    },
+    section(
+      `*Order \`${escapeCut(order.id, SHOWN.id)}\`*  ·  ${statusWithEmoji(order.status)}\n${title}${quantity}  ·  ${formatMoney(order.item.amount, options.currency)}`,
+    ),
+    context(`Reference ${reference}  ·  Created ${slackDate(order.createdAt, options.now)}`),
   ];
   if (fromCopy)
     blocks.push(

@@ -1,5 +1,6 @@
 import { adminNote } from './admin-note.js';
 import { plural, typedText } from './format.js';
+import { context } from './primitives.js';
 import type { Block } from './types.js';
 
 /** The admin's lead when searches come back with orders that do not match: the search parameter's name. */
@@ -13,15 +14,9 @@ export const SEARCH_PARAM_HINT =
 export function otherOrdersNote(query: string, others: number): Block[] {
   if (others <= 0) return [];
   return [
-    {
-      type: 'context',
-      elements: [
-        {
-          type: 'mrkdwn',
-          text: `The partner API also returned ${plural(others, 'other order')} that ${others === 1 ? 'does' : 'do'} not contain ${typedText(query)} in ${others === 1 ? 'its' : 'their'} order ID or reference; ${others === 1 ? 'it is' : 'they are'} not listed.`,
-        },
-      ],
-    },
+    context(
+      `The partner API also returned ${plural(others, 'other order')} that ${others === 1 ? 'does' : 'do'} not contain ${typedText(query)} in ${others === 1 ? 'its' : 'their'} order ID or reference; ${others === 1 ? 'it is' : 'they are'} not listed.`,
+    ),
     adminNote(SEARCH_PARAM_HINT),
   ];
 }

@@ -1,18 +1,13 @@
 import { z } from 'zod';
 import { MAX_SEARCH_LENGTH, type OrderSummary } from '../partner-api/index.js';
 import { statusLabel } from '../partner-api/statuses.js';
+import { cutToLength } from '../text/cut.js';
 import { ActionIds } from './action-ids.js';
-import { escapeMrkdwn, formatMoney, notificationText, plural, truncate, typedText } from './format.js';
+import { escapeMrkdwn, formatMoney, notificationText, plural, typedText } from './format.js';
 import { type IndexCoverage, indexSourceNote } from './index-notes.js';
 import { orderRows, RESULTS_PER_PAGE } from './order-list.js';
-import {
-  type Block,
-  type Button,
-  button,
-  type ExampleOrder,
-  type RenderOptions,
-  type SlackMessage,
-} from './types.js';
+import { actions, button, context, divider, plainText, section } from './primitives.js';
+import type { Block, Button, ExampleOrder, RenderOptions, SlackMessage } from './types.js';
 
 export const SEARCH_CALLBACK_ID = 'search_orders';
 export const SEARCH_FIELDS = {
@@ -82,7 +77,7 @@ export function searchOrdersButton(text = 'Search orders'): Button {
 
 /** The "Search orders" button in a block of its own. */
 export function searchButtonBlock(): Block {
-  return { type: 'actions', block_id: 'orders_search', elements: [searchOrdersButton()] };
+  return actions('orders_search', [searchOrdersButton()]);
 }
 
 /** "Any part of it, e.g. <ID>, <reference> or <product>", from an order that exists. */
@@ -90,7 +85,7 @@ function searchTextHint(example: ExampleOrder | undefined): string {
   if (!example) return 'Any part of the order ID, your reference or the product name.';
   const forms = [example.id, example.reference, example.productTitle]
     .filter((form): form is string => Boolean(form))
-    .map((form) => truncate(form, 40));
+    .map((form) => cutToLength(form, 40));
   const last = forms.pop();
   return `Any part of it, e.g. ${forms.length > 0 ? `${forms.join(', ')} or ` : ''}${last}.`;
 }
@@ -103,27 +98,22 @@ export function renderSearchModal(settings: {
   example?: ExampleOrder | undefined;
 }) {
   const currency = settings.currency ? ` (${settings.currency})` : '';
-  const text = (label: string) => ({ type: 'plain_text' as const, text: label });
   return {
     type: 'modal' as const,
     callback_id: SEARCH_CALLBACK_ID,
-    title: text('Search orders'),
-    submit: text('Search'),
-    close: text('Cancel'),
+    title: plainText('Search orders'),
+    submit: plainText('Search'),
+    close: plainText('Cancel'),
     blocks: [
-      {
-        type: 'section',
-        text: {
-          type: 'mrkdwn',
-          text: "Fill in what you know; the orders that match all of it, newest first, come to your direct messages with Order Desk. Searched in Order Desk's copy of the order history.",
-        },
-      },
+      section(
+        "Fill in what you know; the orders that match all of it, newest first, come to your direct messages with Order Desk. Searched in Order Desk's copy of the order history.",
+      ),
       {
         type: 'input',
         block_id: SEARCH_FIELDS.text.block,
         optional: true,
-        label: text('Order ID, reference or product'),
-        hint: text(searchTextHint(settings.example)),
+        label: plainText('Order ID, reference or product'),
+        hint: plainText(searchTextHint(settings.example)),
         element: {
           type: 'plain_text_input',
           action_id: SEARCH_FIELDS.text.action,
@@ -134,38 +124,38 @@ export function renderSearchModal(settings: {
         type: 'input',
         block_id: SEARCH_FIELDS.status.block,
         optional: true,
-        label: text('Status'),
+        label: plainText('Status'),
         element: {
           type: 'multi_static_select',
           action_id: SEARCH_FIELDS.status.action,
-          placeholder: text('Any status'),
-          options: STATUS_CHOICES.map((status) => ({ text: text(statusLabel(status)), value: status })),
+          placeholder: plainText('Any status'),
+          options: STATUS_CHOICES.map((status) => ({ text: plainText(statusLabel(status)), value: status })),
         },
       },
       {
         type: 'input',
         block_id: SEARCH_FIELDS.from.block,
         optional: true,
-        label: text('Created from'),
+        label: plainText('Created from'),
         element: { type: 'datepicker', action_id: SEARCH_FIELDS.from.action },
       },
       {
         type: 'input',
         block_id: SEARCH_FIELDS.to.block,
         optional: true,
-        label: text('Created to (included)'),
-        hint: text(`Days run from midnight to midnight in ${settings.timeZone} time.`),
+        label: plainText('Created to (included)'),
+        hint: plainText(`Days run from midnight to midnight in ${settings.timeZone} time.`),
         element: { type: 'datepicker', action_id: SEARCH_FIELDS.to.action },
       },
       {
         type: 'input',
         block_id: SEARCH_FIELDS.minAmount.block,
         optional: true,
-        label: text(`Amount at least${currency}`),
+        label: plainText(`Amount at least${currency}`),
         element: {
           type: 'plain_text_input',
           action_id: SEARCH_FIELDS.minAmount.action,
-          placeholder: text('e.g. 10'),
+          placeholder: plainText('e.g. 10'),
           max_length: 12,
         },
       },
@@ -173,12 +163,12 @@ export function renderSearchModal(settings: {
         type: 'input',
         block_id: SEARCH_FIELDS.maxAmount.block,
         optional: true,
-        label: text(`Amount at most${currency}`),
-        hint: text("The order's total amount."),
+        label: plainText(`Amount at most${currency}`),
+        hint: plainText("The order's total amount."),
         element: {
           type: 'plain_text_input',
           action_id: SEARCH_FIELDS.maxAmount.action,
-          placeholder: text('e.g. 49.99'),
+          placeholder: plainText('e.g. 49.99'),
           max_length: 12,
         },
       },
@@ -194,19 +184,12 @@ export function renderSearchSent(filters: SearchFilters, currency: string | unde
   return {
     type: 'modal' as const,
     callback_id: SEARCH_CALLBACK_ID,
-    title: { type: 'plain_text' as const, text: 'Search orders' },
-    close: { type: 'plain_text' as const, text: 'Close' },
+    title: plainText('Search orders'),
+    close: plainText('Close'),
     blocks: [
-      {
-        type: 'section',
-        text: {
-          type: 'mrkdwn',
-          text: truncate(
-            `:incoming_envelope: The orders matching ${describeSearch(filters, currency)} are being sent to your direct messages with Order Desk (its *Messages* tab).`,
-            3_000,
-          ),
-        },
-      },
+      section(
+        `:incoming_envelope: The orders matching ${describeSearch(filters, currency)} are being sent to your direct messages with Order Desk (its *Messages* tab).`,
+      ),
     ] satisfies Block[],
   };
 }
@@ -261,7 +244,7 @@ export function renderSearchResults(input: SearchResultsInput, options: RenderOp
     section(
       `*${matches}* ${describeSearch(filters, options.currency)}. Showing ${offset + 1}–${shownTo}, newest first.`,
     ),
-    { type: 'divider' },
+    divider(),
     // No "Back to results" on the cards: Open replaces this list with the card, as in /order's lists.
     ...orderRows(orders, options),
   ];
@@ -277,7 +260,7 @@ export function renderSearchResults(input: SearchResultsInput, options: RenderOp
   if (shownTo < total)
     nav.push(button(`${ActionIds.searchPage}_next`, 'Next →', encodeSearchPage(filters, shownTo)));
   nav.push(searchOrdersButton('New search'));
-  blocks.push({ type: 'actions', block_id: 'search_nav', elements: nav });
+  blocks.push(actions('search_nav', nav));
   blocks.push(...searchNotes(input, options));
   return { text: notificationText(`${matches} your search`), blocks };
 }
@@ -294,7 +277,7 @@ export function renderSearchNoMatch(
       context(
         'Try fewer statuses, a longer date range, a wider amount range, or part of the product title. `/order &lt;order ID or reference&gt;` asks the partner API directly.',
       ),
-      { type: 'actions', block_id: 'search_nav', elements: [searchOrdersButton('New search')] },
+      actions('search_nav', [searchOrdersButton('New search')]),
       ...searchNotes(input, options),
     ],
   };
@@ -320,12 +303,4 @@ function searchNotes(
   if (input.filters.f || input.filters.u)
     notes.push(context(`Dates are days in ${escapeMrkdwn(input.timeZone)} time.`));
   return notes;
-}
-
-function section(text: string): Block {
-  return { type: 'section', text: { type: 'mrkdwn', text: truncate(text, 3_000) } };
-}
-
-function context(text: string): Block {
-  return { type: 'context', elements: [{ type: 'mrkdwn', text: truncate(text, 2_000) }] };
 }

@@ -1,4 +1,5 @@
 import { statusLabel } from '../partner-api/statuses.js';
+import { plainText, section } from './primitives.js';
 
 // `/order-subscribe`: the modal that subscribes a channel to order events.
 
@@ -17,8 +18,6 @@ export const EVENT_OPTIONS = { newOrders: 'new_orders', statusChanges: 'status_c
 /** The longest product text a subscription filters on. */
 export const MAX_TITLE_FILTER = 100;
 
-const text = (label: string) => ({ type: 'plain_text' as const, text: label });
-
 export function renderSubscribeModal(settings: {
   /** The channel the command was typed in: the modal's default. */
   channelId: string | undefined;
@@ -29,26 +28,22 @@ export function renderSubscribeModal(settings: {
 }) {
   const currency = settings.currency ? ` (${settings.currency})` : '';
   const inChannel = settings.channelId && /^[CG]/.test(settings.channelId) ? settings.channelId : undefined;
-  const statusOption = (status: string) => ({ text: text(statusLabel(status)), value: status });
+  const statusOption = (status: string) => ({ text: plainText(statusLabel(status)), value: status });
   return {
     type: 'modal' as const,
     callback_id: SUBSCRIBE_CALLBACK_ID,
-    title: text('Subscribe a channel'),
-    submit: text('Subscribe'),
-    close: text('Cancel'),
+    title: plainText('Subscribe a channel'),
+    submit: plainText('Subscribe'),
+    close: plainText('Cancel'),
     blocks: [
-      {
-        type: 'section',
-        text: {
-          type: 'mrkdwn',
-          text: "Order Desk posts each matching order event in the channel; an order's later events go in its thread. Everyone in the channel sees them; never keys.",
-        },
-      },
+      section(
+        "Order Desk posts each matching order event in the channel; an order's later events go in its thread. Everyone in the channel sees them; never keys.",
+      ),
       {
         type: 'input',
         block_id: SUBSCRIBE_FIELDS.channel.block,
-        label: text('Channel'),
-        hint: text('A channel you are in, with Order Desk in it (/invite @Order Desk).'),
+        label: plainText('Channel'),
+        hint: plainText('A channel you are in, with Order Desk in it (/invite @Order Desk).'),
         element: {
           type: 'conversations_select',
           action_id: SUBSCRIBE_FIELDS.channel.action,
@@ -63,13 +58,13 @@ export function renderSubscribeModal(settings: {
       {
         type: 'input',
         block_id: SUBSCRIBE_FIELDS.events.block,
-        label: text('Post when'),
+        label: plainText('Post when'),
         element: {
           type: 'checkboxes',
           action_id: SUBSCRIBE_FIELDS.events.action,
           options: [
-            { text: text('An order is placed'), value: EVENT_OPTIONS.newOrders },
-            { text: text("An order's status changes"), value: EVENT_OPTIONS.statusChanges },
+            { text: plainText('An order is placed'), value: EVENT_OPTIONS.newOrders },
+            { text: plainText("An order's status changes"), value: EVENT_OPTIONS.statusChanges },
           ],
         },
       },
@@ -77,12 +72,12 @@ export function renderSubscribeModal(settings: {
         type: 'input',
         block_id: SUBSCRIBE_FIELDS.statuses.block,
         optional: true,
-        label: text('Only changes to these statuses'),
-        hint: text('Leave empty for every status change.'),
+        label: plainText('Only changes to these statuses'),
+        hint: plainText('Leave empty for every status change.'),
         element: {
           type: 'multi_static_select',
           action_id: SUBSCRIBE_FIELDS.statuses.action,
-          placeholder: text('Any status'),
+          placeholder: plainText('Any status'),
           options: settings.statuses.map(statusOption),
         },
       },
@@ -90,25 +85,25 @@ export function renderSubscribeModal(settings: {
         type: 'input',
         block_id: SUBSCRIBE_FIELDS.minAmount.block,
         optional: true,
-        label: text(`Only orders of at least${currency}`),
+        label: plainText(`Only orders of at least${currency}`),
         element: {
           type: 'number_input',
           action_id: SUBSCRIBE_FIELDS.minAmount.action,
           is_decimal_allowed: true,
           min_value: '0',
-          placeholder: text('e.g. 100'),
+          placeholder: plainText('e.g. 100'),
         },
       },
       {
         type: 'input',
         block_id: SUBSCRIBE_FIELDS.title.block,
         optional: true,
-        label: text('Only orders whose product contains'),
+        label: plainText('Only orders whose product contains'),
         element: {
           type: 'plain_text_input',
           action_id: SUBSCRIBE_FIELDS.title.action,
           max_length: MAX_TITLE_FILTER,
-          placeholder: text('e.g. Office Suite'),
+          placeholder: plainText('e.g. Office Suite'),
         },
       },
     ],

@@ -47,21 +47,3 @@ export interface RecentOrdersShown {
 }
 
 export type Button = types.Button;
-
-export function button(actionId: string, text: string, value: string, style?: 'primary' | 'danger'): Button {
-  return {
-    type: 'button',
-    action_id: actionId,
-    text: { type: 'plain_text', text, emoji: true },
-    value,
-    ...(style ? { style } : {}),
-  };
-}
-
-/**
- * A button that opens `url` in the browser. Slack also sends the app the click (block_actions), which
- * only needs an ack.
- */
-export function linkButton(actionId: string, text: string, url: string): Button {
-  return { type: 'button', action_id: actionId, text: { type: 'plain_text', text, emoji: true }, url };
-}

@@ -1,7 +1,8 @@
 import type { PartnerApiError } from '../partner-api/index.js';
+import { cutToLength } from '../text/cut.js';
 import type { DenialReason } from './access.js';
 import { noCompletedOrderText } from './finance.js';
-import { plural, SHOWN, shorten, truncate } from './format.js';
+import { plural, SHOWN, shorten } from './format.js';
 
 // What a Workflow Builder step says when it fails: the text of functions.completeError, which Slack
 // shows the workflow's author (and whoever ran the workflow) in a message from Slackbot. Written for
@@ -108,7 +109,7 @@ export function stepSeveralOrders(
 ): string {
   const shown = orderIds
     .slice(0, 5)
-    .map((id) => truncate(id, SHOWN.id))
+    .map((id) => cutToLength(id, SHOWN.id))
     .join(', ');
   const more = orderIds.length > 5 ? ` and ${orderIds.length - 5} more` : '';
   return `${STEP_TITLES.lookup_order}: ${quoted(query)} is the reference of ${plural(orderIds.length, 'order')} (${shown}${more}), and the step can answer with only one. Give it the order ID instead.${traceSentence(traceId)}`;

@@ -12,6 +12,7 @@ import {
   type SlackMessage,
 } from '../blocks/index.js';
 import { notifyMeButton } from '../blocks/notify-me.js';
+import { actions } from '../blocks/primitives.js';
 import { isPartnerApiError, isValidOrderId, type PartnerApiError } from '../partner-api/index.js';
 import type { KeysAuditEntry } from '../services/audit.js';
 import { type ExactOrder, type FindOrderDeps, findExactOrder } from './find-order.js';
@@ -193,9 +194,6 @@ function keysFailure(error: PartnerApiError, orderId: string): SlackMessage {
   if (error.kind !== 'not_ready') return message;
   return {
     ...message,
-    blocks: [
-      ...message.blocks,
-      { type: 'actions', block_id: 'keys_notify', elements: [notifyMeButton(orderId)] },
-    ],
+    blocks: [...message.blocks, actions('keys_notify', [notifyMeButton(orderId)])],
   };
 }

@@ -1,0 +1,80 @@
+import type { types } from '@slack/bolt';
+import { cutToLength } from '../text/cut.js';
+import type { Block, Button } from './types.js';
+
+// Block Kit's small parts, written once for every builder. Text is cut only where it would pass
+// Slack's limit (Slack refuses the whole message then); escaping what came from outside is the
+// caller's job (format.ts).
+
+/** Slack's limit for a section's text. */
+const SECTION_TEXT_LIMIT = 3_000;
+/** Small print is kept shorter than a section: 2,000 characters a context line. */
+const CONTEXT_TEXT_LIMIT = 2_000;
+/** Slack's limit for a header's text. */
+const HEADER_TEXT_LIMIT = 150;
+
+export function mrkdwn(text: string): types.MrkdwnElement {
+  return { type: 'mrkdwn', text };
+}
+
+export function plainText(text: string): types.PlainTextElement {
+  return { type: 'plain_text', text };
+}
+
+/** A paragraph of mrkdwn, with a button beside it when one is given. */
+export function section(text: string, accessory?: Button): types.SectionBlock {
+  return {
+    type: 'section',
+    text: mrkdwn(cutToLength(text, SECTION_TEXT_LIMIT)),
+    ...(accessory ? { accessory } : {}),
+  };
+}
+
+/** Labelled figures side by side ("*Balance*\n€1.00"), two to a row. */
+export function fields(texts: readonly string[]): types.SectionBlock {
+  return { type: 'section', fields: texts.map(mrkdwn) };
+}
+
+/** Small print: one line of mrkdwn under what it is about. */
+export function context(text: string, blockId?: string): types.ContextBlock {
+  return {
+    type: 'context',
+    ...(blockId ? { block_id: blockId } : {}),
+    elements: [mrkdwn(cutToLength(text, CONTEXT_TEXT_LIMIT))],
+  };
+}
+
+/**
+ * A heading in large plain text. `emoji: false` where the text comes from outside, so that a value
+ * such as `:smile:` reads as typed.
+ */
+export function header(text: string, options: { emoji?: false } = {}): types.HeaderBlock {
+  return { type: 'header', text: { ...plainText(cutToLength(text, HEADER_TEXT_LIMIT)), ...options } };
+}
+
+export function divider(): types.DividerBlock {
+  return { type: 'divider' };
+}
+
+/** A row of buttons; `blockId` tells the click where it came from. */
+export function actions(blockId: string, elements: Button[]): Block {
+  return { type: 'actions', block_id: blockId, elements };
+}
+
+export function button(actionId: string, text: string, value: string, style?: 'primary' | 'danger'): Button {
+  return {
+    type: 'button',
+    action_id: actionId,
+    text: { type: 'plain_text', text, emoji: true },
+    value,
+    ...(style ? { style } : {}),
+  };
+}
+
+/**
+ * A button that opens `url` in the browser. Slack also sends the app the click (block_actions), which
+ * only needs an ack.
+ */
+export function linkButton(actionId: string, text: string, url: string): Button {
+  return { type: 'button', action_id: actionId, text: { type: 'plain_text', text, emoji: true }, url };
+}
