@@ -101,22 +101,35 @@ const kind = <S extends z.ZodType>(
 
 const grouped = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 
+/**
+ * The shape most kinds share: the text trimmed; unset or empty gives `fallback`; otherwise `parse`
+ * gives the value, or undefined to refuse it with `message` (which never echoes the value: some
+ * settings are secrets, and a config error is printed).
+ */
+const parsed = <T, F>(fallback: F, parse: (value: string) => T | undefined, message: string) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((value, ctx): T | F => {
+      if (!value) return fallback;
+      const result = parse(value);
+      if (result !== undefined) return result;
+      ctx.addIssue({ code: 'custom', message });
+      return z.NEVER;
+    });
+
 /** A whole number from `min` to `max`; unset or empty: `fallback`. */
 export const integer = (fallback: number, min: number, max: number) =>
   kind(
-    z
-      .string()
-      .trim()
-      .optional()
-      .transform((value, ctx) => {
-        if (value === undefined || value === '') return fallback;
-        const parsed = Number(value);
-        if (!Number.isInteger(parsed) || parsed < min || parsed > max) {
-          ctx.addIssue({ code: 'custom', message: `must be a whole number from ${min} to ${max}` });
-          return z.NEVER;
-        }
-        return parsed;
-      }),
+    parsed(
+      fallback,
+      (value) => {
+        const number = Number(value);
+        return Number.isInteger(number) && number >= min && number <= max ? number : undefined;
+      },
+      `must be a whole number from ${min} to ${max}`,
+    ),
     String(fallback),
     `whole number, ${grouped(min)} to ${grouped(max)}`,
     String(fallback),
@@ -143,20 +156,18 @@ export const botToken = () =>
     true,
   );
 
-const optionalTextSchema = z
-  .string()
-  .trim()
-  .optional()
-  .transform((value) => (value ? value : undefined));
-
 /** Any text, or unset. */
 export const optionalText = (defaultText = 'unset', allowed = 'text') =>
-  kind(optionalTextSchema, defaultText, allowed);
+  kind(
+    parsed(undefined, (value) => value, ''),
+    defaultText,
+    allowed,
+  );
 
 /** Text matching `pattern`, or unset. */
 export const optionalMatching = (pattern: RegExp, message: string, allowed: string, defaultText = 'unset') =>
   kind(
-    optionalTextSchema.refine((value) => value === undefined || pattern.test(value), { error: message }),
+    parsed(undefined, (value) => (pattern.test(value) ? value : undefined), message),
     defaultText,
     allowed,
   );
@@ -164,7 +175,7 @@ export const optionalMatching = (pattern: RegExp, message: string, allowed: stri
 /** Text of at least `min` characters, or unset. */
 export const optionalSecret = (min: number, message: string, defaultText: string) =>
   kind(
-    optionalTextSchema.refine((value) => value === undefined || value.length >= min, { error: message }),
+    parsed(undefined, (value) => (value.length >= min ? value : undefined), message),
     defaultText,
     `at least ${min} characters`,
   );
@@ -172,11 +183,7 @@ export const optionalSecret = (min: number, message: string, defaultText: string
 /** Any text; unset or empty: `fallback`. */
 export const textWithDefault = (fallback: string) =>
   kind(
-    z
-      .string()
-      .trim()
-      .optional()
-      .transform((value) => value || fallback),
+    parsed(fallback, (value) => value, ''),
     fallback,
     'text',
     fallback,
@@ -189,12 +196,11 @@ export const oneOf = <const V extends readonly [string, ...string[]]>(
   message: string,
 ) =>
   kind(
-    z
-      .string()
-      .trim()
-      .optional()
-      .transform((value) => value || fallback)
-      .pipe(z.enum(values, { error: message })),
+    parsed(
+      fallback,
+      (value) => ((values as readonly string[]).includes(value) ? (value as V[number]) : undefined),
+      message,
+    ),
     fallback,
     values.map((value) => `\`${value}\``).join(', '),
     fallback,
@@ -203,21 +209,11 @@ export const oneOf = <const V extends readonly [string, ...string[]]>(
 /** The name of a query parameter; unset or empty: `fallback`. */
 export const queryParamName = (fallback: string) =>
   kind(
-    z
-      .string()
-      .trim()
-      .optional()
-      .transform((value, ctx) => {
-        const name = value || fallback;
-        if (!/^[A-Za-z0-9_.[\]-]{1,64}$/.test(name)) {
-          ctx.addIssue({
-            code: 'custom',
-            message: 'must be a query parameter name (letters, digits, _ . - [ ])',
-          });
-          return z.NEVER;
-        }
-        return name;
-      }),
+    parsed(
+      fallback,
+      (value) => (/^[A-Za-z0-9_.[\]-]{1,64}$/.test(value) ? value : undefined),
+      'must be a query parameter name (letters, digits, _ . - [ ])',
+    ),
     fallback,
     '1 to 64 letters, digits, `_ . - [ ]`',
     fallback,
@@ -226,22 +222,23 @@ export const queryParamName = (fallback: string) =>
 /** An http(s) URL, required. */
 export const httpUrl = (what: string) =>
   kind(
-    requiredText(what).refine(
-      (value) => {
-        try {
-          const url = new URL(value);
-          return url.protocol === 'http:' || url.protocol === 'https:';
-        } catch {
-          return false;
-        }
-      },
-      { error: 'must be an http(s) URL' },
-    ),
+    requiredText(what).refine((value) => urlWithProtocol(value, ['http:', 'https:']) !== undefined, {
+      error: 'must be an http(s) URL',
+    }),
     'required',
     '`http://` or `https://` URL',
     undefined,
     true,
   );
+
+/** The value when it is a URL of one of `protocols`; never echoed (a Redis URL may hold a password). */
+function urlWithProtocol(value: string, protocols: string[]): string | undefined {
+  try {
+    return protocols.includes(new URL(value).protocol) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** An optional URL of one of `protocols`; `normalize` may adjust an accepted value. Never echoes it. */
 export const optionalUrl = (
@@ -252,20 +249,14 @@ export const optionalUrl = (
   normalize: (value: string) => string = (v) => v,
 ) =>
   kind(
-    z
-      .string()
-      .trim()
-      .optional()
-      .transform((value, ctx) => {
-        if (!value) return undefined;
-        try {
-          if (protocols.includes(new URL(value).protocol)) return normalize(value);
-        } catch {
-          // reported below; the value itself is never echoed (a Redis URL may hold a password)
-        }
-        ctx.addIssue({ code: 'custom', message });
-        return z.NEVER;
-      }),
+    parsed(
+      undefined,
+      (value) => {
+        const url = urlWithProtocol(value, protocols);
+        return url === undefined ? undefined : normalize(url);
+      },
+      message,
+    ),
     defaultText,
     allowed,
   );
@@ -306,17 +297,11 @@ export const accessList = () =>
 /** true/false (also 1/0, yes/no); unset or empty: `fallback`. */
 export const flag = (fallback: boolean) =>
   kind(
-    z
-      .string()
-      .trim()
-      .optional()
-      .transform((value, ctx) => {
-        if (value === undefined || value === '') return fallback;
-        if (/^(true|1|yes)$/i.test(value)) return true;
-        if (/^(false|0|no)$/i.test(value)) return false;
-        ctx.addIssue({ code: 'custom', message: 'must be true or false' });
-        return z.NEVER;
-      }),
+    parsed(
+      fallback,
+      (value) => (/^(true|1|yes)$/i.test(value) ? true : /^(false|0|no)$/i.test(value) ? false : undefined),
+      'must be true or false',
+    ),
     String(fallback),
     '`true` or `false` (also `1`/`0`, `yes`/`no`)',
     String(fallback),
@@ -325,19 +310,14 @@ export const flag = (fallback: boolean) =>
 /** A decimal amount of 0 or more, or unset. */
 export const optionalAmount = (defaultText: string) =>
   kind(
-    z
-      .string()
-      .trim()
-      .optional()
-      .transform((value, ctx) => {
-        if (value === undefined || value === '') return undefined;
-        const parsed = Number(value);
-        if (!Number.isFinite(parsed) || parsed < 0) {
-          ctx.addIssue({ code: 'custom', message: 'must be a number of 0 or more' });
-          return z.NEVER;
-        }
-        return parsed;
-      }),
+    parsed(
+      undefined,
+      (value) => {
+        const number = Number(value);
+        return Number.isFinite(number) && number >= 0 ? number : undefined;
+      },
+      'must be a number of 0 or more',
+    ),
     defaultText,
     'number, 0 or more (decimals allowed)',
   );
@@ -395,22 +375,14 @@ function orderLinkTemplateProblem(template: string): string | undefined {
 /** A time of day, HH:MM on a 24-hour clock ("9:30" reads as "09:30"); unset: `fallback`. */
 export const clockTime = (fallback: string) =>
   kind(
-    z
-      .string()
-      .trim()
-      .optional()
-      .transform((value, ctx) => {
-        if (value === undefined || value === '') return fallback;
+    parsed(
+      fallback,
+      (value) => {
         const match = /^([01]?\d|2[0-3]):([0-5]\d)$/.exec(value);
-        if (!match) {
-          ctx.addIssue({
-            code: 'custom',
-            message: 'must be a time of day as HH:MM on a 24-hour clock, e.g. 09:00',
-          });
-          return z.NEVER;
-        }
-        return `${(match[1] ?? '').padStart(2, '0')}:${match[2]}`;
-      }),
+        return match ? `${(match[1] ?? '').padStart(2, '0')}:${match[2]}` : undefined;
+      },
+      'must be a time of day as HH:MM on a 24-hour clock, e.g. 09:00',
+    ),
     fallback,
     '`HH:MM`, 24-hour clock',
     fallback,
@@ -419,20 +391,18 @@ export const clockTime = (fallback: string) =>
 /** An IANA time zone; unset: `fallback`. */
 export const timeZone = (fallback: string) =>
   kind(
-    z
-      .string()
-      .trim()
-      .optional()
-      .transform((value, ctx) => {
-        const zone = value || fallback;
+    parsed(
+      fallback,
+      (value) => {
         try {
-          new Intl.DateTimeFormat('en', { timeZone: zone });
-          return zone;
+          new Intl.DateTimeFormat('en', { timeZone: value });
+          return value;
         } catch {
-          ctx.addIssue({ code: 'custom', message: 'must be an IANA time zone such as UTC or Europe/Berlin' });
-          return z.NEVER;
+          return undefined;
         }
-      }),
+      },
+      'must be an IANA time zone such as UTC or Europe/Berlin',
+    ),
     fallback,
     'IANA time zone (`UTC`, `Europe/Berlin`, …)',
     fallback,
