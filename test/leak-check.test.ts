@@ -64,6 +64,16 @@ describe('leak check over everything recorded', () => {
       await h.slack.openHome(user);
       await h.slack.waitFor(() => h.slack.views.get(user));
     }
+    // The Messages tab: an order, a request for keys, the balance; each answered in its thread.
+    for (const [user, text] of [
+      [USERS.agent, target],
+      [USERS.agent, `keys for ${target}`],
+      [USERS.groupAgent, `${big.id} license keys please`],
+      [USERS.finance, 'balance'],
+    ] as const) {
+      const posted = await h.slack.postMessage({ user, channel: `D${user.slice(1)}`, text });
+      await h.slack.waitFor(() => directReplies().find((m) => m.threadTs === posted.message.ts));
+    }
     // Errors too: their messages must not echo a secret either.
     h.simulator.faults.next(3, { status: 503 });
     await command(USERS.agent, '/order-keys', target);
@@ -71,6 +81,8 @@ describe('leak check over everything recorded', () => {
   afterAll(() => h.stop());
 
   const containsKey = (text: string) => keyValues.some((value) => text.includes(value));
+  const directReplies = () =>
+    h.slack.messages.filter((m) => m.channel.startsWith('D') && m.via === 'chat.postMessage' && m.threadTs);
 
   it('keys appear only in ephemeral replies to authorised users, never in notification text', () => {
     const withKeys = h.slack.responsePosts.filter((post) => containsKey(JSON.stringify(post.body)));
@@ -87,8 +99,10 @@ describe('leak check over everything recorded', () => {
     }
   });
 
-  it('no key reaches the Web API (channel posts, audit channel, Home views), button values or the logs', () => {
+  it('no key reaches the Web API (channel posts, audit channel, Home views, DM replies), button values or the logs', () => {
     expect(h.slack.calls.length).toBeGreaterThan(0);
+    expect(directReplies().length).toBe(4);
+    expect(directReplies().filter((m) => containsKey(JSON.stringify(m)))).toEqual([]);
     expect(h.slack.calls.filter((c) => containsKey(JSON.stringify(c.args)))).toEqual([]);
     expect(h.logs.length).toBeGreaterThan(10);
     expect(h.logs.filter(containsKey)).toEqual([]);

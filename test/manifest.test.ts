@@ -8,6 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { ManifestError, manifestFor, manifestSettingsFrom, USERGROUP_SETTINGS } from '../scripts/manifest.js';
+import { readDirectMessage } from '../src/flows/direct-message.js';
 import { COMMANDS } from '../src/listeners/commands/index.js';
 import { EVENTS } from '../src/listeners/events/index.js';
 import { FUNCTIONS } from '../src/listeners/functions/index.js';
@@ -16,6 +17,8 @@ import { SHORTCUTS } from '../src/listeners/shortcuts/index.js';
 // The scope each Web API method the code calls needs. A new call that is missing here fails the test,
 // so nobody adds a call without deciding its scope (and the manifest with it).
 const SCOPE_OF_METHOD: Record<string, string[]> = {
+  // Suggested prompts in the Messages tab (agent messaging experience).
+  'assistant.threads.setSuggestedPrompts': ['assistant:write'],
   'auth.test': [],
   'bots.info': ['users:read'],
   'chat.postMessage': ['chat:write'],
@@ -43,7 +46,12 @@ const SCOPE_OF_EVENT: Record<string, string[]> = {
   // Work Objects: the details panel was opened; Slack's docs list no scope.
   entity_details_requested: [],
   link_shared: ['links:read'],
+  // Registered as `message`, subscribed to as message.im: direct messages only.
+  message: ['im:history'],
 };
+
+// The name a registered event is subscribed to under, where it differs.
+const SUBSCRIBED_AS: Record<string, string> = { message: 'message.im' };
 
 // What only order links use (ORDER_LINK_TEMPLATE): the unfurl, and Work Objects (an entity needs the
 // order's page). Without the template, `npm run manifest` leaves these out, and their scopes.
@@ -180,7 +188,10 @@ describe.each(VARIANTS)('$name matches the code', (variant) => {
     const registered = [...source.matchAll(/app\.event\('([^']+)'/g)].map((m) => m[1]).sort();
     expect(registered).toEqual([...EVENTS].sort());
     // Workflow Builder steps (app.function) arrive as function_executed.
-    const withSteps = [...registered, ...(FUNCTIONS.length > 0 ? ['function_executed'] : [])];
+    const withSteps = [
+      ...registered.map((event) => SUBSCRIBED_AS[event ?? ''] ?? event),
+      ...(FUNCTIONS.length > 0 ? ['function_executed'] : []),
+    ];
     const expected = withSteps.filter((event) => links || !LINK_EVENTS.includes(event ?? ''));
     expect([...manifest.settings.event_subscriptions.bot_events].sort()).toEqual(expected.sort());
   });
@@ -231,7 +242,7 @@ describe.each(VARIANTS)('$name matches the code', (variant) => {
     const called = new Set(
       [
         ...source.matchAll(
-          /\b(?:client|slack)\.(auth|bots|chat|entity|usergroups|views|users|conversations|reactions|files|im)\.([a-zA-Z]+(?:\.[a-zA-Z]+)?)\(/g,
+          /\b(?:client|slack)\.(assistant|auth|bots|chat|entity|usergroups|views|users|conversations|reactions|files|im)\.([a-zA-Z]+(?:\.[a-zA-Z]+)?)\(/g,
         ),
       ].map((m) => `${m[1]}.${m[2]}`),
     );
@@ -281,6 +292,25 @@ describe.each(VARIANTS)('$name matches the code', (variant) => {
   it('turns on the Home tab and the bot user', () => {
     expect(manifest.features.app_home.home_tab_enabled).toBe(true);
     expect(manifest.features.bot_user.display_name).toBe('Order Desk');
+  });
+
+  it('opens the Messages tab for writing, as an agent whose default prompts Order Desk reads as their titles say', () => {
+    expect(manifest.features.app_home).toMatchObject({
+      messages_tab_enabled: true,
+      messages_tab_read_only_enabled: false,
+    });
+    const agent = manifest.features.agent_view as {
+      agent_description: string;
+      suggested_prompts: Array<{ title: string; message: string }>;
+    };
+    expect(agent.agent_description.length).toBeGreaterThan(20);
+    expect(agent.agent_description.length).toBeLessThanOrEqual(300);
+    expect(agent.suggested_prompts.length).toBeGreaterThan(0);
+    expect(agent.suggested_prompts.length).toBeLessThanOrEqual(4);
+    expect(agent.suggested_prompts.map((prompt) => readDirectMessage(prompt.message).kind)).toEqual([
+      'help',
+      'balance',
+    ]);
   });
 });
 

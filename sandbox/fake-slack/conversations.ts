@@ -1,3 +1,4 @@
+import { directChannelOf } from './model.js';
 import type { WebApiFamily } from './web-api.js';
 
 // conversations.*: opening the bot's DM with a user (made on first use, as in Slack) and what a
@@ -7,7 +8,7 @@ export const conversationsMethods: WebApiFamily = {
   'conversations.open': (args, slack) => {
     const users = String(args.users ?? '');
     if (!/^[UW][A-Z0-9]+$/.test(users)) return { ok: false, error: 'user_not_found' };
-    const channel = `D${users.slice(1)}`;
+    const channel = directChannelOf(users);
     if (!slack.channels.some((c) => c.id === channel))
       slack.channels.push({ id: channel, name: `dm-${users}` });
     return { ok: true, channel: { id: channel } };

@@ -3,11 +3,12 @@ import { viewErrors } from './block-kit.js';
 import { findButton } from './buttons.js';
 import { type FunctionExecution, functionExecutedEvent } from './functions.js';
 import { sharedLinks } from './links.js';
-import type { FakeMessage } from './model.js';
+import { directChannelOf, type FakeMessage } from './model.js';
 import {
   appHomeOpenedEvent,
   type ChannelRef,
   commandForm,
+  eventEnvelope,
   homeClickPayload,
   linkSharedEvent,
   messageClickPayload,
@@ -22,9 +23,9 @@ import { type EntityRef, entityActionPayload, entityDetailsRequestedEvent } from
 
 // The Slack client's side: what a person does in Slack, sent to the app as Slack sends it (signed,
 // with a fresh response_url and trigger_id): slash commands, button clicks in messages and on the
-// Home tab, message shortcuts, modal submissions, messages with links (link_shared), the
-// app_home_opened event, and a workflow reaching one of the app's steps (function_executed). Each
-// resolves at the app's HTTP answer, which is Slack's ack.
+// Home tab, message shortcuts, modal submissions, messages with links (link_shared) or in a DM with
+// Order Desk (message.im), the app_home_opened event, and a workflow reaching one of the app's steps
+// (function_executed). Each resolves at the app's HTTP answer, which is Slack's ack.
 
 export interface SendResult {
   status: number;
@@ -98,6 +99,8 @@ export interface PostedMessage {
   message: FakeMessage;
   /** The link_shared event sent for it; undefined when no link is on the app's unfurl domains. */
   linkShared?: (SendResult & { eventId: string }) | undefined;
+  /** The message event sent for it (message.im): a person's message in their DM with Order Desk. */
+  directMessage?: (SendResult & { eventId: string }) | undefined;
 }
 
 /** Redelivery of an event Slack got no ack for: the same event_id, with x-slack-retry-num. */
@@ -237,6 +240,10 @@ export class SlackClientDriver {
     redelivery?: Redelivery,
   ): Promise<SendResult & { eventId: string }> {
     const eventId = redelivery?.eventId ?? `Ev${randomBytes(6).toString('hex')}`;
+    // Opening the Messages tab opens the person's DM with Order Desk.
+    const dm = directChannelOf(user);
+    if (tab === 'messages' && !this.slack.channels.some((c) => c.id === dm))
+      this.slack.channels.push({ id: dm, name: `dm-${user}` });
     const body = JSON.stringify(appHomeOpenedEvent({ user, tab, eventId }));
     const retryHeaders = redelivery
       ? { 'x-slack-retry-num': String(redelivery.retryNum), 'x-slack-retry-reason': 'http_timeout' }
@@ -281,7 +288,24 @@ export class SlackClientDriver {
       threadTs: input.threadTs,
       ...(links.length > 0 ? { links } : {}),
     });
-    if (links.length === 0) return { message };
+    const dm = directChannelOf(input.user);
+    if (input.channel === dm && !this.slack.channels.some((c) => c.id === dm))
+      this.slack.channels.push({ id: dm, name: `dm-${input.user}` });
+    const directMessage =
+      input.channel === dm
+        ? await this.sendMessageEvent(
+            {
+              user: input.user,
+              channel: dm,
+              channel_type: 'im',
+              text: input.text,
+              ts: message.ts,
+              ...(input.threadTs ? { thread_ts: input.threadTs } : {}),
+            },
+            input,
+          )
+        : undefined;
+    if (links.length === 0) return { message, directMessage };
     const channel = this.slack.channels.find((c) => c.id === input.channel);
     message.unfurlId = `${input.channel}.${message.ts}.${randomBytes(32).toString('hex')}`;
     const eventId = `Ev${randomBytes(6).toString('hex')}`;
@@ -301,7 +325,22 @@ export class SlackClientDriver {
     );
     this.sentEvents.set(eventId, body);
     this.slack.emit('change');
-    return { message, linkShared: { ...(await this.send(body, 'application/json', input)), eventId } };
+    const linkShared = { ...(await this.send(body, 'application/json', input)), eventId };
+    return { message, linkShared, directMessage };
+  }
+
+  /**
+   * A message event as Slack sends it for message.im: a person's message (postMessage sends those),
+   * or any other a test needs (the bot's own, an edit, a message elsewhere). Kept for redelivery.
+   */
+  async sendMessageEvent(
+    event: Record<string, unknown>,
+    signing: Signing = {},
+  ): Promise<SendResult & { eventId: string }> {
+    const eventId = `Ev${randomBytes(6).toString('hex')}`;
+    const body = JSON.stringify(eventEnvelope(eventId, { type: 'message', event_ts: event.ts, ...event }));
+    this.sentEvents.set(eventId, body);
+    return { ...(await this.send(body, 'application/json', signing)), eventId };
   }
 
   /**

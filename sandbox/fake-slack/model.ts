@@ -10,6 +10,11 @@ export const BOT = {
   appId: 'A0ORDERDESK',
 } as const;
 
+/** A person's DM with Order Desk: one per person, as conversations.open makes it. */
+export function directChannelOf(user: string): string {
+  return `D${user.slice(1)}`;
+}
+
 export interface FakeMessage {
   id: string;
   ts: string;

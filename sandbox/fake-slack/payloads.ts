@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { BOT, type FakeMessage } from './model.js';
+import { BOT, directChannelOf, type FakeMessage } from './model.js';
 
 // What Slack sends an app when someone acts, as plain functions from data to request bodies: the
 // slash command form, the interaction payloads (block_actions, message_action, view_submission) and
@@ -226,7 +226,7 @@ export function appHomeOpenedEvent(input: { user: string; tab: 'home' | 'message
   return eventEnvelope(input.eventId, {
     type: 'app_home_opened',
     user: input.user,
-    channel: `D${input.user}`,
+    channel: directChannelOf(input.user),
     tab: input.tab,
     event_ts: nowTs(),
   });

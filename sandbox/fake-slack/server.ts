@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { assistantMethods } from './assistant.js';
 import { APP_LEVEL_METHODS, authMethods } from './auth.js';
 import { chatMethods } from './chat.js';
 import { conversationsMethods } from './conversations.js';
@@ -41,8 +42,8 @@ import type { FakePanel } from './work-objects.js';
 //
 // This file only wires the parts: the HTTP server and its routes, authentication, faults and the
 // record of every call. What each Web API method does is in its family's file (chat, views, users,
-// conversations, files, functions, auth); the record itself is SlackState (state.ts); the driver
-// (driver.ts) is what a person in Slack does.
+// conversations, files, functions, auth, assistant); the record itself is SlackState (state.ts); the
+// driver (driver.ts) is what a person in Slack does.
 
 export { type FoundButton, findButton } from './buttons.js';
 export type {
@@ -66,6 +67,7 @@ const UPLOAD_PATH = '/upload/';
 
 const WEB_API = new Map<string, WebApiHandler>(
   Object.entries({
+    ...assistantMethods,
     ...authMethods,
     ...chatMethods,
     ...conversationsMethods,
@@ -176,6 +178,11 @@ export class FakeSlack extends SlackState {
   /** A person posts a message; links on the app's unfurl domains send it a signed link_shared. */
   postMessage(input: PostMessageInput): Promise<PostedMessage> {
     return this.driver.postMessage(input);
+  }
+
+  /** A message event (message.im) of any kind: the bot's own, an edit, one in a channel. */
+  sendMessageEvent(event: Record<string, unknown>): Promise<SendResult & { eventId: string }> {
+    return this.driver.sendMessageEvent(event);
   }
 
   /** A person types links into the composer (link_shared with source "composer"); nothing is posted. */

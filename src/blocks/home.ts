@@ -91,18 +91,25 @@ function spendBlocks(spend: SpendView, balance: BalanceState | undefined, option
   ];
 }
 
-function balanceBlocks(state: BalanceState | undefined, options: RenderOptions): Block[] {
-  const refresh = actions('home_balance', [button(ActionIds.refreshHome, 'Refresh', 'refresh')]);
+/** The balance as finance reads it: on the Home tab with Refresh, in a direct message without. */
+export function balanceBlocks(
+  state: BalanceState | undefined,
+  options: RenderOptions,
+  { refresh: withRefresh = true } = {},
+): Block[] {
+  const refresh = withRefresh
+    ? [actions('home_balance', [button(ActionIds.refreshHome, 'Refresh', 'refresh')])]
+    : [];
   if (!state) return [];
   if (state.kind === 'no_completed_order')
-    return [section(`${noCompletedOrderText(state)} It is read again when you refresh.`), refresh];
+    return [section(`${noCompletedOrderText(state)} It is read again when you refresh.`), ...refresh];
   if (state.kind === 'not_reported') {
     const trace = state.traceId ? ` Trace ID \`${escapeMrkdwn(state.traceId)}\`.` : '';
     return [
       section(
         `The balance is not available: the partner API reports it with the keys of a completed order, and its answer for order \`${escapeMrkdwn(state.orderId)}\` came without it.${trace} If this lasts, ask your account manager on the platform.`,
       ),
-      refresh,
+      ...refresh,
     ];
   }
   if (state.kind === 'error') {
@@ -114,10 +121,10 @@ function balanceBlocks(state: BalanceState | undefined, options: RenderOptions):
     return [
       ...failure,
       ...(state.last ? readingBlocks(state.last, options, 'Last good reading') : []),
-      refresh,
+      ...refresh,
     ];
   }
-  return [...readingBlocks(state.reading, options), refresh];
+  return [...readingBlocks(state.reading, options), ...refresh];
 }
 
 /** The balance read last: the reading itself, or the one an error state kept. */

@@ -1,20 +1,28 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
+import { type DirectMessageDeps, suggestPrompts } from '../../flows/direct-message.js';
 import { type HomeDeps, publishHome } from '../../flows/publish-home.js';
 import { isFirstDelivery } from '../first-delivery.js';
 import type { EventListenerDeps } from '../listener-deps.js';
 
-/** Publishes the Home tab when it is opened (this event also fires for the Messages tab: ignored). */
-export function appHomeOpened(deps: HomeDeps & EventListenerDeps) {
+/**
+ * Publishes the Home tab when it is opened; the Messages tab (this event with tab "messages") gets
+ * suggested prompts, which only a workspace with the agent messaging experience shows.
+ */
+export function appHomeOpened(deps: HomeDeps & DirectMessageDeps & EventListenerDeps) {
   return async ({
     event,
     body,
     client,
     context,
   }: SlackEventMiddlewareArgs<'app_home_opened'> & AllMiddlewareArgs) => {
-    if (event.tab !== 'home') return;
+    if (event.tab !== 'home' && event.tab !== 'messages') return;
     if (!(await isFirstDelivery(deps, { eventId: body.event_id, retryNum: context.retryNum }))) return;
-    await publishHome(deps, client, event.user).catch((error: unknown) => {
-      deps.logger.error({ error: (error as Error).message }, 'home publish failed');
+    const opened =
+      event.tab === 'home'
+        ? publishHome(deps, client, event.user)
+        : suggestPrompts(deps, client, event.user, event.channel);
+    await opened.catch((error: unknown) => {
+      deps.logger.error({ tab: event.tab, error: (error as Error).message }, 'app home opened: not handled');
     });
   };
 }

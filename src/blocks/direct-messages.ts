@@ -1,0 +1,112 @@
+import type { BalanceState } from '../finance/balance-reading.js';
+import { ActionIds } from './action-ids.js';
+import { typedText } from './format.js';
+import { balanceBlocks } from './home.js';
+import { context, section } from './primitives.js';
+import type { ExampleOrder, RenderOptions, SlackMessage } from './types.js';
+
+// What Order Desk answers in its Messages tab (a person's direct message to it), and the prompts it
+// suggests there. The answers to order text are `/order`'s own; these are the rest.
+
+/** A prompt offered when a person opens the Messages tab: its label, and the message it sends. */
+export interface SuggestedPrompt {
+  title: string;
+  message: string;
+}
+
+/** Slack shows at most four suggested prompts. */
+const MAX_PROMPTS = 4;
+
+/**
+ * What to try first, from a real order (never an invented one): its ID, its reference, its product,
+ * and the balance for finance (help for everyone else). Each message is read as its title says.
+ */
+export function suggestedPrompts(example: ExampleOrder | undefined, finance: boolean): SuggestedPrompt[] {
+  const prompts: SuggestedPrompt[] = [
+    ...(example ? [{ title: 'An order by its ID', message: example.id }] : []),
+    ...(example?.reference ? [{ title: 'An order by your reference', message: example.reference }] : []),
+    ...(example?.productTitle ? [{ title: 'Orders of a product', message: example.productTitle }] : []),
+  ];
+  const last = finance
+    ? { title: 'Account balance', message: 'balance' }
+    : { title: 'What can I ask?', message: 'help' };
+  return [...prompts.slice(0, MAX_PROMPTS - 1), last];
+}
+
+const KEYS_ELSEWHERE =
+  ':key: *Keys are never sent in direct messages.* Use `/order-keys` in any conversation (authorised agents only; only you see them, and every retrieval is audited).';
+
+/** The help: what a direct message can ask, with the example order's names when there is one. */
+export function renderDirectHelp(example: ExampleOrder | undefined): SlackMessage {
+  const names = example
+    ? `, e.g. ${typedText(example.id)}${example.reference ? ` or ${typedText(example.reference)}` : ''}`
+    : '';
+  return {
+    text: 'What you can ask Order Desk here',
+    blocks: [
+      section(
+        [
+          ':wave: *Ask Order Desk here, as you would with `/order`.* Write:',
+          `• an order ID or your reference${names}: the order’s card;`,
+          '• part of a reference or a product name (a few words): the matching orders;',
+          '• `balance`: the account balance and credit limit (finance only).',
+        ].join('\n'),
+      ),
+      section(KEYS_ELSEWHERE),
+      context(
+        'Answers come in a thread under your message, for you alone. To share an order, type `/order` in the channel.',
+      ),
+    ],
+  };
+}
+
+/** A direct message asking for keys: where keys are got instead, with the order named when it was. */
+export function renderKeysElsewhere(orderId: string | undefined): SlackMessage {
+  const typed = orderId ? ` For this order: \`/order-keys ${orderId}\`.` : '';
+  return {
+    text: 'Keys are never sent in direct messages: use /order-keys',
+    blocks: [section(`${KEYS_ELSEWHERE}${typed}`)],
+  };
+}
+
+/** "balance" from finance: the Home tab's figures, without its Refresh (asking again reads anew). */
+export function renderBalanceAnswer(state: BalanceState, options: RenderOptions): SlackMessage {
+  return {
+    text: 'Account balance',
+    blocks: [
+      section('*Account balance*'),
+      ...balanceBlocks(state, options, { refresh: false }),
+      context('The same figures as on the Home tab, with spend and runway.'),
+    ],
+  };
+}
+
+export function renderBalanceFinanceOnly(): SlackMessage {
+  return {
+    text: 'The balance is visible to finance only',
+    blocks: [section(':lock: The balance and credit limit are visible to finance only.')],
+  };
+}
+
+/**
+ * `/order`'s answer as a direct-message reply: no Share in channel (there is no channel here) and no
+ * Show keys (keys never come through the DM), and a line saying where those are.
+ */
+export function asDirectAnswer(message: SlackMessage): SlackMessage {
+  const hidden = (element: { action_id?: string }) =>
+    element.action_id === ActionIds.shareOrder || element.action_id === ActionIds.showKeys;
+  if (!message.blocks.some((block) => block.type === 'actions' && block.elements.some(hidden)))
+    return message;
+  const blocks = message.blocks
+    .map((block) =>
+      block.type === 'actions' ? { ...block, elements: block.elements.filter((e) => !hidden(e)) } : block,
+    )
+    .filter((block) => block.type !== 'actions' || block.elements.length > 0);
+  return {
+    ...message,
+    blocks: [
+      ...blocks,
+      context('To share an order, type `/order` in the channel; for its keys, `/order-keys`.'),
+    ],
+  };
+}

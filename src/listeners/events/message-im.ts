@@ -1,0 +1,44 @@
+import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
+import { renderNotice } from '../../blocks/index.js';
+import { answerDirectMessage, type DirectMessageDeps } from '../../flows/direct-message.js';
+import { slackErrorCode } from '../../services/slack-delivery.js';
+import { isFirstDelivery } from '../first-delivery.js';
+import type { EventListenerDeps } from '../listener-deps.js';
+
+/**
+ * A person wrote to Order Desk in its Messages tab (message.im): answered in the thread of their
+ * message, once whichever replica the delivery reaches. Only a person's new message in a direct
+ * message is ours: the bot's own, edits, deletions and every other subtype are left alone.
+ */
+export function messageIm(deps: DirectMessageDeps & EventListenerDeps) {
+  return async ({
+    event,
+    body,
+    client,
+    context,
+  }: SlackEventMiddlewareArgs<'message'> & AllMiddlewareArgs) => {
+    if (event.channel_type !== 'im' || event.subtype !== undefined || event.bot_id || !event.user) return;
+    if (!(await isFirstDelivery(deps, { eventId: body.event_id, retryNum: context.retryNum }))) return;
+    const message = await answerDirectMessage(deps, event.user, event.text ?? '').catch((error: unknown) => {
+      deps.logger.error(
+        { userId: event.user, error: (error as Error).message },
+        'unexpected error answering a direct message',
+      );
+      return renderNotice(':boom: *Something went wrong in Order Desk.* Please try again in a minute.');
+    });
+    try {
+      await client.chat.postMessage({
+        channel: event.channel,
+        thread_ts: event.thread_ts ?? event.ts,
+        text: message.text,
+        blocks: message.blocks,
+        unfurl_links: false,
+      });
+    } catch (error) {
+      deps.logger.warn(
+        { userId: event.user, error: slackErrorCode(error) },
+        'direct message answer not posted',
+      );
+    }
+  };
+}
