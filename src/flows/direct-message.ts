@@ -25,7 +25,7 @@ export type DirectAsk =
   | { kind: 'orders'; text: string };
 
 /** More words than this is a sentence, not an order ID, a reference or a product name: help. */
-export const MAX_SEARCH_WORDS = 8;
+const MAX_SEARCH_WORDS = 8;
 
 /**
  * Reads a direct message: "balance", a mention of keys, a greeting or a sentence (help), else the
@@ -47,7 +47,13 @@ export function readDirectMessage(raw: string): DirectAsk {
   const said = words.join(' ');
   if (/^(?:(?:the|our|my|account)\s+)?balance$/.test(said)) return { kind: 'balance' };
   if (words.some((word) => /^(?:keys?|licen[cs]es?)$/.test(word)))
-    return { kind: 'keys', orderId: text.split(' ').find((w) => /\d/.test(w) && isValidOrderId(w)) };
+    return {
+      kind: 'keys',
+      orderId: text
+        .split(' ')
+        .map((word) => word.replace(/[?!.,:;]+$/, ''))
+        .find((word) => /\d/.test(word) && isValidOrderId(word)),
+    };
   if (said === '' || /^(?:help|hi|hello|hey|thanks|thank you)$/.test(said) || words.length > MAX_SEARCH_WORDS)
     return { kind: 'help' };
   return { kind: 'orders', text };

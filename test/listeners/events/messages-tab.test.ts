@@ -89,7 +89,7 @@ describe('the Messages tab: a person writes to Order Desk directly', () => {
     const order = h.simulator.findOrder((o) => o.status === 'COMPLETED');
     if (!order) throw new Error('fixture');
     const keysBefore = keysRequests();
-    const { reply } = await ask(USERS.agent, `keys for ${order.id}`);
+    const { reply } = await ask(USERS.agent, `Keys for ${order.id}?`);
     const blocks = textOf(reply.blocks);
     expect(blocks).toContain('Keys are never sent in direct messages');
     expect(blocks).toContain(`/order-keys ${order.id}`);
