@@ -69,14 +69,14 @@ export function renderKeysElsewhere(orderId: string | undefined): SlackMessage {
   };
 }
 
-/** "balance" from finance: the Home tab's figures, without its Refresh (asking again reads anew). */
+/** "balance" from finance: the Home tab's figures (its cached reading), without its Refresh button. */
 export function renderBalanceAnswer(state: BalanceState, options: RenderOptions): SlackMessage {
   return {
     text: 'Account balance',
     blocks: [
       section('*Account balance*'),
       ...balanceBlocks(state, options, { refresh: false }),
-      context('The same figures as on the Home tab, with spend and runway.'),
+      context('The Home tab shows them with spend and runway; its Refresh reads them anew.'),
     ],
   };
 }
