@@ -1,8 +1,10 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App } from '@slack/bolt';
+import { TUNING } from '../config/index.js';
 import { within } from '../deadline.js';
 import { registerListeners } from '../listeners/index.js';
+import { mcpRoute } from '../mcp/route.js';
 import { revealRoutes } from '../reveal/routes.js';
 import { boltLogger } from './bolt-logger.js';
 import type { AppDeps } from './deps.js';
@@ -42,6 +44,7 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
   const { partner, tracker, metrics, delivery } = deps;
   const jobs = buildJobs(options, services);
   const { orderSync } = jobs;
+  const tuning = { ...TUNING, ...options.tuning };
 
   const app = new App({
     token: env.SLACK_BOT_TOKEN,
@@ -72,6 +75,13 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
       }),
       metricsRoute(metrics),
       ...revealRoutes(reveal),
+      mcpRoute({
+        deps,
+        state,
+        signingSecret: env.SLACK_SIGNING_SECRET,
+        perPersonPerMinute: tuning.slackbotCallsPerPersonPerMinute,
+        deadlineMs: tuning.slackbotDeadlineMs,
+      }),
     ],
   });
 

@@ -39,6 +39,7 @@ export interface AppMetrics {
   ordersRefused: Counter<'field'>;
   slackDeliveryRetries: Counter<'kind' | 'reason'>;
   workflowSteps: Counter<'step' | 'outcome'>;
+  slackbotToolCalls: Counter<'tool' | 'outcome'>;
   /** The gauges read these when scraped; set once the parts they read exist. */
   sources: MetricSources;
 }
@@ -269,6 +270,12 @@ export function createMetrics(): AppMetrics {
       name: 'order_desk_workflow_steps_total',
       help: 'Workflow Builder step runs, by step and outcome (ok, not_found, refused, bad_input, partner_failed, unavailable, error, duplicate)',
       labelNames: ['step', 'outcome'],
+      registers,
+    }),
+    slackbotToolCalls: new Counter({
+      name: 'order_desk_slackbot_tool_calls_total',
+      help: "Slackbot's tool calls (POST /mcp), by tool and outcome (ok, no_match, invalid_input, partner_error, unavailable, refused, no_identity, bad_identity, rate_limited, unknown_tool, error); tool none: refused before parsing (unsigned, too_large, not_json, timeout)",
+      labelNames: ['tool', 'outcome'],
       registers,
     }),
   };

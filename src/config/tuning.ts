@@ -33,6 +33,10 @@ export interface Tuning {
   orderReconcileHours: number;
   /** A Redis command not answered within this counts Redis as down until it answers again. */
   redisCommandTimeoutMs: number;
+  /** Slackbot's tool calls (POST /mcp) one person may make per minute, across replicas. */
+  slackbotCallsPerPersonPerMinute: number;
+  /** How long a request to /mcp may take, body and answer included, before it is answered with an error. */
+  slackbotDeadlineMs: number;
   /** Prefix of every Redis key (deployments sharing one Redis use a database number each in REDIS_URL). */
   redisPrefix: string;
 }
@@ -54,4 +58,7 @@ export const TUNING: Tuning = {
   orderReconcileHours: 24,
   redisCommandTimeoutMs: 1_000,
   redisPrefix: 'order-desk:',
+  slackbotCallsPerPersonPerMinute: 30,
+  // A partner request and its retries, then the copy standing in for a partner that did not answer.
+  slackbotDeadlineMs: 30_000,
 };

@@ -12,7 +12,7 @@ import {
 } from '../blocks/index.js';
 import { nextDay, startOfDay } from '../finance/calendar.js';
 import type { IndexSearch } from '../orders/order-index.js';
-import { MAX_SEARCH_LENGTH } from '../partner-api/index.js';
+import { MAX_SEARCH_LENGTH, type OrderSummary } from '../partner-api/index.js';
 import { indexCoverage } from './index-answers.js';
 import { renderOptions } from './render-options.js';
 
@@ -95,6 +95,8 @@ export function indexSearchOf(filters: SearchFilters, timeZone: string): Omit<In
 export interface SearchAnswer {
   kind: 'results' | 'no_match' | 'unavailable';
   message: SlackMessage;
+  /** The page's orders and the total, as data (Slackbot's search tool); absent when unavailable. */
+  found?: { orders: OrderSummary[]; total: number; totalAtLeast: boolean };
 }
 
 /** What Search orders needs: the modal, its checks, and the list from the order copy. */
@@ -129,9 +131,12 @@ export async function answerOrderFilters(
     }
     const options = renderOptions(deps);
     const input = { filters, coverage, timeZone: deps.reportTimeZone };
-    if (found.orders.length === 0) return { kind: 'no_match', message: renderSearchNoMatch(input, options) };
+    const data = { orders: found.orders, total: found.total, totalAtLeast: found.totalIsFloor ?? false };
+    if (found.orders.length === 0)
+      return { kind: 'no_match', message: renderSearchNoMatch(input, options), found: data };
     return {
       kind: 'results',
+      found: data,
       message: renderSearchResults(
         {
           ...input,

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { RateLimiterRes } from 'rate-limiter-flexible';
+import { readBody } from '../read-body.js';
 import type { SharedState } from '../state/index.js';
 import { REVEAL_PATH } from './links.js';
 import { REVEAL_PAGE_CSS, REVEAL_PAGE_HTML, REVEAL_PAGE_JS } from './page.js';
@@ -38,28 +39,6 @@ const IMAGE_CSP = "default-src 'none'; sandbox; frame-ancestors 'none'";
 function send(res: ServerResponse, status: number, type: string, body: string | Buffer, csp = PAGE_CSP) {
   res.writeHead(status, { ...COMMON_HEADERS, 'content-type': type, 'content-security-policy': csp });
   res.end(body);
-}
-
-/** The body as text, or 'too_large' (then the rest is not read), or undefined when the client went away. */
-function readBody(req: IncomingMessage): Promise<string | 'too_large' | undefined> {
-  const declared = Number(req.headers['content-length'] ?? 0);
-  if (declared > MAX_BODY) return Promise.resolve('too_large');
-  return new Promise((resolve) => {
-    let size = 0;
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY) {
-        req.removeAllListeners('data');
-        req.pause();
-        resolve('too_large');
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', () => resolve(undefined));
-  });
 }
 
 /**
@@ -165,7 +144,7 @@ async function handleReveal(
       );
       return;
     }
-    const raw = await readBody(req);
+    const raw = await readBody(req, MAX_BODY);
     if (raw === 'too_large') {
       deps.onRefused('body_too_large');
       res.setHeader('connection', 'close');

@@ -1,0 +1,378 @@
+import { z } from 'zod';
+import type { AppDeps } from '../app/deps.js';
+import { formatMoney, formatRunway } from '../blocks/format.js';
+import { balanceBlocks, spendBlocks } from '../blocks/home.js';
+import {
+  type Block,
+  isCalendarDay,
+  renderNoMatch,
+  renderNotice,
+  renderOrderCard,
+  renderPartnerError,
+  renderResultList,
+  SEARCH_STATUSES,
+  type SlackMessage,
+  stampedFromIndex,
+} from '../blocks/index.js';
+import { recentOrdersBlocks } from '../blocks/messages.js';
+import { header } from '../blocks/primitives.js';
+import type { BalanceReading, BalanceState } from '../finance/balance-reading.js';
+import { lastDays, runwayDays } from '../finance/spend.js';
+import { findExactOrder } from '../flows/find-order.js';
+import { recentOrders } from '../flows/recent-orders.js';
+import { cardOptions, renderOptions } from '../flows/render-options.js';
+import { answerOrderFilters, checkSearchForm } from '../flows/search-orders.js';
+import {
+  isPartnerApiError,
+  MAX_SEARCH_LENGTH,
+  type OrderSummary,
+  type PartnerApiError,
+} from '../partner-api/index.js';
+import { statusLabel } from '../partner-api/statuses.js';
+import { cutToLength } from '../text/cut.js';
+
+// Slackbot's tools: each calls the flow its command calls and renders with the same builders, so an
+// answer in Slackbot looks like the command's. Each gives words for the model, data (the output
+// schema) and the blocks a person sees. No tool reads keys: the finance tool's balance is the only
+// figure that comes from the keys endpoint (services/balance.ts drops the keys at once).
+
+export type ToolOutcome = 'ok' | 'no_match' | 'invalid_input' | 'partner_error' | 'unavailable';
+
+export interface ToolAnswer {
+  outcome: ToolOutcome;
+  /** What the model reads. */
+  text: string;
+  /** What a person sees. */
+  message: SlackMessage;
+  /** The structured content; absent on an error. */
+  data?: Record<string, unknown>;
+}
+
+/** Who may call a tool: as `/order` (canUseOrders) or as the Home tab's finance part (isFinance). */
+export type ToolAccess = 'orders' | 'finance';
+
+const order = z.object({
+  id: z.string(),
+  reference: z.string().nullable().describe("The customer's reference, when the order has one"),
+  status: z.string().describe('In words, e.g. Completed, Processing, Refunded'),
+  amount: z.number().nullable(),
+  item: z.string().nullable().describe('The product title'),
+  quantity: z.number().nullable(),
+  createdAt: z.string().nullable().describe('ISO 8601'),
+});
+const orders = z.array(order);
+const day = z.string().refine(isCalendarDay, 'Write a day as YYYY-MM-DD, e.g. 2026-06-30.');
+const amount = z.number().min(0, 'An amount cannot be negative.');
+
+function orderData(summary: OrderSummary): z.infer<typeof order> {
+  return {
+    id: summary.id,
+    reference: summary.referenceId,
+    status: statusLabel(summary.status),
+    amount: summary.item.amount,
+    item: summary.item.title,
+    quantity: summary.item.quantity,
+    createdAt: summary.createdAt,
+  };
+}
+
+function orderLine(summary: OrderSummary, currency: string | undefined): string {
+  const quantity = summary.item.quantity === null ? '' : ` × ${summary.item.quantity}`;
+  return `- ${summary.id} (reference ${summary.referenceId ?? 'none'}): ${statusLabel(summary.status)}, ${formatMoney(summary.item.amount, currency)}, ${cutToLength(summary.item.title ?? 'untitled item', 200)}${quantity}, created ${summary.createdAt ?? 'at an unknown time'}`;
+}
+
+function failureText(error: PartnerApiError): string {
+  return `${error.userMessage}${error.traceId ? ` (partner trace ID ${error.traceId})` : ''}`;
+}
+
+function partnerFailed(error: PartnerApiError, what: string, message: SlackMessage): ToolAnswer {
+  return { outcome: 'partner_error', text: `Order Desk could not ${what}: ${failureText(error)}`, message };
+}
+
+export const TOOLS = {
+  find_order: {
+    access: 'orders',
+    config: {
+      title: 'Find an order',
+      description:
+        'Finds one partner order by its exact order ID (e.g. PO-2026-000418) or customer reference and gives its status, amount, product, quantity and creation time, as /order does. Several orders sharing a reference are listed. It never gives digital keys or key links: people get keys with /order-keys in Slack.',
+      inputSchema: {
+        query: z
+          .string()
+          .trim()
+          .min(1, 'Give an order ID or reference.')
+          .max(MAX_SEARCH_LENGTH, `An order ID or reference has at most ${MAX_SEARCH_LENGTH} characters.`)
+          .describe('The exact order ID or customer reference'),
+      },
+      outputSchema: {
+        match: z.enum(['one', 'several', 'none']),
+        orders,
+        fromCopy: z
+          .boolean()
+          .describe(
+            "Read from Order Desk's copy of the order history because the partner API is not answering",
+          ),
+      },
+    },
+    async answer(deps: AppDeps, { query }: { query: string }, userId: string): Promise<ToolAnswer> {
+      const found = await findExactOrder(deps, query, { where: 'slackbot', userId });
+      if (found.kind === 'failed')
+        return partnerFailed(found.error, `look ${query} up`, renderPartnerError(found.error, query));
+      if (found.kind === 'none') {
+        const message = renderNoMatch(query, 0, found.traceId, await deps.orderExamples.current());
+        const text = `No order has the ID or reference "${query}". search_orders finds orders by part of an ID, reference or product title.`;
+        return { outcome: 'no_match', text, message, data: { match: 'none', orders: [], fromCopy: false } };
+      }
+      const listed = found.kind === 'several' ? found.orders : [found.order];
+      const lines = listed.map((summary) => orderLine(summary, deps.currency)).join('\n');
+      if (found.kind === 'several') {
+        const message = renderResultList(
+          { query, orders: found.orders, hits: found.orders.length, offset: 0 },
+          renderOptions(deps),
+        );
+        const data = { match: 'several', orders: listed.map(orderData), fromCopy: false };
+        return { outcome: 'ok', text: `${listed.length} orders have "${query}":\n${lines}`, message, data };
+      }
+      // Shown as a card shared in a channel is: no Share, no Show keys.
+      const card = renderOrderCard(found.order, { ...cardOptions(deps), variant: 'shared' });
+      const stale =
+        found.fromCopy && found.failure ? { coverage: found.coverage, failure: found.failure } : undefined;
+      const message = stale
+        ? stampedFromIndex(card, stale.coverage, renderOptions(deps), stale.failure)
+        : card;
+      const note = stale
+        ? `\nThe partner API is not answering (${failureText(stale.failure)}): this is Order Desk's copy of the order history, last read from the partner ${stale.coverage.syncedAt}.`
+        : '';
+      const data = { match: 'one', orders: listed.map(orderData), fromCopy: stale !== undefined };
+      return { outcome: 'ok', text: `The order:\n${lines}${note}`, message, data };
+    },
+  },
+  search_orders: {
+    access: 'orders',
+    config: {
+      title: 'Search orders',
+      description:
+        "Searches Order Desk's copy of the partner order history by text (part of an order ID, reference or product title), status, creation days and amount, as Search orders does, and gives the newest 10 matches and how many match in all. Give at least one filter. It never gives digital keys or key links.",
+      inputSchema: {
+        text: z
+          .string()
+          .max(MAX_SEARCH_LENGTH, `The search text has at most ${MAX_SEARCH_LENGTH} characters.`)
+          .optional()
+          .describe('Part of an order ID, reference or product title, e.g. Elden Ring'),
+        statuses: z
+          .array(z.enum(Object.keys(SEARCH_STATUSES) as [string, ...string[]]))
+          .max(Object.keys(SEARCH_STATUSES).length)
+          .optional(),
+        from: day.optional().describe('Created on or after this day (YYYY-MM-DD, in the report time zone)'),
+        to: day.optional().describe('Created on or before this day, included (YYYY-MM-DD)'),
+        minAmount: amount.optional(),
+        maxAmount: amount.optional(),
+      },
+      outputSchema: {
+        total: z.number().describe('How many orders match in all'),
+        totalIsAtLeast: z.boolean().describe('The total is a floor: at least that many match'),
+        orders: orders.describe('The newest 10 matches, newest first'),
+      },
+    },
+    async answer(
+      deps: AppDeps,
+      input: {
+        text?: string | undefined;
+        statuses?: string[] | undefined;
+        from?: string | undefined;
+        to?: string | undefined;
+        minAmount?: number | undefined;
+        maxAmount?: number | undefined;
+      },
+    ): Promise<ToolAnswer> {
+      const checked = checkSearchForm({
+        ...input,
+        minAmount: input.minAmount?.toString(),
+        maxAmount: input.maxAmount?.toString(),
+      });
+      if (!checked.ok) {
+        const text = `The search was not run: ${Object.values(checked.errors).join(' ')}`;
+        return { outcome: 'invalid_input', text, message: renderNotice(text) };
+      }
+      const answer = await answerOrderFilters(deps, checked.filters, 0);
+      if (!answer.found)
+        return {
+          outcome: 'unavailable',
+          text: "Order Desk's copy of the order history is not available right now, so it cannot search; find_order still finds an order by its exact ID or reference.",
+          message: answer.message,
+        };
+      const { found } = answer;
+      const total = `${found.total}${found.totalAtLeast ? ' or more' : ''}`;
+      const lines = found.orders.map((summary) => orderLine(summary, deps.currency)).join('\n');
+      return {
+        outcome: answer.kind === 'results' ? 'ok' : 'no_match',
+        text: found.orders.length
+          ? `${total} orders match; the newest ${found.orders.length}:\n${lines}`
+          : 'No order matches.',
+        message: answer.message,
+        data: { total: found.total, totalIsAtLeast: found.totalAtLeast, orders: found.orders.map(orderData) },
+      };
+    },
+  },
+  recent_orders: {
+    access: 'orders',
+    config: {
+      title: 'Newest orders',
+      description:
+        'Gives the newest partner orders (the 5 most recent), as /order with no text and the Home tab show them. It never gives digital keys or key links.',
+      inputSchema: {},
+      outputSchema: {
+        orders,
+        fromCopy: z.boolean().describe("Read from Order Desk's copy: the partner API is not answering"),
+      },
+    },
+    async answer(deps: AppDeps, _input: unknown, userId: string): Promise<ToolAnswer> {
+      const recent = await recentOrders(deps, { where: 'slackbot', userId });
+      const message = {
+        text: 'The most recent orders',
+        blocks: [header('Most recent orders'), ...recentOrdersBlocks(recent, renderOptions(deps))],
+      };
+      if (isPartnerApiError(recent)) return partnerFailed(recent, 'read the newest orders', message);
+      const lines = recent.orders.map((summary) => orderLine(summary, deps.currency)).join('\n');
+      const from = recent.fromCopy
+        ? `\nThe partner API is not answering (${failureText(recent.fromCopy.failure)}): these come from Order Desk's copy of the order history.`
+        : '';
+      return {
+        outcome: recent.orders.length ? 'ok' : 'no_match',
+        text: recent.orders.length
+          ? `The newest orders, newest first:\n${lines}${from}`
+          : 'There are no orders yet.',
+        message,
+        data: { orders: recent.orders.map(orderData), fromCopy: recent.fromCopy !== undefined },
+      };
+    },
+  },
+  account_finances: {
+    access: 'finance',
+    config: {
+      title: 'Balance, spend and runway (finance)',
+      description:
+        "For finance only: the partner account's balance, credit limit and available funds, the spend on completed orders per day over the last days (at most 30), and the runway (how long the available funds last at the last 7 days' average daily spend), as the Home tab shows them. Refused to anyone not in finance. It never gives digital keys.",
+      inputSchema: {
+        days: z
+          .number()
+          .int()
+          .min(1, 'At least 1 day.')
+          .max(30, 'Order Desk keeps daily spend for the last 30 days.')
+          .optional()
+          .describe('How many of the last days to give the daily spend of (default 30)'),
+      },
+      outputSchema: {
+        currency: z.string().nullable(),
+        balance: z
+          .object({
+            balance: z.number().nullable(),
+            creditLimit: z.number().nullable(),
+            availableFunds: z.number().nullable().describe('Balance + credit limit'),
+            readAt: z.string(),
+            current: z.boolean().describe('False: the last good reading, the latest read failed'),
+          })
+          .nullable(),
+        spend: z
+          .object({
+            daily: z.array(z.object({ day: z.string(), amount: z.number() })).describe('Oldest first'),
+            today: z.number(),
+            last7Days: z.number(),
+            last30Days: z.number(),
+            averagePerDay: z.number().describe('The last 7 days divided by 7'),
+            runwayDays: z.number().nullable().describe('Available funds ÷ average per day; null: no spend'),
+            computedAt: z.string(),
+            timeZone: z.string(),
+          })
+          .nullable()
+          .describe('Null while the figures are being computed'),
+      },
+    },
+    async answer(deps: AppDeps, { days = 30 }: { days?: number | undefined }, userId: string) {
+      return financeAnswer(deps, days, userId);
+    },
+  },
+} as const;
+
+export type ToolName = keyof typeof TOOLS;
+
+/** The last balance read: the reading itself, or the one an error state kept (the runway uses it). */
+function lastReading(state: BalanceState): { reading: BalanceReading; current: boolean } | undefined {
+  if (state.kind === 'reading') return { reading: state.reading, current: true };
+  if (state.kind === 'error' && state.last) return { reading: state.last, current: false };
+  return undefined;
+}
+
+function balanceProblem(state: BalanceState): string | undefined {
+  if (state.kind === 'no_completed_order') return 'No completed order was found to read the balance with.';
+  if (state.kind === 'not_reported') return "The partner's answer came without the balance.";
+  if (state.kind === 'error') return `The balance could not be read: ${failureText(state.error)}`;
+  return undefined;
+}
+
+async function financeAnswer(deps: AppDeps, days: number, userId: string): Promise<ToolAnswer> {
+  const [state, spend] = await Promise.all([deps.balance.current(), deps.spend.snapshot()]);
+  // As a Home open does: figures missing or older than the watch's interval are computed again in
+  // the background (tracked, so a stop waits for it); this answer says so and never waits for a scan.
+  void deps.tracker.track(
+    deps.spend.refreshInBackground({ maxAgeMs: deps.financeRefreshMs }, `slackbot:${userId}`, async () => {}),
+  );
+  const options = renderOptions(deps);
+  const money = (value: number | null) => formatMoney(value, deps.currency);
+  const last = lastReading(state);
+  const available =
+    last && last.reading.balance !== null ? last.reading.balance + (last.reading.creditLimit ?? 0) : null;
+  const figures = spend.figures;
+  const lines = [
+    balanceProblem(state),
+    last &&
+      `${last.current ? 'Balance' : 'Last good reading: balance'} ${money(last.reading.balance)}, credit limit ${money(last.reading.creditLimit)}, available funds ${money(available)} (balance + credit limit), read ${last.reading.readAt.toISOString()}.`,
+  ];
+  let spendData: Record<string, unknown> | null = null;
+  if (figures) {
+    const runway = runwayDays(available, figures.averagePerDay);
+    const labels = lastDays(new Date(figures.computedAt), figures.timeZone);
+    const daily = figures.daily.map((value, i) => ({ day: labels[i] ?? '', amount: value })).slice(-days);
+    const { today, last7Days, last30Days, averagePerDay, computedAt, timeZone } = figures;
+    spendData = {
+      daily,
+      today,
+      last7Days,
+      last30Days,
+      averagePerDay,
+      runwayDays: runway,
+      computedAt,
+      timeZone,
+    };
+    lines.push(
+      `Spend on completed orders (days in ${figures.timeZone}, computed ${figures.computedAt}): today ${money(figures.today)}, last 7 days ${money(figures.last7Days)}, last 30 days ${money(figures.last30Days)}, ${money(figures.averagePerDay)} a day on average over the last 7 days.`,
+      `Runway: ${available === null ? 'unknown (no balance read yet)' : formatRunway(runway)}, at that average.`,
+      `Daily spend, oldest first: ${daily.map((entry) => `${entry.day} ${money(entry.amount)}`).join('; ')}.`,
+    );
+  } else lines.push('Spend and runway are being computed from the order history; ask again in a minute.');
+  if (spend.failure) lines.push(`The order history could not be read: ${failureText(spend.failure.error)}`);
+  const blocks: Block[] = [
+    header('Account balance'),
+    ...balanceBlocks(state, options, { refresh: false }),
+    ...spendBlocks(spend, state, options),
+  ];
+  return {
+    // What could not be read is said in words beside what could: an answer, not a failed call.
+    outcome: 'ok',
+    text: lines.filter(Boolean).join('\n'),
+    message: { text: 'Account balance, spend and runway', blocks },
+    data: {
+      currency: deps.currency ?? null,
+      balance: last
+        ? {
+            balance: last.reading.balance,
+            creditLimit: last.reading.creditLimit,
+            availableFunds: available,
+            readAt: last.reading.readAt.toISOString(),
+            current: last.current,
+          }
+        : null,
+      spend: spendData,
+    },
+  };
+}
