@@ -50,7 +50,11 @@ function spendFailureBlocks(failure: NonNullable<SpendView['failure']>, options:
 }
 
 /** Spend, runway and a 30-day sparkline, for finance. Never waits for a scan: old figures say their age. */
-export function spendBlocks(spend: SpendView, balance: BalanceState | undefined, options: RenderOptions): Block[] {
+export function spendBlocks(
+  spend: SpendView,
+  balance: BalanceState | undefined,
+  options: RenderOptions,
+): Block[] {
   const heading = header('Spend and runway');
   const { figures, failure } = spend;
   if (!figures)
