@@ -51,6 +51,15 @@ export function manifestSettingsFrom(env: Record<string, string | undefined>): M
     if (error instanceof ConfigError) throw new ManifestError(error.problems);
     throw error;
   }
+  // The docs' examples would make a manifest for somebody else's address, silently.
+  const examples = [
+    parsed.PUBLIC_URL?.includes('//order-desk.example.com') && 'PUBLIC_URL',
+    parsed.ORDER_LINK_TEMPLATE?.includes('//partner.example.com') && 'ORDER_LINK_TEMPLATE',
+  ].filter((name): name is string => Boolean(name));
+  if (examples.length > 0)
+    throw new ManifestError(
+      examples.map((name) => `${name} still holds the example address from .env.example: set your own`),
+    );
   const lists = parsed as Record<string, unknown>;
   return {
     socketMode: parsed.SLACK_APP_TOKEN !== undefined && 'SLACK_APP_TOKEN',
@@ -178,10 +187,16 @@ export function manifestFor(template: string, settings: ManifestSettings, versio
 }
 
 function main(): void {
-  // --socket-mode: a first install in Socket Mode, before the app and its app-level token exist.
-  const { values } = parseArgs({ options: { out: { type: 'string' }, 'socket-mode': { type: 'boolean' } } });
   loadDotEnv();
   try {
+    // --socket-mode: a first install in Socket Mode, before the app and its app-level token exist.
+    const { values } = (() => {
+      try {
+        return parseArgs({ options: { out: { type: 'string' }, 'socket-mode': { type: 'boolean' } } });
+      } catch (error) {
+        throw new ManifestError([`${(error as Error).message} (it takes --out FILE and --socket-mode)`]);
+      }
+    })();
     const settings = manifestSettingsFrom(process.env);
     if (values['socket-mode'] && !settings.socketMode) settings.socketMode = '--socket-mode';
     const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {

@@ -365,6 +365,18 @@ describe('npm run manifest', () => {
     ]);
   });
 
+  it('refuses the example addresses of .env.example: a manifest for somebody else’s address', () => {
+    expect(
+      problemsOf({
+        PUBLIC_URL: 'https://order-desk.example.com',
+        ORDER_LINK_TEMPLATE: 'https://partner.example.com/orders/{id}',
+      }),
+    ).toEqual([
+      'PUBLIC_URL still holds the example address from .env.example: set your own',
+      'ORDER_LINK_TEMPLATE still holds the example address from .env.example: set your own',
+    ]);
+  });
+
   it('needs none of the other settings: a manifest before there are tokens', () => {
     // No partner settings, no bot token, no signing secret, and a setting the manifest does not read
     // that the app would refuse.

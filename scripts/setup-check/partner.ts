@@ -124,7 +124,7 @@ function partnerFailure(what: string, error: unknown): Finding {
           'the key of this PARTNER_API_BASE_URL.',
       );
     case 'timeout':
-      return fix(`${what}: no answer within PARTNER_API_TIMEOUT_MS${trace}. Check PARTNER_API_BASE_URL.`);
+      return fix(`${what}: no answer within 10 s${trace}. Check PARTNER_API_BASE_URL.`);
     case 'invalid_response':
       return fix(
         `${what}: the answer is not the partner API's${status}${trace}. Check PARTNER_API_BASE_URL.`,

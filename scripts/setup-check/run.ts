@@ -73,7 +73,7 @@ export async function runCheck(
     checkPartner(partner, env),
     checkSlack(slack, env, expectedBotScopes(env)),
   ]);
-  const findings = [...partnerFindings, ...checkSettings(env, raw), ...slackFindings];
+  const findings = [...partnerFindings, ...checkSettings(env), ...slackFindings];
   for (const finding of findings) write(withoutSecrets(formatFinding(finding), secrets));
   write(summaryLine(findings));
   return exitCodeOf(findings);

@@ -49,7 +49,7 @@ export async function checkSlack(
     )
       return [
         fix(
-          `Slack refused SLACK_BOT_TOKEN (${code}): copy the Bot User OAuth Token again (Install App), ` +
+          `Slack refused SLACK_BOT_TOKEN (${code}): copy the Bot User OAuth Token again (OAuth & Permissions), ` +
             'or reinstall the app if it was removed.',
         ),
       ];
@@ -57,7 +57,9 @@ export async function checkSlack(
   }
   if (!auth.bot_id)
     return [
-      fix('SLACK_BOT_TOKEN is not a bot token: use the Bot User OAuth Token (xoxb-…), under Install App.'),
+      fix(
+        'SLACK_BOT_TOKEN is not a bot token: use the Bot User OAuth Token (xoxb-…), under OAuth & Permissions.',
+      ),
     ];
   const findings = [
     ok(`The bot token works: @${auth.user ?? auth.user_id} in the workspace ${auth.team ?? auth.team_id}.`),

@@ -101,8 +101,8 @@ const slack = group(
     ),
     SLACK_SIGNING_SECRET: optionalText('required in HTTP mode').doc(
       '_Basic Information_ → _Signing Secret_: verifies that requests come from Slack. ' +
-        'Required unless `SLACK_APP_TOKEN` is set (Socket Mode). A placeholder, an example or an empty ' +
-        'value stops start-up, as for every secret.',
+        "Required unless `SLACK_APP_TOKEN` is set (Socket Mode), where Slackbot's tools still need it. " +
+        'A placeholder, an example or an empty value stops start-up, as for every secret.',
       { secret: true, example: 'your-signing-secret', setInExample: true },
     ),
     SLACK_APP_TOKEN: optionalMatching(

@@ -78,7 +78,7 @@ export class SettingKind<S extends z.ZodType> {
 export function placeholderProblem(value: string, example: string | undefined): string | undefined {
   if (value.trim() === '') return 'is set but empty: set the real value, or remove the line';
   if (/your-/i.test(value) || value === example)
-    return 'still holds the example value from .env.example or the docs: set the real value';
+    return 'still holds the example value from .env.example or the docs: set the real value, or remove the line';
   return undefined;
 }
 

@@ -66,15 +66,15 @@ describe('the bot token scopes against the manifest', () => {
 });
 
 describe('the settings left at a default that looks right', () => {
-  it('asks to decide on CURRENCY and REPORT_TIMEZONE when they are unset', () => {
-    const findings = checkSettings({ CURRENCY: undefined, REPORT_TIMEZONE: 'UTC' }, {});
+  it('asks to decide on CURRENCY unset and on days in UTC (the default, as .env.example writes it)', () => {
+    const findings = checkSettings({ CURRENCY: undefined, REPORT_TIMEZONE: 'UTC' });
     expect(findings.map((finding) => finding.verdict)).toEqual(['decide', 'decide']);
     expect(findings[0]?.text).toMatch(/^CURRENCY is not set/);
-    expect(findings[1]?.text).toMatch(/^REPORT_TIMEZONE is not set/);
+    expect(findings[1]?.text).toMatch(/^REPORT_TIMEZONE is UTC/);
   });
 
-  it('takes UTC set on purpose as decided', () => {
-    const findings = checkSettings({ CURRENCY: 'EUR', REPORT_TIMEZONE: 'UTC' }, { REPORT_TIMEZONE: 'UTC' });
+  it('takes a currency and another time zone as decided', () => {
+    const findings = checkSettings({ CURRENCY: 'EUR', REPORT_TIMEZONE: 'Europe/Berlin' });
     expect(findings.map((finding) => finding.verdict)).toEqual(['ok', 'ok']);
   });
 });
