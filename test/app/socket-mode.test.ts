@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeSlack, startFakeSlack } from '../../sandbox/fake-slack/server.js';
+import { signedHeaders } from '../../sandbox/fake-slack/signing.js';
 import type { PartnerSimulator } from '../../sandbox/simulator/server.js';
 import { buildOrderDesk, type OrderDesk } from '../../src/app/create-app.js';
 import { AppEnvSchema, parseEnv } from '../../src/config/index.js';
@@ -92,6 +93,20 @@ describe('Socket Mode (SLACK_APP_TOKEN set)', () => {
       });
       expect({ from, status: answer.status }).toEqual({ from, status: 400 });
     }
+  });
+
+  it("serves POST /mcp on PORT, and without a signing secret refuses it (Slackbot's tools need SLACK_SIGNING_SECRET)", async () => {
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    const response = await fetch(`http://127.0.0.1:${healthPort}/mcp`, {
+      method: 'POST',
+      headers: {
+        accept: 'application/json, text/event-stream',
+        ...signedHeaders(SIGNING_SECRET, body, 'application/json'),
+      },
+      body,
+    });
+    expect(response.status).toBe(401);
+    expect(await response.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32600 }, id: null });
   });
 
   it('serves /healthz on PORT', async () => {
