@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { isMap, isScalar, isSeq, parseDocument, type YAMLMap, type YAMLSeq } from 'yaml';
 import { z } from 'zod';
 import { ACCESS_SETTINGS, AppEnvSchema, ConfigError, loadDotEnv, parseEnv } from '../src/config/index.js';
+import { MCP_PATH } from '../src/mcp/route.js';
 
 // `npm run manifest`: the Slack app manifest for this deployment, from the template manifest.yml and
 // the settings the manifest depends on. Re-pasting the template after an upgrade would undo Socket
@@ -84,6 +85,11 @@ function requestUrlOf(settings: ManifestSettings): string | undefined {
   return `${settings.publicUrl}/slack/events`;
 }
 
+/** Slackbot's tools are HTTPS requests to the app in both modes: without an https PUBLIC_URL, none. */
+function mcpUrlOf(settings: ManifestSettings): string | undefined {
+  return settings.publicUrl?.startsWith('https://') ? `${settings.publicUrl}${MCP_PATH}` : undefined;
+}
+
 function unfurlDomainOf(template: string): string {
   const host = new URL(template.replace('{id}', 'ORDER-ID')).hostname;
   // The app accepts localhost links for trying it out; Slack unfurls only real domains.
@@ -122,6 +128,9 @@ function header(settings: ManifestSettings, version: string): string {
     settings.usergroupSettings.length > 0
       ? `usergroups:read for ${settings.usergroupSettings.join(', ')}`
       : 'no user group in the access settings: no usergroups:read',
+    mcpUrlOf(settings)
+      ? "Slackbot's tools at <PUBLIC_URL>/mcp (needs SLACK_SIGNING_SECRET in both modes)"
+      : "PUBLIC_URL is unset or not https: no Slackbot's tools (mcp_servers, mcp:connect)",
   ];
   return [
     ` Order Desk ${version}: the Slack app manifest for this deployment, written by \`npm run manifest\` from`,
@@ -178,6 +187,13 @@ export function manifestFor(template: string, settings: ManifestSettings, versio
   }
   // usergroups.users.list is called only for a configured group; adding one later means re-running this.
   if (settings.usergroupSettings.length === 0) withoutItems(scopes, ['usergroups:read']);
+  // Slack reaches the tools at their own URL whatever the mode; without one, no tools and no scope.
+  const mcpUrl = mcpUrlOf(settings);
+  if (mcpUrl) doc.setIn(['mcp_servers', 'order_desk', 'url'], mcpUrl);
+  else {
+    root.delete('mcp_servers');
+    withoutItems(scopes, ['mcp:connect']);
+  }
 
   // The template's header is about the template; this one says what the output was made from.
   const first = root.items[0]?.key;

@@ -13,6 +13,7 @@ import { COMMANDS } from '../src/listeners/commands/index.js';
 import { EVENTS } from '../src/listeners/events/index.js';
 import { FUNCTIONS } from '../src/listeners/functions/index.js';
 import { SHORTCUTS } from '../src/listeners/shortcuts/index.js';
+import { MCP_PATH } from '../src/mcp/route.js';
 
 // The scope each Web API method the code calls needs. A new call that is missing here fails the test,
 // so nobody adds a call without deciding its scope (and the manifest with it).
@@ -87,6 +88,8 @@ interface Variant {
   /** The unfurl domains expected; undefined: no order links (no unfurls, no Work Objects). */
   unfurlDomains: RegExp | undefined;
   usergroups: boolean;
+  /** Slackbot's tools' URL; undefined: no tools (no https PUBLIC_URL). */
+  mcpUrl: string | undefined;
 }
 
 const generated = (env: Record<string, string>) => parse(manifestFor(template, manifestSettingsFrom(env)));
@@ -99,6 +102,7 @@ const VARIANTS: Variant[] = [
     socketMode: false,
     unfurlDomains: /^(?:[a-z0-9-]+\.)+[a-z]{2,}$/,
     usergroups: true,
+    mcpUrl: 'https://order-desk.example.com/mcp',
   },
   {
     name: 'npm run manifest: HTTP mode, order links, a user group',
@@ -111,6 +115,7 @@ const VARIANTS: Variant[] = [
     socketMode: false,
     unfurlDomains: /^portal\.partner-orders\.test$/,
     usergroups: true,
+    mcpUrl: 'https://desk.acme-support.test/mcp',
   },
   {
     name: 'npm run manifest: HTTP mode under a path, no order links, no user groups',
@@ -119,6 +124,7 @@ const VARIANTS: Variant[] = [
     socketMode: false,
     unfurlDomains: undefined,
     usergroups: false,
+    mcpUrl: 'https://tools.acme-support.test/order-desk/mcp',
   },
   {
     name: 'npm run manifest: Socket Mode, order links, no user groups',
@@ -130,6 +136,7 @@ const VARIANTS: Variant[] = [
     socketMode: true,
     unfurlDomains: /^orders\.partner-orders\.test$/,
     usergroups: false,
+    mcpUrl: undefined,
   },
   {
     name: 'npm run manifest: Socket Mode (and a PUBLIC_URL for image keys), no order links, user groups',
@@ -142,6 +149,8 @@ const VARIANTS: Variant[] = [
     socketMode: true,
     unfurlDomains: undefined,
     usergroups: true,
+    // Slackbot's tools are HTTPS requests to the app even in Socket Mode.
+    mcpUrl: 'https://desk.acme-support.test/mcp',
   },
 ];
 
@@ -252,7 +261,7 @@ describe.each(VARIANTS)('$name matches the code', (variant) => {
       ...(links ? [] : [...LINK_METHODS, ...LINK_EVENTS]),
       ...(variant.usergroups ? [] : USERGROUP_METHODS),
     ]);
-    const needed = new Set<string>(['commands']);
+    const needed = new Set<string>(['commands', ...(variant.mcpUrl ? ['mcp:connect'] : [])]);
     for (const method of called)
       if (!unused.has(method)) for (const scope of SCOPE_OF_METHOD[method] ?? []) needed.add(scope);
     expect([...EVENTS].sort()).toEqual(Object.keys(SCOPE_OF_EVENT).sort());
@@ -287,6 +296,21 @@ describe.each(VARIANTS)('$name matches the code', (variant) => {
     // entity.presentDetails fails with missing_interactivity_url without interactivity, and panel
     // clicks come there (over the socket in Socket Mode).
     expect(manifest.settings.interactivity.is_enabled).toBe(true);
+  });
+
+  it("declares Slackbot's tools where the app serves them, with Slack identity auth, or none without a URL", () => {
+    // The route is registered, at the path the manifest names.
+    expect(source).toMatch(/\bmcpRoute\(\{/);
+    if (!variant.mcpUrl) {
+      expect(manifest).not.toHaveProperty('mcp_servers');
+      return;
+    }
+    expect(manifest.mcp_servers).toEqual({
+      order_desk: { url: variant.mcpUrl, auth_type: 'slack_identity_auth' },
+    });
+    expect(new URL(variant.mcpUrl).pathname.endsWith(MCP_PATH)).toBe(true);
+    // Slack's limits: at most 20 servers, a URL of at most 500 characters.
+    expect(variant.mcpUrl.length).toBeLessThanOrEqual(500);
   });
 
   it('turns on the Home tab and the bot user', () => {
@@ -456,6 +480,8 @@ describe('npm run manifest, as a command', () => {
     );
     expect(manifest.features.unfurl_domains).toEqual(['portal.partner-orders.test']);
     expect(manifest.settings.socket_mode_enabled).toBe(false);
+    expect(stdout).toContain("Slackbot's tools at <PUBLIC_URL>/mcp");
+    expect(manifest.mcp_servers.order_desk.url).toBe('https://desk.acme-support.test/mcp');
   });
 
   it('writes to the file given with --out, and refuses HTTP mode without PUBLIC_URL in one line', async () => {
@@ -466,7 +492,11 @@ describe('npm run manifest, as a command', () => {
     expect(socket.stdout).toBe('');
     const written = readFileSync(out, 'utf8');
     expect(written).toContain('Socket Mode: --socket-mode (SLACK_APP_TOKEN is not set yet)');
+    expect(written).toContain(
+      "PUBLIC_URL is unset or not https: no Slackbot's tools (mcp_servers, mcp:connect)",
+    );
     const manifest = parse(written);
+    expect(manifest).not.toHaveProperty('mcp_servers');
     expect(manifest.settings.socket_mode_enabled).toBe(true);
     expect(manifest.settings.event_subscriptions).not.toHaveProperty('request_url');
 
