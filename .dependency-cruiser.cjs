@@ -49,6 +49,14 @@ module.exports = {
       from: { path: '^src/(outbox|jobs)/' },
       to: { path: '^src/(flows|blocks|listeners)/' },
     },
+    {
+      name: 'slackbot-tools-are-a-trigger',
+      comment:
+        "Slackbot's tools (src/mcp/) are a trigger like a slash command: they call flows, blocks and services; only the composition root (app/) imports them.",
+      severity: 'error',
+      from: { path: '^src/', pathNot: ['^src/(app|mcp)/'] },
+      to: { path: '^src/mcp/' },
+    },
   ],
   options: {
     parser: 'swc',

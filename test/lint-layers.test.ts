@@ -52,6 +52,7 @@ describe('npm run lint refuses an import across the layers', () => {
       'src/blocks/types.ts',
     ],
     ['outbox-and-jobs-carry-what-they-are-given', 'src/jobs/periodic.ts', '../flows/x.js', 'src/flows/x.ts'],
+    ['slackbot-tools-are-a-trigger', 'src/flows/x.ts', '../mcp/tools.js', 'src/mcp/tools.ts'],
   ])('%s: %s importing %s', async (rule, from, target, targetFile) => {
     const broken = await cruise({ [from]: importing(target), [targetFile]: leaf });
     expect(broken.ok).toBe(false);
