@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  assertNoSecretLeaks,
   BOT_TOKEN,
   CHANNEL,
   type Harness,
@@ -9,6 +10,8 @@ import {
   USERS,
 } from './helpers/harness.js';
 import { findKeyShape, findRevealLink } from './helpers/hygiene.js';
+import { identityOf, slackbotFor, type ToolResult } from './helpers/slackbot.js';
+import { until } from './helpers/until.js';
 
 // Drives every surface that touches keys, then searches everything that left the app (Web API calls,
 // response_url posts, published views, log lines) for the secrets.
@@ -269,3 +272,65 @@ function collectValues(node: unknown): string[] {
   const own = typeof record.value === 'string' && record.type === 'button' ? [record.value] : [];
   return [...own, ...Object.values(record).flatMap(collectValues)];
 }
+
+// Slackbot's tools (issue 36): every tool, as every kind of caller, for orders whose keys (image keys
+// as reveal links) were just handed out and with the balance read from a keys answer: no result, in
+// its words, data or Block Kit, carries a key, a reveal link or a secret.
+describe("leak check over Slackbot's tool results", () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({
+      simulator: { orders: 30, realism: { keyTypes: 'mime', imageEncoding: 'raw' } },
+      env: { PUBLIC_URL: 'https://order-desk.test', ORDER_SYNC_SECONDS: '1' },
+      tuning: { orderSyncMaxRps: 50 },
+    });
+  });
+  afterAll(() => h.stop());
+
+  it('no key value, reveal link or secret in any tool result', async () => {
+    const orders = [
+      h.simulator.addOrder({
+        quantity: 3,
+        keyTypes: ['text', 'image-png', 'url'],
+        reference_id: 'PO-LEAK-1',
+      }),
+      h.simulator.addOrder({ quantity: 2, keyTypes: ['text'], reference_id: 'PO-LEAK-1' }),
+    ];
+    for (const order of orders) {
+      const sent = await h.slack.runCommand({
+        user: USERS.agent,
+        channel: CHANNEL,
+        command: '/order-keys',
+        text: order.id,
+      });
+      await nthResponse(h.slack, sent.responseUrlId ?? '');
+    }
+    await until('the backfill', async () => (await h.desk.deps.orderSync.status()).backfill.done, 15_000);
+    const bot = await slackbotFor(h.appUrl);
+    const results: ToolResult[] = [];
+    const callers = [USERS.agent, USERS.finance, USERS.member, USERS.guest, USERS.external].map(identityOf);
+    for (const who of [...callers, undefined])
+      for (const [name, args] of [
+        ...orders.map((order) => ['find_order', { query: order.id }] as const),
+        ['find_order', { query: 'PO-LEAK-1' }],
+        ['search_orders', { text: 'PO-LEAK' }],
+        ['search_orders', { statuses: ['COMPLETED'] }],
+        ['recent_orders', {}],
+        ['account_finances', { days: 30 }],
+      ] as const)
+        results.push(await bot.call(who, name, args));
+    await bot.close();
+    // The tools answered (the finance tool, for finance, from a keys answer's balance).
+    expect(results.filter((result) => !result.isError).length).toBeGreaterThan(15);
+    expect(JSON.stringify(results)).toContain('Available funds');
+    const keyValues = orders.flatMap((order) => h.simulator.keysOf(order.id).map((key) => key.value));
+    const secrets = [...keyValues, h.simulator.apiKey, BOT_TOKEN, SIGNING_SECRET];
+    for (const result of results) {
+      const text = JSON.stringify(result);
+      expect(findKeyShape(text)).toBeUndefined();
+      expect(findRevealLink(text)).toBeUndefined();
+      expect(secrets.filter((secret) => text.includes(secret))).toEqual([]);
+    }
+    assertNoSecretLeaks(h.slack, h.logs, h.simulator.apiKey);
+  });
+});
