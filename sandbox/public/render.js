@@ -113,6 +113,7 @@ export const EMOJI = {
   pause_button: '⏸️',
   card_index_dividers: '🗂️',
   incoming_envelope: '📨',
+  wave: '👋',
   key: '🔑',
   lock: '🔒',
   mag: '🔍',

@@ -46,7 +46,7 @@ export function context(text: string, blockId?: string): types.ContextBlock {
 
 /**
  * A heading in large plain text. `emoji: false` where the text comes from outside, so that a value
- * such as `:smile:` reads as typed.
+ * such as `:key:` reads as typed.
  */
 export function header(text: string, options: { emoji?: false } = {}): types.HeaderBlock {
   return { type: 'header', text: { ...plainText(cutToLength(text, HEADER_TEXT_LIMIT)), ...options } };
