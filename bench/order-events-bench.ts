@@ -215,6 +215,8 @@ async function throughReplicas(): Promise<BenchRow[]> {
         baseline: fastest,
         baselineLabel: 'events ÷ (channels × limit)',
         unit: 's',
+        goal: '≤ 1.50x',
+        met: seconds <= 1.5 * fastest,
       },
     ];
   } finally {

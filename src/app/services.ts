@@ -188,6 +188,8 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
     client: slack,
     logger,
     now,
+    // Each channel's turn and the end of its gap on the shared state: every replica keeps one pace.
+    state,
     channelPostsPerSecond: tuning.channelPostsPerSecond,
     deliveryMaxWaitMs: tuning.slackDeliveryMaxWaitSeconds * 1000,
     threads: notifications,

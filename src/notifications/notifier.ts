@@ -53,8 +53,13 @@ export interface NotifierOptions {
 
 const CURSOR = 'notify_cursor';
 const EVENTS_PER_ROUND = 500;
-/** A round keeps routing and posting while there is work, up to this long; the next round goes on. */
-const ROUND_BUDGET_MS = 5_000;
+/**
+ * A round keeps routing and posting while there is work, up to this long; the next round goes on.
+ * Long, so that a backlog is not paused by the wait between rounds; posting stops every BATCH_MS to
+ * route the events that came meanwhile.
+ */
+const ROUND_BUDGET_MS = 30_000;
+const BATCH_MS = 5_000;
 const WATCH_DAYS = 30;
 /** How long a missing event ID may be a transaction still committing (PostgreSQL). */
 const GAP_WAIT_MS = 30_000;
@@ -247,16 +252,18 @@ export function createNotifier(options: NotifierOptions): Notifier {
   async function round(signal: AbortSignal): Promise<'ran'> {
     // While there is work, more of it in this round (a burst of events is not paced by the tick).
     const deadline = Date.now() + ROUND_BUDGET_MS;
+    const batchEnd = () => Math.min(deadline, Date.now() + BATCH_MS);
+    const routeUntil = batchEnd();
     let routed = 0;
     let sent = 0;
     for (;;) {
       const newly = await route();
       routed += newly;
-      if (newly < EVENTS_PER_ROUND || Date.now() > deadline || signal.aborted) break;
+      if (newly < EVENTS_PER_ROUND || Date.now() > routeUntil || signal.aborted) break;
     }
     await expireWatches();
     for (;;) {
-      const posted = await sendDue(deadline, signal);
+      const posted = await sendDue(batchEnd(), signal);
       sent += posted;
       if (posted === 0 || signal.aborted || Date.now() > deadline) break;
       // New events may have come while posting: route them before the next batch of posts.

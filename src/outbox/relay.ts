@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { WebClient } from '@slack/web-api';
 import { systemClock } from '../jobs/index.js';
 import type { AppLogger } from '../logger.js';
@@ -8,6 +9,7 @@ import {
   type SlackDelivery,
   slackErrorCode,
 } from '../services/slack-delivery.js';
+import type { SharedState } from '../state/index.js';
 import type { OutboxKind, OutboxStore, PendingPost } from './store.js';
 
 // The one deliverer of the outbox, and its one path: a post is claimed first (compare and set in the
@@ -16,6 +18,12 @@ import type { OutboxKind, OutboxStore, PendingPost } from './store.js';
 // then marked sent, retried later (Retry-After, or a back-off) or dropped. Marked after Slack's "ok":
 // a crash in between posts that one again at the next start (at least once). Every row carries its
 // message, rendered when it was decided: the relay knows no kind's content, only where it goes.
+//
+// The pace: one poster per channel at a time, across replicas (its turn, a short lock on the shared
+// state), which picks the channel's next post only when that post may go (alerts first, then the
+// oldest): an alert decided while routine lines wait goes before them, and nothing books a slot it
+// is not yet sure to use. The next post waits a gap counted from Slack's answer to the last one (real
+// time, as Slack counts); where the gap ends is kept on the shared state for the channel's next poster.
 
 /** Kinds whose target is a user: posted in the direct message channel with them. */
 const DIRECT: ReadonlySet<OutboxKind> = new Set(['watch', 'notice']);
@@ -48,8 +56,10 @@ export interface OutboxRelay {
    */
   deliver(dedupeKey: string, signal: AbortSignal): Promise<Delivered>;
   /**
-   * Sends what is due, each channel's posts in order, channels side by side, until `deadline`
-   * (Date.now() scale) or the signal; `kind`: only that kind. Returns what happened to each post.
+   * Sends what is due, each channel's posts in order (alerts first), channels side by side, until
+   * `deadline` (Date.now() scale) or the signal; `kind`: the channels with a post of that kind
+   * due. Returns what happened to each post (of that kind). A channel another round or replica is
+   * posting in is left to it.
    */
   deliverDue(options: {
     signal: AbortSignal;
@@ -64,6 +74,8 @@ export interface RelayOptions {
   client: WebClient;
   logger: AppLogger;
   now: () => Date;
+  /** Where each channel's turn and the end of its gap are kept, for every replica. */
+  state: SharedState;
   /** NOTIFY_CHANNEL_POSTS_PER_SECOND: Slack allows about one message per second per channel. */
   channelPostsPerSecond: number;
   /** SLACK_DELIVERY_MAX_WAIT_SECONDS: how long one post to a channel may keep trying (at most a minute). */
@@ -118,9 +130,12 @@ const POLICIES: Record<OutboxKind, Policy> = {
   finance_alert: channelPost('finance_alert', 86_400_000),
   digest: channelPost('digest', 6 * 3_600_000),
   audit: channelPost('audit', 86_400_000),
+  audit_alert: channelPost('audit', 86_400_000),
 };
 
 const TARGETS_PER_READ = 200;
+/** A channel's turn outlives the longest try of one post (a minute): a replica that died holds it no longer. */
+const TURN_MS = 2 * CHANNEL_POST_MAX_WAIT_MS;
 /** Refusals that waiting cannot fix. */
 const CHANNEL_GONE = new Set(['channel_not_found', 'is_archived', 'not_in_channel', 'channel_is_archived']);
 
@@ -130,16 +145,18 @@ function isSlackError(error: unknown): boolean {
 }
 
 export function createOutboxRelay(options: RelayOptions): OutboxRelay {
-  const { store, now } = options;
+  const { store, now, state } = options;
   const log = options.logger.child({ component: 'outbox' });
   const minGapMs = 1_000 / options.channelPostsPerSecond;
-  /** When each channel (or DM) may next be posted to, in this process. */
+  /** When each channel (or DM) may next be posted to, as this process last knew it (the shared state may be away). */
   const nextPostAt = new Map<string, number>();
+  /** The turn this process is taking in each channel: another caller joins it rather than posting beside it. */
+  const turns = new Map<string, Turn>();
   const dmChannels = new Map<string, string>();
   const outcome = (kind: OutboxKind, result: string) => options.onOutcome?.(kind, result);
 
   /** Posts the row's message where it goes (its DM, its order's thread); Slack's ts. */
-  async function post(row: PendingPost, signal: AbortSignal, maxWaitMs: number) {
+  async function post(row: PendingPost, signal: AbortSignal, maxWaitMs: number, answered: () => void) {
     const call = <T>(run: () => Promise<T>) =>
       options.delivery.call(POLICIES[row.kind].delivery, run, { maxWaitMs, signal });
     let channel = row.target;
@@ -162,7 +179,7 @@ export function createOutboxRelay(options: RelayOptions): OutboxRelay {
         unfurl_links: false,
         unfurl_media: false,
       }),
-    );
+    ).finally(answered);
     // The first post about an order in a channel starts its thread: the later ones reply in it.
     if (threaded && !threadTs && result.ts)
       await options.threads.setThread(channel, threaded, result.ts, now());
@@ -174,34 +191,14 @@ export function createOutboxRelay(options: RelayOptions): OutboxRelay {
   // The claim outlives the delivery's longest try: it cannot lapse while this replica still retries.
   const claimUntil = (kind: OutboxKind) => new Date(now().getTime() + tryMsOf(kind) + 60_000);
 
-  /** Claims, sends and marks one post; `deadline`: the pace is not waited past it. */
-  async function send(
-    row: PendingPost,
-    signal: AbortSignal,
-    deadline = Number.POSITIVE_INFINITY,
-  ): Promise<Delivered> {
+  /** Claims, sends and marks one post (its channel's turn taken, its gap waited). */
+  async function send(row: PendingPost, signal: AbortSignal, answered: () => void): Promise<Delivered> {
     const policy = POLICIES[row.kind];
-    const busy: Delivered = { outcome: 'busy', post: row, attempts: row.attempts };
-    // Not claimed yet: the row is as it was, due for whoever comes next.
-    const stopped: Delivered = { outcome: 'stopped', post: row, attempts: row.attempts };
-    if (signal.aborted) return stopped;
-    // The channel's next slot is reserved before waiting for it: posts sent side by side (audit lines
-    // of several requests) take one slot each rather than all wake at the same moment.
-    const slot = Math.max(Date.now(), nextPostAt.get(row.target) ?? 0);
-    if (slot > deadline) return busy;
-    nextPostAt.set(row.target, slot + minGapMs);
-    if (slot > Date.now()) {
-      // The wait between two posts in one channel, on real time (Slack's pace); ends at an abort.
-      await systemClock.sleep(slot - Date.now(), signal);
-      if (signal.aborted) return stopped;
-    }
     // Claimed before it is sent (compare and set): a second round or replica that read the same row
     // does not send it too, and if this one dies mid-post the row waits until the claim lapses.
-    if (!(await store.claim(row.id, now(), claimUntil(row.kind)))) return busy;
+    if (!(await store.claim(row.id, now(), claimUntil(row.kind))))
+      return { outcome: 'busy', post: row, attempts: row.attempts };
     const attempts = row.attempts + 1;
-    // Counted from when Slack answered too: the next post cannot arrive closer than the gap.
-    const answered = () =>
-      nextPostAt.set(row.target, Math.max(nextPostAt.get(row.target) ?? 0, Date.now() + minGapMs));
     try {
       const refused = await options.refusal?.(row);
       if (refused) {
@@ -209,7 +206,7 @@ export function createOutboxRelay(options: RelayOptions): OutboxRelay {
         outcome(row.kind, 'dropped_refused');
         return { outcome: 'dropped', post: row, error: refused, attempts };
       }
-      const ts = await post(row, signal, tryMsOf(row.kind)).finally(answered);
+      const ts = await post(row, signal, tryMsOf(row.kind), answered);
       await store.markSent(row.id, ts, now());
       outcome(row.kind, 'sent');
       return { outcome: 'sent', post: row, attempts };
@@ -244,38 +241,136 @@ export function createOutboxRelay(options: RelayOptions): OutboxRelay {
     }
   }
 
+  /**
+   * Takes this channel's turn, in this process (joining the one running) and across replicas (its
+   * lock on the shared state; held elsewhere: that replica posts the due rows, these too), and posts
+   * its due rows one by one until none is left, one is not made (it holds back the later ones until
+   * the next round), the signal or `deadline`.
+   */
+  function takeTurn(target: string, signal: AbortSignal, deadline: number): { turn: Turn; joined: boolean } {
+    const running = turns.get(target);
+    if (running && !running.ending) {
+      running.again = true;
+      return { turn: running, joined: true };
+    }
+    const turn: Turn = {
+      results: [],
+      waiters: new Map(),
+      again: false,
+      ending: false,
+      done: Promise.resolve(),
+    };
+    turn.done = (running?.done ?? Promise.resolve())
+      .then(() => postInTurn(target, turn, signal, deadline))
+      .catch((error: unknown) => {
+        // The database failed: what is not posted stays due; the callers hear of it.
+        turn.error = error;
+      })
+      .finally(() => {
+        turn.ending = true;
+        if (turns.get(target) === turn) turns.delete(target);
+        for (const wake of turn.waiters.values()) wake(undefined);
+      });
+    turns.set(target, turn);
+    return { turn, joined: false };
+  }
+
+  async function postInTurn(target: string, turn: Turn, signal: AbortSignal, deadline: number) {
+    const turnKey = `outbox:turn:${target}`;
+    const gapKey = `outbox:gap:${target}`;
+    const token = randomUUID();
+    // The shared state away: this process paces alone rather than not posting.
+    const shared = await state.claim(turnKey, TURN_MS, token).catch(() => undefined);
+    if (shared === false) return;
+    let renewedAt = Date.now();
+    let nextAt = Math.max(
+      nextPostAt.get(target) ?? 0,
+      shared ? ((await state.get<number>(gapKey).catch(() => undefined)) ?? 0) : 0,
+    );
+    // The channel's next due post; a caller that joined while the read ran may have enqueued after it.
+    const pick = async () => {
+      for (;;) {
+        turn.again = false;
+        const row = await store.next(target, now());
+        if (row || !turn.again) return row;
+      }
+    };
+    try {
+      // The turn ends as soon as nothing is due: the next caller (any replica) takes it at once.
+      for (let row = await pick(); row; row = await pick()) {
+        const waitMs = nextAt - Date.now();
+        if (waitMs > 0) {
+          if (nextAt > deadline) return;
+          // On real time, not the app's clock: Slack counts real time (and a test holding its time
+          // still has its posts paced as Slack counts them).
+          await systemClock.sleep(waitMs, signal);
+          if (signal.aborted) return;
+          // Picked again now that it may go: an alert enqueued during the wait goes first.
+          row = await pick();
+          if (!row) return;
+        }
+        if (signal.aborted) return;
+        // The turn kept while it posts (renewed once half of it has gone, not at every post).
+        if (shared && Date.now() > renewedAt + TURN_MS / 2) {
+          renewedAt = Date.now();
+          await state.renew(turnKey, token, TURN_MS).catch(() => undefined);
+        }
+        // Counted from Slack's answer: the next post cannot arrive closer than the gap.
+        const result = await send(row, signal, () => {
+          nextAt = Date.now() + minGapMs;
+        });
+        turn.results.push(result);
+        turn.waiters.get(row.id)?.(result);
+        // A post not made holds back the channel's later ones until the next round (order kept).
+        if (result.outcome !== 'sent' && result.outcome !== 'busy') return;
+      }
+    } finally {
+      turn.ending = true;
+      nextPostAt.set(target, nextAt);
+      if (shared) {
+        await state.set(gapKey, nextAt, minGapMs + 60_000).catch(() => undefined);
+        await state.release(turnKey, token).catch(() => undefined);
+      }
+    }
+  }
+
   return {
     async deliver(dedupeKey, signal) {
       const row = await store.find(dedupeKey);
       if (!row) return { outcome: 'missing', attempts: 0 };
       if (row.status !== 'pending')
         return { outcome: row.status === 'sent' ? 'sent' : 'dropped', post: row, attempts: row.attempts };
-      if (row.nextAttemptAt.getTime() > now().getTime())
-        return { outcome: 'busy', post: row, attempts: row.attempts };
-      return send(row, signal);
+      const busy: Delivered = { outcome: 'busy', post: row, attempts: row.attempts };
+      if (row.nextAttemptAt.getTime() > now().getTime()) return busy;
+      // Its channel's turn posts it when its time comes (after alerts and older posts).
+      const { turn } = takeTurn(row.target, signal, Number.POSITIVE_INFINITY);
+      const result =
+        turn.results.find((done) => done.post?.id === row.id) ??
+        (await new Promise<Delivered | undefined>((resolve) => turn.waiters.set(row.id, resolve)));
+      if (!result && turn.error) throw turn.error;
+      return result ?? busy;
     },
     async deliverDue({ signal, deadline = Number.POSITIVE_INFINITY, kind }) {
-      // Per channel, as many as its pace allows before the deadline (and one more).
-      const perTarget = Number.isFinite(deadline)
-        ? Math.ceil((Math.max(0, deadline - Date.now()) / 1000) * options.channelPostsPerSecond) + 1
-        : 50;
-      const due = await store.due(now(), TARGETS_PER_READ, perTarget, kind);
-      const byTarget = new Map<string, PendingPost[]>();
-      for (const row of due) byTarget.set(row.target, [...(byTarget.get(row.target) ?? []), row]);
-      const results: Delivered[] = [];
-      await Promise.all(
-        [...byTarget.values()].map(async (rows) => {
-          for (const row of rows) {
-            if (signal.aborted || Date.now() > deadline) return;
-            const result = await send(row, signal, deadline);
-            results.push(result);
-            // A post not made holds back the channel's later ones until the next round: they keep
-            // their order (an order's later event must not start its thread).
-            if (result.outcome !== 'sent' && result.outcome !== 'busy') return;
-          }
-        }),
-      );
-      return results;
+      const targets = await store.dueTargets(now(), TARGETS_PER_READ, kind);
+      const own = targets
+        .map((target) => takeTurn(target, signal, deadline))
+        .filter((taken) => !taken.joined);
+      await Promise.all(own.map(({ turn }) => turn.done));
+      const failed = own.find(({ turn }) => turn.error);
+      if (failed) throw failed.turn.error;
+      return own.flatMap(({ turn }) => turn.results).filter((result) => !kind || result.post?.kind === kind);
     },
   };
+}
+
+/** One channel's turn in this process: who waits for which post, and what happened to each. */
+interface Turn {
+  results: Delivered[];
+  waiters: Map<number, (result: Delivered | undefined) => void>;
+  /** A caller joined while it ran: read the channel's due posts once more before ending. */
+  again: boolean;
+  /** Ending: a new caller starts the next turn after it. */
+  ending: boolean;
+  done: Promise<void>;
+  error?: unknown;
 }

@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import type { OrderDeskDb } from '../db/index.js';
 import type { Database, OutboxTable } from '../db/schema.js';
 
@@ -7,7 +7,17 @@ import type { Database, OutboxTable } from '../db/schema.js';
 // the message's ts) or "dropped" (with why). The same post decided twice, by another replica or after
 // a restart, has the same key: the second insert changes nothing.
 
-export type OutboxKind = 'watch' | 'subscription' | 'notice' | 'finance_alert' | 'digest' | 'audit';
+export type OutboxKind =
+  | 'watch'
+  | 'subscription'
+  | 'notice'
+  | 'finance_alert'
+  | 'digest'
+  | 'audit'
+  | 'audit_alert';
+
+/** Alerts (a balance alert, the audit channel's retrieval-limit alerts) go before their channel's other posts. */
+export const ALERT_KINDS: readonly OutboxKind[] = ['finance_alert', 'audit_alert'];
 
 /** A message as chat.postMessage takes it, rendered by its producer when the post is decided. */
 export interface OutboxMessage {
@@ -51,10 +61,12 @@ export interface OutboxStore {
   /** The post with this key, whatever its status; undefined when it was never enqueued (or pruned). */
   find(dedupeKey: string): Promise<OutboxRow | undefined>;
   /**
-   * Pending posts due now, oldest first, at most `perTarget` for each of up to `targets` channels or
-   * users: a flood for one channel does not hold back the others. `kind`: only posts of that kind.
+   * Channels (or users) with a post due now, the longest waiting first: a flood for one channel does
+   * not hold back the others. `kind`: only those with a post of that kind due.
    */
-  due(at: Date, targets: number, perTarget: number, kind?: OutboxKind): Promise<PendingPost[]>;
+  dueTargets(at: Date, limit: number, kind?: OutboxKind): Promise<string[]>;
+  /** The post due now that `target` should get next: its alerts first, then the oldest. */
+  next(target: string, at: Date): Promise<PendingPost | undefined>;
   /**
    * Claims a due post for sending: it is not due again until `until`. False when another round (or
    * replica) claimed it first: it is not sent here.
@@ -141,34 +153,36 @@ export function createOutboxStore(db: OrderDeskDb): OutboxStore {
       );
       return row ? toPost(row) : undefined;
     },
-    async due(at, targets, perTarget, kind) {
-      const rows = await db.run(async (kysely) => {
-        let waitingQuery = kysely
+    async dueTargets(at, limit, kind) {
+      const rows = await db.run((kysely) => {
+        let query = kysely
           .selectFrom('outbox')
           .select('target')
           .where('status', '=', 'pending')
           .where('next_attempt_at', '<=', iso(at));
-        if (kind) waitingQuery = waitingQuery.where('kind', '=', kind);
-        const waiting = await waitingQuery
+        if (kind) query = query.where('kind', '=', kind);
+        return query
           .groupBy('target')
           .orderBy((eb) => eb.fn.min('id'))
-          .limit(targets)
+          .limit(limit)
           .execute();
-        const each = await Promise.all(
-          waiting.map(({ target }) => {
-            let query = kysely
-              .selectFrom('outbox')
-              .selectAll()
-              .where('status', '=', 'pending')
-              .where('target', '=', target)
-              .where('next_attempt_at', '<=', iso(at));
-            if (kind) query = query.where('kind', '=', kind);
-            return query.orderBy('id').limit(perTarget).execute();
-          }),
-        );
-        return each.flat().sort((a, b) => Number(a.id) - Number(b.id));
       });
-      return rows.map((row) => toPost(row));
+      return rows.map((row) => row.target);
+    },
+    async next(target, at) {
+      const row = await db.run((kysely) =>
+        kysely
+          .selectFrom('outbox')
+          .selectAll()
+          .where('target', '=', target)
+          .where('status', '=', 'pending')
+          .where('next_attempt_at', '<=', iso(at))
+          .orderBy(sql`case when kind in (${sql.join(ALERT_KINDS)}) then 0 else 1 end`)
+          .orderBy('id')
+          .limit(1)
+          .executeTakeFirst(),
+      );
+      return row ? toPost(row) : undefined;
     },
     claim(id, at, until) {
       return db.run(async (kysely) => {

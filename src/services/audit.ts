@@ -100,17 +100,21 @@ export function createAuditLog(
     },
     async alert(text) {
       audit.warn({ event: 'keys_alert' }, text.replace(/:[a-z_]+: /, ''));
-      void track(post({ text }));
+      // An alert: posted before the routine lines still waiting in the channel.
+      void track(post({ text }, 'audit_alert'));
     },
   };
 
-  async function post(message: { text: string; blocks?: SlackMessage['blocks'] }): Promise<void> {
+  async function post(
+    message: { text: string; blocks?: SlackMessage['blocks'] },
+    kind: 'audit' | 'audit_alert' = 'audit',
+  ): Promise<void> {
     if (!channelId) return;
     const dedupeKey = `audit:${randomUUID()}`;
     try {
-      await outbox.store.enqueue([{ dedupeKey, kind: 'audit', target: channelId, body: message }], now());
+      await outbox.store.enqueue([{ dedupeKey, kind, target: channelId, body: message }], now());
     } catch (error) {
-      metrics?.outboxEnqueueFailures.inc({ kind: 'audit' });
+      metrics?.outboxEnqueueFailures.inc({ kind });
       audit.error(
         { error: (error as Error).message },
         'audit channel post not enqueued: the database is away',

@@ -11,6 +11,7 @@ import {
   type RelayOptions,
 } from '../../src/outbox/index.js';
 import { createSlackDelivery } from '../../src/services/slack-delivery.js';
+import { createMemoryState } from '../../src/state/index.js';
 import { BOT_TOKEN, startTestSlack } from '../helpers/harness.js';
 
 const AUDIT = 'C0AUDIT';
@@ -32,6 +33,8 @@ describe('the outbox relay', () => {
   const never = new AbortController().signal;
   const deliveryFor = () => createSlackDelivery({ logger: quiet });
   const threads = new Map<string, string>();
+  // One shared state for every relay here, as replicas share Redis: one channel's turn at a time.
+  const state = createMemoryState();
   const relay = (
     overrides: Partial<OutboxStore> = {},
     delivery = deliveryFor(),
@@ -47,6 +50,7 @@ describe('the outbox relay', () => {
       }),
       logger: quiet,
       now: () => now,
+      state,
       channelPostsPerSecond: 50,
       deliveryMaxWaitMs: 5_000,
       threads: {
@@ -65,6 +69,7 @@ describe('the outbox relay', () => {
   });
   afterAll(async () => {
     await db?.close();
+    await state.close();
     await slack?.stop();
   });
 

@@ -50,9 +50,9 @@ describe('the audit log and the outbox', () => {
         return promise;
       },
     );
-    const failures = async () =>
+    const failures = async (kind = 'audit') =>
       Number(
-        /order_desk_outbox_enqueue_failures_total\{kind="audit"\} (\d+)/.exec(
+        new RegExp(`order_desk_outbox_enqueue_failures_total\\{kind="${kind}"\\} (\\d+)`).exec(
           await metrics.registry.metrics(),
         )?.[1] ?? 0,
       );
@@ -68,9 +68,10 @@ describe('the audit log and the outbox', () => {
     await audit.keysRequest(entry);
     await audit.alert(':warning: <@U0AGENT> reached the limit');
     await settle();
+    // The alert is of a kind of its own: it goes before the channel's routine lines still waiting.
     expect(enqueued.map((e) => [e.kind, e.target])).toEqual([
       ['audit', 'C0AUDIT'],
-      ['audit', 'C0AUDIT'],
+      ['audit_alert', 'C0AUDIT'],
     ]);
     expect(new Set(enqueued.map((e) => e.dedupeKey)).size).toBe(2);
     expect(delivered).toEqual(enqueued.map((e) => e.dedupeKey));
@@ -92,7 +93,7 @@ describe('the audit log and the outbox', () => {
     expect(
       lines.filter((line) => line.msg === 'audit channel post not enqueued: the database is away'),
     ).toHaveLength(2);
-    expect(await failures()).toBe(2);
+    expect([await failures('audit'), await failures('audit_alert')]).toEqual([1, 1]);
     expect(delivered).toEqual([]);
   });
 });
