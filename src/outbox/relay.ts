@@ -298,26 +298,28 @@ export function createOutboxRelay(options: RelayOptions): OutboxRelay {
     try {
       // The turn ends as soon as nothing is due: the next caller (any replica) takes it at once.
       for (let row = await pick(); row; row = await pick()) {
-        const waitMs = nextAt - Date.now();
-        if (waitMs > 0) {
+        // On real time, not the app's clock: Slack counts real time (and a test holding its time
+        // still has its posts paced as Slack counts them). A loop: a timer can fire a little early
+        // (it counts from the event loop's cached time).
+        let waited = false;
+        while (nextAt > Date.now()) {
           if (nextAt > deadline) return;
-          // On real time, not the app's clock: Slack counts real time (and a test holding its time
-          // still has its posts paced as Slack counts them).
-          await systemClock.sleep(waitMs, signal);
+          await systemClock.sleep(nextAt - Date.now(), signal);
           if (signal.aborted) return;
-          // Picked again now that it may go: an alert enqueued during the wait goes first.
-          row = await pick();
-          if (!row) return;
+          waited = true;
         }
-        if (signal.aborted) return;
+        // Picked again now that it may go: an alert enqueued during the wait goes first.
+        if (waited) row = await pick();
+        if (!row) return;
         // The turn kept while it posts (renewed once half of it has gone, not at every post).
         if (shared && Date.now() > renewedAt + TURN_MS / 2) {
           renewedAt = Date.now();
           await state.renew(turnKey, token, TURN_MS).catch(() => undefined);
         }
         // Counted from Slack's answer: the next post cannot arrive closer than the gap.
+        // (+1: Date.now() is in whole milliseconds, Slack's clock is not.)
         const result = await send(row, signal, () => {
-          nextAt = Date.now() + minGapMs;
+          nextAt = Date.now() + minGapMs + 1;
         });
         turn.results.push(result);
         turn.waiters.get(row.id)?.(result);
