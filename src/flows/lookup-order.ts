@@ -58,20 +58,9 @@ export async function offerSharingIn(
 }
 
 /**
- * Runs a partner call; its failure is logged once and becomes the message for the user. Other errors
- * propagate (the listener frame answers them as unexpected).
+ * Runs a partner call; its failure is logged once and returned for the caller to decide what it shows
+ * (`/order`'s answers). Other errors propagate (the listener frame answers them as unexpected).
  */
-export async function withPartnerErrors<T>(
-  deps: Pick<LookupDeps, 'logger'>,
-  context: FailureContext,
-  work: () => Promise<T>,
-  subject?: string,
-): Promise<T | SlackMessage> {
-  const result = await partnerResult(deps, context, work);
-  return isPartnerApiError(result) ? renderPartnerError(result, subject) : result;
-}
-
-/** Like withPartnerErrors, for callers that decide themselves what a failure shows (`/order`'s answers). */
 export async function partnerResult<T>(
   deps: Pick<LookupDeps, 'logger'>,
   context: FailureContext,
