@@ -57,104 +57,76 @@ export function createMetrics(): AppMetrics {
     outboxPending: async () => 0,
   };
   const registers = [registry];
-  new Gauge({
-    name: 'order_desk_outbox_pending',
-    help: 'Posts that must arrive once, waiting in the outbox (every kind; read from the database)',
-    registers,
-    async collect() {
-      const pending = await sources.outboxPending().catch(() => undefined);
-      if (pending !== undefined) this.set(pending);
-    },
-  });
-  new Gauge({
-    name: 'order_desk_partner_queue_depth',
-    help: 'Partner API requests waiting for a free slot in this process',
-    registers,
-    collect() {
-      this.set(sources.partnerQueueDepth());
-    },
-  });
-  new Gauge({
-    name: 'order_desk_partner_cooldown_active',
-    help: '1 while the partner API has asked every replica to wait (Retry-After)',
-    registers,
-    collect() {
-      this.set(sources.partnerCooldownActive() ? 1 : 0);
-    },
-  });
-  new Gauge({
-    name: 'order_desk_state_backend_up',
-    help: '1 when the shared state (Redis, or memory) can be reached',
-    registers,
-    collect() {
-      this.set(sources.stateBackendUp() ? 1 : 0);
-    },
-  });
-  new Gauge({
-    name: 'order_desk_database_writable',
-    help: '1 when the database can be written; 0 while /readyz answers 503 (unreachable, a write failed for lack of room or a broken disk, the SQLite file deleted)',
-    registers,
-    collect() {
-      this.set(sources.databaseWritable() ? 1 : 0);
-    },
-  });
-  new Gauge({
-    name: 'order_desk_orders_indexed',
-    help: 'Orders in the order index (as of the last sync round on this replica)',
-    registers,
-    collect() {
-      this.set(sources.orderSync()?.orders ?? 0);
-    },
-  });
-  new Gauge({
-    name: 'order_desk_sync_backfill_pages',
-    help: 'Pages the backfill has read (of order_desk_sync_backfill_pages_total)',
-    registers,
-    collect() {
-      this.set(sources.orderSync()?.backfill.pagesRead ?? 0);
-    },
-  });
-  new Gauge({
-    name: 'order_desk_sync_backfill_done',
-    help: '1 once the backfill has read the whole history',
-    registers,
-    collect() {
-      this.set(sources.orderSync()?.backfill.done ? 1 : 0);
-    },
-  });
-  new Gauge({
-    name: 'order_desk_sync_gaps',
-    help: 'Pages of the history the sync skipped as unreadable, waiting for the reconciliation to read them again',
-    registers,
-    collect() {
-      this.set(sources.orderSync()?.gaps.length ?? 0);
-    },
-  });
-  new Gauge({
-    name: 'order_desk_sync_lag_seconds',
-    help: 'Seconds since the newest orders were last read successfully',
-    registers,
-    collect() {
-      const at = sources.orderSync()?.lastFollowAt;
-      this.set(at ? Math.max(0, (Date.now() - Date.parse(at)) / 1000) : -1);
-    },
+  /** A gauge read when scraped; a reading of undefined (the source did not say) leaves it as it was. */
+  const gauge = (name: string, help: string, read: () => number | undefined | Promise<number | undefined>) =>
+    new Gauge({
+      name,
+      help,
+      registers,
+      async collect() {
+        const value = await read();
+        if (value !== undefined) this.set(value);
+      },
+    });
+  const counter = <Label extends string>(name: string, help: string, labelNames: Label[]) =>
+    new Counter({ name, help, labelNames, registers });
+  gauge(
+    'order_desk_outbox_pending',
+    'Posts that must arrive once, waiting in the outbox (every kind; read from the database)',
+    () => sources.outboxPending().catch(() => undefined),
+  );
+  gauge(
+    'order_desk_partner_queue_depth',
+    'Partner API requests waiting for a free slot in this process',
+    () => sources.partnerQueueDepth(),
+  );
+  gauge(
+    'order_desk_partner_cooldown_active',
+    '1 while the partner API has asked every replica to wait (Retry-After)',
+    () => (sources.partnerCooldownActive() ? 1 : 0),
+  );
+  gauge('order_desk_state_backend_up', '1 when the shared state (Redis, or memory) can be reached', () =>
+    sources.stateBackendUp() ? 1 : 0,
+  );
+  gauge(
+    'order_desk_database_writable',
+    '1 when the database can be written; 0 while /readyz answers 503 (unreachable, a write failed for lack of room or a broken disk, the SQLite file deleted)',
+    () => (sources.databaseWritable() ? 1 : 0),
+  );
+  gauge(
+    'order_desk_orders_indexed',
+    'Orders in the order index (as of the last sync round on this replica)',
+    () => sources.orderSync()?.orders ?? 0,
+  );
+  gauge(
+    'order_desk_sync_backfill_pages',
+    'Pages the backfill has read (of order_desk_sync_backfill_pages_total)',
+    () => sources.orderSync()?.backfill.pagesRead ?? 0,
+  );
+  gauge('order_desk_sync_backfill_done', '1 once the backfill has read the whole history', () =>
+    sources.orderSync()?.backfill.done ? 1 : 0,
+  );
+  gauge(
+    'order_desk_sync_gaps',
+    'Pages of the history the sync skipped as unreadable, waiting for the reconciliation to read them again',
+    () => sources.orderSync()?.gaps.length ?? 0,
+  );
+  gauge('order_desk_sync_lag_seconds', 'Seconds since the newest orders were last read successfully', () => {
+    const at = sources.orderSync()?.lastFollowAt;
+    return at ? Math.max(0, (Date.now() - Date.parse(at)) / 1000) : -1;
   });
   const seconds = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
   return {
     registry,
     sources,
-    commands: new Counter({
-      name: 'order_desk_commands_total',
-      help: 'Slash commands handled, by command and outcome',
-      labelNames: ['command', 'outcome'],
-      registers,
-    }),
-    clicks: new Counter({
-      name: 'order_desk_clicks_total',
-      help: 'Button clicks handled, by action and outcome',
-      labelNames: ['action', 'outcome'],
-      registers,
-    }),
+    commands: counter('order_desk_commands_total', 'Slash commands handled, by command and outcome', [
+      'command',
+      'outcome',
+    ]),
+    clicks: counter('order_desk_clicks_total', 'Button clicks handled, by action and outcome', [
+      'action',
+      'outcome',
+    ]),
     ackSeconds: new Histogram({
       name: 'order_desk_ack_seconds',
       help: 'From the listener starting to Slack being acknowledged (Slack waits 3 s)',
@@ -169,12 +141,11 @@ export function createMetrics(): AppMetrics {
       buckets: seconds,
       registers,
     }),
-    partnerRequests: new Counter({
-      name: 'order_desk_partner_requests_total',
-      help: 'Partner API requests (retries included in one), by operation and outcome (ok, error kind, or too_large)',
-      labelNames: ['operation', 'outcome'],
-      registers,
-    }),
+    partnerRequests: counter(
+      'order_desk_partner_requests_total',
+      'Partner API requests (retries included in one), by operation and outcome (ok, error kind, or too_large)',
+      ['operation', 'outcome'],
+    ),
     partnerRequestSeconds: new Histogram({
       name: 'order_desk_partner_request_seconds',
       help: 'Partner API request time, retries and waits included',
@@ -182,102 +153,84 @@ export function createMetrics(): AppMetrics {
       buckets: seconds,
       registers,
     }),
-    cacheRequests: new Counter({
-      name: 'order_desk_cache_requests_total',
-      help: 'Shared cache reads: hit, miss (this replica read the source), shared (another replica or caller did), backoff (a failed read is still cooling down: source not asked), bypass (state down)',
-      labelNames: ['cache', 'result'],
-      registers,
-    }),
-    keyRetrievals: new Counter({
-      name: 'order_desk_key_retrievals_total',
-      help: 'Keys requests, by audited outcome',
-      labelNames: ['outcome'],
-      registers,
-    }),
-    balanceReadings: new Counter({
-      name: 'order_desk_balance_watch_readings_total',
-      help: 'Balance watch rounds: ok, failed (a partner error: not an alert about money), skipped (another replica had the round)',
-      labelNames: ['outcome'],
-      registers,
-    }),
-    exports: new Counter({
-      name: 'order_desk_exports_total',
-      help: 'CSV exports: uploaded, partner_failed, slack_failed, error',
-      labelNames: ['outcome'],
-      registers,
-    }),
-    reveals: new Counter({
-      name: 'order_desk_reveals_total',
-      help: 'POST /keys/reveal: served, or why it was refused (client_limit, body_too_large, tampered, expired, used, not_allowed, rate_limited, unavailable, partner, gone)',
-      labelNames: ['outcome'],
-      registers,
-    }),
-    unfurls: new Counter({
-      name: 'order_desk_unfurls_total',
-      help: 'Posted links to an order (ORDER_LINK_TEMPLATE), each: unfurled, or why not (composer, over_limit, refused_channel, refused_poster, not_found, partner_failed, slack_failed)',
-      labelNames: ['outcome'],
-      registers,
-    }),
-    workObjectPanels: new Counter({
-      name: 'order_desk_work_object_panels_total',
-      help: 'Work Object details panels answered: live, copy, not_found, refused_<reason>, partner_failed, slack_failed, error',
-      labelNames: ['outcome'],
-      registers,
-    }),
-    outboxPosts: new Counter({
-      name: 'order_desk_outbox_posts_total',
-      help: 'Posts from the outbox, by kind (watch, subscription, notice, finance_alert, digest, audit) and outcome (sent, retry, dropped_…, paused_…)',
-      labelNames: ['kind', 'outcome'],
-      registers,
-    }),
-    outboxEnqueueFailures: new Counter({
-      name: 'order_desk_outbox_enqueue_failures_total',
-      help: 'Posts that must arrive but could not be written to the outbox (the database away), by kind; each is in the log',
-      labelNames: ['kind'],
-      registers,
-    }),
-    syncRequests: new Counter({
-      name: 'order_desk_sync_requests_total',
-      help: 'Partner requests of the order sync, by kind (backfill, follow) and outcome (ok or the error kind)',
-      labelNames: ['kind', 'outcome'],
-      registers,
-    }),
-    ordersRefused: new Counter({
-      name: 'order_desk_orders_refused_total',
-      help: 'Partner orders not kept in the order copy because their ID or reference is over 100 characters, by field (each order once per process; each is in the log)',
-      labelNames: ['field'],
-      registers,
-    }),
-    slackDeliveries: new Counter({
-      name: 'order_desk_slack_deliveries_total',
-      help: 'Posts that must arrive (audit, finance_alert, digest, export_file, workflow_step, unfurl, notification): delivered, or failed after every retry',
-      labelNames: ['kind', 'outcome'],
-      registers,
-    }),
-    slackDeliveryRetries: new Counter({
-      name: 'order_desk_slack_delivery_retries_total',
-      help: 'Retries of posts that must arrive, by reason (rate_limited: after Retry-After; server_error; network)',
-      labelNames: ['kind', 'reason'],
-      registers,
-    }),
-    slackApiErrors: new Counter({
-      name: 'order_desk_slack_api_errors_total',
-      help: 'Slack Web API calls that failed, by method',
-      labelNames: ['method'],
-      registers,
-    }),
-    workflowSteps: new Counter({
-      name: 'order_desk_workflow_steps_total',
-      help: 'Workflow Builder step runs, by step and outcome (ok, not_found, refused, bad_input, partner_failed, unavailable, error, duplicate)',
-      labelNames: ['step', 'outcome'],
-      registers,
-    }),
-    slackbotToolCalls: new Counter({
-      name: 'order_desk_slackbot_tool_calls_total',
-      help: "Slackbot's tool calls (POST /mcp), by tool and outcome (ok, no_match, invalid_input, partner_error, unavailable, refused, no_identity, bad_identity, rate_limited, unknown_tool, error); tool none: refused before parsing (unsigned, too_large, not_json, timeout)",
-      labelNames: ['tool', 'outcome'],
-      registers,
-    }),
+    cacheRequests: counter(
+      'order_desk_cache_requests_total',
+      'Shared cache reads: hit, miss (this replica read the source), shared (another replica or caller did), backoff (a failed read is still cooling down: source not asked), bypass (state down)',
+      ['cache', 'result'],
+    ),
+    keyRetrievals: counter('order_desk_key_retrievals_total', 'Keys requests, by audited outcome', [
+      'outcome',
+    ]),
+    balanceReadings: counter(
+      'order_desk_balance_watch_readings_total',
+      'Balance watch rounds: ok, failed (a partner error: not an alert about money), skipped (another replica had the round)',
+      ['outcome'],
+    ),
+    exports: counter(
+      'order_desk_exports_total',
+      'CSV exports: uploaded, partner_failed, slack_failed, error',
+      ['outcome'],
+    ),
+    reveals: counter(
+      'order_desk_reveals_total',
+      'POST /keys/reveal: served, or why it was refused (client_limit, body_too_large, tampered, expired, used, not_allowed, rate_limited, unavailable, partner, gone)',
+      ['outcome'],
+    ),
+    unfurls: counter(
+      'order_desk_unfurls_total',
+      'Posted links to an order (ORDER_LINK_TEMPLATE), each: unfurled, or why not (composer, over_limit, refused_channel, refused_poster, not_found, partner_failed, slack_failed)',
+      ['outcome'],
+    ),
+    workObjectPanels: counter(
+      'order_desk_work_object_panels_total',
+      'Work Object details panels answered: live, copy, not_found, refused_<reason>, partner_failed, slack_failed, error',
+      ['outcome'],
+    ),
+    outboxPosts: counter(
+      'order_desk_outbox_posts_total',
+      'Posts from the outbox, by kind (watch, subscription, notice, finance_alert, digest, audit) and outcome (sent, retry, dropped_…, paused_…)',
+      ['kind', 'outcome'],
+    ),
+    outboxEnqueueFailures: counter(
+      'order_desk_outbox_enqueue_failures_total',
+      'Posts that must arrive but could not be written to the outbox (the database away), by kind; each is in the log',
+      ['kind'],
+    ),
+    syncRequests: counter(
+      'order_desk_sync_requests_total',
+      'Partner requests of the order sync, by kind (backfill, follow) and outcome (ok or the error kind)',
+      ['kind', 'outcome'],
+    ),
+    ordersRefused: counter(
+      'order_desk_orders_refused_total',
+      'Partner orders not kept in the order copy because their ID or reference is over 100 characters, by field (each order once per process; each is in the log)',
+      ['field'],
+    ),
+    slackDeliveries: counter(
+      'order_desk_slack_deliveries_total',
+      'Posts that must arrive (audit, finance_alert, digest, export_file, workflow_step, unfurl, notification): delivered, or failed after every retry',
+      ['kind', 'outcome'],
+    ),
+    slackDeliveryRetries: counter(
+      'order_desk_slack_delivery_retries_total',
+      'Retries of posts that must arrive, by reason (rate_limited: after Retry-After; server_error; network)',
+      ['kind', 'reason'],
+    ),
+    slackApiErrors: counter(
+      'order_desk_slack_api_errors_total',
+      'Slack Web API calls that failed, by method',
+      ['method'],
+    ),
+    workflowSteps: counter(
+      'order_desk_workflow_steps_total',
+      'Workflow Builder step runs, by step and outcome (ok, not_found, refused, bad_input, partner_failed, unavailable, error, duplicate)',
+      ['step', 'outcome'],
+    ),
+    slackbotToolCalls: counter(
+      'order_desk_slackbot_tool_calls_total',
+      "Slackbot's tool calls (POST /mcp), by tool and outcome (ok, no_match, invalid_input, partner_error, unavailable, refused, no_identity, bad_identity, rate_limited, unknown_tool, error); tool none: refused before parsing (unsigned, too_large, not_json, timeout)",
+      ['tool', 'outcome'],
+    ),
   };
 }
 
