@@ -2,7 +2,7 @@ import type { PartnerApiError } from '../partner-api/index.js';
 import { ActionIds } from './action-ids.js';
 import { escapeMrkdwn, plural } from './format.js';
 import { partnerAdminNote } from './messages.js';
-import { actions, button, plainText, section } from './primitives.js';
+import { actions, button, input, plainText, section } from './primitives.js';
 import type { Block, SlackMessage } from './types.js';
 
 export const EXPORT_CALLBACK_ID = 'export_orders';
@@ -24,32 +24,16 @@ export function renderExportModal(defaults: { from: string; to: string }) {
       section(
         'A CSV file of the orders in the range comes to your direct messages with Order Desk. Never keys. At most one year at a time.',
       ),
-      {
-        type: 'input',
-        block_id: EXPORT_FIELDS.from.block,
-        label: plainText('From'),
-        element: { type: 'datepicker', action_id: EXPORT_FIELDS.from.action, initial_date: defaults.from },
-      },
-      {
-        type: 'input',
-        block_id: EXPORT_FIELDS.to.block,
-        label: plainText('To (included)'),
-        element: { type: 'datepicker', action_id: EXPORT_FIELDS.to.action, initial_date: defaults.to },
-      },
-      {
-        type: 'input',
-        block_id: EXPORT_FIELDS.status.block,
-        label: plainText('Orders'),
-        element: {
-          type: 'radio_buttons',
-          action_id: EXPORT_FIELDS.status.action,
-          initial_option: { text: plainText('All orders'), value: 'all' },
-          options: [
-            { text: plainText('All orders'), value: 'all' },
-            { text: plainText('Completed orders only'), value: 'completed' },
-          ],
-        },
-      },
+      input(EXPORT_FIELDS.from, 'From', { type: 'datepicker', initial_date: defaults.from }),
+      input(EXPORT_FIELDS.to, 'To (included)', { type: 'datepicker', initial_date: defaults.to }),
+      input(EXPORT_FIELDS.status, 'Orders', {
+        type: 'radio_buttons',
+        initial_option: { text: plainText('All orders'), value: 'all' },
+        options: [
+          { text: plainText('All orders'), value: 'all' },
+          { text: plainText('Completed orders only'), value: 'completed' },
+        ],
+      }),
     ] satisfies Block[],
   };
 }

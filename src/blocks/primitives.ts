@@ -21,6 +21,26 @@ export function plainText(text: string): types.PlainTextElement {
   return { type: 'plain_text', text };
 }
 
+/** An element without its action ID (the field gives it), for each kind of element. */
+type WithoutActionId<E> = E extends unknown ? Omit<E, 'action_id'> : never;
+
+/** A modal's input; `field` names its block and its element's action, which the submission reads. */
+export function input(
+  field: { block: string; action: string },
+  label: string,
+  element: WithoutActionId<types.InputBlockElement>,
+  options: { optional?: true; hint?: string } = {},
+): types.InputBlock {
+  return {
+    type: 'input',
+    block_id: field.block,
+    ...(options.optional ? { optional: true } : {}),
+    label: plainText(label),
+    ...(options.hint ? { hint: plainText(options.hint) } : {}),
+    element: { ...element, action_id: field.action } as types.InputBlockElement,
+  };
+}
+
 /** A paragraph of mrkdwn, with a button beside it when one is given. */
 export function section(text: string, accessory?: Button): types.SectionBlock {
   return {

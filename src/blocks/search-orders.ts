@@ -6,7 +6,7 @@ import { ActionIds } from './action-ids.js';
 import { escapeMrkdwn, formatMoney, notificationText, plural, typedText } from './format.js';
 import { type IndexCoverage, indexSourceNote } from './index-notes.js';
 import { orderRows, RESULTS_PER_PAGE } from './order-list.js';
-import { actions, button, context, divider, plainText, section } from './primitives.js';
+import { actions, button, context, divider, input, plainText, section } from './primitives.js';
 import type { Block, Button, ExampleOrder, RenderOptions, SlackMessage } from './types.js';
 
 export const SEARCH_CALLBACK_ID = 'search_orders';
@@ -108,70 +108,41 @@ export function renderSearchModal(settings: {
       section(
         "Fill in what you know; the orders that match all of it, newest first, come to your direct messages with Order Desk. Searched in Order Desk's copy of the order history.",
       ),
-      {
-        type: 'input',
-        block_id: SEARCH_FIELDS.text.block,
-        optional: true,
-        label: plainText('Order ID, reference or product'),
-        hint: plainText(searchTextHint(settings.example)),
-        element: {
-          type: 'plain_text_input',
-          action_id: SEARCH_FIELDS.text.action,
-          max_length: MAX_SEARCH_LENGTH,
-        },
-      },
-      {
-        type: 'input',
-        block_id: SEARCH_FIELDS.status.block,
-        optional: true,
-        label: plainText('Status'),
-        element: {
+      input(
+        SEARCH_FIELDS.text,
+        'Order ID, reference or product',
+        { type: 'plain_text_input', max_length: MAX_SEARCH_LENGTH },
+        { optional: true, hint: searchTextHint(settings.example) },
+      ),
+      input(
+        SEARCH_FIELDS.status,
+        'Status',
+        {
           type: 'multi_static_select',
-          action_id: SEARCH_FIELDS.status.action,
           placeholder: plainText('Any status'),
           options: STATUS_CHOICES.map((status) => ({ text: plainText(statusLabel(status)), value: status })),
         },
-      },
-      {
-        type: 'input',
-        block_id: SEARCH_FIELDS.from.block,
-        optional: true,
-        label: plainText('Created from'),
-        element: { type: 'datepicker', action_id: SEARCH_FIELDS.from.action },
-      },
-      {
-        type: 'input',
-        block_id: SEARCH_FIELDS.to.block,
-        optional: true,
-        label: plainText('Created to (included)'),
-        hint: plainText(`Days run from midnight to midnight in ${settings.timeZone} time.`),
-        element: { type: 'datepicker', action_id: SEARCH_FIELDS.to.action },
-      },
-      {
-        type: 'input',
-        block_id: SEARCH_FIELDS.minAmount.block,
-        optional: true,
-        label: plainText(`Amount at least${currency}`),
-        element: {
-          type: 'plain_text_input',
-          action_id: SEARCH_FIELDS.minAmount.action,
-          placeholder: plainText('e.g. 10'),
-          max_length: 12,
-        },
-      },
-      {
-        type: 'input',
-        block_id: SEARCH_FIELDS.maxAmount.block,
-        optional: true,
-        label: plainText(`Amount at most${currency}`),
-        hint: plainText("The order's total amount."),
-        element: {
-          type: 'plain_text_input',
-          action_id: SEARCH_FIELDS.maxAmount.action,
-          placeholder: plainText('e.g. 49.99'),
-          max_length: 12,
-        },
-      },
+        { optional: true },
+      ),
+      input(SEARCH_FIELDS.from, 'Created from', { type: 'datepicker' }, { optional: true }),
+      input(
+        SEARCH_FIELDS.to,
+        'Created to (included)',
+        { type: 'datepicker' },
+        { optional: true, hint: `Days run from midnight to midnight in ${settings.timeZone} time.` },
+      ),
+      input(
+        SEARCH_FIELDS.minAmount,
+        `Amount at least${currency}`,
+        { type: 'plain_text_input', placeholder: plainText('e.g. 10'), max_length: 12 },
+        { optional: true },
+      ),
+      input(
+        SEARCH_FIELDS.maxAmount,
+        `Amount at most${currency}`,
+        { type: 'plain_text_input', placeholder: plainText('e.g. 49.99'), max_length: 12 },
+        { optional: true, hint: "The order's total amount." },
+      ),
     ] satisfies Block[],
   };
 }

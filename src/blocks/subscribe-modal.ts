@@ -1,5 +1,5 @@
 import { statusLabel } from '../partner-api/statuses.js';
-import { plainText, section } from './primitives.js';
+import { input, plainText, section } from './primitives.js';
 
 // `/order-subscribe`: the modal that subscribes a channel to order events.
 
@@ -39,14 +39,11 @@ export function renderSubscribeModal(settings: {
       section(
         "Order Desk posts each matching order event in the channel; an order's later events go in its thread. Everyone in the channel sees them; never keys.",
       ),
-      {
-        type: 'input',
-        block_id: SUBSCRIBE_FIELDS.channel.block,
-        label: plainText('Channel'),
-        hint: plainText('A channel you are in, with Order Desk in it (/invite @Order Desk).'),
-        element: {
+      input(
+        SUBSCRIBE_FIELDS.channel,
+        'Channel',
+        {
           type: 'conversations_select',
-          action_id: SUBSCRIBE_FIELDS.channel.action,
           ...(inChannel ? { initial_conversation: inChannel } : { default_to_current_conversation: true }),
           filter: {
             include: ['public', 'private'],
@@ -54,58 +51,46 @@ export function renderSubscribeModal(settings: {
             ...(settings.allowExternal ? {} : { exclude_external_shared_channels: true }),
           },
         },
-      },
-      {
-        type: 'input',
-        block_id: SUBSCRIBE_FIELDS.events.block,
-        label: plainText('Post when'),
-        element: {
-          type: 'checkboxes',
-          action_id: SUBSCRIBE_FIELDS.events.action,
-          options: [
-            { text: plainText('An order is placed'), value: EVENT_OPTIONS.newOrders },
-            { text: plainText("An order's status changes"), value: EVENT_OPTIONS.statusChanges },
-          ],
-        },
-      },
-      {
-        type: 'input',
-        block_id: SUBSCRIBE_FIELDS.statuses.block,
-        optional: true,
-        label: plainText('Only changes to these statuses'),
-        hint: plainText('Leave empty for every status change.'),
-        element: {
+        { hint: 'A channel you are in, with Order Desk in it (/invite @Order Desk).' },
+      ),
+      input(SUBSCRIBE_FIELDS.events, 'Post when', {
+        type: 'checkboxes',
+        options: [
+          { text: plainText('An order is placed'), value: EVENT_OPTIONS.newOrders },
+          { text: plainText("An order's status changes"), value: EVENT_OPTIONS.statusChanges },
+        ],
+      }),
+      input(
+        SUBSCRIBE_FIELDS.statuses,
+        'Only changes to these statuses',
+        {
           type: 'multi_static_select',
-          action_id: SUBSCRIBE_FIELDS.statuses.action,
           placeholder: plainText('Any status'),
           options: settings.statuses.map(statusOption),
         },
-      },
-      {
-        type: 'input',
-        block_id: SUBSCRIBE_FIELDS.minAmount.block,
-        optional: true,
-        label: plainText(`Only orders of at least${currency}`),
-        element: {
+        { optional: true, hint: 'Leave empty for every status change.' },
+      ),
+      input(
+        SUBSCRIBE_FIELDS.minAmount,
+        `Only orders of at least${currency}`,
+        {
           type: 'number_input',
-          action_id: SUBSCRIBE_FIELDS.minAmount.action,
           is_decimal_allowed: true,
           min_value: '0',
           placeholder: plainText('e.g. 100'),
         },
-      },
-      {
-        type: 'input',
-        block_id: SUBSCRIBE_FIELDS.title.block,
-        optional: true,
-        label: plainText('Only orders whose product contains'),
-        element: {
+        { optional: true },
+      ),
+      input(
+        SUBSCRIBE_FIELDS.title,
+        'Only orders whose product contains',
+        {
           type: 'plain_text_input',
-          action_id: SUBSCRIBE_FIELDS.title.action,
           max_length: MAX_TITLE_FILTER,
           placeholder: plainText('e.g. Office Suite'),
         },
-      },
+        { optional: true },
+      ),
     ],
   };
 }
