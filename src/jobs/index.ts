@@ -3,7 +3,6 @@ export {
   createPeriodicJob,
   type Job,
   type JobClock,
-  type JobSnapshot,
   type PeriodicJob,
   type PeriodicJobOptions,
   systemClock,

@@ -22,18 +22,6 @@ export const systemClock: JobClock = {
 /** What a call to `runOnce` did, beside the round's own outcome. */
 export type TurnOutcome = 'skipped' | 'backing_off' | 'failed' | 'stopped';
 
-export interface JobSnapshot {
-  /** True while this replica holds the job's lease. */
-  leader: boolean;
-  running: boolean;
-  lastOutcome: string | null;
-  /** When the last round ended (ms since the epoch, on the job's clock). */
-  lastRoundAt: number | null;
-  lastError: string | null;
-  /** Failed rounds in a row (0 after a success). */
-  failures: number;
-}
-
 export interface PeriodicJobOptions<R extends string> {
   /** Names the job's keys on the shared state (`job:<name>:lease`, `job:<name>:backoff`) and its log lines. */
   name: string;
@@ -71,7 +59,8 @@ export interface PeriodicJob<R extends string> {
   start(): void;
   /** Ends the loop, aborts the round in flight and resolves once it has ended; releases the lease. */
   stop(): Promise<void>;
-  snapshot(): JobSnapshot;
+  /** True while this replica holds the job's lease. */
+  isLeader(): boolean;
 }
 
 /**
@@ -96,14 +85,6 @@ export function createPeriodicJob<R extends string>(options: PeriodicJobOptions<
   let inFlight: { done: Promise<unknown>; abort: AbortController } | undefined;
   let loop: { done: Promise<void>; abort: AbortController } | undefined;
   let stateAwayLogged = false;
-  const snap: JobSnapshot = {
-    leader: false,
-    running: false,
-    lastOutcome: null,
-    lastRoundAt: null,
-    lastError: null,
-    failures: 0,
-  };
 
   async function claimLease(): Promise<boolean> {
     try {
@@ -119,7 +100,6 @@ export function createPeriodicJob<R extends string>(options: PeriodicJobOptions<
         log.warn({ error: (error as Error).message }, 'job skipped: the shared state is unreachable');
       stateAwayLogged = true;
     }
-    snap.leader = leader;
     return leader;
   }
 
@@ -132,7 +112,6 @@ export function createPeriodicJob<R extends string>(options: PeriodicJobOptions<
       const kept = await state.renew(leaseKey, owner, leaseMs).catch(() => true);
       if (!kept) {
         leader = false;
-        snap.leader = false;
         log.warn('job lease taken by another replica; this round ends');
         round.abort(new Error('the lease was lost'));
         return;
@@ -156,23 +135,18 @@ export function createPeriodicJob<R extends string>(options: PeriodicJobOptions<
     } finally {
       ended.abort();
     }
-    snap.lastRoundAt = clock.now();
     if (outcome === 'stopped') return outcome;
     // Held from the end of this round: the next one, an interval later, is still this replica's.
     if (leader) await state.renew(leaseKey, owner, leaseMs).catch(() => undefined);
     const failed = error !== null || (options.failed ?? ((result: R) => result === 'failed'))(outcome as R);
     if (!failed) {
-      snap.failures = 0;
-      snap.lastError = null;
       if (backoff) await state.delete(backoffKey).catch(() => undefined);
       return outcome;
     }
     const failedAt = clock.now();
     const next = await backOff(state, backoffKey, options.backoff, backoff, failedAt, {});
-    snap.failures = next.failures;
-    snap.lastError = error ?? outcome;
     log.warn(
-      { error: snap.lastError, failures: next.failures, waitSeconds: (next.until - failedAt) / 1000 },
+      { error: error ?? outcome, failures: next.failures, waitSeconds: (next.until - failedAt) / 1000 },
       'job round failed; backing off',
     );
     return outcome;
@@ -183,15 +157,12 @@ export function createPeriodicJob<R extends string>(options: PeriodicJobOptions<
     const abort = new AbortController();
     const done = turn(abort);
     inFlight = { done, abort };
-    snap.running = true;
     try {
       const outcome = await done;
-      snap.lastOutcome = outcome;
       await options.onOutcome?.(outcome);
       return outcome;
     } finally {
       inFlight = undefined;
-      snap.running = false;
     }
   }
 
@@ -220,9 +191,8 @@ export function createPeriodicJob<R extends string>(options: PeriodicJobOptions<
       await Promise.all([running?.done, inFlight?.done.catch(() => undefined)]);
       if (leader) await state.release(leaseKey, owner).catch(() => undefined);
       leader = false;
-      snap.leader = false;
     },
-    snapshot: () => ({ ...snap }),
+    isLeader: () => leader,
   };
 }
 

@@ -287,7 +287,7 @@ export function createNotifier(options: NotifierOptions): Notifier {
 
   return {
     runOnce: () => job.runOnce(),
-    isLeader: () => job.snapshot().leader,
+    isLeader: () => job.isLeader(),
     start: () => job.start(),
     stop: () => job.stop(),
   };

@@ -406,7 +406,7 @@ export function createOrderSync(options: OrderSyncOptions): OrderSync {
       gaps,
       lastFollowAt: newestRead ?? null,
       lastError,
-      leader: job.snapshot().leader,
+      leader: job.isLeader(),
     };
     return last;
   }

@@ -11,11 +11,19 @@ const LEASE_MS = EVERY_MS + 30_000;
 const BACKOFF = { firstMs: 30_000, maxMs: 120_000 };
 
 /** Two replicas of one job on one shared state, on one clock the test drives. */
-function setUp() {
+function setUp(log = logger) {
   const clock = createFakeClock();
   const state = createMemoryState(clock.now);
   const job = (round: PeriodicJobOptions<'done' | 'failed'>['round']) =>
-    createPeriodicJob({ name: 'test', state, logger, everyMs: EVERY_MS, backoff: BACKOFF, clock, round });
+    createPeriodicJob({
+      name: 'test',
+      state,
+      logger: log,
+      everyMs: EVERY_MS,
+      backoff: BACKOFF,
+      clock,
+      round,
+    });
   return { clock, state, job };
 }
 
@@ -39,7 +47,7 @@ describe('a periodic job', () => {
     expect(await a.runOnce()).toBe('done');
     expect(await b.runOnce()).toBe('skipped');
     expect(await a.runOnce()).toBe('done');
-    expect([a.snapshot().leader, b.snapshot().leader]).toEqual([true, false]);
+    expect([a.isLeader(), b.isLeader()]).toEqual([true, false]);
     await a.stop();
     expect(await b.runOnce()).toBe('done');
     expect(await a.runOnce()).toBe('skipped');
@@ -52,7 +60,14 @@ describe('a periodic job', () => {
   });
 
   it('backs off after a failure, exponentially up to the cap, on the shared state; a success resets it', async () => {
-    const { clock, job } = setUp();
+    const lines: string[] = [];
+    const { clock, state, job } = setUp(capturedLogger(lines));
+    /** The failures in a row each back-off warning counted, and the error it names. */
+    const warned = () =>
+      lines
+        .map((line) => JSON.parse(line))
+        .filter((line) => line.msg === 'job round failed; backing off')
+        .map((line) => `${line.failures}: ${line.error}`);
     let fail = true;
     let rounds = 0;
     const round = async () => {
@@ -71,11 +86,11 @@ describe('a periodic job', () => {
       return waited;
     };
     expect(await a.runOnce()).toBe('failed');
-    expect(a.snapshot()).toMatchObject({ failures: 1, lastError: 'the partner is down' });
+    expect(warned()).toEqual(['1: the partner is down']);
     const waits: number[] = [];
     for (let i = 0; i < 4; i++) waits.push(await backingOff());
     expect(waits).toEqual([30_000, 60_000, 120_000, 120_000]);
-    expect(a.snapshot().failures).toBe(5);
+    expect(warned().at(-1)).toBe('5: the partner is down');
     // Another replica honours the back-off once it has the turn.
     const b = job(round);
     await a.stop();
@@ -83,7 +98,7 @@ describe('a periodic job', () => {
     await clock.advance(120_000);
     fail = false;
     expect(await b.runOnce()).toBe('done');
-    expect(b.snapshot()).toMatchObject({ failures: 0, lastError: null });
+    expect(await state.get('job:test:backoff')).toBeUndefined();
     // Reset: the next failure backs off from the first step again.
     fail = true;
     expect(await b.runOnce()).toBe('failed');
@@ -104,7 +119,7 @@ describe('a periodic job', () => {
   });
 
   it('stop aborts the round in flight, resolves once it has ended, and releases the lease', async () => {
-    const { clock, job } = setUp();
+    const { clock, state, job } = setUp();
     let started = false;
     let sawAbort = false;
     let ended = false;
@@ -120,16 +135,13 @@ describe('a periodic job', () => {
     a.start();
     await clock.advance(EVERY_MS);
     await until('the round to start', () => started);
-    expect(a.snapshot().running).toBe(true);
+    // A turn asked for while the round runs does not start a second one.
+    expect(await a.runOnce()).toBe('skipped');
     await a.stop();
     expect([sawAbort, ended]).toEqual([true, true]);
     // A stop is not a failure: no back-off, and the lease is free for another replica at once.
-    expect(a.snapshot()).toMatchObject({
-      lastOutcome: 'stopped',
-      failures: 0,
-      leader: false,
-      running: false,
-    });
+    expect(await state.get('job:test:backoff')).toBeUndefined();
+    expect(a.isLeader()).toBe(false);
     const b = job(async () => 'done');
     expect(await b.runOnce()).toBe('done');
     // Nothing runs after the stop.
@@ -212,7 +224,7 @@ describe('a periodic job', () => {
     await clock.advance(LEASE_MS / 3);
     expect(signalOfA?.aborted).toBe(true);
     expect(await running).toBe('stopped');
-    expect(a.snapshot().leader).toBe(false);
+    expect(a.isLeader()).toBe(false);
     await b.stop();
   });
 
