@@ -1,4 +1,4 @@
-import type { BalanceState } from '../finance/balance-reading.js';
+import { availableFunds, type BalanceState } from '../finance/balance-reading.js';
 import type { DaySummary } from '../finance/day-summary.js';
 import type { HistorySource } from '../finance/history-source.js';
 import { runwayDays, type SpendFigures } from '../finance/spend.js';
@@ -136,10 +136,7 @@ function balanceBlocks(input: DigestInput, options: RenderOptions): Block[] {
     ];
   const { reading } = balance;
   const money = (value: number | null) => formatMoney(value, options.currency);
-  const available =
-    reading.balance !== null && reading.creditLimit !== null
-      ? reading.balance + reading.creditLimit
-      : reading.balance;
+  const available = availableFunds(reading);
   const runway = isPartnerApiError(spend)
     ? `unknown: spend could not be computed.${trace(spend)}`
     : formatRunway(runwayDays(available, spend.averagePerDay));

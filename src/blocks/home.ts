@@ -1,5 +1,10 @@
 import type { types } from '@slack/bolt';
-import type { BalanceReading, BalanceState } from '../finance/balance-reading.js';
+import {
+  availableFunds,
+  type BalanceReading,
+  type BalanceState,
+  lastReading,
+} from '../finance/balance-reading.js';
 import { runwayDays, type SpendFigures, sparkline } from '../finance/spend.js';
 import { isPartnerApiError, type PartnerApiError } from '../partner-api/index.js';
 import { accessDeniedBlocks, type DenialReason } from './access.js';
@@ -70,8 +75,7 @@ export function spendBlocks(
     ];
   const money = (value: number) => formatMoney(value, options.currency);
   // The last reading, even when a newer read failed: the runway is known as long as a balance is.
-  const reading = lastReading(balance);
-  const available = reading && reading.balance !== null ? reading.balance + (reading.creditLimit ?? 0) : null;
+  const available = availableFunds(lastReading(balance));
   const runway = runwayDays(available, figures.averagePerDay);
   const lowest = figures.daily.length > 0 ? Math.min(...figures.daily) : 0;
   const highest = figures.daily.length > 0 ? Math.max(...figures.daily) : 0;
@@ -129,13 +133,6 @@ export function balanceBlocks(
     ];
   }
   return [...readingBlocks(state.reading, options), ...refresh];
-}
-
-/** The balance read last: the reading itself, or the one an error state kept. */
-function lastReading(state: BalanceState | undefined): BalanceReading | undefined {
-  if (state?.kind === 'reading') return state.reading;
-  if (state?.kind === 'error') return state.last;
-  return undefined;
 }
 
 function readingBlocks(reading: BalanceReading, options: RenderOptions, read = 'Read'): Block[] {

@@ -38,3 +38,16 @@ export type BalanceState =
       /** The last balance read before this failure, if any: still shown, with its age. */
       last?: BalanceReading | undefined;
     };
+
+/** The balance read last: the reading itself, or the one an error state kept (shown with its age). */
+export function lastReading(state: BalanceState | undefined): BalanceReading | undefined {
+  if (state?.kind === 'reading') return state.reading;
+  if (state?.kind === 'error') return state.last;
+  return undefined;
+}
+
+/** Balance + credit limit, the balance alone while the credit limit is unknown; null without a balance. */
+export function availableFunds(reading: BalanceReading | undefined): number | null {
+  if (!reading || reading.balance === null) return null;
+  return reading.balance + (reading.creditLimit ?? 0);
+}

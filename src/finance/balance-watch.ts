@@ -18,6 +18,7 @@ import {
   evaluateWatched,
   initialAlertState,
 } from './alert-rules.js';
+import { availableFunds } from './balance-reading.js';
 import { runwayDays } from './spend.js';
 import type { SpendService } from './spend-service.js';
 
@@ -197,8 +198,7 @@ export function createBalanceWatch(options: BalanceWatchOptions): BalanceWatch {
     options.onReading?.('ok');
     const spend = await untilAborted(options.spend.refresh({ maxAgeMs: intervalMs / 2 }), signal);
     const averagePerDay = 'averagePerDay' in spend ? spend.averagePerDay : null;
-    const { balance, creditLimit } = reading.reading;
-    const available = balance !== null && creditLimit !== null ? balance + creditLimit : balance;
+    const available = availableFunds(reading.reading);
     const runway = averagePerDay === null ? null : runwayDays(available, averagePerDay);
     const readAt = reading.reading.readAt.getTime();
     const homeLink = await untilAborted(options.homeLink(), signal);

@@ -16,7 +16,7 @@ import {
 } from '../blocks/index.js';
 import { recentOrdersBlocks } from '../blocks/messages.js';
 import { header } from '../blocks/primitives.js';
-import type { BalanceReading, BalanceState } from '../finance/balance-reading.js';
+import { availableFunds, type BalanceState, lastReading } from '../finance/balance-reading.js';
 import { lastDays, runwayDays } from '../finance/spend.js';
 import { findExactOrder } from '../flows/find-order.js';
 import { recentOrders } from '../flows/recent-orders.js';
@@ -296,13 +296,6 @@ export const TOOLS = {
 
 export type ToolName = keyof typeof TOOLS;
 
-/** The last balance read: the reading itself, or the one an error state kept (the runway uses it). */
-function lastReading(state: BalanceState): { reading: BalanceReading; current: boolean } | undefined {
-  if (state.kind === 'reading') return { reading: state.reading, current: true };
-  if (state.kind === 'error' && state.last) return { reading: state.last, current: false };
-  return undefined;
-}
-
 function balanceProblem(state: BalanceState): string | undefined {
   if (state.kind === 'no_completed_order') return 'No completed order was found to read the balance with.';
   if (state.kind === 'not_reported') return "The partner's answer came without the balance.";
@@ -319,14 +312,15 @@ async function financeAnswer(deps: AppDeps, days: number, userId: string): Promi
   );
   const options = renderOptions(deps);
   const money = (value: number | null) => formatMoney(value, deps.currency);
+  // The last balance read, current or the one an error state kept: the runway uses it.
   const last = lastReading(state);
-  const available =
-    last && last.reading.balance !== null ? last.reading.balance + (last.reading.creditLimit ?? 0) : null;
+  const current = state.kind === 'reading';
+  const available = availableFunds(last);
   const figures = spend.figures;
   const lines = [
     balanceProblem(state),
     last &&
-      `${last.current ? 'Balance' : 'Last good reading: balance'} ${money(last.reading.balance)}, credit limit ${money(last.reading.creditLimit)}, available funds ${money(available)} (balance + credit limit), read ${last.reading.readAt.toISOString()}.`,
+      `${current ? 'Balance' : 'Last good reading: balance'} ${money(last.balance)}, credit limit ${money(last.creditLimit)}, available funds ${money(available)} (balance + credit limit), read ${last.readAt.toISOString()}.`,
   ];
   let spendData: Record<string, unknown> | null = null;
   if (figures) {
@@ -365,11 +359,11 @@ async function financeAnswer(deps: AppDeps, days: number, userId: string): Promi
       currency: deps.currency ?? null,
       balance: last
         ? {
-            balance: last.reading.balance,
-            creditLimit: last.reading.creditLimit,
+            balance: last.balance,
+            creditLimit: last.creditLimit,
             availableFunds: available,
-            readAt: last.reading.readAt.toISOString(),
-            current: last.current,
+            readAt: last.readAt.toISOString(),
+            current,
           }
         : null,
       spend: spendData,
