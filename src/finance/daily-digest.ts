@@ -3,9 +3,8 @@ import { createPeriodicJob, type Job, type JobClock, untilAborted } from '../job
 import type { AppLogger } from '../logger.js';
 import type { OrderSync, SyncStatus } from '../orders/order-sync.js';
 import type { OutboxRelay, OutboxStore } from '../outbox/index.js';
-import { isPartnerApiError, PartnerApiError } from '../partner-api/index.js';
 import type { BalanceService } from '../services/balance.js';
-import { logPartnerFailure } from '../services/partner-failures.js';
+import { asPartnerError, logFailure } from '../services/partner-failures.js';
 import type { SharedState } from '../state/index.js';
 import type { BalanceState } from './balance-reading.js';
 import { dayRange, instantAt, previousDay } from './calendar.js';
@@ -85,17 +84,6 @@ export function digestSchedule(at: Date, time: string, timeZone: string): { day:
   return { day: previousDay(today), dueAt: instantAt(today, time, timeZone) };
 }
 
-/** Anything that is not the partner's failure, said plainly in the digest (its cause is in the log). */
-function asPartnerError(error: unknown, operation: string, what: string): PartnerApiError {
-  if (isPartnerApiError(error)) return error;
-  return new PartnerApiError({
-    kind: 'unavailable',
-    operation,
-    userMessage: `Order Desk could not read ${what} because of an error of its own; it is in the log.`,
-    cause: error instanceof Error ? error : new Error(String(error)),
-  });
-}
-
 /** What Slack's refusal asks of an admin, in the log line that reports it. */
 function whatToDo(code: string): string {
   if (code === 'not_in_channel' || code === 'channel_not_found' || code === 'is_archived')
@@ -148,13 +136,8 @@ export function createDailyDigest(options: DailyDigestOptions): DailyDigest {
         for await (const page of history.pages) orders.push(...page);
         return { summary: summariseDay(orders, options.amountIs), source: history.source };
       } catch (error) {
-        if (isPartnerApiError(error)) logPartnerFailure(log, error, { where: 'digest' });
-        else
-          log.error(
-            { where: 'digest', error: (error as Error).message },
-            'the day’s orders could not be read',
-          );
-        return { error: asPartnerError(error, 'digest', 'the orders') };
+        logFailure(log, error, 'digest', 'the day’s orders could not be read');
+        return { error: asPartnerError(error, 'digest', 'read the orders') };
       }
     };
     const readBalance = async (): Promise<BalanceState> => {
@@ -162,7 +145,7 @@ export function createDailyDigest(options: DailyDigestOptions): DailyDigest {
         return await options.balance.current({ maxAgeMs: FIGURES_MAX_AGE_MS, background: true });
       } catch (error) {
         log.error({ error: (error as Error).message }, 'the balance could not be read for the digest');
-        return { kind: 'error', error: asPartnerError(error, 'balance', 'the balance') };
+        return { kind: 'error', error: asPartnerError(error, 'balance', 'read the balance') };
       }
     };
     const readSpend = async () => {
@@ -170,7 +153,7 @@ export function createDailyDigest(options: DailyDigestOptions): DailyDigest {
         return await options.spend.refresh({ maxAgeMs: FIGURES_MAX_AGE_MS });
       } catch (error) {
         log.error({ error: (error as Error).message }, 'spend could not be computed for the digest');
-        return asPartnerError(error, 'spend', 'spend');
+        return asPartnerError(error, 'spend', 'read spend');
       }
     };
     // The reads may be shared with users (cached figures): a stop ends the wait, not the reads.

@@ -1,12 +1,7 @@
 import type { BackoffPolicy } from '../jobs/index.js';
 import type { AppLogger } from '../logger.js';
-import {
-  isPartnerApiError,
-  PartnerApiError,
-  type PartnerClient,
-  partnerErrorCodec,
-} from '../partner-api/index.js';
-import { logPartnerFailure } from '../services/partner-failures.js';
+import { type PartnerApiError, type PartnerClient, partnerErrorCodec } from '../partner-api/index.js';
+import { asPartnerError, logFailure } from '../services/partner-failures.js';
 import { peekCached, peekFailure, readThrough, type SharedState, SourceFailedError } from '../state/index.js';
 import { type HistoryDeps, historyBetween } from './history-source.js';
 import { type AmountMeaning, computeSpend, type SpendFigures } from './spend.js';
@@ -74,8 +69,7 @@ export function createSpendService(options: {
       for await (const page of history.pages) orders.push(...page);
     } catch (error) {
       // Once per scan: replicas and users waiting on it share the failure without logging it again.
-      if (isPartnerApiError(error)) logPartnerFailure(logger, error, { where: 'spend' });
-      else logger.error({ where: 'spend', error: (error as Error).message }, 'spend could not be computed');
+      logFailure(logger, error, 'spend', 'spend could not be computed');
       throw error;
     }
     return { value: computeSpend(orders, at, options.timeZone, options.amountIs), cache: true };
@@ -98,7 +92,7 @@ export function createSpendService(options: {
         now: () => now().getTime(),
       });
     } catch (error) {
-      if (error instanceof SourceFailedError) return asPartnerError(error.error);
+      if (error instanceof SourceFailedError) return asPartnerError(error.error, 'spend', 'compute spend');
       throw error;
     }
   }
@@ -114,7 +108,7 @@ export function createSpendService(options: {
         figures: stored?.value,
         failure: failure
           ? {
-              error: asPartnerError(partnerErrorCodec.decode(failure.error)),
+              error: asPartnerError(partnerErrorCodec.decode(failure.error), 'spend', 'compute spend'),
               retryAt: new Date(failure.until),
             }
           : undefined,
@@ -143,15 +137,4 @@ export function createSpendService(options: {
       }
     },
   };
-}
-
-/** What the Home tab can say about any failure: the partner's own, or one of Order Desk's, plainly. */
-function asPartnerError(error: Error): PartnerApiError {
-  if (isPartnerApiError(error)) return error;
-  return new PartnerApiError({
-    kind: 'unavailable',
-    operation: 'spend',
-    userMessage: 'Order Desk could not compute spend because of an error of its own; it is in the log.',
-    cause: error,
-  });
 }

@@ -2,13 +2,7 @@ import type { BalanceReading, BalanceState } from '../finance/balance-reading.js
 import type { BackoffPolicy } from '../jobs/index.js';
 import type { AppLogger } from '../logger.js';
 import type { OrderIndex } from '../orders/order-index.js';
-import {
-  type AccountBalance,
-  isPartnerApiError,
-  PartnerApiError,
-  type PartnerClient,
-  partnerErrorCodec,
-} from '../partner-api/index.js';
+import { type AccountBalance, type PartnerClient, partnerErrorCodec } from '../partner-api/index.js';
 import {
   type CacheResult,
   peekCached,
@@ -18,7 +12,7 @@ import {
   SourceFailedError,
   storeCached,
 } from '../state/index.js';
-import { logPartnerFailure } from './partner-failures.js';
+import { asPartnerError, logFailure } from './partner-failures.js';
 
 export interface BalanceService {
   /**
@@ -161,9 +155,7 @@ export function createBalanceService(options: BalanceServiceOptions): BalanceSer
       return { value: { kind: 'reading', reading }, cache: true };
     } catch (error) {
       // Logged here, once per reading: finance users waiting on the same reading share its failure.
-      if (isPartnerApiError(error)) logPartnerFailure(logger, error, { where: 'balance' });
-      else
-        logger.error({ where: 'balance', error: (error as Error).message }, 'the balance could not be read');
+      logFailure(logger, error, 'balance', 'the balance could not be read');
       throw error;
     }
   }
@@ -191,18 +183,9 @@ export function createBalanceService(options: BalanceServiceOptions): BalanceSer
         if (!(error instanceof SourceFailedError)) throw error;
         // Anything that is not the partner's failure (a fault of Order Desk's own) is still said on
         // the Home tab, plainly, and is in the log with its cause.
-        const cause = isPartnerApiError(error.error)
-          ? error.error
-          : new PartnerApiError({
-              kind: 'unavailable',
-              operation: 'balance',
-              userMessage:
-                'Order Desk could not read the balance because of an error of its own; it is in the log.',
-              cause: error.error,
-            });
         return {
           kind: 'error',
-          error: cause,
+          error: asPartnerError(error.error, 'balance', 'read the balance'),
           retryAt: error.retryAt,
           read: error.read,
           last: await lastReading(),

@@ -1,5 +1,5 @@
 import type { AppLogger } from '../logger.js';
-import { faultOf, type PartnerApiError } from '../partner-api/index.js';
+import { faultOf, isPartnerApiError, PartnerApiError } from '../partner-api/index.js';
 
 export interface FailureContext {
   /** What the user was doing, e.g. "/order", "open order", "home". */
@@ -18,6 +18,23 @@ export function logPartnerFailure(logger: AppLogger, error: PartnerApiError, con
     partnerFailureFields(error, context),
     'partner API failure shown to the user',
   );
+}
+
+/** One log line for a read that failed: the partner's failure as above, any other as an error. */
+export function logFailure(logger: AppLogger, error: unknown, where: string, message: string): void {
+  if (isPartnerApiError(error)) logPartnerFailure(logger, error, { where });
+  else logger.error({ where, error: (error as Error).message }, message);
+}
+
+/** Any failure as the user sees one: the partner's as it is, one of Order Desk's said plainly (its cause is in the log). */
+export function asPartnerError(error: unknown, operation: string, doing: string): PartnerApiError {
+  if (isPartnerApiError(error)) return error;
+  return new PartnerApiError({
+    kind: 'unavailable',
+    operation,
+    userMessage: `Order Desk could not ${doing} because of an error of its own; it is in the log.`,
+    cause: error instanceof Error ? error : new Error(String(error)),
+  });
 }
 
 /** error for Order Desk's own faults, warn for the partner's, info when nothing is broken. */
