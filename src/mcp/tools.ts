@@ -312,7 +312,6 @@ async function financeAnswer(deps: AppDeps, days: number, userId: string): Promi
   );
   const options = renderOptions(deps);
   const money = (value: number | null) => formatMoney(value, deps.currency);
-  // The last balance read, current or the one an error state kept: the runway uses it.
   const last = lastReading(state);
   const current = state.kind === 'reading';
   const available = availableFunds(last);
