@@ -1,5 +1,6 @@
-import { sql } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import type { OrderDeskDb } from '../db/index.js';
+import type { OrderWatchesTable, SubscriptionsTable } from '../db/schema.js';
 import { createOutboxStore } from '../outbox/index.js';
 import type { SubscriptionFilters } from './filters.js';
 
@@ -74,21 +75,13 @@ const iso = (date: Date) => date.toISOString();
 
 export function createNotificationStore(db: OrderDeskDb): NotificationStore {
   const outbox = createOutboxStore(db);
-  const toWatch = (row: { user_id: string; order_id: string; created_at: string; expires_at: string }) => ({
+  const toWatch = (row: Selectable<OrderWatchesTable>): Watch => ({
     userId: row.user_id,
     orderId: row.order_id,
     createdAt: new Date(row.created_at),
     expiresAt: new Date(row.expires_at),
   });
-  const toSubscription = (row: {
-    id: string;
-    channel_id: string;
-    created_by: string;
-    created_at: string;
-    filters: string;
-    paused_at: string | null;
-    paused_reason: string | null;
-  }): Subscription => ({
+  const toSubscription = (row: Selectable<SubscriptionsTable>): Subscription => ({
     id: row.id,
     channelId: row.channel_id,
     createdBy: row.created_by,

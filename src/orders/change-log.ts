@@ -1,4 +1,6 @@
+import type { Selectable } from 'kysely';
 import type { OrderDeskDb } from '../db/index.js';
+import type { OrderEventsTable } from '../db/schema.js';
 import type { OrderEvent } from './types.js';
 
 /**
@@ -15,18 +17,12 @@ export interface OrderChangeLog {
   pruneEvents(before: Date): Promise<number>;
 }
 
-function eventOf(row: {
-  id: number | string | bigint;
-  order_id: string;
-  kind: string;
-  from_status: string | null;
-  to_status: string | null;
-  seen_at: string;
-}): OrderEvent {
+function eventOf(row: Selectable<OrderEventsTable>): OrderEvent {
   return {
+    // PostgreSQL answers a bigserial as a string.
     id: Number(row.id),
     orderId: row.order_id,
-    kind: row.kind as OrderEvent['kind'],
+    kind: row.kind,
     fromStatus: row.from_status,
     toStatus: row.to_status,
     seenAt: new Date(row.seen_at),
