@@ -1,6 +1,6 @@
-import type { Selectable } from 'kysely';
+import type { Expression, ExpressionBuilder, Selectable, SqlBool } from 'kysely';
 import type { OrderDeskDb } from '../db/index.js';
-import type { OrderEventsTable } from '../db/schema.js';
+import type { Database, OrderEventsTable } from '../db/schema.js';
 import type { OrderEvent } from './types.js';
 
 /**
@@ -30,31 +30,20 @@ function eventOf(row: Selectable<OrderEventsTable>): OrderEvent {
 }
 
 export function createChangeLog(db: OrderDeskDb): OrderChangeLog {
+  async function read(
+    which: (eb: ExpressionBuilder<Database, 'order_events'>) => Expression<SqlBool>,
+    order: 'asc' | 'desc',
+    limit: number,
+  ): Promise<OrderEvent[]> {
+    const rows = await db.run((kysely) =>
+      kysely.selectFrom('order_events').selectAll().where(which).orderBy('id', order).limit(limit).execute(),
+    );
+    return rows.map(eventOf);
+  }
+
   return {
-    async events(afterId, limit) {
-      const rows = await db.run((kysely) =>
-        kysely
-          .selectFrom('order_events')
-          .selectAll()
-          .where('id', '>', afterId)
-          .orderBy('id', 'asc')
-          .limit(limit)
-          .execute(),
-      );
-      return rows.map(eventOf);
-    },
-    async eventsOf(orderId, limit) {
-      const rows = await db.run((kysely) =>
-        kysely
-          .selectFrom('order_events')
-          .selectAll()
-          .where('order_id', '=', orderId)
-          .orderBy('id', 'desc')
-          .limit(limit)
-          .execute(),
-      );
-      return rows.map(eventOf);
-    },
+    events: (afterId, limit) => read((eb) => eb('id', '>', afterId), 'asc', limit),
+    eventsOf: (orderId, limit) => read((eb) => eb('order_id', '=', orderId), 'desc', limit),
     async lastEventId() {
       const row = await db.run((kysely) =>
         kysely
