@@ -1,7 +1,9 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { type FakeSlack, startFakeSlack } from '../sandbox/fake-slack/server.js';
+import { connectSlackbot } from '../sandbox/fake-slack/slackbot.js';
 import { startSimulator } from '../sandbox/simulator/server.js';
 import { APP_ENTRY, BARE_ENTRY, type NodeProcess, PEER_ENTRY, startNodeProcess } from './processes.js';
 import { spawnSimulator } from './simulator-process.js';
@@ -172,7 +174,10 @@ export async function benchSlackApp(): Promise<BenchRow[]> {
       botToken: BOT_TOKEN,
       signingSecret: SIGNING_SECRET,
       responseUrlLimit: 5,
-      users: [{ id: 'U0BENCH', name: 'bench', realName: 'Bench User' }],
+      users: [
+        { id: 'U0BENCH', name: 'bench', realName: 'Bench User' },
+        ...SLACKBOT_USERS.map((id) => ({ id, name: id.toLowerCase(), realName: `Bench ${id}` })),
+      ],
     });
     try {
       for (const latencyMs of [0, 200]) rows.push(...(await benchAnswerTime(latencyMs, answerSlack, appEnv)));
@@ -322,6 +327,37 @@ export async function benchSlackApp(): Promise<BenchRow[]> {
   }
 }
 
+/** Who asks Slackbot in section 2: enough people that none reaches the per-person limit (30 a minute). */
+const SLACKBOT_USERS = Array.from({ length: 40 }, (_, i) => `U0ASK${String(i).padStart(2, '0')}`);
+
+/**
+ * Slackbot's find_order tool, one signed tools/call at a time (the SDK's client, as Slack calls it),
+ * each by the next of SLACKBOT_USERS; the first round first asks once as each (users.info cached).
+ */
+function slackbotAnswers(target: NodeProcess, perRound: number, text: (i: number) => string) {
+  let asking = SLACKBOT_USERS[0] as string;
+  let client: Client | undefined;
+  const ask = async (user: string, query: string) => {
+    asking = user;
+    client ??= await connectSlackbot({
+      appUrl: `http://127.0.0.1:${target.port}`,
+      signingSecret: SIGNING_SECRET,
+      identity: () => ({ user_id: asking, team_id: 'T0SANDBOX' }),
+    });
+    const sent = performance.now();
+    const result = await client.callTool({ name: 'find_order', arguments: { query } });
+    if (result.isError) throw new Error(`find_order failed: ${JSON.stringify(result.content)}`);
+    return performance.now() - sent;
+  };
+  return async (round: number) => {
+    if (round === 0) for (const user of SLACKBOT_USERS) await ask(user, text(0));
+    const times: number[] = [];
+    for (let i = 0; i < perRound; i++)
+      times.push(await ask(SLACKBOT_USERS[i % SLACKBOT_USERS.length] as string, text(i)));
+    return percentile(times, 50);
+  };
+}
+
 /** Where the app's jobs post in section 2 (the finance alerts and the digest). */
 const JOBS_CHANNEL = 'C0BENCHJOBS';
 
@@ -416,6 +452,7 @@ async function benchAnswerTime(
       peer: answers(peer),
       ...(bare ? { bare: answers(bare) } : {}),
       ...(latencyMs > 0 ? { keys: answers(app, '/order-keys', keysText) } : {}),
+      slackbot: slackbotAnswers(app, perRound, text),
     };
     const names = Object.keys(sides);
     const p50s: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]));
@@ -460,6 +497,16 @@ async function benchAnswerTime(
         met: added <= 3,
       },
     );
+    result.push({
+      section,
+      metric: `Slackbot's find_order tool by ID, signed tools/call to answer, p50 (${span(of('slackbot'))} over the rounds)`,
+      value: median(of('slackbot')),
+      baseline: median(of('app')),
+      baselineLabel: '/order <ID>, same app and run',
+      unit: 'ms',
+      goal: '<= 2 ms more',
+      met: median(of('slackbot')) - median(of('app')) <= 2,
+    });
     if (latencyMs > 0)
       result.push({
         section,
