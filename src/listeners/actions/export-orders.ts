@@ -2,6 +2,7 @@ import { renderExportModal } from '../../blocks/index.js';
 import { dayKey } from '../../finance/spend.js';
 import { counted } from '../frame.js';
 import type { ListenerDeps } from '../listener-deps.js';
+import { openModal } from '../open-modal.js';
 import type { ExportFeatureDeps } from '../views/export-submitted.js';
 import type { ButtonClickArgs } from './click.js';
 
@@ -13,16 +14,7 @@ export function exportOrdersAction(deps: Pick<ExportFeatureDeps, 'now' | 'report
     const now = deps.now();
     const to = dayKey(now, deps.reportTimeZone);
     const from = dayKey(new Date(now.getTime() - 29 * 86_400_000), deps.reportTimeZone);
-    try {
-      await client.views.open({ trigger_id: body.trigger_id, view: renderExportModal({ from, to }) });
-      return 'ok';
-    } catch (error) {
-      deps.metrics.slackApiErrors.inc({ method: 'views.open' });
-      deps.logger.warn(
-        { error: (error as { data?: { error?: string } }).data?.error ?? (error as Error).message },
-        'views.open failed',
-      );
-      return 'error';
-    }
+    const opened = await openModal(deps, client, body.trigger_id, renderExportModal({ from, to }));
+    return opened ? 'ok' : 'error';
   });
 }

@@ -2,6 +2,7 @@ import { renderAccessDenied, renderSearchModal } from '../../blocks/index.js';
 import type { SearchDeps } from '../../flows/search-orders.js';
 import { counted } from '../frame.js';
 import type { ListenerDeps } from '../listener-deps.js';
+import { openModal } from '../open-modal.js';
 import { answerClick, type ButtonClickArgs } from './click.js';
 
 /**
@@ -16,23 +17,11 @@ export function searchOrdersAction(deps: SearchDeps & ListenerDeps) {
       await answerClick(deps, args, renderAccessDenied('orders', access.reason), 'new_ephemeral');
       return 'denied';
     }
-    try {
-      await client.views.open({
-        trigger_id: body.trigger_id,
-        view: renderSearchModal({
-          timeZone: deps.reportTimeZone,
-          currency: deps.currency,
-          example: await deps.orderExamples.current(),
-        }),
-      });
-      return 'ok';
-    } catch (error) {
-      deps.metrics.slackApiErrors.inc({ method: 'views.open' });
-      deps.logger.warn(
-        { error: (error as { data?: { error?: string } }).data?.error ?? (error as Error).message },
-        'views.open failed',
-      );
-      return 'error';
-    }
+    const modal = renderSearchModal({
+      timeZone: deps.reportTimeZone,
+      currency: deps.currency,
+      example: await deps.orderExamples.current(),
+    });
+    return (await openModal(deps, client, body.trigger_id, modal)) ? 'ok' : 'error';
   });
 }

@@ -4,8 +4,8 @@ import { renderSubscribeModal } from '../../blocks/subscribe-modal.js';
 import type { SubscribeDeps } from '../../flows/notifications/subscribe.js';
 import { reply } from '../../flows/respond.js';
 import { SUBSCRIBABLE_STATUSES } from '../../notifications/filters.js';
-import { slackErrorCode } from '../../services/slack-delivery.js';
 import type { ListenerDeps } from '../listener-deps.js';
+import { openModal } from '../open-modal.js';
 
 /**
  * `/order-subscribe`: opens the subscription modal, with the channel it was typed in chosen. The
@@ -14,25 +14,18 @@ import type { ListenerDeps } from '../listener-deps.js';
  */
 export function orderSubscribeCommand(deps: SubscribeDeps & ListenerDeps) {
   return async ({ command, respond, client }: SlackCommandMiddlewareArgs & AllMiddlewareArgs) => {
-    try {
-      await client.views.open({
-        trigger_id: command.trigger_id,
-        view: renderSubscribeModal({
-          channelId: command.channel_id,
-          statuses: SUBSCRIBABLE_STATUSES,
-          currency: deps.currency,
-          allowExternal: deps.allowExternalSharing,
-        }) as never,
-      });
-    } catch (error) {
-      deps.metrics.slackApiErrors.inc({ method: 'views.open' });
-      deps.logger.warn({ error: slackErrorCode(error) }, 'views.open failed for /order-subscribe');
+    const modal = renderSubscribeModal({
+      channelId: command.channel_id,
+      statuses: SUBSCRIBABLE_STATUSES,
+      currency: deps.currency,
+      allowExternal: deps.allowExternalSharing,
+    });
+    if (!(await openModal(deps, client, command.trigger_id, modal)))
       await reply(
         respond,
         renderNotice('Slack did not open the subscription form in time. Type `/order-subscribe` again.'),
         'new_ephemeral',
         deps.logger,
       );
-    }
   };
 }

@@ -1,0 +1,23 @@
+import type { AllMiddlewareArgs, types } from '@slack/bolt';
+import { slackErrorCode } from '../services/slack-delivery.js';
+import type { ListenerDeps } from './listener-deps.js';
+
+/**
+ * Opens a modal on a click's or a command's trigger (it lasts 3 seconds). False when Slack refused or
+ * answered too late: counted as a Slack API error and logged with Slack's error code and the modal.
+ */
+export async function openModal(
+  deps: Pick<ListenerDeps, 'logger' | 'metrics'>,
+  client: AllMiddlewareArgs['client'],
+  triggerId: string,
+  view: types.ModalView,
+): Promise<boolean> {
+  try {
+    await client.views.open({ trigger_id: triggerId, view });
+    return true;
+  } catch (error) {
+    deps.metrics.slackApiErrors.inc({ method: 'views.open' });
+    deps.logger.warn({ error: slackErrorCode(error), modal: view.callback_id }, 'views.open failed');
+    return false;
+  }
+}
