@@ -1,7 +1,6 @@
 import { type Selectable, sql } from 'kysely';
 import type { OrderDeskDb } from '../db/index.js';
 import type { OrderWatchesTable, SubscriptionsTable } from '../db/schema.js';
-import { createOutboxStore } from '../outbox/index.js';
 import type { SubscriptionFilters } from './filters.js';
 
 // Watches, subscriptions and the order threads, in the database (SQLite or PostgreSQL): every replica
@@ -62,9 +61,6 @@ export interface NotificationStore {
   removeSubscription(id: string, by: string, at: Date): Promise<boolean>;
   pauseSubscription(id: string, reason: string, at: Date): Promise<boolean>;
 
-  /** Drops every pending post of a subscription (it was paused or removed): they are in the outbox. */
-  dropPendingOf(subscriptionId: string, reason: string, at: Date): Promise<number>;
-
   threadOf(channelId: string, orderId: string): Promise<string | undefined>;
   setThread(channelId: string, orderId: string, ts: string, at: Date): Promise<void>;
   /** Retention: ended watches and threads older than `before` (the outbox prunes its own posts). */
@@ -74,7 +70,6 @@ export interface NotificationStore {
 const iso = (date: Date) => date.toISOString();
 
 export function createNotificationStore(db: OrderDeskDb): NotificationStore {
-  const outbox = createOutboxStore(db);
   const toWatch = (row: Selectable<OrderWatchesTable>): Watch => ({
     userId: row.user_id,
     orderId: row.order_id,
@@ -268,8 +263,6 @@ export function createNotificationStore(db: OrderDeskDb): NotificationStore {
         return Number(paused.numUpdatedRows) > 0;
       });
     },
-
-    dropPendingOf: (subscriptionId, reason, at) => outbox.dropPendingOf(subscriptionId, reason, at),
 
     async threadOf(channelId, orderId) {
       const row = await db.run((kysely) =>

@@ -1,3 +1,4 @@
+import type { AppDeps } from '../../app/deps.js';
 import { renderAccessDenied } from '../../blocks/index.js';
 import { renderNotificationsUnavailable } from '../../blocks/notifications.js';
 import { type HomeDeps, publishHome } from '../../flows/publish-home.js';
@@ -28,7 +29,7 @@ export function stopWatchAction(deps: HomeDeps) {
  * "Remove" beside a channel subscription: its creator, or a subscription admin (SUBSCRIPTION_ADMINS_*),
  * checked again at the click. Posts still waiting for it are dropped.
  */
-export function removeSubscriptionAction(deps: HomeDeps & ListenerDeps) {
+export function removeSubscriptionAction(deps: HomeDeps & ListenerDeps & Pick<AppDeps, 'outbox'>) {
   return counted<ButtonClickArgs>(async (args) => {
     const userId = args.body.user.id;
     const id = clickedValue(args) ?? '';
@@ -46,7 +47,7 @@ export function removeSubscriptionAction(deps: HomeDeps & ListenerDeps) {
       }
       const at = deps.now();
       await deps.notifications.removeSubscription(id, userId, at);
-      const dropped = await deps.notifications.dropPendingOf(id, 'subscription removed', at);
+      const dropped = await deps.outbox.dropPendingOf(id, 'subscription removed', at);
       deps.logger.info(
         { subscriptionId: id, channelId: subscription.channelId, userId, dropped },
         'subscription removed',
