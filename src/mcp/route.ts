@@ -82,7 +82,12 @@ export function mcpRoute(options: McpRouteOptions) {
     }
     const answered = new Set<string | number>();
     const server = buildServer({ deps, perPerson, answered: (id) => answered.add(id) });
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    // Stateless, and one JSON answer per request (MCP allows it: there is nothing to stream), so a
+    // request past its deadline can still be answered with a JSON-RPC error.
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
     try {
       await server.connect(transport);
       await transport.handleRequest(req, res, body);
