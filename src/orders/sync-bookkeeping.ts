@@ -3,8 +3,6 @@ import { SETTLED_STATUSES } from '../partner-api/statuses.js';
 
 /** What the sync keeps beside the orders: its cursors, the re-check schedule, orders gone missing. */
 export interface SyncBookkeeping {
-  /** Marks orders a full pass did not find (never deletes them). */
-  markMissing(orderIds: readonly string[], at: Date): Promise<void>;
   /** Unsettled orders due for a check (created after `since`), the longest waiting first. */
   dueForCheck(now: Date, since: Date, limit: number): Promise<Array<{ id: string; checks: number }>>;
   /** When to check it next. */
@@ -20,17 +18,6 @@ const SETTLED = SETTLED_STATUSES;
 
 export function createSyncBookkeeping(db: OrderDeskDb): SyncBookkeeping {
   return {
-    async markMissing(orderIds, at) {
-      if (orderIds.length === 0) return;
-      await db.run((kysely) =>
-        kysely
-          .updateTable('orders')
-          .set({ missing_since: at.toISOString() })
-          .where('id', 'in', [...orderIds])
-          .where('missing_since', 'is', null)
-          .execute(),
-      );
-    },
     async dueForCheck(at, since, limit) {
       const rows = await db.run((kysely) =>
         kysely
