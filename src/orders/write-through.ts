@@ -1,4 +1,4 @@
-import type { PartnerClient } from '../partner-api/index.js';
+import type { OrderSummary, PartnerClient } from '../partner-api/index.js';
 import type { OrderIndex } from './order-index.js';
 
 /**
@@ -22,29 +22,23 @@ export function withWriteThrough(
     const turn = new Promise<void>((resolve) => setTimeout(resolve, 0));
     void options.track(turn.then(write).catch(() => undefined));
   };
+  /** A read whose answer's orders go to the copy, after the answer. */
+  const recording =
+    <A extends unknown[], R extends { orders: readonly OrderSummary[] }>(read: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      const result = await read(...args);
+      const seenAt = options.now();
+      afterTheAnswer(() => index.record(result.orders, seenAt));
+      return result;
+    };
   const { orders } = partner;
   return {
     ...partner,
     orders: {
       ...orders,
-      async list(params) {
-        const page = await orders.list(params);
-        const seenAt = options.now();
-        afterTheAnswer(() => index.record(page.orders, seenAt));
-        return page;
-      },
-      async find(query) {
-        const result = await orders.find(query);
-        const seenAt = options.now();
-        afterTheAnswer(() => index.record(result.orders, seenAt));
-        return result;
-      },
-      async recent(count) {
-        const result = await orders.recent(count);
-        const seenAt = options.now();
-        afterTheAnswer(() => index.record(result.orders, seenAt));
-        return result;
-      },
+      list: recording(orders.list),
+      find: recording(orders.find),
+      recent: recording(orders.recent),
       async keys(orderId) {
         const answer = await orders.keys(orderId);
         const seenAt = options.now();
