@@ -27,9 +27,5 @@ export function copyCoverage(status: SyncStatus): CopyCoverage | undefined {
 
 /** Whether the copy answers in the partner's place, unstamped. */
 export function copyIsCurrent(coverage: CopyCoverage | undefined, now: Date): coverage is CopyCoverage {
-  return (
-    coverage !== undefined &&
-    coverage.complete &&
-    now.getTime() - Date.parse(coverage.syncedAt) < CURRENT_WITHIN_MS
-  );
+  return coverage?.complete === true && now.getTime() - Date.parse(coverage.syncedAt) < CURRENT_WITHIN_MS;
 }
