@@ -85,17 +85,6 @@ export function sameContent(known: OrdersTable, order: OrderSummary, createdAt: 
 }
 
 export function orderOf(row: OrdersTable): IndexedOrder {
-  return {
-    id: row.id,
-    referenceId: row.reference_id,
-    status: row.status,
-    item: {
-      id: row.item_id,
-      title: row.title,
-      quantity: row.quantity === null ? null : Number(row.quantity),
-      amount: row.amount === null ? null : Number(row.amount),
-    },
-    createdAt: row.created_at,
-    lastSeenAt: new Date(row.last_seen_at),
-  };
+  const history = HISTORY_COLUMNS.map((column) => row[column]) as HistoryRow;
+  return { ...summaryOf(history), lastSeenAt: new Date(row.last_seen_at) };
 }
