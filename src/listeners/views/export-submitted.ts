@@ -1,11 +1,9 @@
-import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
 import type { AppDeps } from '../../app/deps.js';
 import { EXPORT_FIELDS } from '../../blocks/index.js';
 import { checkExportRange, runExport } from '../../finance/export-orders.js';
 import type { ExportClaim } from '../../services/export-claims.js';
 import type { ListenerDeps } from '../listener-deps.js';
-
-type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
+import { submittedForm, type ViewArgs } from './form.js';
 
 /** What a CSV export needs: the one per user claim, the history (copy or partner), the upload. */
 export type ExportFeatureDeps = Pick<
@@ -21,18 +19,10 @@ export type ExportFeatureDeps = Pick<
 export function exportSubmitted(deps: ExportFeatureDeps & ListenerDeps) {
   return async ({ ack, body, view, client }: ViewArgs) => {
     const userId = body.user.id;
-    const values = view.state.values;
-    const from = values[EXPORT_FIELDS.from.block]?.[EXPORT_FIELDS.from.action]?.selected_date ?? undefined;
-    const to = values[EXPORT_FIELDS.to.block]?.[EXPORT_FIELDS.to.action]?.selected_date ?? undefined;
-    const status = values[EXPORT_FIELDS.status.block]?.[EXPORT_FIELDS.status.action]?.selected_option?.value;
-    const errors = (messages: { from?: string; to?: string }) =>
-      ack({
-        response_action: 'errors',
-        errors: {
-          ...(messages.from ? { [EXPORT_FIELDS.from.block]: messages.from } : {}),
-          ...(messages.to ? { [EXPORT_FIELDS.to.block]: messages.to } : {}),
-        },
-      });
+    const { field, errors } = submittedForm({ ack, view }, EXPORT_FIELDS);
+    const from = field('from')?.selected_date ?? undefined;
+    const to = field('to')?.selected_date ?? undefined;
+    const status = field('status')?.selected_option?.value;
     const range = checkExportRange(from, to, deps.now(), deps.reportTimeZone);
     if (!range.ok) return errors(range.errors);
     const finance = await deps.auth.isFinance(userId);

@@ -1,11 +1,9 @@
-import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
-import { renderAccessDenied, renderSearchSent, SEARCH_FIELDS, type SearchField } from '../../blocks/index.js';
+import { renderAccessDenied, renderSearchSent, SEARCH_FIELDS } from '../../blocks/index.js';
 import { postDirect } from '../../flows/respond.js';
 import type { SearchDeps } from '../../flows/search-orders.js';
-import { answerOrderFilters, checkSearchForm, type SearchFormErrors } from '../../flows/search-orders.js';
+import { answerOrderFilters, checkSearchForm } from '../../flows/search-orders.js';
 import type { ListenerDeps } from '../listener-deps.js';
-
-type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
+import { submittedForm, type ViewArgs } from './form.js';
 
 /**
  * The search modal submitted: checked before the ack (so the modal shows what is wrong under each
@@ -21,18 +19,7 @@ type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 export function searchSubmitted(deps: SearchDeps & ListenerDeps) {
   return async ({ ack, body, view, client }: ViewArgs) => {
     const userId = body.user.id;
-    const values = view.state.values;
-    const field = (name: SearchField) => values[SEARCH_FIELDS[name].block]?.[SEARCH_FIELDS[name].action];
-    const errors = (messages: SearchFormErrors) =>
-      ack({
-        response_action: 'errors',
-        errors: Object.fromEntries(
-          Object.entries(messages).map(([name, message]) => [
-            SEARCH_FIELDS[name as SearchField].block,
-            message,
-          ]),
-        ),
-      });
+    const { field, errors } = submittedForm({ ack, view }, SEARCH_FIELDS);
     const checked = checkSearchForm({
       text: field('text')?.value,
       statuses: field('status')?.selected_options?.map((option) => option.value),

@@ -1,18 +1,15 @@
-import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
 import { renderAccessDenied } from '../../blocks/index.js';
-import { SUBSCRIBE_FIELDS, type SubscribeField } from '../../blocks/subscribe-modal.js';
+import { SUBSCRIBE_FIELDS } from '../../blocks/subscribe-modal.js';
 import type { SubscribeDeps } from '../../flows/notifications/subscribe.js';
 import {
   announceSubscription,
   checkChannel,
   checkSubscribeForm,
-  type SubscribeFormErrors,
   sameSubscriptionExists,
   saveSubscription,
 } from '../../flows/notifications/subscribe.js';
 import type { ListenerDeps } from '../listener-deps.js';
-
-type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
+import { submittedForm, type ViewArgs } from './form.js';
 
 /**
  * The subscription modal submitted: the form checked, access checked again, and the channel checked
@@ -23,19 +20,7 @@ type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 export function subscribeSubmitted(deps: SubscribeDeps & ListenerDeps) {
   return async ({ ack, body, view, client }: ViewArgs) => {
     const userId = body.user.id;
-    const values = view.state.values;
-    const field = (name: SubscribeField) =>
-      values[SUBSCRIBE_FIELDS[name].block]?.[SUBSCRIBE_FIELDS[name].action];
-    const errors = (messages: SubscribeFormErrors) =>
-      ack({
-        response_action: 'errors',
-        errors: Object.fromEntries(
-          Object.entries(messages).map(([name, message]) => [
-            SUBSCRIBE_FIELDS[name as SubscribeField].block,
-            message,
-          ]),
-        ),
-      });
+    const { field, errors } = submittedForm({ ack, view }, SUBSCRIBE_FIELDS);
     const checked = checkSubscribeForm({
       channelId: field('channel')?.selected_conversation,
       events: field('events')?.selected_options?.map((option) => option.value),

@@ -1,0 +1,26 @@
+import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
+
+export type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
+
+/**
+ * A submitted modal, read by field name (`fields` gives each its block and action IDs), and its
+ * answer with errors under the fields named: the modal stays open, showing what is wrong.
+ */
+export function submittedForm<Name extends string>(
+  { ack, view }: Pick<ViewArgs, 'ack' | 'view'>,
+  fields: Record<Name, { block: string; action: string }>,
+) {
+  return {
+    field: (name: Name) => view.state.values[fields[name].block]?.[fields[name].action],
+    errors: (messages: Partial<Record<Name, string>>) =>
+      ack({
+        response_action: 'errors',
+        errors: Object.fromEntries(
+          (Object.entries(messages) as [Name, string][]).map(([name, message]) => [
+            fields[name].block,
+            message,
+          ]),
+        ),
+      }),
+  };
+}
