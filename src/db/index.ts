@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type BetterSqlite3 from 'better-sqlite3';
 import type { Compilable, CompiledQuery, DatabaseConnection, Kysely } from 'kysely';
 import type { AppLogger } from '../logger.js';
 import { type DatabaseHealth, isStorageFailure, watchSqliteFile, writeHealth } from './health.js';
@@ -36,8 +35,6 @@ export interface OrderDeskDb {
    * (the CSV export): Kysely's object rows cost twice the driver's arrays there.
    */
   arrayRows(query: (db: Kysely<Database>) => Compilable): Promise<unknown[][]>;
-  /** The same for a read of one column: its values, without an array per row. */
-  columnValues(query: (db: Kysely<Database>) => Compilable): Promise<unknown[]>;
   close(): Promise<void>;
 }
 
@@ -54,9 +51,6 @@ export function describeDatabaseUrl(url: string): string {
     return '(DATABASE_URL is not a URL)';
   }
 }
-
-/** How a prepared read returns its rows: arrays of columns, or the first column's values. */
-type RowShape = 'arrays' | 'values';
 
 // Prepared SQLite statements kept for reuse, per cache (Kysely's, and the array reads').
 const STATEMENT_CACHE_SIZE = 200;
@@ -106,7 +100,6 @@ export function databaseOpenedLater(options: {
     checkHealth: async () => opened?.checkHealth() ?? OPENING,
     run: async (query) => (await open()).run(query),
     arrayRows: async (query) => (await open()).arrayRows(query),
-    columnValues: async (query) => (await open()).columnValues(query),
     open,
     close: async () => {
       const db = await opening?.catch(() => undefined);
@@ -181,15 +174,12 @@ async function openSqlite(dataDir: string, log: AppLogger): Promise<OrderDeskDb>
       : error;
   }
   log.info({ engine: 'sqlite', path }, 'database ready');
-  // Prepared once per SQL text and shape (arrays or one column's values; better-sqlite3 sets the
-  // shape on the statement, so these are not Kysely's statements). It runs while holding Kysely's one
-  // connection, so it never reads in the middle of another query's transaction.
-  const shaped: Record<RowShape, (sql: string) => BetterSqlite3.Statement> = {
-    arrays: cachedPrepare((sql) => database.prepare(sql).raw(true), STATEMENT_CACHE_SIZE),
-    values: cachedPrepare((sql) => database.prepare(sql).pluck(true), STATEMENT_CACHE_SIZE),
-  };
-  const prepared = (query: CompiledQuery, shape: RowShape) =>
-    kysely.connection().execute(async () => shaped[shape](query.sql).all(...query.parameters));
+  // Prepared once per SQL text (better-sqlite3 sets the array shape on the statement, so these are not
+  // Kysely's statements). It runs while holding Kysely's one connection, so it never reads in the
+  // middle of another query's transaction.
+  const arrays = cachedPrepare((sql) => database.prepare(sql).raw(true), STATEMENT_CACHE_SIZE);
+  const prepared = (query: CompiledQuery) =>
+    kysely.connection().execute(async () => arrays(query.sql).all(...query.parameters) as unknown[][]);
   const fileProblem = path === ':memory:' ? undefined : watchSqliteFile(path, log);
   return wrap('sqlite', kysely, path, log, prepared, fileProblem);
 }
@@ -247,7 +237,7 @@ async function openPostgres(url: string, log: AppLogger): Promise<OrderDeskDb> {
   });
   log.info({ engine: 'postgres', where }, 'database ready');
   // A named statement is parsed and planned once per connection, then only bound and run.
-  const prepared = async (query: CompiledQuery, shape: RowShape) => {
+  const prepared = async (query: CompiledQuery) => {
     const name = `order_desk_${createHash('sha1').update(query.sql).digest('hex').slice(0, 16)}`;
     const result = await pool.query<unknown[]>({
       name,
@@ -255,7 +245,7 @@ async function openPostgres(url: string, log: AppLogger): Promise<OrderDeskDb> {
       values: [...query.parameters],
       rowMode: 'array',
     });
-    return shape === 'arrays' ? result.rows : result.rows.map((row) => row[0]);
+    return result.rows;
   };
   return wrap('postgres', kysely, where, log, prepared, undefined);
 }
@@ -286,7 +276,7 @@ function wrap(
   kysely: Kysely<Database>,
   where: string,
   log: AppLogger,
-  prepared: (query: CompiledQuery, shape: RowShape) => Promise<unknown[]>,
+  prepared: (query: CompiledQuery) => Promise<unknown[][]>,
   fileProblem: (() => string | undefined) | undefined,
 ): OrderDeskDb {
   let up = true;
@@ -324,8 +314,7 @@ function wrap(
     health: () => writes.health(up),
     checkHealth: () => writes.check(up),
     run,
-    arrayRows: (query) => run((db) => prepared(query(db).compile(), 'arrays') as Promise<unknown[][]>),
-    columnValues: (query) => run((db) => prepared(query(db).compile(), 'values')),
+    arrayRows: (query) => run((db) => prepared(query(db).compile())),
     close: () => kysely.destroy(),
   };
 }
