@@ -78,3 +78,11 @@ export function createLogger(options: LoggerOptions): AppLogger {
   } as typeof child;
   return logger;
 }
+
+/** Logs a bug under a short random error ID, returned for the answer: the admin finds the line by it. */
+export function logUnexpected(logger: AppLogger, fields: object, error: unknown, message: string): string {
+  const errorId = Math.random().toString(36).slice(2, 10);
+  const detail = error instanceof Error ? { name: error.name, message: error.message } : String(error);
+  logger.error({ ...fields, errorId, error: detail }, message);
+  return errorId;
+}

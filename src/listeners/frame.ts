@@ -2,6 +2,7 @@ import type { AnyMiddlewareArgs, Context, Middleware, RespondFn } from '@slack/b
 import type { AppDeps } from '../app/deps.js';
 import { renderNotice } from '../blocks/index.js';
 import { reply } from '../flows/respond.js';
+import { logUnexpected } from '../logger.js';
 
 /** What the frame needs: the metrics, the log, and the replies in flight (drained at shutdown). */
 export type FrameDeps = Pick<AppDeps, 'logger' | 'metrics' | 'tracker'>;
@@ -89,15 +90,7 @@ async function replyUnexpected(
   error: unknown,
   where: string,
 ): Promise<void> {
-  const errorId = Math.random().toString(36).slice(2, 10);
-  deps.logger.error(
-    {
-      where,
-      errorId,
-      error: error instanceof Error ? { name: error.name, message: error.message } : String(error),
-    },
-    'unexpected error in a listener',
-  );
+  const errorId = logUnexpected(deps.logger, { where }, error, 'unexpected error in a listener');
   // A Home tab click comes with no response_url: the log has it all.
   if (!respond) return;
   await reply(

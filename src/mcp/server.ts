@@ -4,6 +4,7 @@ import { type RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible'
 import { z } from 'zod';
 import type { AppDeps } from '../app/deps.js';
 import { type Block, renderAccessDenied, renderNotice, type SlackMessage } from '../blocks/index.js';
+import { logUnexpected } from '../logger.js';
 import { TOOLS, type ToolAccess, type ToolAnswer, type ToolName, type ToolOutcome } from './tools.js';
 
 /** Every way a tool call ends, for /metrics (refusals before the tool ran included). */
@@ -118,11 +119,8 @@ async function run(
     count(result.outcome);
     return toolResult(result, ERROR_OUTCOMES.has(result.outcome));
   } catch (error) {
-    const errorId = Math.random().toString(36).slice(2, 10);
-    deps.logger.error(
-      { where: 'slackbot', tool, userId, errorId, error: (error as Error).message },
-      'unexpected error in a Slackbot tool',
-    );
+    const fields = { where: 'slackbot', tool, userId };
+    const errorId = logUnexpected(deps.logger, fields, error, 'unexpected error in a Slackbot tool');
     count('error');
     const message = renderNotice(
       `Something went wrong in Order Desk. If it keeps happening, give your Order Desk admin this error ID: ${errorId}.`,

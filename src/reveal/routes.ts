@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { RateLimiterRes } from 'rate-limiter-flexible';
+import { logUnexpected } from '../logger.js';
 import { readBody } from '../read-body.js';
 import type { SharedState } from '../state/index.js';
 import { REVEAL_PATH } from './links.js';
@@ -175,9 +176,10 @@ async function handleReveal(
       ...(outcome.traceId ? { traceId: outcome.traceId } : {}),
     });
   } catch (error) {
-    const errorId = Math.random().toString(36).slice(2, 10);
-    deps.redeem.logger.error(
-      { where: 'reveal', errorId, error: (error as Error).message },
+    const errorId = logUnexpected(
+      deps.redeem.logger,
+      { where: 'reveal' },
+      error,
       'unexpected error in a reveal',
     );
     json(500, {

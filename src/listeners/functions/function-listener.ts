@@ -2,6 +2,7 @@ import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import type { AppDeps } from '../../app/deps.js';
 import { type StepId, stepUnexpected } from '../../blocks/workflow-steps.js';
 import type { StepOutcome } from '../../flows/steps/step-outcome.js';
+import { logUnexpected } from '../../logger.js';
 import { slackErrorCode } from '../../services/slack-delivery.js';
 import { isFirstDelivery } from '../first-delivery.js';
 import { counted } from '../frame.js';
@@ -38,16 +39,8 @@ export function functionListener(
     try {
       outcome = await work(inputs);
     } catch (error) {
-      const errorId = Math.random().toString(36).slice(2, 10);
-      deps.logger.error(
-        {
-          ...ids,
-          where: `workflow step ${step}`,
-          errorId,
-          error: error instanceof Error ? { name: error.name, message: error.message } : String(error),
-        },
-        'unexpected error in a listener',
-      );
+      const where = `workflow step ${step}`;
+      const errorId = logUnexpected(deps.logger, { ...ids, where }, error, 'unexpected error in a listener');
       outcome = { kind: 'fail', error: stepUnexpected(step, errorId), outcome: 'error' };
     }
     if (outcome.kind === 'fail') {
