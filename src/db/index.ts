@@ -15,9 +15,6 @@ export type { AuditTable, Database } from './schema.js';
 /** The database Order Desk keeps: SQLite in DATA_DIR by default, PostgreSQL with DATABASE_URL. */
 export interface OrderDeskDb {
   readonly engine: Engine;
-  readonly kysely: Kysely<Database>;
-  /** Where it is, as it may be shown (a file path, or postgres://host:port/db without credentials). */
-  readonly where: string;
   /** False after a query failed because the database could not be reached, until one succeeds. */
   isUp(): boolean;
   /**
@@ -88,11 +85,6 @@ export function databaseOpenedLater(options: {
   };
   return {
     engine: options.databaseUrl ? 'postgres' : 'sqlite',
-    where: options.databaseUrl ? describeDatabaseUrl(options.databaseUrl) : options.dataDir,
-    get kysely(): Kysely<Database> {
-      if (!opened) throw new Error('the database is not open yet');
-      return opened.kysely;
-    },
     // Not open yet counts as up: the first query opens it.
     isUp: () => opened?.isUp() ?? true,
     // Not ready while it opens: the migrations may still run (a rolling deploy waits for them).
@@ -308,8 +300,6 @@ function wrap(
   }
   return {
     engine,
-    kysely,
-    where,
     isUp: () => up,
     health: () => writes.health(up),
     checkHealth: () => writes.check(up),

@@ -106,15 +106,21 @@ describe('the database as /healthz, /readyz, the metric and the log tell it', ()
 
   /** Fills the file to the pages it may have: the next write that needs a page fails as on a full disk. */
   async function fillTheDisk() {
-    await sql`create table filler (x blob)`.execute(db.kysely);
+    await db.run((kysely) => sql`create table filler (x blob)`.execute(kysely));
     const { pages } = (
-      await sql<{ pages: number }>`select page_count as pages from pragma_page_count()`.execute(db.kysely)
+      await db.run((kysely) =>
+        sql<{ pages: number }>`select page_count as pages from pragma_page_count()`.execute(kysely),
+      )
     ).rows[0] as { pages: number };
-    await sql.raw(`pragma max_page_count = ${pages}`).execute(db.kysely);
+    await db.run((kysely) => sql.raw(`pragma max_page_count = ${pages}`).execute(kysely));
     for (;;) {
-      const full = await sql`insert into filler values (randomblob(200))`.execute(db.kysely).then(
-        () => false,
-        (error: { code?: string }) => error.code === 'SQLITE_FULL',
+      // Caught inside the query, so the database layer does not see it: the app's own write must be
+      // the one that finds the disk full.
+      const full = await db.run((kysely) =>
+        sql`insert into filler values (randomblob(200))`.execute(kysely).then(
+          () => false,
+          (error: { code?: string }) => error.code === 'SQLITE_FULL',
+        ),
       );
       if (full) return;
     }
@@ -152,7 +158,7 @@ describe('the database as /healthz, /readyz, the metric and the log tell it', ()
     expect((await scrape(appUrl)).get('order_desk_database_writable')).toBe(0);
 
     // Room again: /readyz checks with a write of its own (at most once a second) and says so.
-    await sql.raw('pragma max_page_count = 1073741823').execute(db.kysely);
+    await db.run((kysely) => sql.raw('pragma max_page_count = 1073741823').execute(kysely));
     await until('/readyz 200', async () => (await readyz()).status === 200, 5_000);
     expect((await healthz()).body).toMatchObject({ state: 'ok', reasons: [], database: { writable: true } });
     expect((await scrape(appUrl)).get('order_desk_database_writable')).toBe(1);
