@@ -58,6 +58,19 @@ export function orderRows(
   });
 }
 
+/** Previous/Next for a list showing `start` to `shownTo` of `total`; `value` carries a page's offset. */
+export function pageButtons(
+  actionId: string,
+  { start, shownTo, total }: { start: number; shownTo: number; total: number },
+  value: (offset: number) => string,
+): Button[] {
+  const nav: Button[] = [];
+  if (start > 0)
+    nav.push(button(`${actionId}_prev`, '← Previous', value(Math.max(0, start - RESULTS_PER_PAGE))));
+  if (shownTo < total) nav.push(button(`${actionId}_next`, 'Next →', value(shownTo)));
+  return nav;
+}
+
 export interface ResultListInput {
   query: string;
   orders: readonly OrderSummary[];
@@ -98,19 +111,8 @@ export function renderResultList(input: ResultListInput, options: RenderOptions)
     divider(),
     ...orderRows(page, options, { back: { query, offset: start } }),
   ];
-  const nav: Button[] = [];
-  if (start > 0) {
-    nav.push(
-      button(
-        `${ActionIds.resultsPage}_prev`,
-        '← Previous',
-        encodeButton({ q: query, p: Math.max(0, start - RESULTS_PER_PAGE) }),
-      ),
-    );
-  }
-  if (shownTo < orders.length) {
-    nav.push(button(`${ActionIds.resultsPage}_next`, 'Next →', encodeButton({ q: query, p: shownTo })));
-  }
+  const shown = { start, shownTo, total: orders.length };
+  const nav = pageButtons(ActionIds.resultsPage, shown, (offset) => encodeButton({ q: query, p: offset }));
   if (nav.length > 0) blocks.push(actions('results_nav', nav));
   blocks.push(...otherOrdersNote(query, others));
   if (input.fromIndex)

@@ -5,7 +5,7 @@ import { cutToLength } from '../text/cut.js';
 import { ActionIds } from './action-ids.js';
 import { escapeMrkdwn, formatMoney, notificationText, plural, typedText } from './format.js';
 import { type IndexCoverage, indexSourceNote } from './index-notes.js';
-import { orderRows, RESULTS_PER_PAGE } from './order-list.js';
+import { orderRows, pageButtons } from './order-list.js';
 import { actions, button, context, divider, input, plainText, section } from './primitives.js';
 import type { Block, Button, ExampleOrder, RenderOptions, SlackMessage } from './types.js';
 
@@ -219,19 +219,9 @@ export function renderSearchResults(input: SearchResultsInput, options: RenderOp
     // No "Back to results" on the cards: Open replaces this list with the card, as in /order's lists.
     ...orderRows(orders, options),
   ];
-  const nav: Button[] = [];
-  if (offset > 0)
-    nav.push(
-      button(
-        `${ActionIds.searchPage}_prev`,
-        '← Previous',
-        encodeSearchPage(filters, Math.max(0, offset - RESULTS_PER_PAGE)),
-      ),
-    );
-  if (shownTo < total)
-    nav.push(button(`${ActionIds.searchPage}_next`, 'Next →', encodeSearchPage(filters, shownTo)));
-  nav.push(searchOrdersButton('New search'));
-  blocks.push(actions('search_nav', nav));
+  const shown = { start: offset, shownTo, total };
+  const nav = pageButtons(ActionIds.searchPage, shown, (start) => encodeSearchPage(filters, start));
+  blocks.push(actions('search_nav', [...nav, searchOrdersButton('New search')]));
   blocks.push(...searchNotes(input, options));
   return { text: notificationText(`${matches} your search`), blocks };
 }
