@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Compilable, CompiledQuery, DatabaseConnection, Kysely } from 'kysely';
 import type { AppLogger } from '../logger.js';
+import { describeUrl } from '../text/describe-url.js';
 import { type DatabaseHealth, isStorageFailure, watchSqliteFile, writeHealth } from './health.js';
 import { type Engine, migrationProvider } from './migrations.js';
 import type { Database } from './schema.js';
@@ -37,16 +38,6 @@ export interface OrderDeskDb {
 
 export class DatabaseStartupError extends Error {
   override readonly name = 'DatabaseStartupError';
-}
-
-/** DATABASE_URL as it may be shown: no user name, no password, no query. */
-export function describeDatabaseUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.protocol}//${parsed.hostname}${parsed.port ? `:${parsed.port}` : ''}${parsed.pathname}`;
-  } catch {
-    return '(DATABASE_URL is not a URL)';
-  }
 }
 
 // Prepared SQLite statements kept for reuse, per cache (Kysely's, and the array reads').
@@ -205,7 +196,7 @@ async function openPostgres(url: string, log: AppLogger): Promise<OrderDeskDb> {
     import('pg'),
     import('kysely'),
   ]);
-  const where = describeDatabaseUrl(url);
+  const where = describeUrl(url, 'DATABASE_URL');
   const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5_000 });
   // An idle client that loses its server emits here; without a listener it would end the process.
   pool.on('error', (error) => log.warn({ error: error.message }, 'PostgreSQL connection lost'));

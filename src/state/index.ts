@@ -5,9 +5,8 @@ import type { SharedState } from './shared-state.js';
 
 export type { CacheResult, FailureCodec, ReadThroughOptions, StoredFailure } from './read-through.js';
 export { peekCached, peekFailure, readThrough, SourceFailedError, storeCached } from './read-through.js';
-export { describeRedisUrl, RedisStartupError } from './redis-url.js';
 export type { LimiterOptions, SharedState } from './shared-state.js';
-export { StateUnavailableError } from './shared-state.js';
+export { RedisStartupError, StateUnavailableError } from './shared-state.js';
 export { createMemoryState };
 
 /** The Redis backend, loaded only when asked for: a single process never loads the Redis client. */

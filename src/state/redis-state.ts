@@ -2,8 +2,13 @@ import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
 import { createClient } from 'redis';
 import { TIMED_OUT, within } from '../deadline.js';
 import type { AppLogger } from '../logger.js';
-import { describeRedisUrl, RedisStartupError } from './redis-url.js';
-import { type LimiterOptions, type SharedState, StateUnavailableError } from './shared-state.js';
+import { describeUrl } from '../text/describe-url.js';
+import {
+  type LimiterOptions,
+  RedisStartupError,
+  type SharedState,
+  StateUnavailableError,
+} from './shared-state.js';
 
 export interface RedisStateOptions {
   url: string;
@@ -75,7 +80,7 @@ class BoundedRateLimiterRedis extends RateLimiterRedis {
  */
 export async function createRedisState(options: RedisStateOptions): Promise<SharedState> {
   const { prefix, logger } = options;
-  const where = describeRedisUrl(options.url);
+  const where = describeUrl(options.url, 'REDIS_URL');
   const log = logger.child({ component: 'shared-state', redis: where });
   let started = false;
   let up = false;

@@ -5,6 +5,11 @@ export class StateUnavailableError extends Error {
   override readonly name = 'StateUnavailableError';
 }
 
+/** Start-up could not reach Redis: the process says so in one line and exits. */
+export class RedisStartupError extends Error {
+  override readonly name = 'RedisStartupError';
+}
+
 export interface LimiterOptions {
   /** Names the counter; keys live under `<prefix>rl:<name>:`. */
   name: string;
