@@ -58,7 +58,6 @@ export interface DailyDigestOptions {
   syncIntervalSeconds: number;
   logger: AppLogger;
   now: () => Date;
-  checkEveryMs?: number | undefined;
   clock?: JobClock | undefined;
 }
 
@@ -259,7 +258,7 @@ export function createDailyDigest(options: DailyDigestOptions): DailyDigest {
     name: 'daily-digest',
     state,
     logger: log,
-    everyMs: options.checkEveryMs ?? CHECK_EVERY_MS,
+    everyMs: CHECK_EVERY_MS,
     // At start too: an app started (or restarted) after DIGEST_TIME posts the day's digest at once.
     firstAfterMs: 0,
     backoff: { firstMs: FIRST_BACKOFF_MS, maxMs: MAX_BACKOFF_MS },

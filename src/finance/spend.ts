@@ -38,13 +38,13 @@ export function dayKey(date: Date, timeZone: string): string {
   return format.format(date);
 }
 
-/** The last `count` calendar days in `timeZone`, oldest first, ending today. */
-export function lastDays(now: Date, timeZone: string, count: number = DAYS): string[] {
+/** The last 30 calendar days in `timeZone`, oldest first, ending today. */
+export function lastDays(now: Date, timeZone: string): string[] {
   const days: string[] = [];
   // Stepping back 24 h at a time can skip or repeat a day across a DST change; noon-to-noon steps in
   // UTC always land on each calendar day once for any offset within ±12 h.
   let cursor = new Date(`${dayKey(now, timeZone)}T12:00:00Z`);
-  for (let i = 0; i < count; i++) {
+  for (let i = 0; i < DAYS; i++) {
     days.unshift(cursor.toISOString().slice(0, 10));
     cursor = new Date(cursor.getTime() - 86_400_000);
   }

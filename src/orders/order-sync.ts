@@ -69,8 +69,6 @@ export interface OrderSyncOptions {
   onRequest?: ((kind: SyncRequestKind, outcome: string) => void) | undefined;
   /** tuning.orderReconcileHours: a full pass that catches late changes and orders no longer listed. */
   reconcileHours?: number | undefined;
-  /** Unsettled orders searched for again per round, at most. */
-  rechecksPerRound?: number | undefined;
   clock?: JobClock | undefined;
 }
 
@@ -97,6 +95,8 @@ const RECHECK_FIRST_MS = 60_000;
 const RECHECK_MAX_MS = 3_600_000;
 const RECHECK_WINDOW_MS = 30 * 86_400_000;
 const RECHECKS_PER_HOUR = 10;
+/** Unsettled orders searched for again per round, at most. */
+const RECHECKS_PER_ROUND = 5;
 const FIRST_BACKOFF_MS = 30_000;
 const MAX_BACKOFF_MS = 600_000;
 
@@ -313,7 +313,7 @@ export function createOrderSync(options: OrderSyncOptions): OrderSync {
     // A sliding hour: any 60 minutes hold at most RECHECKS_PER_HOUR of them.
     const hourAgo = now().getTime() - 3_600_000;
     while (recentRechecks.length && (recentRechecks[0] ?? 0) <= hourAgo) recentRechecks.shift();
-    const allowed = Math.min(options.rechecksPerRound ?? 5, RECHECKS_PER_HOUR - recentRechecks.length);
+    const allowed = Math.min(RECHECKS_PER_ROUND, RECHECKS_PER_HOUR - recentRechecks.length);
     if (allowed <= 0) return;
     const due = await index.dueForCheck(now(), new Date(now().getTime() - RECHECK_WINDOW_MS), allowed);
     for (const _ of due) recentRechecks.push(now().getTime());

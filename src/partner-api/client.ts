@@ -38,8 +38,6 @@ export interface PartnerClientOptions {
   retry?: Partial<RetryPolicy> | undefined;
   onEvent?: ((event: TransportEvent) => void) | undefined;
   gate?: PartnerGate | undefined;
-  /** How many matches `find` reads in one request. */
-  searchLimit?: number | undefined;
   fetch?: typeof fetch | undefined;
 }
 
@@ -47,7 +45,6 @@ export interface HistoryOptions {
   pageSize?: number | undefined;
   /** Pages fetched ahead of the reader; defaults to the concurrency cap. */
   prefetch?: number | undefined;
-  search?: string | undefined;
 }
 
 export interface PartnerClient {
@@ -65,6 +62,8 @@ export interface PartnerClient {
 const ORDERS_PATH = 'v1/partners/orders';
 const LIST_OPERATION = `GET /${ORDERS_PATH}`;
 const KEYS_OPERATION = 'GET /v1/partners/orders/{order_id}/keys';
+/** How many matches `find` reads in one request. */
+const SEARCH_LIMIT = 100;
 
 /** Case and punctuation apart, does the order's ID or reference contain the search text? */
 export function orderContainsText(order: OrderSummary, searchText: string): boolean {
@@ -86,7 +85,6 @@ function comparable(text: string): string {
 export function createPartnerClient(options: PartnerClientOptions): PartnerClient {
   const transport = createTransport(options);
   const names = options.queryParams;
-  const searchLimit = options.searchLimit ?? 100;
 
   /** Every failure of an operation is reported once, whichever step failed (HTTP, envelope, schema). */
   async function observed<T>(operation: string, work: () => Promise<T>): Promise<T> {
@@ -151,7 +149,7 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
 
   async function find(rawQuery: string): Promise<OrderSearchResult> {
     const query = cleanSearchText(rawQuery, `GET /${ORDERS_PATH}`);
-    const page = await list({ search: query, limit: searchLimit });
+    const page = await list({ search: query, limit: SEARCH_LIMIT });
     const exact = page.orders.filter((order) => isExactMatch(order, query));
     const rest = page.orders.filter((order) => !isExactMatch(order, query));
     return {
@@ -168,7 +166,7 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
     const pageSize = history.pageSize ?? MAX_PAGE_SIZE;
     checkPageSize(pageSize, `GET /${ORDERS_PATH}`);
     const prefetch = Math.max(1, history.prefetch ?? options.maxConcurrency);
-    return walkPages((page) => list({ page, limit: pageSize, search: history.search }), prefetch);
+    return walkPages((page) => list({ page, limit: pageSize }), prefetch);
   }
 
   async function* all(history: HistoryOptions = {}): AsyncGenerator<OrderSummary> {

@@ -14,13 +14,13 @@ export interface OrderExamples {
   current(): Promise<ExampleOrder | undefined>;
 }
 
+const MAX_AGE_MS = 60_000;
+
 export function createOrderExamples(deps: {
   orderIndex: Pick<OrderIndex, 'search'>;
   logger: AppLogger;
   now: () => Date;
-  maxAgeMs?: number;
 }): OrderExamples {
-  const maxAgeMs = deps.maxAgeMs ?? 60_000;
   let cached: { example: ExampleOrder; readAt: number } | undefined;
   let reading: Promise<ExampleOrder | undefined> | undefined;
 
@@ -45,7 +45,7 @@ export function createOrderExamples(deps: {
 
   return {
     async current() {
-      if (cached && deps.now().getTime() - cached.readAt < maxAgeMs) return cached.example;
+      if (cached && deps.now().getTime() - cached.readAt < MAX_AGE_MS) return cached.example;
       reading ??= read().finally(() => {
         reading = undefined;
       });
