@@ -47,7 +47,7 @@ export interface RevealDeps {
   now: () => Date;
 }
 
-const AGAIN = 'Run /order-keys for the order again in Slack to get a new link.';
+export const AGAIN = 'Run /order-keys for the order again in Slack to get a new link.';
 
 function refusal(
   status: number,
@@ -166,12 +166,7 @@ export async function redeemRevealToken(deps: RevealDeps, token: unknown): Promi
   const value = keys.products[claims.product]?.keys[claims.key]?.value;
   const image = value ? decodeImageKey(value) : undefined;
   if (!image) {
-    await deps.audit.keysRequest({
-      ...entry(claims),
-      outcome: 'failed:gone',
-      keyCount: 0,
-      traceId: keys.traceId,
-    });
+    await audit(deps, claims, 'failed:gone', keys.traceId);
     return refusal(
       410,
       'gone',
@@ -188,16 +183,9 @@ function entry(claims: RevealClaims) {
   return { userId: claims.userId, channelId: undefined, orderId: claims.orderId, via: 'reveal' as const };
 }
 
-async function audit(deps: RevealDeps, claims: RevealClaims, outcome: KeysOutcome) {
-  await deps.audit.keysRequest({
-    userId: claims.userId,
-    channelId: undefined,
-    orderId: claims.orderId,
-    via: 'reveal',
-    outcome,
-    keyCount: 0,
-    traceId: undefined,
-  });
+/** Audits a reveal that showed no key. */
+async function audit(deps: RevealDeps, claims: RevealClaims, outcome: KeysOutcome, traceId?: string) {
+  await deps.audit.keysRequest({ ...entry(claims), outcome, keyCount: 0, traceId });
 }
 
 async function stateDown(deps: RevealDeps, claims: RevealClaims, auditIt = true) {

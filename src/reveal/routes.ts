@@ -5,7 +5,7 @@ import { readBody } from '../read-body.js';
 import type { SharedState } from '../state/index.js';
 import { REVEAL_PATH } from './links.js';
 import { REVEAL_PAGE_CSS, REVEAL_PAGE_HTML, REVEAL_PAGE_JS } from './page.js';
-import { type RevealDeps, type RevealError, redeemRevealToken } from './redeem-token.js';
+import { AGAIN, type RevealDeps, type RevealError, redeemRevealToken } from './redeem-token.js';
 
 // A reveal body is `{"token":"…"}`, about 200 bytes: anything much larger is not from our page.
 const MAX_BODY = 1_024;
@@ -152,7 +152,7 @@ async function handleReveal(
       json(413, {
         error: 'too_large',
         title: 'This request is not from the reveal page',
-        message: AGAIN_TEXT,
+        message: AGAIN,
       });
       return;
     }
@@ -189,5 +189,3 @@ async function handleReveal(
     });
   }
 }
-
-const AGAIN_TEXT = 'Run /order-keys for the order again in Slack to get a new link.';
