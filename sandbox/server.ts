@@ -4,6 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FakeUser } from './fake-slack/model.js';
 import { type FakeSlack, findButton } from './fake-slack/server.js';
 import type { PartnerHistoryControls } from './partner-controls.js';
+import { slackbotRoute } from './slackbot-routes.js';
 import { panelState, workObjectRoute } from './work-object-routes.js';
 import { workflowStepRoute } from './workflow-steps.js';
 
@@ -23,6 +24,7 @@ const STATIC: Record<string, { file: string; type: string }> = {
   '/workflow-panel.js': { file: 'workflow-panel.js', type: 'text/javascript; charset=utf-8' },
   '/workflow-panel.css': { file: 'workflow-panel.css', type: 'text/css; charset=utf-8' },
   '/work-objects.js': { file: 'work-objects.js', type: 'text/javascript; charset=utf-8' },
+  '/slackbot-panel.js': { file: 'slackbot-panel.js', type: 'text/javascript; charset=utf-8' },
 };
 
 const PUBLIC_DIR = new URL('./public/', import.meta.url);
@@ -105,6 +107,9 @@ export function attachSandboxPage(slack: FakeSlack, users: SandboxUser[], contro
     // Work Object previews and their flexpane (work-object-routes.ts).
     const entity = await workObjectRoute(slack, known, req.method ?? 'GET', route, body);
     if (entity) return json(res, entity.status, entity.body);
+    // The "Ask Slackbot" panel: the app's tools, asked of its /mcp as Slack asks (slackbot-routes.ts).
+    const slackbot = await slackbotRoute(slack, req.method ?? 'GET', route, body);
+    if (slackbot) return json(res, slackbot.status, slackbot.body);
     switch (`${req.method} ${route}`) {
       case 'GET setup':
         return json(res, 200, {

@@ -1,5 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { blocksErrors } from './block-kit.js';
+import { BOT, type FakeUser } from './model.js';
 import { signedHeaders } from './signing.js';
 
 // Slackbot as an MCP client of the app (an app's `mcp_servers` entry with slack_identity_auth): the
@@ -11,6 +13,11 @@ export interface SlackIdentity {
   user_id: string;
   team_id: string;
   enterprise_id?: string | null;
+}
+
+/** How Slack names a person of the fake workspace (no Enterprise Grid: enterprise_id is null). */
+export function slackIdentityOf(user: FakeUser): SlackIdentity {
+  return { user_id: user.id, team_id: user.teamId ?? BOT.teamId, enterprise_id: null };
 }
 
 export interface SlackbotOptions {
@@ -61,4 +68,43 @@ export async function connectSlackbot(options: SlackbotOptions): Promise<Client>
     new StreamableHTTPClientTransport(new URL('/mcp', options.appUrl), { fetch: slackbotFetch(options) }),
   );
   return client;
+}
+
+/** A tool's result as Slackbot would use it: words for its model, Block Kit for the person. */
+export interface SlackbotAnswer {
+  /** The result's text content: what Slackbot's model reads. */
+  text: string;
+  /** A tool error (a refusal, input the tool's schema refused, the partner failing). */
+  isError: boolean;
+  /** The structured content (the tool's output schema); null when there is none. */
+  data: Record<string, unknown> | null;
+  /** `_meta.slack.blocks`, shown only when Slack would post them in a message (else empty). */
+  blocks: unknown[];
+  /** What Slack would refuse in those blocks, checked as a message's; empty: shown. */
+  blockErrors: string[];
+}
+
+/** Reads a tools/call result as Slackbot does; its Block Kit is checked as any message's. */
+export function slackbotAnswer(result: {
+  content?: unknown;
+  structuredContent?: unknown;
+  isError?: unknown;
+  _meta?: unknown;
+}): SlackbotAnswer {
+  const parts = Array.isArray(result.content)
+    ? (result.content as Array<{ type?: unknown; text?: unknown }>)
+    : [];
+  const text = parts
+    .filter((part) => part.type === 'text' && typeof part.text === 'string')
+    .map((part) => part.text as string)
+    .join('\n');
+  const blocks = (result._meta as { slack?: { blocks?: unknown } } | undefined)?.slack?.blocks;
+  const blockErrors = blocks === undefined ? [] : blocksErrors(blocks, 'message', '/_meta/slack/blocks');
+  return {
+    text,
+    isError: result.isError === true,
+    data: (result.structuredContent as Record<string, unknown> | undefined) ?? null,
+    blocks: Array.isArray(blocks) && blockErrors.length === 0 ? blocks : [],
+    blockErrors,
+  };
 }

@@ -1,6 +1,8 @@
 import { api } from './api.js';
 import { checkStateValues, modalKey, readStateValues, renderModalView } from './modal.js';
 import { escapeHtml, renderBlocks, renderMessageBody } from './render.js';
+// The "Ask Slackbot" panel looks after itself (its dialog, its calls); it loads with the page.
+import './slackbot-panel.js';
 import { renderFlexpane, renderUnfurls } from './work-objects.js';
 
 // The sandbox page: pick a user and a channel, type commands, click buttons, open the Home tab. All of

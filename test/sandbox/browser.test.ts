@@ -2,6 +2,7 @@ import { describe } from 'vitest';
 import { skipWithoutBrowser, useSandboxInBrowser } from '../helpers/sandbox-browser.js';
 import { describeModals } from './browser/modals.js';
 import { describeSandbox } from './browser/sandbox.js';
+import { describeSlackbotPanel } from './browser/slackbot-panel.js';
 import { describeWorkflowPanel } from './browser/workflow-panel.js';
 
 // Every browser test: `npm run sandbox` in Debian's Chromium, driven as a person would. One sandbox
@@ -15,4 +16,5 @@ describe.skipIf(skipWithoutBrowser('the sandbox browser tests'))('npm run sandbo
   describeSandbox(shared);
   describeModals(shared);
   describeWorkflowPanel(shared);
+  describeSlackbotPanel(shared);
 });
