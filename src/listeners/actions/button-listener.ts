@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { decodeButton, renderAccessDenied, renderNotice } from '../../blocks/index.js';
+import { decodeButton, OrderButtonSchema, renderAccessDenied, renderNotice } from '../../blocks/index.js';
 import { counted } from '../frame.js';
 import type { ListenerDeps } from '../listener-deps.js';
 import { answerClick, type ButtonClickArgs, clickedValue } from './click.js';
@@ -17,6 +17,13 @@ export interface ButtonListenerOptions<Schema extends z.ZodType> {
    */
   ordersAccess?: boolean | undefined;
 }
+
+/** A button on an order (Open, Share in channel, Notify me): only for those who may see orders. */
+export const ORDER_BUTTON = {
+  ordersAccess: true,
+  schema: OrderButtonSchema,
+  staleText: 'This button is out of date. Look the order up again with `/order`.',
+} satisfies ButtonListenerOptions<typeof OrderButtonSchema>;
 
 /**
  * A button that carries state, after the frame's ack (frame.ts): the value parsed as untrusted

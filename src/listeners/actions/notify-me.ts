@@ -1,7 +1,6 @@
-import { OrderButtonSchema } from '../../blocks/index.js';
 import { startWatch, type WatchDeps } from '../../flows/notifications/watch-order.js';
 import type { ListenerDeps } from '../listener-deps.js';
-import { buttonListener } from './button-listener.js';
+import { buttonListener, ORDER_BUTTON } from './button-listener.js';
 import { answerClick } from './click.js';
 
 /**
@@ -9,15 +8,7 @@ import { answerClick } from './click.js';
  * message when the order completes, fails, is cancelled or refunded. For anyone who may see orders.
  */
 export function notifyMeAction(deps: WatchDeps & ListenerDeps) {
-  return buttonListener(
-    deps,
-    {
-      ordersAccess: true,
-      schema: OrderButtonSchema,
-      staleText: 'This button is out of date. Look the order up again with `/order`.',
-    },
-    async (button, args) => {
-      await answerClick(deps, args, await startWatch(deps, args.body.user.id, button.o), 'new_ephemeral');
-    },
-  );
+  return buttonListener(deps, ORDER_BUTTON, async (button, args) => {
+    await answerClick(deps, args, await startWatch(deps, args.body.user.id, button.o), 'new_ephemeral');
+  });
 }

@@ -1,9 +1,9 @@
-import { OrderButtonSchema, renderOrderCard, sentToDirectText } from '../../blocks/index.js';
+import { renderOrderCard, sentToDirectText } from '../../blocks/index.js';
 import { isMessage, loadOrder, offerSharingIn, type ShareDeps } from '../../flows/lookup-order.js';
 import { cardOptions } from '../../flows/render-options.js';
 import { postDirect, reply } from '../../flows/respond.js';
 import type { ListenerDeps } from '../listener-deps.js';
-import { buttonListener } from './button-listener.js';
+import { buttonListener, ORDER_BUTTON } from './button-listener.js';
 import { clickChannel, isHomeClick, noticeOnHome } from './click.js';
 
 /**
@@ -12,38 +12,30 @@ import { clickChannel, isHomeClick, noticeOnHome } from './click.js';
  * messages with Order Desk (where Show keys works as on any card), and the Home tab says so.
  */
 export function openOrderAction(deps: ShareDeps & ListenerDeps) {
-  return buttonListener(
-    deps,
-    {
-      ordersAccess: true,
-      schema: OrderButtonSchema,
-      staleText: 'This button is out of date. Look the order up again with `/order`.',
-    },
-    async (button, args) => {
-      const { respond, body, client } = args;
-      // While the partner is not answering, the copy's card (stamped) opens the orders lists show from it.
-      const home = isHomeClick(args);
-      const order = await loadOrder(
-        deps,
-        button.o,
-        { where: 'open order', userId: body.user.id },
-        home ? 'direct' : 'preview',
-      );
-      if (home) {
-        const card = isMessage(order)
-          ? order
-          : renderOrderCard(order, { ...cardOptions(deps), variant: 'direct' });
-        const sent = await postDirect(client, body.user.id, card, deps.logger);
-        await noticeOnHome(deps, args, sentToDirectText(`Order \`${button.o}\``, sent));
-        return;
-      }
-      if (isMessage(order)) {
-        await reply(respond, order, 'new_ephemeral', deps.logger);
-        return;
-      }
-      const backTo = button.q !== undefined ? { query: button.q, offset: button.p ?? 0 } : undefined;
-      const card = renderOrderCard(order, { ...cardOptions(deps), variant: 'preview', backTo });
-      await reply(respond, await offerSharingIn(deps, clickChannel(args), card), 'replace', deps.logger);
-    },
-  );
+  return buttonListener(deps, ORDER_BUTTON, async (button, args) => {
+    const { respond, body, client } = args;
+    // While the partner is not answering, the copy's card (stamped) opens the orders lists show from it.
+    const home = isHomeClick(args);
+    const order = await loadOrder(
+      deps,
+      button.o,
+      { where: 'open order', userId: body.user.id },
+      home ? 'direct' : 'preview',
+    );
+    if (home) {
+      const card = isMessage(order)
+        ? order
+        : renderOrderCard(order, { ...cardOptions(deps), variant: 'direct' });
+      const sent = await postDirect(client, body.user.id, card, deps.logger);
+      await noticeOnHome(deps, args, sentToDirectText(`Order \`${button.o}\``, sent));
+      return;
+    }
+    if (isMessage(order)) {
+      await reply(respond, order, 'new_ephemeral', deps.logger);
+      return;
+    }
+    const backTo = button.q !== undefined ? { query: button.q, offset: button.p ?? 0 } : undefined;
+    const card = renderOrderCard(order, { ...cardOptions(deps), variant: 'preview', backTo });
+    await reply(respond, await offerSharingIn(deps, clickChannel(args), card), 'replace', deps.logger);
+  });
 }

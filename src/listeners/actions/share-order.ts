@@ -1,16 +1,11 @@
-import {
-  OrderButtonSchema,
-  renderOrderCard,
-  renderShareUnconfirmed,
-  renderSharingRefused,
-} from '../../blocks/index.js';
+import { renderOrderCard, renderShareUnconfirmed, renderSharingRefused } from '../../blocks/index.js';
 import type { ShareDeps } from '../../flows/lookup-order.js';
 import { isMessage, loadOrder } from '../../flows/lookup-order.js';
 import { cardOptions } from '../../flows/render-options.js';
 import { deleteOriginal, reply } from '../../flows/respond.js';
 import { postSharedWorkObject } from '../../flows/share-work-object.js';
 import type { ListenerDeps } from '../listener-deps.js';
-import { buttonListener } from './button-listener.js';
+import { buttonListener, ORDER_BUTTON } from './button-listener.js';
 import { clickChannel } from './click.js';
 
 /**
@@ -20,39 +15,31 @@ import { clickChannel } from './click.js';
  * template) through the response_url, as before.
  */
 export function shareOrderAction(deps: ShareDeps & ListenerDeps) {
-  return buttonListener(
-    deps,
-    {
-      ordersAccess: true,
-      schema: OrderButtonSchema,
-      staleText: 'This button is out of date. Look the order up again with `/order`.',
-    },
-    async (button, args) => {
-      const { respond, body } = args;
-      const sharing = await deps.channelSharing.check(clickChannel(args));
-      if (!sharing.allowed) {
-        await reply(respond, renderSharingRefused(sharing.reason), 'new_ephemeral', deps.logger);
-        return;
-      }
-      const order = await loadOrder(deps, button.o, { where: 'share order', userId: body.user.id });
-      if (isMessage(order)) {
-        await reply(respond, order, 'new_ephemeral', deps.logger);
-        return;
-      }
-      const card = renderOrderCard(order, {
-        ...cardOptions(deps),
-        variant: 'shared',
-        sharedBy: body.user.id,
-      });
-      // As the bot with the order's Work Object where it may post; else through the response_url.
-      const asWorkObject = await postSharedWorkObject(deps, args.client, clickChannel(args), card, order);
-      if (asWorkObject === 'unknown') {
-        // Slack may have posted it: sharing again could post it twice.
-        await reply(respond, renderShareUnconfirmed(order.id), 'new_ephemeral', deps.logger);
-        return;
-      }
-      const shared = asWorkObject === 'posted' || (await reply(respond, card, 'in_channel', deps.logger));
-      if (shared) await deleteOriginal(respond, deps.logger);
-    },
-  );
+  return buttonListener(deps, ORDER_BUTTON, async (button, args) => {
+    const { respond, body } = args;
+    const sharing = await deps.channelSharing.check(clickChannel(args));
+    if (!sharing.allowed) {
+      await reply(respond, renderSharingRefused(sharing.reason), 'new_ephemeral', deps.logger);
+      return;
+    }
+    const order = await loadOrder(deps, button.o, { where: 'share order', userId: body.user.id });
+    if (isMessage(order)) {
+      await reply(respond, order, 'new_ephemeral', deps.logger);
+      return;
+    }
+    const card = renderOrderCard(order, {
+      ...cardOptions(deps),
+      variant: 'shared',
+      sharedBy: body.user.id,
+    });
+    // As the bot with the order's Work Object where it may post; else through the response_url.
+    const asWorkObject = await postSharedWorkObject(deps, args.client, clickChannel(args), card, order);
+    if (asWorkObject === 'unknown') {
+      // Slack may have posted it: sharing again could post it twice.
+      await reply(respond, renderShareUnconfirmed(order.id), 'new_ephemeral', deps.logger);
+      return;
+    }
+    const shared = asWorkObject === 'posted' || (await reply(respond, card, 'in_channel', deps.logger));
+    if (shared) await deleteOriginal(respond, deps.logger);
+  });
 }
