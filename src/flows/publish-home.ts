@@ -2,6 +2,7 @@ import type { WebClient } from '@slack/web-api';
 import type { AppDeps } from '../app/deps.js';
 import { HOME_LIST_ROWS } from '../blocks/home-notifications.js';
 import { type HomeInput, renderHome } from '../blocks/index.js';
+import { slackErrorCode } from '../services/slack-delivery.js';
 import { type RecentAnswer, recentOrders } from './recent-orders.js';
 import { renderOptions } from './render-options.js';
 
@@ -82,11 +83,8 @@ export async function publishHome(
   try {
     await client.views.publish({ user_id: userId, view });
   } catch (error) {
-    const code =
-      (error as { data?: { error?: string }; code?: string }).data?.error ??
-      (error as { code?: string }).code;
     deps.metrics.slackApiErrors.inc({ method: 'views.publish' });
-    deps.logger.warn({ userId, error: code }, 'views.publish failed');
+    deps.logger.warn({ userId, error: slackErrorCode(error) }, 'views.publish failed');
   }
 }
 

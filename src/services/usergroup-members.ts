@@ -2,6 +2,7 @@ import type { WebClient } from '@slack/web-api';
 import type { BackoffPolicy } from '../jobs/index.js';
 import type { AppLogger } from '../logger.js';
 import { type CacheResult, readThrough, type SharedState } from '../state/index.js';
+import { slackErrorCode } from './slack-delivery.js';
 
 export interface UsergroupMembers {
   /**
@@ -41,10 +42,7 @@ export function createUsergroupMembers(options: UsergroupMembersOptions): Usergr
       const result = await client.usergroups.users.list({ usergroup: usergroupId });
       return { value: result.users ?? [], cache: true };
     } catch (error) {
-      const code =
-        (error as { data?: { error?: string }; code?: string }).data?.error ??
-        (error as { code?: string }).code ??
-        'unknown';
+      const code = slackErrorCode(error);
       options.onSlackError?.('usergroups.users.list');
       // Logged once per failed lookup; callers sharing it (and the back-off after it) do not log again.
       logger.warn(
