@@ -1,4 +1,4 @@
-// A leaf any layer may use (like logger.ts): racing a promise against a deadline, written once.
+// A leaf any layer may use (like logger.ts): racing a promise against a deadline or an abort, written once.
 
 /** What `within` gives when the deadline comes first. */
 export const TIMED_OUT: unique symbol = Symbol('timed out');
@@ -20,4 +20,18 @@ export async function within<T>(work: Promise<T>, ms: number): Promise<T | typeo
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * `work`'s value, or a rejection with `signal`'s reason as soon as it aborts. The work is not
+ * cancelled, only no longer waited for: a read shared with others (a cached balance a user waits for
+ * too), the partner gate's wait.
+ */
+export function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }

@@ -6,7 +6,8 @@ import {
   type SlackMessage,
 } from '../blocks/index.js';
 import type { OrderDeskDb } from '../db/index.js';
-import { createPeriodicJob, type Job, type JobClock, untilAborted } from '../jobs/index.js';
+import { untilAborted } from '../deadline.js';
+import { createPeriodicJob, type Job, type JobClock } from '../jobs/index.js';
 import type { AppLogger } from '../logger.js';
 import { insertOutboxRows, type OutboxEntry, type OutboxRelay } from '../outbox/index.js';
 import type { BalanceService } from '../services/balance.js';

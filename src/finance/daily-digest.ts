@@ -1,5 +1,6 @@
 import { type DigestInput, renderDailyDigest, type SlackMessage } from '../blocks/index.js';
-import { createPeriodicJob, type Job, type JobClock, untilAborted } from '../jobs/index.js';
+import { untilAborted } from '../deadline.js';
+import { createPeriodicJob, type Job, type JobClock } from '../jobs/index.js';
 import type { AppLogger } from '../logger.js';
 import type { OrderSync, SyncStatus } from '../orders/order-sync.js';
 import type { OutboxRelay, OutboxStore } from '../outbox/index.js';

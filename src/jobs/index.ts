@@ -7,5 +7,4 @@ export {
   type PeriodicJobOptions,
   systemClock,
   type TurnOutcome,
-  untilAborted,
 } from './periodic.js';

@@ -195,17 +195,3 @@ export function createPeriodicJob<R extends string>(options: PeriodicJobOptions<
     isLeader: () => leader,
   };
 }
-
-/**
- * Waits for `work` until `signal` aborts, then rejects with its reason: for a read the round shares
- * with others (a cached balance a user waits for too), which the round stops waiting for without
- * cancelling it for them.
- */
-export function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
-}

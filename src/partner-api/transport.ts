@@ -1,5 +1,6 @@
 import ky, { HTTPError, type KyInstance } from 'ky';
 import pLimit from 'p-limit';
+import { untilAborted } from '../deadline.js';
 import { createBoundedFetch, PartnerAnswerCut } from './bounded-fetch.js';
 import { parseRetryAfterSeconds } from './error-mapping.js';
 import { PartnerApiError } from './errors.js';
@@ -92,6 +93,7 @@ export function requestBoundMs(timeoutMs: number, retry: Partial<RetryPolicy> = 
 
 export function createTransport(options: TransportOptions): Transport {
   const policy: RetryPolicy = { ...defaultRetryPolicy, ...options.retry };
+  const { gate } = options;
   const limit = pLimit(options.maxConcurrency);
   const secrets = [options.apiKey];
   const metrics: TransportMetrics = { active: 0, queued: 0, maxActive: 0, maxQueueWaitMs: 0 };
@@ -136,12 +138,12 @@ export function createTransport(options: TransportOptions): Transport {
         },
       ],
       // A retry waits for the shared rate cap too (it never refuses: the caller is already waiting).
-      ...(options.gate
+      ...(gate
         ? {
             beforeRequest: [
               async (request, _options, { retryCount }) => {
                 if (retryCount > 0)
-                  await abortable(options.gate?.beforeRequest(policy.maxRetryAfterMs), request.signal);
+                  await untilAborted(gate.beforeRequest(policy.maxRetryAfterMs), request.signal);
               },
             ],
           }
@@ -187,7 +189,9 @@ export function createTransport(options: TransportOptions): Transport {
       const requestSignal = signal ? AbortSignal.any([signal, overall]) : overall;
       try {
         signal?.throwIfAborted();
-        const refused = await abortable(options.gate?.beforeRequest(policy.maxRetryAfterMs), requestSignal);
+        const refused = gate
+          ? await untilAborted(gate.beforeRequest(policy.maxRetryAfterMs), requestSignal)
+          : undefined;
         if (refused) {
           throw new PartnerApiError({
             kind: 'rate_limited',
@@ -236,15 +240,4 @@ export function createTransport(options: TransportOptions): Transport {
   }
 
   return { getJson, metrics: () => ({ ...metrics }) };
-}
-
-/** The gate's wait, ended early (rejecting with the signal's reason) when the signal aborts. */
-function abortable<T>(wait: Promise<T> | undefined, signal: AbortSignal): Promise<T | undefined> {
-  if (!wait) return Promise.resolve(undefined);
-  signal.throwIfAborted();
-  return new Promise<T | undefined>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    wait.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }
