@@ -17,6 +17,7 @@ import {
   shorten,
   slackDate,
   statusWithEmoji,
+  traceSentence,
 } from './format.js';
 import { partnerAdminNote, traceContext } from './messages.js';
 import { context, divider, fields, header, section } from './primitives.js';
@@ -59,10 +60,6 @@ const dayFormat = new Intl.DateTimeFormat('en-GB', {
 /** "Saturday 21 November 2026": a calendar day as people say it (noon UTC is that day in UTC). */
 export function describeDay(day: string): string {
   return dayFormat.format(new Date(`${day}T12:00:00Z`)).replace(',', '');
-}
-
-function trace(error: PartnerApiError): string {
-  return error.traceId ? ` Trace ID \`${escapeMrkdwn(error.traceId)}\`.` : '';
 }
 
 /** One line per order: the ID first (what support searches by), then what tells it apart. */
@@ -131,14 +128,14 @@ function balanceBlocks(input: DigestInput, options: RenderOptions): Block[] {
     return [
       heading,
       section(
-        `The balance is not available: the partner API's keys answer for order \`${escapeMrkdwn(balance.orderId)}\` came without it.${balance.traceId ? ` Trace ID \`${escapeMrkdwn(balance.traceId)}\`.` : ''} If this lasts, ask your account manager on the platform.`,
+        `The balance is not available: the partner API's keys answer for order \`${escapeMrkdwn(balance.orderId)}\` came without it.${traceSentence(balance.traceId)} If this lasts, ask your account manager on the platform.`,
       ),
     ];
   const { reading } = balance;
   const money = (value: number | null) => formatMoney(value, options.currency);
   const available = availableFunds(reading);
   const runway = isPartnerApiError(spend)
-    ? `unknown: spend could not be computed.${trace(spend)}`
+    ? `unknown: spend could not be computed.${traceSentence(spend.traceId)}`
     : formatRunway(runwayDays(available, spend.averagePerDay));
   const readAt = `Read ${slackDate(reading.readAt.toISOString(), options.now)}`;
   return [

@@ -1,6 +1,6 @@
 import type { BalanceReading, BalanceState } from '../finance/balance-reading.js';
 import type { PartnerApiError } from '../partner-api/index.js';
-import { escapeMrkdwn, formatMoney, formatRunway, plural, slackDate } from './format.js';
+import { formatMoney, formatRunway, plural, slackDate, traceSentence } from './format.js';
 import { partnerAdminNote } from './messages.js';
 import { context, fields, section } from './primitives.js';
 import type { Block, RenderOptions, SlackMessage } from './types.js';
@@ -84,12 +84,11 @@ export function renderFinanceAlert(input: FinanceAlertInput, options: RenderOpti
 
 /** Three readings in a row failed: not news about money, news that nobody can see it. */
 export function renderBalanceUnreadable(error: PartnerApiError, failures: number): SlackMessage {
-  const trace = error.traceId ? ` Trace ID \`${escapeMrkdwn(error.traceId)}\`.` : '';
   return {
     text: 'The balance cannot be read from the partner API',
     blocks: [
       section(
-        `:grey_question: *The balance cannot be read:* the last ${failures} readings failed, so balance alerts are paused. Nothing to do here: Order Desk keeps trying at each check (less often while the partner API fails) and posts here when it can read the balance again.${trace}`,
+        `:grey_question: *The balance cannot be read:* the last ${failures} readings failed, so balance alerts are paused. Nothing to do here: Order Desk keeps trying at each check (less often while the partner API fails) and posts here when it can read the balance again.${traceSentence(error.traceId)}`,
       ),
       ...partnerAdminNote(error),
     ],

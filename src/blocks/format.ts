@@ -98,6 +98,11 @@ export function slackDate(iso: string | null, now: Date): string {
   return `<!date^${seconds}^{date_short_pretty} at {time}|${fallback}> (${relative})`;
 }
 
+/** " Trace ID `…`." after a sentence, for support to find the partner's answer; nothing without one. */
+export function traceSentence(traceId: string | undefined): string {
+  return traceId ? ` Trace ID \`${escapeMrkdwn(traceId)}\`.` : '';
+}
+
 /**
  * The top-level `text` of a message: what notifications and screen readers show. Slack parses it as
  * mrkdwn too, so data from users or the API is escaped there as well (a reference of "<!channel>" must

@@ -11,7 +11,7 @@ import { accessDeniedBlocks, type DenialReason } from './access.js';
 import { ActionIds } from './action-ids.js';
 import { exportButtonBlock } from './export.js';
 import { noCompletedOrderText } from './finance.js';
-import { escapeMrkdwn, formatMoney, formatRunway, slackDate } from './format.js';
+import { escapeMrkdwn, formatMoney, formatRunway, slackDate, traceSentence } from './format.js';
 import {
   type SubscriptionsShown,
   subscriptionsBlocks,
@@ -112,10 +112,9 @@ export function balanceBlocks(
   if (state.kind === 'no_completed_order')
     return [section(`${noCompletedOrderText(state)} It is read again when you refresh.`), ...refresh];
   if (state.kind === 'not_reported') {
-    const trace = state.traceId ? ` Trace ID \`${escapeMrkdwn(state.traceId)}\`.` : '';
     return [
       section(
-        `The balance is not available: the partner API reports it with the keys of a completed order, and its answer for order \`${escapeMrkdwn(state.orderId)}\` came without it.${trace} If this lasts, ask your account manager on the platform.`,
+        `The balance is not available: the partner API reports it with the keys of a completed order, and its answer for order \`${escapeMrkdwn(state.orderId)}\` came without it.${traceSentence(state.traceId)} If this lasts, ask your account manager on the platform.`,
       ),
       ...refresh,
     ];

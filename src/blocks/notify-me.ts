@@ -1,7 +1,7 @@
 import type { PartnerApiError } from '../partner-api/index.js';
 import { ActionIds } from './action-ids.js';
 import { encodeButton } from './button-values.js';
-import { escapeMrkdwn, notificationText } from './format.js';
+import { escapeMrkdwn, notificationText, traceSentence } from './format.js';
 import { button, section } from './primitives.js';
 import type { SlackMessage } from './types.js';
 
@@ -42,14 +42,13 @@ export function renderWatchUnknownOrder(orderId: string): SlackMessage {
 
 /** The partner could not say whether the order exists: nothing is stored; try again. */
 export function renderWatchNotChecked(orderId: string, error: PartnerApiError): SlackMessage {
-  const trace = error.traceId ? ` Trace ID \`${escapeMrkdwn(error.traceId)}\`.` : '';
   return {
     text: notificationText(
       `Order Desk could not check order ${orderId} with the partner: not watching it yet`,
     ),
     blocks: [
       section(
-        `:warning: *Order Desk could not check order ${code(orderId)} with the partner, so it is not watching it yet.* ${error.userMessage}${trace} Press Notify me again in a minute.`,
+        `:warning: *Order Desk could not check order ${code(orderId)} with the partner, so it is not watching it yet.* ${error.userMessage}${traceSentence(error.traceId)} Press Notify me again in a minute.`,
       ),
     ],
   };
