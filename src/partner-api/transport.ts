@@ -122,9 +122,9 @@ export function createTransport(options: TransportOptions): Transport {
         // Too slow or too large: asking again would hold the slot as long again, for the same answer.
         if (error instanceof PartnerAnswerCut) return false;
         if (error instanceof HTTPError) {
-          await noteRetryAfter(error.response, operationOf(error.request));
-          // Waiting longer than the cap would leave a Slack user staring at nothing: give up and say when.
           const wait = parseRetryAfterSeconds(error.response.headers.get('retry-after'));
+          await noteRetryAfter(error.response.status, wait, operationOf(error.request));
+          // Waiting longer than the cap would leave a Slack user staring at nothing: give up and say when.
           if (wait !== undefined && wait * 1000 > policy.maxRetryAfterMs) return false;
         }
         return undefined;
@@ -156,11 +156,9 @@ export function createTransport(options: TransportOptions): Transport {
     `${request.method} ${new URL(request.url).pathname.replace(/\/orders\/[^/]+\/keys$/, '/orders/{order_id}/keys')}`;
 
   /** A 429 or 503 with Retry-After: every replica holds its partner requests until then. */
-  async function noteRetryAfter(response: Response, operation: string) {
-    if (response.status !== 429 && response.status !== 503) return;
-    const seconds = parseRetryAfterSeconds(response.headers.get('retry-after'));
-    if (seconds === undefined || seconds <= 0) return;
-    if (await options.gate?.cooldown(seconds)) options.onEvent?.({ type: 'cooldown', operation, seconds });
+  async function noteRetryAfter(status: number | undefined, seconds: number | undefined, operation: string) {
+    if ((status !== 429 && status !== 503) || seconds === undefined || seconds <= 0) return;
+    if (await gate?.cooldown(seconds)) options.onEvent?.({ type: 'cooldown', operation, seconds });
   }
 
   async function getJson(
@@ -218,8 +216,7 @@ export function createTransport(options: TransportOptions): Transport {
               cause: new Error(`No answer within ${boundMs} ms, retries included`),
             })
           : await toPartnerError(error, operation, secrets);
-        if (failure.retryAfterSeconds !== undefined && failure.status !== undefined)
-          await noteRetryAfterSeconds(failure, operation);
+        await noteRetryAfter(failure.status, failure.retryAfterSeconds, operation);
         // A cut answer is counted as what it was: too slow (timeout) or too large (too_large).
         report(
           error instanceof PartnerAnswerCut && error.reason === 'size' ? 'too_large' : failure.kind,
@@ -231,12 +228,6 @@ export function createTransport(options: TransportOptions): Transport {
       }
     });
     return parseSuccessBody(text, operation, secrets);
-  }
-
-  async function noteRetryAfterSeconds(failure: PartnerApiError, operation: string) {
-    if ((failure.status !== 429 && failure.status !== 503) || !failure.retryAfterSeconds) return;
-    if (await options.gate?.cooldown(failure.retryAfterSeconds))
-      options.onEvent?.({ type: 'cooldown', operation, seconds: failure.retryAfterSeconds });
   }
 
   return { getJson, metrics: () => ({ ...metrics }) };
