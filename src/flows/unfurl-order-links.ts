@@ -238,10 +238,6 @@ async function unfurlWithWorkObjects(
         }),
       { maxWaitMs: UNFURL_MAX_WAIT_MS },
     );
-  if (entities.length === 0) {
-    await send(undefined);
-    return;
-  }
   try {
     logSlackWarnings(deps.logger, 'chat.unfurl', await send({ entities }), where);
   } catch (error) {
