@@ -129,9 +129,10 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
     onRefused: (field) => metrics.ordersRefused.inc({ field }),
   });
   const notifications = createNotificationStore(db);
+  const now = options.now ?? (() => new Date());
   // Everything the app reads from the partner also updates the index; the sync reads directly.
   const partner = withWriteThrough(directPartner, orderIndex, {
-    now: () => (options.now ?? (() => new Date()))(),
+    now,
     track: (work) => tracker.track(work),
   });
   const orderSync = createOrderSync({
@@ -139,7 +140,7 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
     index: orderIndex,
     state,
     logger,
-    now: options.now ?? (() => new Date()),
+    now,
     intervalSeconds: Math.max(1, env.ORDER_SYNC_SECONDS),
     maxRps: tuning.orderSyncMaxRps,
     reconcileHours: tuning.orderReconcileHours,
@@ -150,7 +151,6 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
   // The services' own Web API client (same URL, retries and limits as Bolt's): built before the Bolt
   // app, so every service exists before the routes and listeners that use it.
   const slack = new WebClient(env.SLACK_BOT_TOKEN, clientOptions);
-  const now = options.now ?? (() => new Date());
   const delivery = createSlackDelivery({
     logger,
     maxWaitMs: tuning.slackDeliveryMaxWaitSeconds * 1000,
@@ -272,7 +272,7 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
       publicUrl: env.PUBLIC_URL,
       signingKey: linkSigningKey,
       ttlSeconds: tuning.keyLinkTtlSeconds,
-      now: options.now ? () => (options.now as () => Date)().getTime() : undefined,
+      now: () => now().getTime(),
     }),
     financeRefreshMs: env.BALANCE_WATCH_SECONDS * 1000,
     reportTimeZone: env.REPORT_TIMEZONE,

@@ -104,7 +104,6 @@ export function accessDeniedBlocks(feature: Feature, reason: DenialReason): Bloc
   return renderAccessDenied(feature, reason).blocks;
 }
 
-/** "Share in channel" refused: why, and what the agent can do instead. */
 /** "Share in channel" got no answer from Slack: the card may be in the channel already. */
 export function renderShareUnconfirmed(orderId: string): SlackMessage {
   return renderNotice(
@@ -112,6 +111,7 @@ export function renderShareUnconfirmed(orderId: string): SlackMessage {
   );
 }
 
+/** "Share in channel" refused: why, and what the agent can do instead. */
 export function renderSharingRefused(reason: 'external' | 'lookup_failed'): SlackMessage {
   if (reason === 'lookup_failed')
     return renderNotice(

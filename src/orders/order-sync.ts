@@ -5,6 +5,7 @@ import {
   isPartnerApiError,
   MAX_PAGE_SIZE,
   type OrderPage,
+  type PartnerApiError,
   type PartnerClient,
 } from '../partner-api/index.js';
 import type { SharedState } from '../state/index.js';
@@ -100,6 +101,10 @@ const RECHECKS_PER_ROUND = 5;
 const FIRST_BACKOFF_MS = 30_000;
 const MAX_BACKOFF_MS = 600_000;
 
+/** A partner failure as the status and a gap keep it: its kind, and its trace ID to find it by. */
+const failureText = (error: PartnerApiError) =>
+  `${error.kind}${error.traceId ? ` (trace ${error.traceId})` : ''}`;
+
 /**
  * Follows the partner's order history into the index, since the API sends no events: a periodic job
  * (one replica at a time, backing off 30 s doubling to 10 minutes after a failure), at the sync's own
@@ -192,7 +197,7 @@ export function createOrderSync(options: OrderSyncOptions): OrderSync {
           page,
           kind,
           at: now().toISOString(),
-          error: `${error.kind}${error.traceId ? ` (trace ${error.traceId})` : ''}`,
+          error: failureText(error),
         };
         log.warn(
           { page, kind, tries, traceId: error.traceId, error: error.message },
@@ -216,7 +221,6 @@ export function createOrderSync(options: OrderSyncOptions): OrderSync {
     return text ? (JSON.parse(text) as BackfillCursor) : undefined;
   }
 
-  /** The newest page: new orders and changes near the newest end, every interval. */
   /**
    * Reads the newest page, and further (the next page toward older orders) while the page just read
    * held new or changed orders: a burst of more than a page between two rounds is read whole. At most
@@ -431,9 +435,7 @@ export function createOrderSync(options: OrderSyncOptions): OrderSync {
       return 'synced';
     } catch (error) {
       if (signal.aborted) throw error;
-      lastError = isPartnerApiError(error)
-        ? `${error.kind}${error.traceId ? ` (trace ${error.traceId})` : ''}`
-        : (error as Error).message;
+      lastError = isPartnerApiError(error) ? failureText(error) : (error as Error).message;
       throw new Error(`order sync failed: ${lastError}`, { cause: error });
     }
   }

@@ -13,9 +13,6 @@ export interface SyncBookkeeping {
   writeCursor(name: string, value: string, at: Date): Promise<void>;
 }
 
-/** Statuses after which an order does not change by itself: no more checks. */
-const SETTLED = SETTLED_STATUSES;
-
 export function createSyncBookkeeping(db: OrderDeskDb): SyncBookkeeping {
   return {
     async dueForCheck(at, since, limit) {
@@ -23,7 +20,7 @@ export function createSyncBookkeeping(db: OrderDeskDb): SyncBookkeeping {
         kysely
           .selectFrom('orders')
           .select(['id', 'checks'])
-          .where('status', 'not in', [...SETTLED])
+          .where('status', 'not in', [...SETTLED_STATUSES])
           .where('created_at', '>=', since.toISOString())
           .where('missing_since', 'is', null)
           .where((eb) =>
