@@ -120,7 +120,6 @@ export function stepBalanceUnavailable(
   state:
     | { kind: 'no_completed_order'; checked?: number | undefined; copyChecked?: boolean | undefined }
     | { kind: 'not_reported'; orderId: string; traceId: string | undefined }
-    | { kind: 'no_figure'; orderId: string; traceId: string | undefined }
     | { kind: 'error'; error: PartnerApiError },
 ): string {
   const title = `${STEP_TITLES.account_balance}: `;
@@ -128,7 +127,6 @@ export function stepBalanceUnavailable(
     case 'no_completed_order':
       return `${title}${noCompletedOrderText(state)} It will be once an order completes.`;
     case 'not_reported':
-    case 'no_figure':
       return `${title}the balance is not available: the partner API reports it with the keys of a completed order, and its answer for order ${state.orderId} came without it.${traceSentence(state.traceId)} If this lasts, ask your account manager on the platform.`;
     case 'error':
       // The partner's sentence says when to try again: one figure, not a second one of ours.

@@ -32,7 +32,7 @@ export async function runAccountBalanceStep(
       const { reading } = state;
       if (reading.balance === null) {
         const missing = {
-          kind: 'no_figure',
+          kind: 'not_reported',
           orderId: reading.sourceOrderId,
           traceId: reading.traceId,
         } as const;
