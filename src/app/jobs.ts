@@ -65,7 +65,6 @@ export function buildJobs(options: BuildOptions, services: Services): Jobs {
     orderIndex,
     state,
     auth,
-    channelSharing: deps.channelSharing,
     logger,
     now,
     currency: env.CURRENCY,

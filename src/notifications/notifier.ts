@@ -11,7 +11,6 @@ import type { Delivered, OutboxEntry, OutboxRelay, OutboxStore } from '../outbox
 import type { OrderSummary } from '../partner-api/index.js';
 import { isSettled } from '../partner-api/statuses.js';
 import type { Authorizer } from '../services/authorization.js';
-import type { ChannelSharing } from '../services/channel-sharing.js';
 import type { OrderLinks } from '../services/order-links.js';
 import type { SharedState } from '../state/shared-state.js';
 import { subscriptionMatches, watchAnswered } from './filters.js';
@@ -38,8 +37,6 @@ export interface NotifierOptions {
   orderIndex: Pick<OrderIndex, 'events' | 'lastEventId' | 'get' | 'readCursor' | 'writeCursor'>;
   state: SharedState;
   auth: Pick<Authorizer, 'canUseOrders'>;
-  /** A channel shared with another organisation since it was subscribed gets no more order data. */
-  channelSharing: ChannelSharing;
   logger: AppLogger;
   now: () => Date;
   currency: string | undefined;

@@ -25,7 +25,7 @@ export interface OrderStore {
   /** A status read elsewhere (a keys answer) for an order already indexed. */
   recordStatus(orderId: string, status: string | null, seenAt: Date): Promise<RecordResult>;
   get(orderId: string): Promise<IndexedOrder | undefined>;
-  stats(): Promise<{ orders: number; newestCreatedAt: string | null }>;
+  stats(): Promise<{ orders: number }>;
   /** Orders created from `since` to `until` (inclusive), newest first, `pageSize` at a time. */
   between(since: Date, until: Date, pageSize: number): AsyncGenerator<OrderSummary[]>;
 }
@@ -220,12 +220,9 @@ export function createOrderStore(db: OrderDeskDb, options: OrderStoreOptions = {
       return db.run(async (kysely) => {
         const row = await kysely
           .selectFrom('orders')
-          .select((eb) => [
-            eb.fn.countAll<number | string>().as('orders'),
-            eb.fn.max('created_at').as('newest'),
-          ])
+          .select((eb) => eb.fn.countAll<number | string>().as('orders'))
           .executeTakeFirstOrThrow();
-        return { orders: Number(row.orders), newestCreatedAt: (row.newest as string | null) ?? null };
+        return { orders: Number(row.orders) };
       });
     },
     async *between(since, until, pageSize) {
