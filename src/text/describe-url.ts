@@ -1,7 +1,4 @@
-/**
- * A URL setting (DATABASE_URL, REDIS_URL) as it may be shown in a log line or an error: no user name,
- * no password, no query.
- */
+/** A URL setting (DATABASE_URL, REDIS_URL) as it may be shown: no user name, no password, no query. */
 export function describeUrl(url: string, setting: string): string {
   try {
     const parsed = new URL(url);
