@@ -111,39 +111,12 @@ export async function answerOrderSearch(
   context: FailureContext,
 ): Promise<SlackMessage> {
   const query = rawText.trim();
-  const options = renderOptions(deps);
   if (!query) {
     // The same answer as the Home tab's: the copy while current, or stamped while the partner is not answering.
     const recent = await recentOrders(deps, context);
-    return renderOrderHelp(recent, options, await deps.orderExamples.current());
+    return renderOrderHelp(recent, renderOptions(deps), await deps.orderExamples.current());
   }
-  const result = await partnerResult(deps, context, () => deps.partner.orders.find(query));
-  if (isPartnerApiError(result)) {
-    const fromCopy = copyCanAnswer(result)
-      ? await answerFromIndexDuringOutage(deps, query, result)
-      : undefined;
-    return fromCopy ?? renderPartnerError(result, query);
-  }
-  const exactCard = result.exactMatches === 1 && result.orders[0];
-  if (!exactCard) {
-    const fromIndex = await listFromIndex(deps, result, 0);
-    if (fromIndex) return fromIndex;
-  }
-  if (result.orders.length === 0)
-    return renderNoMatch(result.query, result.hits, result.traceId, await deps.orderExamples.current());
-  const related = relatedOrders(deps, result);
-  if (isMessage(related)) return related;
-  const { orders, others } = related;
-  // Exact matches come first, and they contain the search text, so they are all still here.
-  const [first] = orders;
-  if (first && (orders.length === 1 || result.exactMatches === 1)) {
-    return renderOrderCard(first, {
-      ...cardOptions(deps),
-      variant: 'preview',
-      otherOrders: others > 0 ? { query: result.query, count: others } : undefined,
-    });
-  }
-  return renderResultList({ query: result.query, orders, hits: result.hits, offset: 0, others }, options);
+  return answerResultsPage(deps, query, 0, context, { firstAnswer: true });
 }
 
 /**
@@ -186,12 +159,17 @@ function newestFirst<T extends OrderSummary>(orders: T[]): T[] {
   return [...orders].sort((a, b) => (b.createdAt ?? '').localeCompare(a.createdAt ?? ''));
 }
 
-/** A result page for Previous/Next/Back: the query is run again, so any replica can serve it. */
+/**
+ * A result page for Previous/Next/Back: the query is run again, so any replica can serve it. The
+ * `firstAnswer` to `/order <text>` shows one order's card instead of a list (the exact order ID or
+ * reference, or the only match), with a note of the other orders the partner returned.
+ */
 export async function answerResultsPage(
   deps: LookupDeps,
   query: string,
   offset: number,
   context: FailureContext,
+  { firstAnswer = false } = {},
 ): Promise<SlackMessage> {
   const result = await partnerResult(deps, context, () => deps.partner.orders.find(query));
   if (isPartnerApiError(result)) {
@@ -200,14 +178,27 @@ export async function answerResultsPage(
       : undefined;
     return fromCopy ?? renderPartnerError(result, query);
   }
-  const fromIndex = await listFromIndex(deps, result, offset);
-  if (fromIndex) return fromIndex;
+  const exactCard = firstAnswer && result.exactMatches === 1 && result.orders[0];
+  if (!exactCard) {
+    const fromIndex = await listFromIndex(deps, result, offset);
+    if (fromIndex) return fromIndex;
+  }
   if (result.orders.length === 0)
     return renderNoMatch(result.query, result.hits, result.traceId, await deps.orderExamples.current());
   const related = relatedOrders(deps, result);
   if (isMessage(related)) return related;
+  const { orders, others } = related;
+  // Exact matches come first, and they contain the search text, so they are all still here.
+  const [first] = orders;
+  if (firstAnswer && first && (orders.length === 1 || result.exactMatches === 1)) {
+    return renderOrderCard(first, {
+      ...cardOptions(deps),
+      variant: 'preview',
+      otherOrders: others > 0 ? { query: result.query, count: others } : undefined,
+    });
+  }
   return renderResultList(
-    { query: result.query, orders: related.orders, hits: result.hits, offset, others: related.others },
+    { query: result.query, orders, hits: result.hits, offset, others },
     renderOptions(deps),
   );
 }
