@@ -54,46 +54,42 @@ export function stepOrderInputNumber(): string {
   return `${STEP_TITLES.lookup_order}: the "Order ID or reference" input came as a number too long to be read exactly. Map a text into it instead (e.g. a form question with a short text answer, not a number answer).`;
 }
 
-const STAFF_ONLY: Record<'guest' | 'external' | 'deactivated', (userId: string, what: string) => string> = {
-  guest: (userId, what) =>
-    `Order Desk shows no ${what}: ${who(userId)} has a guest account, and Order Desk is for your organisation's own staff. Keep this workflow to full members, or ask your Order Desk admin (a guest is let in only when ORDER_ALLOWED_USERS names them).`,
-  external: (userId, what) =>
-    `Order Desk shows no ${what}: ${who(userId)} belongs to another organisation (Slack Connect), and Order Desk data stays inside your organisation. Keep this workflow to your own members, e.g. out of shared channels.`,
-  deactivated: (userId, what) => `Order Desk shows no ${what}: the account of ${who(userId)} is deactivated.`,
-};
-
-/** The person the lookup ran for may not see orders (the same rule as /order). */
-export function stepOrdersDenied(reason: DenialReason, userId: string): string {
-  const title = `${STEP_TITLES.lookup_order}: `;
-  switch (reason) {
-    case 'guest':
-    case 'external':
-    case 'deactivated':
-      return title + STAFF_ONLY[reason](userId, 'order data');
-    case 'not_listed':
-      return `${title}${who(userId)} is not on the list of people who may look orders up. Ask your Order Desk admin to add them (ORDER_ALLOWED_USERS: the person, or a user group of theirs).`;
-    case 'nobody_configured':
-      return `${title}order lookups are switched off in Order Desk. Ask your Order Desk admin (ORDER_ALLOWED_USERS).`;
-    case 'lookup_failed':
-      return `${title}Order Desk could not confirm with Slack who ${who(userId)} is, so it shows no order data. Run the workflow again in a minute; if this keeps happening, ask your Order Desk admin.`;
-  }
+/** A guest, a Slack Connect user or a deactivated account sees no `what`, whatever the step. */
+function staffOnly(what: string): Record<'guest' | 'external' | 'deactivated', (userId: string) => string> {
+  return {
+    guest: (userId) =>
+      `Order Desk shows no ${what}: ${who(userId)} has a guest account, and Order Desk is for your organisation's own staff. Keep this workflow to full members, or ask your Order Desk admin (a guest is let in only when ORDER_ALLOWED_USERS names them).`,
+    external: (userId) =>
+      `Order Desk shows no ${what}: ${who(userId)} belongs to another organisation (Slack Connect), and Order Desk data stays inside your organisation. Keep this workflow to your own members, e.g. out of shared channels.`,
+    deactivated: (userId) => `Order Desk shows no ${what}: the account of ${who(userId)} is deactivated.`,
+  };
 }
 
-/** The person the balance step ran for is not in finance (the same rule as the Home tab's balance). */
-export function stepFinanceDenied(reason: DenialReason, userId: string): string {
-  const title = `${STEP_TITLES.account_balance}: `;
-  switch (reason) {
-    case 'guest':
-    case 'external':
-    case 'deactivated':
-      return title + STAFF_ONLY[reason](userId, 'account figures');
-    case 'not_listed':
-      return `${title}the balance is for finance only, and ${who(userId)} is not in finance. Check that the step's person input is "Person who used this workflow"; if they should see the balance, ask your Order Desk admin to add them (FINANCE_ALLOWED_USERS: the person, or a user group of theirs).`;
-    case 'nobody_configured':
-      return `${title}nobody is set up to see the balance in Order Desk yet. Ask your Order Desk admin (FINANCE_ALLOWED_USERS).`;
-    case 'lookup_failed':
-      return `${title}Order Desk could not confirm with Slack that ${who(userId)} is in finance, so it shows no figures. Run the workflow again in a minute; if this keeps happening, ask your Order Desk admin.`;
-  }
+/** Why a step shows nothing to the person it ran for: the lookup by /order's rule, the balance by the Home tab's. */
+const STEP_DENIED: Record<StepId, Record<DenialReason, (userId: string) => string>> = {
+  lookup_order: {
+    ...staffOnly('order data'),
+    not_listed: (userId) =>
+      `${who(userId)} is not on the list of people who may look orders up. Ask your Order Desk admin to add them (ORDER_ALLOWED_USERS: the person, or a user group of theirs).`,
+    nobody_configured: () =>
+      'order lookups are switched off in Order Desk. Ask your Order Desk admin (ORDER_ALLOWED_USERS).',
+    lookup_failed: (userId) =>
+      `Order Desk could not confirm with Slack who ${who(userId)} is, so it shows no order data. Run the workflow again in a minute; if this keeps happening, ask your Order Desk admin.`,
+  },
+  account_balance: {
+    ...staffOnly('account figures'),
+    not_listed: (userId) =>
+      `the balance is for finance only, and ${who(userId)} is not in finance. Check that the step's person input is "Person who used this workflow"; if they should see the balance, ask your Order Desk admin to add them (FINANCE_ALLOWED_USERS: the person, or a user group of theirs).`,
+    nobody_configured: () =>
+      'nobody is set up to see the balance in Order Desk yet. Ask your Order Desk admin (FINANCE_ALLOWED_USERS).',
+    lookup_failed: (userId) =>
+      `Order Desk could not confirm with Slack that ${who(userId)} is in finance, so it shows no figures. Run the workflow again in a minute; if this keeps happening, ask your Order Desk admin.`,
+  },
+};
+
+/** The person the step ran for may not see what it gives. */
+export function stepDenied(step: StepId, reason: DenialReason, userId: string): string {
+  return `${STEP_TITLES[step]}: ${STEP_DENIED[step][reason](userId)}`;
 }
 
 /** The partner API failed (or refused the input) and Order Desk's copy could not stand in. */

@@ -1,9 +1,5 @@
 import type { AppDeps } from '../../app/deps.js';
-import {
-  stepBalanceUnavailable,
-  stepFinanceDenied,
-  stepUserInputInvalid,
-} from '../../blocks/workflow-steps.js';
+import { stepBalanceUnavailable, stepDenied, stepUserInputInvalid } from '../../blocks/workflow-steps.js';
 import { definedOutputs, type StepOutcome, timestampOutput, userInput } from './step-outcome.js';
 
 export type BalanceStepDeps = Pick<AppDeps, 'auth' | 'balance'>;
@@ -24,7 +20,7 @@ export async function runAccountBalanceStep(
   if (!userId) return { kind: 'fail', error: stepUserInputInvalid('account_balance'), outcome: 'bad_input' };
   const finance = await deps.auth.isFinance(userId);
   if (!finance.allowed)
-    return { kind: 'fail', error: stepFinanceDenied(finance.reason, userId), outcome: 'refused' };
+    return { kind: 'fail', error: stepDenied('account_balance', finance.reason, userId), outcome: 'refused' };
 
   const state = await deps.balance.current();
   switch (state.kind) {

@@ -1,9 +1,9 @@
 import type { AppDeps } from '../../app/deps.js';
 import {
+  stepDenied,
   stepLookupFailed,
   stepOrderInputEmpty,
   stepOrderInputNumber,
-  stepOrdersDenied,
   stepSeveralOrders,
   stepUserInputInvalid,
 } from '../../blocks/workflow-steps.js';
@@ -38,7 +38,7 @@ export async function runLookupOrderStep(
   // Guests and other organisations' users get no order data, exactly as with /order.
   const access = await deps.auth.canUseOrders(userId);
   if (!access.allowed)
-    return { kind: 'fail', error: stepOrdersDenied(access.reason, userId), outcome: 'refused' };
+    return { kind: 'fail', error: stepDenied('lookup_order', access.reason, userId), outcome: 'refused' };
 
   const found = await findExactOrder(deps, query, { where: 'workflow step lookup_order', userId });
   switch (found.kind) {
