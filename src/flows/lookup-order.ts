@@ -12,8 +12,11 @@ import {
   stampedFromIndex,
   withoutShare,
 } from '../blocks/index.js';
+import { copyIsCurrent } from '../orders/copy-rule.js';
 import {
+  isExactMatch,
   isPartnerApiError,
+  isValidOrderId,
   type OrderSearchResult,
   type OrderSummary,
   orderContainsText,
@@ -127,10 +130,11 @@ export async function answerOrderSearch(
  */
 async function listFromIndex(
   deps: Pick<LookupDeps, 'currency' | 'now' | 'orderIndex' | 'orderLinks' | 'orderSync'>,
-  result: OrderSearchResult,
+  result: Pick<OrderSearchResult, 'query' | 'orders'>,
   offset: number,
+  copy: CopyRead,
 ): Promise<SlackMessage | undefined> {
-  const [found, coverage] = await Promise.all([indexMatches(deps, result.query), indexCoverage(deps)]);
+  const { found, coverage } = copy;
   if (!found || !coverage) return undefined;
   const partnerAskedToo = !coverage.complete;
   const fresh = new Map(result.orders.map((order) => [order.id, order]));
@@ -155,6 +159,14 @@ async function listFromIndex(
   );
 }
 
+type CopyRead = Awaited<ReturnType<typeof readCopy>>;
+
+/** The copy's matches for the text, and how far the copy goes (either undefined when it cannot say). */
+async function readCopy(deps: Pick<LookupDeps, 'orderIndex' | 'orderSync'>, query: string) {
+  const [found, coverage] = await Promise.all([indexMatches(deps, query), indexCoverage(deps)]);
+  return { found, coverage };
+}
+
 function newestFirst<T extends OrderSummary>(orders: T[]): T[] {
   return [...orders].sort((a, b) => (b.createdAt ?? '').localeCompare(a.createdAt ?? ''));
 }
@@ -171,6 +183,16 @@ export async function answerResultsPage(
   context: FailureContext,
   { firstAnswer = false } = {},
 ): Promise<SlackMessage> {
+  // Text that cannot be an order ID (words, spaces) finds nothing at the partner, whose search reads IDs
+  // and references: while the copy is current (orders/copy-rule.ts) and has matches but no one exact
+  // order, the copy answers alone and nobody waits for a partner request. Text that may be an ID or a
+  // reference still asks the partner: its answer is live, and may name an order the copy has not read.
+  const copy = await readCopy(deps, query);
+  const noExactOrder = copy.found?.orders.every((order) => !isExactMatch(order, query));
+  if (!isValidOrderId(query) && copyIsCurrent(copy.coverage, deps.now()) && noExactOrder) {
+    const fromCopyAlone = await listFromIndex(deps, { query, orders: [] }, offset, copy);
+    if (fromCopyAlone) return fromCopyAlone;
+  }
   const result = await partnerResult(deps, context, () => deps.partner.orders.find(query));
   if (isPartnerApiError(result)) {
     const fromCopy = copyCanAnswer(result)
@@ -180,7 +202,7 @@ export async function answerResultsPage(
   }
   const exactCard = firstAnswer && result.exactMatches === 1 && result.orders[0];
   if (!exactCard) {
-    const fromIndex = await listFromIndex(deps, result, offset);
+    const fromIndex = await listFromIndex(deps, result, offset, copy);
     if (fromIndex) return fromIndex;
   }
   if (result.orders.length === 0)

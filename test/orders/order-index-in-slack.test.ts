@@ -50,6 +50,19 @@ describe('the order index in Slack', () => {
     expect(text.indexOf(expected[0]?.id ?? '-')).toBeLessThan(text.indexOf(expected[1]?.id ?? '-'));
   });
 
+  it('words that cannot be an order ID are answered from the current copy alone: no partner request', async () => {
+    const title = h.simulator.allOrders()[7]?.item?.title ?? '';
+    const words = title.split(' ').slice(0, 2).join(' ').toLowerCase();
+    expect(words).toContain(' ');
+    h.simulator.resetStats();
+    const text = textOf((await order(USERS.agent, '/order', words)).blocks);
+    expect(text).toContain("Found in Order Desk's copy of the order history");
+    expect(h.simulator.stats.requests).toBe(0);
+    // One word may be an ID or a reference: the partner is asked, as before.
+    await order(USERS.agent, '/order', words.split(' ')[0] ?? '');
+    expect(h.simulator.stats.requests).toBeGreaterThan(0);
+  });
+
   it('the Home tab lists the most recent orders from the copy: no partner read, even while it is down', async () => {
     const newest = [...h.simulator.allOrders()]
       .sort((a, b) => b.created_at.localeCompare(a.created_at))
