@@ -16,7 +16,6 @@ import type { ExportClaims } from '../services/export-claims.js';
 import type { KeyRetrievalLimit } from '../services/key-limit.js';
 import type { OrderExamples } from '../services/order-examples.js';
 import type { OrderLinks } from '../services/order-links.js';
-import type { SearchWatch } from '../services/search-watch.js';
 import type { SlackDelivery } from '../services/slack-delivery.js';
 import type { InflightTracker } from './inflight.js';
 import type { AppMetrics } from './metrics.js';
@@ -26,7 +25,6 @@ export interface AppDeps {
   partner: PartnerClient;
   auth: Authorizer;
   balance: BalanceService;
-  searchWatch: SearchWatch;
   /** One export per user at a time, across replicas. */
   exportClaims: ExportClaims;
   /** The audit trail in the database (`/order-audit`). */

@@ -27,7 +27,6 @@ import { createOrderExamples } from '../services/order-examples.js';
 import { createOrderLinks } from '../services/order-links.js';
 import { createOrgMembership } from '../services/org-membership.js';
 import { createPartnerGate } from '../services/partner-gate.js';
-import { createSearchWatch } from '../services/search-watch.js';
 import { createSlackDelivery } from '../services/slack-delivery.js';
 import { createUsergroupMembers } from '../services/usergroup-members.js';
 import { type CacheResult, createSharedState, type SharedState } from '../state/index.js';
@@ -265,7 +264,6 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
     partner,
     auth,
     balance,
-    searchWatch: createSearchWatch(logger, env.PARTNER_API_SEARCH_PARAM),
     audit,
     keyLimit,
     revealLinks: createRevealLinks({

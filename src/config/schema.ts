@@ -72,7 +72,8 @@ const partner = group(
     ),
     PARTNER_API_SEARCH_PARAM: queryParamName('search').doc(
       "Name of the order list's search parameter (the spec does not name it). " +
-        'Set it when the partner calls it otherwise: Order Desk warns when results ignore the search.',
+        'Set it when the partner calls it otherwise: `npm run check` tests it, and an answer whose results ' +
+        'ignore the search says so.',
     ),
     PARTNER_API_PAGE_PARAM: queryParamName('page').doc(
       "Name of the order list's page-number parameter, if the partner's differs.",

@@ -31,15 +31,7 @@ import { cardOptions, type RenderDeps, renderOptions } from './render-options.js
 /** What answering `/order` (and its result pages) needs. */
 export type LookupDeps = Pick<
   AppDeps,
-  | 'currency'
-  | 'logger'
-  | 'now'
-  | 'orderExamples'
-  | 'orderIndex'
-  | 'orderLinks'
-  | 'orderSync'
-  | 'partner'
-  | 'searchWatch'
+  'currency' | 'logger' | 'now' | 'orderExamples' | 'orderIndex' | 'orderLinks' | 'orderSync' | 'partner'
 >;
 
 /** Sharing an order in a channel: the lookup, and whether order data may go to that channel. */
@@ -87,17 +79,10 @@ export function isMessage(value: unknown): value is SlackMessage {
  * reads the search parameter returns others too, which are counted, not listed. None at all: the API
  * most likely ignored the search, and the answer says so.
  */
-function relatedOrders(
-  deps: Pick<LookupDeps, 'searchWatch'>,
-  result: OrderSearchResult,
-): { orders: OrderSummary[]; others: number } | SlackMessage {
+function relatedOrders(result: OrderSearchResult): { orders: OrderSummary[]; others: number } | SlackMessage {
   const orders = result.orders.filter((order) => orderContainsText(order, result.query));
   const others = result.orders.length - orders.length;
-  if (orders.length === 0 && others > 0) {
-    deps.searchWatch.unrelated(others);
-    return renderUnrelatedResults(result.query, others, result.traceId);
-  }
-  deps.searchWatch.related();
+  if (orders.length === 0 && others > 0) return renderUnrelatedResults(result.query, others, result.traceId);
   return { orders, others };
 }
 
@@ -132,7 +117,7 @@ async function listFromIndex(
   deps: Pick<LookupDeps, 'currency' | 'now' | 'orderIndex' | 'orderLinks' | 'orderSync'>,
   result: Pick<OrderSearchResult, 'query' | 'orders'>,
   offset: number,
-  copy: CopyRead,
+  copy: Awaited<ReturnType<typeof readCopy>>,
 ): Promise<SlackMessage | undefined> {
   const { found, coverage } = copy;
   if (!found || !coverage) return undefined;
@@ -158,8 +143,6 @@ async function listFromIndex(
     renderOptions(deps),
   );
 }
-
-type CopyRead = Awaited<ReturnType<typeof readCopy>>;
 
 /** The copy's matches for the text, and how far the copy goes (either undefined when it cannot say). */
 async function readCopy(deps: Pick<LookupDeps, 'orderIndex' | 'orderSync'>, query: string) {
@@ -207,7 +190,7 @@ export async function answerResultsPage(
   }
   if (result.orders.length === 0)
     return renderNoMatch(result.query, result.hits, result.traceId, await deps.orderExamples.current());
-  const related = relatedOrders(deps, result);
+  const related = relatedOrders(result);
   if (isMessage(related)) return related;
   const { orders, others } = related;
   // Exact matches come first, and they contain the search text, so they are all still here.
