@@ -6,7 +6,7 @@ import pLimit from 'p-limit';
 import { openDatabase } from '../src/db/index.js';
 import { runExport } from '../src/finance/export-orders.js';
 import { createLogger } from '../src/logger.js';
-import { createOrderIndex } from '../src/orders/order-index.js';
+import { createOrderCopy } from '../src/orders/order-copy.js';
 import { createPartnerClient } from '../src/partner-api/index.js';
 import { createSlackDelivery } from '../src/services/slack-delivery.js';
 
@@ -64,7 +64,7 @@ const delivery = createSlackDelivery({ logger });
 
 // `index-export`: the same export, read from Order Desk's order index (seeded from the partner first,
 // not timed), as when the index covers the range.
-let indexed: Pick<Parameters<typeof runExport>[0], 'orderIndex' | 'orderSync'> = {};
+let indexed: Pick<Parameters<typeof runExport>[0], 'orderCopy' | 'orderSync'> = {};
 let indexDir: string | undefined;
 if (mode === 'index-export') {
   const quiet = createLogger({ level: 'silent', secrets: [apiKey, token] });
@@ -74,12 +74,12 @@ if (mode === 'index-export') {
     dataDir: indexDir,
     logger: quiet,
   });
-  const orderIndex = createOrderIndex(db);
+  const orderCopy = createOrderCopy(db);
   for await (const page of partner.orders.pages({ pageSize: 500 }))
-    await orderIndex.record(page.orders, new Date());
+    await orderCopy.record(page.orders, new Date());
   const lastFollowAt = new Date().toISOString();
   indexed = {
-    orderIndex,
+    orderCopy,
     orderSync: {
       status: async () => ({
         orders: 0,

@@ -5,7 +5,7 @@ import { Writable } from 'node:stream';
 import { PartnerSimulator } from '../sandbox/simulator/server.js';
 import { openDatabase } from '../src/db/index.js';
 import { createLogger } from '../src/logger.js';
-import { createOrderIndex } from '../src/orders/order-index.js';
+import { createOrderCopy } from '../src/orders/order-copy.js';
 import { createOrderSync } from '../src/orders/order-sync.js';
 import { createPartnerClient } from '../src/partner-api/index.js';
 import { createMemoryState } from '../src/state/index.js';
@@ -30,7 +30,7 @@ const quietLogger = () =>
   createLogger({ level: 'silent', secrets: [], destination: new Writable({ write: (_c, _e, d) => d() }) });
 
 /**
- * Section 8: the order index at 1,000,000 orders in SQLite (a file, as by default). Search p99 for a
+ * Section 8: the order copy at 1,000,000 orders in SQLite (a file, as by default). Search p99 for a
  * rare text (part of one order's reference) and a common one (a product word in a quarter of the
  * orders), ten newest with the total, beside the partner search's round trip to the simulator
  * (in-process, 2,000 orders). The two sides alternate, query by query.
@@ -46,7 +46,7 @@ export async function benchOrderIndex(): Promise<BenchRow[]> {
       createdAt: (i) => new Date(Date.UTC(2026, 0, 1) + i * 30_000).toISOString(),
     });
 
-    const index = createOrderIndex(db);
+    const index = createOrderCopy(db);
     const rare: number[] = [];
     const common: number[] = [];
     const partner: number[] = [];
@@ -102,7 +102,7 @@ export async function benchBackfill(): Promise<BenchRow[]> {
       maxConcurrency: 4,
       queryParams: { search: 'search', page: 'page', limit: 'limit' },
     }),
-    index: createOrderIndex(db),
+    index: createOrderCopy(db),
     state,
     logger,
     now: () => new Date(clock),
@@ -175,7 +175,7 @@ async function benchPostgresSearch(
     // What autovacuum does after a bulk load (a real deployment has it on): statistics, hint bits and
     // the visibility map, so the timed searches are not the first to touch a million fresh rows.
     await psql(url, 'vacuum analyze orders');
-    const index = createOrderIndex(db);
+    const index = createOrderCopy(db);
     // The first search with text also takes the sample of search texts that tells rare trigrams from
     // common ones (kept 10 minutes, then taken again in the background): shown on its own.
     let started = performance.now();

@@ -69,7 +69,7 @@ async function latency(): Promise<BenchRow[]> {
     const orders = simulator.history.arrive(CHANGES, { status: 'PROCESSING', completeAfterMs: null });
     await until(
       'the new orders in the index',
-      async () => (await desk.desk.deps.orderIndex.get(orders.at(-1)?.id ?? '')) !== undefined,
+      async () => (await desk.desk.deps.orderCopy.get(orders.at(-1)?.id ?? '')) !== undefined,
       30_000,
     );
     // One change a little more often than once a second: each channel's pace (1 post a second) is
@@ -176,7 +176,7 @@ async function throughReplicas(): Promise<BenchRow[]> {
     // Every new order in the index (and so its event) before any completes: two events each.
     await until(
       'the new orders in the index',
-      async () => (await first.desk.deps.orderIndex.stats()).orders >= orders.length + 10,
+      async () => (await first.desk.deps.orderCopy.stats()).orders >= orders.length + 10,
       120_000,
     );
     for (const order of orders) simulator.history.complete(order.id);

@@ -15,14 +15,14 @@ const LONGEST_FIRST = [
   'test/sandbox/browser.test.ts',
   'test/app/shutdown.test.ts',
   'test/app/startup.test.ts',
-  'test/db/order-index.test.ts',
+  'test/db/order-copy.test.ts',
   'test/state/postgres-server.test.ts',
   'test/orders/order-sync.test.ts',
   'test/reliability/slack-limits.test.ts',
   'test/listeners/partner-answers.test.ts',
   'test/app/replicas.test.ts',
   'test/db/postgres-lost.test.ts',
-  'test/orders/order-index-in-slack.test.ts',
+  'test/orders/order-copy-in-slack.test.ts',
 ];
 
 export class LongestFirstSequencer extends BaseSequencer {

@@ -71,7 +71,7 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
         state: () => ({ backend: state.backend, up: state.isUp() }),
         database: () => ({ engine: db.engine, ...db.health() }),
         databaseChecked: () => db.checkHealth(),
-        orderIndex: () => orderSync.snapshot(),
+        orderCopy: () => orderSync.snapshot(),
       }),
       metricsRoute(metrics),
       ...revealRoutes(reveal),

@@ -1,7 +1,7 @@
 import type { SpendService } from '../finance/spend-service.js';
 import type { AppLogger } from '../logger.js';
 import type { NotificationStore } from '../notifications/notification-store.js';
-import type { OrderIndex } from '../orders/order-index.js';
+import type { OrderCopy } from '../orders/order-copy.js';
 import type { OrderSync } from '../orders/order-sync.js';
 import type { OutboxRelay, OutboxStore } from '../outbox/index.js';
 import type { PartnerClient } from '../partner-api/index.js';
@@ -31,8 +31,8 @@ export interface AppDeps {
   auditStore: AuditStore;
   /** AUDIT_RETENTION_DAYS: how long audit lines are kept. */
   auditRetentionDays: number;
-  /** The order index: every order seen, searchable, kept in the database. */
-  orderIndex: OrderIndex;
+  /** The order copy: every order seen, searchable, kept in the database. */
+  orderCopy: OrderCopy;
   orderSync: OrderSync;
   /** The newest known order, quoted in "e.g. `/order …`" hints so that examples find something. */
   orderExamples: OrderExamples;

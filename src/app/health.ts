@@ -13,7 +13,7 @@ export interface HealthSources {
   database: () => DatabaseHealth & { engine: 'sqlite' | 'postgres' };
   /** Checked again when a write failed: for /readyz. */
   databaseChecked: () => Promise<DatabaseHealth>;
-  orderIndex: () => SyncStatus;
+  orderCopy: () => SyncStatus;
 }
 
 /** Why the app is degraded, one sentence each for an operator (empty: it is not). */
@@ -39,7 +39,7 @@ export function healthStatus(sources: HealthSources) {
     reasons,
     stateBackend: state.backend,
     database,
-    orderIndex: sources.orderIndex(),
+    orderCopy: sources.orderCopy(),
     mode: sources.mode,
     uptimeSeconds: Math.round((Date.now() - sources.startedAt) / 1000),
     inflightReplies: sources.inflightReplies(),

@@ -95,7 +95,7 @@ export function createMetrics(): AppMetrics {
   );
   gauge(
     'order_desk_orders_indexed',
-    'Orders in the order index (as of the last sync round on this replica)',
+    'Orders in the order copy (as of the last sync round on this replica)',
     () => sources.orderSync()?.orders ?? 0,
   );
   gauge(

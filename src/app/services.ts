@@ -6,7 +6,7 @@ import { createSpendService } from '../finance/spend-service.js';
 import type { JobClock } from '../jobs/index.js';
 import type { AppLogger } from '../logger.js';
 import { createNotificationStore } from '../notifications/notification-store.js';
-import { createOrderIndex } from '../orders/order-index.js';
+import { createOrderCopy } from '../orders/order-copy.js';
 import { createOrderSync } from '../orders/order-sync.js';
 import { withWriteThrough } from '../orders/write-through.js';
 import { createOutboxRelay, createOutboxStore } from '../outbox/index.js';
@@ -123,20 +123,20 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
   metrics.sources.stateBackendUp = () => state.isUp();
   metrics.sources.databaseWritable = () => db.health().writable;
   const tracker = createInflightTracker();
-  const orderIndex = createOrderIndex(db, {
+  const orderCopy = createOrderCopy(db, {
     logger,
     onRefused: (field) => metrics.ordersRefused.inc({ field }),
   });
   const notifications = createNotificationStore(db);
   const now = options.now ?? (() => new Date());
-  // Everything the app reads from the partner also updates the index; the sync reads directly.
-  const partner = withWriteThrough(directPartner, orderIndex, {
+  // Everything the app reads from the partner also updates the copy; the sync reads directly.
+  const partner = withWriteThrough(directPartner, orderCopy, {
     now,
     track: (work) => tracker.track(work),
   });
   const orderSync = createOrderSync({
     partner: directPartner,
-    index: orderIndex,
+    index: orderCopy,
     state,
     logger,
     now,
@@ -247,7 +247,7 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
     logger,
     onCache: countCache('balance'),
     clock: options.now,
-    orderIndex,
+    orderCopy,
   });
   const spend = createSpendService({
     partner,
@@ -257,7 +257,7 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
     logger,
     now,
     backoff: SOURCE_BACKOFF,
-    orderIndex,
+    orderCopy,
     orderSync,
   });
   const deps: AppDeps = {
@@ -278,9 +278,9 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
     exportClaims: createExportClaims(state),
     auditStore,
     auditRetentionDays: env.AUDIT_RETENTION_DAYS,
-    orderIndex,
+    orderCopy,
     orderSync,
-    orderExamples: createOrderExamples({ orderIndex, logger, now }),
+    orderExamples: createOrderExamples({ orderCopy, logger, now }),
     allowExternalSharing: env.ALLOW_EXTERNAL_SHARING,
     notifications,
     maxWatchesPerUser: tuning.notifyMeMaxWatches,

@@ -45,7 +45,7 @@ export interface DigestInput {
   balance: BalanceState;
   /** The spend figures the runway is measured with, or why they could not be computed. */
   spend: SpendFigures | PartnerApiError;
-  /** The order index's sync: ORDER_SYNC_SECONDS (0: off) and its state, unless the database could not say. */
+  /** The order copy's sync: ORDER_SYNC_SECONDS (0: off) and its state, unless the database could not say. */
   sync: { intervalSeconds: number; status: CopySyncState | undefined };
 }
 

@@ -6,8 +6,8 @@ import {
 } from '../partner-api/index.js';
 import { cutToLength } from '../text/cut.js';
 import { adminNote } from './admin-note.js';
+import { copyStamp } from './copy-notes.js';
 import { escapeCut, escapeMrkdwn, notificationText, plural, SHOWN, shorten, typedText } from './format.js';
-import { copyStamp } from './index-notes.js';
 import { orderRows, type RowOptions } from './order-list.js';
 import { context, divider, section } from './primitives.js';
 import { SEARCH_PARAM_HINT } from './search-notes.js';

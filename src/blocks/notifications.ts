@@ -17,7 +17,7 @@ import type { RenderOptions, SlackMessage } from './types.js';
 // "Notify me" and channel subscriptions: what Order Desk says when someone asks, and what it posts
 // when an order changes. Never keys: a completed order's card has Show keys, which checks access.
 
-/** The order event a post is about (from the order index's `order_events`). */
+/** The order event a post is about (from the order copy's `order_events`). */
 export interface EventShown {
   kind: 'new' | 'status';
   fromStatus: string | null;

@@ -1,6 +1,7 @@
 import { isValidOrderId, type OrderSummary } from '../partner-api/index.js';
 import { ActionIds } from './action-ids.js';
 import { encodeButton } from './button-values.js';
+import { type CopyCoverage, copySourceNote } from './copy-notes.js';
 import {
   escapeCut,
   formatMoney,
@@ -12,7 +13,6 @@ import {
   statusWithEmoji,
   typedText,
 } from './format.js';
-import { type IndexCoverage, indexSourceNote } from './index-notes.js';
 import { actions, button, divider, section } from './primitives.js';
 import { otherOrdersNote } from './search-notes.js';
 import type { Block, Button, RenderOptions } from './types.js';
@@ -84,7 +84,7 @@ export interface ResultListInput {
   /** Orders the partner returned that do not contain the search text: counted, not listed. */
   others?: number | undefined;
   /** Set when the list comes from Order Desk's copy of the history (and how complete it is). */
-  fromIndex?: { coverage: IndexCoverage; partnerAskedToo: boolean } | undefined;
+  fromCopyList?: { coverage: CopyCoverage; partnerAskedToo: boolean } | undefined;
 }
 
 /** Several matches: ten per message, Previous/Next carry the query and offset in their values. */
@@ -97,7 +97,7 @@ export function renderResultList(input: ResultListInput, options: RenderOptions)
   // With unrelated orders in the answer, the partner's total is not a count of matches.
   const more =
     others === 0 && hits > orders.length
-      ? input.fromIndex
+      ? input.fromCopyList
         ? ` Order Desk's copy has ${hits.toLocaleString('en-US')}${input.hitsAtLeast ? ' or more' : ''} in all; narrow the search to see the others.`
         : ` The partner API reported ${hits.toLocaleString('en-US')} in all; narrow the search to see the others.`
       : '';
@@ -115,8 +115,8 @@ export function renderResultList(input: ResultListInput, options: RenderOptions)
   const nav = pageButtons(ActionIds.resultsPage, shown, (offset) => encodeButton({ q: query, p: offset }));
   if (nav.length > 0) blocks.push(actions('results_nav', nav));
   blocks.push(...otherOrdersNote(query, others));
-  if (input.fromIndex)
-    blocks.push(indexSourceNote(input.fromIndex.coverage, options, input.fromIndex.partnerAskedToo));
+  if (input.fromCopyList)
+    blocks.push(copySourceNote(input.fromCopyList.coverage, options, input.fromCopyList.partnerAskedToo));
   return {
     text: notificationText(
       `${plural(orders.length, 'order')} ${orders.length === 1 ? 'matches' : 'match'} “${shorten(query)}”`,

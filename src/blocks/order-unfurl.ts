@@ -1,12 +1,12 @@
 import type { OrderSummary, PartnerApiError } from '../partner-api/index.js';
+import { type CopyCoverage, copyStamp } from './copy-notes.js';
 import { escapeCut, formatMoney, SHOWN, slackDate, statusWithEmoji } from './format.js';
-import { copyStamp, type IndexCoverage } from './index-notes.js';
 import { context, section } from './primitives.js';
 import type { Block, RenderOptions } from './types.js';
 
 /** Where an unfurled order was read, when not live: Order Desk's copy, during a partner outage. */
 export interface UnfurlFromCopy {
-  coverage: IndexCoverage;
+  coverage: CopyCoverage;
   /** Why the partner did not answer (its kind, trace ID and Retry-After). */
   failure?: Pick<PartnerApiError, 'kind' | 'traceId' | 'retryAfterSeconds'> | undefined;
 }

@@ -3,8 +3,8 @@ import { MAX_SEARCH_LENGTH, type OrderSummary } from '../partner-api/index.js';
 import { statusLabel } from '../partner-api/statuses.js';
 import { cutToLength } from '../text/cut.js';
 import { ActionIds } from './action-ids.js';
+import { type CopyCoverage, copySourceNote } from './copy-notes.js';
 import { escapeMrkdwn, formatMoney, notificationText, plural, typedText } from './format.js';
-import { type IndexCoverage, indexSourceNote } from './index-notes.js';
 import { orderRows, pageButtons } from './order-list.js';
 import { actions, button, context, divider, input, plainText, section } from './primitives.js';
 import type { Block, Button, ExampleOrder, RenderOptions, SlackMessage } from './types.js';
@@ -199,7 +199,7 @@ export interface SearchResultsInput {
   /** The count stopped at `total`: there may be more. */
   totalAtLeast?: boolean | undefined;
   offset: number;
-  coverage: IndexCoverage;
+  coverage: CopyCoverage;
   /** REPORT_TIMEZONE, in which the days of a date range are read. */
   timeZone: string;
 }
@@ -260,7 +260,7 @@ function searchNotes(
   input: Pick<SearchResultsInput, 'filters' | 'coverage' | 'timeZone'>,
   options: RenderOptions,
 ): Block[] {
-  const notes: Block[] = [indexSourceNote(input.coverage, options, false)];
+  const notes: Block[] = [copySourceNote(input.coverage, options, false)];
   if (input.filters.f || input.filters.u)
     notes.push(context(`Dates are days in ${escapeMrkdwn(input.timeZone)} time.`));
   return notes;

@@ -30,7 +30,7 @@ export interface ExampleOrder {
 }
 
 /** How far Order Desk's copy of the order history goes, for a note under answers read from it. */
-export interface IndexCoverage {
+export interface CopyCoverage {
   orders: number;
   /** The backfill has read the whole history. */
   complete: boolean;
@@ -43,7 +43,7 @@ export interface RecentOrdersShown {
   hits: number;
   traceId?: string | undefined;
   /** Read from the copy because the partner is not answering: shown with the copy's stamp. */
-  fromCopy?: { coverage: IndexCoverage; failure: PartnerApiError } | undefined;
+  fromCopy?: { coverage: CopyCoverage; failure: PartnerApiError } | undefined;
 }
 
 export type Button = types.Button;

@@ -16,7 +16,7 @@ export interface AuditTable {
   trace_id: string | null;
 }
 
-/** The order index: the last summary Order Desk saw of each order (from the sync or normal use). */
+/** The order copy: the last summary Order Desk saw of each order (from the sync or normal use). */
 export interface OrdersTable {
   id: string;
   reference_id: string | null;

@@ -55,7 +55,7 @@ export interface DailyDigestOptions {
   spend: Pick<SpendService, 'refresh'>;
   history: Omit<HistoryDeps, 'now'>;
   orderSync: Pick<OrderSync, 'status' | 'snapshot'>;
-  /** ORDER_SYNC_SECONDS (0: the sync is off), for the digest's word on the index. */
+  /** ORDER_SYNC_SECONDS (0: the sync is off), for the digest's word on the copy. */
   syncIntervalSeconds: number;
   logger: AppLogger;
   now: () => Date;

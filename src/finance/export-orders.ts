@@ -43,7 +43,7 @@ export function checkExportRange(
   return { ok: true, from, to };
 }
 
-export interface ExportDeps extends Pick<HistoryDeps, 'orderIndex' | 'orderSync'> {
+export interface ExportDeps extends Pick<HistoryDeps, 'orderCopy' | 'orderSync'> {
   partner: PartnerClient;
   now?: (() => Date) | undefined;
   client: WebClient;

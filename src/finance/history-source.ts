@@ -1,5 +1,5 @@
 import { copyCoverage, copyIsCurrent } from '../orders/copy-rule.js';
-import type { OrderIndex } from '../orders/order-index.js';
+import type { OrderCopy } from '../orders/order-copy.js';
 import type { OrderSync } from '../orders/order-sync.js';
 import type { OrderSummary, PartnerClient } from '../partner-api/index.js';
 import { ordersBetween } from './history-window.js';
@@ -13,7 +13,7 @@ const INDEX_PAGE = 500;
 
 export interface HistoryDeps {
   partner: PartnerClient;
-  orderIndex?: OrderIndex | undefined;
+  orderCopy?: OrderCopy | undefined;
   orderSync?: Pick<OrderSync, 'status'> | undefined;
   now: () => Date;
 }
@@ -27,18 +27,18 @@ export async function historyBetween(
   since: Date,
   until: Date,
 ): Promise<{ source: HistorySource; pages: AsyncGenerator<OrderSummary[]> }> {
-  const syncedAt = await indexCovers(deps);
-  if (syncedAt && deps.orderIndex)
+  const syncedAt = await copyCovers(deps);
+  if (syncedAt && deps.orderCopy)
     return {
       source: { kind: 'index', syncedAt },
-      pages: deps.orderIndex.between(since, until, INDEX_PAGE),
+      pages: deps.orderCopy.between(since, until, INDEX_PAGE),
     };
   return { source: { kind: 'partner' }, pages: ordersBetween(deps.partner, since, until) };
 }
 
 /** When the copy was last synced, if it stands in for the partner now; else undefined. */
-async function indexCovers(deps: HistoryDeps): Promise<string | undefined> {
-  if (!deps.orderIndex || !deps.orderSync) return undefined;
+async function copyCovers(deps: HistoryDeps): Promise<string | undefined> {
+  if (!deps.orderCopy || !deps.orderSync) return undefined;
   try {
     const coverage = copyCoverage(await deps.orderSync.status());
     if (copyIsCurrent(coverage, deps.now())) return coverage.syncedAt;

@@ -47,8 +47,8 @@ export function createSpendService(options: {
   logger: AppLogger;
   now: () => Date;
   backoff: BackoffPolicy;
-  /** With the order index covering the last 30 days, the figures are computed from it (no partner scan). */
-  orderIndex?: HistoryDeps['orderIndex'];
+  /** With the order copy covering the last 30 days, the figures are computed from it (no partner scan). */
+  orderCopy?: HistoryDeps['orderCopy'];
   orderSync?: HistoryDeps['orderSync'];
 }): SpendService {
   const { partner, state, logger, now } = options;
@@ -62,7 +62,7 @@ export function createSpendService(options: {
     const orders = [];
     try {
       const history = await historyBetween(
-        { partner, orderIndex: options.orderIndex, orderSync: options.orderSync, now },
+        { partner, orderCopy: options.orderCopy, orderSync: options.orderSync, now },
         since,
         at,
       );

@@ -15,8 +15,8 @@ import { notifyMeButton } from '../blocks/notify-me.js';
 import { actions } from '../blocks/primitives.js';
 import { isPartnerApiError, isValidOrderId, type PartnerApiError } from '../partner-api/index.js';
 import type { KeysAuditEntry } from '../services/audit.js';
+import { exactFromCopy } from './copy-answers.js';
 import { type ExactOrder, type FindOrderDeps, findExactOrder } from './find-order.js';
-import { exactFromCopy } from './index-answers.js';
 import { reply } from './respond.js';
 
 /** What delivering keys needs (the command and the Show keys click pass it on). */
@@ -126,7 +126,7 @@ export async function deliverKeys(deps: KeysDeps, request: KeysRequest): Promise
   // The order as the answer names it (the client checked it is the one asked for, case apart).
   orderId = keys.orderId;
   // The keys answer names no reference: the copy's, when it knows the order (no partner request).
-  reference ??= (await deps.orderIndex.get(orderId).catch(() => undefined))?.referenceId ?? null;
+  reference ??= (await deps.orderCopy.get(orderId).catch(() => undefined))?.referenceId ?? null;
   deps.balance.record(keys.balance, keys.orderId, keys.traceId);
   // Image keys get one-time links made for this user only (see src/reveal/).
   const linkFor = await deps.revealLinks.minter();

@@ -1,8 +1,8 @@
 import type { AppDeps } from '../app/deps.js';
-import type { IndexCoverage } from '../blocks/index.js';
+import type { CopyCoverage } from '../blocks/index.js';
 import { isPartnerApiError, type OrderSummary, type PartnerApiError } from '../partner-api/index.js';
 import { type FailureContext, logPartnerFailure } from '../services/partner-failures.js';
-import { copyCanAnswer, exactFromCopy } from './index-answers.js';
+import { copyCanAnswer, exactFromCopy } from './copy-answers.js';
 
 // The one way to find an order by its exact ID or reference: the buttons that act on an order, order
 // links (unfurls) and the details panel, Notify me, `/order-keys` text that is not an order ID, and the
@@ -17,7 +17,7 @@ export type ExactOrder =
       order: OrderSummary;
       /** Read from Order Desk's copy of the order history, not live from the partner. */
       fromCopy: true;
-      coverage: IndexCoverage;
+      coverage: CopyCoverage;
       /** Why the copy answered: the partner is not answering; undefined when it answered without it. */
       failure: PartnerApiError | undefined;
       traceId: string | undefined;
@@ -27,7 +27,7 @@ export type ExactOrder =
   | { kind: 'several'; orders: OrderSummary[]; traceId: string | undefined }
   | { kind: 'failed'; error: PartnerApiError };
 
-export type FindOrderDeps = Pick<AppDeps, 'logger' | 'orderIndex' | 'orderSync' | 'partner'>;
+export type FindOrderDeps = Pick<AppDeps, 'logger' | 'orderCopy' | 'orderSync' | 'partner'>;
 
 /**
  * The order whose ID is `orderId` (case apart) among what was found, for callers that hold an ID (a
@@ -72,7 +72,7 @@ export async function findExactOrder(
 }
 
 function fromCopy(
-  copy: { orders: readonly OrderSummary[]; coverage: IndexCoverage },
+  copy: { orders: readonly OrderSummary[]; coverage: CopyCoverage },
   traceId: string | undefined,
   failure: PartnerApiError | undefined,
 ): ExactOrder {

@@ -9,7 +9,7 @@ import {
   renderResultList,
   renderUnrelatedResults,
   type SlackMessage,
-  stampedFromIndex,
+  stampedFromCopy,
   withoutShare,
 } from '../blocks/index.js';
 import { copyIsCurrent } from '../orders/copy-rule.js';
@@ -23,15 +23,15 @@ import {
   type PartnerApiError,
 } from '../partner-api/index.js';
 import { type FailureContext, logPartnerFailure } from '../services/partner-failures.js';
+import { answerFromCopyDuringOutage, copyCanAnswer, copyMatches, coverageOfCopy } from './copy-answers.js';
 import { type FindOrderDeps, findExactOrder, orderWithId } from './find-order.js';
-import { answerFromIndexDuringOutage, copyCanAnswer, indexCoverage, indexMatches } from './index-answers.js';
 import { recentOrders } from './recent-orders.js';
 import { cardOptions, type RenderDeps, renderOptions } from './render-options.js';
 
 /** What answering `/order` (and its result pages) needs. */
 export type LookupDeps = Pick<
   AppDeps,
-  'currency' | 'logger' | 'now' | 'orderExamples' | 'orderIndex' | 'orderLinks' | 'orderSync' | 'partner'
+  'currency' | 'logger' | 'now' | 'orderExamples' | 'orderCopy' | 'orderLinks' | 'orderSync' | 'partner'
 >;
 
 /** Sharing an order in a channel: the lookup, and whether order data may go to that channel. */
@@ -113,8 +113,8 @@ export async function answerOrderSearch(
  * has just answered for an order the list shows, its version wins: it is the newer, and the lookup's
  * write to the copy comes after the answer (write-through.ts).
  */
-async function listFromIndex(
-  deps: Pick<LookupDeps, 'currency' | 'now' | 'orderIndex' | 'orderLinks' | 'orderSync'>,
+async function listFromCopy(
+  deps: Pick<LookupDeps, 'currency' | 'now' | 'orderCopy' | 'orderLinks' | 'orderSync'>,
   result: Pick<OrderSearchResult, 'query' | 'orders'>,
   offset: number,
   copy: Awaited<ReturnType<typeof readCopy>>,
@@ -138,15 +138,15 @@ async function listFromIndex(
       hitsAtLeast: found.totalIsFloor,
       newestOnly: found.newestOnly,
       offset,
-      fromIndex: { coverage, partnerAskedToo },
+      fromCopyList: { coverage, partnerAskedToo },
     },
     renderOptions(deps),
   );
 }
 
 /** The copy's matches for the text, and how far the copy goes (either undefined when it cannot say). */
-async function readCopy(deps: Pick<LookupDeps, 'orderIndex' | 'orderSync'>, query: string) {
-  const [found, coverage] = await Promise.all([indexMatches(deps, query), indexCoverage(deps)]);
+async function readCopy(deps: Pick<LookupDeps, 'orderCopy' | 'orderSync'>, query: string) {
+  const [found, coverage] = await Promise.all([copyMatches(deps, query), coverageOfCopy(deps)]);
   return { found, coverage };
 }
 
@@ -173,20 +173,20 @@ export async function answerResultsPage(
   const copy = await readCopy(deps, query);
   const noExactOrder = copy.found?.orders.every((order) => !isExactMatch(order, query));
   if (!isValidOrderId(query) && copyIsCurrent(copy.coverage, deps.now()) && noExactOrder) {
-    const fromCopyAlone = await listFromIndex(deps, { query, orders: [] }, offset, copy);
+    const fromCopyAlone = await listFromCopy(deps, { query, orders: [] }, offset, copy);
     if (fromCopyAlone) return fromCopyAlone;
   }
   const result = await partnerResult(deps, context, () => deps.partner.orders.find(query));
   if (isPartnerApiError(result)) {
     const fromCopy = copyCanAnswer(result)
-      ? await answerFromIndexDuringOutage(deps, query, result, offset)
+      ? await answerFromCopyDuringOutage(deps, query, result, offset)
       : undefined;
     return fromCopy ?? renderPartnerError(result, query);
   }
   const exactCard = firstAnswer && result.exactMatches === 1 && result.orders[0];
   if (!exactCard) {
-    const fromIndex = await listFromIndex(deps, result, offset, copy);
-    if (fromIndex) return fromIndex;
+    const fromCopyList = await listFromCopy(deps, result, offset, copy);
+    if (fromCopyList) return fromCopyList;
   }
   if (result.orders.length === 0)
     return renderNoMatch(result.query, result.hits, result.traceId, await deps.orderExamples.current());
@@ -233,7 +233,7 @@ export async function loadOrder(
           variant: copyCard,
           fromCopy: true,
         });
-        return stampedFromIndex(card, found.coverage, renderOptions(deps), found.failure);
+        return stampedFromCopy(card, found.coverage, renderOptions(deps), found.failure);
       }
       return found.failure ? renderPartnerError(found.failure, orderId) : gone();
     case 'several':

@@ -4,8 +4,8 @@ import { type OrderChange, type PanelError, panelError, renderOrderPanel } from 
 import { TIMED_OUT, within } from '../deadline.js';
 import { isValidOrderId, type OrderSummary, type PartnerApiError } from '../partner-api/index.js';
 import { slackErrorCode } from '../services/slack-delivery.js';
+import { copyCanAnswer } from './copy-answers.js';
 import { type FindOrderDeps, findExactOrder, orderWithId } from './find-order.js';
-import { copyCanAnswer } from './index-answers.js';
 
 /** What filling the Work Object panel (flexpane) needs. */
 export type PanelDeps = FindOrderDeps &
@@ -16,7 +16,7 @@ export type PanelDeps = FindOrderDeps &
     | 'logger'
     | 'metrics'
     | 'notifications'
-    | 'orderIndex'
+    | 'orderCopy'
     | 'orderLinks'
     | 'panelDeadlineMs'
   >;
@@ -201,13 +201,13 @@ async function readOrder(deps: PanelDeps, orderId: string, userId: string): Prom
 }
 
 async function fromCopy(
-  deps: Pick<PanelDeps, 'orderIndex' | 'logger'>,
+  deps: Pick<PanelDeps, 'orderCopy' | 'logger'>,
   orderId: string,
   failure: PartnerApiError | undefined,
   timedOutMs: number | undefined,
 ): Promise<PanelRead> {
   try {
-    const order = await deps.orderIndex.get(orderId);
+    const order = await deps.orderCopy.get(orderId);
     if (order) return { kind: 'copy', order, failure, timedOutMs };
   } catch (error) {
     deps.logger.warn(
@@ -219,11 +219,11 @@ async function fromCopy(
 }
 
 async function recentChanges(
-  deps: Pick<PanelDeps, 'orderIndex' | 'logger'>,
+  deps: Pick<PanelDeps, 'orderCopy' | 'logger'>,
   orderId: string,
 ): Promise<OrderChange[]> {
   try {
-    return await deps.orderIndex.eventsOf(orderId, PANEL_CHANGES);
+    return await deps.orderCopy.eventsOf(orderId, PANEL_CHANGES);
   } catch (error) {
     // The panel is still worth showing without its history.
     deps.logger.warn(

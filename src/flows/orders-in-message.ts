@@ -5,7 +5,7 @@ import {
   renderOrdersInMessage,
   renderPartnerError,
   type SlackMessage,
-  stampedFromIndex,
+  stampedFromCopy,
 } from '../blocks/index.js';
 import type { OrderSummary, PartnerApiError } from '../partner-api/index.js';
 import type { FailureContext } from '../services/partner-failures.js';
@@ -81,7 +81,7 @@ export async function answerOrdersInMessage(
   const options = renderOptions(deps);
   // Read from the copy: no Share (a shared card would look current), and the copy's stamp on top.
   const stamp = (message: SlackMessage) =>
-    fromCopy ? stampedFromIndex(message, fromCopy.coverage, options, fromCopy.failure) : message;
+    fromCopy ? stampedFromCopy(message, fromCopy.coverage, options, fromCopy.failure) : message;
   if (orders.length === 1 && failures.length === 0 && all.length <= MAX_CANDIDATES)
     return stamp(
       renderOrderCard(orders[0] as OrderSummary, {

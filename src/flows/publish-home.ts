@@ -17,7 +17,7 @@ export type HomeDeps = Pick<
   | 'metrics'
   | 'notifications'
   | 'now'
-  | 'orderIndex'
+  | 'orderCopy'
   | 'orderSync'
   | 'partner'
   | 'spend'

@@ -1,9 +1,9 @@
 import type { AppDeps } from '../app/deps.js';
-import type { IndexCoverage } from '../blocks/index.js';
+import type { CopyCoverage } from '../blocks/index.js';
 import { copyIsCurrent } from '../orders/copy-rule.js';
 import { isPartnerApiError, type PartnerApiError, type RecentOrders } from '../partner-api/index.js';
 import { type FailureContext, logPartnerFailure } from '../services/partner-failures.js';
-import { copyCanAnswer, indexCoverage } from './index-answers.js';
+import { copyCanAnswer, coverageOfCopy } from './copy-answers.js';
 
 // The most recent orders, one answer for `/order` with no text and the Home tab: the copy while it is
 // current (orders/copy-rule.ts), else the partner, and the copy again, stamped, when the partner is
@@ -11,15 +11,15 @@ import { copyCanAnswer, indexCoverage } from './index-answers.js';
 
 export const RECENT_ORDERS_SHOWN = 5;
 
-export type RecentOrdersDeps = Pick<AppDeps, 'logger' | 'now' | 'orderIndex' | 'orderSync' | 'partner'>;
+export type RecentOrdersDeps = Pick<AppDeps, 'logger' | 'now' | 'orderCopy' | 'orderSync' | 'partner'>;
 
 /** Recent orders; `fromCopy` when the copy answered for a partner that is not answering. */
 export type RecentAnswer =
-  | (RecentOrders & { fromCopy?: { coverage: IndexCoverage; failure: PartnerApiError } | undefined })
+  | (RecentOrders & { fromCopy?: { coverage: CopyCoverage; failure: PartnerApiError } | undefined })
   | PartnerApiError;
 
 export async function recentOrders(deps: RecentOrdersDeps, context: FailureContext): Promise<RecentAnswer> {
-  const coverage = await indexCoverage(deps);
+  const coverage = await coverageOfCopy(deps);
   if (copyIsCurrent(coverage, deps.now())) {
     const copy = await newestInCopy(deps);
     if (copy) return copy;
@@ -36,9 +36,9 @@ export async function recentOrders(deps: RecentOrdersDeps, context: FailureConte
   return coverage && copy && copy.orders.length > 0 ? { ...copy, fromCopy: { coverage, failure } } : failure;
 }
 
-async function newestInCopy(deps: Pick<RecentOrdersDeps, 'orderIndex'>): Promise<RecentOrders | undefined> {
+async function newestInCopy(deps: Pick<RecentOrdersDeps, 'orderCopy'>): Promise<RecentOrders | undefined> {
   try {
-    const found = await deps.orderIndex.search({ limit: RECENT_ORDERS_SHOWN });
+    const found = await deps.orderCopy.search({ limit: RECENT_ORDERS_SHOWN });
     return { orders: found.orders, hits: found.total, apiOrdering: 'unknown', traceId: undefined };
   } catch {
     // The database failed: the partner's answer (or its failure) stands.

@@ -11,9 +11,9 @@ import {
   type SlackMessage,
 } from '../blocks/index.js';
 import { nextDay, startOfDay } from '../finance/calendar.js';
-import type { IndexSearch } from '../orders/order-index.js';
+import type { CopySearch } from '../orders/order-copy.js';
 import { MAX_SEARCH_LENGTH, type OrderSummary } from '../partner-api/index.js';
-import { indexCoverage } from './index-answers.js';
+import { coverageOfCopy } from './copy-answers.js';
 import { renderOptions } from './render-options.js';
 
 /** The modal's fields as submitted (an empty optional field may come as null, or not at all). */
@@ -80,8 +80,8 @@ export function checkSearchForm(
   return { ok: true, filters };
 }
 
-/** The filters as the index reads them: calendar days become instants in REPORT_TIMEZONE. */
-export function indexSearchOf(filters: SearchFilters, timeZone: string): Omit<IndexSearch, 'limit'> {
+/** The filters as the copy reads them: calendar days become instants in REPORT_TIMEZONE. */
+export function copySearchOf(filters: SearchFilters, timeZone: string): Omit<CopySearch, 'limit'> {
   return {
     text: filters.t,
     statuses: filters.s?.flatMap((status) => SEARCH_STATUSES[status] ?? []),
@@ -102,7 +102,7 @@ export interface SearchAnswer {
 /** What Search orders needs: the modal, its checks, and the list from the order copy. */
 export type SearchDeps = Pick<
   AppDeps,
-  'currency' | 'logger' | 'now' | 'orderExamples' | 'orderIndex' | 'orderSync' | 'reportTimeZone'
+  'currency' | 'logger' | 'now' | 'orderExamples' | 'orderCopy' | 'orderSync' | 'reportTimeZone'
 >;
 
 /**
@@ -117,10 +117,10 @@ export async function answerOrderFilters(
   offset: number,
 ): Promise<SearchAnswer> {
   const unavailable = { kind: 'unavailable', message: renderSearchUnavailable() } as const;
-  const coverage = await indexCoverage(deps);
+  const coverage = await coverageOfCopy(deps);
   if (!coverage) return unavailable;
-  const query = indexSearchOf(filters, deps.reportTimeZone);
-  const page = (at: number) => deps.orderIndex.search({ ...query, limit: RESULTS_PER_PAGE, offset: at });
+  const query = copySearchOf(filters, deps.reportTimeZone);
+  const page = (at: number) => deps.orderCopy.search({ ...query, limit: RESULTS_PER_PAGE, offset: at });
   try {
     let start = offset;
     let found = await page(start);

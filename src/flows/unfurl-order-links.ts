@@ -19,7 +19,7 @@ export type UnfurlDeps = Pick<
   | 'logger'
   | 'metrics'
   | 'now'
-  | 'orderIndex'
+  | 'orderCopy'
   | 'orderLinks'
   | 'orderSync'
   | 'partner'

@@ -12,7 +12,7 @@ import {
   renderResultList,
   SEARCH_STATUSES,
   type SlackMessage,
-  stampedFromIndex,
+  stampedFromCopy,
 } from '../blocks/index.js';
 import { recentOrdersBlocks } from '../blocks/messages.js';
 import { header } from '../blocks/primitives.js';
@@ -138,7 +138,7 @@ export const TOOLS = {
       const stale =
         found.fromCopy && found.failure ? { coverage: found.coverage, failure: found.failure } : undefined;
       const message = stale
-        ? stampedFromIndex(card, stale.coverage, renderOptions(deps), stale.failure)
+        ? stampedFromCopy(card, stale.coverage, renderOptions(deps), stale.failure)
         : card;
       const note = stale
         ? `\nThe partner API is not answering (${failureText(stale.failure)}): this is Order Desk's copy of the order history, last read from the partner ${stale.coverage.syncedAt}.`

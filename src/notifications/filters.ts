@@ -1,4 +1,4 @@
-import type { OrderEvent } from '../orders/order-index.js';
+import type { OrderEvent } from '../orders/order-copy.js';
 import type { OrderSummary } from '../partner-api/index.js';
 import { canonicalStatus as canonical, isSettled } from '../partner-api/statuses.js';
 

@@ -6,7 +6,7 @@ import {
 } from '../blocks/notifications.js';
 import { createPeriodicJob, type Job, type JobClock, systemClock } from '../jobs/index.js';
 import type { AppLogger } from '../logger.js';
-import type { OrderEvent, OrderIndex } from '../orders/order-index.js';
+import type { OrderCopy, OrderEvent } from '../orders/order-copy.js';
 import type { Delivered, OutboxEntry, OutboxRelay, OutboxStore } from '../outbox/index.js';
 import type { OrderSummary } from '../partner-api/index.js';
 import { isSettled } from '../partner-api/statuses.js';
@@ -16,7 +16,7 @@ import type { SharedState } from '../state/shared-state.js';
 import { subscriptionMatches, watchAnswered } from './filters.js';
 import type { NotificationStore, Subscription, Watch } from './notification-store.js';
 
-// Order events in Slack. One replica at a time (a periodic job, see jobs/) reads the order index's
+// Order events in Slack. One replica at a time (a periodic job, see jobs/) reads the order copy's
 // new events, decides who is told (watches, channel subscriptions), renders each post and writes one
 // outbox row per post under a unique key; then the outbox's relay posts what is due, of every kind
 // (balance alerts, the digest and audit lines too: their producers try theirs at once, this round
@@ -34,7 +34,7 @@ export interface NotifierOptions {
   store: NotificationStore;
   outbox: OutboxStore;
   relay: OutboxRelay;
-  orderIndex: Pick<OrderIndex, 'events' | 'lastEventId' | 'get' | 'readCursor' | 'writeCursor'>;
+  orderCopy: Pick<OrderCopy, 'events' | 'lastEventId' | 'get' | 'readCursor' | 'writeCursor'>;
   state: SharedState;
   auth: Pick<Authorizer, 'canUseOrders'>;
   logger: AppLogger;
@@ -65,7 +65,7 @@ const MAX_BACKOFF_MS = 60_000;
 export const WATCH_DURATION_MS = WATCH_DAYS * 86_400_000;
 
 export function createNotifier(options: NotifierOptions): Notifier {
-  const { store, outbox, relay, orderIndex, state, logger: parentLogger, now } = options;
+  const { store, outbox, relay, orderCopy, state, logger: parentLogger, now } = options;
   const log = parentLogger.child({ component: 'notifier' });
   const intervalMs = options.intervalMs ?? 1_000;
   /** The first missing event ID below which the cursor waits, and since when (see nextCursor). */
@@ -73,14 +73,14 @@ export function createNotifier(options: NotifierOptions): Notifier {
 
   /** New events after the cursor become outbox rows; the cursor moves only once they are written. */
   async function route(): Promise<number> {
-    const stored = await orderIndex.readCursor(CURSOR);
+    const stored = await orderCopy.readCursor(CURSOR);
     if (stored === undefined) {
       // The first run starts from now: the history the sync filled in before is not news.
-      await orderIndex.writeCursor(CURSOR, String(await orderIndex.lastEventId()), now());
+      await orderCopy.writeCursor(CURSOR, String(await orderCopy.lastEventId()), now());
       return 0;
     }
     const cursor = Number(stored);
-    const events = await orderIndex.events(cursor, EVENTS_PER_ROUND);
+    const events = await orderCopy.events(cursor, EVENTS_PER_ROUND);
     if (events.length === 0) return 0;
     // Two reads a round, whatever the number of events: most events concern no one (the order is
     // read only when a subscription or a watch could want it). Every active subscription, not the first so many:
@@ -102,7 +102,7 @@ export function createNotifier(options: NotifierOptions): Notifier {
           )
         : [];
       if ((subscriptions.length > 0 || eventWatches.length > 0) && !orders.has(event.orderId))
-        orders.set(event.orderId, await orderIndex.get(event.orderId));
+        orders.set(event.orderId, await orderCopy.get(event.orderId));
       const order = orders.get(event.orderId);
       if (!order) continue;
       // One post per channel and event, however many of the channel's subscriptions match it.
@@ -145,7 +145,7 @@ export function createNotifier(options: NotifierOptions): Notifier {
     }
     await outbox.enqueue(entries, now());
     for (const [watch, reason] of answered) await store.endWatch(watch.userId, watch.orderId, now(), reason);
-    await orderIndex.writeCursor(CURSOR, String(nextCursor(cursor, events)), now());
+    await orderCopy.writeCursor(CURSOR, String(nextCursor(cursor, events)), now());
     return events.length;
   }
 

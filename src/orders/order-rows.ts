@@ -2,7 +2,7 @@ import type { OrdersTable } from '../db/schema.js';
 import type { OrderSummary } from '../partner-api/index.js';
 import { isoUtc } from '../partner-api/times.js';
 import { searchTextFor, storedTitle } from './search-text.js';
-import type { IndexedOrder } from './types.js';
+import type { CopiedOrder } from './types.js';
 
 // An order as the copy stores it (a row of `orders`) and back. Its title is kept bounded and its
 // search text folded (search-text.ts); an order whose ID or reference is over the bound is refused
@@ -11,7 +11,7 @@ import type { IndexedOrder } from './types.js';
 export const searchTextOf = (order: OrderSummary) =>
   searchTextFor(order.id, order.referenceId, order.item.title);
 
-/** The creation time as the index keeps it: in one form, so that text order is time order. */
+/** The creation time as the copy keeps it: in one form, so that text order is time order. */
 export const storedTime = (value: string | null) => (value === null ? null : isoUtc(value));
 
 export function rowOf(order: OrderSummary, seenAt: string): OrdersTable {
@@ -84,7 +84,7 @@ export function sameContent(known: OrdersTable, order: OrderSummary, createdAt: 
   );
 }
 
-export function orderOf(row: OrdersTable): IndexedOrder {
+export function orderOf(row: OrdersTable): CopiedOrder {
   const history = HISTORY_COLUMNS.map((column) => row[column]) as HistoryRow;
   return { ...summaryOf(history), lastSeenAt: new Date(row.last_seen_at) };
 }

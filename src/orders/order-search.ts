@@ -4,7 +4,7 @@ import { codePointLength } from '../text/code-points.js';
 import { orderOf } from './order-rows.js';
 import { searchQueryOf } from './search-text.js';
 import { rareWindows, sampleOf, type TrigramSample } from './trigram-windows.js';
-import type { IndexedOrder, IndexSearch } from './types.js';
+import type { CopiedOrder, CopySearch } from './types.js';
 
 export interface OrderSearch {
   /**
@@ -13,8 +13,8 @@ export interface OrderSearch {
    * MAX_QUERY_LENGTH and only its start was matched (say so to the person). `newestOnly`: the text
    * was under three characters, so only the newest SHORT_TEXT_WINDOW orders were searched.
    */
-  search(query: IndexSearch): Promise<{
-    orders: IndexedOrder[];
+  search(query: CopySearch): Promise<{
+    orders: CopiedOrder[];
     total: number;
     totalIsFloor?: boolean;
     textCut?: boolean;
@@ -75,7 +75,7 @@ type AmountPlan = 'index' | 'walk';
 async function amountPlanOf(
   kysely: Kysely<Database>,
   sql: SqlTag,
-  query: IndexSearch,
+  query: CopySearch,
 ): Promise<AmountPlan | undefined> {
   if (query.minAmount === undefined && query.maxAmount === undefined) return undefined;
   let inRange = kysely.selectFrom('orders').select(sql<number>`1`.as('one'));
@@ -107,7 +107,7 @@ export function createOrderSearch(db: OrderDeskDb, options: OrderSearchOptions =
   function filtered(
     kysely: Kysely<Database>,
     sql: SqlTag,
-    query: IndexSearch,
+    query: CopySearch,
     text: string,
     plan: 'index' | 'scan' = 'index',
     windows?: readonly string[],

@@ -16,7 +16,7 @@ import {
   summaryOf,
 } from './order-rows.js';
 import { MAX_KEY_LENGTH, oversizedKey, storedTitle } from './search-text.js';
-import type { IndexedOrder, RecordResult } from './types.js';
+import type { CopiedOrder, RecordResult } from './types.js';
 
 /** The orders themselves: what was seen of each, written once per change, read back by ID or range. */
 export interface OrderStore {
@@ -24,7 +24,7 @@ export interface OrderStore {
   record(orders: readonly OrderSummary[], seenAt: Date): Promise<RecordResult>;
   /** A status read elsewhere (a keys answer) for an order already indexed. */
   recordStatus(orderId: string, status: string | null, seenAt: Date): Promise<RecordResult>;
-  get(orderId: string): Promise<IndexedOrder | undefined>;
+  get(orderId: string): Promise<CopiedOrder | undefined>;
   stats(): Promise<{ orders: number }>;
   /** Orders created from `since` to `until` (inclusive), newest first, `pageSize` at a time. */
   between(since: Date, until: Date, pageSize: number): AsyncGenerator<OrderSummary[]>;

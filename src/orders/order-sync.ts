@@ -9,7 +9,7 @@ import {
   type PartnerClient,
 } from '../partner-api/index.js';
 import type { SharedState } from '../state/index.js';
-import type { OrderIndex } from './order-index.js';
+import type { OrderCopy } from './order-copy.js';
 
 /** Which kind of read the sync made, for the metrics (a closed set). */
 export type SyncRequestKind = 'backfill' | 'follow' | 'recheck' | 'reconcile';
@@ -28,7 +28,7 @@ export interface SyncGap {
 }
 
 export interface SyncStatus {
-  /** Orders in the index. */
+  /** Orders in the copy. */
   orders: number;
   /** `done`: the whole history was read, and no skipped page (gap) waits to be read again. */
   backfill: { done: boolean; pagesRead: number; totalPages: number | null };
@@ -56,7 +56,7 @@ export interface OrderSync {
 
 export interface OrderSyncOptions {
   partner: Pick<PartnerClient, 'orders' | 'metrics'>;
-  index: OrderIndex;
+  index: OrderCopy;
   state: SharedState;
   logger: AppLogger;
   now: () => Date;
@@ -106,7 +106,7 @@ const failureText = (error: PartnerApiError) =>
   `${error.kind}${error.traceId ? ` (trace ${error.traceId})` : ''}`;
 
 /**
- * Follows the partner's order history into the index, since the API sends no events: a periodic job
+ * Follows the partner's order history into the copy, since the API sends no events: a periodic job
  * (one replica at a time, backing off 30 s doubling to 10 minutes after a failure), at the sync's own
  * budget (tuning.orderSyncMaxRps, counted across replicas, and only when no user's request is waiting for
  * the partner). The backfill reads the whole history from its newest end and

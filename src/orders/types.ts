@@ -2,7 +2,7 @@ import type { OrderSummary } from '../partner-api/index.js';
 
 // The order copy's own types: what its store, search and change log hand out.
 
-/** What one batch of seen orders changed in the index. */
+/** What one batch of seen orders changed in the copy. */
 export interface RecordResult {
   inserted: number;
   statusChanges: number;
@@ -12,7 +12,7 @@ export interface RecordResult {
   refused?: number;
 }
 
-export interface IndexSearch {
+export interface CopySearch {
   /**
    * Contained in the ID, reference or product title, case and accents apart (search-text.ts), its
    * first MAX_QUERY_LENGTH code points. Empty: any order.
@@ -28,7 +28,7 @@ export interface IndexSearch {
   offset?: number | undefined;
 }
 
-export interface IndexedOrder extends OrderSummary {
+export interface CopiedOrder extends OrderSummary {
   lastSeenAt: Date;
 }
 

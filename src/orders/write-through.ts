@@ -1,5 +1,5 @@
 import type { OrderSummary, PartnerClient } from '../partner-api/index.js';
-import type { OrderIndex } from './order-index.js';
+import type { OrderCopy } from './order-copy.js';
 
 /**
  * The partner client, with every order Order Desk sees in normal use (a lookup, a search, the recent
@@ -15,7 +15,7 @@ import type { OrderIndex } from './order-index.js';
  */
 export function withWriteThrough(
   partner: PartnerClient,
-  index: OrderIndex,
+  index: OrderCopy,
   options: { now: () => Date; track: <T>(work: Promise<T>) => Promise<T> },
 ): PartnerClient {
   const afterTheAnswer = (write: () => Promise<unknown>) => {

@@ -1,7 +1,7 @@
 import type { BalanceReading, BalanceState } from '../finance/balance-reading.js';
 import type { BackoffPolicy } from '../jobs/index.js';
 import type { AppLogger } from '../logger.js';
-import type { OrderIndex } from '../orders/order-index.js';
+import type { OrderCopy } from '../orders/order-copy.js';
 import { type AccountBalance, type PartnerClient, partnerErrorCodec } from '../partner-api/index.js';
 import {
   type CacheResult,
@@ -40,7 +40,7 @@ export interface BalanceServiceOptions {
    * Order Desk's copy of the order history: when the partner's newest orders hold no completed one,
    * the copy's newest completed order gives the balance (the copy knows every order).
    */
-  orderIndex?: Pick<OrderIndex, 'search'> | undefined;
+  orderCopy?: Pick<OrderCopy, 'search'> | undefined;
 }
 
 /** 30 s after the first failure, doubling to 10 minutes: an outage is not made worse by asking. */
@@ -97,9 +97,9 @@ export function createBalanceService(options: BalanceServiceOptions): BalanceSer
 
   /** The copy's newest completed order (its keys answer carries the balance), and whether the copy was read. */
   async function newestCompletedInCopy(): Promise<{ id?: string | undefined; checked: boolean }> {
-    if (!options.orderIndex) return { checked: false };
+    if (!options.orderCopy) return { checked: false };
     try {
-      const found = await options.orderIndex.search({ statuses: ['COMPLETED'], limit: 1 });
+      const found = await options.orderCopy.search({ statuses: ['COMPLETED'], limit: 1 });
       return { id: found.orders[0]?.id, checked: true };
     } catch {
       return { checked: false };

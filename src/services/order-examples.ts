@@ -1,7 +1,7 @@
 import { toExample } from '../blocks/messages.js';
 import type { ExampleOrder } from '../blocks/types.js';
 import type { AppLogger } from '../logger.js';
-import type { OrderIndex } from '../orders/order-index.js';
+import type { OrderCopy } from '../orders/order-copy.js';
 
 /**
  * The order that "e.g. `/order …`" hints quote: the newest one in Order Desk's copy of the history, so
@@ -17,7 +17,7 @@ export interface OrderExamples {
 const MAX_AGE_MS = 60_000;
 
 export function createOrderExamples(deps: {
-  orderIndex: Pick<OrderIndex, 'search'>;
+  orderCopy: Pick<OrderCopy, 'search'>;
   logger: AppLogger;
   now: () => Date;
 }): OrderExamples {
@@ -26,18 +26,18 @@ export function createOrderExamples(deps: {
 
   async function read(): Promise<ExampleOrder | undefined> {
     try {
-      const { orders } = await deps.orderIndex.search({ limit: 1 });
+      const { orders } = await deps.orderCopy.search({ limit: 1 });
       const newest = orders[0];
       const example = newest ? toExample(newest) : undefined;
       // An empty copy (the first sync has not run yet) is asked again next time, not for a minute.
       cached = example ? { example, readAt: deps.now().getTime() } : undefined;
       return example;
     } catch (error) {
-      // Not worth more than a debug line: the hint falls back to its placeholder, and the index's own
+      // Not worth more than a debug line: the hint falls back to its placeholder, and the copy's own
       // health (/healthz, the sync's log) already says when the database is away.
       deps.logger.debug(
         { error: (error as Error).message },
-        'no example order: the order index could not be read',
+        'no example order: the order copy could not be read',
       );
       return cached?.example;
     }

@@ -8,7 +8,7 @@ import type { PartnerSimulator } from '../../sandbox/simulator/server.js';
 import { openDatabase } from '../../src/db/index.js';
 import { createLogger } from '../../src/logger.js';
 import { createNotificationStore } from '../../src/notifications/notification-store.js';
-import { createOrderIndex } from '../../src/orders/order-index.js';
+import { createOrderCopy } from '../../src/orders/order-copy.js';
 import { createOutboxStore } from '../../src/outbox/index.js';
 import { type AppProcess, spawnApp, terminate } from '../helpers/app-process.js';
 import { BOT_TOKEN, CHANNEL, SIGNING_SECRET, startTestSlack, USERS } from '../helpers/harness.js';
@@ -123,7 +123,7 @@ describe.skipIf(redisTests.skip)('SIGTERM with a job mid-round', { timeout: 60_0
         titleContains: null,
       },
     });
-    await createOrderIndex(db).writeCursor('notify_cursor', '0', new Date());
+    await createOrderCopy(db).writeCursor('notify_cursor', '0', new Date());
     await db.close();
     const env = {
       ORDER_SYNC_SECONDS: '1',

@@ -215,7 +215,7 @@ function cases(offset: number): Array<[string, () => Payload[]]> {
                 hitsAtLeast: true,
                 offset: 10,
                 others: 1e9,
-                fromIndex: { coverage, partnerAskedToo: true },
+                fromCopyList: { coverage, partnerAskedToo: true },
               },
               options,
             ),

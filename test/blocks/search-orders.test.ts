@@ -8,7 +8,7 @@ import {
   SearchPageSchema,
   searchButtonBlock,
 } from '../../src/blocks/index.js';
-import { checkSearchForm, indexSearchOf } from '../../src/flows/search-orders.js';
+import { checkSearchForm, copySearchOf } from '../../src/flows/search-orders.js';
 import type { OrderSummary } from '../../src/partner-api/index.js';
 
 const options = { currency: 'EUR', now: new Date('2026-11-22T12:00:00.000Z') };
@@ -70,7 +70,7 @@ describe('the search form, checked', () => {
 describe('the search as the index reads it', () => {
   it('days become instants in the time zone (the last day included), statuses their spellings', () => {
     expect(
-      indexSearchOf(
+      copySearchOf(
         { t: 'office', s: ['CANCELED', 'PRE_ORDER'], f: '2026-03-29', u: '2026-10-24', a: 1, b: 2 },
         'Europe/Berlin',
       ),
@@ -84,7 +84,7 @@ describe('the search as the index reads it', () => {
       minAmount: 1,
       maxAmount: 2,
     });
-    expect(indexSearchOf({ u: '2026-12-31' }, 'UTC').createdTo).toBe('2027-01-01T00:00:00.000Z');
+    expect(copySearchOf({ u: '2026-12-31' }, 'UTC').createdTo).toBe('2027-01-01T00:00:00.000Z');
   });
 });
 
@@ -207,7 +207,7 @@ describe('a count that stopped at its cap is said to be a floor', () => {
         hits: 1_000,
         hitsAtLeast: true,
         offset: 0,
-        fromIndex: { coverage, partnerAskedToo: false },
+        fromCopyList: { coverage, partnerAskedToo: false },
       },
       now,
     );

@@ -5,7 +5,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type OrderDeskDb, openDatabase } from '../../src/db/index.js';
 import { createLogger } from '../../src/logger.js';
-import { createOrderIndex, MATCH_COUNT_CAP } from '../../src/orders/order-index.js';
+import { createOrderCopy, MATCH_COUNT_CAP } from '../../src/orders/order-copy.js';
 import { rowOf } from '../../src/orders/order-rows.js';
 import type { OrderSummary } from '../../src/partner-api/index.js';
 import { codePointLength } from '../../src/text/code-points.js';
@@ -99,7 +99,7 @@ export function searchTextContract(name: string, open: () => Promise<OrderDeskDb
     afterAll(() => db?.close());
 
     it('rare texts: wildcards are literal, case and accents apart (composed or not), emoji whole', async () => {
-      const index = createOrderIndex(db);
+      const index = createOrderCopy(db);
       await index.record(RARE, seenAt);
       const found: Record<string, string[]> = {};
       for (const [text] of RARE_TABLE)
@@ -108,7 +108,7 @@ export function searchTextContract(name: string, open: () => Promise<OrderDeskDb
     });
 
     it('common texts (thousands of matches): the same, on the plan for common text', async () => {
-      const index = createOrderIndex(db);
+      const index = createOrderCopy(db);
       // Written straight into the table, 500 rows a statement (as the store would write them): the
       // store's one insert per order would take seconds here.
       for (let at = 0; at < COMMON.length; at += 500) {
@@ -134,7 +134,7 @@ export function searchTextContract(name: string, open: () => Promise<OrderDeskDb
       }
       // The rare texts again among thousands of others (on PostgreSQL a fresh sample now tells rare
       // trigrams from common ones: the index is asked for the rare parts, the whole text checked).
-      const fresh = createOrderIndex(db);
+      const fresh = createOrderCopy(db);
       const unaffected = [
         'CAFÉ OLÉ',
         'cafe ole',
@@ -158,7 +158,7 @@ export function searchTextContract(name: string, open: () => Promise<OrderDeskDb
     });
 
     it('a 20,000-character title is kept as 500 code points, found by its start, not its end', async () => {
-      const index = createOrderIndex(db);
+      const index = createOrderCopy(db);
       const title = `Longtitle ${'👩‍👩‍👧'.repeat(200)}${'x'.repeat(20_000)}ENDMARK`;
       await index.record([order('LONG1', title, '2023-01-01T00:00:00.000Z')], seenAt);
       const stored = await index.get('LONG1');
@@ -179,7 +179,7 @@ export function searchTextContract(name: string, open: () => Promise<OrderDeskDb
     it('an ID or a reference over 100 characters is refused, logged once and counted; the rest of the page is kept', async () => {
       const refusals: string[] = [];
       const linesBefore = logLines.length;
-      const index = createOrderIndex(db, { logger, onRefused: (field) => refusals.push(field) });
+      const index = createOrderCopy(db, { logger, onRefused: (field) => refusals.push(field) });
       const page = [
         order('OK1', 'Fine', '2023-02-01T00:00:00.000Z'),
         order('X'.repeat(101), 'Long ID', '2023-02-01T00:00:01.000Z'),
@@ -203,7 +203,7 @@ export function searchTextContract(name: string, open: () => Promise<OrderDeskDb
 
     it('text under three characters is looked for in the newest orders only, and the answer says so', async () => {
       // Three orders newer than every other: the window of three holds just them.
-      const windowed = createOrderIndex(db, { shortTextWindow: 3 });
+      const windowed = createOrderCopy(db, { shortTextWindow: 3 });
       await windowed.record(
         ['N1', 'N2', 'N3'].map((id, i) =>
           order(id, id === 'N1' ? 'Zq Newest' : 'Newest', `2030-01-0${i + 1}T00:00:00.000Z`),
@@ -217,14 +217,14 @@ export function searchTextContract(name: string, open: () => Promise<OrderDeskDb
       // An older order's two characters: not in the window, so not found (and not read for).
       expect(await windowed.search({ text: '❤', limit: 5 })).toMatchObject({ orders: [], newestOnly: 3 });
       // The default window holds them all; three characters or more search every order.
-      expect((await createOrderIndex(db).search({ text: '❤', limit: 5 })).orders.map((o) => o.id)).toEqual([
+      expect((await createOrderCopy(db).search({ text: '❤', limit: 5 })).orders.map((o) => o.id)).toEqual([
         'R08',
       ]);
       expect((await windowed.search({ text: 'zq newest', limit: 5 })).newestOnly).toBeUndefined();
     });
 
     it('search text over 100 code points is cut between graphemes and the answer says so', async () => {
-      const index = createOrderIndex(db);
+      const index = createOrderCopy(db);
       const found = await index.search({ text: `longtitle ${'👩‍👩‍👧'.repeat(40)}`, limit: 5 });
       expect(found.textCut).toBe(true);
       expect(found.orders.map((o) => o.id)).toEqual(['LONG1']);
@@ -236,7 +236,7 @@ export function searchTextContract(name: string, open: () => Promise<OrderDeskDb
 /** PostgreSQL: a search that cannot finish within its statement_timeout fails instead of holding a connection. */
 export async function searchTimesOut(url: string) {
   const db = await openDatabase({ databaseUrl: url, dataDir: ':memory:', logger });
-  const index = createOrderIndex(db, { searchTimeoutMs: 300 });
+  const index = createOrderCopy(db, { searchTimeoutMs: 300 });
   await index.record([order('T1', 'Timeout Test', '2023-03-01T00:00:00.000Z')], seenAt);
   expect((await index.search({ text: 'timeout', limit: 5 })).orders).toHaveLength(1);
   // Another session holds the table: the search waits on its lock until the timeout ends it.

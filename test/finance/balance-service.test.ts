@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PartnerSimulator } from '../../sandbox/simulator/server.js';
 import { type OrderDeskDb, openDatabase } from '../../src/db/index.js';
 import { createLogger } from '../../src/logger.js';
-import { createOrderIndex } from '../../src/orders/order-index.js';
+import { createOrderCopy } from '../../src/orders/order-copy.js';
 import { createBalanceService } from '../../src/services/balance.js';
 import { createMemoryState } from '../../src/state/index.js';
 import { clientFor, startTestSimulator } from '../helpers/partner.js';
@@ -33,7 +33,7 @@ describe('the balance service', () => {
     await simulator?.stop();
   });
 
-  const service = (orderIndex?: ReturnType<typeof createOrderIndex>) =>
+  const service = (orderCopy?: ReturnType<typeof createOrderCopy>) =>
     createBalanceService({
       partner: clientFor(simulator, {
         retry: { limit: 0, backoffMs: 5, maxBackoffMs: 5, maxRetryAfterMs: 0 },
@@ -42,7 +42,7 @@ describe('the balance service', () => {
       ttlSeconds: 60,
       logger,
       clock: () => clock,
-      orderIndex,
+      orderCopy,
     });
 
   it('after the partner recovers, a person is answered by it, not by the old error until the back-off ends; background reads keep the back-off', async () => {
@@ -93,7 +93,7 @@ describe('the balance service', () => {
   });
 
   it("the partner's newest orders hold no completed one: the copy's newest completed order gives the balance, with no scan", async () => {
-    const index = createOrderIndex(db);
+    const index = createOrderCopy(db);
     const seen = [];
     for await (const order of clientFor(simulator).orders.all()) seen.push(order);
     await index.record(seen, clock);

@@ -6,7 +6,7 @@ import type { PartnerSimulator } from '../../sandbox/simulator/server.js';
 import { type OrderDeskDb, openDatabase } from '../../src/db/index.js';
 import { type ExportRequest, runExport } from '../../src/finance/export-orders.js';
 import { createLogger } from '../../src/logger.js';
-import { createOrderIndex } from '../../src/orders/order-index.js';
+import { createOrderCopy } from '../../src/orders/order-copy.js';
 import { createOrderSync } from '../../src/orders/order-sync.js';
 import { createSlackDelivery } from '../../src/services/slack-delivery.js';
 import { createMemoryState } from '../../src/state/index.js';
@@ -31,7 +31,7 @@ const NOW = Date.parse('2026-11-22T12:00:00.000Z');
  * CJK, a negative amount, a binary fraction, a time without milliseconds.
  */
 function sameBytes(name: string, open: () => Promise<OrderDeskDb>) {
-  describe(`CSV export from the order index: ${name}`, () => {
+  describe(`CSV export from the order copy: ${name}`, () => {
     let simulator: PartnerSimulator;
     let slack: FakeSlack;
     let db: OrderDeskDb;
@@ -70,8 +70,8 @@ function sameBytes(name: string, open: () => Promise<OrderDeskDb>) {
       await simulator?.stop();
     });
 
-    async function exportOnce(request: ExportRequest, fromIndex: boolean) {
-      const index = createOrderIndex(db);
+    async function exportOnce(request: ExportRequest, fromCopyList: boolean) {
+      const index = createOrderCopy(db);
       const state = createMemoryState();
       const sync = createOrderSync({
         partner: clientFor(simulator),
@@ -84,7 +84,7 @@ function sameBytes(name: string, open: () => Promise<OrderDeskDb>) {
       });
       try {
         // Synced: the whole history read, and the newest page just now (a round reads it each time).
-        if (fromIndex)
+        if (fromCopyList)
           do await sync.runOnce();
           while (!(await sync.status()).backfill.done);
         const client = new WebClient(TOKEN, { slackApiUrl: slack.apiUrl, retryConfig: { retries: 0 } });
@@ -98,7 +98,7 @@ function sameBytes(name: string, open: () => Promise<OrderDeskDb>) {
             currency: 'EUR',
             timeZone: 'UTC',
             now: () => new Date(NOW),
-            ...(fromIndex ? { orderIndex: index, orderSync: sync } : {}),
+            ...(fromCopyList ? { orderCopy: index, orderSync: sync } : {}),
           },
           request,
         );
@@ -126,14 +126,14 @@ function sameBytes(name: string, open: () => Promise<OrderDeskDb>) {
     ])('the file from the copy is byte for byte the file from the partner (%j)', async (range) => {
       const request: ExportRequest = { userId: USER, ...range };
       const fromPartner = await exportOnce(request, false);
-      const fromIndex = await exportOnce(request, true);
+      const fromCopyList = await exportOnce(request, true);
       expect(fromPartner.note).toContain('Read from the partner API');
-      expect(fromIndex.note).toContain("Read from Order Desk's copy of the order history");
-      expect(fromIndex.orders).toBe(fromPartner.orders);
+      expect(fromCopyList.note).toContain("Read from Order Desk's copy of the order history");
+      expect(fromCopyList.orders).toBe(fromPartner.orders);
       expect(fromPartner.orders).toBeGreaterThan(range.completedOnly ? 100 : 400);
       // Compared as text first, so a difference shows where it is; then as bytes.
-      expect(fromIndex.bytes.toString('utf8')).toBe(fromPartner.bytes.toString('utf8'));
-      expect(fromIndex.bytes.equals(fromPartner.bytes)).toBe(true);
+      expect(fromCopyList.bytes.toString('utf8')).toBe(fromPartner.bytes.toString('utf8'));
+      expect(fromCopyList.bytes.equals(fromPartner.bytes)).toBe(true);
       const text = fromPartner.bytes.toString('utf8');
       // The awkward cells are in both files, as csv-stringify writes them.
       expect(text).toContain('"Line one\nline two\r\nthree"');

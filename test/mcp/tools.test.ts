@@ -59,7 +59,7 @@ describe("Slackbot's tools, with the order copy synced", () => {
       'the backfill and both shared orders in the copy',
       async () =>
         (await h.desk.deps.orderSync.status()).backfill.done &&
-        (await h.desk.deps.orderIndex.search({ text: 'PO-SHARED-77', limit: 5 })).total === 2,
+        (await h.desk.deps.orderCopy.search({ text: 'PO-SHARED-77', limit: 5 })).total === 2,
       20_000,
     );
     bot = await slackbotFor(h.appUrl);

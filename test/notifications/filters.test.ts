@@ -4,7 +4,7 @@ import {
   subscriptionMatches,
   watchAnswered,
 } from '../../src/notifications/filters.js';
-import type { OrderEvent } from '../../src/orders/order-index.js';
+import type { OrderEvent } from '../../src/orders/order-copy.js';
 import type { OrderSummary } from '../../src/partner-api/index.js';
 
 const subscribedAt = new Date('2026-11-23T10:00:00Z');

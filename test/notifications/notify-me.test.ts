@@ -41,7 +41,7 @@ describe('Notify me', () => {
     if (!order) throw new Error('no order arrived');
     await rounds(
       'the index',
-      async () => (await h.desk.deps.orderIndex.get(order.id))?.status === 'PROCESSING',
+      async () => (await h.desk.deps.orderCopy.get(order.id))?.status === 'PROCESSING',
     );
     return order;
   }
@@ -116,7 +116,7 @@ describe('Notify me', () => {
     const done = h.simulator.allOrders().find((o) => o.status === 'COMPLETED');
     if (!done) throw new Error('fixture');
     // The card of a completed order has no Notify me; a stale button says it is already completed.
-    await h.desk.deps.orderIndex.record(
+    await h.desk.deps.orderCopy.record(
       [
         {
           id: done.id,
@@ -183,7 +183,7 @@ describe('Notify me', () => {
     h.simulator.history.complete(order.id);
     await rounds(
       'the index',
-      async () => (await h.desk.deps.orderIndex.get(order.id))?.status === 'COMPLETED',
+      async () => (await h.desk.deps.orderCopy.get(order.id))?.status === 'COMPLETED',
     );
     await h.desk.notifier.runOnce();
     expect(dmsAbout(USERS.finance, order.id)).toHaveLength(0);

@@ -66,7 +66,7 @@ describe.skipIf(postgresTests.skip || redisTests.skip)('order events on three re
     // The order events job has started reading events (its cursor is set) before anything happens.
     await rounds(
       'the order events cursor',
-      async () => (await first.desk.deps.orderIndex.readCursor('notify_cursor')) !== undefined,
+      async () => (await first.desk.deps.orderCopy.readCursor('notify_cursor')) !== undefined,
     );
     expect(replicas.filter((replica) => replica.desk.notifier.isLeader())).toHaveLength(1);
     await notifications.addSubscription({
@@ -85,7 +85,7 @@ describe.skipIf(postgresTests.skip || redisTests.skip)('order events on three re
         new Date(time.now().getTime() + 86_400_000),
       );
     await rounds('the sync to see the new orders', async () => {
-      for (const order of arrived) if (!(await first.desk.deps.orderIndex.get(order.id))) return false;
+      for (const order of arrived) if (!(await first.desk.deps.orderCopy.get(order.id))) return false;
       return true;
     });
     // Halfway, the replica that posts stops: another takes over (the lease is released on stop).

@@ -85,7 +85,7 @@ describe('channel subscriptions', () => {
     if (!order) throw new Error('no order arrived');
     await rounds(
       'the index',
-      async () => (await h.desk.deps.orderIndex.get(order.id))?.status === 'PROCESSING',
+      async () => (await h.desk.deps.orderCopy.get(order.id))?.status === 'PROCESSING',
     );
     return order;
   }

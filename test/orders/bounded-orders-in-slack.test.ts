@@ -30,13 +30,13 @@ describe('the order copy bounds what the partner sends', () => {
     const [huge] = h.simulator.history.arrive(1, { title: `Zanzibar Café Édition ${'x'.repeat(20_000)}` });
     const [refused] = h.simulator.history.arrive(1, { reference_id: `PO-${'7'.repeat(300)}` });
     await until('the huge title in the copy', async () =>
-      Boolean(await h.desk.deps.orderIndex.get(huge?.id ?? '')),
+      Boolean(await h.desk.deps.orderCopy.get(huge?.id ?? '')),
     );
     const line = await h.waitForLog(
       'order not kept in the copy: its reference is longer than 100 characters',
     );
     expect(line).toMatchObject({ field: 'reference', length: 303, orderIdStart: refused?.id });
-    expect(await h.desk.deps.orderIndex.get(refused?.id ?? '')).toBeUndefined();
+    expect(await h.desk.deps.orderCopy.get(refused?.id ?? '')).toBeUndefined();
     const metrics = await (await fetch(`${h.appUrl}/metrics`)).text();
     expect(metrics).toContain('order_desk_orders_refused_total{field="reference"} 1');
     // Refused once per process, not at every follow round that reads it again.
@@ -46,7 +46,7 @@ describe('the order copy bounds what the partner sends', () => {
     });
     expect(h.logs.filter((l) => l.includes('order not kept in the copy'))).toHaveLength(1);
 
-    const stored = await h.desk.deps.orderIndex.get(huge?.id ?? '');
+    const stored = await h.desk.deps.orderCopy.get(huge?.id ?? '');
     expect([...(stored?.item.title ?? '')].length).toBeLessThanOrEqual(500);
     // Found with the accents typed or not (the copy answers searches by product).
     const sent = await h.slack.runCommand({

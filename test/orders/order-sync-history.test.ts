@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { PartnerSimulator } from '../../sandbox/simulator/server.js';
 import { type OrderDeskDb, openDatabase } from '../../src/db/index.js';
 import { createLogger } from '../../src/logger.js';
-import { createOrderIndex } from '../../src/orders/order-index.js';
+import { createOrderCopy } from '../../src/orders/order-copy.js';
 import { createOrderSync, type OrderSync } from '../../src/orders/order-sync.js';
 import { createMemoryState, type SharedState } from '../../src/state/index.js';
 import { clientFor, startTestSimulator } from '../helpers/partner.js';
@@ -30,7 +30,7 @@ describe('the sync over histories as APIs order them', () => {
     simulator = await startTestSimulator({ orders: 730, ordering });
     db = await openDatabase({ databaseUrl: undefined, dataDir: ':memory:', logger });
     state = createMemoryState();
-    const index = createOrderIndex(db);
+    const index = createOrderCopy(db);
     const pagesRead: number[] = [];
     sync = createOrderSync({
       partner: clientFor(simulator),

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { PartnerSimulator } from '../../sandbox/simulator/server.js';
 import { type OrderDeskDb, openDatabase } from '../../src/db/index.js';
 import { createLogger } from '../../src/logger.js';
-import { createOrderIndex } from '../../src/orders/order-index.js';
+import { createOrderCopy } from '../../src/orders/order-copy.js';
 import { createOrderSync, type OrderSync } from '../../src/orders/order-sync.js';
 import { createPartnerClient } from '../../src/partner-api/index.js';
 import { createMemoryState, type SharedState } from '../../src/state/index.js';
@@ -42,11 +42,11 @@ describe('the order sync against the simulator', () => {
   async function setUp() {
     db = await openDatabase({ databaseUrl: undefined, dataDir: ':memory:', logger });
     state = createMemoryState();
-    return createOrderIndex(db);
+    return createOrderCopy(db);
   }
   let clock = Date.now();
   const syncWith = (
-    index: ReturnType<typeof createOrderIndex>,
+    index: ReturnType<typeof createOrderCopy>,
     extra: { pagesPerRound?: number; maxRps?: number; logger?: typeof logger } = {},
   ) => {
     const kinds: string[] = [];

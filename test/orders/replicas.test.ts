@@ -40,10 +40,10 @@ describe.skipIf(postgresTests.skip || redisTests.skip)('three replicas on Postgr
 
     const arrived = simulator.history.arrive(3);
     await until('the new orders', async () => {
-      const found = await Promise.all(arrived.map((order) => first.desk.deps.orderIndex.get(order.id)));
+      const found = await Promise.all(arrived.map((order) => first.desk.deps.orderCopy.get(order.id)));
       return found.every(Boolean);
     });
-    const events = await first.desk.deps.orderIndex.events(0, 100_000);
+    const events = await first.desk.deps.orderCopy.events(0, 100_000);
     for (const order of arrived) expect(events.filter((event) => event.orderId === order.id)).toHaveLength(1);
     expect(events.filter((event) => event.kind === 'new')).toHaveLength(simulator.allOrders().length);
 
@@ -51,7 +51,7 @@ describe.skipIf(postgresTests.skip || redisTests.skip)('three replicas on Postgr
     await set.stopReplica(leader);
     const later = simulator.history.arrive(1)[0];
     const next = replicas[0] as DeskUnderTest;
-    await until('the next syncer', async () => Boolean(await next.desk.deps.orderIndex.get(later?.id ?? '')));
+    await until('the next syncer', async () => Boolean(await next.desk.deps.orderCopy.get(later?.id ?? '')));
     expect((await Promise.all(replicas.map(syncRequests))).filter((count) => count > 0)).toHaveLength(1);
   }, 40_000);
 });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PartnerSimulator } from '../../sandbox/simulator/server.js';
 import { createInflightTracker } from '../../src/app/inflight.js';
 import { type OrderDeskDb, openDatabase } from '../../src/db/index.js';
-import { createOrderIndex, type OrderIndex } from '../../src/orders/order-index.js';
+import { createOrderCopy, type OrderCopy } from '../../src/orders/order-copy.js';
 import { withWriteThrough } from '../../src/orders/write-through.js';
 import { capturedLogger } from '../helpers/captured-logger.js';
 import { clientFor, startTestSimulator } from '../helpers/partner.js';
@@ -12,7 +12,7 @@ const logger = capturedLogger();
 describe('what Order Desk reads from the partner is written to the copy after the answer', () => {
   let simulator: PartnerSimulator;
   let db: OrderDeskDb;
-  let index: OrderIndex;
+  let index: OrderCopy;
   let writes: number;
   const tracker = createInflightTracker();
   const now = () => new Date('2026-11-26T10:00:00.000Z');
@@ -20,7 +20,7 @@ describe('what Order Desk reads from the partner is written to the copy after th
   beforeAll(async () => {
     simulator = await startTestSimulator({ orders: 30 });
     db = await openDatabase({ databaseUrl: undefined, dataDir: ':memory:', logger });
-    const real = createOrderIndex(db);
+    const real = createOrderCopy(db);
     // Counts the copy's writes; the writes themselves are the real ones.
     index = {
       ...real,

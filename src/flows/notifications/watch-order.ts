@@ -17,7 +17,7 @@ import { isSettled } from '../../partner-api/statuses.js';
 import { type FindOrderDeps, findExactOrder, orderWithId } from '../find-order.js';
 
 export type WatchDeps = FindOrderDeps &
-  Pick<AppDeps, 'logger' | 'notifications' | 'now' | 'orderIndex' | 'currency' | 'maxWatchesPerUser'>;
+  Pick<AppDeps, 'logger' | 'notifications' | 'now' | 'orderCopy' | 'currency' | 'maxWatchesPerUser'>;
 
 /**
  * "Notify me" clicked: one watch per person and order, ending by itself after 30 days, at most
@@ -66,7 +66,7 @@ async function orderToWatch(
   userId: string,
   orderId: string,
 ): Promise<{ kind: 'order'; order: OrderSummary } | { kind: 'answer'; message: SlackMessage }> {
-  const copy = await deps.orderIndex.get(orderId);
+  const copy = await deps.orderCopy.get(orderId);
   if (copy) return { kind: 'order', order: copy };
   const found = await findExactOrder(deps, orderId, { where: 'notify me', userId });
   // Logged once with its trace ID by findExactOrder; nothing is stored on an unchecked ID.

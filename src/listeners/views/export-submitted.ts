@@ -8,7 +8,7 @@ import { submittedForm, type ViewArgs } from './form.js';
 /** What a CSV export needs: the one per user claim, the history (copy or partner), the upload. */
 export type ExportFeatureDeps = Pick<
   AppDeps,
-  'currency' | 'delivery' | 'exportClaims' | 'now' | 'orderIndex' | 'orderSync' | 'partner' | 'reportTimeZone'
+  'currency' | 'delivery' | 'exportClaims' | 'now' | 'orderCopy' | 'orderSync' | 'partner' | 'reportTimeZone'
 >;
 
 /**
@@ -45,7 +45,7 @@ export function exportSubmitted(deps: ExportFeatureDeps & ListenerDeps) {
         partner: deps.partner,
         client,
         delivery: deps.delivery,
-        orderIndex: deps.orderIndex,
+        orderCopy: deps.orderCopy,
         orderSync: deps.orderSync,
         now: deps.now,
         logger: deps.logger,

@@ -8,7 +8,7 @@ import { submittedForm, type ViewArgs } from './form.js';
 /**
  * The search modal submitted: checked before the ack (so the modal shows what is wrong under each
  * field), access checked again (the modal may have stayed open after the user lost it), then the
- * list is read from the index after the ack.
+ * list is read from the copy after the ack.
  *
  * The list goes to the user's DM with Order Desk: a modal submission has no response_url, and a
  * DM needs no extra field (a conversation picker with response_url_enabled would make the user pick

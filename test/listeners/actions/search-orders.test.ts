@@ -99,7 +99,7 @@ async function search(h: Harness, user: string, form: Parameters<typeof values>[
   return h.slack.waitFor(() => h.slack.messages.filter((m) => m.channel === dmOf(user))[before]);
 }
 
-describe('Search orders, with the order index synced', () => {
+describe('Search orders, with the order copy synced', () => {
   let h: Harness;
   beforeAll(async () => {
     h = await startHarness({

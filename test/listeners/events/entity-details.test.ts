@@ -166,7 +166,7 @@ describe('orders as Work Objects: the unfurl’s entity and the details panel', 
     // What a read saw is written to the copy after the answer (write-through.ts): wait for that write.
     const events = async () => {
       expect(await h.desk.deps.tracker.drain(2_000)).toBe(true);
-      return h.desk.deps.orderIndex.eventsOf(order.id, 5);
+      return h.desk.deps.orderCopy.eventsOf(order.id, 5);
     };
     await open(USERS.member, order.id);
     expect(await events()).toHaveLength(1); // the read wrote the order to the copy: a new order
@@ -226,7 +226,7 @@ describe('orders as Work Objects: the unfurl’s entity and the details panel', 
     const order = completed()[4];
     await open(USERS.member, order?.id ?? ''); // read once: in the copy after the answer
     expect(await h.desk.deps.tracker.drain(2_000)).toBe(true);
-    expect(await h.desk.deps.orderIndex.get(order?.id ?? '')).toBeDefined();
+    expect(await h.desk.deps.orderCopy.get(order?.id ?? '')).toBeDefined();
     h.simulator.faults.set({ latencyMs: 3_000 });
     const startedAt = Date.now();
     const { panel } = await open(USERS.member, order?.id ?? '');

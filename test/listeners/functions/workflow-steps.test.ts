@@ -103,7 +103,7 @@ describe('Workflow Builder steps', () => {
       expect(execution.completedWith).toBe('workflow_token');
       // /order's path: what the partner answered is written through to Order Desk's copy.
       expect(await h.desk.deps.tracker.drain(5_000)).toBe(true);
-      expect((await h.desk.deps.orderIndex.get(ORDER.id))?.referenceId).toBe(ORDER.reference_id);
+      expect((await h.desk.deps.orderCopy.get(ORDER.id))?.referenceId).toBe(ORDER.reference_id);
     });
 
     it('finds it by its reference, case apart', async () => {

@@ -4,17 +4,17 @@ import { createOrderSearch, type OrderSearch, type OrderSearchOptions } from './
 import { createOrderStore, type OrderStore, type OrderStoreOptions } from './order-store.js';
 import { createSyncBookkeeping, type SyncBookkeeping } from './sync-bookkeeping.js';
 
-// The order copy ("the index" in code): Order Desk's copy of the partner's order history, in the
-// database. One object for the app to pass around, made of four parts with one job each.
+// The order copy: Order Desk's copy of the partner's order history, in the database. One object for
+// the app to pass around, made of four parts with one job each.
 export { MATCH_COUNT_CAP } from './order-search.js';
-export type { IndexedOrder, IndexSearch, OrderEvent, RecordResult } from './types.js';
+export type { CopiedOrder, CopySearch, OrderEvent, RecordResult } from './types.js';
 export type { OrderChangeLog, OrderSearch, OrderStore, SyncBookkeeping };
 
-export type OrderIndex = OrderStore & OrderSearch & OrderChangeLog & SyncBookkeeping;
+export type OrderCopy = OrderStore & OrderSearch & OrderChangeLog & SyncBookkeeping;
 
-export type OrderIndexOptions = OrderStoreOptions & OrderSearchOptions;
+export type OrderCopyOptions = OrderStoreOptions & OrderSearchOptions;
 
-export function createOrderIndex(db: OrderDeskDb, options: OrderIndexOptions = {}): OrderIndex {
+export function createOrderCopy(db: OrderDeskDb, options: OrderCopyOptions = {}): OrderCopy {
   return {
     ...createOrderStore(db, options),
     ...createOrderSearch(db, options),

@@ -3,9 +3,9 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type OrderDeskDb, openDatabase } from '../../src/db/index.js';
 import { createLogger } from '../../src/logger.js';
-import { createOrderIndex } from '../../src/orders/order-index.js';
+import { createOrderCopy } from '../../src/orders/order-copy.js';
 import { rowOf } from '../../src/orders/order-rows.js';
-import type { IndexSearch } from '../../src/orders/types.js';
+import type { CopySearch } from '../../src/orders/types.js';
 import type { OrderSummary } from '../../src/partner-api/index.js';
 import {
   createDatabase,
@@ -50,7 +50,7 @@ async function insertOrders(db: OrderDeskDb, orders: readonly OrderSummary[], se
 
 /** The index on every engine; `peer` is a second replica (another connection to the same database). */
 function indexContract(name: string, open: () => Promise<{ db: OrderDeskDb; peer: OrderDeskDb }>) {
-  describe(`the order index: ${name}`, () => {
+  describe(`the order copy: ${name}`, () => {
     let db: OrderDeskDb;
     let peer: OrderDeskDb;
     beforeAll(async () => {
@@ -62,7 +62,7 @@ function indexContract(name: string, open: () => Promise<{ db: OrderDeskDb; peer
     });
 
     it('a new order is one event; seeing it again is none; a status change is one event with from and to', async () => {
-      const index = createOrderIndex(db);
+      const index = createOrderCopy(db);
       expect(await index.record([order('A1', { status: 'PROCESSING' })], at('2026-11-23T10:00:00Z'))).toEqual(
         {
           inserted: 1,
@@ -91,7 +91,7 @@ function indexContract(name: string, open: () => Promise<{ db: OrderDeskDb; peer
     });
 
     it('a sighting older than the last one changes nothing: no status runs backwards, the last-seen time stays', async () => {
-      const index = createOrderIndex(db);
+      const index = createOrderCopy(db);
       await index.record([order('L1', { status: 'PROCESSING' })], at('2026-11-23T10:00:00Z'));
       await index.record([order('L1', { status: 'COMPLETED' })], at('2026-11-23T10:05:00Z'));
       // A lookup's read from 10:01 written after the sync's from 10:05.
@@ -115,7 +115,7 @@ function indexContract(name: string, open: () => Promise<{ db: OrderDeskDb; peer
     });
 
     it('one order’s newest events, newest first, read through their own index (the Work Object panel)', async () => {
-      const index = createOrderIndex(db);
+      const index = createOrderCopy(db);
       const statuses = ['PENDING', 'PROCESSING', 'ON_HOLD', 'PROCESSING', 'COMPLETED'];
       for (const [minute, status] of statuses.entries()) {
         await index.record(
@@ -145,7 +145,7 @@ function indexContract(name: string, open: () => Promise<{ db: OrderDeskDb; peer
     });
 
     it('amount ranges, narrow and wide, alone or with a status and text: the same answer on each plan', async () => {
-      const index = createOrderIndex(db);
+      const index = createOrderCopy(db);
       // 2,100 orders at 7.25 (a range that holds them all is walked newest first), five at 777 (a range
       // only they fall in is read through the amount index), two of those refunded. Amounts no other
       // test here uses.
@@ -167,7 +167,7 @@ function indexContract(name: string, open: () => Promise<{ db: OrderDeskDb; peer
         }),
       );
       await insertOrders(db, [...many, ...few], '2026-11-23T12:00:00.000Z');
-      const ids = async (query: Omit<IndexSearch, 'limit'>) => {
+      const ids = async (query: Omit<CopySearch, 'limit'>) => {
         const found = await index.search({ ...query, limit: 10 });
         return { ids: found.orders.map((o) => o.id), total: found.total, floor: found.totalIsFloor ?? false };
       };
@@ -207,8 +207,8 @@ function indexContract(name: string, open: () => Promise<{ db: OrderDeskDb; peer
     });
 
     it('two replicas seeing the same new order and the same change at once write each event once', async () => {
-      const a = createOrderIndex(db);
-      const b = createOrderIndex(peer);
+      const a = createOrderCopy(db);
+      const b = createOrderCopy(peer);
       const seen = at('2026-11-23T11:00:00Z');
       const first = await Promise.all([
         a.record([order('R1', { status: 'PENDING' })], seen),
@@ -224,7 +224,7 @@ function indexContract(name: string, open: () => Promise<{ db: OrderDeskDb; peer
     });
 
     it('searches ID, reference and product title, case-insensitive, newest first, with filters and a total', async () => {
-      const index = createOrderIndex(db);
+      const index = createOrderCopy(db);
       await index.record(
         [
           order('S1', { title: 'Elden Ring Deluxe', createdAt: '2026-11-01T10:00:00.000Z', amount: 59.99 }),
@@ -271,7 +271,7 @@ function indexContract(name: string, open: () => Promise<{ db: OrderDeskDb; peer
     });
 
     it('a text with thousands of matches (the newest-first plan) and a rare one (the trigram plan) give the same kind of answer', async () => {
-      const index = createOrderIndex(db);
+      const index = createOrderCopy(db);
       const many = Array.from({ length: 2_500 }, (_, i) =>
         order(`C${String(i).padStart(5, '0')}`, {
           title: 'Common Widget',
@@ -298,7 +298,7 @@ function indexContract(name: string, open: () => Promise<{ db: OrderDeskDb; peer
     });
 
     it('part of a reference among thousands sharing its prefix: exactly the orders holding the whole text, newest first', async () => {
-      const index = createOrderIndex(db);
+      const index = createOrderCopy(db);
       // References like PO-2026-0001234: every order holds "po-2026-000", so only some parts of a
       // search for one are rare (on PostgreSQL the trigram index is asked for those parts alone).
       const titles = ['Office Suite 2024', 'Elden Ring Deluxe', 'VPN Unlimited'];
@@ -352,7 +352,7 @@ function indexContract(name: string, open: () => Promise<{ db: OrderDeskDb; peer
     });
 
     it('reads a range of the history newest first in keyset pages, ties by ID, nothing twice', async () => {
-      const index = createOrderIndex(db);
+      const index = createOrderCopy(db);
       const same = '2024-05-05T05:05:05.000Z';
       await index.record(
         [
@@ -376,7 +376,7 @@ function indexContract(name: string, open: () => Promise<{ db: OrderDeskDb; peer
     });
 
     it('keeps creation times in one form, so text order is time order (an offset, no milliseconds)', async () => {
-      const index = createOrderIndex(db);
+      const index = createOrderCopy(db);
       await index.record(
         [
           order('T1', { createdAt: '2021-01-01T10:00:00+01:00' }),
@@ -398,7 +398,7 @@ function indexContract(name: string, open: () => Promise<{ db: OrderDeskDb; peer
     });
 
     it('marks orders no longer listed (never deletes them), keeps cursors, prunes old events', async () => {
-      const index = createOrderIndex(db);
+      const index = createOrderCopy(db);
       await index.record([order('M1')], at('2026-11-23T13:00:00Z'));
       // M1 was not seen since 13:00: marked once (a second pass finds nothing new to mark), and kept.
       expect(

@@ -1,18 +1,18 @@
 import type { PartnerApiError } from '../partner-api/index.js';
 import { escapeMrkdwn, plural, slackDate } from './format.js';
 import { context } from './primitives.js';
-import type { Block, IndexCoverage, RenderOptions, SlackMessage } from './types.js';
+import type { Block, CopyCoverage, RenderOptions, SlackMessage } from './types.js';
 
-export type { IndexCoverage } from './types.js';
+export type { CopyCoverage } from './types.js';
 
 /** "synced <date>": how fresh the copy is. */
-export function synced(coverage: IndexCoverage, options: RenderOptions): string {
+export function synced(coverage: CopyCoverage, options: RenderOptions): string {
   return `synced ${slackDate(coverage.syncedAt, options.now)}`;
 }
 
 /** A small-print line saying the list comes from Order Desk's copy, and how complete it is. */
-export function indexSourceNote(
-  coverage: IndexCoverage,
+export function copySourceNote(
+  coverage: CopyCoverage,
   options: RenderOptions,
   partnerAskedToo: boolean,
 ): Block {
@@ -53,7 +53,7 @@ export function whyFromCopy(
 
 /** The stamp on anything read from the copy for a partner that is not answering: one wording everywhere. */
 export function copyStamp(
-  coverage: IndexCoverage,
+  coverage: CopyCoverage,
   options: RenderOptions,
   failure: Pick<PartnerApiError, 'kind' | 'traceId' | 'retryAfterSeconds'> | undefined,
   movedOn = 'statuses may have moved on since. Keys still need the partner API.',
@@ -67,9 +67,9 @@ export function copyStamp(
  * An answer read from the copy because the partner API is not answering: the message as it would be,
  * with a stamp at the top saying where it comes from, why and how old it is. Keys still need the partner.
  */
-export function stampedFromIndex(
+export function stampedFromCopy(
   message: SlackMessage,
-  coverage: IndexCoverage,
+  coverage: CopyCoverage,
   options: RenderOptions,
   failure: Pick<PartnerApiError, 'kind' | 'traceId' | 'retryAfterSeconds'> | undefined,
 ): SlackMessage {

@@ -1,10 +1,10 @@
 import type { AppDeps } from '../app/deps.js';
 import {
-  type IndexCoverage,
+  type CopyCoverage,
   renderOrderCard,
   renderResultList,
   type SlackMessage,
-  stampedFromIndex,
+  stampedFromCopy,
 } from '../blocks/index.js';
 import { copyCoverage } from '../orders/copy-rule.js';
 import { isExactMatch, type PartnerApiError } from '../partner-api/index.js';
@@ -14,9 +14,9 @@ import { cardOptions, renderOptions } from './render-options.js';
 const INDEX_MATCHES = 100;
 
 /** Answers from Order Desk's copy of the order history (while the partner is not answering). */
-export type IndexDeps = Pick<
+export type CopyDeps = Pick<
   AppDeps,
-  'orderIndex' | 'orderLinks' | 'orderSync' | 'currency' | 'now' | 'logger'
+  'orderCopy' | 'orderLinks' | 'orderSync' | 'currency' | 'now' | 'logger'
 >;
 
 /**
@@ -24,7 +24,7 @@ export type IndexDeps = Pick<
  * sync has never run (ORDER_SYNC_SECONDS=0: the copy then holds only what people looked up, too
  * little to answer searches from).
  */
-export async function indexCoverage(deps: Pick<IndexDeps, 'orderSync'>): Promise<IndexCoverage | undefined> {
+export async function coverageOfCopy(deps: Pick<CopyDeps, 'orderSync'>): Promise<CopyCoverage | undefined> {
   try {
     return copyCoverage(await deps.orderSync.status());
   } catch {
@@ -33,9 +33,9 @@ export async function indexCoverage(deps: Pick<IndexDeps, 'orderSync'>): Promise
 }
 
 /** Orders whose ID, reference or title contains `query`, newest first; undefined when none or the database is down. */
-export async function indexMatches(deps: Pick<IndexDeps, 'orderIndex'>, query: string) {
+export async function copyMatches(deps: Pick<CopyDeps, 'orderCopy'>, query: string) {
   try {
-    const found = await deps.orderIndex.search({ text: query, limit: INDEX_MATCHES });
+    const found = await deps.orderCopy.search({ text: query, limit: INDEX_MATCHES });
     return found.total > 0 ? found : undefined;
   } catch {
     return undefined;
@@ -46,8 +46,8 @@ export async function indexMatches(deps: Pick<IndexDeps, 'orderIndex'>, query: s
  * The copy's orders with exactly this ID or reference, and how complete the copy is; undefined when
  * the copy cannot answer (as for a list: the database is down, or the sync has never run).
  */
-export async function exactFromCopy(deps: Pick<IndexDeps, 'orderIndex' | 'orderSync'>, query: string) {
-  const [found, coverage] = await Promise.all([indexMatches(deps, query), indexCoverage(deps)]);
+export async function exactFromCopy(deps: Pick<CopyDeps, 'orderCopy' | 'orderSync'>, query: string) {
+  const [found, coverage] = await Promise.all([copyMatches(deps, query), coverageOfCopy(deps)]);
   if (!coverage) return undefined;
   return { orders: found ? found.orders.filter((order) => isExactMatch(order, query)) : [], coverage };
 }
@@ -61,13 +61,13 @@ export function copyCanAnswer(error: PartnerApiError): boolean {
  * `/order <text>` while the partner API is not answering: the copy's order (an exact ID or reference)
  * or its list, stamped with where it comes from and how old it is. Undefined when the copy has nothing.
  */
-export async function answerFromIndexDuringOutage(
-  deps: IndexDeps,
+export async function answerFromCopyDuringOutage(
+  deps: CopyDeps,
   query: string,
   failure: PartnerApiError,
   offset = 0,
 ): Promise<SlackMessage | undefined> {
-  const [found, coverage] = await Promise.all([indexMatches(deps, query), indexCoverage(deps)]);
+  const [found, coverage] = await Promise.all([copyMatches(deps, query), coverageOfCopy(deps)]);
   if (!found || !coverage) return undefined;
   const options = renderOptions(deps);
   const exactMatches = found.orders.filter((order) => isExactMatch(order, query));
@@ -83,9 +83,9 @@ export async function answerFromIndexDuringOutage(
           hitsAtLeast: found.totalIsFloor,
           newestOnly: found.newestOnly,
           offset,
-          fromIndex: { coverage, partnerAskedToo: false },
+          fromCopyList: { coverage, partnerAskedToo: false },
         },
         options,
       );
-  return stampedFromIndex(message, coverage, options, failure);
+  return stampedFromCopy(message, coverage, options, failure);
 }

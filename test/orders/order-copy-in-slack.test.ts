@@ -4,7 +4,7 @@ import { holdTime } from '../jobs/fake-clock.js';
 
 const textOf = (value: unknown) => JSON.stringify(value) ?? '';
 
-describe('the order index in Slack', () => {
+describe('the order copy in Slack', () => {
   let h: Harness;
   // The app's time is the test's: the sync's rounds run when the test moves it and runs one.
   const time = holdTime();
@@ -149,15 +149,15 @@ describe('the order index in Slack', () => {
   it('a status change at the partner becomes one event, found by the sync', async () => {
     const pending = h.simulator.allOrders().find((o) => o.status === 'PROCESSING');
     expect(pending).toBeDefined();
-    const before = (await h.desk.deps.orderIndex.events(0, 100_000)).length;
+    const before = (await h.desk.deps.orderCopy.events(0, 100_000)).length;
     // Newest-first history: make it the newest so the next follow round reads it.
     const added = h.simulator.history.arrive(1, { status: 'PROCESSING' })[0];
     expect(await nextRound()).toBe('synced');
-    expect((await h.desk.deps.orderIndex.get(added?.id ?? ''))?.status).toBe('PROCESSING');
+    expect((await h.desk.deps.orderCopy.get(added?.id ?? ''))?.status).toBe('PROCESSING');
     h.simulator.history.complete(added?.id ?? '');
     expect(await nextRound()).toBe('synced');
-    expect((await h.desk.deps.orderIndex.get(added?.id ?? ''))?.status).toBe('COMPLETED');
-    const events = (await h.desk.deps.orderIndex.events(0, 100_000))
+    expect((await h.desk.deps.orderCopy.get(added?.id ?? ''))?.status).toBe('COMPLETED');
+    const events = (await h.desk.deps.orderCopy.events(0, 100_000))
       .slice(before)
       .filter((event) => event.orderId === added?.id);
     expect(events.map((event) => [event.kind, event.fromStatus, event.toStatus])).toEqual([
@@ -183,8 +183,8 @@ describe('the order index in Slack', () => {
     expect(row).not.toContain('Completed');
     // The lookup's write, after the answer: the copy now has both, and the next lookup lists the new one.
     expect(await h.desk.deps.tracker.drain(2_000)).toBe(true);
-    expect((await h.desk.deps.orderIndex.get(added.id))?.status).toBe('PROCESSING');
-    expect((await h.desk.deps.orderIndex.get(changed?.id ?? ''))?.status).toBe('REFUNDED');
+    expect((await h.desk.deps.orderCopy.get(added.id))?.status).toBe('PROCESSING');
+    expect((await h.desk.deps.orderCopy.get(changed?.id ?? ''))?.status).toBe('REFUNDED');
     const second = textOf((await order(USERS.agent, '/order', query)).blocks);
     expect(second).toContain(`${inCopy.length + 1} orders match`);
     expect(second).toContain(added.id);
