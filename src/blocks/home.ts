@@ -49,7 +49,7 @@ export interface SpendView {
 /** The failed scan: what failed, the partner's sentence, when it is tried again; the trace ID below. */
 function spendFailureBlocks(failure: NonNullable<SpendView['failure']>, options: RenderOptions): Block[] {
   return partnerFailureBlocks(
-    `:warning: The order history could not be read to compute spend; Order Desk tries again ${slackDate(failure.retryAt.toISOString(), options.now)}, and Refresh asks now.`,
+    `:warning: The order history could not be read to compute spend; Order Desk tries again ${slackDate(failure.retryAt.toISOString(), options.now)}.`,
     failure.error,
   );
 }
@@ -69,7 +69,7 @@ export function spendBlocks(
         ? spendFailureBlocks(failure, options)
         : [
             section(
-              ':hourglass_flowing_sand: Spend and runway are being computed from the order history; refresh in a minute.',
+              ':hourglass_flowing_sand: Spend and runway are being computed from the order history; look again in a minute.',
             ),
           ]),
     ];

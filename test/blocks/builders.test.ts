@@ -276,7 +276,7 @@ describe('empty answers say what was seen, not more', () => {
       /The balance could not be read\.\* Order Desk reads it again by itself <!date\^\d+\^.*\(in 30 seconds\); Refresh asks now\. The partner API is unavailable/,
     );
     expect(texts).toMatch(
-      /The order history could not be read to compute spend; Order Desk tries again <!date\^\d+\^.*\(in 1 minute\), and Refresh asks now\. /,
+      /The order history could not be read to compute spend; Order Desk tries again <!date\^\d+\^.*\(in 1 minute\)\. /,
     );
     expect(texts).not.toContain('being computed');
     // "Escalate with the reference below": the trace ID is below, on its own line, not in the sentence.
