@@ -1,14 +1,12 @@
+import { ACCESS_SETTINGS } from './schema.js';
+
 // Settings that earlier builds read and this one does not, with what took each one's place. One still
 // set gets a warning at start-up (never its value): the operator learns that it does nothing now.
 const RETIRED: Readonly<Record<string, string>> = {
-  ORDER_ALLOWED_USERGROUPS: 'put its group IDs in ORDER_ALLOWED_USERS (user and group IDs together)',
-  KEYS_ALLOWED_USERGROUPS: 'put its group IDs in KEYS_ALLOWED_USERS (user and group IDs together)',
-  FINANCE_ALLOWED_USERGROUPS: 'put its group IDs in FINANCE_ALLOWED_USERS (user and group IDs together)',
-  AUDIT_VIEWERS_USERGROUPS: 'put its group IDs in AUDIT_VIEWERS_USERS (user and group IDs together)',
-  SUBSCRIPTION_ADMINS_USERGROUPS:
-    'put its group IDs in SUBSCRIPTION_ADMINS_USERS (user and group IDs together)',
-  ALLOW_GUESTS:
-    'a guest may look orders up when ORDER_ALLOWED_USERS names them (their ID or a group of theirs)',
+  ...Object.fromEntries(
+    ACCESS_SETTINGS.map((role) => [role.replace(/_USERS$/, '_USERGROUPS'), `put its group IDs in ${role}`]),
+  ),
+  ALLOW_GUESTS: 'a guest looks orders up when ORDER_ALLOWED_USERS names them (or a group of theirs)',
   PARTNER_API_TIMEOUT_MS: 'a fixed 10 s per attempt',
   PARTNER_API_MAX_RESPONSE_BYTES: 'a fixed 16 MiB',
   PARTNER_API_RETRY_LIMIT: 'a fixed 2 retries',
@@ -24,8 +22,7 @@ const RETIRED: Readonly<Record<string, string>> = {
   ORDER_SYNC_MAX_RPS: 'a fixed 2 requests a second, within PARTNER_API_MAX_RPS',
   ORDER_RECONCILE_HOURS: 'a fixed 24 hours',
   REDIS_COMMAND_TIMEOUT_MS: 'a fixed 1 s',
-  REDIS_PREFIX:
-    'a fixed prefix: deployments sharing one Redis each use their own database number in REDIS_URL',
+  REDIS_PREFIX: 'a fixed prefix: deployments sharing a Redis use a database number each in REDIS_URL',
 };
 
 /** One line for each retired setting present in `env`, naming what replaced it. */

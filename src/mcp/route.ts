@@ -69,7 +69,8 @@ export function mcpRoute(options: McpRouteOptions) {
     const headers = req.headers as unknown as Parameters<typeof isValidSlackRequest>[0]['headers'];
     if (!signingSecret || !isValidSlackRequest({ signingSecret, headers, body: raw })) {
       count('none', 'unsigned');
-      deps.logger.info('a request to /mcp was refused: not signed by Slack, or older than five minutes');
+      // Anyone can send one: counted, and only a debug line (the log is not theirs to fill).
+      deps.logger.debug('a request to /mcp was refused: not signed by Slack, or older than five minutes');
       return rpcError(res, 401, -32600, 'This endpoint answers only requests signed by Slack.');
     }
     let body: unknown;
@@ -97,7 +98,7 @@ export function mcpRoute(options: McpRouteOptions) {
     // Calls the SDK answered without running a tool: an unknown tool, arguments its schema refused.
     for (const message of (Array.isArray(body) ? body : [body]) as RpcMessage[]) {
       if (message?.method !== 'tools/call' || message.id === undefined || answered.has(message.id)) continue;
-      const known = typeof message.params?.name === 'string' && message.params.name in TOOLS;
+      const known = typeof message.params?.name === 'string' && Object.hasOwn(TOOLS, message.params.name);
       count(known ? String(message.params?.name) : 'unknown', known ? 'invalid_input' : 'unknown_tool');
     }
   }

@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { OrderDeskDb } from '../db/index.js';
 
-// The key that signs the one-time reveal links. It is never derived from another credential: a key
-// made from the Slack signing secret would be as public as a placeholder left in `.env`, and anyone
-// holding it could mint a link for any agent. KEY_LINK_SECRET when set; otherwise 32 random bytes
-// made once and kept in the database, so every replica on PostgreSQL signs with the same key and a
-// restart keeps the links it already sent valid. The key is never logged.
+// The key that signs the one-time reveal links, never derived from another credential (a key made
+// from a Slack secret left at its placeholder would let anyone mint a link for any agent):
+// KEY_LINK_SECRET, or 32 random bytes made once and kept in the database, so replicas on PostgreSQL
+// share it and a restart keeps sent links valid. Never logged.
 
 export interface LinkSigningKey {
   /** The key; the first call reads it from the database (making it if no replica has yet). */

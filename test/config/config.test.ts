@@ -150,8 +150,8 @@ describe('configuration', () => {
         KEYS_ALLOWED_USERS: 'U0AGENT',
       });
       expect(warnings).toEqual([
-        'KEYS_ALLOWED_USERGROUPS is no longer read: put its group IDs in KEYS_ALLOWED_USERS (user and group IDs together).',
-        'ALLOW_GUESTS is no longer read: a guest may look orders up when ORDER_ALLOWED_USERS names them (their ID or a group of theirs).',
+        'KEYS_ALLOWED_USERGROUPS is no longer read: put its group IDs in KEYS_ALLOWED_USERS.',
+        'ALLOW_GUESTS is no longer read: a guest looks orders up when ORDER_ALLOWED_USERS names them (or a group of theirs).',
         "NOTIFY_CHANNEL_POSTS_PER_SECOND is no longer read: a fixed one post a second per channel (Slack's limit).",
       ]);
       for (const retired of warnings.map((line) => line.split(' ')[0]))

@@ -1,3 +1,4 @@
+import { asDirectAnswer } from '../../blocks/direct-messages.js';
 import { renderOrderCard, sentToDirectText } from '../../blocks/index.js';
 import { isMessage, loadOrder, offerSharingIn, type ShareDeps } from '../../flows/lookup-order.js';
 import { cardOptions } from '../../flows/render-options.js';
@@ -36,6 +37,9 @@ export function openOrderAction(deps: ShareDeps & ListenerDeps) {
     }
     const backTo = button.q !== undefined ? { query: button.q, offset: button.p ?? 0 } : undefined;
     const card = renderOrderCard(order, { ...cardOptions(deps), variant: 'preview', backTo });
-    await reply(respond, await offerSharingIn(deps, clickChannel(args), card), 'replace', deps.logger);
+    // A list answered in the Messages tab (not an ephemeral reply in a DM): no Share, no Show keys.
+    const inMessagesTab = clickChannel(args)?.startsWith('D') && !body.container?.is_ephemeral;
+    const shown = inMessagesTab ? asDirectAnswer(card) : await offerSharingIn(deps, clickChannel(args), card);
+    await reply(respond, shown, 'replace', deps.logger);
   });
 }

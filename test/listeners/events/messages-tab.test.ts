@@ -68,6 +68,16 @@ describe('the Messages tab: a person writes to Order Desk directly', () => {
     await h.slack.waitFor(() => textOf(reply.blocks).includes('Showing 11–20'));
   });
 
+  it('Open on a row of a list answered in the DM: the card comes without Share or Show keys', async () => {
+    const { reply } = await ask(USERS.agent, 'PO-2026-0001');
+    expect(textOf(reply.blocks)).toContain('order_open');
+    await h.slack.click({ user: USERS.agent, messageId: reply.id, actionId: 'order_open' });
+    await h.slack.waitFor(() => textOf(reply.blocks).includes('Back to results') || undefined);
+    const card = textOf(reply.blocks);
+    expect(card).not.toMatch(/order_share|order_show_keys/);
+    expect(card).toContain('`/order-keys`');
+  });
+
   it('"balance" from finance: balance and credit limit as the Home tab shows them, without Refresh', async () => {
     const { reply } = await ask(USERS.finance, 'Balance?');
     const blocks = textOf(reply.blocks);
