@@ -166,13 +166,13 @@ export async function answerResultsPage(
   context: FailureContext,
   { firstAnswer = false } = {},
 ): Promise<SlackMessage> {
-  // Text that cannot be an order ID (words, spaces) finds nothing at the partner, whose search reads IDs
-  // and references: while the copy is current (orders/copy-rule.ts) and has matches but no one exact
-  // order, the copy answers alone and nobody waits for a partner request. Text that may be an ID or a
-  // reference still asks the partner: its answer is live, and may name an order the copy has not read.
-  const copy = await readCopy(deps, query);
-  const noExactOrder = copy.found?.orders.every((order) => !isExactMatch(order, query));
-  if (!isValidOrderId(query) && copyIsCurrent(copy.coverage, deps.now()) && noExactOrder) {
+  // Words (text that cannot be an order ID) find nothing at the partner, whose search reads IDs and
+  // references: while the copy is current (orders/copy-rule.ts) and has matches but no one exact order,
+  // it answers alone. Text that may be an ID or a reference asks the partner first (its answer is live,
+  // and may name an order the copy has not read); the copy is read only if that answer is not a card.
+  const copy = isValidOrderId(query) ? undefined : await readCopy(deps, query);
+  const noExactOrder = copy?.found?.orders.every((order) => !isExactMatch(order, query));
+  if (copy && copyIsCurrent(copy.coverage, deps.now()) && noExactOrder) {
     const fromCopyAlone = await listFromCopy(deps, { query, orders: [] }, offset, copy);
     if (fromCopyAlone) return fromCopyAlone;
   }
@@ -185,7 +185,7 @@ export async function answerResultsPage(
   }
   const exactCard = firstAnswer && result.exactMatches === 1 && result.orders[0];
   if (!exactCard) {
-    const fromCopyList = await listFromCopy(deps, result, offset, copy);
+    const fromCopyList = await listFromCopy(deps, result, offset, copy ?? (await readCopy(deps, query)));
     if (fromCopyList) return fromCopyList;
   }
   if (result.orders.length === 0)
