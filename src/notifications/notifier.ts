@@ -4,17 +4,16 @@ import {
   renderWatchExpired,
   renderWatchNotification,
 } from '../blocks/notifications.js';
-import { createPeriodicJob, type Job, type JobClock, systemClock } from '../jobs/index.js';
+import { createPeriodicJob, type JobClock, type PeriodicJob, systemClock } from '../jobs/index.js';
 import type { AppLogger } from '../logger.js';
 import type { OrderCopy, OrderEvent } from '../orders/order-copy.js';
 import type { Delivered, OutboxEntry, OutboxRelay, OutboxStore } from '../outbox/index.js';
 import type { OrderSummary } from '../partner-api/index.js';
-import { isSettled } from '../partner-api/statuses.js';
 import type { Authorizer } from '../services/authorization.js';
 import type { OrderLinks } from '../services/order-links.js';
 import type { SharedState } from '../state/shared-state.js';
 import { subscriptionMatches, watchAnswered } from './filters.js';
-import type { NotificationStore, Subscription, Watch } from './notification-store.js';
+import type { NotificationStore, Watch } from './notification-store.js';
 
 // Order events in Slack. One replica at a time (a periodic job, see jobs/) reads the order copy's
 // new events, decides who is told (watches, channel subscriptions), renders each post and writes one
@@ -26,9 +25,7 @@ import type { NotificationStore, Subscription, Watch } from './notification-stor
 // rows are in the database, so a restart, or another replica taking over, carries on where it stopped.
 
 /** A round routes new events, ends expired watches and posts what is due (a stop leaves it due). */
-export interface Notifier extends Job<'ran'> {
-  isLeader(): boolean;
-}
+export type Notifier = PeriodicJob<'ran'>;
 
 export interface NotifierOptions {
   store: NotificationStore;
@@ -41,14 +38,14 @@ export interface NotifierOptions {
   now: () => Date;
   currency: string | undefined;
   orderLinks?: OrderLinks | undefined;
-  /** How often a round runs while there is nothing to do. */
-  intervalMs?: number | undefined;
   /** A subscription paused because Slack refused its channel (the relay counts every other outcome). */
   onOutcome?: (kind: 'subscription', outcome: string) => void;
   clock?: JobClock | undefined;
 }
 
 const CURSOR = 'notify_cursor';
+/** How often a round runs while there is nothing to do. */
+const INTERVAL_MS = 1_000;
 const EVENTS_PER_ROUND = 500;
 /**
  * A round keeps routing and posting while there is work, up to this long; the next round goes on.
@@ -67,7 +64,6 @@ export const WATCH_DURATION_MS = WATCH_DAYS * 86_400_000;
 export function createNotifier(options: NotifierOptions): Notifier {
   const { store, outbox, relay, orderCopy, state, logger: parentLogger, now } = options;
   const log = parentLogger.child({ component: 'notifier' });
-  const intervalMs = options.intervalMs ?? 1_000;
   /** The first missing event ID below which the cursor waits, and since when (see nextCursor). */
   const gapsSeen = new Map<number, number>();
 
@@ -94,13 +90,9 @@ export function createNotifier(options: NotifierOptions): Notifier {
     /** Watches answered in this batch, ended once their posts are written. */
     const answered = new Map<Watch, 'notified' | 'no_access'>();
     for (const event of events) {
-      // A watch ends with a status change to a settled status, or with the order first seen settled.
-      const settles = event.kind === 'status' || isSettled(event.toStatus);
-      const eventWatches = settles
-        ? (watches.get(event.orderId) ?? []).filter(
-            (watch) => !answered.has(watch) && watchAnswered(watch.createdAt, event),
-          )
-        : [];
+      const eventWatches = (watches.get(event.orderId) ?? []).filter(
+        (watch) => !answered.has(watch) && watchAnswered(watch.createdAt, event),
+      );
       if ((subscriptions.length > 0 || eventWatches.length > 0) && !orders.has(event.orderId))
         orders.set(event.orderId, await orderCopy.get(event.orderId));
       const order = orders.get(event.orderId);
@@ -193,11 +185,19 @@ export function createNotifier(options: NotifierOptions): Notifier {
   const renderOptions = () => ({
     currency: options.currency,
     now: now(),
-    orderLink: options.orderLinks ? (id: string) => options.orderLinks?.linkFor(id) ?? '' : undefined,
+    orderLink: options.orderLinks?.linkFor,
   });
 
-  /** A refusal that waiting cannot fix: the subscription is paused, its posts dropped, its creator told. */
-  async function pause(subscription: Subscription, reason: string): Promise<void> {
+  /**
+   * Slack will not post in a subscribed channel (archived, the bot removed), or it was shared with
+   * another organisation since: a refusal that waiting cannot fix. The subscription is paused, once:
+   * its posts dropped, its creator told.
+   */
+  async function pauseIfRefused({ outcome, post, error }: Delivered): Promise<void> {
+    if (outcome !== 'dropped' || post?.kind !== 'subscription' || !post.subscriptionId) return;
+    const subscription = await store.subscription(post.subscriptionId);
+    if (!subscription || subscription.pausedAt) return;
+    const reason = error ?? 'refused';
     const at = now();
     await store.pauseSubscription(subscription.id, reason, at);
     const dropped = await outbox.dropPendingOf(subscription.id, `subscription paused: ${reason}`, at);
@@ -217,32 +217,10 @@ export function createNotifier(options: NotifierOptions): Notifier {
       ],
       at,
     );
-    subscription.pausedAt = at;
     log.warn(
       { subscriptionId: subscription.id, channelId: subscription.channelId, reason, dropped: dropped + 1 },
       'subscription paused: Slack will not post in its channel; its creator is told',
     );
-  }
-
-  /** What is due in the outbox, of every kind, within the round's budget. */
-  async function sendDue(deadline: number, signal: AbortSignal): Promise<number> {
-    // Each post waits out 429s for a minute at most (outbox/relay.ts), then is tried again after
-    // Retry-After: one slow channel does not hold up the others for long.
-    const results = await relay.deliverDue({ signal, deadline });
-    for (const result of results) await pauseIfRefused(result);
-    return results.filter((result) => result.outcome === 'sent').length;
-  }
-
-  /**
-   * Slack will not post in a subscribed channel (archived, the bot removed), or it was shared with
-   * another organisation since: the subscription is paused, once.
-   */
-  async function pauseIfRefused({ outcome, post, error }: Delivered): Promise<void> {
-    if (outcome !== 'dropped' || post?.kind !== 'subscription' || !post.subscriptionId) return;
-    const subscription = await store.subscription(post.subscriptionId);
-    if (!subscription || subscription.pausedAt) return;
-    const reason = error ?? 'refused';
-    await pause(subscription, reason);
     options.onOutcome?.('subscription', `paused_${reason}`);
   }
 
@@ -260,7 +238,12 @@ export function createNotifier(options: NotifierOptions): Notifier {
     }
     await expireWatches();
     for (;;) {
-      const posted = await sendDue(batchEnd(), signal);
+      // What is due in the outbox, of every kind. Each post waits out 429s for a minute at most
+      // (outbox/relay.ts), then is tried again after Retry-After: one slow channel does not hold up
+      // the others for long.
+      const results = await relay.deliverDue({ signal, deadline: batchEnd() });
+      for (const result of results) await pauseIfRefused(result);
+      const posted = results.filter((result) => result.outcome === 'sent').length;
       sent += posted;
       if (posted === 0 || signal.aborted || Date.now() > deadline) break;
       // New events may have come while posting: route them before the next batch of posts.
@@ -271,21 +254,14 @@ export function createNotifier(options: NotifierOptions): Notifier {
   }
 
   // The database away (or a bug): the job backs off, 2 s doubling to a minute; the rows stay as they are.
-  const job = createPeriodicJob({
+  return createPeriodicJob({
     name: 'order-events',
     state,
     logger: log,
-    everyMs: intervalMs,
-    leaseMs: Math.max(intervalMs * 10, 30_000),
-    backoff: { firstMs: intervalMs * 2, maxMs: MAX_BACKOFF_MS },
+    everyMs: INTERVAL_MS,
+    leaseMs: 30_000,
+    backoff: { firstMs: INTERVAL_MS * 2, maxMs: MAX_BACKOFF_MS },
     clock: options.clock ?? systemClock,
     round,
   });
-
-  return {
-    runOnce: () => job.runOnce(),
-    isLeader: () => job.isLeader(),
-    start: () => job.start(),
-    stop: () => job.stop(),
-  };
 }
