@@ -112,8 +112,8 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
         if (event.type === 'request') {
           metrics.partnerRequests.inc({ operation: event.operation, outcome: event.outcome });
           metrics.partnerRequestSeconds.observe({ operation: event.operation }, event.seconds);
-        } else if (event.type !== 'failure') {
-          // Failures are logged where a user is shown them (once, with the trace ID), not here too.
+        } else {
+          // Failures are logged where a user is shown them (once, with the trace ID), not here.
           partnerLog.warn(event, `partner API ${event.type}`);
         }
       },

@@ -1,4 +1,4 @@
-import { isPartnerApiError, PartnerApiError } from './errors.js';
+import { PartnerApiError } from './errors.js';
 import type { PartnerGate } from './gate.js';
 import { walkPages } from './history.js';
 import {
@@ -86,24 +86,6 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
   const transport = createTransport(options);
   const names = options.queryParams;
 
-  /** Every failure of an operation is reported once, whichever step failed (HTTP, envelope, schema). */
-  async function observed<T>(operation: string, work: () => Promise<T>): Promise<T> {
-    try {
-      return await work();
-    } catch (error) {
-      if (isPartnerApiError(error)) {
-        options.onEvent?.({
-          type: 'failure',
-          operation,
-          kind: error.kind,
-          status: error.status,
-          traceId: error.traceId,
-        });
-      }
-      throw error;
-    }
-  }
-
   async function list(params: ListParams = {}): Promise<OrderPage> {
     const operation = LIST_OPERATION;
     const page = params.page ?? 1;
@@ -129,12 +111,8 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
       dropped = orders.length - readable.length;
       return { ...(data as object), orders: readable };
     };
-    const result = await observed(operation, () =>
-      transport.getJson(ORDERS_PATH, query, operation, params.signal),
-    );
-    const data = await observed(operation, async () =>
-      parsePayload(result, OrderListSchema, operation, repairList),
-    );
+    const result = await transport.getJson(ORDERS_PATH, query, operation, params.signal);
+    const data = parsePayload(result, OrderListSchema, operation, repairList);
     if (dropped > 0)
       options.onEvent?.({ type: 'dropped', operation, count: dropped, traceId: result.traceId });
     return {
@@ -184,23 +162,21 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
     const operation = KEYS_OPERATION;
     const orderId = rawOrderId.trim();
     const segment = orderIdPathSegment(orderId, operation);
-    return observed(operation, async () => {
-      const result = await transport.getJson(`${ORDERS_PATH}/${segment}/keys`, undefined, operation);
-      const data = parsePayload(result, OrderKeysSchema, operation);
-      // Keys of another order must never reach the agent as if they were this order's. Case apart,
-      // the IDs must agree; an answer that names no order cannot contradict the request.
-      if (data.orderId !== null && data.orderId.toLowerCase() !== orderId.toLowerCase()) {
-        throw new PartnerApiError({
-          kind: 'mismatch',
-          operation,
-          status: 200,
-          traceId: result.traceId,
-          answeredOrderId: data.orderId,
-          cause: new Error('The keys answer names another order'),
-        });
-      }
-      return { ...data, orderId: data.orderId ?? orderId, traceId: result.traceId };
-    });
+    const result = await transport.getJson(`${ORDERS_PATH}/${segment}/keys`, undefined, operation);
+    const data = parsePayload(result, OrderKeysSchema, operation);
+    // Keys of another order must never reach the agent as if they were this order's. Case apart,
+    // the IDs must agree; an answer that names no order cannot contradict the request.
+    if (data.orderId !== null && data.orderId.toLowerCase() !== orderId.toLowerCase()) {
+      throw new PartnerApiError({
+        kind: 'mismatch',
+        operation,
+        status: 200,
+        traceId: result.traceId,
+        answeredOrderId: data.orderId,
+        cause: new Error('The keys answer names another order'),
+      });
+    }
+    return { ...data, orderId: data.orderId ?? orderId, traceId: result.traceId };
   }
 
   return {

@@ -31,13 +31,6 @@ export type TransportEvent =
   | { type: 'retry'; operation: string; attempt: number; reason: string }
   | { type: 'request'; operation: string; outcome: string; seconds: number }
   | { type: 'cooldown'; operation: string; seconds: number }
-  | {
-      type: 'failure';
-      operation: string;
-      kind: string;
-      status?: number | undefined;
-      traceId?: string | undefined;
-    }
   | { type: 'dropped'; operation: string; count: number; traceId?: string | undefined };
 
 export interface TransportOptions {
