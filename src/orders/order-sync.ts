@@ -1,4 +1,4 @@
-import { createPeriodicJob, type JobClock, systemClock, type TurnOutcome } from '../jobs/index.js';
+import { createPeriodicJob, type Job, type JobClock, systemClock } from '../jobs/index.js';
 import type { AppLogger } from '../logger.js';
 import {
   detectOrdering,
@@ -41,17 +41,11 @@ export interface SyncStatus {
   leader: boolean;
 }
 
-export type SyncOutcome = 'synced' | TurnOutcome;
-
-export interface OrderSync {
-  /** One bounded round: claim the lease, follow the newest page, then backfill a few pages. */
-  runOnce(): Promise<SyncOutcome>;
+/** A round follows the newest page, then backfills a few pages; stop aborts it (its cursor is saved after every page). */
+export interface OrderSync extends Job<'synced'> {
   status(): Promise<SyncStatus>;
   /** The status as of the last round (for /healthz and /metrics, which must not wait on the database). */
   snapshot(): SyncStatus;
-  start(): void;
-  /** Aborts the round under way (its cursor is saved after every page) and releases the lease. */
-  stop(): Promise<void>;
 }
 
 export interface OrderSyncOptions {
@@ -128,7 +122,6 @@ export function createOrderSync(options: OrderSyncOptions): OrderSync {
     durationSeconds: 1,
     whenDown: 'per-process',
   });
-  let lastFollowAt: string | null = null;
   let lastFollowMs = Number.NEGATIVE_INFINITY;
   // When the re-checks of the last hour were made (this replica is the one syncing).
   const recentRechecks: number[] = [];
@@ -242,10 +235,9 @@ export function createOrderSync(options: OrderSyncOptions): OrderSync {
       page = await read(signal, 'follow', totalPages);
     }
     let news = await index.record(page.orders, now());
-    lastFollowAt = now().toISOString();
     lastFollowMs = now().getTime();
     // Kept in the database: every replica can say how fresh the copy is, not only the one syncing.
-    await index.writeCursor(FOLLOWED, lastFollowAt, now());
+    await index.writeCursor(FOLLOWED, now().toISOString(), now());
     // During the backfill only the newest page: the backfill itself walks the rest, page by page.
     if (!cursor?.done) news = { inserted: 0, statusChanges: 0, events: 0 };
     let step = resumeFollowAt ?? 0;
@@ -392,12 +384,6 @@ export function createOrderSync(options: OrderSyncOptions): OrderSync {
       index.readCursor(FOLLOWED),
       readGaps(),
     ]);
-    // The replica syncing wrote when it last read the newest orders: a replica that is not syncing
-    // (the one composing the digest, or serving an export) knows how fresh the copy is too.
-    const newestRead = [lastFollowAt, followed ?? null]
-      .filter((at): at is string => at !== null)
-      .sort()
-      .at(-1);
     last = {
       orders: stats.orders,
       backfill: {
@@ -408,7 +394,9 @@ export function createOrderSync(options: OrderSyncOptions): OrderSync {
         totalPages: cursor?.totalPages ?? null,
       },
       gaps,
-      lastFollowAt: newestRead ?? null,
+      // Written by the replica syncing: one that is not (composing the digest, serving an export)
+      // knows how fresh the copy is too.
+      lastFollowAt: followed ?? null,
       lastError,
       leader: job.isLeader(),
     };
@@ -461,11 +449,5 @@ export function createOrderSync(options: OrderSyncOptions): OrderSync {
       ),
   });
 
-  return {
-    runOnce: () => job.runOnce(),
-    status,
-    snapshot: () => last,
-    start: () => job.start(),
-    stop: () => job.stop(),
-  };
+  return { ...job, status, snapshot: () => last };
 }
