@@ -10,7 +10,6 @@ import {
   oneOf,
   optionalAmount,
   optionalMatching,
-  optionalSecret,
   optionalText,
   optionalUrl,
   orderLinkTemplate,
@@ -104,7 +103,7 @@ const slack = group(
       '_Basic Information_ → _Signing Secret_: verifies that requests come from Slack. ' +
         "Required unless `SLACK_APP_TOKEN` is set (Socket Mode), where Slackbot's tools still need it. " +
         'A placeholder, an example or an empty value stops start-up, as for every secret.',
-      { secret: true, example: 'your-signing-secret', setInExample: true },
+      { secret: true, example: 'your-signing-secret' },
     ),
     SLACK_APP_TOKEN: optionalMatching(
       /^xapp-/,
@@ -209,10 +208,10 @@ const keys = group(
       'Key retrievals per user per hour (each `/order-keys`, Show keys click and image reveal), ' +
         'across replicas. The audit channel hears at 80% and at the limit.',
     ),
-    KEY_LINK_SECRET: optionalSecret(
-      32,
+    KEY_LINK_SECRET: optionalMatching(
+      /^[\s\S]{32,}$/,
       'must be at least 32 characters (or leave it unset: Order Desk then makes one and keeps it in its database)',
-      'made by Order Desk',
+      'at least 32 characters',
     ).doc(
       'Signs the one-time reveal links for image keys. Unset: Order Desk makes a random key once and ' +
         'keeps it in its database (every replica on PostgreSQL shares it; a restart keeps links valid). ' +
@@ -324,7 +323,6 @@ const storage = group(
       'must be a postgres:// URL',
       '`postgres://` or `postgresql://` URL',
       'unset (SQLite in `DATA_DIR`)',
-      (value) => value,
     ).doc(
       'PostgreSQL, shared by every replica (the audit trail, the order copy, watches, subscriptions, ' +
         'the outbox). Its password is never printed.',

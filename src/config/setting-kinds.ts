@@ -30,10 +30,6 @@ export interface DocOptions {
   secret?: boolean;
   /** Overrides the kind's default text (e.g. "required in HTTP mode"). */
   default?: string;
-  /** Overrides the kind's accepted values (e.g. a rule the kind cannot know). */
-  allowed?: string;
-  /** `.env.example` sets it (`NAME=example`) even though it is optional. */
-  setInExample?: boolean;
   /** A secret whose example works against the local simulator: its schema's refine decides elsewhere. */
   exampleIsLocal?: boolean;
 }
@@ -47,12 +43,13 @@ export class SettingKind<S extends z.ZodType> {
     readonly allowed: string,
     /** The default as written in `.env` (undefined: no default, the variable is unset or required). */
     readonly defaultValue?: string,
-    readonly isRequired = false,
   ) {}
 
   doc(description: string, options: DocOptions = {}): Setting<z.ZodType<z.output<S>>> {
+    const defaultText = options.default ?? this.defaultText;
     const value = this.defaultValue ?? options.example ?? '';
-    const set = this.defaultValue !== undefined || this.isRequired || options.setInExample === true;
+    // `.env.example` sets what has a default and what is required (in any mode); the rest is commented out.
+    const set = this.defaultValue !== undefined || defaultText.startsWith('required');
     // Every kind reads text (or nothing), so a secret's placeholder check can run before it; TypeScript
     // cannot see that through the generic S.
     const own = this.schema as unknown as z.ZodType<z.output<S>, string | undefined>;
@@ -62,8 +59,8 @@ export class SettingKind<S extends z.ZodType> {
         : own,
       doc: {
         description,
-        default: options.default ?? this.defaultText,
-        allowed: options.allowed ?? this.allowed,
+        default: defaultText,
+        allowed: this.allowed,
         secret: options.secret ?? false,
         example: { value, set },
       },
@@ -91,48 +88,48 @@ const refusingPlaceholders = (example: string | undefined) =>
       if (problem) ctx.addIssue({ code: 'custom', message: problem });
     });
 
-const kind = <S extends z.ZodType>(
-  schema: S,
-  defaultText: string,
-  allowed: string,
-  defaultValue?: string,
-  isRequired = false,
-) => new SettingKind(schema, defaultText, allowed, defaultValue, isRequired);
-
 const grouped = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 
 /**
  * The shape most kinds share: the text trimmed; unset or empty gives `fallback`; otherwise `parse`
  * gives the value, or undefined to refuse it with `message` (which never echoes the value: some
- * settings are secrets, and a config error is printed).
+ * settings are secrets, and a config error is printed). The fallback is also the documented default
+ * and the value `.env` is given, unless there is none (`defaultText` then says what unset means).
  */
-const parsed = <T, F>(fallback: F, parse: (value: string) => T | undefined, message: string) =>
-  z
-    .string()
-    .trim()
-    .optional()
-    .transform((value, ctx): T | F => {
-      if (!value) return fallback;
-      const result = parse(value);
-      if (result !== undefined) return result;
-      ctx.addIssue({ code: 'custom', message });
-      return z.NEVER;
-    });
+const parsedKind = <T, F>(
+  fallback: F,
+  parse: (value: string) => T | undefined,
+  message: string,
+  allowed: string,
+  defaultText = String(fallback),
+) =>
+  new SettingKind(
+    z
+      .string()
+      .trim()
+      .optional()
+      .transform((value, ctx): T | F => {
+        if (!value) return fallback;
+        const result = parse(value);
+        if (result !== undefined) return result;
+        ctx.addIssue({ code: 'custom', message });
+        return z.NEVER;
+      }),
+    defaultText,
+    allowed,
+    fallback === undefined ? undefined : String(fallback),
+  );
 
 /** A whole number from `min` to `max`; unset or empty: `fallback`. */
 export const integer = (fallback: number, min: number, max: number) =>
-  kind(
-    parsed(
-      fallback,
-      (value) => {
-        const number = Number(value);
-        return Number.isInteger(number) && number >= min && number <= max ? number : undefined;
-      },
-      `must be a whole number from ${min} to ${max}`,
-    ),
-    String(fallback),
+  parsedKind(
+    fallback,
+    (value) => {
+      const number = Number(value);
+      return Number.isInteger(number) && number >= min && number <= max ? number : undefined;
+    },
+    `must be a whole number from ${min} to ${max}`,
     `whole number, ${grouped(min)} to ${grouped(max)}`,
-    String(fallback),
   );
 
 const requiredText = (what: string) =>
@@ -142,52 +139,28 @@ const requiredText = (what: string) =>
     .min(1, { error: `is required (${what})` });
 
 /** Any text, required. */
-export const required = (what: string) => kind(requiredText(what), 'required', 'text', undefined, true);
+export const required = (what: string) => new SettingKind(requiredText(what), 'required', 'text');
 
 /** A bot token, required. */
 export const botToken = () =>
-  kind(
+  new SettingKind(
     requiredText('the bot token, xoxb-…').refine((value) => value.startsWith('xoxb-'), {
       error: 'must be a bot token starting with xoxb-',
     }),
     'required',
     'starts with `xoxb-`',
-    undefined,
-    true,
   );
 
 /** Any text, or unset. */
-export const optionalText = (defaultText = 'unset', allowed = 'text') =>
-  kind(
-    parsed(undefined, (value) => value, ''),
-    defaultText,
-    allowed,
-  );
+export const optionalText = (defaultText = 'unset') =>
+  parsedKind(undefined, (value) => value, '', 'text', defaultText);
 
 /** Text matching `pattern`, or unset. */
 export const optionalMatching = (pattern: RegExp, message: string, allowed: string, defaultText = 'unset') =>
-  kind(
-    parsed(undefined, (value) => (pattern.test(value) ? value : undefined), message),
-    defaultText,
-    allowed,
-  );
-
-/** Text of at least `min` characters, or unset. */
-export const optionalSecret = (min: number, message: string, defaultText: string) =>
-  kind(
-    parsed(undefined, (value) => (value.length >= min ? value : undefined), message),
-    defaultText,
-    `at least ${min} characters`,
-  );
+  parsedKind(undefined, (value) => (pattern.test(value) ? value : undefined), message, allowed, defaultText);
 
 /** Any text; unset or empty: `fallback`. */
-export const textWithDefault = (fallback: string) =>
-  kind(
-    parsed(fallback, (value) => value, ''),
-    fallback,
-    'text',
-    fallback,
-  );
+export const textWithDefault = (fallback: string) => parsedKind(fallback, (value) => value, '', 'text');
 
 /** One of `values`; unset or empty: `fallback`. */
 export const oneOf = <const V extends readonly [string, ...string[]]>(
@@ -195,40 +168,30 @@ export const oneOf = <const V extends readonly [string, ...string[]]>(
   fallback: V[number],
   message: string,
 ) =>
-  kind(
-    parsed(
-      fallback,
-      (value) => ((values as readonly string[]).includes(value) ? (value as V[number]) : undefined),
-      message,
-    ),
+  parsedKind(
     fallback,
+    (value) => ((values as readonly string[]).includes(value) ? (value as V[number]) : undefined),
+    message,
     values.map((value) => `\`${value}\``).join(', '),
-    fallback,
   );
 
 /** The name of a query parameter; unset or empty: `fallback`. */
 export const queryParamName = (fallback: string) =>
-  kind(
-    parsed(
-      fallback,
-      (value) => (/^[A-Za-z0-9_.[\]-]{1,64}$/.test(value) ? value : undefined),
-      'must be a query parameter name (letters, digits, _ . - [ ])',
-    ),
+  parsedKind(
     fallback,
+    (value) => (/^[A-Za-z0-9_.[\]-]{1,64}$/.test(value) ? value : undefined),
+    'must be a query parameter name (letters, digits, _ . - [ ])',
     '1 to 64 letters, digits, `_ . - [ ]`',
-    fallback,
   );
 
 /** An http(s) URL, required. */
 export const httpUrl = (what: string) =>
-  kind(
+  new SettingKind(
     requiredText(what).refine((value) => urlWithProtocol(value, ['http:', 'https:']) !== undefined, {
       error: 'must be an http(s) URL',
     }),
     'required',
     '`http://` or `https://` URL',
-    undefined,
-    true,
   );
 
 /** The value when it is a URL of one of `protocols`; never echoed (a Redis URL may hold a password). */
@@ -248,21 +211,23 @@ export const optionalUrl = (
   defaultText: string,
   normalize: (value: string) => string = (v) => v,
 ) =>
-  kind(
-    parsed(
-      undefined,
-      (value) => {
-        const url = urlWithProtocol(value, protocols);
-        return url === undefined ? undefined : normalize(url);
-      },
-      message,
-    ),
-    defaultText,
+  parsedKind(
+    undefined,
+    (value) => {
+      const url = urlWithProtocol(value, protocols);
+      return url === undefined ? undefined : normalize(url);
+    },
+    message,
     allowed,
+    defaultText,
   );
 
-const idList = (pattern: RegExp, what: string, allowed: string) =>
-  kind(
+/**
+ * Who has a role: Slack user IDs (U…, W…) and user group IDs (S…) together, comma-separated (the
+ * prefix tells them apart); empty by default.
+ */
+export const accessList = () =>
+  new SettingKind(
     z
       .string()
       .optional()
@@ -271,55 +236,40 @@ const idList = (pattern: RegExp, what: string, allowed: string) =>
           .split(/[\s,]+/)
           .map((id) => id.trim())
           .filter(Boolean);
-        const bad = ids.filter((id) => !pattern.test(id));
-        if (bad.length > 0) {
-          ctx.addIssue({ code: 'custom', message: `must be a comma-separated list of ${what}` });
+        if (ids.some((id) => !/^[UWS][A-Z0-9]{2,}$/.test(id))) {
+          ctx.addIssue({
+            code: 'custom',
+            message: 'must be a comma-separated list of Slack user IDs (U…/W…) and user group IDs (S…)',
+          });
           return z.NEVER;
         }
         return [...new Set(ids)];
       }),
     'empty',
-    allowed,
-    '',
-  );
-
-/**
- * Who has a role: Slack user IDs (U…, W…) and user group IDs (S…) together, comma-separated (the
- * prefix tells them apart); empty by default.
- */
-export const accessList = () =>
-  idList(
-    /^[UWS][A-Z0-9]{2,}$/,
-    'Slack user IDs (U…/W…) and user group IDs (S…)',
     'Slack user IDs (`U…`, `W…`) and user group IDs (`S…`), comma-separated',
+    '',
   );
 
 /** true/false (also 1/0, yes/no); unset or empty: `fallback`. */
 export const flag = (fallback: boolean) =>
-  kind(
-    parsed(
-      fallback,
-      (value) => (/^(true|1|yes)$/i.test(value) ? true : /^(false|0|no)$/i.test(value) ? false : undefined),
-      'must be true or false',
-    ),
-    String(fallback),
+  parsedKind(
+    fallback,
+    (value) => (/^(true|1|yes)$/i.test(value) ? true : /^(false|0|no)$/i.test(value) ? false : undefined),
+    'must be true or false',
     '`true` or `false` (also `1`/`0`, `yes`/`no`)',
-    String(fallback),
   );
 
 /** A decimal amount of 0 or more, or unset. */
 export const optionalAmount = (defaultText: string) =>
-  kind(
-    parsed(
-      undefined,
-      (value) => {
-        const number = Number(value);
-        return Number.isFinite(number) && number >= 0 ? number : undefined;
-      },
-      'must be a number of 0 or more',
-    ),
-    defaultText,
+  parsedKind(
+    undefined,
+    (value) => {
+      const number = Number(value);
+      return Number.isFinite(number) && number >= 0 ? number : undefined;
+    },
+    'must be a number of 0 or more',
     'number, 0 or more (decimals allowed)',
+    defaultText,
   );
 
 /** A Slack channel ID of one of the `prefixes` (e.g. "CG"), or unset. */
@@ -337,7 +287,7 @@ export const channelId = (prefixes: 'CG' | 'CGD', defaultText: string) =>
  * partner platform); no user name or password, which every card would carry.
  */
 export const orderLinkTemplate = () =>
-  kind(
+  new SettingKind(
     z
       .string()
       .trim()
@@ -374,36 +324,28 @@ function orderLinkTemplateProblem(template: string): string | undefined {
 
 /** A time of day, HH:MM on a 24-hour clock ("9:30" reads as "09:30"); unset: `fallback`. */
 export const clockTime = (fallback: string) =>
-  kind(
-    parsed(
-      fallback,
-      (value) => {
-        const match = /^([01]?\d|2[0-3]):([0-5]\d)$/.exec(value);
-        return match ? `${(match[1] ?? '').padStart(2, '0')}:${match[2]}` : undefined;
-      },
-      'must be a time of day as HH:MM on a 24-hour clock, e.g. 09:00',
-    ),
+  parsedKind(
     fallback,
+    (value) => {
+      const match = /^([01]?\d|2[0-3]):([0-5]\d)$/.exec(value);
+      return match ? `${(match[1] ?? '').padStart(2, '0')}:${match[2]}` : undefined;
+    },
+    'must be a time of day as HH:MM on a 24-hour clock, e.g. 09:00',
     '`HH:MM`, 24-hour clock',
-    fallback,
   );
 
 /** An IANA time zone; unset: `fallback`. */
 export const timeZone = (fallback: string) =>
-  kind(
-    parsed(
-      fallback,
-      (value) => {
-        try {
-          new Intl.DateTimeFormat('en', { timeZone: value });
-          return value;
-        } catch {
-          return undefined;
-        }
-      },
-      'must be an IANA time zone such as UTC or Europe/Berlin',
-    ),
+  parsedKind(
     fallback,
+    (value) => {
+      try {
+        new Intl.DateTimeFormat('en', { timeZone: value });
+        return value;
+      } catch {
+        return undefined;
+      }
+    },
+    'must be an IANA time zone such as UTC or Europe/Berlin',
     'IANA time zone (`UTC`, `Europe/Berlin`, …)',
-    fallback,
   );
