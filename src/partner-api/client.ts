@@ -1,5 +1,4 @@
 import { PartnerApiError } from './errors.js';
-import type { PartnerGate } from './gate.js';
 import { walkPages } from './history.js';
 import {
   checkPageNumber,
@@ -11,12 +10,7 @@ import {
 import { parsePayload } from './parse.js';
 import { findRecentOrders } from './recent.js';
 import { OrderKeysSchema, OrderListSchema, type OrderSummary, RawOrderSummary } from './schemas.js';
-import {
-  createTransport,
-  type RetryPolicy,
-  type TransportEvent,
-  type TransportMetrics,
-} from './transport.js';
+import { createTransport, type TransportMetrics, type TransportOptions } from './transport.js';
 import type { ListParams, OrderKeys, OrderPage, OrderSearchResult, RecentOrders } from './types.js';
 
 /** The spec does not name the list endpoint's query parameters, so they are configuration. */
@@ -26,19 +20,8 @@ export interface QueryParamNames {
   limit: string;
 }
 
-export interface PartnerClientOptions {
-  baseUrl: string;
-  apiKey: string;
-  /** One attempt's whole exchange, headers and body. */
-  timeoutMs: number;
-  /** The largest answer read, in bytes (default DEFAULT_MAX_RESPONSE_BYTES). */
-  maxResponseBytes?: number | undefined;
-  maxConcurrency: number;
+export interface PartnerClientOptions extends TransportOptions {
   queryParams: QueryParamNames;
-  retry?: Partial<RetryPolicy> | undefined;
-  onEvent?: ((event: TransportEvent) => void) | undefined;
-  gate?: PartnerGate | undefined;
-  fetch?: typeof fetch | undefined;
 }
 
 export interface HistoryOptions {
