@@ -80,7 +80,6 @@ const partner = group(
     PARTNER_API_LIMIT_PARAM: queryParamName('limit').doc(
       "Name of the order list's page-size parameter, if the partner's differs.",
     ),
-    // Requests per second across every replica (the partner's limit is per API key); 0: no cap.
     PARTNER_API_MAX_RPS: integer(0, 0, 10_000).doc(
       'Partner requests per second across all replicas (0: no cap). Set it to the limit of your API key: ' +
         'counted on the shared state, so it holds for every replica together.',
@@ -149,7 +148,6 @@ const server = group(
         'image keys (`<PUBLIC_URL>/keys/reveal#…`).',
       { example: 'https://order-desk.example.com' },
     ),
-    // Reverse proxies in front of the app (load balancer, CDN) whose X-Forwarded-For is believed.
     TRUST_PROXY_HOPS: integer(0, 0, 5).doc(
       'Reverse proxies in front of the app whose `X-Forwarded-For` is believed for the reveal limit ' +
         "per client (a load balancer: 1; a CDN and a load balancer: 2). 0: the socket's address.",
@@ -182,7 +180,6 @@ const access = group(
       'Who sees the balance, spend and runway on the Home tab, exports CSV and runs the balance step.',
     ),
     AUDIT_VIEWERS_USERS: accessList().doc("Who may use `/order-audit` (who retrieved an order's keys)."),
-    // Order events in Slack: who may remove any channel's subscription (creators may remove their own).
     SUBSCRIPTION_ADMINS_USERS: accessList().doc(
       "Who may remove any channel's subscription (its creator always may remove their own).",
     ),
@@ -203,7 +200,6 @@ const keys = group(
   'Limits on key retrieval, the one-time links for image keys and where keys requests are audited. ' +
     'See [usage.md](usage.md#order-keys-an-orders-digital-keys).',
   {
-    // Keys: a limit per user, and one-time reveal links for image keys.
     KEYS_MAX_RETRIEVALS_PER_HOUR: integer(30, 1, 100_000).doc(
       'Key retrievals per user per hour (each `/order-keys`, Show keys click and image reveal), ' +
         'across replicas. The audit channel hears at 80% and at the limit.',
@@ -243,7 +239,6 @@ const orders = group(
         'and in subscription filters.',
       { example: 'EUR' },
     ),
-    // The partner platform's page of an order: a link button on cards, and links that unfurl.
     ORDER_LINK_TEMPLATE: orderLinkTemplate().doc(
       "The partner platform's page of an order. Cards get an _Open in the partner platform_ link and " +
         "posted links unfurl; `npm run manifest` puts its host in the manifest's `unfurl_domains`.",
@@ -279,7 +274,6 @@ const finance = group(
       'Whether `item.amount` is the line total or a unit price (then multiplied by the quantity): ' +
         'the spec does not say.',
     ),
-    // The daily digest: posted once a day at DIGEST_TIME (REPORT_TIMEZONE) in this channel; unset: none.
     DIGEST_CHANNEL_ID: channelId('CG', 'unset (no digest)').doc(
       "Channel for the daily digest of yesterday's orders, spend and balance. It carries balance " +
         'figures: choose a finance channel (invite the bot).',
@@ -304,7 +298,6 @@ const orderCopy = group(
   "Order Desk's own copy of the order history, kept by the sync. " +
     'See [architecture.md](architecture.md#the-order-copy-and-the-sync).',
   {
-    // How often the newest orders are read (0: no sync), the sync's own partner budget.
     ORDER_SYNC_SECONDS: integer(60, 0, 86_400).doc(
       'How often the newest orders are read into the order copy; order events come about this fast. ' +
         '0 turns the sync off: the copy then learns only what people look up, and answers nothing.',
@@ -317,7 +310,6 @@ const storage = group(
   'One process needs none of these. Several replicas share Redis and PostgreSQL. ' +
     'See [operations.md](operations.md#several-replicas).',
   {
-    // The database: a SQLite file in DATA_DIR, or PostgreSQL with DATABASE_URL (several replicas).
     DATABASE_URL: optionalUrl(
       ['postgres:', 'postgresql:'],
       'must be a postgres:// URL',
