@@ -1,5 +1,6 @@
 import { statusLabel } from '../partner-api/statuses.js';
 import { input, plainText, section } from './primitives.js';
+import { SEARCH_STATUSES } from './search-orders.js';
 
 // `/order-subscribe`: the modal that subscribes a channel to order events.
 
@@ -18,10 +19,12 @@ export const EVENT_OPTIONS = { newOrders: 'new_orders', statusChanges: 'status_c
 /** The longest product text a subscription filters on. */
 export const MAX_TITLE_FILTER = 100;
 
+/** The statuses a subscription may filter on: those the Search orders form offers. */
+export const SUBSCRIBABLE_STATUSES = Object.keys(SEARCH_STATUSES);
+
 export function renderSubscribeModal(settings: {
   /** The channel the command was typed in: the modal's default. */
   channelId: string | undefined;
-  statuses: readonly string[];
   currency: string | undefined;
   /** ALLOW_EXTERNAL_SHARING: Slack Connect channels are offered only when it is set. */
   allowExternal: boolean;
@@ -66,7 +69,7 @@ export function renderSubscribeModal(settings: {
         {
           type: 'multi_static_select',
           placeholder: plainText('Any status'),
-          options: settings.statuses.map(statusOption),
+          options: SUBSCRIBABLE_STATUSES.map(statusOption),
         },
         { optional: true, hint: 'Leave empty for every status change.' },
       ),

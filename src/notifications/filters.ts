@@ -17,17 +17,6 @@ export interface SubscriptionFilters {
   titleContains: string | null;
 }
 
-/** Statuses offered in the subscription modal, as the partner spells them. */
-export const SUBSCRIBABLE_STATUSES = [
-  'COMPLETED',
-  'PROCESSING',
-  'PENDING',
-  'PRE_ORDER',
-  'REFUNDED',
-  'FAILED',
-  'CANCELLED',
-];
-
 /**
  * A "new" event is also written when the sync first meets an old order (the backfill, a restart):
  * only orders created after the subscription (less this grace for the partner's clock) are news.

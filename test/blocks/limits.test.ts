@@ -407,7 +407,6 @@ function cases(offset: number): Array<[string, () => Payload[]]> {
           kind: 'view',
           view: renderSubscribeModal({
             channelId: 'C0SUPPORT',
-            statuses: ['COMPLETED', 'PROCESSING', 'PENDING', 'PRE_ORDER', 'REFUNDED', 'CANCELED', 'FAILED'],
             currency: 'EUR',
             allowExternal: false,
           }),

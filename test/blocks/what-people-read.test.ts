@@ -16,7 +16,6 @@ import { renderOrderPanel } from '../../src/blocks/order-entity.js';
 import { renderSubscribeModal } from '../../src/blocks/subscribe-modal.js';
 import type { Block } from '../../src/blocks/types.js';
 import { stepBalanceUnavailable, stepLookupFailed } from '../../src/blocks/workflow-steps.js';
-import { SUBSCRIBABLE_STATUSES } from '../../src/notifications/filters.js';
 import { type OrderSummary, PartnerApiError } from '../../src/partner-api/index.js';
 
 // What people read says what is true, in the same words and the same clock on every surface, and
@@ -149,7 +148,6 @@ describe('one word for one thing', () => {
     const modal = JSON.stringify(
       renderSubscribeModal({
         channelId: 'C1',
-        statuses: SUBSCRIBABLE_STATUSES,
         currency: 'EUR',
         allowExternal: false,
       }),

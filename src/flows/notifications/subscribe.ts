@@ -2,8 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { WebClient } from '@slack/web-api';
 import type { AppDeps } from '../../app/deps.js';
 import { renderSubscribed } from '../../blocks/notifications.js';
-import { EVENT_OPTIONS, MAX_TITLE_FILTER, type SubscribeField } from '../../blocks/subscribe-modal.js';
-import { SUBSCRIBABLE_STATUSES, type SubscriptionFilters } from '../../notifications/filters.js';
+import {
+  EVENT_OPTIONS,
+  MAX_TITLE_FILTER,
+  SUBSCRIBABLE_STATUSES,
+  type SubscribeField,
+} from '../../blocks/subscribe-modal.js';
+import type { SubscriptionFilters } from '../../notifications/filters.js';
 import { slackErrorCode } from '../../services/slack-delivery.js';
 
 /** The modal's fields as submitted (an empty optional field may come as null, or not at all). */

@@ -3,7 +3,6 @@ import { renderNotice } from '../../blocks/index.js';
 import { renderSubscribeModal } from '../../blocks/subscribe-modal.js';
 import type { SubscribeDeps } from '../../flows/notifications/subscribe.js';
 import { reply } from '../../flows/respond.js';
-import { SUBSCRIBABLE_STATUSES } from '../../notifications/filters.js';
 import type { ListenerDeps } from '../listener-deps.js';
 import { openModal } from '../open-modal.js';
 
@@ -16,7 +15,6 @@ export function orderSubscribeCommand(deps: SubscribeDeps & ListenerDeps) {
   return async ({ command, respond, client }: SlackCommandMiddlewareArgs & AllMiddlewareArgs) => {
     const modal = renderSubscribeModal({
       channelId: command.channel_id,
-      statuses: SUBSCRIBABLE_STATUSES,
       currency: deps.currency,
       allowExternal: deps.allowExternalSharing,
     });
