@@ -16,20 +16,16 @@ export interface HealthSources {
   orderCopy: () => SyncStatus;
 }
 
-/** Why the app is degraded, one sentence each for an operator (empty: it is not). */
-function degradedBecause(state: { up: boolean }, database: DatabaseHealth): string[] {
-  return [
-    ...(state.up ? [] : ['the shared state (Redis) is unreachable']),
-    ...(database.problem ? [database.problem] : []),
-  ];
-}
-
 /** The body of GET /healthz: enough to see the app is alive and how loaded it is; nothing secret. */
 export function healthStatus(sources: HealthSources) {
   const metrics = sources.partnerMetrics();
   const state = sources.state();
   const database = sources.database();
-  const reasons = degradedBecause(state, database);
+  // Why the app is degraded, one sentence each for an operator (empty: it is not).
+  const reasons = [
+    ...(state.up ? [] : ['the shared state (Redis) is unreachable']),
+    ...(database.problem ? [database.problem] : []),
+  ];
   return {
     status: 'ok',
     // Degraded: the shared state or the database is unreachable, or the database cannot be written;
