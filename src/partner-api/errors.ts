@@ -162,22 +162,9 @@ function formatWait(seconds: number): string {
  */
 export const partnerErrorCodec = {
   encode(error: unknown): unknown {
-    if (!isPartnerApiError(error)) return { message: error instanceof Error ? error.message : String(error) };
-    const { kind, operation, status, traceId, upstreamMessage, code, retryAfterSeconds, answeredOrderId } =
-      error;
-    return {
-      partner: {
-        kind,
-        operation,
-        status,
-        traceId,
-        upstreamMessage,
-        code,
-        retryAfterSeconds,
-        answeredOrderId,
-        userMessage: error.userMessage,
-      },
-    };
+    // Its own enumerable fields are the details it was built from; message, stack and cause are not.
+    if (isPartnerApiError(error)) return { partner: { ...error } };
+    return { message: error instanceof Error ? error.message : String(error) };
   },
   decode(stored: unknown): Error {
     const value = stored as { partner?: PartnerApiErrorDetails; message?: string } | undefined;

@@ -5,7 +5,7 @@ import {
   isFailureBody,
   readUpstreamError,
 } from '../../src/partner-api/error-mapping.js';
-import { faultOf, PartnerApiError } from '../../src/partner-api/errors.js';
+import { faultOf, PartnerApiError, partnerErrorCodec } from '../../src/partner-api/errors.js';
 
 // Every error-body shape comparable wholesale APIs document, with the wordings they use. Each row:
 // the HTTP status, the body, the kind Order Desk must read, and the code and message it must find.
@@ -263,5 +263,25 @@ describe('partner error mapping', () => {
     [{ kind: 'not_ready', status: 409 }, 'user'],
   ] as const)('%j is the fault of: %s', (details, fault) => {
     expect(faultOf(new PartnerApiError({ operation: 'GET /x', ...details }))).toBe(fault);
+  });
+
+  it('a failure told to another replica (as JSON) reads the same there, and carries no cause', () => {
+    const error = new PartnerApiError({
+      kind: 'not_ready',
+      operation: 'GET /v1/partners/orders/{order_id}/keys',
+      status: 409,
+      traceId: 'abc123',
+      code: 'PRE_ORDER',
+      releaseDate: '2026-12-07',
+      cause: new Error('HTTP 409 from a host'),
+    });
+    const stored = JSON.parse(JSON.stringify(partnerErrorCodec.encode(error)));
+    expect(JSON.stringify(stored)).not.toContain('host');
+    const decoded = partnerErrorCodec.decode(stored);
+    expect(decoded).toBeInstanceOf(PartnerApiError);
+    expect({ ...decoded }).toEqual({ ...error });
+    expect(partnerErrorCodec.decode(partnerErrorCodec.encode(new Error('disk full'))).message).toBe(
+      'disk full',
+    );
   });
 });
