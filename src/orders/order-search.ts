@@ -9,15 +9,13 @@ import type { CopiedOrder, CopySearch } from './types.js';
 export interface OrderSearch {
   /**
    * The page of matches, and how many there are, counted up to MATCH_COUNT_CAP: `totalIsFloor` says
-   * the count stopped there (there may be more). `textCut`: the search text was longer than
-   * MAX_QUERY_LENGTH and only its start was matched (say so to the person). `newestOnly`: the text
-   * was under three characters, so only the newest SHORT_TEXT_WINDOW orders were searched.
+   * the count stopped there (there may be more). `newestOnly`: the text was under three characters,
+   * so only the newest SHORT_TEXT_WINDOW orders were searched.
    */
   search(query: CopySearch): Promise<{
     orders: CopiedOrder[];
     total: number;
     totalIsFloor?: boolean;
-    textCut?: boolean;
     newestOnly?: number;
   }>;
 }
@@ -216,7 +214,7 @@ export function createOrderSearch(db: OrderDeskDb, options: OrderSearchOptions =
       // Kysely's sql tag, loaded with the database (not at start-up).
       const { sql } = await import('kysely');
       // The same fold as the stored search text, and a bounded length (search-text.ts).
-      const { text, cut } = searchQueryOf(query.text);
+      const text = searchQueryOf(query.text);
       // Text that folds to nothing (an accent or a variation selector alone) names no order: not
       // "any order", which is what no text at all means.
       if (!text && query.text?.trim()) return { orders: [], total: 0 };
@@ -278,11 +276,7 @@ export function createOrderSearch(db: OrderDeskDb, options: OrderSearchOptions =
             .executeTakeFirstOrThrow();
           return counted(Number(total));
         });
-        return {
-          ...found,
-          ...(cut ? { textCut: true } : {}),
-          ...(text && !long ? { newestOnly: shortTextWindow } : {}),
-        };
+        return { ...found, ...(text && !long ? { newestOnly: shortTextWindow } : {}) };
       });
     },
   };

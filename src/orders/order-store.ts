@@ -90,7 +90,6 @@ export function createOrderStore(db: OrderDeskDb, options: OrderStoreOptions = {
     const result: RecordResult = {
       inserted: 0,
       statusChanges: 0,
-      events: 0,
       ...(refused ? { refused } : {}),
     };
     const unique = [...new Map(orders.map((order) => [order.id, order])).values()];
@@ -118,7 +117,7 @@ export function createOrderStore(db: OrderDeskDb, options: OrderStoreOptions = {
           .executeTakeFirst();
         if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) continue;
         result.inserted++;
-        result.events += await addEvent(trx, {
+        await addEvent(trx, {
           order_id: order.id,
           kind: 'new',
           from_status: null,
@@ -172,7 +171,7 @@ export function createOrderStore(db: OrderDeskDb, options: OrderStoreOptions = {
       // Another write changed or saw it since it was read: what it wrote (and its event) stands.
       if (!statusChanged || Number(update.numUpdatedRows) === 0) continue;
       result.statusChanges++;
-      result.events += await addEvent(trx, {
+      await addEvent(trx, {
         order_id: order.id,
         kind: 'status',
         from_status: known.status,
@@ -187,13 +186,12 @@ export function createOrderStore(db: OrderDeskDb, options: OrderStoreOptions = {
   async function addEvent(
     trx: Transaction<Database> | Kysely<Database>,
     event: Omit<Database['order_events'], 'id'> & { kind: 'new' | 'status' },
-  ): Promise<number> {
-    const inserted = await trx
+  ): Promise<void> {
+    await trx
       .insertInto('order_events')
       .values(event)
       .onConflict((conflict) => conflict.column('dedupe_key').doNothing())
-      .executeTakeFirst();
-    return Number(inserted.numInsertedOrUpdatedRows ?? 0);
+      .execute();
   }
 
   return {
@@ -206,7 +204,7 @@ export function createOrderStore(db: OrderDeskDb, options: OrderStoreOptions = {
       const known = await db.run((kysely) =>
         kysely.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirst(),
       );
-      if (!known) return { inserted: 0, statusChanges: 0, events: 0 };
+      if (!known) return { inserted: 0, statusChanges: 0 };
       const order = { ...orderOf(known), status };
       return db.run((kysely) => recordIn(kysely, [order], seenAt.toISOString()));
     },

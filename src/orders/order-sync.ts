@@ -239,10 +239,10 @@ export function createOrderSync(options: OrderSyncOptions): OrderSync {
     // Kept in the database: every replica can say how fresh the copy is, not only the one syncing.
     await index.writeCursor(FOLLOWED, now().toISOString(), now());
     // During the backfill only the newest page: the backfill itself walks the rest, page by page.
-    if (!cursor?.done) news = { inserted: 0, statusChanges: 0, events: 0 };
+    if (!cursor?.done) news = { inserted: 0, statusChanges: 0 };
     let step = resumeFollowAt ?? 0;
     if (resumeFollowAt !== undefined && cursor?.done)
-      news = { inserted: page.orders.length, statusChanges: 0, events: 0 };
+      news = { inserted: page.orders.length, statusChanges: 0 };
     resumeFollowAt = undefined;
     // Further only while the page held new or changed orders: the next may hold more of them. (A
     // quiet account reads the newest page alone; a busy minute costs one page more.)

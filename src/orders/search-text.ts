@@ -72,11 +72,13 @@ export function oversizedKey(order: {
   return undefined;
 }
 
-/** A person's search text as it is matched: trimmed, folded, and cut to MAX_QUERY_LENGTH code points. */
-export function searchQueryOf(raw: string | undefined): { text: string; cut: boolean } {
+/**
+ * A person's search text as it is matched: trimmed, folded, and cut to MAX_QUERY_LENGTH code points
+ * (the commands refuse longer text before it gets here).
+ */
+export function searchQueryOf(raw: string | undefined): string {
   const text = foldForSearch(raw ?? '').trim();
   const kept = cutToLength(text, MAX_QUERY_LENGTH, codePointLength);
-  if (kept === text) return { text, cut: false };
   // The ellipsis is the cut's mark for people, not text to match.
-  return { text: kept.replace(/…$/, '').trimEnd(), cut: true };
+  return kept === text ? text : kept.replace(/…$/, '').trimEnd();
 }

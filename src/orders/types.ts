@@ -5,9 +5,8 @@ import type { OrderSummary } from '../partner-api/index.js';
 /** What one batch of seen orders changed in the copy. */
 export interface RecordResult {
   inserted: number;
+  /** Each of the two is one event this call wrote: another replica's are not counted. */
   statusChanges: number;
-  /** Events this call wrote (new orders, status changes); another replica's are not counted. */
-  events: number;
   /** Orders not written: an ID or a reference over MAX_KEY_LENGTH (search-text.ts); absent when none. */
   refused?: number;
 }

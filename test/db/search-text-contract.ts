@@ -172,7 +172,6 @@ export function searchTextContract(name: string, open: () => Promise<OrderDeskDb
       expect(await index.record([order('LONG1', title, '2023-01-01T00:00:00.000Z')], seenAt)).toEqual({
         inserted: 0,
         statusChanges: 0,
-        events: 0,
       });
     });
 
@@ -188,7 +187,6 @@ export function searchTextContract(name: string, open: () => Promise<OrderDeskDb
       expect(await index.record(page, seenAt)).toEqual({
         inserted: 1,
         statusChanges: 0,
-        events: 1,
         refused: 2,
       });
       expect(await index.record(page, seenAt)).toMatchObject({ inserted: 0, refused: 2 });
@@ -223,12 +221,10 @@ export function searchTextContract(name: string, open: () => Promise<OrderDeskDb
       expect((await windowed.search({ text: 'zq newest', limit: 5 })).newestOnly).toBeUndefined();
     });
 
-    it('search text over 100 code points is cut between graphemes and the answer says so', async () => {
+    it('search text over 100 code points is matched on its start, cut between graphemes', async () => {
       const index = createOrderCopy(db);
       const found = await index.search({ text: `longtitle ${'👩‍👩‍👧'.repeat(40)}`, limit: 5 });
-      expect(found.textCut).toBe(true);
       expect(found.orders.map((o) => o.id)).toEqual(['LONG1']);
-      expect((await index.search({ text: 'longtitle', limit: 5 })).textCut).toBeUndefined();
     });
   });
 }
