@@ -1,6 +1,7 @@
+import type { SubscriptionFilters } from '../notifications/filters.js';
 import { ActionIds } from './action-ids.js';
 import { escapeMrkdwn, slackDate } from './format.js';
-import { describeFilters, type FiltersShown } from './notifications.js';
+import { describeFilters } from './notifications.js';
 import { button, context, divider, header, section } from './primitives.js';
 import type { Block, RenderOptions } from './types.js';
 
@@ -16,7 +17,7 @@ export interface SubscriptionShown {
   id: string;
   channelId: string;
   createdBy: string;
-  filters: FiltersShown;
+  filters: SubscriptionFilters;
   pausedReason: string | null;
   /** The viewer created it, or is a subscription admin: Remove is shown. */
   canRemove: boolean;

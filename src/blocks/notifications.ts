@@ -1,3 +1,4 @@
+import type { SubscriptionFilters } from '../notifications/filters.js';
 import type { OrderSummary } from '../partner-api/index.js';
 import { statusLabel } from '../partner-api/statuses.js';
 import {
@@ -23,15 +24,6 @@ export interface EventShown {
   fromStatus: string | null;
   toStatus: string | null;
   seenAt: Date;
-}
-
-/** What a subscription posts for (`/order-subscribe`); the parts combine with AND. */
-export interface FiltersShown {
-  newOrders: boolean;
-  statusChanges: boolean;
-  toStatuses: readonly string[];
-  minAmount: number | null;
-  titleContains: string | null;
 }
 
 const WATCH_ENDS = 'completes, fails, is cancelled or refunded';
@@ -120,7 +112,7 @@ export function renderWatchExpired(orderId: string): SlackMessage {
 }
 
 /** What a subscription posts for, in words: "new orders; status changes to Refunded; at least €100". */
-export function describeFilters(filters: FiltersShown, currency: string | undefined): string {
+export function describeFilters(filters: SubscriptionFilters, currency: string | undefined): string {
   const parts: string[] = [];
   if (filters.newOrders) parts.push('new orders');
   if (filters.statusChanges)
@@ -173,7 +165,7 @@ export function renderSubscriptionPost(
 /** Said in the channel when it is subscribed, so its members know what will come and from whom. */
 export function renderSubscribed(
   userId: string,
-  filters: FiltersShown,
+  filters: SubscriptionFilters,
   currency: string | undefined,
 ): SlackMessage {
   const what = describeFilters(filters, currency);
@@ -191,7 +183,7 @@ export function renderSubscribed(
 export function renderSubscriptionPaused(
   channelId: string,
   reason: string,
-  filters: FiltersShown,
+  filters: SubscriptionFilters,
   currency: string | undefined,
 ): SlackMessage {
   const why: Record<string, string> = {
