@@ -2,8 +2,6 @@ import type { LinkSigningKey } from './link-key.js';
 import { mintRevealToken } from './token.js';
 
 export interface RevealLinks {
-  /** False without PUBLIC_URL: image keys then get a note saying an admin can set it. */
-  readonly enabled: boolean;
   /**
    * What makes `${PUBLIC_URL}/keys/reveal#<token>` for one image key, for one user (undefined without
    * PUBLIC_URL); resolves once the signing key is read.
@@ -29,7 +27,6 @@ export function createRevealLinks(options: {
   const { publicUrl, signingKey, ttlSeconds } = options;
   const now = options.now ?? Date.now;
   return {
-    enabled: publicUrl !== undefined,
     async minter() {
       if (!publicUrl) return () => undefined;
       const key = await signingKey.get();

@@ -61,8 +61,8 @@ function refusal(
 
 /**
  * POST /keys/reveal: everything is checked at this moment, in this order: the token's signature and
- * expiry; that the user it names may still see keys (user groups asked of Slack now: the link may be
- * older than the cache); that it was not used (on any replica); the retrieval limit; then the key is
+ * expiry; that it was not used (on any replica); that the user it names may still see keys (user
+ * groups asked of Slack now: the link may be older than the cache); the retrieval limit; then the key is
  * fetched from the partner API again (nothing was stored) and served once. A token that is not ours
  * names nobody and is only logged (anyone on the internet can send one); every other outcome names a
  * user and is audited. If the partner fails, the link stays usable and the retrieval is not counted.
@@ -83,38 +83,10 @@ export async function redeemRevealToken(deps: RevealDeps, token: unknown): Promi
     );
   }
   const { claims } = check;
+  // Claimed for the rest of the token's life, before anything is asked of Slack: a second use (a
+  // double click, here or on another replica) is refused at once. The claim carries this request's
+  // token, so only this request can give the link back, as it does whenever it shows no key.
   const usedKey = `reveal-used:${claims.id}`;
-  // A used link is refused before anything is asked of Slack: a double click costs nothing.
-  try {
-    if ((await deps.state.get(usedKey)) !== undefined) {
-      await audit(deps, claims, 'failed:used');
-      return refusal(410, 'used', 'This link was already used', `Each link opens its key once. ${AGAIN}`);
-    }
-  } catch {
-    return stateDown(deps, claims);
-  }
-  const access = await deps.auth.canSeeKeys(claims.userId, { fresh: true });
-  if (!access.allowed && access.reason === 'lookup_failed') {
-    // Slack could not say who is in the allowed groups (a limit, an outage): not a refusal of the person.
-    await audit(deps, claims, 'failed:access_unavailable');
-    return refusal(
-      503,
-      'unavailable',
-      'Your access cannot be checked right now',
-      'Slack did not answer who may see keys. This link still works: press Reveal again in a minute.',
-    );
-  }
-  if (!access.allowed) {
-    await audit(deps, claims, 'denied');
-    return refusal(
-      403,
-      'not_allowed',
-      'You may no longer see keys',
-      'The person this link was made for is not allowed to retrieve keys now. Ask your Order Desk admin.',
-    );
-  }
-  // Claimed for the rest of the token's life: a second use, here or on another replica, is refused.
-  // The claim carries this request's token, so only this request can give the link back.
   const owner = `${process.pid}:${Math.random().toString(36).slice(2)}`;
   const lifeMs = Math.max(1_000, claims.expiresAt * 1000 - deps.now().getTime() + 60_000);
   try {
@@ -126,6 +98,28 @@ export async function redeemRevealToken(deps: RevealDeps, token: unknown): Promi
     return stateDown(deps, claims);
   }
   const giveLinkBack = () => deps.state.release(usedKey, owner).catch(() => undefined);
+  const access = await deps.auth.canSeeKeys(claims.userId, { fresh: true });
+  if (!access.allowed && access.reason === 'lookup_failed') {
+    // Slack could not say who is in the allowed groups (a limit, an outage): not a refusal of the person.
+    await giveLinkBack();
+    await audit(deps, claims, 'failed:access_unavailable');
+    return refusal(
+      503,
+      'unavailable',
+      'Your access cannot be checked right now',
+      'Slack did not answer who may see keys. This link still works: press Reveal again in a minute.',
+    );
+  }
+  if (!access.allowed) {
+    await giveLinkBack();
+    await audit(deps, claims, 'denied');
+    return refusal(
+      403,
+      'not_allowed',
+      'You may no longer see keys',
+      'The person this link was made for is not allowed to retrieve keys now. Ask your Order Desk admin.',
+    );
+  }
   const limit = await deps.keyLimit.take(claims.userId);
   if (!limit.allowed) {
     await giveLinkBack();
