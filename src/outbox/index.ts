@@ -11,8 +11,6 @@ export {
   type OutboxEntry,
   type OutboxKind,
   type OutboxMessage,
-  type OutboxRow,
-  type OutboxStatus,
   type OutboxStore,
   type PendingPost,
 } from './store.js';

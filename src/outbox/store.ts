@@ -42,16 +42,12 @@ export interface OutboxEntry {
   body: OutboxMessage;
 }
 
+/** A post as its row stands: pending until sent or dropped. */
 export interface PendingPost extends OutboxEntry {
   id: number;
   attempts: number;
   createdAt: Date;
-}
-
-export type OutboxStatus = 'pending' | 'sent' | 'dropped';
-
-export interface OutboxRow extends PendingPost {
-  status: OutboxStatus;
+  status: 'pending' | 'sent' | 'dropped';
   nextAttemptAt: Date;
 }
 
@@ -59,7 +55,7 @@ export interface OutboxStore {
   /** Adds posts, due at once; one already decided (same key) is left as it is. Returns how many were new. */
   enqueue(entries: readonly OutboxEntry[], at: Date): Promise<number>;
   /** The post with this key, whatever its status; undefined when it was never enqueued (or pruned). */
-  find(dedupeKey: string): Promise<OutboxRow | undefined>;
+  find(dedupeKey: string): Promise<PendingPost | undefined>;
   /**
    * Channels (or users) with a post due now, the longest waiting first: a flood for one channel does
    * not hold back the others. `kind`: only those with a post of that kind due.
@@ -125,7 +121,7 @@ export async function insertOutboxRows(
 
 type Row = Selectable<OutboxTable>;
 
-function toPost(row: Row): OutboxRow {
+function toPost(row: Row): PendingPost {
   return {
     id: Number(row.id),
     dedupeKey: row.dedupe_key,
@@ -136,7 +132,7 @@ function toPost(row: Row): OutboxRow {
     body: JSON.parse(row.body ?? '{"text":""}') as OutboxMessage,
     attempts: row.attempts,
     createdAt: new Date(row.created_at),
-    status: row.status as OutboxStatus,
+    status: row.status as PendingPost['status'],
     nextAttemptAt: new Date(row.next_attempt_at),
   };
 }
