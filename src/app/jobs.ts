@@ -1,29 +1,19 @@
 import type { WebClient } from '@slack/web-api';
-import { type BalanceWatch, createBalanceWatch } from '../finance/balance-watch.js';
-import { createDailyDigest, type DailyDigest } from '../finance/daily-digest.js';
-import { createNotifier, type Notifier } from '../notifications/notifier.js';
-import type { OrderSync } from '../orders/order-sync.js';
-import { createRetentionJob, type RetentionJob } from '../services/retention.js';
+import { createBalanceWatch } from '../finance/balance-watch.js';
+import { createDailyDigest } from '../finance/daily-digest.js';
+import { createNotifier } from '../notifications/notifier.js';
+import { createRetentionJob } from '../services/retention.js';
 import type { BuildOptions, Services } from './services.js';
 import type { BotIdentity } from './slack-client.js';
 
-// The background jobs (src/jobs/periodic.ts gives them one shape), built on the services. The order
-// sync is a service too (the copy's freshness is read everywhere), so it comes built.
+// The background jobs (src/jobs/periodic.ts gives them one shape), built on the services: retention
+// (one replica an hour), the order events job, the balance watch (BALANCE_WATCH_SECONDS) and the
+// daily digest (checked every minute, posted once a day). The order sync (ORDER_SYNC_SECONDS) is a
+// service too (the copy's freshness is read everywhere), so it comes built.
 
-export interface Jobs {
-  /** The finance balance watch: one round per BALANCE_WATCH_SECONDS. */
-  balanceWatch: BalanceWatch;
-  /** The daily digest in DIGEST_CHANNEL_ID: checked every minute, posted once a day. */
-  dailyDigest: DailyDigest;
-  /** Deletes what is past its retention, one replica an hour. */
-  retention: RetentionJob;
-  /** Follows the partner's order history into the copy (ORDER_SYNC_SECONDS). */
-  orderSync: OrderSync;
-  /** Order events in Slack: watches and channel subscriptions; delivers the outbox. */
-  notifier: Notifier;
-}
+export type Jobs = ReturnType<typeof buildJobs>;
 
-export function buildJobs(options: BuildOptions, services: Services): Jobs {
+export function buildJobs(options: BuildOptions, services: Services) {
   const { env, logger } = options;
   const { deps, state, slack, identity } = services;
   const {
