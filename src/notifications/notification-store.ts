@@ -115,21 +115,18 @@ export function createNotificationStore(db: OrderDeskDb): NotificationStore {
           ended_at: null,
           end_reason: null,
         };
-        const inserted = await kysely
+        // An ended watch is started again; a running one (a click at the same instant) stays as it is.
+        const started = await kysely
           .insertInto('order_watches')
           .values(values)
-          .onConflict((conflict) => conflict.columns(['user_id', 'order_id']).doNothing())
+          .onConflict((conflict) =>
+            conflict
+              .columns(['user_id', 'order_id'])
+              .doUpdateSet(values)
+              .where('order_watches.ended_at', 'is not', null),
+          )
           .executeTakeFirst();
-        if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0) return 'created';
-        // An ended watch is started again; a running one stays as it is.
-        const restarted = await kysely
-          .updateTable('order_watches')
-          .set(values)
-          .where('user_id', '=', userId)
-          .where('order_id', '=', orderId)
-          .where('ended_at', 'is not', null)
-          .executeTakeFirst();
-        return Number(restarted.numUpdatedRows) > 0 ? 'created' : 'exists';
+        return Number(started.numInsertedOrUpdatedRows ?? 0) > 0 ? 'created' : 'exists';
       });
     },
     endWatch(userId, orderId, at, reason) {

@@ -187,6 +187,11 @@ describe('Notify me', () => {
     );
     await h.desk.notifier.runOnce();
     expect(dmsAbout(USERS.finance, order.id)).toHaveLength(0);
+    // A stopped watch may be started again (the same row, restarted).
+    const other = await pendingOrder();
+    await notifyMe(USERS.finance, other.id);
+    await h.desk.deps.notifications.endWatch(USERS.finance, other.id, time.now(), 'stopped');
+    expect(await notifyMe(USERS.finance, other.id)).toContain("I'll send you a direct message when order");
   });
 
   it('after 30 days the watch ends by itself, and the direct message says so', async () => {

@@ -138,5 +138,8 @@ describe.skipIf(postgresTests.skip || redisTests.skip)('order events on three re
     expect(await store.watch(USERS.member, 'CAPPED0001', time.now(), until, 1)).toBe('created');
     expect(await store.watch(USERS.member, 'CAPPED0002', time.now(), until, 1)).toBe('full');
     expect(await store.watch(USERS.member, 'CAPPED0001', time.now(), until, 1)).toBe('exists');
+    // An ended watch starts again.
+    await store.endWatch(USERS.member, 'CAPPED0001', time.now(), 'stopped');
+    expect(await store.watch(USERS.member, 'CAPPED0001', time.now(), until, 1)).toBe('created');
   }, 150_000);
 });
