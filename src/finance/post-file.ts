@@ -19,21 +19,19 @@ export class UploadRequestError extends Error {
 // Read from disk 4 MiB at a time: with the default 64 kB, a 12 MB export took four times as long to send.
 const READ_CHUNK = 4 << 20;
 
-export interface PostOptions {
-  /** The body's exact length: sent as Content-Length. */
-  bytes: number;
-  contentType: string;
-  /** The connection silent this long: given up on. */
-  timeoutMs: number;
-}
-
 /**
- * POSTs a file's bytes to a URL (Slack's upload URL), streamed from disk: memory stays flat whatever
- * the file. Resolves with the answer, or rejects with an UploadRequestError when there is none
- * (refused, reset, silent past the timeout). node:http rather than fetch: fetch sends a Node stream
- * through a web stream, which took 50 ms more for a 12 MB export. The URL is Slack's; it is never logged.
+ * POSTs a CSV file's `bytes` (sent as Content-Length) to a URL (Slack's upload URL), streamed from
+ * disk: memory stays flat whatever the file. Resolves with the answer, or rejects with an
+ * UploadRequestError when there is none (refused, reset, silent for `timeoutMs`). node:http rather
+ * than fetch: fetch sends a Node stream through a web stream, which took 50 ms more for a 12 MB
+ * export. The URL is Slack's; it is never logged.
  */
-export function postFile(url: string, path: string, options: PostOptions): Promise<PostFileAnswer> {
+export function postFile(
+  url: string,
+  path: string,
+  bytes: number,
+  timeoutMs: number,
+): Promise<PostFileAnswer> {
   const target = new URL(url);
   const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise<PostFileAnswer>((resolve, reject) => {
@@ -47,8 +45,8 @@ export function postFile(url: string, path: string, options: PostOptions): Promi
       target,
       {
         method: 'POST',
-        headers: { 'content-type': options.contentType, 'content-length': String(options.bytes) },
-        timeout: options.timeoutMs,
+        headers: { 'content-type': 'text/csv', 'content-length': String(bytes) },
+        timeout: timeoutMs,
       },
       (res: IncomingMessage) => {
         // The answer's body is read to its end, so the connection can be reused.
@@ -61,7 +59,7 @@ export function postFile(url: string, path: string, options: PostOptions): Promi
       },
     );
     request.on('timeout', () =>
-      request.destroy(new UploadRequestError(`upload timed out after ${options.timeoutMs} ms`)),
+      request.destroy(new UploadRequestError(`upload timed out after ${timeoutMs} ms`)),
     );
     request.on('close', () => fail(new UploadRequestError('upload stopped before an answer')));
     request.on('error', fail);

@@ -6,7 +6,7 @@ import { postFile } from './post-file.js';
 // delivery while Slack limits or fails.
 
 // The upload's connection silent this long: given up on, and tried again (the delivery's retry).
-export const UPLOAD_IDLE_TIMEOUT_MS = 60_000;
+const UPLOAD_IDLE_TIMEOUT_MS = 60_000;
 
 /** The upload POST failed with an HTTP status: read by the delivery's retry advice like a Web API error. */
 class UploadHttpError extends Error {
@@ -38,11 +38,7 @@ export async function uploadFile(
   const { upload_url: uploadUrl, file_id: fileId } = target;
   if (!uploadUrl || !fileId) throw new Error('files.getUploadURLExternal returned no URL');
   await delivery.call('export_file', async () => {
-    const answer = await postFile(uploadUrl, path, {
-      bytes,
-      contentType: 'text/csv',
-      timeoutMs: UPLOAD_IDLE_TIMEOUT_MS,
-    });
+    const answer = await postFile(uploadUrl, path, bytes, UPLOAD_IDLE_TIMEOUT_MS);
     if (answer.status < 200 || answer.status >= 300) {
       // No Retry-After header is no wait given (not zero seconds): the delivery then waits its own.
       const retryAfter = answer.retryAfter === undefined ? Number.NaN : Number(answer.retryAfter);
@@ -52,17 +48,7 @@ export async function uploadFile(
       );
     }
   });
-  await shareUpload(client, delivery, fileId, filename, channel);
-}
-
-/** Completes an upload into the DM, where it shows as a message with the file. */
-async function shareUpload(
-  client: WebClient,
-  delivery: SlackDelivery,
-  fileId: string,
-  filename: string,
-  channel: string,
-) {
+  // Completed into the DM, where it shows as a message with the file.
   await delivery.call('export_file', () =>
     client.files.completeUploadExternal({ files: [{ id: fileId, title: filename }], channel_id: channel }),
   );

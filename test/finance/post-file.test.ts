@@ -32,8 +32,7 @@ describe("the export's upload POST (node:http, streamed from disk)", () => {
     await new Promise((resolve) => server.close(resolve));
     rmSync(dir, { recursive: true, force: true });
   });
-  const post = (timeoutMs = 5_000) =>
-    postFile(url, path, { bytes: content.length, contentType: 'text/csv', timeoutMs });
+  const post = (timeoutMs = 5_000) => postFile(url, path, content.length, timeoutMs);
 
   it('sends every byte with its length and type, and answers with the status', async () => {
     let received: { body: Buffer; length?: string; type?: string } | undefined;
