@@ -55,7 +55,7 @@ export async function slackbotRoute(
       name: body.tool as string,
       arguments: args as Record<string, unknown>,
     });
-    return { status: 200, body: slackbotAnswer(result) };
+    return { status: 200, body: slackbotAnswer(result, slack.refusesDataBlocks('messages')) };
   } catch (error) {
     // The app's HTTP or JSON-RPC error as the SDK reports it: a status and the app's own words.
     return { status: 502, body: { error: `Order Desk did not answer: ${(error as Error).message}` } };

@@ -6,8 +6,26 @@
 // composition objects. Lengths are JavaScript's (UTF-16 code units), as src/text/cut.ts counts them:
 // never fewer than the characters Slack counts. Errors read as Slack's do: "must be less than 3001
 // characters [json-pointer:/blocks/0/text/text]".
+//
+// The data table and chart blocks have their own file (data-blocks.ts), called from here.
+
+import {
+  chartCountErrors,
+  DATA_BLOCK_TYPES,
+  dataTableErrors,
+  dataVisualizationErrors,
+} from './data-blocks.js';
 
 export type Surface = 'message' | 'home' | 'modal';
+
+/**
+ * `refuseDataBlocks`: answer for a workspace without the data table and chart blocks (or a surface
+ * that does not take them): each such block is refused by its type, as Slack refuses a type it
+ * does not know, e.g. "unsupported type: data_table [json-pointer:/blocks/2]".
+ */
+export interface CheckOptions {
+  refuseDataBlocks?: boolean | undefined;
+}
 
 export const BLOCK_KIT_LIMITS = {
   blocks: { message: 50, home: 100, modal: 100 },
@@ -62,6 +80,7 @@ const BLOCK_TYPES = new Set([
   'file',
   'video',
   'markdown',
+  ...DATA_BLOCK_TYPES,
 ]);
 
 const SELECTS = new Set([
@@ -84,6 +103,8 @@ function isRecord(value: unknown): value is Json {
 /** Collects Slack-worded errors, each with the JSON pointer of what broke the rule. */
 class Checker {
   readonly errors: string[] = [];
+
+  constructor(private readonly options: CheckOptions = {}) {}
 
   fail(path: string, message: string): void {
     this.errors.push(`${message} [json-pointer:${path}]`);
@@ -136,6 +157,8 @@ class Checker {
   blocks(blocks: unknown, path: string, surface: Surface): void {
     if (!this.count(blocks, path, L.blocks[surface])) return;
     for (const [index, block] of blocks.entries()) this.block(block, `${path}/${index}`);
+    if (surface === 'message' && !this.options.refuseDataBlocks)
+      chartCountErrors(blocks, path, (at, message) => this.fail(at, message));
   }
 
   block(block: unknown, path: string): void {
@@ -149,7 +172,14 @@ class Checker {
       return;
     }
     this.string(block.block_id, `${path}/block_id`, L.blockId);
+    const fail = (at: string, message: string) => this.fail(at, message);
     switch (type) {
+      case 'data_table':
+      case 'data_visualization':
+        if (this.options.refuseDataBlocks) this.fail(path, `unsupported type: ${type}`);
+        else if (type === 'data_table') dataTableErrors(block, path, fail);
+        else dataVisualizationErrors(block, path, fail);
+        return;
       case 'section':
         if (block.text === undefined && block.fields === undefined)
           this.fail(path, 'must provide either text or fields');
@@ -272,15 +302,20 @@ class Checker {
 }
 
 /** What Slack would refuse in a message's blocks (chat.*, a response_url, an unfurl); empty: none. */
-export function blocksErrors(blocks: unknown, surface: Surface = 'message', path = '/blocks'): string[] {
-  const checker = new Checker();
+export function blocksErrors(
+  blocks: unknown,
+  surface: Surface = 'message',
+  path = '/blocks',
+  options: CheckOptions = {},
+): string[] {
+  const checker = new Checker(options);
   checker.blocks(blocks, path, surface);
   return checker.errors;
 }
 
 /** What Slack would refuse in a view: a Home tab (views.publish) or a modal (views.open, push, update). */
-export function viewErrors(view: unknown, path = '/view'): string[] {
-  const checker = new Checker();
+export function viewErrors(view: unknown, path = '/view', options: CheckOptions = {}): string[] {
+  const checker = new Checker(options);
   if (!isRecord(view)) {
     checker.fail(path, 'must be an object');
     return checker.errors;
@@ -303,6 +338,7 @@ export function viewErrors(view: unknown, path = '/view'): string[] {
 export function messageRefusal(
   text: unknown,
   blocks: unknown,
+  options: CheckOptions = {},
 ): { error: 'msg_too_long' | 'invalid_blocks'; errors: string[] } | undefined {
   if (typeof text === 'string' && text.length > L.messageText)
     return {
@@ -310,7 +346,7 @@ export function messageRefusal(
       errors: [`must be less than ${L.messageText + 1} characters [json-pointer:/text]`],
     };
   if (blocks === undefined) return undefined;
-  const errors = blocksErrors(blocks);
+  const errors = blocksErrors(blocks, 'message', '/blocks', options);
   return errors.length > 0 ? { error: 'invalid_blocks', errors } : undefined;
 }
 

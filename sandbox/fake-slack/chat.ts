@@ -15,7 +15,7 @@ export const chatMethods: WebApiFamily = {
     const known = slack.channels.find((candidate) => candidate.id === channel);
     if (known?.isArchived) return { ok: false, error: 'is_archived' };
     if (known?.botIsMember === false) return { ok: false, error: 'not_in_channel' };
-    const refused = refusal(args);
+    const refused = refusal(args, slack);
     if (refused) return refused;
     // Work Object entities (work-objects.ts), checked against their schema and kept on the message.
     const read = readMessageEntities(args.metadata, 'chat.postMessage');
@@ -33,7 +33,7 @@ export const chatMethods: WebApiFamily = {
   },
 
   'chat.postEphemeral': (args, slack) => {
-    const refused = refusal(args);
+    const refused = refusal(args, slack);
     if (refused) return refused;
     const message = slack.addMessage({
       channel: String(args.channel ?? ''),
@@ -52,7 +52,7 @@ export const chatMethods: WebApiFamily = {
       (m) => m.channel === String(args.channel ?? '') && m.ts === String(args.ts ?? ''),
     );
     if (!message) return { ok: false, error: 'message_not_found' };
-    const refused = refusal(args);
+    const refused = refusal(args, slack);
     if (refused) return refused;
     message.text = String(args.text ?? message.text);
     // Blocks left out keep the message's blocks, as in Slack.
@@ -75,7 +75,12 @@ export const chatMethods: WebApiFamily = {
     const errors = Object.entries(unfurls).flatMap(([url, unfurl]) =>
       (unfurl as { blocks?: unknown }).blocks === undefined
         ? []
-        : blocksErrors((unfurl as { blocks?: unknown }).blocks, 'message', `/unfurls/${url}/blocks`),
+        : blocksErrors(
+            (unfurl as { blocks?: unknown }).blocks,
+            'message',
+            `/unfurls/${url}/blocks`,
+            slack.refusesDataBlocks('messages'),
+          ),
     );
     if (errors.length > 0) return refusedAnswer('invalid_blocks', errors);
     const target = unfurlTarget(args, slack);
@@ -92,11 +97,11 @@ export const chatMethods: WebApiFamily = {
 };
 
 /** A message Slack would refuse: text over 40,000 characters, or blocks over a Block Kit limit. */
-function refusal(args: Record<string, unknown>) {
+function refusal(args: Record<string, unknown>, slack: SlackState) {
   const blocks = args.blocks === undefined ? undefined : parseJsonArg(args.blocks);
   if (args.blocks !== undefined && !Array.isArray(blocks))
     return { ok: false, error: 'invalid_blocks_format' };
-  const refused = messageRefusal(args.text, blocks);
+  const refused = messageRefusal(args.text, blocks, slack.refusesDataBlocks('messages'));
   return refused ? refusedAnswer(refused.error, refused.errors) : undefined;
 }
 

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { viewErrors } from './block-kit.js';
 import { findButton } from './buttons.js';
+import type { DataBlockSurface } from './data-blocks.js';
 import { type FunctionExecution, functionExecutedEvent } from './functions.js';
 import { sharedLinks } from './links.js';
-import { directChannelOf, type FakeMessage } from './model.js';
+import { BOT, directChannelOf, type FakeMessage } from './model.js';
 import {
   appHomeOpenedEvent,
   type ChannelRef,
@@ -160,6 +161,26 @@ export class SlackClientDriver {
   private readonly sentEvents = new Map<string, string>();
 
   constructor(private readonly slack: SlackState) {}
+
+  /**
+   * Slack without tables and charts: from now on, the workspace `teamId` (default: the app's) refuses
+   * `data_table` and `data_visualization` blocks on `surface` ('messages': chat.*, response_urls and
+   * unfurls; 'views': views.* and response_action views), as a workspace without them would:
+   * `invalid_blocks` (`invalid_arguments` for a view) with "unsupported type: data_table
+   * [json-pointer:/blocks/2]". `refused: false` takes them again.
+   */
+  setDataBlocksRefused(surface: DataBlockSurface, refused: boolean, teamId: string = BOT.teamId): void {
+    const surfaces = this.slack.dataBlocksRefused.get(teamId) ?? new Set<DataBlockSurface>();
+    if (refused) surfaces.add(surface);
+    else surfaces.delete(surface);
+    this.slack.dataBlocksRefused.set(teamId, surfaces);
+    this.slack.emit('change');
+  }
+
+  /** The surfaces on which the workspace `teamId` (default: the app's) refuses tables and charts. */
+  dataBlocksRefusedOn(teamId: string = BOT.teamId): DataBlockSurface[] {
+    return [...(this.slack.dataBlocksRefused.get(teamId) ?? [])].sort();
+  }
 
   /** Also shows the command in the channel to its author, as Slack does. */
   async runCommand(input: CommandInput): Promise<SendResult> {
@@ -514,7 +535,10 @@ export class SlackClientDriver {
     const view = body?.view;
     // A view Slack would refuse (over a Block Kit limit) changes nothing, as a missing one.
     const isView =
-      typeof view === 'object' && view !== null && !Array.isArray(view) && viewErrors(view).length === 0;
+      typeof view === 'object' &&
+      view !== null &&
+      !Array.isArray(view) &&
+      viewErrors(view, '/view', this.slack.refusesDataBlocks('views')).length === 0;
     switch (body?.response_action) {
       case undefined:
         this.slack.modals.set(user, open.slice(0, -1));

@@ -48,7 +48,7 @@ export function answerResponseUrl(
   if (target.posts >= limit) return finish(404, 'used_url');
   if (Object.keys(body).length === 0) return finish(400, 'invalid_payload');
   // Over a Block Kit limit: refused, as Slack does, and the post is not counted.
-  const refused = messageRefusal(body.text, body.blocks);
+  const refused = messageRefusal(body.text, body.blocks, slack.refusesDataBlocks('messages'));
   if (refused) return finish(400, refused.error);
   target.posts++;
   const original = target.originalMessageId ? slack.findMessage(target.originalMessageId) : undefined;

@@ -4,6 +4,7 @@ import { assistantMethods } from './assistant.js';
 import { APP_LEVEL_METHODS, authMethods } from './auth.js';
 import { chatMethods } from './chat.js';
 import { conversationsMethods } from './conversations.js';
+import type { DataBlockSurface } from './data-blocks.js';
 import {
   type BlockActionInput,
   type ClickInput,
@@ -46,6 +47,7 @@ import type { FakePanel } from './work-objects.js';
 // driver (driver.ts) is what a person in Slack does.
 
 export { type FoundButton, findButton } from './buttons.js';
+export type { DataBlockSurface } from './data-blocks.js';
 export type {
   EntityActionInput,
   EntityDetailsInput,
@@ -140,6 +142,16 @@ export class FakeSlack extends SlackState {
   }
 
   // ---- The client side: what a person in Slack does (driver.ts) -----------------------------------
+
+  /** Slack without tables and charts on `surface`, for the workspace `teamId` (driver.ts). */
+  setDataBlocksRefused(surface: DataBlockSurface, refused: boolean, teamId?: string): void {
+    this.driver.setDataBlocksRefused(surface, refused, teamId);
+  }
+
+  /** The surfaces on which the workspace `teamId` (default: the app's) refuses tables and charts. */
+  dataBlocksRefusedOn(teamId?: string): DataBlockSurface[] {
+    return this.driver.dataBlocksRefusedOn(teamId);
+  }
 
   /** Sends a slash command as Slack would, with a fresh response_url; resolves at the app's ack. */
   runCommand(input: CommandInput): Promise<SendResult> {

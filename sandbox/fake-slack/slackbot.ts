@@ -1,6 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { blocksErrors } from './block-kit.js';
+import { blocksErrors, type CheckOptions } from './block-kit.js';
 import { BOT, type FakeUser } from './model.js';
 import { signedHeaders } from './signing.js';
 
@@ -85,12 +85,15 @@ export interface SlackbotAnswer {
 }
 
 /** Reads a tools/call result as Slackbot does; its Block Kit is checked as any message's. */
-export function slackbotAnswer(result: {
-  content?: unknown;
-  structuredContent?: unknown;
-  isError?: unknown;
-  _meta?: unknown;
-}): SlackbotAnswer {
+export function slackbotAnswer(
+  result: {
+    content?: unknown;
+    structuredContent?: unknown;
+    isError?: unknown;
+    _meta?: unknown;
+  },
+  options: CheckOptions = {},
+): SlackbotAnswer {
   const parts = Array.isArray(result.content)
     ? (result.content as Array<{ type?: unknown; text?: unknown }>)
     : [];
@@ -99,7 +102,8 @@ export function slackbotAnswer(result: {
     .map((part) => part.text as string)
     .join('\n');
   const blocks = (result._meta as { slack?: { blocks?: unknown } } | undefined)?.slack?.blocks;
-  const blockErrors = blocks === undefined ? [] : blocksErrors(blocks, 'message', '/_meta/slack/blocks');
+  const blockErrors =
+    blocks === undefined ? [] : blocksErrors(blocks, 'message', '/_meta/slack/blocks', options);
   return {
     text,
     isError: result.isError === true,

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
+import type { DataBlockSurface } from './data-blocks.js';
 import { FakeFiles } from './files.js';
 import {
   FakeFunctions,
@@ -17,6 +18,7 @@ import type {
   ResponseTarget,
   SharedLink,
 } from './model.js';
+import { BOT } from './model.js';
 import { waitForEvent } from './wait.js';
 import { FakeWorkObjects, type RecordedEntity } from './work-objects.js';
 
@@ -82,6 +84,11 @@ export class SlackState extends EventEmitter {
     string,
     { user: string; links: SharedLink[]; unfurls?: Record<string, unknown>; entities?: RecordedEntity[] }
   >();
+  /**
+   * Workspaces (team IDs) whose Slack refuses the data table and chart blocks, and where: as a
+   * workspace without them yet would (set through the driver's setDataBlocksRefused).
+   */
+  readonly dataBlocksRefused = new Map<string, Set<DataBlockSurface>>();
   appUrl: string | undefined;
   /** Where apps.connections.open sends a Socket Mode client (a test's WebSocket server). */
   socketModeUrl: string | undefined;
@@ -120,6 +127,11 @@ export class SlackState extends EventEmitter {
     return this.messages.filter(
       (m) => m.channel === channel && !m.deleted && (m.visibleTo === undefined || m.visibleTo === user),
     );
+  }
+
+  /** Whether the app's workspace (the only one that calls) refuses tables and charts on `surface`. */
+  refusesDataBlocks(surface: DataBlockSurface): { refuseDataBlocks: boolean } {
+    return { refuseDataBlocks: this.dataBlocksRefused.get(BOT.teamId)?.has(surface) ?? false };
   }
 
   findMessage(id: string): FakeMessage | undefined {

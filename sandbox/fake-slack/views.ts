@@ -11,7 +11,7 @@ export const viewsMethods: WebApiFamily = {
     const view = parseJsonArg(args.view);
     if (!userId || !view) return { ok: false, error: 'invalid_arguments' };
     // A view over a Block Kit limit is refused whole, as Slack does.
-    const errors = viewErrors(view);
+    const errors = viewErrors(view, '/view', slack.refusesDataBlocks('views'));
     if (errors.length > 0) return refusedAnswer('invalid_arguments', errors);
     slack.views.set(userId, view);
     return { ok: true, view: { id: `V${userId}`, ...(view as object) } };
@@ -20,7 +20,7 @@ export const viewsMethods: WebApiFamily = {
   'views.open': (args, slack) => {
     const view = parseJsonArg(args.view) as Record<string, unknown> | undefined;
     if (!view) return { ok: false, error: 'invalid_trigger_id' };
-    const errors = viewErrors(view);
+    const errors = viewErrors(view, '/view', slack.refusesDataBlocks('views'));
     if (errors.length > 0) return refusedAnswer('invalid_arguments', errors);
     // A click in a Work Object's flexpane may open a modal too (its trigger is work-objects.ts').
     const trigger =
