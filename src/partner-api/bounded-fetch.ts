@@ -1,4 +1,4 @@
-import { safeTraceId } from './error-mapping.js';
+import { headerTraceId } from './error-mapping.js';
 
 // ky's `timeout` ends when the response headers arrive, and the body is then read with no limit of
 // time or size: a partner that sends its headers at once and then one byte a second held a request
@@ -40,7 +40,7 @@ export function createBoundedFetch(base: typeof fetch, bounds: AnswerBounds): ty
     let bytesRead = 0;
     try {
       response = await base(input, { ...init, signal });
-      const body = await readBody(response, bounds.maxBytes, signal, (bytes) => {
+      const body = await readBody(response, bounds.maxBytes, (bytes) => {
         bytesRead = bytes;
       });
       return new Response(NULL_BODY_STATUSES.has(response.status) ? null : body, {
@@ -53,17 +53,9 @@ export function createBoundedFetch(base: typeof fetch, bounds: AnswerBounds): ty
       if (deadline.signal.aborted && !outer?.aborted) {
         throw new PartnerAnswerCut(
           'deadline',
-          { status: response?.status, traceId: headerTraceId(response), bytesRead },
+          { status: response?.status, traceId: headerTraceId(response?.headers), bytesRead },
           `The answer was not complete within ${bounds.timeoutMs} ms` +
             (response ? ` (HTTP ${response.status}, ${bytesRead} bytes read)` : ' (no headers yet)'),
-        );
-      }
-      if (error instanceof SizeExceeded) {
-        throw new PartnerAnswerCut(
-          'size',
-          { status: response?.status, traceId: headerTraceId(response), bytesRead: error.bytesRead },
-          `The answer was larger than ${bounds.maxBytes} bytes` +
-            (response ? ` (HTTP ${response.status})` : ''),
         );
       }
       throw error;
@@ -73,64 +65,42 @@ export function createBoundedFetch(base: typeof fetch, bounds: AnswerBounds): ty
   };
 }
 
-class SizeExceeded extends Error {
-  constructor(readonly bytesRead: number) {
-    super('size exceeded');
-  }
-}
-
-/** The body as bytes, read as a stream and stopped (connection closed) at the limit or the signal. */
+/**
+ * The body, read as a stream and stopped (connection closed) at the limit. When the signal given to
+ * fetch aborts (the deadline), fetch errors the body, which ends the read.
+ */
 async function readBody(
   response: Response,
   maxBytes: number,
-  signal: AbortSignal,
   progress: (bytes: number) => void,
-): Promise<Uint8Array<ArrayBuffer>> {
+): Promise<Blob> {
+  const tooLarge = (bytesRead: number) =>
+    new PartnerAnswerCut(
+      'size',
+      { status: response.status, traceId: headerTraceId(response.headers), bytesRead },
+      `The answer was larger than ${maxBytes} bytes (HTTP ${response.status})`,
+    );
   const declared = Number(response.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > maxBytes) {
     void response.body?.cancel().catch(() => undefined);
-    throw new SizeExceeded(0);
+    throw tooLarge(0);
   }
-  if (!response.body) return new Uint8Array(new ArrayBuffer(0));
+  const chunks: Uint8Array<ArrayBuffer>[] = [];
+  if (!response.body) return new Blob(chunks);
   const reader = response.body.getReader();
-  // fetch errors the body when its signal aborts; this makes sure a read never outlives the signal.
-  // The listener goes when the read ends: a signal with a listener is kept alive (with what the
-  // listener holds) while its sources can still abort.
-  let stopReading: (reason: unknown) => void = () => undefined;
-  const aborted = new Promise<never>((_, reject) => {
-    stopReading = reject;
-  });
-  aborted.catch(() => undefined);
-  const onAbort = () => stopReading(signal.reason);
-  if (signal.aborted) onAbort();
-  signal.addEventListener('abort', onAbort, { once: true });
-  const chunks: Uint8Array[] = [];
   let size = 0;
   try {
     for (;;) {
-      const { done, value } = await Promise.race([reader.read(), aborted]);
+      const { done, value } = await reader.read();
       if (done) break;
       size += value.byteLength;
       progress(size);
-      if (size > maxBytes) throw new SizeExceeded(size);
+      if (size > maxBytes) throw tooLarge(size);
       chunks.push(value);
     }
   } catch (error) {
     void reader.cancel().catch(() => undefined);
     throw error;
-  } finally {
-    signal.removeEventListener('abort', onAbort);
   }
-  const body = new Uint8Array(new ArrayBuffer(size));
-  let offset = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return body;
-}
-
-function headerTraceId(response: Response | undefined): string | undefined {
-  const raw = response?.headers.get('x-trace-id') ?? response?.headers.get('x-request-id');
-  return raw ? safeTraceId(raw) : undefined;
+  return new Blob(chunks);
 }

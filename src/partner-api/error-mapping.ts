@@ -235,6 +235,12 @@ export function extractTraceId(body: unknown): string | undefined {
   return typeof found === 'string' ? safeTraceId(found) : undefined;
 }
 
+/** The trace ID an answer's headers carry: all there is when its body is not read. */
+export function headerTraceId(headers: Headers | undefined): string | undefined {
+  const raw = headers?.get('x-trace-id') ?? headers?.get('x-request-id');
+  return raw ? safeTraceId(raw) : undefined;
+}
+
 /** The trace ID is shown to users and posted to the audit channel: only characters that cannot format. */
 export function safeTraceId(raw: string): string {
   return raw.slice(0, 128).replace(/[^\w.:/-]/g, '_');

@@ -4,11 +4,11 @@ import {
   classifyFailure,
   endpointOf,
   extractTraceId,
+  headerTraceId,
   isFailureBody,
   parseRetryAfterSeconds,
   readUpstreamError,
   safeCode,
-  safeTraceId,
   scrubMessage,
 } from './error-mapping.js';
 import { PartnerApiError } from './errors.js';
@@ -86,14 +86,13 @@ export async function toPartnerError(
   if (error instanceof HTTPError) {
     const { response } = error;
     const body = await readErrorBody(response);
-    const headerTrace = response.headers.get('x-trace-id') ?? response.headers.get('x-request-id');
     // ky's error holds the Request, and the Request holds the API key: only plain values go on.
     return upstreamError({
       status: response.status,
       body,
       operation,
       secrets,
-      traceId: extractTraceId(body) ?? (headerTrace ? safeTraceId(headerTrace) : undefined),
+      traceId: extractTraceId(body) ?? headerTraceId(response.headers),
       headers: response.headers,
     });
   }
