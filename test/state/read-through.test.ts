@@ -2,12 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type CacheResult,
   createMemoryState,
-  createRedisState,
   peekFailure,
   readThrough,
   type SharedState,
   SourceFailedError,
 } from '../../src/state/index.js';
+import { createRedisState } from '../../src/state/redis-state.js';
 import { capturedLogger } from '../helpers/captured-logger.js';
 import { type RedisServer, redisTests, startRedisServer } from '../helpers/redis-server.js';
 
