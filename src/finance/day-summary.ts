@@ -1,6 +1,6 @@
 import type { OrderSummary } from '../partner-api/index.js';
 import { statusLabel } from '../partner-api/statuses.js';
-import { type AmountMeaning, orderAmount } from './spend.js';
+import { type AmountMeaning, orderAmount, roundToCents } from './spend.js';
 
 /** One calendar day's orders, as the daily digest reports them. */
 export interface DaySummary {
@@ -17,10 +17,6 @@ export interface DaySummary {
 }
 
 const REFUND_LABELS = new Set(['Refunded', 'Partially refunded']);
-
-function round(value: number): number {
-  return Math.round(value * 100) / 100;
-}
 
 /** Counts, spend, refunds and failures of a day's orders (grouped by readable label: CANCELED and CANCELLED are one). */
 export function summariseDay(orders: Iterable<OrderSummary>, meaning: AmountMeaning): DaySummary {
@@ -50,10 +46,10 @@ export function summariseDay(orders: Iterable<OrderSummary>, meaning: AmountMean
     byStatus: [...counts]
       .map(([label, count]) => ({ label, count }))
       .sort((a, b) => b.count - a.count || a.label.localeCompare(b.label)),
-    spend: round(spend),
+    spend: roundToCents(spend),
     completed,
     refunds: refunds.sort(newestFirst),
-    refundedAmount: round(refundedAmount),
+    refundedAmount: roundToCents(refundedAmount),
     failures: failures.sort(newestFirst),
   };
 }

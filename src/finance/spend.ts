@@ -1,4 +1,5 @@
 import type { OrderSummary } from '../partner-api/index.js';
+import { previousDay } from './calendar.js';
 
 // Spend and runway from the order history. Only completed orders count: they are what was debited.
 // Days are calendar days in REPORT_TIMEZONE.
@@ -40,14 +41,8 @@ export function dayKey(date: Date, timeZone: string): string {
 
 /** The last 30 calendar days in `timeZone`, oldest first, ending today. */
 export function lastDays(now: Date, timeZone: string): string[] {
-  const days: string[] = [];
-  // Stepping back 24 h at a time can skip or repeat a day across a DST change; noon-to-noon steps in
-  // UTC always land on each calendar day once for any offset within ±12 h.
-  let cursor = new Date(`${dayKey(now, timeZone)}T12:00:00Z`);
-  for (let i = 0; i < DAYS; i++) {
-    days.unshift(cursor.toISOString().slice(0, 10));
-    cursor = new Date(cursor.getTime() - 86_400_000);
-  }
+  const days = [dayKey(now, timeZone)];
+  while (days.length < DAYS) days.unshift(previousDay(days[0] as string));
   return days;
 }
 
@@ -76,21 +71,21 @@ export function computeSpend(
     daily[slot] = (daily[slot] ?? 0) + orderAmount(order, meaning);
     counted++;
   }
-  const sum = (values: number[]) => round(values.reduce((total, value) => total + value, 0));
+  const sum = (values: number[]) => roundToCents(values.reduce((total, value) => total + value, 0));
   const last7Days = sum(daily.slice(-7));
   return {
-    today: round(daily.at(-1) ?? 0),
+    today: roundToCents(daily.at(-1) ?? 0),
     last7Days,
     last30Days: sum(daily),
-    averagePerDay: round(last7Days / 7),
-    daily: daily.map(round),
+    averagePerDay: roundToCents(last7Days / 7),
+    daily: daily.map(roundToCents),
     ordersCounted: counted,
     computedAt: now.toISOString(),
     timeZone,
   };
 }
 
-function round(value: number): number {
+export function roundToCents(value: number): number {
   return Math.round(value * 100) / 100;
 }
 
