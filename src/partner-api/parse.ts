@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { PartnerApiError } from './errors.js';
 import { EnvelopeSchema } from './schemas.js';
-import type { JsonResult } from './transport.js';
+import type { JsonResult } from './to-partner-error.js';
 
 /**
  * Checks the envelope, then the payload. A mismatch is invalid_response: the request worked, the

@@ -17,8 +17,6 @@ import { PartnerApiError } from './errors.js';
 // failure) into the one PartnerApiError the app sees. Nothing here keeps the request, a header or a
 // raw body: ky's error holds the Request, and the Request holds the API key.
 
-const MAX_ERROR_BODY = 64 * 1024;
-
 const TOO_LARGE_MESSAGE =
   'The partner API sent an answer too large to read, so Order Desk stopped reading it. Try again; if it happens again, ask your Order Desk admin, with the reference below.';
 
@@ -112,11 +110,10 @@ export async function toPartnerError(
   return new PartnerApiError({ kind: 'unavailable', operation, cause: new Error(networkCode) });
 }
 
+/** The error body's JSON, when it is JSON; already bounded in time and size by the bounded fetch. */
 async function readErrorBody(response: Response): Promise<unknown> {
   try {
-    const text = await response.text();
-    const bounded = text.length > MAX_ERROR_BODY ? text.slice(0, MAX_ERROR_BODY) : text;
-    return JSON.parse(bounded);
+    return JSON.parse(await response.text());
   } catch {
     return undefined;
   }

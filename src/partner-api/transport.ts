@@ -7,8 +7,6 @@ import { PartnerApiError } from './errors.js';
 import type { PartnerGate } from './gate.js';
 import { type JsonResult, parseSuccessBody, toPartnerError } from './to-partner-error.js';
 
-export type { JsonResult };
-
 export interface RetryPolicy {
   /** Retries after the first attempt (GET only). */
   limit: number;
