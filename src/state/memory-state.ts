@@ -8,6 +8,15 @@ interface Entry {
 
 const SWEEP_EVERY_MS = 60_000;
 
+/** A limit counted in this process: the memory backend's, and Redis's stand-in while it is down. */
+export function memoryLimiter(options: LimiterOptions): RateLimiterMemory {
+  return new RateLimiterMemory({
+    keyPrefix: `rl:${options.name}`,
+    points: options.points,
+    duration: options.durationSeconds,
+  });
+}
+
 /**
  * The default backend: one process, nothing to install. Values are stored as JSON text so that they
  * behave exactly as they do through Redis (no shared object references, dates come back as text).
@@ -54,13 +63,7 @@ export function createMemoryState(now: () => number = Date.now): SharedState {
       entry.expiresAt = now() + ttlMs;
       return true;
     },
-    limiter(options: LimiterOptions) {
-      return new RateLimiterMemory({
-        keyPrefix: `rl:${options.name}`,
-        points: options.points,
-        duration: options.durationSeconds,
-      });
-    },
+    limiter: memoryLimiter,
     isUp: () => true,
     async close() {
       clearInterval(sweep);

@@ -1,8 +1,9 @@
-import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
+import { RateLimiterRedis } from 'rate-limiter-flexible';
 import { createClient } from 'redis';
 import { TIMED_OUT, within } from '../deadline.js';
 import type { AppLogger } from '../logger.js';
 import { describeUrl } from '../text/describe-url.js';
+import { memoryLimiter } from './memory-state.js';
 import {
   type LimiterOptions,
   RedisStartupError,
@@ -23,8 +24,8 @@ export interface RedisStateOptions {
 // The client's own command timeout covers only a command not yet sent: one sent to a Redis that
 // accepted it and went quiet waits for ever. These bound the wait for the answer.
 const DEFAULT_COMMAND_TIMEOUT_MS = 1_000;
-const RECONNECT_FIRST_MS = 100;
-const RECONNECT_MAX_MS = 2_000;
+/** From 100 ms up to 2 s between attempts to connect again: no storm, and back within 2 s of Redis. */
+const reconnectDelay = (attempt: number) => Math.min(100 * 2 ** Math.min(attempt, 5), 2_000);
 
 class RedisStalledError extends Error {
   override readonly name = 'RedisStalledError';
@@ -94,10 +95,9 @@ export async function createRedisState(options: RedisStateOptions): Promise<Shar
     disableOfflineQueue: true,
     socket: {
       connectTimeout: connectTimeoutMs,
-      // At start-up one failed attempt is final (the process must say so and exit); later, retry for
-      // ever, from 100 ms up to 2 s between attempts: no storm, and back within 2 s of Redis.
+      // At start-up one failed attempt is final (the process must say so and exit); later, retry for ever.
       reconnectStrategy: (retries, cause) =>
-        started ? Math.min(100 * 2 ** Math.min(retries, 5), 2_000) : new RedisStartupError(cause.message),
+        started ? reconnectDelay(retries) : new RedisStartupError(cause.message),
     },
   });
 
@@ -147,8 +147,7 @@ export async function createRedisState(options: RedisStateOptions): Promise<Shar
         } catch (error) {
           markDown((error as Error).message);
           client.destroy();
-          const delay = Math.min(RECONNECT_FIRST_MS * 2 ** Math.min(attempt, 5), RECONNECT_MAX_MS);
-          await new Promise((resolve) => setTimeout(resolve, delay).unref());
+          await new Promise((resolve) => setTimeout(resolve, reconnectDelay(attempt)).unref());
         }
       }
     } finally {
@@ -222,15 +221,7 @@ export async function createRedisState(options: RedisStateOptions): Promise<Shar
         keyPrefix: `${prefix}rl:${limit.name}`,
         points: limit.points,
         duration: limit.durationSeconds,
-        ...(limit.whenDown === 'per-process'
-          ? {
-              insuranceLimiter: new RateLimiterMemory({
-                keyPrefix: `rl:${limit.name}`,
-                points: limit.points,
-                duration: limit.durationSeconds,
-              }),
-            }
-          : {}),
+        ...(limit.whenDown === 'per-process' ? { insuranceLimiter: memoryLimiter(limit) } : {}),
       });
     },
     isUp: () => up && client.isReady,
