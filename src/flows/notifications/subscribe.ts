@@ -121,15 +121,22 @@ export async function checkChannel(
   return 'You are not in this channel: only its members may subscribe it. Join it first.';
 }
 
-/** Saves the subscription; its ID, or undefined when the database cannot be reached. */
+/**
+ * Saves the subscription, unless the channel has an active one with these very filters (submitted
+ * twice: Slack retried a slow answer, or a double click): the same subscription once.
+ */
 export async function saveSubscription(
   deps: Pick<SubscribeDeps, 'notifications' | 'logger' | 'now'>,
   userId: string,
   channelId: string,
   filters: SubscriptionFilters,
-): Promise<string | undefined> {
+): Promise<{ id: string } | 'duplicate' | 'unavailable'> {
   const id = randomUUID();
+  const wanted = JSON.stringify(filters);
   try {
+    // The channel's own active subscriptions, all of them (not the first so many of every channel's).
+    const ofChannel = await deps.notifications.activeSubscriptions(channelId);
+    if (ofChannel.some((subscription) => JSON.stringify(subscription.filters) === wanted)) return 'duplicate';
     await deps.notifications.addSubscription({
       id,
       channelId,
@@ -142,10 +149,10 @@ export async function saveSubscription(
       { userId, channelId, error: (error as Error).message },
       'the subscription could not be saved',
     );
-    return undefined;
+    return 'unavailable';
   }
   deps.logger.info({ subscriptionId: id, channelId, userId }, 'channel subscribed to order events');
-  return id;
+  return { id };
 }
 
 /** Tells the channel what will come, and who asked for it: through the outbox, at the channel's pace. */
@@ -174,22 +181,5 @@ export async function announceSubscription(
       { subscriptionId: id, channelId, error: slackErrorCode(error) },
       'the subscription was saved, but the channel could not be told',
     );
-  }
-}
-
-/** An active subscription of this channel with these very filters (a double submission). */
-export async function sameSubscriptionExists(
-  deps: Pick<SubscribeDeps, 'notifications'>,
-  channelId: string,
-  filters: SubscriptionFilters,
-): Promise<boolean> {
-  const wanted = JSON.stringify(filters);
-  try {
-    // The channel's own active subscriptions, all of them (not the first so many of every channel's).
-    const ofChannel = await deps.notifications.activeSubscriptions(channelId);
-    return ofChannel.some((subscription) => JSON.stringify(subscription.filters) === wanted);
-  } catch {
-    // The save that follows will say the database is away.
-    return false;
   }
 }

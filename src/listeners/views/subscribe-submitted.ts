@@ -5,7 +5,6 @@ import {
   announceSubscription,
   checkChannel,
   checkSubscribeForm,
-  sameSubscriptionExists,
   saveSubscription,
 } from '../../flows/notifications/subscribe.js';
 import type { ListenerDeps } from '../listener-deps.js';
@@ -36,16 +35,15 @@ export function subscribeSubmitted(deps: SubscribeDeps & ListenerDeps) {
     if (!access.allowed) return errors({ channel: renderAccessDenied('orders', access.reason).text });
     const channelProblem = await checkChannel(deps, client, userId, checked.channelId);
     if (channelProblem) return errors({ channel: channelProblem });
-    // Submitted twice (Slack retried a slow answer, or a double click): the same subscription once.
-    if (await sameSubscriptionExists(deps, checked.channelId, checked.filters))
+    const saved = await saveSubscription(deps, userId, checked.channelId, checked.filters);
+    if (saved === 'duplicate')
       return errors({ channel: 'This channel already has this subscription (see the Home tab).' });
-    const id = await saveSubscription(deps, userId, checked.channelId, checked.filters);
-    if (!id)
+    if (saved === 'unavailable')
       return errors({
         channel:
           "Subscriptions cannot be saved right now: Order Desk's database cannot be reached. Try again in a few minutes.",
       });
     await ack();
-    await announceSubscription(deps, id, userId, checked.channelId, checked.filters);
+    await announceSubscription(deps, saved.id, userId, checked.channelId, checked.filters);
   };
 }
