@@ -206,7 +206,7 @@ describe.each(VARIANTS)('$name matches the code', (variant) => {
   });
 
   it('declares exactly the Workflow Builder steps the app handles, each for a person it checks', () => {
-    const registered = [...source.matchAll(/app\.function\(([A-Z_]+|'[^']+')/g)].length;
+    const registered = [...source.matchAll(/app\.function\(\s*([A-Z_]+|'[^']+')/g)].length;
     expect(registered).toBe(FUNCTIONS.length);
     const declared = manifest.functions as Record<
       string,
