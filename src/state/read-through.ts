@@ -88,7 +88,7 @@ export async function peekFailure(
   key: string,
   now: number = Date.now(),
 ): Promise<StoredFailure | undefined> {
-  const stored = await state.get<StoredFailure>(failureKey(key)).catch(() => local(state).failures.get(key));
+  const stored = await state.get<StoredFailure>(failureKey(key)).catch(() => undefined);
   return stored && stored.until > now ? stored : undefined;
 }
 
@@ -111,19 +111,16 @@ const POLL_MAX_MS = 200;
 
 const failureKey = (key: string) => `backoff:${key}`;
 
-// Per state (so per app): the reads under way in this process, and the back-offs it saw while the
-// shared state was down. Keyed by the state object, so two apps in one process never share them.
-const perState = new WeakMap<
-  SharedState,
-  { loads: Map<string, Promise<unknown>>; failures: Map<string, StoredFailure> }
->();
-function local(state: SharedState) {
-  let entry = perState.get(state);
-  if (!entry) {
-    entry = { loads: new Map(), failures: new Map() };
-    perState.set(state, entry);
+// Per state (so per app): the reads under way in this process. Keyed by the state object, so two apps
+// in one process never share them.
+const readsUnderWay = new WeakMap<SharedState, Map<string, Promise<unknown>>>();
+function loadsOf(state: SharedState): Map<string, Promise<unknown>> {
+  let loads = readsUnderWay.get(state);
+  if (!loads) {
+    loads = new Map();
+    readsUnderWay.set(state, loads);
   }
-  return entry;
+  return loads;
 }
 
 /** A forced read (a Refresh click) goes past a running back-off at most this often per key, across replicas. */
@@ -135,12 +132,13 @@ const FORCE_EVERY_MS = 30_000;
  * what it stored, or share its failure; callers in one process share one read. A failure starts a
  * back-off on the shared state: until it ends, no replica reads that source again; a forced read
  * goes past it at most once per FORCE_EVERY_MS. When the shared state is down, this process reads
- * for itself, one read at a time, and keeps its own back-off.
+ * for itself, one read at a time, with no cache and no back-off (the partner client's own cooldown
+ * still holds, in this process).
  */
 export async function readThrough<T>(options: ReadThroughOptions<T>): Promise<T> {
   const { state, key, onResult } = options;
   const askedAt = (options.now ?? Date.now)();
-  const loads = local(state).loads;
+  const loads = loadsOf(state);
   try {
     const cached = await state.get<Stored<T>>(key);
     if (!options.force && cached && askedAt - cached.storedAt < (options.maxAgeMs ?? options.ttlMs)) {
@@ -163,8 +161,6 @@ export async function readThrough<T>(options: ReadThroughOptions<T>): Promise<T>
     return await single(loads, key, () => readOnce(options, askedAt, force, { cached, failure }));
   } catch (error) {
     if (!(error instanceof StateUnavailableError)) throw error;
-    const seen = local(state).failures.get(key);
-    if (!options.force && seen && seen.until > askedAt) throw refusal(options, seen, false);
     onResult?.('bypass');
     return (loads.get(key) as Promise<T> | undefined) ?? single(loads, key, () => runLoad(options));
   }
@@ -221,21 +217,18 @@ async function readOnce<T>(
 async function runLoad<T>(options: ReadThroughOptions<T>): Promise<T> {
   const { state, key, backoff } = options;
   const now = options.now ?? Date.now;
-  const failures = local(state).failures;
   let loaded: { value: T; cache: boolean };
   try {
     loaded = await options.load();
   } catch (error) {
     if (!backoff) throw error;
-    const previous =
-      (await state.get<StoredFailure>(failureKey(key)).catch(() => undefined)) ?? failures.get(key);
+    const previous = await state.get<StoredFailure>(failureKey(key)).catch(() => undefined);
     const failedAt = now();
     const record = await backOff(state, failureKey(key), backoff, previous, failedAt, {
       failedAt,
       error: (options.failureCodec ?? plainCodec).encode(error),
       id: randomBytes(6).toString('hex'),
     });
-    failures.set(key, record);
     throw new SourceFailedError(
       error instanceof Error ? error : new Error(String(error)),
       new Date(record.until),
@@ -244,10 +237,7 @@ async function runLoad<T>(options: ReadThroughOptions<T>): Promise<T> {
     );
   }
   if (loaded.cache) await storeCached(state, key, loaded.value, options.ttlMs, now).catch(() => undefined);
-  if (backoff) {
-    failures.delete(key);
-    await state.delete(failureKey(key)).catch(() => undefined);
-  }
+  if (backoff) await state.delete(failureKey(key)).catch(() => undefined);
   return loaded.value;
 }
 
