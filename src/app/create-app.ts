@@ -27,8 +27,6 @@ export interface OrderDesk extends Jobs {
   stop(timeoutMs?: number): Promise<void>;
 }
 
-export type { BuildOptions } from './services.js';
-
 /** How long a stop gives the jobs' rounds to end once aborted, and the receiver to close. */
 const STOP_STEP_MS = 2_000;
 
