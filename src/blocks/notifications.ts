@@ -1,5 +1,5 @@
 import type { SubscriptionFilters } from '../notifications/filters.js';
-import type { OrderSummary } from '../partner-api/index.js';
+import type { OrderSummary, PartnerApiError } from '../partner-api/index.js';
 import { statusLabel } from '../partner-api/statuses.js';
 import {
   escapeCut,
@@ -10,6 +10,7 @@ import {
   SHOWN,
   slackDate,
   statusWithEmoji,
+  traceSentence,
 } from './format.js';
 import { type OrderCardOptions, renderOrderCard } from './order-card.js';
 import { context, section } from './primitives.js';
@@ -26,15 +27,15 @@ export interface EventShown {
   seenAt: Date;
 }
 
+const code = (orderId: string) => `\`${escapeMrkdwn(orderId)}\``;
+
 const WATCH_ENDS = 'completes, fails, is cancelled or refunded';
 
 export function renderWatchStarted(orderId: string, expiresAt: Date, options: RenderOptions): SlackMessage {
   return {
     text: notificationText(`Order Desk will tell you when order ${orderId} ${WATCH_ENDS}`),
     blocks: [
-      section(
-        `:bell: *I'll send you a direct message when order \`${escapeMrkdwn(orderId)}\` ${WATCH_ENDS}.*`,
-      ),
+      section(`:bell: *I'll send you a direct message when order ${code(orderId)} ${WATCH_ENDS}.*`),
       context(
         `The watch ends by itself ${slackDate(expiresAt.toISOString(), options.now)} if the order has not settled by then. Your watches are on Order Desk's Home tab, with Stop.`,
       ),
@@ -46,7 +47,7 @@ export function renderWatchExists(orderId: string, expiresAt: Date, options: Ren
   return {
     text: notificationText(`You are already watching order ${orderId}`),
     blocks: [
-      section(`:bell: You are already watching order \`${escapeMrkdwn(orderId)}\`.`),
+      section(`:bell: You are already watching order ${code(orderId)}.`),
       context(
         `Until ${slackDate(expiresAt.toISOString(), options.now)}; stop it from Order Desk's Home tab.`,
       ),
@@ -60,6 +61,46 @@ export function renderAlreadySettled(order: OrderSummary): SlackMessage {
     blocks: [
       section(
         `Order \`${escapeCut(order.id, SHOWN.id)}\` is already ${statusWithEmoji(order.status)}: there is nothing to wait for.`,
+      ),
+    ],
+  };
+}
+
+/** The person already has as many running watches as one person may. */
+export function renderWatchLimitReached(orderId: string, limit: number): SlackMessage {
+  return {
+    text: notificationText(
+      `You are already watching ${limit} orders, the most Order Desk keeps for one person`,
+    ),
+    blocks: [
+      section(
+        `:no_entry: *You are already watching ${limit.toLocaleString('en-US')} orders, the most Order Desk keeps for one person,* so it is not watching order ${code(orderId)}. Stop a watch you no longer need on Order Desk's Home tab (_Orders you are watching_), or wait until one of those orders settles, then press Notify me again.`,
+      ),
+    ],
+  };
+}
+
+/** The partner has no order with this ID: there is nothing to watch, and nothing is stored. */
+export function renderWatchUnknownOrder(orderId: string): SlackMessage {
+  return {
+    text: notificationText(`The partner has no order ${orderId}: Order Desk is not watching it`),
+    blocks: [
+      section(
+        `:mag: *The partner has no order ${code(orderId)},* so Order Desk is not watching it. Check the ID with \`/order\`, then press Notify me on the order's card.`,
+      ),
+    ],
+  };
+}
+
+/** The partner could not say whether the order exists: nothing is stored; try again. */
+export function renderWatchNotChecked(orderId: string, error: PartnerApiError): SlackMessage {
+  return {
+    text: notificationText(
+      `Order Desk could not check order ${orderId} with the partner: not watching it yet`,
+    ),
+    blocks: [
+      section(
+        `:warning: *Order Desk could not check order ${code(orderId)} with the partner, so it is not watching it yet.* ${error.userMessage}${traceSentence(error.traceId)} Press Notify me again in a minute.`,
       ),
     ],
   };
@@ -104,7 +145,7 @@ export function renderWatchExpired(orderId: string): SlackMessage {
     text: notificationText(`Order Desk stopped watching order ${orderId} after 30 days`),
     blocks: [
       section(
-        `:hourglass_flowing_sand: *Order Desk stopped watching order \`${escapeMrkdwn(orderId)}\`:* 30 days passed and it has not completed, failed, been cancelled or refunded.`,
+        `:hourglass_flowing_sand: *Order Desk stopped watching order ${code(orderId)}:* 30 days passed and it has not completed, failed, been cancelled or refunded.`,
       ),
       context(`To keep waiting, open it with \`/order ${escapeMrkdwn(orderId)}\` and press Notify me again.`),
     ],

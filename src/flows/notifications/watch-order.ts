@@ -3,13 +3,11 @@ import {
   renderAlreadySettled,
   renderNotificationsUnavailable,
   renderWatchExists,
-  renderWatchStarted,
-} from '../../blocks/notifications.js';
-import {
   renderWatchLimitReached,
   renderWatchNotChecked,
+  renderWatchStarted,
   renderWatchUnknownOrder,
-} from '../../blocks/notify-me.js';
+} from '../../blocks/notifications.js';
 import type { SlackMessage } from '../../blocks/types.js';
 import { WATCH_DURATION_MS } from '../../notifications/notifier.js';
 import type { OrderSummary } from '../../partner-api/index.js';
