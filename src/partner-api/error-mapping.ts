@@ -129,10 +129,9 @@ export function isFailureBody(body: unknown): boolean {
     return true;
   if (typeof record.status === 'number' && record.status >= 400) return true;
   const details = asRecord(record.details);
-  const hasData = details !== undefined && 'data' in details && details.data !== null;
-  if (!hasData && (record.error !== undefined || record.errors !== undefined)) return true;
-  if (!hasData && details?.error !== undefined) return true;
-  return record.success !== true && !hasData;
+  if (details !== undefined && 'data' in details && details.data !== null) return false;
+  const saysError = record.error !== undefined || record.errors !== undefined || details?.error !== undefined;
+  return saysError || record.success !== true;
 }
 
 // "The keys are not there yet", in the words and codes partner APIs use: not completed (or "not in a

@@ -72,7 +72,8 @@ export class PartnerApiError extends Error {
       details.answeredOrderId && /^[A-Za-z0-9_-]{1,64}$/.test(details.answeredOrderId)
         ? details.answeredOrderId
         : undefined;
-    this.userMessage = details.userMessage ?? defaultUserMessage(details);
+    this.userMessage =
+      details.userMessage ?? defaultUserMessage({ ...details, releaseDate: this.releaseDate });
   }
 }
 
@@ -114,7 +115,7 @@ function defaultUserMessage(details: PartnerApiErrorDetails): string {
       return 'The partner API has no order with that ID for our account. Check the ID, or search with `/order` by reference.';
     case 'not_ready':
       // A release date is when to come back, not "in a few minutes".
-      if (details.releaseDate && /^\d{4}-\d{2}-\d{2}$/.test(details.releaseDate))
+      if (details.releaseDate)
         return `The partner has not released the keys for this order yet: they are expected on ${formatDay(details.releaseDate)}. Until then there is nothing to retrieve; run \`/order-keys\` again on or after that day.`;
       return details.retryAfterSeconds === undefined
         ? 'The partner has not delivered keys for this order: it is not completed or not dispatched yet. While it is still being processed this clears by itself: try again in a few minutes.'
