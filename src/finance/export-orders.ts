@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { WebClient } from '@slack/web-api';
 import { exportMessages, type SlackMessage } from '../blocks/index.js';
 import type { AppLogger } from '../logger.js';
-import { isPartnerApiError, type PartnerClient } from '../partner-api/index.js';
+import { isPartnerApiError } from '../partner-api/index.js';
 import { logPartnerFailure } from '../services/partner-failures.js';
 import { openDirectMessage, type SlackDelivery } from '../services/slack-delivery.js';
 import { nextDay, startOfDay } from './calendar.js';
@@ -43,9 +43,7 @@ export function checkExportRange(
   return { ok: true, from, to };
 }
 
-export interface ExportDeps extends Pick<HistoryDeps, 'orderCopy' | 'orderSync'> {
-  partner: PartnerClient;
-  now?: (() => Date) | undefined;
+export interface ExportDeps extends HistoryDeps {
   client: WebClient;
   /** Retries the upload while Slack limits or fails: the file must arrive. */
   delivery: SlackDelivery;
@@ -73,8 +71,7 @@ export interface ExportResult {
  * ends with the file or with what went wrong (with the trace ID). A failure leaves no file.
  */
 export async function runExport(deps: ExportDeps, request: ExportRequest): Promise<ExportResult> {
-  const { client, logger } = deps;
-  const now = deps.now ?? (() => new Date());
+  const { client, logger, now } = deps;
   const log = logger.child({ component: 'export', userId: request.userId });
   // The DM and its progress message are set up while the history is already being read. An export
   // whose DM cannot be opened stops at the next page (nobody could be told about it) and throws.
@@ -130,7 +127,7 @@ export async function runExport(deps: ExportDeps, request: ExportRequest): Promi
   try {
     let source: HistorySource;
     try {
-      const history = await historyBetween({ ...deps, now }, since, until);
+      const history = await historyBetween(deps, since, until);
       source = history.source;
       for await (const page of history.pages) {
         if (openFailure) throw openFailure.error;

@@ -1,6 +1,6 @@
 import type { BackoffPolicy } from '../jobs/index.js';
 import type { AppLogger } from '../logger.js';
-import { type PartnerApiError, type PartnerClient, partnerErrorCodec } from '../partner-api/index.js';
+import { type PartnerApiError, partnerErrorCodec } from '../partner-api/index.js';
 import { asPartnerError, logFailure } from '../services/partner-failures.js';
 import { peekCached, peekFailure, readThrough, type SharedState, SourceFailedError } from '../state/index.js';
 import { type HistoryDeps, historyBetween } from './history-source.js';
@@ -39,19 +39,17 @@ const KEEP_MS = 7 * 86_400_000;
 // one expected, so another replica waits for it (and reads for itself if the scanning one died).
 const SCAN_LEASE_MS = 300_000;
 
-export function createSpendService(options: {
-  partner: PartnerClient;
-  state: SharedState;
-  timeZone: string;
-  amountIs: AmountMeaning;
-  logger: AppLogger;
-  now: () => Date;
-  backoff: BackoffPolicy;
-  /** With the order copy covering the last 30 days, the figures are computed from it (no partner scan). */
-  orderCopy?: HistoryDeps['orderCopy'];
-  orderSync?: HistoryDeps['orderSync'];
-}): SpendService {
-  const { partner, state, logger, now } = options;
+/** With the order copy covering the last 30 days, the figures are computed from it (no partner scan). */
+export function createSpendService(
+  options: HistoryDeps & {
+    state: SharedState;
+    timeZone: string;
+    amountIs: AmountMeaning;
+    logger: AppLogger;
+    backoff: BackoffPolicy;
+  },
+): SpendService {
+  const { state, logger, now } = options;
   // Who waits for figures to land (a user's Home tab, published again then), each once.
   const waiting = new Map<string, () => Promise<void>>();
 
@@ -61,11 +59,7 @@ export function createSpendService(options: {
     const since = new Date(at.getTime() - 31 * 86_400_000);
     const orders = [];
     try {
-      const history = await historyBetween(
-        { partner, orderCopy: options.orderCopy, orderSync: options.orderSync, now },
-        since,
-        at,
-      );
+      const history = await historyBetween(options, since, at);
       for await (const page of history.pages) orders.push(...page);
     } catch (error) {
       // Once per scan: replicas and users waiting on it share the failure without logging it again.
