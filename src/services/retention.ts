@@ -23,11 +23,9 @@ export function createRetentionJob(options: {
   logger: AppLogger;
   now: () => Date;
   prune: Prune[];
-  intervalMs?: number | undefined;
   clock?: JobClock | undefined;
 }): RetentionJob {
   const log = options.logger.child({ component: 'retention' });
-  const intervalMs = options.intervalMs ?? HOUR_MS;
 
   async function round(signal: AbortSignal): Promise<'done' | 'failed'> {
     let failed = false;
@@ -53,8 +51,8 @@ export function createRetentionJob(options: {
     name: 'retention',
     state: options.state,
     logger: log,
-    everyMs: intervalMs,
-    backoff: { firstMs: Math.min(60_000, intervalMs), maxMs: intervalMs },
+    everyMs: HOUR_MS,
+    backoff: { firstMs: 60_000, maxMs: HOUR_MS },
     clock: options.clock,
     now: options.now,
     round,
