@@ -170,12 +170,8 @@ export async function announceSubscription(
       [{ dedupeKey, kind: 'subscription', target: channelId, subscriptionId: id, body }],
       deps.now(),
     );
-    const delivered = await deps.relay.deliver(dedupeKey, new AbortController().signal);
-    if (delivered.outcome === 'sent' || delivered.outcome === 'busy') return;
-    deps.logger.warn(
-      { subscriptionId: id, channelId, error: delivered.error, outcome: delivered.outcome },
-      'the subscription was saved, but the channel could not be told yet',
-    );
+    // A post not made now is retried by the sweep; the relay logs why.
+    await deps.relay.deliver(dedupeKey, new AbortController().signal);
   } catch (error) {
     deps.logger.warn(
       { subscriptionId: id, channelId, error: slackErrorCode(error) },
