@@ -1,4 +1,4 @@
-import type { ColumnDefinitionBuilder, Kysely, Migration, MigrationProvider } from 'kysely';
+import type { ColumnDefinitionBuilder, Kysely, MigrationProvider } from 'kysely';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -181,14 +181,10 @@ async function createBaseline(db: Kysely<unknown>, engine: Engine): Promise<void
     .execute();
 }
 
-function migrations(engine: Engine): Record<string, Migration> {
-  return {
-    '0001_baseline': {
-      up: (db: Kysely<unknown>) => createBaseline(db, engine),
-    },
-  };
-}
-
 export function migrationProvider(engine: Engine): MigrationProvider {
-  return { getMigrations: async () => migrations(engine) };
+  return {
+    getMigrations: async () => ({
+      '0001_baseline': { up: (db: Kysely<unknown>) => createBaseline(db, engine) },
+    }),
+  };
 }
