@@ -10,7 +10,7 @@ import { createOrderCopy } from '../orders/order-copy.js';
 import { createOrderSync } from '../orders/order-sync.js';
 import { withWriteThrough } from '../orders/write-through.js';
 import { createOutboxRelay, createOutboxStore } from '../outbox/index.js';
-import { createPartnerClient, type PartnerClient } from '../partner-api/index.js';
+import { createPartnerClient } from '../partner-api/index.js';
 import { createForgedTokenLog } from '../reveal/forged-tokens.js';
 import { createLinkSigningKey } from '../reveal/link-key.js';
 import { createRevealLinks } from '../reveal/links.js';
@@ -42,9 +42,6 @@ import { type BotIdentity, verifyBotToken, webClientOptions } from './slack-clie
 export interface BuildOptions {
   env: AppEnv;
   logger: AppLogger;
-  /** Skips the start-up token check when the identity is known (tests that already checked it). */
-  identity?: BotIdentity | undefined;
-  partner?: PartnerClient | undefined;
   /** false: the balance watch and the digest do not run on their timers (tests run their rounds themselves). */
   watch?: boolean | undefined;
   /** A shared state built elsewhere (tests); otherwise REDIS_URL decides. */
@@ -81,7 +78,7 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
   // The token check and the shared state's connection are independent: start-up waits for both at once.
   // REDIS_URL set but Redis unreachable ends start-up here, with one line saying so.
   const [identity, state] = await Promise.all([
-    options.identity ?? verifyBotToken(env.SLACK_BOT_TOKEN, clientOptions),
+    verifyBotToken(env.SLACK_BOT_TOKEN, clientOptions),
     options.state ??
       createSharedState({
         redisUrl: env.REDIS_URL,
@@ -103,21 +100,19 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
   const auditStore = createAuditStore(db);
   const metrics = createMetrics();
   const gate = createPartnerGate(state, env.PARTNER_API_MAX_RPS || undefined);
-  const directPartner =
-    options.partner ??
-    createPartnerClient({
-      ...partnerClientOptions(env, tuning),
-      gate,
-      onEvent: (event) => {
-        if (event.type === 'request') {
-          metrics.partnerRequests.inc({ operation: event.operation, outcome: event.outcome });
-          metrics.partnerRequestSeconds.observe({ operation: event.operation }, event.seconds);
-        } else {
-          // Failures are logged where a user is shown them (once, with the trace ID), not here.
-          partnerLog.warn(event, `partner API ${event.type}`);
-        }
-      },
-    });
+  const directPartner = createPartnerClient({
+    ...partnerClientOptions(env, tuning),
+    gate,
+    onEvent: (event) => {
+      if (event.type === 'request') {
+        metrics.partnerRequests.inc({ operation: event.operation, outcome: event.outcome });
+        metrics.partnerRequestSeconds.observe({ operation: event.operation }, event.seconds);
+      } else {
+        // Failures are logged where a user is shown them (once, with the trace ID), not here.
+        partnerLog.warn(event, `partner API ${event.type}`);
+      }
+    },
+  });
   metrics.sources.partnerQueueDepth = () => directPartner.metrics().queued;
   metrics.sources.partnerCooldownActive = () => gate.cooldownActive();
   metrics.sources.stateBackendUp = () => state.isUp();
