@@ -12,7 +12,7 @@ import {
   statusWithEmoji,
   traceSentence,
 } from './format.js';
-import { type OrderCardOptions, renderOrderCard } from './order-card.js';
+import { renderOrderCard } from './order-card.js';
 import { context, section } from './primitives.js';
 import type { RenderOptions, SlackMessage } from './types.js';
 
@@ -122,7 +122,7 @@ export function renderNotificationsUnavailable(what: string): SlackMessage {
 export function renderWatchNotification(
   order: OrderSummary,
   event: EventShown,
-  options: OrderCardOptions,
+  options: RenderOptions,
 ): SlackMessage {
   const card = renderOrderCard(order, { ...options, variant: 'notification' });
   // A status change says from what; an order first seen already settled has no "from".

@@ -27,12 +27,12 @@ export function subscriptionMatches(
   filters: SubscriptionFilters,
   subscribedAt: Date,
   event: OrderEvent,
-  order: OrderSummary | undefined,
+  order: OrderSummary,
 ): boolean {
   if (event.seenAt.getTime() < subscribedAt.getTime()) return false;
   let kindMatches = false;
   if (event.kind === 'new' && filters.newOrders) {
-    const created = order?.createdAt ? Date.parse(order.createdAt) : Number.NaN;
+    const created = order.createdAt ? Date.parse(order.createdAt) : Number.NaN;
     kindMatches = Number.isFinite(created) && created >= subscribedAt.getTime() - NEW_ORDER_GRACE_MS;
   }
   if (event.kind === 'status' && filters.statusChanges) {
@@ -41,11 +41,10 @@ export function subscriptionMatches(
   }
   if (!kindMatches) return false;
   if (filters.minAmount !== null) {
-    const amount = order?.item.amount;
-    if (amount === null || amount === undefined || amount < filters.minAmount) return false;
+    if (order.item.amount === null || order.item.amount < filters.minAmount) return false;
   }
   if (filters.titleContains) {
-    const title = order?.item.title?.toLowerCase() ?? '';
+    const title = order.item.title?.toLowerCase() ?? '';
     if (!title.includes(filters.titleContains.toLowerCase())) return false;
   }
   return true;

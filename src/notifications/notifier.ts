@@ -131,7 +131,7 @@ export function createNotifier(options: NotifierOptions): Notifier {
           kind: 'watch',
           target: watch.userId,
           orderId: event.orderId,
-          body: renderWatchNotification(order, event, { ...renderOptions(), variant: 'notification' }),
+          body: renderWatchNotification(order, event, renderOptions()),
         });
       }
     }

@@ -285,7 +285,7 @@ function cases(offset: number): Array<[string, () => Payload[]]> {
           const order = longOrder(1, offset, validId);
           const event = { kind: 'status' as const, fromStatus: long(), toStatus: long(1), seenAt: now };
           return [
-            message(renderWatchNotification(order, event, { ...options, variant: 'notification' })),
+            message(renderWatchNotification(order, event, options)),
             message(renderSubscriptionPost(order, event, { ...options, inThread: false })),
             message(renderSubscriptionPost(order, { ...event, kind: 'new' }, { ...options, inThread: true })),
             message(renderAlreadySettled(order)),
