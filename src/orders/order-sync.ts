@@ -196,23 +196,20 @@ export function createOrderSync(options: OrderSyncOptions): OrderSync {
           { page, kind, tries, traceId: error.traceId, error: error.message },
           'order page unreadable: skipped as a gap, the reconciliation reads it again',
         );
-        await writeGaps([...(await readGaps()), gap].slice(-MAX_GAPS));
+        await save(GAPS, [...(await readGaps()), gap].slice(-MAX_GAPS));
         return undefined;
       }
     }
   }
 
-  async function readGaps(): Promise<SyncGap[]> {
-    const text = await index.readCursor(GAPS);
-    return text ? (JSON.parse(text) as SyncGap[]) : [];
+  /** What the sync keeps in the database between rounds (its cursors, the gaps), as JSON by name. */
+  async function load<T>(name: string): Promise<T | undefined> {
+    const text = await index.readCursor(name);
+    return text ? (JSON.parse(text) as T) : undefined;
   }
-
-  const writeGaps = (gaps: SyncGap[]) => index.writeCursor(GAPS, JSON.stringify(gaps), now());
-
-  async function readCursor(): Promise<BackfillCursor | undefined> {
-    const text = await index.readCursor(CURSOR);
-    return text ? (JSON.parse(text) as BackfillCursor) : undefined;
-  }
+  const save = (name: string, value: unknown) => index.writeCursor(name, JSON.stringify(value), now());
+  const readGaps = async () => (await load<SyncGap[]>(GAPS)) ?? [];
+  const readCursor = () => load<BackfillCursor>(CURSOR);
 
   /**
    * Reads the newest page, and further (the next page toward older orders) while the page just read
@@ -293,7 +290,7 @@ export function createOrderSync(options: OrderSyncOptions): OrderSync {
     for (let i = 0; i < pagesPerRound && !current.done && !signal.aborted; i++) {
       current = await walk(signal, 'backfill', current);
       // Saved after every page: a restart, here or on another replica, resumes from here.
-      await index.writeCursor(CURSOR, JSON.stringify(current), now());
+      await save(CURSOR, current);
     }
     return current;
   }
@@ -333,20 +330,18 @@ export function createOrderSync(options: OrderSyncOptions): OrderSync {
    */
   async function reconcile(signal: AbortSignal): Promise<void> {
     const hours = options.reconcileHours ?? 24;
-    const text = await index.readCursor(RECONCILE);
-    let pass = text ? (JSON.parse(text) as BackfillCursor & { startedAt: string }) : undefined;
+    let pass = await load<BackfillCursor & { startedAt: string }>(RECONCILE);
     const backfillGaps = (await readGaps()).some((gap) => gap.kind === 'backfill');
     if (!pass && !backfillGaps) {
       // The backfill was the first full pass: the next one is due reconcileHours from now.
-      const first = {
+      await save(RECONCILE, {
         nextPage: 1,
-        direction: 1 as const,
+        direction: 1,
         totalPages: null,
         pagesRead: 0,
         done: true,
         startedAt: now().toISOString(),
-      };
-      await index.writeCursor(RECONCILE, JSON.stringify(first), now());
+      });
       return;
     }
     if (!pass || pass.done) {
@@ -370,10 +365,10 @@ export function createOrderSync(options: OrderSyncOptions): OrderSync {
         const gaps = (await readGaps()).filter((gap) => gap.kind === 'reconcile' && gap.at >= startedAt);
         // With pages unread, an order on them was not seen: none is marked missing this pass.
         const missing = gaps.length ? 0 : await index.markUnseenMissing(new Date(startedAt), now());
-        await writeGaps(gaps);
+        await save(GAPS, gaps);
         log.info({ pages: pass.pagesRead, missing, gaps: gaps.length }, 'reconciliation pass done');
       }
-      await index.writeCursor(RECONCILE, JSON.stringify(pass), now());
+      await save(RECONCILE, pass);
     }
   }
 
@@ -412,7 +407,7 @@ export function createOrderSync(options: OrderSyncOptions): OrderSync {
       // During the backfill the newest page is still read once per interval, not once per round:
       // the backfill's page reads stay close to the number of pages.
       const cursor = saved && !followDue ? saved : await follow(signal, saved);
-      await index.writeCursor(CURSOR, JSON.stringify(cursor), now());
+      await save(CURSOR, cursor);
       if (!cursor.done) {
         await backfill(signal, cursor);
       } else {
