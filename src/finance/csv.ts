@@ -51,7 +51,7 @@ const ROW_OPTIONS = {
 } as const;
 
 /** The BOM (so spreadsheet apps read accents right) and the header line. */
-export const CSV_HEADER = stringify([], {
+const CSV_HEADER = stringify([], {
   ...ROW_OPTIONS,
   columns: [...CSV_COLUMNS],
   header: true,
@@ -64,11 +64,8 @@ export function csvLines(rows: CsvCell[][]): string {
 }
 
 export interface CsvFileWriter {
-  /**
-   * Writes CSV lines, as text or UTF-8 bytes (the header goes first); waits only when the disk is
-   * behind (backpressure).
-   */
-  write(lines: string | Uint8Array): Promise<void>;
+  /** Writes CSV lines after the header; waits only when the disk is behind (backpressure). */
+  write(lines: string): Promise<void>;
   /** Ends the file; resolves with its size in bytes. */
   close(): Promise<number>;
   /** Stops writing (a failed export): the caller deletes the file. */
@@ -83,21 +80,18 @@ export function openCsvFile(path: string): CsvFileWriter {
   // A buffer of several pages: the next page is read and formatted while the disk writes the last
   // ones (with the default 16 kB, every 120 kB page waited for its own write).
   const file = createWriteStream(path, { highWaterMark: 4 << 20 });
-  let first = true;
   let failure: Error | undefined;
   file.on('error', (error) => {
     failure ??= error;
   });
+  file.write(CSV_HEADER);
   return {
     async write(lines) {
       if (failure) throw failure;
-      if (first) file.write(CSV_HEADER);
-      first = false;
       if (lines.length > 0 && !file.write(lines)) await once(file, 'drain');
     },
     async close() {
       if (failure) throw failure;
-      if (first) await this.write('');
       file.end();
       await once(file, 'finish');
       if (failure) throw failure;
