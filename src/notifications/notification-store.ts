@@ -33,7 +33,7 @@ export interface NotificationStore {
     orderId: string,
     at: Date,
     expiresAt: Date,
-    maxRunning?: number,
+    maxRunning: number,
   ): Promise<'created' | 'exists' | 'full'>;
   /** Ends a person's watch; false when there was none running. */
   endWatch(userId: string, orderId: string, at: Date, reason: string): Promise<boolean>;
@@ -87,7 +87,7 @@ export function createNotificationStore(db: OrderDeskDb): NotificationStore {
   });
 
   return {
-    watch(userId, orderId, at, expiresAt, maxRunning = Number.POSITIVE_INFINITY) {
+    watch(userId, orderId, at, expiresAt, maxRunning) {
       return db.run(async (kysely) => {
         // Watching it already is said as such, even at the cap.
         const already = await kysely

@@ -83,6 +83,7 @@ describe.skipIf(postgresTests.skip || redisTests.skip)('order events on three re
         order.id,
         time.now(),
         new Date(time.now().getTime() + 86_400_000),
+        50,
       );
     await rounds('the sync to see the new orders', async () => {
       for (const order of arrived) if (!(await first.desk.deps.orderCopy.get(order.id))) return false;

@@ -45,8 +45,8 @@ export async function startWatch(deps: WatchDeps, userId: string, orderId: strin
       );
       return renderWatchLimitReached(order.id, deps.maxWatchesPerUser);
     }
-    const existing = (await deps.notifications.watchesOf(userId, deps.maxWatchesPerUser + 10)).find(
-      (watch) => watch.orderId === order.id,
+    const existing = (await deps.notifications.runningWatchesOf([order.id])).find(
+      (watch) => watch.userId === userId,
     );
     return renderWatchExists(order.id, existing?.expiresAt ?? expiresAt, options);
   } catch (error) {
