@@ -7,7 +7,7 @@ import { exportOrdersAction } from './export-orders.js';
 import { hideKeysAction } from './hide-keys.js';
 import { removeSubscriptionAction, stopWatchAction } from './home-notifications.js';
 import { notifyMeAction } from './notify-me.js';
-import { openInPartnerAction } from './open-in-partner.js';
+import { linkButtonAction } from './link-button.js';
 import { openOrderAction } from './open-order.js';
 import { refreshHomeAction } from './refresh-home.js';
 import { resultsPageAction } from './results-page.js';
@@ -15,7 +15,6 @@ import { searchOrdersAction } from './search-orders.js';
 import { searchPageAction } from './search-page.js';
 import { shareOrderAction } from './share-order.js';
 import { showKeysAction } from './show-keys.js';
-import { viewImageKeyAction } from './view-image-key.js';
 
 export function registerActions(app: App, deps: AppDeps): void {
   app.action<BlockAction>(ActionIds.shareOrder, shareOrderAction(deps));
@@ -28,8 +27,8 @@ export function registerActions(app: App, deps: AppDeps): void {
   app.action<BlockAction>(ActionIds.exportOrders, exportOrdersAction(deps));
   app.action<BlockAction>(ActionIds.searchOrders, searchOrdersAction(deps));
   app.action<BlockAction>(new RegExp(`^${ActionIds.searchPage}_(prev|next)$`), searchPageAction(deps));
-  app.action<BlockAction>(new RegExp(`^${ActionIds.viewImageKey}_\\d+_\\d+$`), viewImageKeyAction());
-  app.action<BlockAction>(ActionIds.openInPartner, openInPartnerAction());
+  app.action<BlockAction>(new RegExp(`^${ActionIds.viewImageKey}_\\d+_\\d+$`), linkButtonAction());
+  app.action<BlockAction>(ActionIds.openInPartner, linkButtonAction());
   app.action<BlockAction>(ActionIds.notifyMe, notifyMeAction(deps));
   // The Work Object panel's Notify me (its Open in partner is the link button's ID, acked above).
   app.action<BlockAction>(EntityActionIds.notifyMe, entityNotifyMeAction(deps));
