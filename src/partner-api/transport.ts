@@ -111,10 +111,11 @@ export function createTransport(options: TransportOptions): Transport {
       // Runs as soon as a failed answer arrives, before ky waits: the moment to tell the other replicas.
       shouldRetry: async ({ error }) => {
         // Too slow or too large: asking again would hold the slot as long again, for the same answer.
-        if (error instanceof PartnerAnswerCut) return false;
+        // Held back by the gate: the wait it would take is the caller's answer.
+        if (error instanceof PartnerAnswerCut || error instanceof PartnerApiError) return false;
         if (error instanceof HTTPError) {
           const wait = parseRetryAfterSeconds(error.response.headers.get('retry-after'));
-          await noteRetryAfter(error.response.status, wait, operationOf(error.request));
+          await noteRetryAfter(error.response.status, wait, operationIn(error.options));
           // Waiting longer than the cap would leave a Slack user staring at nothing: give up and say when.
           if (wait !== undefined && wait * 1000 > policy.maxRetryAfterMs) return false;
         }
@@ -123,28 +124,39 @@ export function createTransport(options: TransportOptions): Transport {
     },
     hooks: {
       beforeRetry: [
-        ({ request, error, retryCount }) => {
+        ({ options: kyOptions, error, retryCount }) => {
           const reason = error instanceof HTTPError ? `HTTP ${error.response.status}` : error.name;
-          options.onEvent?.({ type: 'retry', operation: operationOf(request), attempt: retryCount, reason });
+          options.onEvent?.({
+            type: 'retry',
+            operation: operationIn(kyOptions),
+            attempt: retryCount,
+            reason,
+          });
         },
       ],
-      // A retry waits for the shared rate cap too (it never refuses: the caller is already waiting).
-      ...(gate
-        ? {
-            beforeRequest: [
-              async (request, _options, { retryCount }) => {
-                if (retryCount > 0)
-                  await untilAborted(gate.beforeRequest(policy.maxRetryAfterMs), request.signal);
-              },
-            ],
+      // Every attempt waits for the shared cooldown and rate cap. A first attempt that would wait
+      // longer than a Retry-After is waited is refused, saying when to try again; a retry never is
+      // (the caller is already waiting).
+      beforeRequest: [
+        async (request, kyOptions, { retryCount }) => {
+          if (!gate) return;
+          const refused = await untilAborted(gate.beforeRequest(policy.maxRetryAfterMs), request.signal);
+          if (refused && retryCount === 0) {
+            throw new PartnerApiError({
+              kind: 'rate_limited',
+              operation: operationIn(kyOptions),
+              retryAfterSeconds: Math.ceil(refused.refusedForMs / 1000),
+              cause: new Error('Held back: the partner asked every replica to wait'),
+            });
           }
-        : {}),
+        },
+      ],
     },
   });
 
-  // Requests carry order IDs in their paths; events and metrics name the operation without them.
-  const operationOf = (request: Request) =>
-    `${request.method} ${new URL(request.url).pathname.replace(/\/orders\/[^/]+\/keys$/, '/orders/{order_id}/keys')}`;
+  // Requests carry order IDs in their paths; events and errors name the operation the caller gave.
+  const operationIn = (kyOptions: { context: Record<string, unknown> }) =>
+    String(kyOptions.context.operation);
 
   /** A 429 or 503 with Retry-After: every replica holds its partner requests until then. */
   async function noteRetryAfter(status: number | undefined, seconds: number | undefined, operation: string) {
@@ -178,20 +190,10 @@ export function createTransport(options: TransportOptions): Transport {
       const requestSignal = signal ? AbortSignal.any([signal, overall]) : overall;
       try {
         signal?.throwIfAborted();
-        const refused = gate
-          ? await untilAborted(gate.beforeRequest(policy.maxRetryAfterMs), requestSignal)
-          : undefined;
-        if (refused) {
-          throw new PartnerApiError({
-            kind: 'rate_limited',
-            operation,
-            retryAfterSeconds: Math.ceil(refused.refusedForMs / 1000),
-            cause: new Error('Held back: the partner asked every replica to wait'),
-          });
-        }
         const response = await api.get(path, {
           ...(searchParams ? { searchParams } : {}),
           signal: requestSignal,
+          context: { operation },
         });
         // Already read whole, within the deadline and the size limit, by the bounded fetch.
         const body = await response.text();

@@ -183,6 +183,31 @@ describe('a partner answer is bounded in time and size', () => {
     expect(elapsed).toBeLessThan(2_950);
   });
 
+  it('the shared gate refuses a first attempt it would hold too long, saying when; a retry is never refused', async () => {
+    const refusing = { beforeRequest: async () => ({ refusedForMs: 29_500 }), cooldown: async () => false };
+    const refused = await failureOf(clientFor(simulator, { gate: refusing }).orders.keys('A1'));
+    expect(refused).toMatchObject({
+      kind: 'rate_limited',
+      retryAfterSeconds: 30,
+      operation: 'GET /v1/partners/orders/{order_id}/keys',
+    });
+    expect(simulator.stats.requests).toBe(0);
+
+    const events: TransportEvent[] = [];
+    let asked = 0;
+    const refusingLater = {
+      beforeRequest: async () => (asked++ ? { refusedForMs: 29_500 } : undefined),
+      cooldown: async () => false,
+    };
+    simulator.faults.next(1, { status: 503 });
+    const client = clientFor(simulator, { gate: refusingLater, onEvent: (e) => events.push(e) });
+    expect((await client.orders.list({ limit: 2 })).orders).toHaveLength(2);
+    expect(simulator.stats.requests).toBe(2);
+    expect(events).toContainEqual(
+      expect.objectContaining({ type: 'retry', operation: 'GET /v1/partners/orders' }),
+    );
+  });
+
   it('a request, retries included, is bounded by attempts × timeout + the longest wait per retry', () => {
     // The defaults: 3 attempts of 10 s, and at most 10 s (Retry-After cap) before each of 2 retries.
     expect(requestBoundMs(10_000)).toBe(50_000);
