@@ -91,13 +91,13 @@ export function createSpendService(
     }
   }
 
+  /** The stored figures and a failed scan's running back-off, as of `at`: never reads the partner. */
+  const peek = (at: number) =>
+    Promise.all([peekCached<SpendFigures>(state, SPEND_KEY), peekFailure(state, SPEND_KEY, at)]);
+
   return {
     async snapshot() {
-      const at = now().getTime();
-      const [stored, failure] = await Promise.all([
-        peekCached<SpendFigures>(state, SPEND_KEY),
-        peekFailure(state, SPEND_KEY, at),
-      ]);
+      const [stored, failure] = await peek(now().getTime());
       return {
         figures: stored?.value,
         failure: failure
@@ -112,10 +112,7 @@ export function createSpendService(
     async refreshInBackground({ maxAgeMs, force }, key, landed) {
       try {
         const at = now().getTime();
-        const [stored, failure] = await Promise.all([
-          peekCached<SpendFigures>(state, SPEND_KEY),
-          peekFailure(state, SPEND_KEY, at),
-        ]);
+        const [stored, failure] = await peek(at);
         if (!force && ((stored && at - stored.storedAt < maxAgeMs) || failure)) return;
         const first = !waiting.has(key);
         waiting.set(key, landed);
