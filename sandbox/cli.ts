@@ -126,6 +126,8 @@ try {
     history: historyFromEnv(process.env),
   });
   addShowcaseOrders(simulator);
+  // Links to an order's page on the (imaginary) partner platform: the app's, and the page's table links.
+  const orderLinkTemplate = process.env.ORDER_LINK_TEMPLATE || 'https://partner.example.com/orders/{id}';
   const slack = await startFakeSlack({
     botToken,
     signingSecret,
@@ -146,6 +148,7 @@ try {
       };
     },
     partner: partnerHistoryControls(simulator),
+    orderLinkTemplate,
   });
 
   // The app from source through tsx; SANDBOX_APP_ENTRY runs a compiled main.js instead (the tests
@@ -185,7 +188,7 @@ try {
       // Order events show within seconds of a change from the Partner history control.
       ORDER_SYNC_SECONDS: process.env.ORDER_SYNC_SECONDS || '5',
       // Links to an order's page on the (imaginary) partner platform unfurl in the sandbox's channels.
-      ORDER_LINK_TEMPLATE: process.env.ORDER_LINK_TEMPLATE || 'https://partner.example.com/orders/{id}',
+      ORDER_LINK_TEMPLATE: orderLinkTemplate,
       SUBSCRIPTION_ADMINS_USERS: 'U0FINANCE',
       FINANCE_ALERT_CHANNEL_ID: 'C0FINANCE',
       BALANCE_WATCH_SECONDS: process.env.BALANCE_WATCH_SECONDS || '5',

@@ -25,6 +25,11 @@ const STATIC: Record<string, { file: string; type: string }> = {
   '/workflow-panel.css': { file: 'workflow-panel.css', type: 'text/css; charset=utf-8' },
   '/work-objects.js': { file: 'work-objects.js', type: 'text/javascript; charset=utf-8' },
   '/slackbot-panel.js': { file: 'slackbot-panel.js', type: 'text/javascript; charset=utf-8' },
+  '/render-table.js': { file: 'render-table.js', type: 'text/javascript; charset=utf-8' },
+  '/render-chart.js': { file: 'render-chart.js', type: 'text/javascript; charset=utf-8' },
+  '/data-table-controls.js': { file: 'data-table-controls.js', type: 'text/javascript; charset=utf-8' },
+  '/data-blocks-switch.js': { file: 'data-blocks-switch.js', type: 'text/javascript; charset=utf-8' },
+  '/data-blocks.css': { file: 'data-blocks.css', type: 'text/css; charset=utf-8' },
 };
 
 const PUBLIC_DIR = new URL('./public/', import.meta.url);
@@ -60,6 +65,8 @@ export interface SandboxControls {
   setAvailable(value: number): void;
   /** The "Partner history" control: new orders, completions, refunds, the partner API down or slow. */
   partner?: PartnerHistoryControls | undefined;
+  /** The app's ORDER_LINK_TEMPLATE: a data table's link to an order opens its Work Object. */
+  orderLinkTemplate?: string | undefined;
 }
 
 export function attachSandboxPage(slack: FakeSlack, users: SandboxUser[], controls: SandboxControls): void {
@@ -105,7 +112,14 @@ export function attachSandboxPage(slack: FakeSlack, users: SandboxUser[], contro
     const step = await workflowStepRoute(slack, req.method ?? 'GET', route, body);
     if (step) return json(res, step.status, step.body);
     // Work Object previews and their flexpane (work-object-routes.ts).
-    const entity = await workObjectRoute(slack, known, req.method ?? 'GET', route, body);
+    const entity = await workObjectRoute(
+      slack,
+      known,
+      req.method ?? 'GET',
+      route,
+      body,
+      controls.orderLinkTemplate,
+    );
     if (entity) return json(res, entity.status, entity.body);
     // The "Ask Slackbot" panel: the app's tools, asked of its /mcp as Slack asks (slackbot-routes.ts).
     const slackbot = await slackbotRoute(slack, req.method ?? 'GET', route, body);
@@ -117,6 +131,7 @@ export function attachSandboxPage(slack: FakeSlack, users: SandboxUser[], contro
           channels: slack.channels,
           commands: SANDBOX_COMMANDS,
           shortcuts: MESSAGE_SHORTCUTS,
+          unfurlDomains: slack.unfurlDomains,
         });
       case 'GET state': {
         const user = url.searchParams.get('user');
@@ -145,7 +160,16 @@ export function attachSandboxPage(slack: FakeSlack, users: SandboxUser[], contro
           panel: panelState(slack, user),
           available: controls.available(),
           partner: controls.partner?.state() ?? null,
+          dataBlocksRefused: slack.dataBlocksRefusedOn().length > 0,
         });
+      }
+      // "Slack without tables and charts": the workspace refuses them in messages and views alike.
+      case 'POST data-blocks': {
+        if (typeof body.refused !== 'boolean')
+          return json(res, 400, { error: 'refused must be true or false.' });
+        for (const surface of ['messages', 'views'] as const)
+          slack.setDataBlocksRefused(surface, body.refused);
+        return json(res, 200, { refused: slack.dataBlocksRefusedOn().length > 0 });
       }
       case 'POST submit': {
         const { user, values } = body;

@@ -1,3 +1,4 @@
+import { sharedLinks } from './fake-slack/links.js';
 import type { FakeSlack } from './fake-slack/server.js';
 import type { SandboxAnswer } from './workflow-steps.js';
 
@@ -7,13 +8,17 @@ import type { SandboxAnswer } from './workflow-steps.js';
 // and the panel closes. What the app put in the panel (entity.presentDetails) comes back with the
 // page's state (panelState).
 
-/** POST entity/open, entity/action, entity/close; undefined for any other route. */
+/**
+ * POST entity/open, entity/open-link, entity/action, entity/close; undefined for any other route.
+ * `orderLinkTemplate` is the app's ORDER_LINK_TEMPLATE: which order a table's link names.
+ */
 export async function workObjectRoute(
   slack: FakeSlack,
   known: (user: unknown) => user is string,
   method: string,
   route: string,
   body: Record<string, unknown>,
+  orderLinkTemplate?: string,
 ): Promise<SandboxAnswer | undefined> {
   if (method !== 'POST' || !route.startsWith('entity/')) return undefined;
   const { user } = body;
@@ -32,6 +37,30 @@ export async function workObjectRoute(
         externalRefId: entity.external_ref.id,
         channel: message.channel,
         messageTs: message.ts,
+      });
+      slack.emit('change');
+      return { status: 200, body: { status: sent.status, ackMs: sent.ackMs } };
+    }
+    // A link in a data table's cell: on the app's unfurl domains it opens the order's Work Object
+    // (the one the app made for that link if it unfurled it, else the order the link names).
+    case 'entity/open-link': {
+      const { location, url } = body;
+      if (typeof url !== 'string' || sharedLinks(url, slack.unfurlDomains).length === 0)
+        return { status: 404, body: { error: 'Order Desk does not unfurl that link.' } };
+      const message = typeof location === 'string' ? slack.findMessage(location) : undefined;
+      if (location !== 'home' && (!message || message.deleted || (message.visibleTo ?? user) !== user))
+        return { status: 404, body: { error: 'That message is gone.' } };
+      const made = slack.messages
+        .flatMap((m) => m.entities ?? [])
+        .find((e) => e.app_unfurl_url === url || e.url === url);
+      const externalRefId = made?.external_ref.id ?? idInLink(orderLinkTemplate, url);
+      if (!externalRefId) return { status: 404, body: { error: 'That link names no order.' } };
+      const sent = await slack.requestEntityDetails({
+        user,
+        url,
+        externalRefId,
+        channel: message?.channel,
+        messageTs: message?.ts,
       });
       slack.emit('change');
       return { status: 200, body: { status: sent.status, ackMs: sent.ackMs } };
@@ -62,6 +91,16 @@ export async function workObjectRoute(
     default:
       return { status: 404, body: { error: 'No such sandbox endpoint.' } };
   }
+}
+
+/** The `{id}` of `template` in `url` ('https://partner.example.com/orders/{id}'), if it is one. */
+export function idInLink(template: string | undefined, url: string): string | undefined {
+  const [before, after, extra] = (template ?? '').split('{id}');
+  if (before === undefined || after === undefined || extra !== undefined || before === '') return undefined;
+  if (!url.startsWith(before) || !url.endsWith(after) || url.length <= before.length + after.length)
+    return undefined;
+  const id = url.slice(before.length, url.length - after.length);
+  return /^[\w-]+$/.test(id) ? id : undefined;
 }
 
 /** The flexpane `user` has open, for the page: which entity, and what the app put in it (if yet). */

@@ -1,4 +1,6 @@
 import { api } from './api.js';
+import { attachDataBlocksSwitch, showDataBlocksSwitch } from './data-blocks-switch.js';
+import { attachDataTableControls } from './data-table-controls.js';
 import { checkStateValues, modalKey, readStateValues, renderModalView } from './modal.js';
 import { escapeHtml, renderBlocks, renderMessageBody } from './render.js';
 // The "Ask Slackbot" panel looks after itself (its dialog, its calls); it loads with the page.
@@ -13,6 +15,8 @@ const state = {
   channels: [],
   commands: [],
   shortcuts: [],
+  /** The app's unfurl domains: a table's link there opens the Work Object flexpane, as an unfurl's. */
+  unfurlDomains: [],
   user: '',
   view: '',
   data: null,
@@ -28,7 +32,12 @@ function userName(id) {
 }
 
 function context() {
-  return { users: state.users, channels: state.channels, now: new Date() };
+  return {
+    users: state.users,
+    channels: state.channels,
+    unfurlDomains: state.unfurlDomains,
+    now: new Date(),
+  };
 }
 
 function renderSidebar() {
@@ -259,6 +268,11 @@ async function refresh() {
   if (document.activeElement !== $('available-input'))
     $('available-input').value = String(data.available ?? '');
   renderPartner(data.partner);
+  showDataBlocksSwitch(data.dataBlocksRefused);
+  // A data table's filter box keeps the typing person's focus through a repaint.
+  const typing = document.activeElement?.classList?.contains('dt-filter')
+    ? document.activeElement.closest('.data-table')?.dataset.tableKey
+    : undefined;
   // Who the painted page is for: a test (or a curious newcomer) can tell a repaint has happened.
   document.body.dataset.shownUser = state.user;
   document.body.dataset.shownView = state.view;
@@ -285,6 +299,10 @@ async function refresh() {
   }
   renderThread(onHome ? [] : data.messages);
   renderPanel(onHome ? null : data.panel);
+  if (typing !== undefined) {
+    const box = [...document.querySelectorAll('.data-table')].find((t) => t.dataset.tableKey === typing);
+    box?.querySelector('.dt-filter')?.focus();
+  }
 }
 
 async function show(view) {
@@ -306,10 +324,19 @@ async function workObjectClick(event) {
   const preview = event.target.closest('.wo-preview');
   const action = event.target.closest('.wo-action');
   const close = event.target.closest('#flexpane-close');
-  if (!preview && !action && !close) return false;
+  // A data table's link to an order page: its Work Object, as Slack opens one from a table cell.
+  const link = event.target.closest('.wo-link');
+  if (!preview && !action && !close && !link) return false;
   try {
     if (close) await api('entity/close', { user: state.user });
-    else if (preview) {
+    else if (link) {
+      state.thread = null;
+      await api('entity/open-link', {
+        user: state.user,
+        location: link.dataset.location,
+        url: link.dataset.woLink,
+      });
+    } else if (preview) {
       state.thread = null;
       await api('entity/open', {
         user: state.user,
@@ -338,6 +365,9 @@ async function init() {
   state.channels = data.channels;
   state.commands = data.commands;
   state.shortcuts = data.shortcuts;
+  state.unfurlDomains = data.unfurlDomains ?? [];
+  attachDataTableControls(document.body);
+  attachDataBlocksSwitch();
   state.user = localStorage.getItem('sandbox.user') ?? data.users[0].id;
   if (!state.users.some((u) => u.id === state.user)) state.user = data.users[0].id;
   const savedView = localStorage.getItem('sandbox.view');
@@ -357,6 +387,8 @@ async function init() {
     await show(state.view.startsWith('D') ? `D${state.user.slice(1)}` : state.view);
   });
   document.body.addEventListener('click', async (event) => {
+    // Before any wait: the browser must not follow a Work Object link itself.
+    if (event.target.closest('.wo-link')) event.preventDefault();
     const nav = event.target.closest('.nav-item');
     if (nav) return show(nav.dataset.target);
     const more = event.target.closest('[data-more]');

@@ -1,6 +1,9 @@
 // Renders Slack Block Kit and mrkdwn to HTML for the sandbox page. A pure ES module with no DOM use,
 // so the browser and the unit tests load the same file. Everything from a message is escaped first;
-// only the markup built here is trusted.
+// only the markup built here is trusted. Slack's data tables and charts have files of their own.
+
+import { renderChart } from './render-chart.js';
+import { renderDataTable } from './render-table.js';
 
 /** @param {string} text */
 export function escapeHtml(text) {
@@ -173,8 +176,13 @@ function renderButton(element, location) {
  */
 export function renderBlocks(blocks, context = {}, location = '') {
   return (blocks ?? [])
-    .map((block) => {
+    .map((block, index) => {
       switch (block.type) {
+        case 'data_table':
+          // Its page, sort and filter are kept by where it is shown and its place there.
+          return renderDataTable(block, context, location, `${location}#${block.block_id ?? index}`);
+        case 'data_visualization':
+          return renderChart(block);
         case 'header':
           return `<div class="block header">${renderPlain(block.text)}</div>`;
         case 'divider':

@@ -1,5 +1,6 @@
 import { describe } from 'vitest';
 import { skipWithoutBrowser, useSandboxInBrowser } from '../helpers/sandbox-browser.js';
+import { describeDataBlocks } from './browser/data-blocks.js';
 import { describeModals } from './browser/modals.js';
 import { describeSandbox } from './browser/sandbox.js';
 import { describeSlackbotPanel } from './browser/slackbot-panel.js';
@@ -17,4 +18,5 @@ describe.skipIf(skipWithoutBrowser('the sandbox browser tests'))('npm run sandbo
   describeModals(shared);
   describeWorkflowPanel(shared);
   describeSlackbotPanel(shared);
+  describeDataBlocks(shared);
 });
