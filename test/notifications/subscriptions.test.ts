@@ -167,7 +167,7 @@ describe('channel subscriptions', () => {
     expect(textOf(answer.body?.errors)).toContain(said);
   });
 
-  it('nothing ticked, or statuses without status changes: the modal says what to fix', async () => {
+  it('nothing ticked, statuses without status changes, an amount that is not one: the modal says what to fix', async () => {
     const none = await subscribe(USERS.agent, CHANNEL, { channel: CHANNEL, events: [] });
     expect(textOf(none.body?.errors)).toContain('subscribe_events');
     const statuses = await subscribe(USERS.agent, CHANNEL, {
@@ -176,6 +176,12 @@ describe('channel subscriptions', () => {
       statuses: ['FAILED'],
     });
     expect(textOf(statuses.body?.errors)).toContain('tick “An order’s status changes” too');
+    const amount = await subscribe(USERS.agent, CHANNEL, {
+      channel: CHANNEL,
+      events: ['new_orders'],
+      minAmount: '1,000',
+    });
+    expect(textOf(amount.body?.errors)).toContain('Write the amount as a number');
   });
 
   it('a guest cannot subscribe a channel: the form says so when submitted', async () => {

@@ -42,12 +42,8 @@ export function checkSubscribeForm(
     errors.statuses = 'Statuses filter status changes: tick “An order’s status changes” too, or clear them.';
   const rawAmount = (form.minAmount ?? '').trim();
   let minAmount: number | null = null;
-  if (rawAmount) {
-    const value = Number(rawAmount);
-    if (!/^\d{1,9}(\.\d{1,2})?$/.test(rawAmount) || !Number.isFinite(value))
-      errors.minAmount = 'Write the amount as a number, e.g. 100 or 99.50.';
-    else minAmount = value;
-  }
+  if (/^\d{1,9}(\.\d{1,2})?$/.test(rawAmount)) minAmount = Number(rawAmount);
+  else if (rawAmount) errors.minAmount = 'Write the amount as a number, e.g. 100 or 99.50.';
   const title = (form.title ?? '').replace(/\s+/g, ' ').trim();
   if (title.length > MAX_TITLE_FILTER) errors.title = `At most ${MAX_TITLE_FILTER} characters.`;
   if (Object.keys(errors).length > 0) return { ok: false, errors };
