@@ -5,6 +5,3 @@ import type { AppDeps } from '../app/deps.js';
 
 /** Every listener: access checks, the log, metrics. */
 export type ListenerDeps = Pick<AppDeps, 'auth' | 'logger' | 'metrics'>;
-
-/** Event listeners: Slack redelivers an event it got no quick answer for; handled once across replicas. */
-export type EventListenerDeps = Pick<AppDeps, 'eventDedup'>;

@@ -1,14 +1,13 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import { type DirectMessageDeps, suggestPrompts } from '../../flows/direct-message.js';
 import { type HomeDeps, publishHome } from '../../flows/publish-home.js';
-import { isFirstDelivery } from '../first-delivery.js';
-import type { EventListenerDeps } from '../listener-deps.js';
+import { type FirstDeliveryDeps, isFirstDelivery } from '../first-delivery.js';
 
 /**
  * Publishes the Home tab when it is opened; the Messages tab (this event with tab "messages") gets
  * suggested prompts, which only a workspace with the agent messaging experience shows.
  */
-export function appHomeOpened(deps: HomeDeps & DirectMessageDeps & EventListenerDeps) {
+export function appHomeOpened(deps: HomeDeps & DirectMessageDeps & FirstDeliveryDeps) {
   return async ({
     event,
     body,

@@ -1,14 +1,13 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import { type PanelDeps, presentOrderPanel } from '../../flows/order-panel.js';
-import { isFirstDelivery } from '../first-delivery.js';
-import type { EventListenerDeps } from '../listener-deps.js';
+import { type FirstDeliveryDeps, isFirstDelivery } from '../first-delivery.js';
 
 /**
  * Someone opened (or refreshed) an order's Work Object panel (flexpane): Slack asks Order Desk to fill
  * it for that person, with entity.presentDetails on the event's trigger_id. Bolt 5 has no typed
  * listener of its own for it: `app.event` gives the @slack/types event.
  */
-export function entityDetailsRequested(deps: PanelDeps & EventListenerDeps) {
+export function entityDetailsRequested(deps: PanelDeps & FirstDeliveryDeps) {
   return async ({
     event,
     body,

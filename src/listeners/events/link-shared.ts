@@ -1,13 +1,12 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import { type UnfurlDeps, unfurlOrderLinks } from '../../flows/unfurl-order-links.js';
-import { isFirstDelivery } from '../first-delivery.js';
-import type { EventListenerDeps } from '../listener-deps.js';
+import { type FirstDeliveryDeps, isFirstDelivery } from '../first-delivery.js';
 
 /**
  * A message with a link on one of the app's unfurl domains was posted (or is being typed): links to
  * an order's page on the partner platform get a compact card (ORDER_LINK_TEMPLATE).
  */
-export function linkShared(deps: UnfurlDeps & EventListenerDeps) {
+export function linkShared(deps: UnfurlDeps & FirstDeliveryDeps) {
   let warnedNoTemplate = false;
   return async ({
     event,

@@ -2,15 +2,14 @@ import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import { renderNotice } from '../../blocks/index.js';
 import { answerDirectMessage, type DirectMessageDeps } from '../../flows/direct-message.js';
 import { slackErrorCode } from '../../services/slack-delivery.js';
-import { isFirstDelivery } from '../first-delivery.js';
-import type { EventListenerDeps } from '../listener-deps.js';
+import { type FirstDeliveryDeps, isFirstDelivery } from '../first-delivery.js';
 
 /**
  * A person wrote to Order Desk in its Messages tab (message.im): answered in the thread of their
  * message, once whichever replica the delivery reaches. Only a person's new message in a direct
  * message is ours: the bot's own, edits, deletions and every other subtype are left alone.
  */
-export function messageIm(deps: DirectMessageDeps & EventListenerDeps) {
+export function messageIm(deps: DirectMessageDeps & FirstDeliveryDeps) {
   return async ({
     event,
     body,
