@@ -23,18 +23,16 @@ export function isSettled(status: string | null | undefined): boolean {
 }
 
 // One readable form for every status, wherever a status is shown to a user (cards, lists, keys
-// messages, the digest); the CSV export keeps the raw value. Keys are upper case with underscores.
+// messages, the digest); the CSV export keeps the raw value. Keys are canonical (canonicalStatus).
 const STATUS_LABELS: Record<string, string> = {
   COMPLETED: 'Completed',
   PROCESSING: 'Processing',
   PENDING: 'Pending',
-  CANCELED: 'Cancelled',
   CANCELLED: 'Cancelled',
   REFUNDED: 'Refunded',
   PARTIALLY_REFUNDED: 'Partially refunded',
   FAILED: 'Failed',
   PRE_ORDER: 'Pre-order',
-  PREORDER: 'Pre-order',
   IN_PROCESS: 'In process',
   IN_PROGRESS: 'In progress',
   ON_HOLD: 'On hold',
@@ -47,7 +45,7 @@ const STATUS_LABELS: Record<string, string> = {
 export function statusLabel(status: string | null): string {
   const raw = status?.trim();
   if (!raw) return 'Unknown';
-  const key = raw.toUpperCase().replace(/[\s-]+/g, '_');
+  const key = canonicalStatus(raw);
   const known = STATUS_LABELS[key];
   if (known) return known;
   const words = key.replace(/_+/g, ' ').trim().toLowerCase();

@@ -134,9 +134,8 @@ export function createTransport(options: TransportOptions): Transport {
           });
         },
       ],
-      // Every attempt waits for the shared cooldown and rate cap. A first attempt that would wait
-      // longer than a Retry-After is waited is refused, saying when to try again; a retry never is
-      // (the caller is already waiting).
+      // Every attempt waits for the shared cooldown and rate cap; a first attempt it would hold too long
+      // is refused with when to retry, a retry never is (the caller is already waiting).
       beforeRequest: [
         async (request, kyOptions, { retryCount }) => {
           if (!gate) return;

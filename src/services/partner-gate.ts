@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { PartnerGate } from '../partner-api/index.js';
 import type { SharedState } from '../state/index.js';
@@ -73,8 +74,4 @@ export function createPartnerGate(
     },
     cooldownActive: () => knownUntil > now(),
   };
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
