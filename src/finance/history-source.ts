@@ -1,4 +1,4 @@
-import { copyCoverage, copyIsCurrent } from '../orders/copy-rule.js';
+import { copyIsCurrent, coverageOfCopy } from '../orders/copy-rule.js';
 import type { OrderCopy } from '../orders/order-copy.js';
 import type { OrderSync } from '../orders/order-sync.js';
 import type { OrderSummary, PartnerClient } from '../partner-api/index.js';
@@ -27,23 +27,11 @@ export async function historyBetween(
   since: Date,
   until: Date,
 ): Promise<{ source: HistorySource; pages: AsyncGenerator<OrderSummary[]> }> {
-  const syncedAt = await copyCovers(deps);
-  if (syncedAt && deps.orderCopy)
+  const coverage = deps.orderCopy ? await coverageOfCopy(deps) : undefined;
+  if (deps.orderCopy && copyIsCurrent(coverage, deps.now()))
     return {
-      source: { kind: 'index', syncedAt },
+      source: { kind: 'index', syncedAt: coverage.syncedAt },
       pages: deps.orderCopy.between(since, until, INDEX_PAGE),
     };
   return { source: { kind: 'partner' }, pages: ordersBetween(deps.partner, since, until) };
-}
-
-/** When the copy was last synced, if it stands in for the partner now; else undefined. */
-async function copyCovers(deps: HistoryDeps): Promise<string | undefined> {
-  if (!deps.orderCopy || !deps.orderSync) return undefined;
-  try {
-    const coverage = copyCoverage(await deps.orderSync.status());
-    if (copyIsCurrent(coverage, deps.now())) return coverage.syncedAt;
-  } catch {
-    // The database cannot say: the partner answers, as before.
-  }
-  return undefined;
 }

@@ -1,12 +1,6 @@
 import type { AppDeps } from '../app/deps.js';
-import {
-  type CopyCoverage,
-  renderOrderCard,
-  renderResultList,
-  type SlackMessage,
-  stampedFromCopy,
-} from '../blocks/index.js';
-import { copyCoverage } from '../orders/copy-rule.js';
+import { renderOrderCard, renderResultList, type SlackMessage, stampedFromCopy } from '../blocks/index.js';
+import { coverageOfCopy } from '../orders/copy-rule.js';
 import { isExactMatch, type PartnerApiError } from '../partner-api/index.js';
 import { cardOptions, renderOptions } from './render-options.js';
 
@@ -19,18 +13,7 @@ export type CopyDeps = Pick<
   'orderCopy' | 'orderLinks' | 'orderSync' | 'currency' | 'now' | 'logger'
 >;
 
-/**
- * How complete the copy is; undefined when it cannot answer: the database cannot be read, or the
- * sync has never run (ORDER_SYNC_SECONDS=0: the copy then holds only what people looked up, too
- * little to answer searches from).
- */
-export async function coverageOfCopy(deps: Pick<CopyDeps, 'orderSync'>): Promise<CopyCoverage | undefined> {
-  try {
-    return copyCoverage(await deps.orderSync.status());
-  } catch {
-    return undefined;
-  }
-}
+export { coverageOfCopy };
 
 /** Orders whose ID, reference or title contains `query`, newest first; undefined when none or the database is down. */
 export async function copyMatches(deps: Pick<CopyDeps, 'orderCopy'>, query: string) {

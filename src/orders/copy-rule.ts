@@ -1,4 +1,4 @@
-import type { SyncStatus } from './order-sync.js';
+import type { OrderSync, SyncStatus } from './order-sync.js';
 
 // The one rule for when Order Desk's copy of the order history answers (docs/architecture.md, "When
 // the copy answers"). The copy can answer once the sync has read the newest orders at least once. It
@@ -23,6 +23,21 @@ export interface CopyCoverage {
 export function copyCoverage(status: SyncStatus): CopyCoverage | undefined {
   if (!status.lastFollowAt) return undefined;
   return { orders: status.orders, complete: status.backfill.done, syncedAt: status.lastFollowAt };
+}
+
+/**
+ * The copy's coverage as the sync's status says now; undefined when it cannot answer: no sync, the
+ * database cannot be read, or the sync has never run (ORDER_SYNC_SECONDS=0: the copy then holds only
+ * what people looked up, too little to answer searches from).
+ */
+export async function coverageOfCopy(deps: {
+  orderSync?: Pick<OrderSync, 'status'> | undefined;
+}): Promise<CopyCoverage | undefined> {
+  try {
+    return deps.orderSync ? copyCoverage(await deps.orderSync.status()) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Whether the copy answers in the partner's place, unstamped. */
