@@ -38,7 +38,9 @@ const STOP_STEP_MS = 2_000;
 export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> {
   const { env, logger } = options;
   const services = await buildServices(options);
-  const { deps, identity, mode, startedAt, clientOptions, state, ownsState, db, ownsDb, reveal } = services;
+  const { deps, identity, clientOptions, state, db, reveal } = services;
+  const mode = env.SLACK_APP_TOKEN ? 'socket' : 'http';
+  const startedAt = Date.now();
   const { partner, tracker, metrics, delivery } = deps;
   const jobs = buildJobs(options, services);
   const { orderSync } = jobs;
@@ -146,8 +148,9 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
         STOP_STEP_MS,
       );
       const drained = await tracker.drain(Math.max(0, deadline - Date.now()));
-      if (ownsState) await state.close().catch(() => undefined);
-      if (ownsDb) await db.close().catch(() => undefined);
+      // What the app built (not what it was given) is closed.
+      if (options.state === undefined) await state.close().catch(() => undefined);
+      if (options.db === undefined) await db.close().catch(() => undefined);
       logger.info({ drained, left: tracker.size }, 'Order Desk stopped');
     },
   };

@@ -33,7 +33,7 @@ import { type CacheResult, createSharedState, type SharedState } from '../state/
 import type { AppDeps } from './deps.js';
 import { createInflightTracker } from './inflight.js';
 import { createMetrics } from './metrics.js';
-import { type BotIdentity, verifyBotToken, webClientOptions } from './slack-client.js';
+import { verifyBotToken, webClientOptions } from './slack-client.js';
 
 // Building Order Desk's services from its settings: the shared state, the database, the partner
 // client, Slack's Web API client, the access checks and every store and service the listeners use
@@ -56,22 +56,9 @@ export interface BuildOptions {
 }
 
 /** The services, and what the app's routes, jobs and stop need beside them. */
-export interface Services {
-  deps: AppDeps;
-  identity: BotIdentity;
-  mode: 'http' | 'socket';
-  startedAt: number;
-  clientOptions: ReturnType<typeof webClientOptions>;
-  state: SharedState;
-  /** Built here (not passed in): closed at stop. */
-  ownsState: boolean;
-  db: OrderDeskDb;
-  ownsDb: boolean;
-  slack: WebClient;
-  reveal: RevealRouteDeps;
-}
+export type Services = Awaited<ReturnType<typeof buildServices>>;
 
-export async function buildServices(options: BuildOptions): Promise<Services> {
+export async function buildServices(options: BuildOptions) {
   const { env, logger } = options;
   const tuning: Tuning = { ...TUNING, ...options.tuning };
   const clientOptions = webClientOptions(env.SLACK_API_URL, logger);
@@ -87,16 +74,12 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
         commandTimeoutMs: tuning.redisCommandTimeoutMs,
       }),
   ]);
-  const mode = env.SLACK_APP_TOKEN ? 'socket' : 'http';
-  const startedAt = Date.now();
   const partnerLog = logger.child({ component: 'partner-api' });
 
-  const ownsState = options.state === undefined;
   // Opened right after the app listens (start()); DATABASE_URL set but PostgreSQL unreachable then ends
   // start-up with one line saying so.
   const db =
     options.db ?? databaseOpenedLater({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR, logger });
-  const ownsDb = options.db === undefined;
   const auditStore = createAuditStore(db);
   const metrics = createMetrics();
   const gate = createPartnerGate(state, env.PARTNER_API_MAX_RPS || undefined);
@@ -316,13 +299,9 @@ export async function buildServices(options: BuildOptions): Promise<Services> {
   return {
     deps,
     identity,
-    mode,
-    startedAt,
     clientOptions,
     state,
-    ownsState,
     db,
-    ownsDb,
     slack,
     reveal,
   };
