@@ -1,5 +1,10 @@
 import type { AppEnv } from '../../src/config/index.js';
-import { isPartnerApiError, type OrderSummary, type PartnerClient } from '../../src/partner-api/index.js';
+import {
+  isPartnerApiError,
+  type OrderSummary,
+  orderContainsText,
+  type PartnerClient,
+} from '../../src/partner-api/index.js';
 import { orderToCompare, readAmount } from './amount.js';
 import { decide, type Finding, fix, ok } from './findings.js';
 
@@ -50,7 +55,7 @@ async function checkSearch(
   try {
     const result = await client.orders.find(order.id);
     const found = result.orders.some((candidate) => candidate.id === order.id);
-    if (found && result.containingQuery === result.orders.length)
+    if (found && result.orders.every((candidate) => orderContainsText(candidate, order.id)))
       return ok(`A search for order ${order.id} finds exactly that order (${param} is right).`);
     const answered = found
       ? `${result.orders.length} orders, most of which do not contain that ID`

@@ -117,7 +117,6 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
       query,
       orders: [...exact, ...rest],
       exactMatches: exact.length,
-      containingQuery: page.orders.filter((order) => orderContainsText(order, query)).length,
       hits: page.hits,
       traceId: page.traceId,
     };

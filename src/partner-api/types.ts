@@ -16,11 +16,6 @@ export interface OrderSearchResult {
   /** Exact matches on order ID or reference first, then the rest in the API's order. */
   orders: OrderSummary[];
   exactMatches: number;
-  /**
-   * How many returned orders contain the search text in their ID or reference. 0 with orders returned
-   * means the API ignored the search (usually a wrong PARTNER_API_SEARCH_PARAM).
-   */
-  containingQuery: number;
   /** Total matches the API reported, which can exceed `orders.length`. */
   hits: number;
   traceId: string | undefined;
