@@ -63,6 +63,8 @@ export interface BlockActionInput extends Signing {
   actionId: string;
   value: string | undefined;
   blockId?: string | undefined;
+  /** An option chosen in a menu (static_select) instead of a button clicked. */
+  menu?: { text: string } | undefined;
 }
 
 export interface MessageShortcutInput {
@@ -209,7 +211,13 @@ export class SlackClientDriver {
     if (!message) throw new Error(`no message ${input.messageId}`);
     const button = findButton(message.blocks, input.actionId, input.value);
     if (!button) throw new Error(`no button ${input.actionId} in message ${input.messageId}`);
-    return this.sendBlockAction({ ...input, message, value: button.value, blockId: button.blockId });
+    return this.sendBlockAction({
+      ...input,
+      message,
+      value: button.value,
+      blockId: button.blockId,
+      menu: button.menu,
+    });
   }
 
   async sendBlockAction(input: BlockActionInput): Promise<SendResult> {

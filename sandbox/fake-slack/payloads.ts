@@ -60,8 +60,15 @@ export function messageClickPayload(input: {
   blockId: string;
   triggerId: string;
   responseUrl: string;
+  menu?: { text: string } | undefined;
 }) {
   const { message } = input;
+  const action = input.menu
+    ? {
+        type: 'static_select',
+        selected_option: { text: { type: 'plain_text', text: input.menu.text }, value: input.value },
+      }
+    : { text: { type: 'plain_text', text: 'button' }, value: input.value, type: 'button' };
   return {
     type: 'block_actions',
     user: input.user,
@@ -88,9 +95,7 @@ export function messageClickPayload(input: {
       {
         action_id: input.actionId,
         block_id: input.blockId,
-        text: { type: 'plain_text', text: 'button' },
-        value: input.value,
-        type: 'button',
+        ...action,
         action_ts: nowTs(),
       },
     ],

@@ -16,6 +16,7 @@ import type { ExportClaims } from '../services/export-claims.js';
 import type { KeyRetrievalLimit } from '../services/key-limit.js';
 import type { OrderExamples } from '../services/order-examples.js';
 import type { OrderLinks } from '../services/order-links.js';
+import type { RichBlocks } from '../services/rich-blocks.js';
 import type { SlackDelivery } from '../services/slack-delivery.js';
 import type { InflightTracker } from './inflight.js';
 import type { AppMetrics } from './metrics.js';
@@ -45,6 +46,8 @@ export interface AppDeps {
   relay: OutboxRelay;
   /** Slack event redeliveries handled once across replicas. */
   eventDedup: EventDedup;
+  /** Tables and charts where Slack takes them, else the classic blocks (for a day after a refusal). */
+  richBlocks: RichBlocks;
   /** Posts that must arrive, retried while Slack limits or fails. */
   delivery: SlackDelivery;
   channelSharing: ChannelSharing;

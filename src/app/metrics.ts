@@ -40,6 +40,7 @@ export interface AppMetrics {
   slackDeliveryRetries: Counter<'kind' | 'reason'>;
   workflowSteps: Counter<'step' | 'outcome'>;
   slackbotToolCalls: Counter<'tool' | 'outcome'>;
+  richBlocksRefused: Counter<'surface'>;
   /** The gauges read these when scraped; set once the parts they read exist. */
   sources: MetricSources;
 }
@@ -230,6 +231,11 @@ export function createMetrics(): AppMetrics {
       'order_desk_slackbot_tool_calls_total',
       "Slackbot's tool calls (POST /mcp), by tool and outcome (ok, no_match, invalid_input, partner_error, unavailable, refused, no_identity, bad_identity, rate_limited, unknown_tool, error); tool none: refused before parsing (unsigned, too_large, not_json, timeout)",
       ['tool', 'outcome'],
+    ),
+    richBlocksRefused: counter(
+      'order_desk_rich_blocks_refused_total',
+      'Messages Slack refused for their tables or charts and that went in classic blocks instead, by surface (messages, views)',
+      ['surface'],
     ),
   };
 }

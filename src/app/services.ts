@@ -27,6 +27,7 @@ import { createOrderExamples } from '../services/order-examples.js';
 import { createOrderLinks } from '../services/order-links.js';
 import { createOrgMembership } from '../services/org-membership.js';
 import { createPartnerGate } from '../services/partner-gate.js';
+import { createRichBlocks } from '../services/rich-blocks.js';
 import { createSlackDelivery } from '../services/slack-delivery.js';
 import { createUsergroupMembers } from '../services/usergroup-members.js';
 import { type CacheResult, createSharedState, type SharedState } from '../state/index.js';
@@ -159,10 +160,18 @@ export async function buildServices(options: BuildOptions) {
     logger,
     onSlackError,
   });
+  // Tables and charts where Slack takes them; refused, the classic blocks for a day (every replica).
+  const richBlocks = createRichBlocks({
+    state,
+    logger,
+    workspace: identity.enterpriseId ?? identity.teamId ?? 'workspace',
+    onRefused: (surface) => metrics.richBlocksRefused.inc({ surface }),
+  });
   const relay = createOutboxRelay({
     store: outbox,
     delivery,
     client: slack,
+    richBlocks,
     logger,
     now,
     // Each channel's turn and the end of its gap on the shared state: every replica keeps one pace.
@@ -241,6 +250,7 @@ export async function buildServices(options: BuildOptions) {
   const deps: AppDeps = {
     partner,
     auth,
+    richBlocks,
     balance,
     audit,
     keyLimit,

@@ -4,6 +4,8 @@ export const ActionIds = {
   showKeys: 'order_show_keys',
   hideKeys: 'keys_hide',
   openOrder: 'order_open',
+  /** "Open one of N orders" under a table whose order cells are not links: opens the card as Open does. */
+  openOrderMenu: 'order_open_menu',
   resultsPage: 'results_page',
   refreshHome: 'home_refresh',
   exportOrders: 'home_export',

@@ -5,10 +5,11 @@ import {
   type BalanceState,
   lastReading,
 } from '../finance/balance-reading.js';
-import { runwayDays, type SpendFigures, sparkline } from '../finance/spend.js';
+import { lastDays, runwayDays, type SpendFigures, sparkline } from '../finance/spend.js';
 import { isPartnerApiError, type PartnerApiError } from '../partner-api/index.js';
 import { accessDeniedBlocks, type DenialReason } from './access.js';
 import { ActionIds } from './action-ids.js';
+import { CHART_MAX_POINTS, dayLabel, seriesChart } from './charts.js';
 import { exportButtonBlock } from './export.js';
 import { noCompletedOrderText } from './finance.js';
 import { escapeMrkdwn, formatMoney, formatRunway, slackDate, traceSentence } from './format.js';
@@ -54,11 +55,16 @@ function spendFailureBlocks(failure: NonNullable<SpendView['failure']>, options:
   );
 }
 
-/** Spend, runway and a 30-day sparkline, for finance. Never waits for a scan: old figures say their age. */
+/**
+ * Spend, runway and the daily spend of the last 30 days, for finance: as Slack's charts (`charts`:
+ * spend per day, and the available funds ahead at the current spend), or as a sparkline. Never
+ * waits for a scan: old figures say their age.
+ */
 export function spendBlocks(
   spend: SpendView,
   balance: BalanceState | undefined,
   options: RenderOptions,
+  { charts = false } = {},
 ): Block[] {
   const heading = header('Spend and runway');
   const { figures, failure } = spend;
@@ -79,6 +85,31 @@ export function spendBlocks(
   const runway = runwayDays(available, figures.averagePerDay);
   const lowest = figures.daily.length > 0 ? Math.min(...figures.daily) : 0;
   const highest = figures.daily.length > 0 ? Math.max(...figures.daily) : 0;
+  const scale = `lowest day ${money(lowest)} · highest day ${money(highest)}`;
+  const days = lastDays(options.now, figures.timeZone);
+  // The charts' words: what a screen reader, a notification or a Slack without charts reads.
+  const drawn = charts
+    ? [
+        section(
+          `Daily spend over the last 30 days (chart): ${scale}.${projectionWords(available, runway, figures.averagePerDay, money)}`,
+        ),
+        seriesChart(
+          'bar',
+          'Spend per day, last 30 days',
+          {
+            name: 'Spend',
+            points: days.map((day, i) => ({ label: dayLabel(day), value: figures.daily[i] ?? 0 })),
+          },
+          { x: 'Day', y: options.currency ?? 'Amount' },
+        ),
+        ...fundsProjection(available, figures.averagePerDay, days.at(-1), options),
+      ]
+    : [
+        // The bars have no axis: the lowest and highest day's amounts give them a scale.
+        section(
+          `\`${sparkline(figures.daily)}\`  daily spend, last 30 days (oldest left) · ${scale} (the tallest bar)`,
+        ),
+      ];
   return [
     heading,
     fields([
@@ -88,13 +119,48 @@ export function spendBlocks(
       `*Average per day (7 days)*\n${money(figures.averagePerDay)}`,
       `*Runway*\n${runway === null && available === null ? 'unknown (no balance read yet)' : formatRunway(runway)}`,
     ]),
-    // The bars have no axis: the lowest and highest day's amounts give them a scale.
-    section(
-      `\`${sparkline(figures.daily)}\`  daily spend, last 30 days (oldest left) · lowest day ${money(lowest)} · highest day ${money(highest)} (the tallest bar)`,
-    ),
+    ...drawn,
     ...(failure ? spendFailureBlocks(failure, options) : []),
     context(
       `Completed orders only, days in ${escapeMrkdwn(figures.timeZone)} · runway = available funds ÷ average daily spend of the last 7 days · computed ${slackDate(figures.computedAt, options.now)}`,
+    ),
+  ];
+}
+
+/** The days a projection draws ahead (today and 19 more: the 20 points a chart takes). */
+const PROJECTION_DAYS = CHART_MAX_POINTS - 1;
+
+function projectionWords(
+  available: number | null,
+  runway: number | null,
+  averagePerDay: number,
+  money: (value: number) => string,
+): string {
+  if (available === null || runway === null) return '';
+  return ` Available funds ahead: ${money(available)} today; at ${money(averagePerDay)} a day they last ${formatRunway(runway)}.`;
+}
+
+/** The available funds day by day ahead at the average daily spend, down to zero: a line. */
+function fundsProjection(
+  available: number | null,
+  averagePerDay: number,
+  today: string | undefined,
+  options: RenderOptions,
+): Block[] {
+  if (available === null || averagePerDay <= 0 || !today) return [];
+  const start = new Date(`${today}T12:00:00Z`).getTime();
+  const points = [];
+  for (let i = 0; i <= PROJECTION_DAYS; i++) {
+    const value = Math.max(0, available - averagePerDay * i);
+    points.push({ label: dayLabel(new Date(start + i * 86_400_000).toISOString().slice(0, 10)), value });
+    if (value === 0) break;
+  }
+  return [
+    seriesChart(
+      'line',
+      'Available funds at the current spend',
+      { name: 'Available funds', points },
+      { x: 'Day', y: options.currency ?? 'Amount' },
     ),
   ];
 }
@@ -159,7 +225,11 @@ function homeExample(input: HomeInput): ExampleOrder | undefined {
 }
 
 /** The Home tab: what Order Desk does for everyone, the balance for finance only. */
-export function renderHome(input: HomeInput, options: RenderOptions): types.HomeView {
+export function renderHome(
+  input: HomeInput,
+  options: RenderOptions,
+  { charts = false } = {},
+): types.HomeView {
   const blocks: Block[] = [
     header('Order Desk'),
     section(
@@ -172,7 +242,8 @@ export function renderHome(input: HomeInput, options: RenderOptions): types.Home
   ];
   if (input.isFinance) {
     blocks.push(...balanceBlocks(input.balance, options));
-    if (input.spend) blocks.push(...spendBlocks(input.spend, input.balance, options), exportButtonBlock());
+    if (input.spend)
+      blocks.push(...spendBlocks(input.spend, input.balance, options, { charts }), exportButtonBlock());
   } else blocks.push(section(':lock: The balance and credit limit are visible to finance only.'));
   blocks.push(divider(), header('Most recent orders'));
   if (input.ordersDenied) {

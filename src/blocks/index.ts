@@ -47,6 +47,7 @@ export {
 } from './messages.js';
 export { renderOrderCard, withoutShare } from './order-card.js';
 export { RESULTS_PER_PAGE, renderResultList } from './order-list.js';
+export { TABLE_MAX_ROWS } from './order-table.js';
 export type { UnfurlFromCopy } from './order-unfurl.js';
 export { renderOrderUnfurl } from './order-unfurl.js';
 export type { SearchField, SearchFilters, SearchPage, SearchResultsInput } from './search-orders.js';

@@ -9,6 +9,7 @@ import { adminNote } from './admin-note.js';
 import { copyStamp } from './copy-notes.js';
 import { escapeCut, escapeMrkdwn, notificationText, plural, SHOWN, shorten, typedText } from './format.js';
 import { orderRows, type RowOptions } from './order-list.js';
+import { orderTable } from './order-table.js';
 import { context, divider, section } from './primitives.js';
 import { SEARCH_PARAM_HINT } from './search-notes.js';
 import { searchButtonBlock } from './search-orders.js';
@@ -60,10 +61,11 @@ export function noRecentOrders(recent: RecentOrdersShown): Block[] {
  * copy's stamp when the copy answered for the partner), "none", or the failure with its reference
  * below it.
  */
+/** The newest orders: as rows with Open (`rows`), or as Slack's table (`'table'`). */
 export function recentOrdersBlocks(
   recent: RecentOrdersShown | PartnerApiError,
   options: RenderOptions,
-  rows: RowOptions = {},
+  rows: RowOptions | 'table' = {},
 ): Block[] {
   if (isPartnerApiError(recent))
     return partnerFailureBlocks(':warning: *The most recent orders could not be loaded.*', recent);
@@ -71,7 +73,11 @@ export function recentOrdersBlocks(
   const stamp = recent.fromCopy
     ? [copyStamp(recent.fromCopy.coverage, options, recent.fromCopy.failure)]
     : [];
-  return [...stamp, ...orderRows(recent.orders, options, rows)];
+  const list =
+    rows === 'table'
+      ? orderTable(recent.orders, options, 'Most recent orders').blocks
+      : orderRows(recent.orders, options, rows);
+  return [...stamp, ...list];
 }
 
 /**
@@ -90,16 +96,17 @@ export function renderOrderHelp(
 ): SlackMessage {
   const newest = isPartnerApiError(recent) ? undefined : recent.orders[0];
   const listed = !isPartnerApiError(recent) && recent.orders.length > 0;
-  const blocks: Block[] = [
+  const help = (list: RowOptions | 'table'): Block[] => [
     section(orderUsage(newest ? toExample(newest) : example)),
     section(SEARCH_USAGE),
     searchButtonBlock(),
     section(KEYS_USAGE),
     divider(),
     ...(listed ? [section('*Most recent orders*')] : []),
-    ...recentOrdersBlocks(recent, options),
+    ...recentOrdersBlocks(recent, options, list),
   ];
-  return { text: 'How to use /order', blocks };
+  if (!listed) return { text: 'How to use /order', blocks: help({}) };
+  return { text: 'How to use /order', blocks: help('table'), classic: help({}) };
 }
 
 /** The example form of an order just read. */

@@ -13,9 +13,10 @@ import {
   statusWithEmoji,
   typedText,
 } from './format.js';
+import { orderTable } from './order-table.js';
 import { actions, button, divider, section } from './primitives.js';
 import { otherOrdersNote } from './search-notes.js';
-import type { Block, Button, RenderOptions } from './types.js';
+import type { Block, Button, RenderOptions, SlackMessage } from './types.js';
 
 export const RESULTS_PER_PAGE = 10;
 /** The most rows one list shows (the orders a message names): 20 blocks of a message's 50. */
@@ -87,26 +88,58 @@ export interface ResultListInput {
   fromCopyList?: { coverage: CopyCoverage; partnerAskedToo: boolean } | undefined;
 }
 
-/** Several matches: ten per message, Previous/Next carry the query and offset in their values. */
-export function renderResultList(input: ResultListInput, options: RenderOptions) {
+/**
+ * Several matches: up to 100 in one Slack-paged table (`blocks`), and as today's list of ten a page
+ * with Previous/Next (`classic`) for a Slack without tables. A page past the first is asked for only
+ * from the classic list's Next, so it is answered in classic blocks alone.
+ */
+export function renderResultList(input: ResultListInput, options: RenderOptions): SlackMessage {
+  const { query, orders, hits } = input;
+  const matches = `${plural(orders.length, 'order')} ${orders.length === 1 ? 'matches' : 'match'}`;
+  const text = notificationText(`${matches} “${shorten(query)}”`);
+  const classic = classicResultList(input, options);
+  if (input.offset > 0) return { text, blocks: classic };
+  const table = orderTable(orders, options, `${matches} “${shorten(query)}”`);
+  const past = orders.length > table.shown;
+  const more = past
+    ? ` Showing the first ${table.shown}; narrow the search to see the others.`
+    : (input.others ?? 0) === 0 && hits > orders.length
+      ? moreThanFetched(input)
+      : '';
+  const blocks: Block[] = [
+    section(`*${matches}* ${typedText(query)}.${more}${newestOnlyNote(input)}`),
+    ...table.blocks,
+    ...otherOrdersNote(query, input.others ?? 0),
+  ];
+  if (input.fromCopyList)
+    blocks.push(copySourceNote(input.fromCopyList.coverage, options, input.fromCopyList.partnerAskedToo));
+  return { text, blocks, classic };
+}
+
+function moreThanFetched(input: ResultListInput): string {
+  const total = `${input.hits.toLocaleString('en-US')}${input.hitsAtLeast ? ' or more' : ''}`;
+  return input.fromCopyList
+    ? ` Order Desk's copy has ${total} in all; narrow the search to see the others.`
+    : ` The partner API reported ${input.hits.toLocaleString('en-US')} in all; narrow the search to see the others.`;
+}
+
+const newestOnlyNote = (input: ResultListInput) =>
+  input.newestOnly
+    ? ` Text under three characters is looked for among the newest ${input.newestOnly.toLocaleString('en-US')} orders only.`
+    : '';
+
+/** Ten per message; Previous/Next carry the query and offset in their values. */
+function classicResultList(input: ResultListInput, options: RenderOptions): Block[] {
   const { query, orders, hits, offset } = input;
   const others = input.others ?? 0;
   const start = Math.min(Math.max(0, offset), Math.max(0, orders.length - 1));
   const page = orders.slice(start, start + RESULTS_PER_PAGE);
   const shownTo = start + page.length;
   // With unrelated orders in the answer, the partner's total is not a count of matches.
-  const more =
-    others === 0 && hits > orders.length
-      ? input.fromCopyList
-        ? ` Order Desk's copy has ${hits.toLocaleString('en-US')}${input.hitsAtLeast ? ' or more' : ''} in all; narrow the search to see the others.`
-        : ` The partner API reported ${hits.toLocaleString('en-US')} in all; narrow the search to see the others.`
-      : '';
-  const window = input.newestOnly
-    ? ` Text under three characters is looked for among the newest ${input.newestOnly.toLocaleString('en-US')} orders only.`
-    : '';
+  const more = others === 0 && hits > orders.length ? moreThanFetched(input) : '';
   const blocks: Block[] = [
     section(
-      `*${plural(orders.length, 'order')} ${orders.length === 1 ? 'matches' : 'match'}* ${typedText(query)}. Showing ${start + 1}–${shownTo}.${more}${window}`,
+      `*${plural(orders.length, 'order')} ${orders.length === 1 ? 'matches' : 'match'}* ${typedText(query)}. Showing ${start + 1}–${shownTo}.${more}${newestOnlyNote(input)}`,
     ),
     divider(),
     ...orderRows(page, options, { back: { query, offset: start } }),
@@ -117,10 +150,5 @@ export function renderResultList(input: ResultListInput, options: RenderOptions)
   blocks.push(...otherOrdersNote(query, others));
   if (input.fromCopyList)
     blocks.push(copySourceNote(input.fromCopyList.coverage, options, input.fromCopyList.partnerAskedToo));
-  return {
-    text: notificationText(
-      `${plural(orders.length, 'order')} ${orders.length === 1 ? 'matches' : 'match'} “${shorten(query)}”`,
-    ),
-    blocks,
-  };
+  return blocks;
 }

@@ -5,7 +5,8 @@ import { cutToLength } from '../text/cut.js';
 import { ActionIds } from './action-ids.js';
 import { type CopyCoverage, copySourceNote } from './copy-notes.js';
 import { escapeMrkdwn, formatMoney, notificationText, plural, typedText } from './format.js';
-import { orderRows, pageButtons } from './order-list.js';
+import { orderRows, pageButtons, RESULTS_PER_PAGE } from './order-list.js';
+import { orderTable } from './order-table.js';
 import { actions, button, context, divider, input, plainText, section } from './primitives.js';
 import type { Block, Button, ExampleOrder, RenderOptions, SlackMessage } from './types.js';
 
@@ -204,26 +205,41 @@ export interface SearchResultsInput {
   timeZone: string;
 }
 
-/** One page of a search from the modal: ten orders with Open, Previous/Next, a new search, the copy's note. */
+/**
+ * A search from the modal: up to 100 matches in one Slack-paged table (`blocks`), and as today's page
+ * of ten with Open, Previous/Next (`classic`) for a Slack without tables. Pages past the first come
+ * only from the classic Next, in classic blocks alone.
+ */
 export function renderSearchResults(input: SearchResultsInput, options: RenderOptions): SlackMessage {
   const { filters, orders, total, offset } = input;
-  const shownTo = offset + orders.length;
   const matches = input.totalAtLeast
     ? `${total.toLocaleString('en-US')} or more orders match`
     : `${plural(total, 'order')} ${total === 1 ? 'matches' : 'match'}`;
-  const blocks: Block[] = [
-    section(
-      `*${matches}* ${describeSearch(filters, options.currency)}. Showing ${offset + 1}–${shownTo}, newest first.`,
-    ),
+  const text = notificationText(`${matches} your search`);
+  const searched = describeSearch(filters, options.currency);
+  const page = orders.slice(0, RESULTS_PER_PAGE);
+  const shownTo = offset + page.length;
+  const classic: Block[] = [
+    section(`*${matches}* ${searched}. Showing ${offset + 1}–${shownTo}, newest first.`),
     divider(),
     // No "Back to results" on the cards: Open replaces this list with the card, as in /order's lists.
-    ...orderRows(orders, options),
+    ...orderRows(page, options),
   ];
   const shown = { start: offset, shownTo, total };
   const nav = pageButtons(ActionIds.searchPage, shown, (start) => encodeSearchPage(filters, start));
-  blocks.push(actions('search_nav', [...nav, searchOrdersButton('New search')]));
-  blocks.push(...searchNotes(input, options));
-  return { text: notificationText(`${matches} your search`), blocks };
+  classic.push(actions('search_nav', [...nav, searchOrdersButton('New search')]));
+  classic.push(...searchNotes(input, options));
+  if (offset > 0) return { text, blocks: classic };
+  const table = orderTable(orders, options, `${matches} your search`);
+  const narrow =
+    total > table.shown ? ` Showing the newest ${table.shown}; narrow the search to see the others.` : '';
+  const blocks: Block[] = [
+    section(`*${matches}* ${searched}.${narrow}`),
+    ...table.blocks,
+    actions('search_nav', [searchOrdersButton('New search')]),
+    ...searchNotes(input, options),
+  ];
+  return { text, blocks, classic };
 }
 
 /** Nothing in the copy matches the search. */

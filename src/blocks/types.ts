@@ -2,12 +2,19 @@ import type { types } from '@slack/bolt';
 import type { OrderSummary, PartnerApiError } from '../partner-api/index.js';
 
 export type Block = types.KnownBlock;
+/** A cell of a data_table: text, a number (sorts as one) or rich text (a link). */
+export type TableCell = types.DataTableBlock['rows'][number][number];
 
 /** A message ready for respond(): the notification text plus the blocks. */
 export interface SlackMessage {
   /** What notifications and screen readers show; never holds a secret. */
   text: string;
   blocks: Block[];
+  /**
+   * The same message in the blocks every Slack takes, set when `blocks` holds a table or a chart:
+   * sent instead where Slack refuses those (services/rich-blocks.ts).
+   */
+  classic?: Block[] | undefined;
 }
 
 /** Settings the builders need, from configuration. */

@@ -58,7 +58,7 @@ export async function deliverKeys(deps: KeysDeps, request: KeysRequest): Promise
     // The audit post (a Slack call) and the user's answer go out together: neither waits for the other.
     await Promise.all([
       audit({ outcome: 'denied', keyCount: 0, traceId: undefined }),
-      reply(request.respond, renderAccessDenied('keys', decision.reason), 'new_ephemeral', deps.logger),
+      reply(request.respond, renderAccessDenied('keys', decision.reason), 'new_ephemeral', deps),
     ]);
     return;
   }
@@ -68,7 +68,7 @@ export async function deliverKeys(deps: KeysDeps, request: KeysRequest): Promise
       : keysUsage(await deps.orderExamples.current());
     await Promise.all([
       audit({ outcome: 'invalid_input', keyCount: 0, traceId: undefined }),
-      reply(request.respond, renderNotice(message), 'new_ephemeral', deps.logger),
+      reply(request.respond, renderNotice(message), 'new_ephemeral', deps),
     ]);
     return;
   }
@@ -87,7 +87,7 @@ export async function deliverKeys(deps: KeysDeps, request: KeysRequest): Promise
     await beforeRefusal?.();
     await Promise.all([
       audit({ ...refusal.audit, keyCount: 0 }),
-      reply(request.respond, refusal.message, 'new_ephemeral', deps.logger),
+      reply(request.respond, refusal.message, 'new_ephemeral', deps),
     ]);
     return false;
   };
@@ -103,7 +103,7 @@ export async function deliverKeys(deps: KeysDeps, request: KeysRequest): Promise
         keyCount: 0,
         traceId: undefined,
       }),
-      reply(request.respond, renderKeyLimit(limit, deps.now()), 'new_ephemeral', deps.logger),
+      reply(request.respond, renderKeyLimit(limit, deps.now()), 'new_ephemeral', deps),
     ]);
     return;
   }
@@ -118,7 +118,7 @@ export async function deliverKeys(deps: KeysDeps, request: KeysRequest): Promise
   if (isPartnerApiError(keys)) {
     await Promise.all([
       audit({ outcome: `failed:${keys.kind}`, keyCount: 0, traceId: keys.traceId, failure: keys }),
-      reply(request.respond, keysFailure(keys, orderId), 'new_ephemeral', deps.logger),
+      reply(request.respond, keysFailure(keys, orderId), 'new_ephemeral', deps),
     ]);
     return;
   }
@@ -138,7 +138,7 @@ export async function deliverKeys(deps: KeysDeps, request: KeysRequest): Promise
   );
   let delivered = 0;
   for (const message of rendered.messages) {
-    if (!(await reply(request.respond, message, 'new_ephemeral', deps.logger))) break;
+    if (!(await reply(request.respond, message, 'new_ephemeral', deps))) break;
     delivered++;
   }
   const complete = delivered === rendered.messages.length;

@@ -16,6 +16,7 @@ export type HomeDeps = Pick<
   | 'logger'
   | 'metrics'
   | 'notifications'
+  | 'richBlocks'
   | 'now'
   | 'orderCopy'
   | 'orderSync'
@@ -68,20 +69,25 @@ export async function publishHome(
       ),
     );
   }
-  const view = renderHome(
-    {
-      isFinance: finance.allowed,
-      balance,
-      recent: recent ?? { orders: [], hits: 0 },
-      ordersDenied: orders.allowed ? undefined : orders.reason,
-      spend: spendFigures,
-      watches: lists?.watches,
-      subscriptions: lists?.subscriptions,
-    },
-    renderOptions(deps),
-  );
+  const input = {
+    isFinance: finance.allowed,
+    balance,
+    recent: recent ?? { orders: [], hits: 0 },
+    ordersDenied: orders.allowed ? undefined : orders.reason,
+    spend: spendFigures,
+    watches: lists?.watches,
+    subscriptions: lists?.subscriptions,
+  };
+  const classic = renderHome(input, renderOptions(deps));
+  // Finance's figures as Slack's charts, where its Home tab takes them (services/rich-blocks.ts).
+  const charted = spendFigures?.figures
+    ? renderHome(input, renderOptions(deps), { charts: true })
+    : undefined;
+  const message = charted ? { blocks: charted.blocks, classic: classic.blocks } : { blocks: classic.blocks };
   try {
-    await client.views.publish({ user_id: userId, view });
+    await deps.richBlocks.send('views', message, (blocks) =>
+      client.views.publish({ user_id: userId, view: { type: 'home', blocks: blocks ?? [] } }),
+    );
   } catch (error) {
     deps.metrics.slackApiErrors.inc({ method: 'views.publish' });
     deps.logger.warn({ userId, error: slackErrorCode(error) }, 'views.publish failed');

@@ -2,7 +2,25 @@ import type { RespondFn } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import type { SlackMessage } from '../blocks/index.js';
 import type { AppLogger } from '../logger.js';
+import type { RichBlocks } from '../services/rich-blocks.js';
 import { openDirectMessage } from '../services/slack-delivery.js';
+
+/** The log, and where tables and charts may be refused (absent: a message goes in classic blocks). */
+export interface ReplyDeps {
+  logger: AppLogger;
+  richBlocks?: RichBlocks | undefined;
+}
+
+/** Sends a message's tables and charts where Slack takes them, else its classic blocks. */
+export function sendRich<T>(
+  deps: ReplyDeps,
+  surface: 'messages' | 'views',
+  message: SlackMessage,
+  post: (blocks: SlackMessage['blocks']) => Promise<T>,
+): Promise<T> {
+  if (!deps.richBlocks) return post(message.classic ?? message.blocks);
+  return deps.richBlocks.send(surface, message, (blocks) => post(blocks ?? []));
+}
 
 /** The three ways Order Desk answers through a response_url. */
 export type ReplyMode = 'new_ephemeral' | 'replace' | 'in_channel';
@@ -16,19 +34,21 @@ export async function reply(
   respond: RespondFn,
   message: SlackMessage,
   mode: ReplyMode,
-  logger: AppLogger,
+  deps: ReplyDeps,
 ): Promise<boolean> {
   try {
-    await respond({
-      text: message.text,
-      blocks: message.blocks,
-      response_type: mode === 'in_channel' ? 'in_channel' : 'ephemeral',
-      replace_original: mode === 'replace',
-    });
+    await sendRich(deps, 'messages', message, (blocks) =>
+      respond({
+        text: message.text,
+        blocks,
+        response_type: mode === 'in_channel' ? 'in_channel' : 'ephemeral',
+        replace_original: mode === 'replace',
+      }),
+    );
     return true;
   } catch (error) {
     // An expired or used-up response_url: the user cannot be reached any more; say so in the log.
-    logger.warn({ error: errorCode(error), mode }, 'reply through response_url failed');
+    deps.logger.warn({ error: errorCode(error), mode }, 'reply through response_url failed');
     return false;
   }
 }
@@ -41,20 +61,22 @@ export async function postDirect(
   client: WebClient,
   userId: string,
   message: SlackMessage,
-  logger: AppLogger,
+  deps: ReplyDeps,
 ): Promise<boolean> {
   try {
     const channel = await openDirectMessage(client, userId);
-    await client.chat.postMessage({
-      channel,
-      text: message.text,
-      blocks: message.blocks,
-      unfurl_links: false,
-      unfurl_media: false,
-    });
+    await sendRich(deps, 'messages', message, (blocks) =>
+      client.chat.postMessage({
+        channel,
+        text: message.text,
+        blocks,
+        unfurl_links: false,
+        unfurl_media: false,
+      }),
+    );
     return true;
   } catch (error) {
-    logger.warn({ error: errorCode(error) }, 'direct message failed');
+    deps.logger.warn({ error: errorCode(error) }, 'direct message failed');
     return false;
   }
 }

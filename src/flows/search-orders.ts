@@ -9,6 +9,7 @@ import {
   type SearchField,
   type SearchFilters,
   type SlackMessage,
+  TABLE_MAX_ROWS,
 } from '../blocks/index.js';
 import { nextDay, startOfDay } from '../finance/calendar.js';
 import type { CopySearch } from '../orders/order-copy.js';
@@ -120,7 +121,9 @@ export async function answerOrderFilters(
   const coverage = await coverageOfCopy(deps);
   if (!coverage) return unavailable;
   const query = copySearchOf(filters, deps.reportTimeZone);
-  const page = (at: number) => deps.orderCopy.search({ ...query, limit: RESULTS_PER_PAGE, offset: at });
+  // The first page is a table of up to 100 (with its first ten as the classic list); later pages, ten.
+  const page = (at: number) =>
+    deps.orderCopy.search({ ...query, limit: at === 0 ? TABLE_MAX_ROWS : RESULTS_PER_PAGE, offset: at });
   try {
     let start = offset;
     let found = await page(start);

@@ -100,6 +100,6 @@ async function replyUnexpected(
       `Error ID \`${errorId}\``,
     ),
     'new_ephemeral',
-    deps.logger,
+    deps,
   );
 }

@@ -5,6 +5,7 @@ import { balanceBlocks, spendBlocks } from '../blocks/home.js';
 import {
   type Block,
   isCalendarDay,
+  RESULTS_PER_PAGE,
   renderNoMatch,
   renderNotice,
   renderOrderCard,
@@ -201,7 +202,8 @@ export const TOOLS = {
           text: "Order Desk's copy of the order history is not available right now, so it cannot search; find_order still finds an order by its exact ID or reference.",
           message: answer.message,
         };
-      const { found } = answer;
+      // The model reads the newest ten, as the list used to show; the table in the blocks holds more.
+      const found = { ...answer.found, orders: answer.found.orders.slice(0, RESULTS_PER_PAGE) };
       const total = `${found.total}${found.totalAtLeast ? ' or more' : ''}`;
       const lines = found.orders.map((summary) => orderLine(summary, deps.currency)).join('\n');
       return {
@@ -230,7 +232,7 @@ export const TOOLS = {
       const recent = await recentOrders(deps, { where: 'slackbot', userId });
       const message = {
         text: 'The most recent orders',
-        blocks: [header('Most recent orders'), ...recentOrdersBlocks(recent, renderOptions(deps))],
+        blocks: [header('Most recent orders'), ...recentOrdersBlocks(recent, renderOptions(deps), 'table')],
       };
       if (isPartnerApiError(recent)) return partnerFailed(recent, 'read the newest orders', message);
       const lines = recent.orders.map((summary) => orderLine(summary, deps.currency)).join('\n');

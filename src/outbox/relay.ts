@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { WebClient } from '@slack/web-api';
 import { systemClock } from '../jobs/index.js';
 import type { AppLogger } from '../logger.js';
+import type { RichBlocks } from '../services/rich-blocks.js';
 import {
   type DeliveryKind,
   openDirectMessage,
@@ -72,6 +73,8 @@ export interface RelayOptions {
   store: OutboxStore;
   delivery: SlackDelivery;
   client: WebClient;
+  /** Charts where Slack takes them, else the post's classic blocks. */
+  richBlocks: RichBlocks;
   logger: AppLogger;
   now: () => Date;
   /** Where each channel's turn and the end of its gap are kept, for every replica. */
@@ -170,16 +173,16 @@ export function createOutboxRelay(options: RelayOptions): OutboxRelay {
     const threaded = row.body.reply && row.orderId ? row.orderId : undefined;
     const threadTs = threaded ? await options.threads.threadOf(channel, threaded) : undefined;
     const message = threadTs ? (row.body.reply ?? row.body) : row.body;
-    const result = await call(() =>
+    const postWith = (blocks: object[] | undefined) =>
       options.client.chat.postMessage({
         channel,
         text: message.text,
-        ...(message.blocks ? { blocks: message.blocks as never } : {}),
+        ...(blocks ? { blocks: blocks as never } : {}),
         ...(threadTs ? { thread_ts: threadTs } : {}),
         unfurl_links: false,
         unfurl_media: false,
-      }),
-    ).finally(answered);
+      });
+    const result = await call(() => options.richBlocks.send('messages', message, postWith)).finally(answered);
     // The first post about an order in a channel starts its thread: the later ones reply in it.
     if (threaded && !threadTs && result.ts)
       await options.threads.setThread(channel, threaded, result.ts, now());

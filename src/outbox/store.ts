@@ -23,6 +23,8 @@ export const ALERT_KINDS: readonly OutboxKind[] = ['finance_alert', 'audit_alert
 export interface OutboxMessage {
   text: string;
   blocks?: object[] | undefined;
+  /** The same post in classic blocks, when `blocks` holds a chart (sent where Slack refuses charts). */
+  classic?: object[] | undefined;
   /**
    * The same post as a reply in its order's thread (an order event in a channel): the first post
    * about an order in a channel is `text`/`blocks` and starts the thread, the later ones are this.

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { PartnerSimulator } from '../../sandbox/simulator/server.js';
 import { AUDIT_CHANNEL, CHANNEL, nthResponse, USERS } from '../helpers/harness.js';
 import { scrape } from '../helpers/prometheus.js';
@@ -66,9 +66,13 @@ describe.skipIf(redisTests.skip)('three replicas sharing one Redis', () => {
     expect(set.slack.calls.filter((call) => call.method === 'usergroups.users.list')).toHaveLength(1);
   });
 
-  it('serves a Next click on another replica than the command', async () => {
+  it('serves a Next click on another replica than the command; a refusal of tables is known to every replica', async () => {
+    // Previous/Next are the classic list's: Slack refuses the table once, on replica 0.
+    set.slack.setDataBlocksRefused('messages', true);
+    onTestFinished(() => set.slack.setDataBlocksRefused('messages', false));
     const sent = await command(set, 0, '/order', 'PO-2026-0001');
-    await nthResponse(set.slack, sent.responseUrlId ?? '');
+    expect((await nthResponse(set.slack, sent.responseUrlId ?? '')).status).toBe(400);
+    await nthResponse(set.slack, sent.responseUrlId ?? '', 2);
     const list = set.slack.visibleMessages(CHANNEL, USERS.agent).at(-1);
     const before = (await scrape(set.replicas[1]?.appUrl ?? '')).get(
       'order_desk_clicks_total{action="results_page_next",outcome="ok"}',
@@ -82,6 +86,11 @@ describe.skipIf(redisTests.skip)('three replicas sharing one Redis', () => {
       'order_desk_clicks_total{action="results_page_next",outcome="ok"}',
     );
     expect((after ?? 0) - (before ?? 0)).toBe(1);
+    // Replica 2 has not been refused itself, and sends the classic list at once.
+    const again = await command(set, 2, '/order', 'PO-2026-0001');
+    const first = await nthResponse(set.slack, again.responseUrlId ?? '');
+    expect(first.status).toBe(200);
+    expect(textOf(first.body.blocks)).toContain('Showing 1–10');
   });
 
   it('handles an event Slack sends again once, whichever replica each delivery reaches', async () => {

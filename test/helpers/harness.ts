@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { Writable } from 'node:stream';
+import { onTestFinished } from 'vitest';
 import { BOT, type FakeSlack, startFakeSlack } from '../../sandbox/fake-slack/server.js';
 import { waitForEvent } from '../../sandbox/fake-slack/wait.js';
 import type { PartnerSimulator, SimulatorOptions } from '../../sandbox/simulator/server.js';
@@ -7,6 +8,7 @@ import { buildOrderDesk, type OrderDesk } from '../../src/app/create-app.js';
 import { AppEnvSchema, parseEnv, type Tuning } from '../../src/config/index.js';
 import type { JobClock } from '../../src/jobs/index.js';
 import { createLogger } from '../../src/logger.js';
+import { type RichSurface, refusalKey } from '../../src/services/rich-blocks.js';
 import { createMemoryState, type SharedState } from '../../src/state/index.js';
 import { secretLeaks } from './hygiene.js';
 import { startTestSimulator } from './partner.js';
@@ -221,3 +223,15 @@ export function latestVisible(slack: FakeSlack, user: string, via: 'response_url
 }
 
 export { BOT };
+
+/**
+ * For this test, Slack refuses tables and charts on `surface`, as a workspace without them does;
+ * afterwards it takes them again, and the app forgets the refusal it remembered for a day.
+ */
+export function slackWithoutDataBlocks(h: Pick<Harness, 'slack' | 'state'>, surface: RichSurface): void {
+  h.slack.setDataBlocksRefused(surface, true);
+  onTestFinished(async () => {
+    h.slack.setDataBlocksRefused(surface, false);
+    await h.state.delete(refusalKey(BOT.teamId, surface));
+  });
+}

@@ -10,6 +10,7 @@ import {
   type OutboxStore,
   type RelayOptions,
 } from '../../src/outbox/index.js';
+import { createRichBlocks } from '../../src/services/rich-blocks.js';
 import { createSlackDelivery } from '../../src/services/slack-delivery.js';
 import { createMemoryState } from '../../src/state/index.js';
 import { BOT_TOKEN, startTestSlack } from '../helpers/harness.js';
@@ -51,6 +52,7 @@ describe('the outbox relay', () => {
       logger: quiet,
       now: () => now,
       state,
+      richBlocks: createRichBlocks({ state, logger: quiet, workspace: 'T1' }),
       channelPostsPerSecond: 50,
       deliveryMaxWaitMs: 5_000,
       threads: {

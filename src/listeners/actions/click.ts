@@ -6,9 +6,10 @@ import type { ListenerDeps } from '../listener-deps.js';
 
 export type ButtonClickArgs = SlackActionMiddlewareArgs<BlockAction> & AllMiddlewareArgs;
 
-/** The clicked button's value, or undefined for anything that is not a button. */
+/** The clicked button's value (or the chosen option's, in a menu of orders); undefined for anything else. */
 export function clickedValue(args: ButtonClickArgs): string | undefined {
   const action = args.action;
+  if (action.type === 'static_select') return action.selected_option?.value;
   return action.type === 'button' ? action.value : undefined;
 }
 
@@ -33,8 +34,8 @@ export function answerClick(
   mode: ReplyMode,
 ): Promise<boolean> {
   return isHomeClick(args)
-    ? postDirect(args.client, args.body.user.id, message, deps.logger)
-    : reply(args.respond, message, mode, deps.logger);
+    ? postDirect(args.client, args.body.user.id, message, deps)
+    : reply(args.respond, message, mode, deps);
 }
 
 /**

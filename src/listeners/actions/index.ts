@@ -22,6 +22,8 @@ export function registerActions(app: App, deps: AppDeps): void {
   app.action<BlockAction>(ActionIds.hideKeys, hideKeysAction(deps));
   // One Open per Home tab row, each with its own action ID (order_open_0 …).
   app.action<BlockAction>(new RegExp(`^${ActionIds.openOrder}(_\\d+)?$`), openOrderAction(deps));
+  // "Open one of N orders" under a table whose order cells are not links.
+  app.action<BlockAction>(ActionIds.openOrderMenu, openOrderAction(deps));
   app.action<BlockAction>(new RegExp(`^${ActionIds.resultsPage}(_prev|_next)?$`), resultsPageAction(deps));
   app.action<BlockAction>(ActionIds.refreshHome, refreshHomeAction(deps));
   app.action<BlockAction>(ActionIds.exportOrders, exportOrdersAction(deps));

@@ -27,12 +27,12 @@ export function openOrderAction(deps: ShareDeps & ListenerDeps) {
       const card = isMessage(order)
         ? order
         : renderOrderCard(order, { ...cardOptions(deps), variant: 'direct' });
-      const sent = await postDirect(client, body.user.id, card, deps.logger);
+      const sent = await postDirect(client, body.user.id, card, deps);
       await noticeOnHome(deps, args, sentToDirectText(`Order \`${button.o}\``, sent));
       return;
     }
     if (isMessage(order)) {
-      await reply(respond, order, 'new_ephemeral', deps.logger);
+      await reply(respond, order, 'new_ephemeral', deps);
       return;
     }
     const backTo = button.q !== undefined ? { query: button.q, offset: button.p ?? 0 } : undefined;
@@ -40,6 +40,6 @@ export function openOrderAction(deps: ShareDeps & ListenerDeps) {
     // A list answered in the Messages tab (not an ephemeral reply in a DM): no Share, no Show keys.
     const inMessagesTab = clickChannel(args)?.startsWith('D') && !body.container?.is_ephemeral;
     const shown = inMessagesTab ? asDirectAnswer(card) : await offerSharingIn(deps, clickChannel(args), card);
-    await reply(respond, shown, 'replace', deps.logger);
+    await reply(respond, shown, 'replace', deps);
   });
 }

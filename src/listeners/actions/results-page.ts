@@ -18,7 +18,7 @@ export function resultsPageAction(deps: LookupDeps & ListenerDeps) {
         where: 'results page',
         userId: body.user.id,
       });
-      await reply(respond, message, 'replace', deps.logger);
+      await reply(respond, message, 'replace', deps);
     },
   );
 }

@@ -21,12 +21,7 @@ export function searchPageAction(deps: SearchDeps & ListenerDeps) {
     async ({ p, ...filters }, { respond }) => {
       const answer = await answerOrderFilters(deps, filters, p);
       // The copy cannot answer just now: said below the list, which stays as it was.
-      await reply(
-        respond,
-        answer.message,
-        answer.kind === 'unavailable' ? 'new_ephemeral' : 'replace',
-        deps.logger,
-      );
+      await reply(respond, answer.message, answer.kind === 'unavailable' ? 'new_ephemeral' : 'replace', deps);
     },
   );
 }

@@ -19,12 +19,12 @@ export function shareOrderAction(deps: ShareDeps & ListenerDeps) {
     const { respond, body } = args;
     const sharing = await deps.channelSharing.check(clickChannel(args));
     if (!sharing.allowed) {
-      await reply(respond, renderSharingRefused(sharing.reason), 'new_ephemeral', deps.logger);
+      await reply(respond, renderSharingRefused(sharing.reason), 'new_ephemeral', deps);
       return;
     }
     const order = await loadOrder(deps, button.o, { where: 'share order', userId: body.user.id });
     if (isMessage(order)) {
-      await reply(respond, order, 'new_ephemeral', deps.logger);
+      await reply(respond, order, 'new_ephemeral', deps);
       return;
     }
     const card = renderOrderCard(order, {
@@ -36,10 +36,10 @@ export function shareOrderAction(deps: ShareDeps & ListenerDeps) {
     const asWorkObject = await postSharedWorkObject(deps, args.client, clickChannel(args), card, order);
     if (asWorkObject === 'unknown') {
       // Slack may have posted it: sharing again could post it twice.
-      await reply(respond, renderShareUnconfirmed(order.id), 'new_ephemeral', deps.logger);
+      await reply(respond, renderShareUnconfirmed(order.id), 'new_ephemeral', deps);
       return;
     }
-    const shared = asWorkObject === 'posted' || (await reply(respond, card, 'in_channel', deps.logger));
+    const shared = asWorkObject === 'posted' || (await reply(respond, card, 'in_channel', deps));
     if (shared) await deleteOriginal(respond, deps.logger);
   });
 }

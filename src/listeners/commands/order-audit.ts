@@ -17,8 +17,7 @@ export type AuditTrailDeps = Pick<AppDeps, 'auditRetentionDays' | 'auditStore' |
  */
 export function orderAuditCommand(deps: AuditTrailDeps & ListenerDeps) {
   return async ({ command, respond }: SlackCommandMiddlewareArgs) => {
-    const answer = (message: Parameters<typeof reply>[1]) =>
-      reply(respond, message, 'new_ephemeral', deps.logger);
+    const answer = (message: Parameters<typeof reply>[1]) => reply(respond, message, 'new_ephemeral', deps);
     const access = await deps.auth.canViewAudit(command.user_id);
     if (!access.allowed) {
       await answer(renderAccessDenied('audit', access.reason));

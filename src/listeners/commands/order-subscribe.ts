@@ -23,7 +23,7 @@ export function orderSubscribeCommand(deps: SubscribeDeps & ListenerDeps) {
         respond,
         renderNotice('Slack did not open the subscription form in time. Type `/order-subscribe` again.'),
         'new_ephemeral',
-        deps.logger,
+        deps,
       );
   };
 }

@@ -16,6 +16,6 @@ export function orderCommand(deps: ShareDeps & ListenerDeps) {
           await answerOrderSearch(deps, command.text ?? '', { where: '/order', userId: command.user_id }),
         )
       : renderAccessDenied('orders', access.reason);
-    await reply(respond, message, 'new_ephemeral', deps.logger);
+    await reply(respond, message, 'new_ephemeral', deps);
   };
 }

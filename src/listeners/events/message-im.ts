@@ -1,6 +1,7 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import { renderNotice } from '../../blocks/index.js';
 import { answerDirectMessage, type DirectMessageDeps } from '../../flows/direct-message.js';
+import { type ReplyDeps, sendRich } from '../../flows/respond.js';
 import { slackErrorCode } from '../../services/slack-delivery.js';
 import { type FirstDeliveryDeps, isFirstDelivery } from '../first-delivery.js';
 
@@ -9,7 +10,7 @@ import { type FirstDeliveryDeps, isFirstDelivery } from '../first-delivery.js';
  * message, once whichever replica the delivery reaches. Only a person's new message in a direct
  * message is ours: the bot's own, edits, deletions and every other subtype are left alone.
  */
-export function messageIm(deps: DirectMessageDeps & FirstDeliveryDeps) {
+export function messageIm(deps: DirectMessageDeps & FirstDeliveryDeps & ReplyDeps) {
   return async ({
     event,
     body,
@@ -26,13 +27,15 @@ export function messageIm(deps: DirectMessageDeps & FirstDeliveryDeps) {
       return renderNotice(':boom: *Something went wrong in Order Desk.* Please try again in a minute.');
     });
     try {
-      await client.chat.postMessage({
-        channel: event.channel,
-        thread_ts: event.thread_ts ?? event.ts,
-        text: message.text,
-        blocks: message.blocks,
-        unfurl_links: false,
-      });
+      await sendRich(deps, 'messages', message, (blocks) =>
+        client.chat.postMessage({
+          channel: event.channel,
+          thread_ts: event.thread_ts ?? event.ts,
+          text: message.text,
+          blocks,
+          unfurl_links: false,
+        }),
+      );
     } catch (error) {
       deps.logger.warn(
         { userId: event.user, error: slackErrorCode(error) },

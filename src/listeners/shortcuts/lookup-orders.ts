@@ -28,7 +28,7 @@ export function lookupOrdersShortcut(deps: MessageLookupDeps & ShareDeps & Liste
           }),
         )
       : renderAccessDenied('orders', access.reason);
-    await reply(respond, message, 'new_ephemeral', deps.logger);
+    await reply(respond, message, 'new_ephemeral', deps);
     return access.allowed ? 'ok' : 'denied';
   });
 }

@@ -36,7 +36,7 @@ export function searchSubmitted(deps: SearchDeps & ListenerDeps) {
     if (!access.allowed) return errors({ text: renderAccessDenied('orders', access.reason).text });
     await ack({ response_action: 'update', view: renderSearchSent(checked.filters, deps.currency) });
     await answerOrderFilters(deps, checked.filters, 0)
-      .then((answer) => postDirect(client, userId, answer.message, deps.logger))
+      .then((answer) => postDirect(client, userId, answer.message, deps))
       .catch((error: unknown) =>
         deps.logger.error({ userId, error: (error as Error).message }, 'order search failed'),
       );

@@ -1,5 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CHANNEL, type Harness, nthResponse, startHarness, USERS } from '../../helpers/harness.js';
+import {
+  CHANNEL,
+  type Harness,
+  nthResponse,
+  slackWithoutDataBlocks,
+  startHarness,
+  USERS,
+} from '../../helpers/harness.js';
 
 const textOf = (blocks: unknown) => JSON.stringify(blocks);
 
@@ -78,9 +85,55 @@ describe('/order', () => {
     expect(String(post.body.text)).toContain(order?.id);
   });
 
-  it('several matches: a list of 10 with Next, and Next/Previous page through it', async () => {
+  it('several matches: one table Slack pages and sorts (amounts and dates as numbers); the menu under it opens a card', async () => {
     const sent = await run('PO-2026-0000');
     const post = await nthResponse(h.slack, sent.responseUrlId ?? '');
+    expect(post.body.text).toMatch(/^99 orders match/);
+    const list = h.slack.visibleMessages(CHANNEL, USERS.member).at(-1);
+    if (!list) throw new Error('no list message');
+    const table = list.blocks.find((b) => (b as { type: string }).type === 'data_table') as
+      | { rows: Array<Array<{ type: string; text: string; value?: number }>>; page_size: number }
+      | undefined;
+    if (!table) throw new Error('no table');
+    expect(table.rows).toHaveLength(100);
+    expect(table.rows[0]?.map((cell) => cell.text)).toEqual([
+      'Order',
+      'Reference',
+      'Product',
+      'Status',
+      'Amount',
+      'Created',
+    ]);
+    expect(table.page_size).toBe(10);
+    const listed = h.simulator.allOrders().filter((o) => o.reference_id.startsWith('PO-2026-0000'));
+    const first = table.rows[1];
+    const order = listed.find((o) => o.id === first?.[0]?.text);
+    if (!order) throw new Error('the first row names no order of the search');
+    expect(first?.[4]).toMatchObject({ type: 'raw_number', value: order.item.amount });
+    expect(first?.[5]).toMatchObject({ type: 'raw_number', value: Date.parse(order.created_at) });
+    // No Next of our own: Slack pages the table.
+    expect(textOf(list.blocks)).not.toContain('results_page_next');
+    // No order links configured: a cell cannot hold a button, so the menu opens the card.
+    const second = table.rows[2]?.[0]?.text ?? '';
+    await h.slack.click({
+      user: USERS.member,
+      messageId: list.id,
+      actionId: 'order_open_menu',
+      value: JSON.stringify({ o: second }),
+    });
+    await h.slack.waitFor(() => list.replacedCount === 1);
+    expect(textOf(list.blocks)).toContain(second);
+    expect(textOf(list.blocks)).toContain('order_share');
+  });
+
+  it('several matches in a Slack without tables: a list of 10 with Next, and Next/Previous page through it', async () => {
+    slackWithoutDataBlocks(h, 'messages');
+    const sent = await run('PO-2026-0000');
+    // Slack refuses the table (400), and the classic list follows at once on the same response_url.
+    const refused = await nthResponse(h.slack, sent.responseUrlId ?? '');
+    expect(refused.status).toBe(400);
+    const post = await nthResponse(h.slack, sent.responseUrlId ?? '', 2);
+    expect(post.status).toBe(200);
     expect(post.body.text).toMatch(/^99 orders match/);
     const list = h.slack.visibleMessages(CHANNEL, USERS.member).at(-1);
     if (!list) throw new Error('no list message');

@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeMessage } from '../../../sandbox/fake-slack/model.js';
-import { BOT, CHANNEL, type Harness, nthResponse, startHarness, USERS } from '../../helpers/harness.js';
+import {
+  BOT,
+  CHANNEL,
+  type Harness,
+  nthResponse,
+  slackWithoutDataBlocks,
+  startHarness,
+  USERS,
+} from '../../helpers/harness.js';
 
 const textOf = (value: unknown) => JSON.stringify(value) ?? '';
 const dmOf = (user: string) => `D${user.slice(1)}`;
@@ -58,21 +66,29 @@ describe('the Messages tab: a person writes to Order Desk directly', () => {
     expect(reply.text).toContain(order?.id);
   });
 
-  it('search text: the same list as /order, the newest ten and the total, whose Next pages in place', async () => {
+  it('search text: the same table as /order, of every match up to 100', async () => {
     const { reply } = await ask(USERS.member, 'PO-2026-0000');
     const command = await orderCommand(USERS.member, 'PO-2026-0000');
     expect(reply.text).toMatch(/^99 orders match/);
     expect(reply.text).toBe(command.text);
     expect(reply.blocks).toEqual(command.blocks);
+    const table = reply.blocks.find((block) => (block as { type: string }).type === 'data_table');
+    expect((table as { rows: unknown[] } | undefined)?.rows).toHaveLength(100);
+  });
+
+  it('in a Slack without tables, the list of ten whose Next pages in place', async () => {
+    slackWithoutDataBlocks(h, 'messages');
+    const { reply } = await ask(USERS.member, 'PO-2026-0000');
+    expect(textOf(reply.blocks)).toContain('Showing 1–10');
     await h.slack.click({ user: USERS.member, messageId: reply.id, actionId: 'results_page_next' });
     await h.slack.waitFor(() => textOf(reply.blocks).includes('Showing 11–20'));
   });
 
-  it('Open on a row of a list answered in the DM: the card comes without Share or Show keys', async () => {
+  it('Open one order of a list answered in the DM: the card comes without Share or Show keys', async () => {
     const { reply } = await ask(USERS.agent, 'PO-2026-0001');
-    expect(textOf(reply.blocks)).toContain('order_open');
-    await h.slack.click({ user: USERS.agent, messageId: reply.id, actionId: 'order_open' });
-    await h.slack.waitFor(() => textOf(reply.blocks).includes('Back to results') || undefined);
+    expect(textOf(reply.blocks)).toContain('order_open_menu');
+    await h.slack.click({ user: USERS.agent, messageId: reply.id, actionId: 'order_open_menu' });
+    await h.slack.waitFor(() => textOf(reply.blocks).includes('/order-keys') || undefined);
     const card = textOf(reply.blocks);
     expect(card).not.toMatch(/order_share|order_show_keys/);
     expect(card).toContain('`/order-keys`');
