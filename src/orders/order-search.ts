@@ -79,13 +79,11 @@ async function amountPlanOf(
   let inRange = kysely.selectFrom('orders').select(sql<number>`1`.as('one'));
   if (query.minAmount !== undefined) inRange = inRange.where('amount', '>=', query.minAmount);
   if (query.maxAmount !== undefined) inRange = inRange.where('amount', '<=', query.maxAmount);
-  const rows = [
-    await kysely
-      .selectFrom(inRange.limit(MANY_MATCHES).as('in_range'))
-      .select((eb) => eb.fn.countAll<number | string>().as('found'))
-      .executeTakeFirstOrThrow(),
-  ];
-  return Number(rows[0]?.found ?? 0) < MANY_MATCHES ? 'index' : 'walk';
+  const { found } = await kysely
+    .selectFrom(inRange.limit(MANY_MATCHES).as('in_range'))
+    .select((eb) => eb.fn.countAll<number | string>().as('found'))
+    .executeTakeFirstOrThrow();
+  return Number(found) < MANY_MATCHES ? 'index' : 'walk';
 }
 
 /** Search by ID, reference or product title, with filters: two plans per engine (below). */
