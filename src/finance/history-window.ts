@@ -1,11 +1,6 @@
-import { detectOrdering, type OrderSummary, type PartnerClient } from '../partner-api/index.js';
+import { detectOrdering, type OrderSummary, type PartnerClient, timeOf } from '../partner-api/index.js';
 
 const PAGE_SIZE = 500;
-
-function timeOf(order: OrderSummary): number {
-  const time = order.createdAt ? Date.parse(order.createdAt) : Number.NaN;
-  return Number.isNaN(time) ? Number.NEGATIVE_INFINITY : time;
-}
 
 /**
  * The orders created from `since` to `until`, page by page, reading the history only as far back as

@@ -7,6 +7,6 @@ export type { PartnerGate } from './gate.js';
 export { isValidOrderId, MAX_PAGE_SIZE, MAX_SEARCH_LENGTH } from './inputs.js';
 export type { DecodedImage, ImageFormat, KeyKind } from './key-types.js';
 export { decodeImageKey, describeSize, normalizeKeyType } from './key-types.js';
-export { detectOrdering } from './recent.js';
+export { detectOrdering, timeOf } from './recent.js';
 export type { RetryPolicy, TransportEvent, TransportMetrics } from './transport.js';
 export type * from './types.js';

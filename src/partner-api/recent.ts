@@ -3,7 +3,8 @@ import type { OrderPage, RecentOrders } from './types.js';
 
 export type PageFetcher = (page: number, limit: number) => Promise<OrderPage>;
 
-function timeOf(order: OrderSummary): number {
+/** An order's creation time in ms; -Infinity when it has none that can be read (it sorts oldest). */
+export function timeOf(order: OrderSummary): number {
   const time = order.createdAt ? Date.parse(order.createdAt) : Number.NaN;
   return Number.isNaN(time) ? Number.NEGATIVE_INFINITY : time;
 }
