@@ -87,7 +87,8 @@ export function createTransport(options: TransportOptions): Transport {
   const { gate } = options;
   const limit = pLimit(options.maxConcurrency);
   const secrets = [options.apiKey];
-  const metrics: TransportMetrics = { active: 0, queued: 0, maxActive: 0, maxQueueWaitMs: 0 };
+  // p-limit counts the requests under way and queued; the peaks are kept here.
+  const peaks = { maxActive: 0, maxQueueWaitMs: 0 };
   const boundMs = requestBoundMs(options.timeoutMs, policy);
   const api: KyInstance = ky.create({
     prefixUrl: options.baseUrl,
@@ -170,7 +171,6 @@ export function createTransport(options: TransportOptions): Transport {
     signal?: AbortSignal | undefined,
   ): Promise<JsonResult> {
     const queuedAt = performance.now();
-    metrics.queued++;
     const report = (outcome: string, startedAt: number) =>
       options.onEvent?.({
         type: 'request',
@@ -179,10 +179,8 @@ export function createTransport(options: TransportOptions): Transport {
         seconds: (performance.now() - startedAt) / 1000,
       });
     const text = await limit(async () => {
-      metrics.queued--;
-      metrics.maxQueueWaitMs = Math.max(metrics.maxQueueWaitMs, performance.now() - queuedAt);
-      metrics.active++;
-      metrics.maxActive = Math.max(metrics.maxActive, metrics.active);
+      peaks.maxQueueWaitMs = Math.max(peaks.maxQueueWaitMs, performance.now() - queuedAt);
+      peaks.maxActive = Math.max(peaks.maxActive, limit.activeCount);
       const startedAt = performance.now();
       // The whole request, retries and waits included, ends by this deadline (see requestBoundMs).
       const overall = AbortSignal.timeout(boundMs);
@@ -215,12 +213,13 @@ export function createTransport(options: TransportOptions): Transport {
           startedAt,
         );
         throw failure;
-      } finally {
-        metrics.active--;
       }
     });
     return parseSuccessBody(text, operation, secrets);
   }
 
-  return { getJson, metrics: () => ({ ...metrics }) };
+  return {
+    getJson,
+    metrics: () => ({ active: limit.activeCount, queued: limit.pendingCount, ...peaks }),
+  };
 }
