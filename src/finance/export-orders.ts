@@ -115,13 +115,6 @@ export async function runExport(deps: ExportDeps, request: ExportRequest): Promi
   const since = startOfDay(request.from, deps.timeZone);
   const until = new Date(startOfDay(nextDay(request.to), deps.timeZone).getTime() - 1);
 
-  const partnerFailed = async (error: unknown) => {
-    if (!isPartnerApiError(error)) throw error;
-    logPartnerFailure(logger, error, { where: 'export', userId: request.userId });
-    await update(exportMessages.partnerFailed(request, read, error), true);
-    return { outcome: 'partner_failed', orders: written, bytes: 0 } as const;
-  };
-
   const path = join(tmpdir(), `order-desk-export-${randomBytes(8).toString('hex')}.csv`);
   const writer = openCsvFile(path);
   try {
@@ -145,16 +138,12 @@ export async function runExport(deps: ExportDeps, request: ExportRequest): Promi
         }
       }
     } catch (error) {
-      writer.abort();
-      return await partnerFailed(error);
+      if (!isPartnerApiError(error)) throw error;
+      logPartnerFailure(logger, error, { where: 'export', userId: request.userId });
+      await update(exportMessages.partnerFailed(request, read, error), true);
+      return { outcome: 'partner_failed', orders: written, bytes: 0 };
     }
-    let dm: string;
-    try {
-      ({ dm } = await opening);
-    } catch (error) {
-      writer.abort();
-      throw error;
-    }
+    const { dm } = await opening;
     const bytes = await writer.close();
     const readMs = Math.round(performance.now() - started);
     try {
@@ -185,6 +174,8 @@ export async function runExport(deps: ExportDeps, request: ExportRequest): Promi
     );
     return { outcome: 'uploaded', orders: written, bytes, readMs, uploadMs };
   } finally {
+    // A failed export's file is never finished: stopped (a no-op once closed), then deleted.
+    writer.abort();
     await unlink(path).catch(() => undefined);
   }
 }
