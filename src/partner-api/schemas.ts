@@ -15,19 +15,13 @@ const optionalAmount = z.number().nullish();
 const optionalCount = z.number().nullish();
 
 const orNull = <T>(value: T | null | undefined): T | null => value ?? null;
-const amountOrNull = orNull<number>;
 
-export const ExtensionsSchema = z
-  .object({ cache: optionalText, trace_id: optionalText, timestamp: optionalText })
-  .nullish();
-
-/** The outer envelope; `details.data` is checked separately so a payload mismatch can name its path. */
-export const EnvelopeSchema = z.object({
-  // A number per the spec; some APIs send "OK". Failures were already told apart by the transport.
-  status: z.unknown(),
-  success: z.boolean().nullish(),
-  details: z.object({ data: z.unknown(), extensions: ExtensionsSchema }),
-});
+/**
+ * The outer envelope; `details.data` is checked separately so a payload mismatch can name its path.
+ * Failures were already told apart (isFailureBody) and the trace ID read (extractTraceId), so nothing
+ * else of it is read: a `status` of "OK" or extensions of another shape do not make it unreadable.
+ */
+export const EnvelopeSchema = z.object({ details: z.object({ data: z.unknown() }) });
 
 export const RawOrderSummary = z.object({
   id: z.string().min(1),
@@ -48,7 +42,7 @@ function toOrderSummary(order: z.output<typeof RawOrderSummary>) {
       id: orNull(order.item?.id),
       title: orNull(order.item?.title),
       quantity: orNull(order.item?.quantity),
-      amount: amountOrNull(order.item?.amount),
+      amount: orNull(order.item?.amount),
     },
     createdAt: orNull(order.created_at),
   };
@@ -101,11 +95,11 @@ export const OrderKeysSchema = z
       quantity: orNull(product.quantity),
       keys: (product.keys ?? []).map((key) => ({ value: orNull(key.value), type: orNull(key.type) })),
     })),
-    totalDebit: amountOrNull(order.total_debit),
+    totalDebit: orNull(order.total_debit),
     balance: order.balance
       ? {
-          balance: amountOrNull(order.balance.balance),
-          creditLimit: amountOrNull(order.balance.credit_limit),
+          balance: orNull(order.balance.balance),
+          creditLimit: orNull(order.balance.credit_limit),
         }
       : null,
   }));

@@ -125,6 +125,25 @@ describe('partner client errors', () => {
     },
   );
 
+  it('reads a good answer whose envelope differs elsewhere (status "OK", extensions of another shape)', async () => {
+    const server = await startScripted((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const order = { id: 'A1', reference_id: 'R1', status: 'COMPLETED' };
+      res.end(
+        JSON.stringify({
+          status: 'OK',
+          details: { data: { orders: [order] }, extensions: { trace_id: 42 } },
+        }),
+      );
+    });
+    try {
+      const page = await clientFor(simulator, { baseUrl: server.url }).orders.list();
+      expect(page.orders.map((order) => order.id)).toEqual(['A1']);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('times out a slow answer without retrying it', async () => {
     simulator.faults.next(1, { delayMs: 1_000 });
     const error = await failureOf(clientFor(simulator, { timeoutMs: 200 }).orders.list());
