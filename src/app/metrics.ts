@@ -41,22 +41,15 @@ export interface AppMetrics {
   workflowSteps: Counter<'step' | 'outcome'>;
   slackbotToolCalls: Counter<'tool' | 'outcome'>;
   richBlocksRefused: Counter<'surface'>;
-  /** The gauges read these when scraped; set once the parts they read exist. */
-  sources: MetricSources;
+  /** The gauges read these when scraped; set by services.ts once the parts they read exist. */
+  sources: Partial<MetricSources>;
 }
 
 /** One registry per app (not prom-client's global one), so tests can run several apps in a process. */
 export function createMetrics(): AppMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  const sources: MetricSources = {
-    partnerQueueDepth: () => 0,
-    partnerCooldownActive: () => false,
-    stateBackendUp: () => true,
-    databaseWritable: () => true,
-    orderSync: () => undefined,
-    outboxPending: async () => 0,
-  };
+  const sources: Partial<MetricSources> = {};
   const registers = [registry];
   /** A gauge read when scraped; a reading of undefined (the source did not say) leaves it as it was. */
   const gauge = (name: string, help: string, read: () => number | undefined | Promise<number | undefined>) =>
@@ -74,46 +67,46 @@ export function createMetrics(): AppMetrics {
   gauge(
     'order_desk_outbox_pending',
     'Posts that must arrive once, waiting in the outbox (every kind; read from the database)',
-    () => sources.outboxPending().catch(() => undefined),
+    () => sources.outboxPending?.().catch(() => undefined),
   );
   gauge(
     'order_desk_partner_queue_depth',
     'Partner API requests waiting for a free slot in this process',
-    () => sources.partnerQueueDepth(),
+    () => sources.partnerQueueDepth?.(),
   );
   gauge(
     'order_desk_partner_cooldown_active',
     '1 while the partner API has asked every replica to wait (Retry-After)',
-    () => (sources.partnerCooldownActive() ? 1 : 0),
+    () => (sources.partnerCooldownActive?.() ? 1 : 0),
   );
   gauge('order_desk_state_backend_up', '1 when the shared state (Redis, or memory) can be reached', () =>
-    sources.stateBackendUp() ? 1 : 0,
+    sources.stateBackendUp?.() ? 1 : 0,
   );
   gauge(
     'order_desk_database_writable',
     '1 when the database can be written; 0 while /readyz answers 503 (unreachable, a write failed for lack of room or a broken disk, the SQLite file deleted)',
-    () => (sources.databaseWritable() ? 1 : 0),
+    () => (sources.databaseWritable?.() ? 1 : 0),
   );
   gauge(
     'order_desk_orders_indexed',
     'Orders in the order copy (as of the last sync round on this replica)',
-    () => sources.orderSync()?.orders ?? 0,
+    () => sources.orderSync?.()?.orders ?? 0,
   );
   gauge(
     'order_desk_sync_backfill_pages',
     'Pages the backfill has read (of order_desk_sync_backfill_pages_total)',
-    () => sources.orderSync()?.backfill.pagesRead ?? 0,
+    () => sources.orderSync?.()?.backfill.pagesRead ?? 0,
   );
   gauge('order_desk_sync_backfill_done', '1 once the backfill has read the whole history', () =>
-    sources.orderSync()?.backfill.done ? 1 : 0,
+    sources.orderSync?.()?.backfill.done ? 1 : 0,
   );
   gauge(
     'order_desk_sync_gaps',
     'Pages of the history the sync skipped as unreadable, waiting for the reconciliation to read them again',
-    () => sources.orderSync()?.gaps.length ?? 0,
+    () => sources.orderSync?.()?.gaps.length ?? 0,
   );
   gauge('order_desk_sync_lag_seconds', 'Seconds since the newest orders were last read successfully', () => {
-    const at = sources.orderSync()?.lastFollowAt;
+    const at = sources.orderSync?.()?.lastFollowAt;
     return at ? Math.max(0, (Date.now() - Date.parse(at)) / 1000) : -1;
   });
   const seconds = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
