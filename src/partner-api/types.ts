@@ -1,4 +1,4 @@
-import type { AccountBalance, KeyedProduct, OrderSummary } from './schemas.js';
+import type { OrderKeysData, OrderSummary } from './schemas.js';
 
 export type { AccountBalance, DigitalKey, KeyedProduct, OrderSummary } from './schemas.js';
 
@@ -30,14 +30,8 @@ export interface RecentOrders {
   traceId: string | undefined;
 }
 
-export interface OrderKeys {
-  orderId: string;
-  status: string | null;
-  products: KeyedProduct[];
-  totalDebit: number | null;
-  balance: AccountBalance | null;
-  traceId: string | undefined;
-}
+/** The keys answer for the order asked for (its ID whether or not the answer named one), with its trace ID. */
+export type OrderKeys = Omit<OrderKeysData, 'orderId'> & { orderId: string; traceId: string | undefined };
 
 export interface ListParams {
   search?: string | undefined;
