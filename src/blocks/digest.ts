@@ -1,10 +1,11 @@
 import { availableFunds, type BalanceState } from '../finance/balance-reading.js';
 import type { DaySummary } from '../finance/day-summary.js';
 import type { HistorySource } from '../finance/history-source.js';
-import { runwayDays, type SpendFigures } from '../finance/spend.js';
+import { lastDays, runwayDays, type SpendFigures } from '../finance/spend.js';
 import { isPartnerApiError, type OrderSummary, type PartnerApiError } from '../partner-api/index.js';
 import { cutToLength } from '../text/cut.js';
 import { adminNote } from './admin-note.js';
+import { dayLabel, pieChart, seriesChart } from './charts.js';
 import { noCompletedOrderText } from './finance.js';
 import {
   escapeCut,
@@ -79,6 +80,58 @@ function orderList(heading: string, status: string, orders: readonly OrderSummar
       : '';
   return section(`*${heading}*\n${shown.join('\n')}${rest}`);
 }
+
+/** The day's spend by product (a pie) and the last 14 days' spend (bars), each said in words too. */
+function spendCharts(input: DigestInput, options: RenderOptions): Block[] {
+  if ('error' in input.orders) return [];
+  const money = (value: number) => formatMoney(value, options.currency);
+  const charts: Block[] = [];
+  const words: string[] = [];
+  const { spendByProduct } = input.orders.summary;
+  const pie = pieChart(
+    `Spend by product, ${dayLabel(input.day)}`,
+    spendByProduct.map((product) => ({ label: product.title, value: product.spend })),
+  );
+  if (pie) {
+    charts.push(pie);
+    const top = spendByProduct
+      .slice(0, 3)
+      .map((product) => `${escapeMrkdwn(shorten(product.title))} ${money(product.spend)}`);
+    const others = spendByProduct.length - top.length;
+    words.push(
+      `*Spend by product (chart):* ${top.join(', ')}${others > 0 ? ` and ${plural(others, 'other product')}` : ''}.`,
+    );
+  }
+  if (!isPartnerApiError(input.spend)) {
+    const days = lastDays(options.now, input.spend.timeZone);
+    const end = days.indexOf(input.day);
+    if (end >= 0) {
+      const shown = days.slice(Math.max(0, end - DIGEST_DAYS + 1), end + 1);
+      const spend = input.spend.daily.slice(Math.max(0, end - DIGEST_DAYS + 1), end + 1);
+      const points = shown.map((day, i) => ({ label: dayLabel(day), value: spend[i] ?? 0 }));
+      charts.push(
+        seriesChart(
+          'bar',
+          `Spend per day, last ${shown.length} days`,
+          { name: 'Spend', points },
+          { x: 'Day', y: options.currency ?? 'Amount' },
+        ),
+      );
+      const total = spend.reduce((sum, value) => sum + value, 0);
+      const highest = points.reduce((top, point) => (point.value > top.value ? point : top), {
+        label: '',
+        value: 0,
+      });
+      words.push(
+        `*Spend per day, last ${shown.length} days (chart):* ${money(total)} in all${highest.value > 0 ? `; the most on ${highest.label}, ${money(highest.value)}` : ''}.`,
+      );
+    }
+  }
+  return charts.length > 0 ? [section(words.join('\n')), ...charts] : [];
+}
+
+/** Days the digest's bar chart covers, ending on the day reported. */
+const DIGEST_DAYS = 14;
 
 function ordersBlocks(input: DigestInput, options: RenderOptions): Block[] {
   const day = describeDay(input.day);
@@ -214,14 +267,19 @@ function digestText(input: DigestInput): string {
  * index is doing. Each part that could not be read says so, with the trace ID; the rest still shows.
  */
 export function renderDailyDigest(input: DigestInput, options: RenderOptions): SlackMessage {
-  const blocks: Block[] = [
+  const digest = (charts: Block[]): Block[] => [
     header(`Daily digest · ${describeDay(input.day)}`),
     ...ordersBlocks(input, options),
+    ...charts,
     divider(),
     ...balanceBlocks(input, options),
     divider(),
     ...syncBlocks(input, options),
     context(sourceNote(input, options)),
   ];
-  return { text: digestText(input), blocks };
+  const charts = spendCharts(input, options);
+  const classic = digest([]);
+  return charts.length > 0
+    ? { text: digestText(input), blocks: digest(charts), classic }
+    : { text: digestText(input), blocks: classic };
 }

@@ -14,6 +14,8 @@ export interface DaySummary {
   refunds: OrderSummary[];
   refundedAmount: number;
   failures: OrderSummary[];
+  /** Completed orders' amounts per product title, the largest first (the digest's pie chart). */
+  spendByProduct: Array<{ title: string; spend: number }>;
 }
 
 const REFUND_LABELS = new Set(['Refunded', 'Partially refunded']);
@@ -27,13 +29,17 @@ export function summariseDay(orders: Iterable<OrderSummary>, meaning: AmountMean
   let spend = 0;
   let completed = 0;
   let refundedAmount = 0;
+  const byProduct = new Map<string, number>();
   for (const order of orders) {
     total++;
     const label = statusLabel(order.status);
     counts.set(label, (counts.get(label) ?? 0) + 1);
     if (label === 'Completed') {
-      spend += orderAmount(order, meaning);
+      const amount = orderAmount(order, meaning);
+      spend += amount;
       completed++;
+      const title = order.item.title ?? 'Untitled item';
+      byProduct.set(title, (byProduct.get(title) ?? 0) + amount);
     } else if (REFUND_LABELS.has(label)) {
       refunds.push(order);
       refundedAmount += orderAmount(order, meaning);
@@ -51,5 +57,8 @@ export function summariseDay(orders: Iterable<OrderSummary>, meaning: AmountMean
     refunds: refunds.sort(newestFirst),
     refundedAmount: roundToCents(refundedAmount),
     failures: failures.sort(newestFirst),
+    spendByProduct: [...byProduct]
+      .map(([title, amount]) => ({ title, spend: roundToCents(amount) }))
+      .sort((a, b) => b.spend - a.spend || a.title.localeCompare(b.title)),
   };
 }

@@ -34,7 +34,13 @@ const reading: BalanceState = {
     traceId: 'trace-balance',
   },
 };
-const spend = { averagePerDay: 400, computedAt: now.toISOString() } as SpendFigures;
+const spend = {
+  averagePerDay: 400,
+  computedAt: now.toISOString(),
+  timeZone: 'UTC',
+  // The 30 days ending on `now`'s day: day i spent i × 10.
+  daily: Array.from({ length: 30 }, (_, i) => i * 10),
+} as SpendFigures;
 const healthy: CopySyncState = {
   orders: 12_345,
   backfill: { done: true, pagesRead: 25, totalPages: 25 },
@@ -272,5 +278,62 @@ describe('the daily digest', () => {
     ['2027-01-01', 'Friday 1 January 2027'],
   ])('describes %s as %s', (day, words) => {
     expect(describeDay(day)).toBe(words);
+  });
+});
+
+describe('the daily digest’s charts', () => {
+  const chartsOf = (blocks: unknown[]) =>
+    blocks.filter((block) => (block as { type: string }).type === 'data_visualization') as Array<{
+      title: string;
+      chart: {
+        type: string;
+        segments?: Array<{ label: string; value: number }>;
+        series?: Array<{ data: Array<{ label: string; value: number }> }>;
+      };
+    }>;
+
+  it('seven products: six slices, the five largest and Other; the last 14 days as bars ending on the day; both in words; classic blocks without them', () => {
+    const products = ['A', 'B', 'C', 'D', 'E', 'F', 'A product title well over twenty characters'];
+    const orders = products.map((title, i) => order(i + 1, 'COMPLETED', (i + 1) * 10, title));
+    const message = renderDailyDigest(
+      input({ orders: { summary: summariseDay(orders, 'total'), source: { kind: 'partner' } } }),
+      options,
+    );
+    const [pie, bars] = chartsOf(message.blocks);
+    expect(pie?.chart.type).toBe('pie');
+    expect(pie?.chart.segments?.map((s) => s.label)).toEqual([
+      'A product title wel…',
+      'F',
+      'E',
+      'D',
+      'C',
+      'Other',
+    ]);
+    expect(pie?.chart.segments?.at(-1)?.value).toBe(30);
+    expect(bars?.chart.type).toBe('bar');
+    const points = bars?.chart.series?.[0]?.data ?? [];
+    expect(points).toHaveLength(14);
+    // 21 Nov is the day before `now` (day 29 of the 30): it spent 28 × 10.
+    expect(points.at(-1)).toEqual({ label: 'Nov 21', value: 280 });
+    expect(shown(message)).toContain('*Spend by product (chart):*');
+    expect(shown(message)).toContain('*Spend per day, last 14 days (chart):*');
+    expect(chartsOf(message.classic ?? [])).toHaveLength(0);
+  });
+
+  it('a day with nothing completed: no pie (a pie shows only what is above zero), the bars still', () => {
+    const message = renderDailyDigest(
+      input({
+        orders: { summary: summariseDay([order(1, 'FAILED', 10)], 'total'), source: { kind: 'partner' } },
+      }),
+      options,
+    );
+    expect(chartsOf(message.blocks).map((chart) => chart.chart.type)).toEqual(['bar']);
+  });
+
+  it('neither orders nor spend could be read: no chart, no classic copy', () => {
+    const error = new PartnerApiError({ kind: 'timeout', operation: 'orders' });
+    const message = renderDailyDigest(input({ orders: { error }, spend: error }), options);
+    expect(chartsOf(message.blocks)).toHaveLength(0);
+    expect(message.classic).toBeUndefined();
   });
 });
