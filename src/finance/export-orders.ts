@@ -8,7 +8,7 @@ import type { AppLogger } from '../logger.js';
 import { isPartnerApiError } from '../partner-api/index.js';
 import { logPartnerFailure } from '../services/partner-failures.js';
 import { openDirectMessage, type SlackDelivery } from '../services/slack-delivery.js';
-import { nextDay, startOfDay } from './calendar.js';
+import { dayRange, startOfDay } from './calendar.js';
 import { type CsvCell, csvLines, csvRow, openCsvFile } from './csv.js';
 import { type HistoryDeps, type HistorySource, historyBetween } from './history-source.js';
 import { uploadFile } from './slack-upload.js';
@@ -113,7 +113,7 @@ export async function runExport(deps: ExportDeps, request: ExportRequest): Promi
   const started = performance.now();
   const filename = `orders-${request.from}-to-${request.to}${request.completedOnly ? '-completed' : ''}.csv`;
   const since = startOfDay(request.from, deps.timeZone);
-  const until = new Date(startOfDay(nextDay(request.to), deps.timeZone).getTime() - 1);
+  const { until } = dayRange(request.to, deps.timeZone);
 
   const path = join(tmpdir(), `order-desk-export-${randomBytes(8).toString('hex')}.csv`);
   const writer = openCsvFile(path);
