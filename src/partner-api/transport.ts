@@ -43,8 +43,6 @@ export interface TransportOptions {
   onEvent?: ((event: TransportEvent) => void) | undefined;
   /** Shared cooldown and rate cap (across replicas); without one, each request goes at once. */
   gate?: PartnerGate | undefined;
-  /** For tests that need a custom fetch; production uses the global one. */
-  fetch?: typeof fetch | undefined;
 }
 
 export interface TransportMetrics {
@@ -95,7 +93,7 @@ export function createTransport(options: TransportOptions): Transport {
     headers: { 'x-api-key': options.apiKey, accept: 'application/json' },
     // ky's timeout ends at the response headers; the bounded fetch's deadline covers the body too.
     timeout: false,
-    fetch: createBoundedFetch(options.fetch ?? globalThis.fetch.bind(globalThis), {
+    fetch: createBoundedFetch(globalThis.fetch.bind(globalThis), {
       timeoutMs: options.timeoutMs,
       maxBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
     }),

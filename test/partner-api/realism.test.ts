@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { imageKeyCodes } from '../../sandbox/simulator/data.js';
 import { drawText, encodeGif, encodePng } from '../../sandbox/simulator/images.js';
@@ -41,20 +43,27 @@ describe('the client against a realistic partner', () => {
 
   it('keeps the rest of a page when one order has no ID, and says so', async () => {
     const events: TransportEvent[] = [];
-    const client = clientFor(simulator, { onEvent: (event) => events.push(event) });
-    const real = globalThis.fetch;
-    // A server that answers one order without an ID: the simulator never does, so a fetch wrapper does.
-    const withBrokenOrder: typeof fetch = async (input, init) => {
-      const response = await real(input, init);
-      const body = (await response.json()) as { details: { data: { orders: Array<{ id?: string }> } } };
+    // A server that answers one order without an ID: the simulator never does, so a proxy before it does.
+    const proxy = createServer(async (req, res) => {
+      const answer = await fetch(`${simulator.url}${req.url}`, {
+        headers: { 'x-api-key': simulator.apiKey },
+      });
+      const body = (await answer.json()) as { details: { data: { orders: Array<{ id?: string }> } } };
       delete body.details.data.orders[0]?.id;
-      return new Response(JSON.stringify(body), { status: response.status, headers: response.headers });
-    };
-    const broken = clientFor(simulator, { fetch: withBrokenOrder, onEvent: (event) => events.push(event) });
-    const page = await broken.orders.list({ limit: 10 });
-    expect(page.orders).toHaveLength(9);
-    expect(events).toContainEqual(expect.objectContaining({ type: 'dropped', count: 1 }));
-    expect((await client.orders.list({ limit: 10 })).orders).toHaveLength(10);
+      res.writeHead(answer.status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body));
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    try {
+      const baseUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+      const broken = clientFor(simulator, { baseUrl, onEvent: (event) => events.push(event) });
+      const page = await broken.orders.list({ limit: 10 });
+      expect(page.orders).toHaveLength(9);
+      expect(events).toContainEqual(expect.objectContaining({ type: 'dropped', count: 1 }));
+      expect((await clientFor(simulator).orders.list({ limit: 10 })).orders).toHaveLength(10);
+    } finally {
+      await new Promise<void>((resolve) => proxy.close(() => resolve()));
+    }
   });
 
   it.each(keyTypeStyles)('normalises key types spelled the %s way', async (style) => {
