@@ -77,6 +77,17 @@ interface BackfillCursor {
   done: boolean;
 }
 
+/** A walk of the whole history from its newest end: page 1 on when newest first, else the last page back. */
+function walkFromNewest(direction: 1 | -1, totalPages: number | null): BackfillCursor {
+  return {
+    nextPage: direction === 1 ? 1 : (totalPages ?? 1),
+    direction,
+    totalPages,
+    pagesRead: 0,
+    done: false,
+  };
+}
+
 const CURSOR = 'backfill';
 const FOLLOWED = 'followed_at';
 const RECONCILE = 'reconcile';
@@ -255,15 +266,7 @@ export function createOrderSync(options: OrderSyncOptions): OrderSync {
       page = await read(signal, 'follow', next);
       news = await index.record(page.orders, now());
     }
-    return (
-      cursor ?? {
-        nextPage: ordering === 'oldest_first' ? totalPages : 1,
-        direction: ordering === 'oldest_first' ? -1 : 1,
-        totalPages,
-        pagesRead: 0,
-        done: totalPages <= 1,
-      }
-    );
+    return cursor ?? { ...walkFromNewest(newestFirst ? 1 : -1, totalPages), done: totalPages <= 1 };
   }
 
   /** Reads and records the cursor's next page (or skips it as a gap); returns the cursor moved one page on. */
@@ -334,14 +337,7 @@ export function createOrderSync(options: OrderSyncOptions): OrderSync {
     const backfillGaps = (await readGaps()).some((gap) => gap.kind === 'backfill');
     if (!pass && !backfillGaps) {
       // The backfill was the first full pass: the next one is due reconcileHours from now.
-      await save(RECONCILE, {
-        nextPage: 1,
-        direction: 1,
-        totalPages: null,
-        pagesRead: 0,
-        done: true,
-        startedAt: now().toISOString(),
-      });
+      await save(RECONCILE, { ...walkFromNewest(1, null), done: true, startedAt: now().toISOString() });
       return;
     }
     if (!pass || pass.done) {
@@ -349,14 +345,7 @@ export function createOrderSync(options: OrderSyncOptions): OrderSync {
       if (now().getTime() - last < hours * 3_600_000 && !backfillGaps) return;
       const backfill = await readCursor();
       if (!backfill?.done) return;
-      pass = {
-        nextPage: backfill.direction === 1 ? 1 : (backfill.totalPages ?? 1),
-        direction: backfill.direction,
-        totalPages: backfill.totalPages,
-        pagesRead: 0,
-        done: false,
-        startedAt: now().toISOString(),
-      };
+      pass = { ...walkFromNewest(backfill.direction, backfill.totalPages), startedAt: now().toISOString() };
     }
     for (let i = 0; i < pagesPerRound && !pass.done && !signal.aborted; i++) {
       pass = await walk(signal, 'reconcile', pass);
