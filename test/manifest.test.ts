@@ -9,10 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { ManifestError, manifestFor, manifestSettingsFrom, USERGROUP_SETTINGS } from '../scripts/manifest.js';
 import { readDirectMessage } from '../src/flows/direct-message.js';
-import { COMMANDS } from '../src/listeners/commands/index.js';
-import { EVENTS } from '../src/listeners/events/index.js';
-import { FUNCTIONS } from '../src/listeners/functions/index.js';
-import { SHORTCUTS } from '../src/listeners/shortcuts/index.js';
+import { COMMANDS, EVENTS, FUNCTIONS, SHORTCUTS } from '../src/listeners/index.js';
 import { MCP_PATH } from '../src/mcp/route.js';
 
 // The scope each Web API method the code calls needs. A new call that is missing here fails the test,
