@@ -1,7 +1,6 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App } from '@slack/bolt';
-import { TUNING } from '../config/index.js';
 import { within } from '../deadline.js';
 import { registerListeners } from '../listeners/index.js';
 import { mcpRoute } from '../mcp/route.js';
@@ -38,13 +37,12 @@ const STOP_STEP_MS = 2_000;
 export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> {
   const { env, logger } = options;
   const services = await buildServices(options);
-  const { deps, identity, clientOptions, state, db, reveal } = services;
+  const { deps, identity, clientOptions, state, db, reveal, tuning } = services;
   const mode = env.SLACK_APP_TOKEN ? 'socket' : 'http';
   const startedAt = Date.now();
   const { partner, tracker, metrics, delivery } = deps;
   const jobs = buildJobs(options, services);
   const { orderSync } = jobs;
-  const tuning = { ...TUNING, ...options.tuning };
 
   const app = new App({
     token: env.SLACK_BOT_TOKEN,

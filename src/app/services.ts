@@ -314,5 +314,6 @@ export async function buildServices(options: BuildOptions) {
     db,
     slack,
     reveal,
+    tuning,
   };
 }
