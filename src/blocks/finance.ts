@@ -1,5 +1,6 @@
 import type { BalanceReading, BalanceState } from '../finance/balance-reading.js';
 import type { PartnerApiError } from '../partner-api/index.js';
+import { dayLabel, seriesChart } from './charts.js';
 import { formatMoney, formatRunway, plural, slackDate, traceSentence } from './format.js';
 import { partnerAdminNote } from './messages.js';
 import { context, fields, section } from './primitives.js';
@@ -21,6 +22,8 @@ export interface FinanceAlertInput {
   averagePerDay: number | null;
   /** `slack://app?…&tab=home`, when the app's ID is known. */
   homeLink: string | undefined;
+  /** Available funds as last read on each of the last days (oldest first), for the alert's chart. */
+  history?: ReadonlyArray<{ day: string; available: number }> | undefined;
 }
 
 /** One sentence per change; "Available funds" take plural verbs, "Runway" singular ones. */
@@ -79,7 +82,26 @@ export function renderFinanceAlert(input: FinanceAlertInput, options: RenderOpti
       `Read ${slackDate(reading.readAt.toISOString(), options.now)} · available funds = balance + credit limit · ${input.homeLink ? `<${input.homeLink}|Open the Home tab>` : 'details on Order Desk’s Home tab'}`,
     ),
   ];
-  return { text: alertNotification(input, options.currency), blocks };
+  const text = alertNotification(input, options.currency);
+  const history = input.history ?? [];
+  // A line needs two days to say anything; the words say what it shows.
+  if (history.length < 2) return { text, blocks };
+  const first = history[0] as { day: string; available: number };
+  const chart = [
+    section(
+      `*Available funds over the last ${history.length} days (chart):* ${money(first.available)} on ${dayLabel(first.day)}, ${money(input.available)} now.`,
+    ),
+    seriesChart(
+      'line',
+      `Available funds, last ${history.length} days`,
+      {
+        name: 'Available funds',
+        points: history.map((day) => ({ label: dayLabel(day.day), value: day.available })),
+      },
+      { x: 'Day', y: options.currency ?? 'Amount' },
+    ),
+  ];
+  return { text, blocks: [...blocks.slice(0, 2), ...chart, ...blocks.slice(2)], classic: blocks };
 }
 
 /** Three readings in a row failed: not news about money, news that nobody can see it. */

@@ -91,11 +91,11 @@ export function spendBlocks(
   const drawn = charts
     ? [
         section(
-          `Daily spend over the last 30 days (chart): ${scale}.${projectionWords(available, runway, figures.averagePerDay, money)}`,
+          `Daily spend over the last 30 days: ${scale}; the chart shows the last ${CHART_MAX_POINTS}.${projectionWords(available, runway, figures.averagePerDay, money)}`,
         ),
         seriesChart(
           'bar',
-          'Spend per day, last 30 days',
+          `Spend per day, last ${CHART_MAX_POINTS} days`,
           {
             name: 'Spend',
             points: days.map((day, i) => ({ label: dayLabel(day), value: figures.daily[i] ?? 0 })),

@@ -20,7 +20,7 @@ import {
   initialAlertState,
 } from './alert-rules.js';
 import { availableFunds } from './balance-reading.js';
-import { runwayDays } from './spend.js';
+import { dayKey, runwayDays } from './spend.js';
 import type { SpendService } from './spend-service.js';
 
 /** A round reads the balance and says `read`; a stop leaves what was decided and not posted in the outbox. */
@@ -47,9 +47,20 @@ export interface BalanceWatchOptions {
   clock?: JobClock | undefined;
 }
 
-/** What finance was told, and the newest reading decided on. */
+/** What finance was told, the newest reading decided on, and the funds of the last days (the alert's chart). */
 interface WatchState extends AlertState {
   decidedReadingAt?: number | undefined;
+  days?: Array<{ day: string; available: number }> | undefined;
+}
+
+/** Days of available funds an alert draws. */
+const HISTORY_DAYS = 14;
+
+/** The days' funds with this reading as its day's last: oldest first, the last 14 days. */
+function withReading(days: WatchState['days'], day: string, available: number | null) {
+  if (available === null) return days;
+  const kept = (days ?? []).filter((entry) => entry.day !== day);
+  return [...kept, { day, available }].sort((a, b) => a.day.localeCompare(b.day)).slice(-HISTORY_DAYS);
 }
 
 /** The episode's row in `sync_state`: in the database, so a restart (or a Redis flush) does not alert again. */
@@ -202,6 +213,7 @@ export function createBalanceWatch(options: BalanceWatchOptions): BalanceWatch {
     const available = availableFunds(reading.reading);
     const runway = averagePerDay === null ? null : runwayDays(available, averagePerDay);
     const readAt = reading.reading.readAt.getTime();
+    const readOn = dayKey(reading.reading.readAt, 'timeZone' in spend ? spend.timeZone : 'UTC');
     const homeLink = await untilAborted(options.homeLink(), signal);
     await decideAndAnnounce((previous) => {
       // A late round with an older reading than one already decided on changes nothing.
@@ -223,6 +235,7 @@ export function createBalanceWatch(options: BalanceWatchOptions): BalanceWatch {
       );
       for (const event of events)
         log.info({ event: 'balance_alert', ...event, available, runwayDays: runway }, 'balance alert');
+      const days = withReading(previous.days, readOn, available);
       const messages = [
         ...(afterReading.announce === 'readable_again' ? [renderBalanceReadableAgain()] : []),
         // Funds and runway that move in the same reading are one message: one dip, one alert.
@@ -236,6 +249,7 @@ export function createBalanceWatch(options: BalanceWatchOptions): BalanceWatch {
                   runwayDays: runway,
                   averagePerDay,
                   homeLink,
+                  history: days,
                 },
                 { currency: options.currency, now: options.now() },
               ),
@@ -249,6 +263,7 @@ export function createBalanceWatch(options: BalanceWatchOptions): BalanceWatch {
           funds: funds.next,
           runway: runwayResult.next,
           decidedReadingAt: readAt,
+          days,
         },
         messages,
       };

@@ -822,3 +822,50 @@ describe('words for people', () => {
     );
   });
 });
+
+describe('the balance alert’s chart', () => {
+  const alert = (history?: Array<{ day: string; available: number }>) =>
+    renderFinanceAlert(
+      {
+        changes: [{ watched: 'funds', type: 'crossed', threshold: 5_000 }],
+        reading: { balance: 4_000, creditLimit: 0, readAt: now, sourceOrderId: 'O1', traceId: undefined },
+        available: 4_000,
+        runwayDays: 2,
+        averagePerDay: 2_000,
+        homeLink: undefined,
+        history,
+      },
+      options,
+    );
+
+  it('the available funds of the last days as a line, said in words; the classic alert without it', () => {
+    const message = alert([
+      { day: '2026-11-20', available: 9_000 },
+      { day: '2026-11-21', available: -250 },
+      { day: '2026-11-22', available: 4_000 },
+    ]);
+    const chart = message.blocks.find(
+      (block) => (block.type as string) === 'data_visualization',
+    ) as unknown as {
+      title: string;
+      chart: { type: string; series: Array<{ data: Array<{ label: string; value: number }> }> };
+    };
+    expect(chart.title).toBe('Available funds, last 3 days');
+    expect(chart.chart.type).toBe('line');
+    // A negative balance is drawn below zero, not hidden.
+    expect(chart.chart.series[0]?.data).toEqual([
+      { label: 'Nov 20', value: 9_000 },
+      { label: 'Nov 21', value: -250 },
+      { label: 'Nov 22', value: 4_000 },
+    ]);
+    expect(JSON.stringify(message.blocks)).toContain('€9,000.00 on Nov 20, €4,000.00 now');
+    expect(message.classic).toEqual(alert().blocks);
+    expect(JSON.stringify(message.classic)).not.toContain('data_visualization');
+  });
+
+  it('one day known: no chart, and no classic copy to fall back to', () => {
+    const message = alert([{ day: '2026-11-22', available: 4_000 }]);
+    expect(JSON.stringify(message.blocks)).not.toContain('data_visualization');
+    expect(message.classic).toBeUndefined();
+  });
+});

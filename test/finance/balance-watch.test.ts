@@ -8,6 +8,7 @@ import {
   assertNoSecretLeaks,
   type DeskUnderTest,
   type Harness,
+  slackWithoutDataBlocks,
   startDesk,
   startHarness,
   startTestSlack,
@@ -196,16 +197,46 @@ describe('the balance watch', () => {
     expect(spend.daily).toHaveLength(30);
   });
 
-  it('the Home tab shows finance spend, runway and the sparkline, and never waits for a scan', async () => {
+  it('the Home tab shows finance spend and runway as two charts, said in words too, and never waits for a scan', async () => {
     await h.slack.openHome(USERS.finance);
     const view = await h.slack.waitFor(() => {
-      const home = textOf(h.slack.views.get(USERS.finance));
-      return home.includes('Spend and runway') && home.includes('Last 30 days') ? home : undefined;
+      const home = h.slack.views.get(USERS.finance) as { blocks: Array<Record<string, unknown>> } | undefined;
+      return textOf(home).includes('Last 30 days') ? home : undefined;
     });
-    expect(view).toMatch(/[▁▂▃▄▅▆▇█]{30}/);
-    expect(view).toContain('*Runway*');
+    const charts = view.blocks.filter((block) => block.type === 'data_visualization') as Array<{
+      title: string;
+      chart: { type: string; series: Array<{ data: unknown[] }> };
+    }>;
+    expect(charts.map((chart) => [chart.title, chart.chart.type])).toEqual([
+      ['Spend per day, last 20 days', 'bar'],
+      ['Available funds at the current spend', 'line'],
+    ]);
+    expect(charts[0]?.chart.series[0]?.data).toHaveLength(20);
+    expect(textOf(view)).toContain('Daily spend over the last 30 days: lowest day');
+    expect(textOf(view)).toContain('*Runway*');
+    expect(textOf(view)).not.toMatch(/[▁▂▃▄▅▆▇█]{30}/);
     const member = textOf(h.slack.views.get(USERS.member));
     expect(member).not.toContain('Spend and runway');
+  });
+
+  it('a Home tab that refuses charts: the sparkline at once, and on the next open without asking again', async () => {
+    slackWithoutDataBlocks(h, 'views');
+    const refusals = () => h.slack.calls.filter((call) => call.method === 'views.publish' && !call.ok).length;
+    const publishes = () => h.slack.calls.filter((call) => call.method === 'views.publish' && call.ok).length;
+    const openHome = async () => {
+      const count = publishes();
+      await h.slack.openHome(USERS.finance);
+      return h.slack.waitFor(() => {
+        const view = textOf(h.slack.views.get(USERS.finance));
+        return publishes() > count && /[▁▂▃▄▅▆▇█]{30}/.test(view) ? view : undefined;
+      });
+    };
+    const before = refusals();
+    expect(await openHome()).not.toContain('data_visualization');
+    expect(refusals()).toBe(before + 1);
+    // Remembered for a day: the next open is not refused again.
+    expect(await openHome()).not.toContain('data_visualization');
+    expect(refusals()).toBe(before + 1);
   });
 
   it('a post that fails is logged on every round (not more often), and posted by the round after the bot is back', async () => {
