@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database, OrderDeskDb } from '../db/index.js';
 import { codePointLength } from '../text/code-points.js';
 import { orderOf } from './order-rows.js';
@@ -26,8 +26,6 @@ export interface OrderSearchOptions {
   /** How many of the newest orders text under three characters is looked for in (default SHORT_TEXT_WINDOW). */
   shortTextWindow?: number | undefined;
 }
-
-type SqlTag = typeof import('kysely').sql;
 
 /**
  * Matches are counted up to this many: past it a list says "1,000 or more". Counting further reads
@@ -70,11 +68,7 @@ function likeContaining(text: string): string {
  */
 type AmountPlan = 'index' | 'walk';
 
-async function amountPlanOf(
-  kysely: Kysely<Database>,
-  sql: SqlTag,
-  query: CopySearch,
-): Promise<AmountPlan | undefined> {
+async function amountPlanOf(kysely: Kysely<Database>, query: CopySearch): Promise<AmountPlan | undefined> {
   if (query.minAmount === undefined && query.maxAmount === undefined) return undefined;
   let inRange = kysely.selectFrom('orders').select(sql<number>`1`.as('one'));
   if (query.minAmount !== undefined) inRange = inRange.where('amount', '>=', query.minAmount);
@@ -102,7 +96,6 @@ export function createOrderSearch(db: OrderDeskDb, options: OrderSearchOptions =
    */
   function filtered(
     kysely: Kysely<Database>,
-    sql: SqlTag,
     query: CopySearch,
     text: string,
     plan: 'index' | 'scan' = 'index',
@@ -160,7 +153,7 @@ export function createOrderSearch(db: OrderDeskDb, options: OrderSearchOptions =
    * was). SQLite cannot be interrupted (better-sqlite3 is synchronous): there the bounds are the
    * stored text's, the LIMITs and the plans.
    */
-  function bounded<T>(kysely: Kysely<Database>, sql: SqlTag, work: (db: Kysely<Database>) => Promise<T>) {
+  function bounded<T>(kysely: Kysely<Database>, work: (db: Kysely<Database>) => Promise<T>) {
     if (db.engine !== 'postgres') return work(kysely);
     return kysely.transaction().execute(async (trx) => {
       await sql`select set_config('statement_timeout', ${String(timeoutMs)}, true)`.execute(trx);
@@ -175,9 +168,9 @@ export function createOrderSearch(db: OrderDeskDb, options: OrderSearchOptions =
    * pages, not the table), for the plan only: a stale or missing sample costs time, never a match.
    * The first search waits for it; later ones use the last one while a newer one is taken.
    */
-  async function trigramSample(kysely: Kysely<Database>, sql: SqlTag): Promise<TrigramSample | undefined> {
+  async function trigramSample(kysely: Kysely<Database>): Promise<TrigramSample | undefined> {
     if ((!sample || Date.now() - sample.at > SAMPLE_MAX_AGE_MS) && !sampling) {
-      sampling = bounded(kysely, sql, async (trx) => {
+      sampling = bounded(kysely, async (trx) => {
         const estimate = await sql<{
           rows: number;
         }>`select reltuples as rows from pg_class where oid = 'orders'::regclass`.execute(trx);
@@ -209,8 +202,6 @@ export function createOrderSearch(db: OrderDeskDb, options: OrderSearchOptions =
 
   return {
     async search(query) {
-      // Kysely's sql tag, loaded with the database (not at start-up).
-      const { sql } = await import('kysely');
       // The same fold as the stored search text, and a bounded length (search-text.ts).
       const text = searchQueryOf(query.text);
       // Text that folds to nothing (an accent or a variation selector alone) names no order: not
@@ -222,9 +213,9 @@ export function createOrderSearch(db: OrderDeskDb, options: OrderSearchOptions =
       return db.run(async (kysely) => {
         // PostgreSQL: the trigram index is asked for the text's rare parts only, when it has some.
         // The sample is taken on its own connection (the first search waits for it).
-        const sample = db.engine === 'postgres' && long ? await trigramSample(kysely, sql) : undefined;
+        const sample = db.engine === 'postgres' && long ? await trigramSample(kysely) : undefined;
         const windows = sample ? rareWindows(text, sample) : undefined;
-        const found = await bounded(kysely, sql, async (kysely) => {
+        const found = await bounded(kysely, async (kysely) => {
           // Two plans on SQLite: a rare text is looked up in the trigram index and its few matches
           // sorted; a common one (thousands of matches, whose sort would dominate) is found by walking
           // the orders newest first and testing each, which stops after the page.
@@ -241,14 +232,14 @@ export function createOrderSearch(db: OrderDeskDb, options: OrderSearchOptions =
           };
           const useFts = db.engine === 'sqlite' && long;
           if (useFts && (await ftsCount(MANY_MATCHES)) >= MANY_MATCHES) plan = 'scan';
-          const amountPlan = db.engine === 'sqlite' ? await amountPlanOf(kysely, sql, query) : undefined;
+          const amountPlan = db.engine === 'sqlite' ? await amountPlanOf(kysely, query) : undefined;
           const onlyText =
             !query.statuses?.length &&
             !query.createdFrom &&
             !query.createdTo &&
             query.minAmount === undefined &&
             query.maxAmount === undefined;
-          const rows = await filtered(kysely, sql, query, text, plan, windows, amountPlan)
+          const rows = await filtered(kysely, query, text, plan, windows, amountPlan)
             .selectAll()
             .orderBy(amountPlan === 'index' ? sql`+created_at` : sql.ref('created_at'), 'desc')
             .orderBy('id', 'desc')
@@ -265,7 +256,7 @@ export function createOrderSearch(db: OrderDeskDb, options: OrderSearchOptions =
             totalIsFloor: total >= MATCH_COUNT_CAP,
           });
           if (useFts && onlyText) return counted(await ftsCount(MATCH_COUNT_CAP));
-          const capped = filtered(kysely, sql, query, text, plan, windows, amountPlan)
+          const capped = filtered(kysely, query, text, plan, windows, amountPlan)
             .select(sql<number>`1`.as('one'))
             .limit(MATCH_COUNT_CAP);
           const { total } = await kysely
