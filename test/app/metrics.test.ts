@@ -29,7 +29,7 @@ describe('GET /metrics (Prometheus text), one process with in-memory state', () 
     const click = await h.slack.click({
       user: USERS.agent,
       messageId: list?.id ?? '',
-      actionId: 'results_page_next',
+      actionId: 'order_open_menu',
     });
     await nthResponse(h.slack, click.responseUrlId ?? '');
 
@@ -38,7 +38,7 @@ describe('GET /metrics (Prometheus text), one process with in-memory state', () 
     const delta = (name: string) => (after.get(name) ?? 0) - (before.get(name) ?? 0);
     expect(delta('order_desk_commands_total{command="/order",outcome="ok"}')).toBe(3);
     expect(delta('order_desk_commands_total{command="/order-keys",outcome="ok"}')).toBe(2);
-    expect(delta('order_desk_clicks_total{action="results_page_next",outcome="ok"}')).toBe(1);
+    expect(delta('order_desk_clicks_total{action="order_open_menu",outcome="ok"}')).toBe(1);
     expect(delta('order_desk_key_retrievals_total{outcome="shown"}')).toBe(1);
     expect(delta('order_desk_key_retrievals_total{outcome="denied"}')).toBe(1);
     expect(
