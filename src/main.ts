@@ -28,18 +28,10 @@ const logger = createLogger({
 
 for (const warning of retiredSettingWarnings(process.env)) logger.warn(warning);
 
-// Errors that name their cause in one line (a rejected token, Redis or PostgreSQL out of reach).
-const startupErrors: Array<abstract new (...args: never[]) => Error> = [];
 try {
   // The app is loaded once the configuration is known to be good: a mistyped variable is reported
   // at once, before Bolt, the drivers and the rest of the app are read (about a second).
-  const [{ buildOrderDesk }, slack, db, state] = await Promise.all([
-    import('./app/create-app.js'),
-    import('./app/slack-client.js'),
-    import('./db/index.js'),
-    import('./state/index.js'),
-  ]);
-  startupErrors.push(slack.SlackStartupError, db.DatabaseStartupError, state.RedisStartupError);
+  const { buildOrderDesk } = await import('./app/create-app.js');
   const desk = await buildOrderDesk({ env, logger });
   await desk.start();
   let stopping = false;
@@ -59,7 +51,9 @@ try {
   process.once('SIGTERM', () => shutdown('SIGTERM'));
   process.once('SIGINT', () => shutdown('SIGINT'));
 } catch (error) {
-  if (error instanceof Error && startupErrors.some((type) => error instanceof type)) {
+  // Errors that name their cause in one line (SlackStartupError, DatabaseStartupError, RedisStartupError:
+  // a rejected token, Redis or PostgreSQL out of reach).
+  if (error instanceof Error && error.name.endsWith('StartupError')) {
     logger.fatal(error.message);
     process.stderr.write(`Order Desk cannot start: ${error.message}\n`);
     process.exit(1);
