@@ -1,4 +1,4 @@
-import type { OrderSync, SyncStatus } from './order-sync.js';
+import type { OrderSync } from './order-sync.js';
 
 // The one rule for when Order Desk's copy of the order history answers (docs/architecture.md, "When
 // the copy answers"). The copy can answer once the sync has read the newest orders at least once. It
@@ -19,25 +19,17 @@ export interface CopyCoverage {
   syncedAt: string;
 }
 
-/** The copy's coverage; undefined when it cannot answer (the sync has never read the newest orders). */
-export function copyCoverage(status: SyncStatus): CopyCoverage | undefined {
-  if (!status.lastFollowAt) return undefined;
-  return { orders: status.orders, complete: status.backfill.done, syncedAt: status.lastFollowAt };
-}
-
 /**
  * The copy's coverage as the sync's status says now; undefined when it cannot answer: no sync, the
- * database cannot be read, or the sync has never run (ORDER_SYNC_SECONDS=0: the copy then holds only
- * what people looked up, too little to answer searches from).
+ * database cannot be read, or the sync has never read the newest orders (ORDER_SYNC_SECONDS=0: the
+ * copy then holds only what people looked up, too little to answer searches from).
  */
 export async function coverageOfCopy(deps: {
   orderSync?: Pick<OrderSync, 'status'> | undefined;
 }): Promise<CopyCoverage | undefined> {
-  try {
-    return deps.orderSync ? copyCoverage(await deps.orderSync.status()) : undefined;
-  } catch {
-    return undefined;
-  }
+  const status = await deps.orderSync?.status().catch(() => undefined);
+  if (!status?.lastFollowAt) return undefined;
+  return { orders: status.orders, complete: status.backfill.done, syncedAt: status.lastFollowAt };
 }
 
 /** Whether the copy answers in the partner's place, unstamped. */
