@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database, OrderDeskDb } from '../db/index.js';
 import type { AppLogger } from '../logger.js';
 import type { OrderSummary } from '../partner-api/index.js';
@@ -82,7 +82,7 @@ export function createOrderStore(db: OrderDeskDb, options: OrderStoreOptions = {
   }
 
   async function recordIn(
-    trx: Transaction<Database> | Kysely<Database>,
+    trx: Kysely<Database>,
     seen: readonly OrderSummary[],
     seenAt: string,
   ): Promise<RecordResult> {
@@ -184,7 +184,7 @@ export function createOrderStore(db: OrderDeskDb, options: OrderStoreOptions = {
   }
 
   async function addEvent(
-    trx: Transaction<Database> | Kysely<Database>,
+    trx: Kysely<Database>,
     event: Omit<Database['order_events'], 'id'> & { kind: 'new' | 'status' },
   ): Promise<void> {
     await trx
@@ -194,6 +194,13 @@ export function createOrderStore(db: OrderDeskDb, options: OrderStoreOptions = {
       .execute();
   }
 
+  async function get(orderId: string): Promise<CopiedOrder | undefined> {
+    const row = await db.run((kysely) =>
+      kysely.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirst(),
+    );
+    return row ? orderOf(row) : undefined;
+  }
+
   return {
     record(orders, seenAt) {
       return db.run((kysely) =>
@@ -201,19 +208,11 @@ export function createOrderStore(db: OrderDeskDb, options: OrderStoreOptions = {
       );
     },
     async recordStatus(orderId, status, seenAt) {
-      const known = await db.run((kysely) =>
-        kysely.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirst(),
-      );
+      const known = await get(orderId);
       if (!known) return { inserted: 0, statusChanges: 0 };
-      const order = { ...orderOf(known), status };
-      return db.run((kysely) => recordIn(kysely, [order], seenAt.toISOString()));
+      return db.run((kysely) => recordIn(kysely, [{ ...known, status }], seenAt.toISOString()));
     },
-    async get(orderId) {
-      const row = await db.run((kysely) =>
-        kysely.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirst(),
-      );
-      return row ? orderOf(row) : undefined;
-    },
+    get,
     async stats() {
       return db.run(async (kysely) => {
         const row = await kysely
