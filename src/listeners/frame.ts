@@ -4,8 +4,8 @@ import { renderNotice } from '../blocks/index.js';
 import { reply } from '../flows/respond.js';
 import { logUnexpected } from '../logger.js';
 
-/** What the frame needs: the metrics, the log, and the replies in flight (drained at shutdown). */
-export type FrameDeps = Pick<AppDeps, 'logger' | 'metrics' | 'tracker'>;
+/** What the frame needs: the metrics, the log, the replies in flight (drained at shutdown), event claims. */
+export type FrameDeps = Pick<AppDeps, 'eventDedup' | 'logger' | 'metrics' | 'tracker'>;
 
 /**
  * A click, a message shortcut or a workflow step whose work returns its outcome for the metrics
@@ -51,14 +51,14 @@ function count(metrics: FrameDeps['metrics'], { surface, label }: Counted, outco
  * partner API may take longer), then its listener runs; the ack and the whole answer are timed and
  * the listener's outcome counted (nothing is counted for a request no listener took). Every
  * listener's work is tracked, so a graceful stop waits for it, and a bug still leaves the user with
- * an answer and the log with the error (never with a key). Events were acked by Bolt already;
- * views ack themselves (with the form's errors).
+ * an answer and the log with the error (never with a key). An event, a step's included, is handled
+ * once across replicas. Events were acked by Bolt already; views ack themselves (with the form's errors).
  */
 export function listenerFrame(deps: FrameDeps): Middleware<AnyMiddlewareArgs> {
   return async (args) => {
     const request = countedAs(args.body as unknown as Record<string, unknown>);
     if (!request) {
-      await deps.tracker.track(args.next());
+      if (await isFirstDelivery(deps, args)) await deps.tracker.track(args.next());
       return;
     }
     const startedAt = performance.now();
@@ -67,6 +67,7 @@ export function listenerFrame(deps: FrameDeps): Middleware<AnyMiddlewareArgs> {
     const outcome = await deps.tracker.track(
       (async (): Promise<string | undefined> => {
         try {
+          if (!(await isFirstDelivery(deps, args))) return 'duplicate';
           await args.next();
           return args.context.outcome ?? (request.surface === 'command' ? 'ok' : undefined);
         } catch (error) {
@@ -81,6 +82,26 @@ export function listenerFrame(deps: FrameDeps): Middleware<AnyMiddlewareArgs> {
     deps.metrics.ackSeconds.observe({ surface: request.surface }, ackSeconds);
     deps.metrics.answerSeconds.observe({ surface: request.surface }, (performance.now() - startedAt) / 1000);
   };
+}
+
+/**
+ * Slack redelivers an event it got no quick ack for, so a redelivery means Slack missed the ack, not
+ * our work: whichever replica a delivery reaches, an event (a workflow step's included) is handled
+ * once. False (and a log line) for a delivery already handled; true for anything that is not an event.
+ */
+async function isFirstDelivery(deps: FrameDeps, { body, context }: AnyMiddlewareArgs & { context: Context }) {
+  const { event_id: eventId, event } = body as {
+    event_id?: string;
+    event?: { function_execution_id?: string };
+  };
+  if (eventId === undefined || (await deps.eventDedup.claimFirstDelivery(eventId, context.retryNum)))
+    return true;
+  const functionExecutionId = event?.function_execution_id;
+  deps.logger.info(
+    { eventId, retryNum: context.retryNum, functionExecutionId },
+    'event already handled: skipped',
+  );
+  return false;
 }
 
 /** The log line and the answer of a bug: an error ID the user can give their admin. */

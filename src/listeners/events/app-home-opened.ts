@@ -1,21 +1,14 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import { type DirectMessageDeps, suggestPrompts } from '../../flows/direct-message.js';
 import { type HomeDeps, publishHome } from '../../flows/publish-home.js';
-import { type FirstDeliveryDeps, isFirstDelivery } from '../first-delivery.js';
 
 /**
  * Publishes the Home tab when it is opened; the Messages tab (this event with tab "messages") gets
  * suggested prompts, which only a workspace with the agent messaging experience shows.
  */
-export function appHomeOpened(deps: HomeDeps & DirectMessageDeps & FirstDeliveryDeps) {
-  return async ({
-    event,
-    body,
-    client,
-    context,
-  }: SlackEventMiddlewareArgs<'app_home_opened'> & AllMiddlewareArgs) => {
+export function appHomeOpened(deps: HomeDeps & DirectMessageDeps) {
+  return async ({ event, client }: SlackEventMiddlewareArgs<'app_home_opened'> & AllMiddlewareArgs) => {
     if (event.tab !== 'home' && event.tab !== 'messages') return;
-    if (!(await isFirstDelivery(deps, { eventId: body.event_id, retryNum: context.retryNum }))) return;
     const opened =
       event.tab === 'home'
         ? publishHome(deps, client, event.user)

@@ -1,19 +1,13 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import { type UnfurlDeps, unfurlOrderLinks } from '../../flows/unfurl-order-links.js';
-import { type FirstDeliveryDeps, isFirstDelivery } from '../first-delivery.js';
 
 /**
  * A message with a link on one of the app's unfurl domains was posted (or is being typed): links to
  * an order's page on the partner platform get a compact card (ORDER_LINK_TEMPLATE).
  */
-export function linkShared(deps: UnfurlDeps & FirstDeliveryDeps) {
+export function linkShared(deps: UnfurlDeps) {
   let warnedNoTemplate = false;
-  return async ({
-    event,
-    body,
-    client,
-    context,
-  }: SlackEventMiddlewareArgs<'link_shared'> & AllMiddlewareArgs) => {
+  return async ({ event, body, client }: SlackEventMiddlewareArgs<'link_shared'> & AllMiddlewareArgs) => {
     if (!deps.orderLinks) {
       // The manifest names an unfurl domain, but Order Desk does not know which links are orders.
       if (!warnedNoTemplate)
@@ -23,8 +17,6 @@ export function linkShared(deps: UnfurlDeps & FirstDeliveryDeps) {
       warnedNoTemplate = true;
       return;
     }
-    // The links are unfurled once, whichever replica the delivery reaches.
-    if (!(await isFirstDelivery(deps, { eventId: body.event_id, retryNum: context.retryNum }))) return;
     await unfurlOrderLinks(deps, client, {
       eventId: body.event_id,
       channel: event.channel,

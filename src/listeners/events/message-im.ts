@@ -3,22 +3,15 @@ import { renderNotice } from '../../blocks/index.js';
 import { answerDirectMessage, type DirectMessageDeps } from '../../flows/direct-message.js';
 import { type ReplyDeps, sendRich } from '../../flows/respond.js';
 import { slackErrorCode } from '../../services/slack-delivery.js';
-import { type FirstDeliveryDeps, isFirstDelivery } from '../first-delivery.js';
 
 /**
  * A person wrote to Order Desk in its Messages tab (message.im): answered in the thread of their
  * message, once whichever replica the delivery reaches. Only a person's new message in a direct
  * message is ours: the bot's own, edits, deletions and every other subtype are left alone.
  */
-export function messageIm(deps: DirectMessageDeps & FirstDeliveryDeps & ReplyDeps) {
-  return async ({
-    event,
-    body,
-    client,
-    context,
-  }: SlackEventMiddlewareArgs<'message'> & AllMiddlewareArgs) => {
+export function messageIm(deps: DirectMessageDeps & ReplyDeps) {
+  return async ({ event, client }: SlackEventMiddlewareArgs<'message'> & AllMiddlewareArgs) => {
     if (event.channel_type !== 'im' || event.subtype !== undefined || event.bot_id || !event.user) return;
-    if (!(await isFirstDelivery(deps, { eventId: body.event_id, retryNum: context.retryNum }))) return;
     const message = await answerDirectMessage(deps, event.user, event.text ?? '').catch((error: unknown) => {
       deps.logger.error(
         { userId: event.user, error: (error as Error).message },

@@ -4,17 +4,16 @@ import { type StepId, stepUnexpected } from '../../blocks/workflow-steps.js';
 import type { StepOutcome } from '../../flows/steps/step-outcome.js';
 import { logUnexpected } from '../../logger.js';
 import { slackErrorCode } from '../../services/slack-delivery.js';
-import { isFirstDelivery } from '../first-delivery.js';
 import { counted } from '../frame.js';
 
 export type FunctionArgs = SlackEventMiddlewareArgs<'function_executed'> & AllMiddlewareArgs;
 
-export type FunctionListenerDeps = Pick<AppDeps, 'delivery' | 'eventDedup' | 'logger' | 'metrics'>;
+export type FunctionListenerDeps = Pick<AppDeps, 'delivery' | 'logger' | 'metrics'>;
 
 /**
- * The common frame of a Workflow Builder step, after the frame's ack (frame.ts): run the step once
- * across replicas (Slack redelivers an event it got no ack for), and always end it, with its outputs or with a message for
- * the workflow's author, a bug included. Ending the step must reach Slack: a workflow waits for it,
+ * The common frame of a Workflow Builder step, after the frame's ack and its check that this is the
+ * step's first delivery (frame.ts): always end it, with its outputs or with a message for the
+ * workflow's author, a bug included. Ending the step must reach Slack: a workflow waits for it,
  * so it is retried while Slack limits or fails (through the delivery service). `complete` and
  * `fail` are Bolt's: they use the event's own workflow token, which is never logged.
  */
@@ -25,7 +24,7 @@ export function functionListener(
 ) {
   return counted(run);
 
-  async function run({ event, body, context, complete, fail }: FunctionArgs): Promise<string> {
+  async function run({ event, complete, fail }: FunctionArgs): Promise<string> {
     const inputs = (event.inputs ?? {}) as Record<string, unknown>;
     const ids = {
       step,
@@ -33,8 +32,6 @@ export function functionListener(
       workflowExecutionId: event.workflow_execution_id,
       userId: typeof inputs.user === 'string' ? inputs.user : undefined,
     };
-    if (!(await isFirstDelivery(deps, { eventId: body.event_id, retryNum: context.retryNum }, ids)))
-      return 'duplicate';
     let outcome: StepOutcome | { kind: 'fail'; error: string; outcome: 'error'; traceId?: undefined };
     try {
       outcome = await work(inputs);
