@@ -3,6 +3,7 @@ import { cpus } from 'node:os';
 import { benchOutputs } from '../scripts/bench-docs.js';
 import { benchExport } from './export-bench.js';
 import { benchHistoryScan } from './history-scan.js';
+import { benchHomeCharts } from './home-charts-bench.js';
 import { benchBackfill, benchOrderIndex } from './index-bench.js';
 import { benchOrderEvents } from './order-events-bench.js';
 import { benchReplicaCalls } from './replica-calls.js';
@@ -24,9 +25,9 @@ const only = new Set(
     .map((part) => part.trim())
     .filter((part) => part !== ''),
 );
-if ([...only].some((section) => !/^([1-9]|1[0-2])$/.test(section))) {
+if ([...only].some((section) => !/^([1-9]|1[0-3])$/.test(section))) {
   console.error(
-    `BENCH_ONLY lists section numbers 1 to 12, e.g. BENCH_ONLY=7,8 (got "${process.env.BENCH_ONLY}").`,
+    `BENCH_ONLY lists section numbers 1 to 13, e.g. BENCH_ONLY=7,8 (got "${process.env.BENCH_ONLY}").`,
   );
   process.exit(1);
 }
@@ -43,6 +44,7 @@ if (wanted('9')) measured.push(...(await benchBackfill()));
 if (wanted('10')) measured.push(...(await benchOrderEvents()));
 if (wanted('11')) measured.push(...(await benchSearchesBesideCommands()));
 if (wanted('12')) measured.push(...(await benchWorkObjectPanel()));
+if (wanted('13')) measured.push(...(await benchHomeCharts()));
 
 const resultsUrl = new URL('./results/', import.meta.url);
 const latestUrl = new URL('./results/latest.json', import.meta.url);

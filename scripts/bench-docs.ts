@@ -94,6 +94,12 @@ so naming any of them runs all four) and keeps the other sections' rows from the
     \`entity.presentDetails\` (the fake Slack records it), one panel at a time, beside the \`/order\`
     answer time of the same app in the same run (each is one partner read after the access check),
     rounds alternating.
+13. **Home tab with charts.** Finance's Home tab with its two charts (spend per day, available funds
+    ahead), beside the same Home tab in a workspace whose Slack refused charts (the app sends the
+    classic blocks, as it does for a day after a refusal): from \`app_home_opened\` to the
+    \`views.publish\` that reaches the fake Slack, one open at a time, two apps on one simulator, each
+    with its own fake Slack. The two take turns open by open (which goes first alternating by round):
+    on a busy machine, rounds of one side then the other met different loads.
 
 The scripts are in [\`bench/\`](../bench/); nothing there runs in \`npm test\`, so no timing is asserted.
 `;
