@@ -29,8 +29,14 @@ const rawText = (text: string): TableCell => ({ type: 'raw_text', text: text || 
 
 function cellLength(cell: TableCell): number {
   if (cell.type !== 'rich_text') return cell.text.length;
-  // A link counts with its address: what Slack counts is not documented, so the most it could be.
-  return JSON.stringify(cell.elements).length;
+  // A link counts by the text it shows, as any cell does (docs/tables-and-charts.md: not confirmed).
+  return orderCellText(cell).length;
+}
+
+function orderCellText(cell: TableCell): string {
+  const section = cell.type === 'rich_text' ? cell.elements[0] : undefined;
+  const link = section?.type === 'rich_text_section' ? section.elements[0] : undefined;
+  return link?.type === 'link' ? (link.text ?? link.url) : '';
 }
 
 function orderCell(order: OrderSummary, options: RenderOptions): TableCell {

@@ -178,7 +178,8 @@ describe('the order copy in Slack', () => {
     const first = textOf((await order(USERS.agent, '/order', query)).blocks);
     expect(first).toContain(`${inCopy.length} orders match`);
     expect(first).toContain("Found in Order Desk's copy of the order history");
-    const row = first.split('"section"').find((block) => block.includes(changed?.id ?? '-')) ?? '';
+    // The table's row of that order: from its ID cell to the next row.
+    const row = first.split('],[').find((cells) => cells.includes(`"text":"${changed?.id ?? '-'}"`)) ?? '';
     expect(row).toContain('Refunded');
     expect(row).not.toContain('Completed');
     // The lookup's write, after the answer: the copy now has both, and the next lookup lists the new one.
