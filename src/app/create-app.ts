@@ -61,16 +61,7 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
       : { signingSecret: env.SLACK_SIGNING_SECRET, processBeforeResponse: false }),
     port: env.PORT,
     customRoutes: [
-      ...healthRoutes({
-        mode,
-        startedAt,
-        inflightReplies: () => tracker.size,
-        partnerMetrics: () => partner.metrics(),
-        state: () => ({ backend: state.backend, up: state.isUp() }),
-        database: () => ({ engine: db.engine, ...db.health() }),
-        databaseChecked: () => db.checkHealth(),
-        orderCopy: () => orderSync.snapshot(),
-      }),
+      ...healthRoutes({ mode, startedAt, tracker, partner, state, db, orderSync }),
       metricsRoute(metrics),
       ...revealRoutes(reveal),
       mcpRoute({

@@ -1,29 +1,28 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { DatabaseHealth } from '../db/index.js';
-import type { SyncStatus } from '../orders/order-sync.js';
-import type { TransportMetrics } from '../partner-api/index.js';
+import type { OrderDeskDb } from '../db/index.js';
+import type { OrderSync } from '../orders/order-sync.js';
+import type { PartnerClient } from '../partner-api/index.js';
+import type { SharedState } from '../state/index.js';
+import type { InflightTracker } from './inflight.js';
 
 export interface HealthSources {
   mode: 'http' | 'socket';
   startedAt: number;
-  inflightReplies: () => number;
-  partnerMetrics: () => TransportMetrics;
-  state: () => { backend: 'memory' | 'redis'; up: boolean };
-  /** As last seen: never waits for the database. */
-  database: () => DatabaseHealth & { engine: 'sqlite' | 'postgres' };
-  /** Checked again when a write failed: for /readyz. */
-  databaseChecked: () => Promise<DatabaseHealth>;
-  orderCopy: () => SyncStatus;
+  tracker: Pick<InflightTracker, 'size'>;
+  partner: Pick<PartnerClient, 'metrics'>;
+  state: Pick<SharedState, 'backend' | 'isUp'>;
+  /** health() as last seen, never waiting for the database; checkHealth() again after a failed write (/readyz). */
+  db: Pick<OrderDeskDb, 'engine' | 'health' | 'checkHealth'>;
+  orderSync: Pick<OrderSync, 'snapshot'>;
 }
 
 /** The body of GET /healthz: enough to see the app is alive and how loaded it is; nothing secret. */
 export function healthStatus(sources: HealthSources) {
-  const metrics = sources.partnerMetrics();
-  const state = sources.state();
-  const database = sources.database();
+  const metrics = sources.partner.metrics();
+  const database = { engine: sources.db.engine, ...sources.db.health() };
   // Why the app is degraded, one sentence each for an operator (empty: it is not).
   const reasons = [
-    ...(state.up ? [] : ['the shared state (Redis) is unreachable']),
+    ...(sources.state.isUp() ? [] : ['the shared state (Redis) is unreachable']),
     ...(database.problem ? [database.problem] : []),
   ];
   return {
@@ -33,12 +32,12 @@ export function healthStatus(sources: HealthSources) {
     // liveness answer, and a restart mends none of these.
     state: reasons.length === 0 ? 'ok' : 'degraded',
     reasons,
-    stateBackend: state.backend,
+    stateBackend: sources.state.backend,
     database,
-    orderCopy: sources.orderCopy(),
+    orderCopy: sources.orderSync.snapshot(),
     mode: sources.mode,
     uptimeSeconds: Math.round((Date.now() - sources.startedAt) / 1000),
-    inflightReplies: sources.inflightReplies(),
+    inflightReplies: sources.tracker.size,
     partnerRequests: {
       active: metrics.active,
       queued: metrics.queued,
@@ -70,7 +69,7 @@ export function healthRoutes(sources: HealthSources) {
       path: '/readyz',
       method: ['GET'],
       handler: (_req: IncomingMessage, res: ServerResponse) => {
-        sources.databaseChecked().then(
+        sources.db.checkHealth().then(
           (database) =>
             database.writable
               ? json(res, 200, { ready: true })
