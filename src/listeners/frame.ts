@@ -8,6 +8,12 @@ import { logUnexpected } from '../logger.js';
 export type FrameDeps = Pick<AppDeps, 'eventDedup' | 'logger' | 'metrics' | 'tracker'>;
 
 /**
+ * What every listener may use beside its feature's own set (LookupDeps, KeysDeps, HomeDeps, …, beside
+ * each flow): access checks, the log, metrics, and where Slack takes tables and charts.
+ */
+export type ListenerDeps = Pick<AppDeps, 'auth' | 'logger' | 'metrics' | 'richBlocks'>;
+
+/**
  * A click, a message shortcut or a workflow step whose work returns its outcome for the metrics
  * ('ok', 'denied', 'stale', …). Bolt gives the listener the frame's own context, which carries it.
  * A command needs none: it counts "ok" unless it throws.

@@ -1,6 +1,6 @@
 import type { AllMiddlewareArgs, types } from '@slack/bolt';
 import { slackErrorCode } from '../services/slack-delivery.js';
-import type { ListenerDeps } from './listener-deps.js';
+import type { ListenerDeps } from './frame.js';
 
 /**
  * Opens a modal on a click's or a command's trigger (it lasts 3 seconds). False when Slack refused or

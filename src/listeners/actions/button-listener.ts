@@ -1,7 +1,6 @@
 import type { z } from 'zod';
 import { decodeButton, OrderButtonSchema, renderAccessDenied, renderNotice } from '../../blocks/index.js';
-import { counted } from '../frame.js';
-import type { ListenerDeps } from '../listener-deps.js';
+import { counted, type ListenerDeps } from '../frame.js';
 import { answerClick, type ButtonClickArgs, clickedValue } from './click.js';
 
 export interface ButtonListenerOptions<Schema extends z.ZodType> {

@@ -1,8 +1,7 @@
 import { decodeButton, OrderButtonSchema } from '../../blocks/index.js';
 import { startWatch, type WatchDeps } from '../../flows/notifications/watch-order.js';
 import { type PanelDeps, presentOrderPanel } from '../../flows/order-panel.js';
-import { counted } from '../frame.js';
-import type { ListenerDeps } from '../listener-deps.js';
+import { counted, type ListenerDeps } from '../frame.js';
 import { type ButtonClickArgs, clickedValue } from './click.js';
 
 /** What Slack puts in a Work Object click's container (untyped in Bolt 5). */

@@ -1,7 +1,6 @@
 import { renderExportModal } from '../../blocks/index.js';
 import { dayKey } from '../../finance/spend.js';
-import { counted } from '../frame.js';
-import type { ListenerDeps } from '../listener-deps.js';
+import { counted, type ListenerDeps } from '../frame.js';
 import { openModal } from '../open-modal.js';
 import type { ExportFeatureDeps } from '../views/export-submitted.js';
 import type { ButtonClickArgs } from './click.js';

@@ -1,6 +1,5 @@
 import { deleteOriginal } from '../../flows/respond.js';
-import { counted } from '../frame.js';
-import type { ListenerDeps } from '../listener-deps.js';
+import { counted, type ListenerDeps } from '../frame.js';
 import type { ButtonClickArgs } from './click.js';
 
 /** "Hide keys": deletes the ephemeral keys message it sits in (only a response_url can). */

@@ -3,8 +3,7 @@ import { renderAccessDenied } from '../../blocks/index.js';
 import { renderNotificationsUnavailable } from '../../blocks/notifications.js';
 import { type HomeDeps, publishHome } from '../../flows/publish-home.js';
 import { isValidOrderId } from '../../partner-api/index.js';
-import { counted } from '../frame.js';
-import type { ListenerDeps } from '../listener-deps.js';
+import { counted, type ListenerDeps } from '../frame.js';
 import { answerClick, type ButtonClickArgs, clickedValue } from './click.js';
 
 /** "Stop" beside a watched order on the Home tab: the watch ends, the Home tab is published again. */

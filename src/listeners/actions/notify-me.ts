@@ -1,5 +1,5 @@
 import { startWatch, type WatchDeps } from '../../flows/notifications/watch-order.js';
-import type { ListenerDeps } from '../listener-deps.js';
+import type { ListenerDeps } from '../frame.js';
 import { buttonListener, ORDER_BUTTON } from './button-listener.js';
 import { answerClick } from './click.js';
 

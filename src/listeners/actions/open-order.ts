@@ -3,7 +3,7 @@ import { renderOrderCard, sentToDirectText } from '../../blocks/index.js';
 import { isMessage, loadOrder, offerSharingIn, type ShareDeps } from '../../flows/lookup-order.js';
 import { cardOptions } from '../../flows/render-options.js';
 import { postDirect, reply } from '../../flows/respond.js';
-import type { ListenerDeps } from '../listener-deps.js';
+import type { ListenerDeps } from '../frame.js';
 import { buttonListener, ORDER_BUTTON } from './button-listener.js';
 import { clickChannel, isHomeClick, noticeOnHome } from './click.js';
 

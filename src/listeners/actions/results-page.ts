@@ -1,7 +1,7 @@
 import { PageButtonSchema } from '../../blocks/index.js';
 import { answerResultsPage, type LookupDeps } from '../../flows/lookup-order.js';
 import { reply } from '../../flows/respond.js';
-import type { ListenerDeps } from '../listener-deps.js';
+import type { ListenerDeps } from '../frame.js';
 import { buttonListener } from './button-listener.js';
 
 /** Previous / Next / Back to results: the state (query, offset) is in the button's value. */

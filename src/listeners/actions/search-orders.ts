@@ -1,7 +1,6 @@
 import { renderAccessDenied, renderSearchModal } from '../../blocks/index.js';
 import type { SearchDeps } from '../../flows/search-orders.js';
-import { counted } from '../frame.js';
-import type { ListenerDeps } from '../listener-deps.js';
+import { counted, type ListenerDeps } from '../frame.js';
 import { openModal } from '../open-modal.js';
 import { answerClick, type ButtonClickArgs } from './click.js';
 

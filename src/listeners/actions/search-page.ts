@@ -2,7 +2,7 @@ import { SearchPageSchema } from '../../blocks/index.js';
 import { reply } from '../../flows/respond.js';
 import type { SearchDeps } from '../../flows/search-orders.js';
 import { answerOrderFilters } from '../../flows/search-orders.js';
-import type { ListenerDeps } from '../listener-deps.js';
+import type { ListenerDeps } from '../frame.js';
 import { buttonListener } from './button-listener.js';
 
 /**

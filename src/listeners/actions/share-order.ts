@@ -4,7 +4,7 @@ import { isMessage, loadOrder } from '../../flows/lookup-order.js';
 import { cardOptions } from '../../flows/render-options.js';
 import { deleteOriginal, reply } from '../../flows/respond.js';
 import { postSharedWorkObject } from '../../flows/share-work-object.js';
-import type { ListenerDeps } from '../listener-deps.js';
+import type { ListenerDeps } from '../frame.js';
 import { buttonListener, ORDER_BUTTON } from './button-listener.js';
 import { clickChannel } from './click.js';
 

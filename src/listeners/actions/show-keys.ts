@@ -1,6 +1,6 @@
 import { OrderButtonSchema } from '../../blocks/index.js';
 import { deliverKeys, type KeysDeps } from '../../flows/deliver-keys.js';
-import type { ListenerDeps } from '../listener-deps.js';
+import type { ListenerDeps } from '../frame.js';
 import { buttonListener } from './button-listener.js';
 import { clickChannel } from './click.js';
 

@@ -3,7 +3,7 @@ import type { AppDeps } from '../../app/deps.js';
 import { AUDIT_USAGE, renderAccessDenied, renderAuditTrail, renderNotice } from '../../blocks/index.js';
 import { reply } from '../../flows/respond.js';
 import { isValidOrderId } from '../../partner-api/index.js';
-import type { ListenerDeps } from '../listener-deps.js';
+import type { ListenerDeps } from '../frame.js';
 
 // The newest lines shown; the answer says how many older ones there are.
 const LINES_SHOWN = 100;

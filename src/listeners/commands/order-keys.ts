@@ -1,6 +1,6 @@
 import type { SlackCommandMiddlewareArgs } from '@slack/bolt';
 import { deliverKeys, type KeysDeps } from '../../flows/deliver-keys.js';
-import type { ListenerDeps } from '../listener-deps.js';
+import type { ListenerDeps } from '../frame.js';
 
 /** `/order-keys <id>`: keys only to an authorised requester, only ephemerally. */
 export function orderKeysCommand(deps: KeysDeps & ListenerDeps) {

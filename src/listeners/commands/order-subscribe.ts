@@ -3,7 +3,7 @@ import { renderNotice } from '../../blocks/index.js';
 import { renderSubscribeModal } from '../../blocks/subscribe-modal.js';
 import type { SubscribeDeps } from '../../flows/notifications/subscribe.js';
 import { reply } from '../../flows/respond.js';
-import type { ListenerDeps } from '../listener-deps.js';
+import type { ListenerDeps } from '../frame.js';
 import { openModal } from '../open-modal.js';
 
 /**

@@ -2,7 +2,7 @@ import type { SlackCommandMiddlewareArgs } from '@slack/bolt';
 import { renderAccessDenied } from '../../blocks/index.js';
 import { answerOrderSearch, offerSharingIn, type ShareDeps } from '../../flows/lookup-order.js';
 import { reply } from '../../flows/respond.js';
-import type { ListenerDeps } from '../listener-deps.js';
+import type { ListenerDeps } from '../frame.js';
 
 /** `/order <id-or-reference>`: answered ephemerally through the response_url. */
 export function orderCommand(deps: ShareDeps & ListenerDeps) {

@@ -4,8 +4,7 @@ import { offerSharingIn, type ShareDeps } from '../../flows/lookup-order.js';
 import type { MessageLookupDeps } from '../../flows/orders-in-message.js';
 import { answerOrdersInMessage } from '../../flows/orders-in-message.js';
 import { reply } from '../../flows/respond.js';
-import { counted } from '../frame.js';
-import type { ListenerDeps } from '../listener-deps.js';
+import { counted, type ListenerDeps } from '../frame.js';
 
 export const LOOKUP_ORDERS = 'lookup_orders';
 

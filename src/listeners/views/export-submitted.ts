@@ -2,7 +2,7 @@ import type { AppDeps } from '../../app/deps.js';
 import { EXPORT_FIELDS } from '../../blocks/index.js';
 import { checkExportRange, runExport } from '../../finance/export-orders.js';
 import type { ExportClaim } from '../../services/export-claims.js';
-import type { ListenerDeps } from '../listener-deps.js';
+import type { ListenerDeps } from '../frame.js';
 import { submittedForm, type ViewArgs } from './form.js';
 
 /** What a CSV export needs: the one per user claim, the history (copy or partner), the upload. */

@@ -2,7 +2,7 @@ import { renderAccessDenied, renderSearchSent, SEARCH_FIELDS } from '../../block
 import { postDirect } from '../../flows/respond.js';
 import type { SearchDeps } from '../../flows/search-orders.js';
 import { answerOrderFilters, checkSearchForm } from '../../flows/search-orders.js';
-import type { ListenerDeps } from '../listener-deps.js';
+import type { ListenerDeps } from '../frame.js';
 import { submittedForm, type ViewArgs } from './form.js';
 
 /**

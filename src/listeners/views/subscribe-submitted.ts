@@ -7,7 +7,7 @@ import {
   checkSubscribeForm,
   saveSubscription,
 } from '../../flows/notifications/subscribe.js';
-import type { ListenerDeps } from '../listener-deps.js';
+import type { ListenerDeps } from '../frame.js';
 import { submittedForm, type ViewArgs } from './form.js';
 
 /**
