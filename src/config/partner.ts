@@ -1,9 +1,9 @@
 import type { PartnerClientOptions } from '../partner-api/index.js';
-import type { PartnerEnv } from './schema.js';
+import type { AppEnv } from './schema.js';
 import { TUNING, type Tuning } from './tuning.js';
 
 /** Turns validated variables into the client's options: the client never reads the environment. */
-export function partnerClientOptions(env: PartnerEnv, tuning: Tuning = TUNING): PartnerClientOptions {
+export function partnerClientOptions(env: AppEnv, tuning: Tuning = TUNING): PartnerClientOptions {
   return {
     baseUrl: env.PARTNER_API_BASE_URL,
     apiKey: env.PARTNER_API_KEY,

@@ -350,19 +350,19 @@ export const SETTING_GROUPS: readonly SettingGroup[] = [
   storage,
 ];
 
-export const PartnerEnvSchema = z.object(partner.shape);
-
-export const AppEnvSchema = PartnerEnvSchema.extend({
-  ...slack.shape,
-  ...server.shape,
-  ...access.shape,
-  ...keys.shape,
-  ...orders.shape,
-  ...finance.shape,
-  ...notifications.shape,
-  ...orderCopy.shape,
-  ...storage.shape,
-})
+export const AppEnvSchema = z
+  .object({
+    ...partner.shape,
+    ...slack.shape,
+    ...server.shape,
+    ...access.shape,
+    ...keys.shape,
+    ...orders.shape,
+    ...finance.shape,
+    ...notifications.shape,
+    ...orderCopy.shape,
+    ...storage.shape,
+  })
   .refine((env) => Boolean(env.SLACK_APP_TOKEN || env.SLACK_SIGNING_SECRET), {
     path: ['SLACK_SIGNING_SECRET'],
     error: 'is required in HTTP mode (set it, or set SLACK_APP_TOKEN for Socket Mode)',
@@ -381,5 +381,4 @@ export const AppEnvSchema = PartnerEnvSchema.extend({
     },
   );
 
-export type PartnerEnv = z.output<typeof PartnerEnvSchema>;
 export type AppEnv = z.output<typeof AppEnvSchema>;

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import {
   AppEnvSchema,
   ConfigError,
-  PartnerEnvSchema,
   parseEnv,
   partnerClientOptions,
   retiredSettingWarnings,
@@ -12,7 +11,8 @@ const partnerEnv = { PARTNER_API_BASE_URL: 'http://127.0.0.1:4010', PARTNER_API_
 
 describe('configuration', () => {
   it('applies the documented defaults', () => {
-    const options = partnerClientOptions(parseEnv(PartnerEnvSchema, partnerEnv));
+    const env = { ...partnerEnv, SLACK_BOT_TOKEN: 'xoxb-1', SLACK_SIGNING_SECRET: 's' };
+    const options = partnerClientOptions(parseEnv(AppEnvSchema, env));
     expect(options).toMatchObject({
       timeoutMs: 10_000,
       maxConcurrency: 4,
