@@ -29,14 +29,33 @@ export type ExactOrder =
 
 export type FindOrderDeps = Pick<AppDeps, 'logger' | 'orderCopy' | 'orderSync' | 'partner'>;
 
+/** The order with exactly this ID, for callers that hold an ID (a button, an order link, a panel). */
+export type OrderById =
+  | { kind: 'live'; order: OrderSummary }
+  /** The copy's version, standing in while the partner is not answering. */
+  | { kind: 'copy'; order: OrderSummary; coverage: CopyCoverage; failure: PartnerApiError }
+  | { kind: 'none'; traceId: string | undefined }
+  | { kind: 'failed'; error: PartnerApiError };
+
 /**
- * The order whose ID is `orderId` (case apart) among what was found, for callers that hold an ID (a
- * button, an order link, a panel): an order whose reference merely equals that ID is not that order.
+ * findExactOrder for an order ID: an order whose reference merely equals that ID is not that order,
+ * and the copy standing in for an order the partner does not list is not shown as current.
  */
-export function orderWithId(found: ExactOrder, orderId: string): OrderSummary | undefined {
+export async function findOrderById(
+  deps: FindOrderDeps,
+  orderId: string,
+  context?: FailureContext,
+): Promise<OrderById> {
+  const found = await findExactOrder(deps, orderId, context);
+  if (found.kind === 'failed' || found.kind === 'none') return found;
   const wanted = orderId.toLowerCase();
-  const candidates = found.kind === 'found' ? [found.order] : found.kind === 'several' ? found.orders : [];
-  return candidates.find((order) => order.id.toLowerCase() === wanted);
+  const order = (found.kind === 'found' ? [found.order] : found.orders).find(
+    (candidate) => candidate.id.toLowerCase() === wanted,
+  );
+  if (order && (found.kind === 'several' || !found.fromCopy)) return { kind: 'live', order };
+  if (order && found.kind === 'found' && found.fromCopy && found.failure)
+    return { kind: 'copy', order, coverage: found.coverage, failure: found.failure };
+  return { kind: 'none', traceId: found.traceId };
 }
 
 /**

@@ -10,7 +10,7 @@ import {
   renderUnrelatedResults,
   type SlackMessage,
   stampedFromCopy,
-  withoutShare,
+  withoutButtons,
 } from '../blocks/index.js';
 import { copyIsCurrent } from '../orders/copy-rule.js';
 import {
@@ -24,7 +24,7 @@ import {
 } from '../partner-api/index.js';
 import { type FailureContext, logPartnerFailure } from '../services/partner-failures.js';
 import { answerFromCopyDuringOutage, copyCanAnswer, copyMatches, coverageOfCopy } from './copy-answers.js';
-import { type FindOrderDeps, findExactOrder, orderWithId } from './find-order.js';
+import { type FindOrderDeps, findOrderById } from './find-order.js';
 import { recentOrders } from './recent-orders.js';
 import { cardOptions, type RenderDeps, renderOptions } from './render-options.js';
 
@@ -49,7 +49,7 @@ export async function offerSharingIn(
   const share = (block: SlackMessage['blocks'][number]) =>
     block.type === 'actions' && block.elements.some((element) => element.action_id === ActionIds.shareOrder);
   if (!message.blocks.some(share)) return message;
-  return (await deps.channelSharing.check(channelId)).allowed ? message : withoutShare(message);
+  return (await deps.channelSharing.check(channelId)).allowed ? message : withoutButtons(message, [ActionIds.shareOrder]);
 }
 
 /**
@@ -220,25 +220,18 @@ export async function loadOrder(
   context: FailureContext,
   copyCard?: 'preview' | 'direct',
 ): Promise<OrderSummary | SlackMessage> {
-  const found = await findExactOrder(deps, orderId, context);
-  const gone = () => renderNotice(`Order \`${orderId}\` is no longer available from the partner API.`);
+  const found = await findOrderById(deps, orderId, context);
   switch (found.kind) {
     case 'failed':
       return renderPartnerError(found.error, orderId);
-    case 'found':
-      if (!found.fromCopy) return found.order;
-      if (found.failure && copyCard) {
-        const card = renderOrderCard(found.order, {
-          ...cardOptions(deps),
-          variant: copyCard,
-          fromCopy: true,
-        });
-        return stampedFromCopy(card, found.coverage, renderOptions(deps), found.failure);
-      }
-      return found.failure ? renderPartnerError(found.failure, orderId) : gone();
-    case 'several':
-      return orderWithId(found, orderId) ?? gone();
+    case 'live':
+      return found.order;
+    case 'copy': {
+      if (!copyCard) return renderPartnerError(found.failure, orderId);
+      const card = renderOrderCard(found.order, { ...cardOptions(deps), variant: copyCard, fromCopy: true });
+      return stampedFromCopy(card, found.coverage, renderOptions(deps), found.failure);
+    }
     case 'none':
-      return gone();
+      return renderNotice(`Order \`${orderId}\` is no longer available from the partner API.`);
   }
 }

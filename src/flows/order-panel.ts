@@ -5,7 +5,7 @@ import { TIMED_OUT, within } from '../deadline.js';
 import { isValidOrderId, type OrderSummary, type PartnerApiError } from '../partner-api/index.js';
 import { slackErrorCode } from '../services/slack-delivery.js';
 import { copyCanAnswer } from './copy-answers.js';
-import { type FindOrderDeps, findExactOrder, orderWithId } from './find-order.js';
+import { type FindOrderDeps, findOrderById } from './find-order.js';
 
 /** What filling the Work Object panel (flexpane) needs. */
 export type PanelDeps = FindOrderDeps &
@@ -68,7 +68,8 @@ export async function presentOrderPanel(
 ): Promise<string> {
   const startedAt = performance.now();
   const where = { eventId: request.eventId, userId: request.user };
-  const orderId = request.externalRefId ?? orderIdOfUrl(deps, request.entityUrl);
+  const orderId =
+    request.externalRefId ?? (request.entityUrl ? deps.orderLinks?.orderIdIn(request.entityUrl) : undefined);
   const finish = async (
     outcome: string,
     args: { metadata?: ReturnType<typeof renderOrderPanel>; error?: PanelError },
@@ -120,10 +121,6 @@ export async function presentOrderPanel(
   return finish(read.kind === 'live' ? 'live' : 'copy', { metadata });
 }
 
-function orderIdOfUrl(deps: Pick<PanelDeps, 'orderLinks'>, url: string | undefined): string | undefined {
-  return url ? deps.orderLinks?.orderIdIn(url) : undefined;
-}
-
 /** When the partner last gave Order Desk this order, for an order read from the copy. */
 export function lastSeenOf(order: OrderSummary): Date | undefined {
   const seen = (order as { lastSeenAt?: unknown }).lastSeenAt;
@@ -166,7 +163,7 @@ async function noticeWithin(deps: PanelDeps, work: Promise<string>, orderId: str
  * deadline: its answer still updates the copy.
  */
 async function readOrder(deps: PanelDeps, orderId: string, userId: string): Promise<PanelRead> {
-  const live = findExactOrder(deps, orderId, { where: 'work object panel', userId });
+  const live = findOrderById(deps, orderId, { where: 'work object panel', userId });
   const found = await within(live, deps.panelDeadlineMs);
   if (found === TIMED_OUT) {
     live.catch((error: unknown) =>
@@ -181,23 +178,12 @@ async function readOrder(deps: PanelDeps, orderId: string, userId: string): Prom
     );
     return fromCopy(deps, orderId, undefined, deps.panelDeadlineMs);
   }
-  switch (found.kind) {
-    case 'found':
-      if (!orderWithId(found, orderId)) return { kind: 'none' };
-      // The copy standing in for an order the partner does not list is not shown as current.
-      if (!found.fromCopy) return { kind: 'live', order: found.order };
-      return found.failure ? fromCopy(deps, orderId, found.failure, undefined) : { kind: 'none' };
-    case 'several': {
-      const order = orderWithId(found, orderId);
-      return order ? { kind: 'live', order } : { kind: 'none' };
-    }
-    case 'none':
-      return { kind: 'none' };
-    case 'failed':
-      return copyCanAnswer(found.error)
-        ? fromCopy(deps, orderId, found.error, undefined)
-        : { kind: 'failed', error: found.error };
-  }
+  if (found.kind === 'live' || found.kind === 'none') return found;
+  // The copy's row, read by its ID, says when the partner last gave the order.
+  const failure = found.kind === 'copy' ? found.failure : found.error;
+  return copyCanAnswer(failure)
+    ? fromCopy(deps, orderId, failure, undefined)
+    : { kind: 'failed', error: failure };
 }
 
 async function fromCopy(

@@ -5,7 +5,7 @@ import { type EntityFromCopy, type EntityMetadata, renderOrderEntity } from '../
 import type { OrderLinks } from '../services/order-links.js';
 import { failureLogLevel, partnerFailureFields } from '../services/partner-failures.js';
 import { slackErrorCode } from '../services/slack-delivery.js';
-import { type ExactOrder, findExactOrder, orderWithId } from './find-order.js';
+import { findOrderById, type OrderById } from './find-order.js';
 import { lastSeenOf, logSlackWarnings } from './order-panel.js';
 import { renderOptions } from './render-options.js';
 
@@ -126,26 +126,25 @@ export async function unfurlOrderLinks(
   const options = renderOptions(deps);
   // Looked up together; the cards keep the order of the links in the message.
   // No failure context: each link's failure is logged below, with the link's order ID.
-  const found = await Promise.all(wanted.map(([, orderId]) => findExactOrder(deps, orderId)));
+  const found = await Promise.all(wanted.map(([, orderId]) => findOrderById(deps, orderId)));
   const unfurls: Record<string, { blocks: Block[] }> = {};
   // The same orders as Work Objects: clients with Work Objects show these (and their panel), others
   // the blocks. Only what the blocks show (workObjectOf).
   const entities: EntityMetadata[] = [];
   wanted.forEach(([url, orderId], index) => {
-    const result = found[index] as ExactOrder;
     // A link names an order ID: an order whose reference happens to equal it is not that order.
-    const order = orderWithId(result, orderId);
-    if (order && (result.kind === 'several' || (result.kind === 'found' && !result.fromCopy))) {
-      unfurls[url] = renderOrderUnfurl(order, options);
-      entities.push(workObjectOf(orderLinks, order, url, deps.currency));
-    } else if (order && result.kind === 'found' && result.fromCopy && result.failure) {
-      unfurls[url] = renderOrderUnfurl(order, options, {
+    const result = found[index] as OrderById;
+    if (result.kind === 'live') {
+      unfurls[url] = renderOrderUnfurl(result.order, options);
+      entities.push(workObjectOf(orderLinks, result.order, url, deps.currency));
+    } else if (result.kind === 'copy') {
+      unfurls[url] = renderOrderUnfurl(result.order, options, {
         coverage: result.coverage,
         failure: result.failure,
       });
       entities.push(
-        workObjectOf(orderLinks, order, url, deps.currency, {
-          lastSeenAt: lastSeenOf(order),
+        workObjectOf(orderLinks, result.order, url, deps.currency, {
+          lastSeenAt: lastSeenOf(result.order),
           failure: result.failure,
         }),
       );
@@ -166,10 +165,7 @@ export async function unfurlOrderLinks(
     } else {
       // The partner does not list it (the copy's older answer is not shown as current).
       count('not_found');
-      logger.info(
-        { ...where, orderId, traceId: 'traceId' in result ? result.traceId : undefined },
-        'order link not unfurled: no such order',
-      );
+      logger.info({ ...where, orderId, traceId: result.traceId }, 'order link not unfurled: no such order');
     }
   });
   const cards = Object.keys(unfurls).length;

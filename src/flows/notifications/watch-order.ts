@@ -12,7 +12,7 @@ import type { SlackMessage } from '../../blocks/types.js';
 import { WATCH_DURATION_MS } from '../../notifications/notifier.js';
 import type { OrderSummary } from '../../partner-api/index.js';
 import { isSettled } from '../../partner-api/statuses.js';
-import { type FindOrderDeps, findExactOrder, orderWithId } from '../find-order.js';
+import { type FindOrderDeps, findOrderById } from '../find-order.js';
 
 export type WatchDeps = FindOrderDeps &
   Pick<AppDeps, 'logger' | 'notifications' | 'now' | 'orderCopy' | 'currency' | 'maxWatchesPerUser'>;
@@ -66,13 +66,11 @@ async function orderToWatch(
 ): Promise<{ kind: 'order'; order: OrderSummary } | { kind: 'answer'; message: SlackMessage }> {
   const copy = await deps.orderCopy.get(orderId);
   if (copy) return { kind: 'order', order: copy };
-  const found = await findExactOrder(deps, orderId, { where: 'notify me', userId });
-  // Logged once with its trace ID by findExactOrder; nothing is stored on an unchecked ID.
+  const found = await findOrderById(deps, orderId, { where: 'notify me', userId });
+  // Logged once with its trace ID by the finder; nothing is stored on an unchecked ID.
   if (found.kind === 'failed')
     return { kind: 'answer', message: renderWatchNotChecked(orderId, found.error) };
-  // The finder also matches references: an order whose reference merely equals this ID is another order.
-  const order = orderWithId(found, orderId);
-  if (order) return { kind: 'order', order };
+  if (found.kind !== 'none') return { kind: 'order', order: found.order };
   deps.logger.info({ userId, orderId }, 'watch refused: the partner has no such order');
   return { kind: 'answer', message: renderWatchUnknownOrder(orderId) };
 }

@@ -88,6 +88,22 @@ describe('order card buttons', () => {
     expect(h.simulator.recorded.filter((r) => r.path.endsWith('/keys'))).toHaveLength(0);
   });
 
+  it.each(['order_share', 'order_open'])(
+    '%s on a button whose ID is another order’s reference (not its ID) acts on no order',
+    async (actionId) => {
+      // The button's ID has the shape of an order ID, no order has it, and another order has it as its
+      // reference: the partner's search finds that order, which is not the one the button names.
+      const other = h.simulator.addOrder({ status: 'COMPLETED', reference_id: `ZZ9REF-${actionId}` });
+      const preview = await previewFor(USERS.agent, completed().id);
+      const value = JSON.stringify({ o: `ZZ9REF-${actionId}` });
+      const click = await h.slack.sendBlockAction({ user: USERS.agent, message: preview, actionId, value });
+      const post = await nthResponse(h.slack, click.responseUrlId ?? '');
+      expect(textOf(post.body.blocks)).toContain(`ZZ9REF-${actionId}\` is no longer available`);
+      expect(textOf(post.body.blocks)).not.toContain(other.id);
+      expect(preview.deleted).toBeFalsy();
+    },
+  );
+
   it.each([
     ['order_show_keys', '{"o":"../../etc/passwd"}'],
     ['order_show_keys', 'not json'],
