@@ -2,6 +2,7 @@ import type { BalanceState } from '../finance/balance-reading.js';
 import { ActionIds } from './action-ids.js';
 import { typedText } from './format.js';
 import { balanceBlocks } from './home.js';
+import { withoutButtons } from './order-card.js';
 import { context, section } from './primitives.js';
 import type { ExampleOrder, RenderOptions, SlackMessage } from './types.js';
 
@@ -93,19 +94,12 @@ export function renderBalanceFinanceOnly(): SlackMessage {
  * Show keys (keys never come through the DM), and a line saying where those are.
  */
 export function asDirectAnswer(message: SlackMessage): SlackMessage {
-  const hidden = (element: { action_id?: string }) =>
-    element.action_id === ActionIds.shareOrder || element.action_id === ActionIds.showKeys;
-  if (!message.blocks.some((block) => block.type === 'actions' && block.elements.some(hidden)))
-    return message;
-  const blocks = message.blocks
-    .map((block) =>
-      block.type === 'actions' ? { ...block, elements: block.elements.filter((e) => !hidden(e)) } : block,
-    )
-    .filter((block) => block.type !== 'actions' || block.elements.length > 0);
+  const answer = withoutButtons(message, [ActionIds.shareOrder, ActionIds.showKeys]);
+  if (JSON.stringify(answer) === JSON.stringify(message)) return message;
   return {
-    ...message,
+    ...answer,
     blocks: [
-      ...blocks,
+      ...answer.blocks,
       context('To share an order, type `/order` in the channel; for its keys, `/order-keys`.'),
     ],
   };

@@ -31,7 +31,7 @@ export {
   renderPartnerError,
   renderUnrelatedResults,
 } from './messages.js';
-export { renderOrderCard, withoutShare } from './order-card.js';
+export { renderOrderCard, withoutButtons } from './order-card.js';
 export { RESULTS_PER_PAGE, renderResultList } from './order-list.js';
 export { TABLE_MAX_ROWS } from './order-table.js';
 export { renderOrderUnfurl } from './order-unfurl.js';

@@ -48,17 +48,17 @@ function orderFields(order: OrderSummary, options: RenderOptions): Block {
   ]);
 }
 
-/** A preview where sharing would be refused (a Slack Connect channel): the same card, no Share. */
-export function withoutShare(message: SlackMessage): SlackMessage {
-  const blocks = message.blocks.map((block) =>
-    block.type === 'actions'
-      ? { ...block, elements: block.elements.filter((element) => element.action_id !== ActionIds.shareOrder) }
-      : block,
-  );
-  return {
-    ...message,
-    blocks: blocks.filter((block) => block.type !== 'actions' || block.elements.length > 0),
-  };
+/**
+ * The message without the buttons of these action IDs (no Share where sharing would be refused, no
+ * Share or Show keys in a direct message), and without a row they leave empty.
+ */
+export function withoutButtons(message: SlackMessage, actionIds: readonly string[]): SlackMessage {
+  const blocks = message.blocks.flatMap((block): Block[] => {
+    if (block.type !== 'actions') return [block];
+    const elements = block.elements.filter((element) => !actionIds.includes(element.action_id ?? ''));
+    return elements.length > 0 ? [{ ...block, elements }] : [];
+  });
+  return { ...message, blocks };
 }
 
 /** The order card: what a support agent needs to answer a customer, in one glance. */

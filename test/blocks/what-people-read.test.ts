@@ -9,7 +9,7 @@ import {
   renderSearchSent,
   SEARCH_STATUSES,
   sentToDirectText,
-  withoutShare,
+  withoutButtons,
 } from '../../src/blocks/index.js';
 import { renderSubscriptionPost } from '../../src/blocks/notifications.js';
 import { renderOrderPanel } from '../../src/blocks/order-entity.js';
@@ -100,26 +100,29 @@ describe('buttons only where they can work', () => {
   it('a preview where sharing is refused keeps every button but Share in channel', () => {
     const preview = renderOrderCard(order({ status: 'PENDING' }), { ...options, variant: 'preview' });
     expect(actionIds(preview.blocks)).toContain(ActionIds.shareOrder);
-    const kept = withoutShare(preview);
+    const kept = withoutButtons(preview, [ActionIds.shareOrder]);
     expect(actionIds(kept.blocks)).toEqual(
       actionIds(preview.blocks).filter((id) => id !== ActionIds.shareOrder),
     );
     // A card whose only button was Share keeps no empty actions block (Slack refuses one).
-    const onlyShare = withoutShare({
-      text: 't',
-      blocks: [
-        {
-          type: 'actions',
-          elements: [
-            {
-              type: 'button',
-              action_id: ActionIds.shareOrder,
-              text: { type: 'plain_text', text: 'Share in channel' },
-            },
-          ],
-        },
-      ],
-    });
+    const onlyShare = withoutButtons(
+      {
+        text: 't',
+        blocks: [
+          {
+            type: 'actions',
+            elements: [
+              {
+                type: 'button',
+                action_id: ActionIds.shareOrder,
+                text: { type: 'plain_text', text: 'Share in channel' },
+              },
+            ],
+          },
+        ],
+      },
+      [ActionIds.shareOrder],
+    );
     expect(onlyShare.blocks).toEqual([]);
   });
 });
