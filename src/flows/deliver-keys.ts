@@ -16,7 +16,7 @@ import { actions } from '../blocks/primitives.js';
 import { isPartnerApiError, isValidOrderId, type PartnerApiError } from '../partner-api/index.js';
 import type { KeysAuditEntry } from '../services/audit.js';
 import { exactFromCopy } from './copy-answers.js';
-import { type ExactOrder, type FindOrderDeps, findExactOrder } from './find-order.js';
+import { type ExactOrder, type FindOrderDeps, findExactOrder, partnerResult } from './find-order.js';
 import { reply } from './respond.js';
 
 /** What delivering keys needs (the command and the Show keys click pass it on). */
@@ -108,12 +108,14 @@ export async function deliverKeys(deps: KeysDeps, request: KeysRequest): Promise
     return;
   }
 
-  let keys = await keysOf(deps, orderId);
+  // The keys answer, or the partner's refusal (audited, not logged as shown to the user).
+  const keysOf = (id: string) => partnerResult(deps, undefined, () => deps.partner.orders.keys(id));
+  let keys = await keysOf(orderId);
   if (isPartnerApiError(keys) && keys.kind === 'not_found' && request.via === 'command' && idShaped) {
     // Not an order ID after all: a reference. The retrieval taken stays for the order it names, and
     // is given back when the text names none.
     if (!(await resolve(() => deps.keyLimit.giveBack(request.userId)))) return;
-    keys = await keysOf(deps, orderId);
+    keys = await keysOf(orderId);
   }
   if (isPartnerApiError(keys)) {
     await Promise.all([
@@ -147,16 +149,6 @@ export async function deliverKeys(deps: KeysDeps, request: KeysRequest): Promise
     keyCount: complete ? rendered.shownKeys : 0,
     traceId: keys.traceId,
   });
-}
-
-/** The keys answer, or the partner's refusal. */
-async function keysOf(deps: KeysDeps, orderId: string) {
-  try {
-    return await deps.partner.orders.keys(orderId);
-  } catch (error) {
-    if (isPartnerApiError(error)) return error;
-    throw error;
-  }
 }
 
 /** The order the text names: the copy's when it knows exactly one, else the finder's (the partner first). */

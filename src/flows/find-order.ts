@@ -29,6 +29,25 @@ export type ExactOrder =
 
 export type FindOrderDeps = Pick<AppDeps, 'logger' | 'orderCopy' | 'orderSync' | 'partner'>;
 
+/**
+ * Runs a partner call; its failure is returned for the caller to decide what it shows, logged once
+ * with its trace ID when a `context` is given (without one, the caller logs or audits it). Other
+ * errors propagate (the listener frame answers them as unexpected).
+ */
+export async function partnerResult<T>(
+  deps: Pick<FindOrderDeps, 'logger'>,
+  context: FailureContext | undefined,
+  work: () => Promise<T>,
+): Promise<T | PartnerApiError> {
+  try {
+    return await work();
+  } catch (error) {
+    if (!isPartnerApiError(error)) throw error;
+    if (context) logPartnerFailure(deps.logger, error, context);
+    return error;
+  }
+}
+
 /** The order with exactly this ID, for callers that hold an ID (a button, an order link, a panel). */
 export type OrderById =
   | { kind: 'live'; order: OrderSummary }
@@ -70,15 +89,11 @@ export async function findExactOrder(
   query: string,
   context?: FailureContext,
 ): Promise<ExactOrder> {
-  let result: Awaited<ReturnType<FindOrderDeps['partner']['orders']['find']>>;
-  try {
-    result = await deps.partner.orders.find(query);
-  } catch (error) {
-    if (!isPartnerApiError(error)) throw error;
-    if (context) logPartnerFailure(deps.logger, error, context);
-    const copy = copyCanAnswer(error) ? await exactFromCopy(deps, query) : undefined;
-    const answer = copy && fromCopy(copy, error.traceId, error);
-    return answer && answer.kind !== 'none' ? answer : { kind: 'failed', error };
+  const result = await partnerResult(deps, context, () => deps.partner.orders.find(query));
+  if (isPartnerApiError(result)) {
+    const copy = copyCanAnswer(result) ? await exactFromCopy(deps, query) : undefined;
+    const answer = copy && fromCopy(copy, result.traceId, result);
+    return answer && answer.kind !== 'none' ? answer : { kind: 'failed', error: result };
   }
   // The client puts exact matches first and counts them.
   const exact = result.orders.slice(0, result.exactMatches);

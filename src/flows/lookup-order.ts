@@ -20,11 +20,10 @@ import {
   type OrderSearchResult,
   type OrderSummary,
   orderContainsText,
-  type PartnerApiError,
 } from '../partner-api/index.js';
-import { type FailureContext, logPartnerFailure } from '../services/partner-failures.js';
+import type { FailureContext } from '../services/partner-failures.js';
 import { answerFromCopyDuringOutage, copyCanAnswer, copyMatches, coverageOfCopy } from './copy-answers.js';
-import { type FindOrderDeps, findOrderById } from './find-order.js';
+import { type FindOrderDeps, findOrderById, partnerResult } from './find-order.js';
 import { recentOrders } from './recent-orders.js';
 import { cardOptions, type RenderDeps, renderOptions } from './render-options.js';
 
@@ -49,41 +48,13 @@ export async function offerSharingIn(
   const share = (block: SlackMessage['blocks'][number]) =>
     block.type === 'actions' && block.elements.some((element) => element.action_id === ActionIds.shareOrder);
   if (!message.blocks.some(share)) return message;
-  return (await deps.channelSharing.check(channelId)).allowed ? message : withoutButtons(message, [ActionIds.shareOrder]);
-}
-
-/**
- * Runs a partner call; its failure is logged once and returned for the caller to decide what it shows
- * (`/order`'s answers). Other errors propagate (the listener frame answers them as unexpected).
- */
-export async function partnerResult<T>(
-  deps: Pick<LookupDeps, 'logger'>,
-  context: FailureContext,
-  work: () => Promise<T>,
-): Promise<T | PartnerApiError> {
-  try {
-    return await work();
-  } catch (error) {
-    if (!isPartnerApiError(error)) throw error;
-    logPartnerFailure(deps.logger, error, context);
-    return error;
-  }
+  return (await deps.channelSharing.check(channelId)).allowed
+    ? message
+    : withoutButtons(message, [ActionIds.shareOrder]);
 }
 
 export function isMessage(value: unknown): value is SlackMessage {
   return typeof value === 'object' && value !== null && 'blocks' in value && 'text' in value;
-}
-
-/**
- * Keeps the orders whose ID or reference contains the search text: a partner that ignores or loosely
- * reads the search parameter returns others too, which are counted, not listed. None at all: the API
- * most likely ignored the search, and the answer says so.
- */
-function relatedOrders(result: OrderSearchResult): { orders: OrderSummary[]; others: number } | SlackMessage {
-  const orders = result.orders.filter((order) => orderContainsText(order, result.query));
-  const others = result.orders.length - orders.length;
-  if (orders.length === 0 && others > 0) return renderUnrelatedResults(result.query, others, result.traceId);
-  return { orders, others };
 }
 
 /**
@@ -190,9 +161,11 @@ export async function answerResultsPage(
   }
   if (result.orders.length === 0)
     return renderNoMatch(result.query, result.hits, result.traceId, await deps.orderExamples.current());
-  const related = relatedOrders(result);
-  if (isMessage(related)) return related;
-  const { orders, others } = related;
+  // A partner that ignores or loosely reads the search parameter returns other orders too: they are
+  // counted, not listed. None containing the text at all: it most likely ignored the search.
+  const orders = result.orders.filter((order) => orderContainsText(order, result.query));
+  const others = result.orders.length - orders.length;
+  if (orders.length === 0) return renderUnrelatedResults(result.query, others, result.traceId);
   // Exact matches come first, and they contain the search text, so they are all still here.
   const [first] = orders;
   if (firstAnswer && first && (orders.length === 1 || result.exactMatches === 1)) {

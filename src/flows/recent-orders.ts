@@ -2,8 +2,9 @@ import type { AppDeps } from '../app/deps.js';
 import type { CopyCoverage } from '../blocks/index.js';
 import { copyIsCurrent } from '../orders/copy-rule.js';
 import { isPartnerApiError, type PartnerApiError, type RecentOrders } from '../partner-api/index.js';
-import { type FailureContext, logPartnerFailure } from '../services/partner-failures.js';
+import type { FailureContext } from '../services/partner-failures.js';
 import { copyCanAnswer, coverageOfCopy } from './copy-answers.js';
+import { partnerResult } from './find-order.js';
 
 // The most recent orders, one answer for `/order` with no text and the Home tab: the copy while it is
 // current (orders/copy-rule.ts), else the partner, and the copy again, stamped, when the partner is
@@ -24,16 +25,12 @@ export async function recentOrders(deps: RecentOrdersDeps, context: FailureConte
     const copy = await newestInCopy(deps);
     if (copy) return copy;
   }
-  let failure: PartnerApiError;
-  try {
-    return await deps.partner.orders.recent(RECENT_ORDERS_SHOWN);
-  } catch (error) {
-    if (!isPartnerApiError(error)) throw error;
-    logPartnerFailure(deps.logger, error, context);
-    failure = error;
-  }
-  const copy = coverage && copyCanAnswer(failure) ? await newestInCopy(deps) : undefined;
-  return coverage && copy && copy.orders.length > 0 ? { ...copy, fromCopy: { coverage, failure } } : failure;
+  const recent = await partnerResult(deps, context, () => deps.partner.orders.recent(RECENT_ORDERS_SHOWN));
+  if (!isPartnerApiError(recent)) return recent;
+  const copy = coverage && copyCanAnswer(recent) ? await newestInCopy(deps) : undefined;
+  return coverage && copy && copy.orders.length > 0
+    ? { ...copy, fromCopy: { coverage, failure: recent } }
+    : recent;
 }
 
 async function newestInCopy(deps: Pick<RecentOrdersDeps, 'orderCopy'>): Promise<RecentOrders | undefined> {
