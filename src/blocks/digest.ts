@@ -20,7 +20,7 @@ import {
   statusWithEmoji,
   traceSentence,
 } from './format.js';
-import { partnerAdminNote, traceContext } from './messages.js';
+import { partnerFailureBlocks } from './messages.js';
 import { context, divider, fields, header, section } from './primitives.js';
 import type { Block, RenderOptions, SlackMessage } from './types.js';
 
@@ -136,14 +136,10 @@ const DIGEST_DAYS = 14;
 function ordersBlocks(input: DigestInput, options: RenderOptions): Block[] {
   const day = describeDay(input.day);
   if ('error' in input.orders) {
-    const { error } = input.orders;
-    return [
-      section(
-        `:warning: *The orders of ${day} could not be read.* This digest comes without them; *Search orders* on the Home tab finds them once the partner API answers. ${error.userMessage}`,
-      ),
-      ...traceContext(error),
-      ...partnerAdminNote(error),
-    ];
+    return partnerFailureBlocks(
+      `:warning: *The orders of ${day} could not be read.* This digest comes without them; *Search orders* on the Home tab finds them once the partner API answers.`,
+      input.orders.error,
+    );
   }
   const { summary } = input.orders;
   const money = (value: number) => formatMoney(value, options.currency);
@@ -170,11 +166,10 @@ function balanceBlocks(input: DigestInput, options: RenderOptions): Block[] {
   if (balance.kind === 'error')
     return [
       heading,
-      section(
-        `:warning: *The balance could not be read.* The Home tab shows it once the partner API answers again. ${balance.error.userMessage}`,
+      ...partnerFailureBlocks(
+        ':warning: *The balance could not be read.* The Home tab shows it once the partner API answers again.',
+        balance.error,
       ),
-      ...traceContext(balance.error),
-      ...partnerAdminNote(balance.error),
     ];
   if (balance.kind === 'no_completed_order') return [heading, section(noCompletedOrderText(balance))];
   if (balance.kind === 'not_reported')
