@@ -13,8 +13,6 @@ export type CopyDeps = Pick<
   'orderCopy' | 'orderLinks' | 'orderSync' | 'currency' | 'now' | 'logger'
 >;
 
-export { coverageOfCopy };
-
 /** Orders whose ID, reference or title contains `query`, newest first; undefined when none or the database is down. */
 export async function copyMatches(deps: Pick<CopyDeps, 'orderCopy'>, query: string) {
   try {

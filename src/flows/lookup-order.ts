@@ -12,7 +12,7 @@ import {
   stampedFromCopy,
   withoutButtons,
 } from '../blocks/index.js';
-import { copyIsCurrent } from '../orders/copy-rule.js';
+import { copyIsCurrent, coverageOfCopy } from '../orders/copy-rule.js';
 import {
   isExactMatch,
   isPartnerApiError,
@@ -22,7 +22,7 @@ import {
   orderContainsText,
 } from '../partner-api/index.js';
 import type { FailureContext } from '../services/partner-failures.js';
-import { answerFromCopyDuringOutage, copyCanAnswer, copyMatches, coverageOfCopy } from './copy-answers.js';
+import { answerFromCopyDuringOutage, copyCanAnswer, copyMatches } from './copy-answers.js';
 import { type FindOrderDeps, findOrderById, partnerResult } from './find-order.js';
 import { recentOrders } from './recent-orders.js';
 import { cardOptions, type RenderDeps, renderOptions } from './render-options.js';

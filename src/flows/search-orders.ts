@@ -12,9 +12,9 @@ import {
   TABLE_MAX_ROWS,
 } from '../blocks/index.js';
 import { nextDay, startOfDay } from '../finance/calendar.js';
+import { coverageOfCopy } from '../orders/copy-rule.js';
 import type { CopySearch } from '../orders/order-copy.js';
 import { MAX_SEARCH_LENGTH, type OrderSummary } from '../partner-api/index.js';
-import { coverageOfCopy } from './copy-answers.js';
 import { renderOptions } from './render-options.js';
 
 /** The modal's fields as submitted (an empty optional field may come as null, or not at all). */
