@@ -13,19 +13,12 @@ import {
   traceSentence,
 } from './format.js';
 import { renderOrderCard } from './order-card.js';
+import type { OrderChange } from './order-entity.js';
 import { context, section } from './primitives.js';
 import type { RenderOptions, SlackMessage } from './types.js';
 
 // "Notify me" and channel subscriptions: what Order Desk says when someone asks, and what it posts
 // when an order changes. Never keys: a completed order's card has Show keys, which checks access.
-
-/** The order event a post is about (from the order copy's `order_events`). */
-export interface EventShown {
-  kind: 'new' | 'status';
-  fromStatus: string | null;
-  toStatus: string | null;
-  seenAt: Date;
-}
 
 const code = (orderId: string) => `\`${escapeMrkdwn(orderId)}\``;
 
@@ -121,7 +114,7 @@ export function renderNotificationsUnavailable(what: string): SlackMessage {
 /** The direct message a watch ends with: the order as it is now, with Show keys when completed. */
 export function renderWatchNotification(
   order: OrderSummary,
-  event: EventShown,
+  event: OrderChange,
   options: RenderOptions,
 ): SlackMessage {
   const card = renderOrderCard(order, { ...options, variant: 'notification' });
@@ -172,7 +165,7 @@ export function describeFilters(filters: SubscriptionFilters, currency: string |
 /** A line for an order event in a channel: the first starts the order's thread, the rest reply in it. */
 export function renderSubscriptionPost(
   order: OrderSummary,
-  event: EventShown,
+  event: OrderChange,
   options: RenderOptions & { inThread: boolean },
 ): SlackMessage {
   const quantity = order.item.quantity === null ? '' : ` × ${order.item.quantity}`;

@@ -47,7 +47,7 @@ export interface OrderEntityOptions {
   fromCopy?: EntityFromCopy | undefined;
 }
 
-/** A change of the order, from the order events. */
+/** A change of the order (the order copy's `order_events`): the panel lists them, a post is about one. */
 export interface OrderChange {
   kind: 'new' | 'status';
   fromStatus: string | null;
