@@ -1,7 +1,7 @@
 import { adminNote } from './admin-note.js';
 import { escapeCut, plural, SHOWN } from './format.js';
 import { renderNotice } from './messages.js';
-import type { Block, SlackMessage } from './types.js';
+import type { SlackMessage } from './types.js';
 
 export type DenialReason =
   | 'not_listed'
@@ -97,11 +97,6 @@ export function renderAccessDenied(feature: Feature, reason: DenialReason): Slac
   const denial = DENIALS[feature][reason];
   const message = renderNotice(denial.text);
   return denial.admin ? { ...message, blocks: [...message.blocks, adminNote(denial.admin)] } : message;
-}
-
-/** The same, as blocks inside a larger view (the Home tab). */
-export function accessDeniedBlocks(feature: Feature, reason: DenialReason): Block[] {
-  return renderAccessDenied(feature, reason).blocks;
 }
 
 /** "Share in channel" got no answer from Slack: the card may be in the channel already. */

@@ -7,7 +7,7 @@ import {
 } from '../finance/balance-reading.js';
 import { lastDays, runwayDays, type SpendFigures, sparkline } from '../finance/spend.js';
 import { isPartnerApiError, type PartnerApiError } from '../partner-api/index.js';
-import { accessDeniedBlocks, type DenialReason } from './access.js';
+import { type DenialReason, renderAccessDenied } from './access.js';
 import { ActionIds } from './action-ids.js';
 import { CHART_MAX_POINTS, dayLabel, seriesChart } from './charts.js';
 import { exportButtonBlock } from './export.js';
@@ -247,7 +247,7 @@ export function renderHome(
   } else blocks.push(section(':lock: The balance and credit limit are visible to finance only.'));
   blocks.push(divider(), header('Most recent orders'));
   if (input.ordersDenied) {
-    blocks.push(...accessDeniedBlocks('orders', input.ordersDenied));
+    blocks.push(...renderAccessDenied('orders', input.ordersDenied).blocks);
   } else blocks.push(...recentOrdersBlocks(input.recent, options, { actionIdPerRow: true }));
   // Search by product, status, day or amount: for everyone who may look orders up.
   if (!input.ordersDenied) blocks.push(searchButtonBlock());
