@@ -12,7 +12,7 @@ import {
   stampedFromCopy,
   withoutButtons,
 } from '../blocks/index.js';
-import { copyIsCurrent, coverageOfCopy } from '../orders/copy-rule.js';
+import { copyIsCurrent } from '../orders/copy-rule.js';
 import {
   isExactMatch,
   isPartnerApiError,
@@ -20,9 +20,10 @@ import {
   type OrderSearchResult,
   type OrderSummary,
   orderContainsText,
+  type PartnerApiError,
 } from '../partner-api/index.js';
 import type { FailureContext } from '../services/partner-failures.js';
-import { answerFromCopyDuringOutage, copyCanAnswer, copyMatches } from './copy-answers.js';
+import { copyCanAnswer, readCopy } from './copy-answers.js';
 import { type FindOrderDeps, findOrderById, partnerResult } from './find-order.js';
 import { recentOrders } from './recent-orders.js';
 import { cardOptions, type RenderDeps, renderOptions } from './render-options.js';
@@ -82,43 +83,44 @@ export async function answerOrderSearch(
  * The copy's matches as a list (merged with the partner's while the copy is incomplete), or
  * undefined when the copy has none (the partner's answer is then shown as before). Where the partner
  * has just answered for an order the list shows, its version wins: it is the newer, and the lookup's
- * write to the copy comes after the answer (write-through.ts).
+ * write to the copy comes after the answer (write-through.ts). While the partner is not answering
+ * (`failure`), the copy answers alone, stamped with its age: the one exact ID or reference as a card
+ * without Share (a shared card would look current), else the list.
  */
 async function listFromCopy(
   deps: Pick<LookupDeps, 'currency' | 'now' | 'orderCopy' | 'orderLinks' | 'orderSync'>,
   result: Pick<OrderSearchResult, 'query' | 'orders'>,
   offset: number,
   copy: Awaited<ReturnType<typeof readCopy>>,
+  failure?: PartnerApiError,
 ): Promise<SlackMessage | undefined> {
   const { found, coverage } = copy;
   if (!found || !coverage) return undefined;
-  const partnerAskedToo = !coverage.complete;
+  const partnerAskedToo = !failure && !coverage.complete;
   const fresh = new Map(result.orders.map((order) => [order.id, order]));
   const known = new Set(found.orders.map((order) => order.id));
   const extra = partnerAskedToo
     ? result.orders.filter((order) => !known.has(order.id) && orderContainsText(order, result.query))
     : [];
   const orders = newestFirst([...found.orders.map((order) => fresh.get(order.id) ?? order), ...extra]);
-  if (orders.length === 1 && orders[0])
-    return renderOrderCard(orders[0], { ...cardOptions(deps), variant: 'preview' });
-  return renderResultList(
-    {
-      query: result.query,
-      orders,
-      hits: found.total + extra.length,
-      hitsAtLeast: found.totalIsFloor,
-      newestOnly: found.newestOnly,
-      offset,
-      fromCopyList: { coverage, partnerAskedToo },
-    },
-    renderOptions(deps),
-  );
-}
-
-/** The copy's matches for the text, and how far the copy goes (either undefined when it cannot say). */
-async function readCopy(deps: Pick<LookupDeps, 'orderCopy' | 'orderSync'>, query: string) {
-  const [found, coverage] = await Promise.all([copyMatches(deps, query), coverageOfCopy(deps)]);
-  return { found, coverage };
+  const exact = orders.filter((order) => isExactMatch(order, result.query));
+  const [card] = failure ? (exact.length === 1 ? exact : []) : orders.length === 1 ? orders : [];
+  const options = renderOptions(deps);
+  const message = card
+    ? renderOrderCard(card, { ...cardOptions(deps), variant: 'preview', fromCopy: failure !== undefined })
+    : renderResultList(
+        {
+          query: result.query,
+          orders,
+          hits: found.total + extra.length,
+          hitsAtLeast: found.totalIsFloor,
+          newestOnly: found.newestOnly,
+          offset,
+          fromCopyList: { coverage, partnerAskedToo },
+        },
+        options,
+      );
+  return failure ? stampedFromCopy(message, coverage, options, failure) : message;
 }
 
 function newestFirst<T extends OrderSummary>(orders: T[]): T[] {
@@ -150,7 +152,7 @@ export async function answerResultsPage(
   const result = await partnerResult(deps, context, () => deps.partner.orders.find(query));
   if (isPartnerApiError(result)) {
     const fromCopy = copyCanAnswer(result)
-      ? await answerFromCopyDuringOutage(deps, query, result, offset)
+      ? await listFromCopy(deps, { query, orders: [] }, offset, copy ?? (await readCopy(deps, query)), result)
       : undefined;
     return fromCopy ?? renderPartnerError(result, query);
   }

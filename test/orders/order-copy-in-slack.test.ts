@@ -192,6 +192,22 @@ describe('the order copy in Slack', () => {
   });
 
   // Last: it leaves the partner's failures (and their back-offs) behind it.
+  it('while the partner API is down, text that may be an order ID lists the copy’s matches, stamped, as the copy alone', async () => {
+    // "Office" has the shape of an order ID: the partner is asked first, fails, and the copy answers.
+    const titled = h.simulator.allOrders().filter((o) => o.item?.title?.includes('Office'));
+    expect(titled.length).toBeGreaterThan(1);
+    h.simulator.faults.set({ errorRate: 1, errorStatus: 503 });
+    try {
+      const list = textOf((await order(USERS.agent, '/order', 'Office')).blocks);
+      expect(list).toContain("From Order Desk's copy of the order history, synced <!date^");
+      expect(list).toContain('the partner API is unavailable (partner trace ID');
+      expect(list).not.toContain('the partner API was searched too');
+      expect(list).toContain(titled[0]?.id);
+    } finally {
+      h.simulator.faults.reset();
+    }
+  });
+
   it('while the partner API is down, /order answers from the copy, stamped, without Share; keys still need the partner', async () => {
     const target = h.simulator.allOrders().find((o) => o.status === 'COMPLETED');
     h.simulator.faults.set({ errorRate: 1, errorStatus: 503 });
