@@ -15,7 +15,7 @@ import type { Block, SlackMessage } from './types.js';
 const SECTION_LIMIT = 3_000;
 const BLOCKS_PER_MESSAGE = 50;
 const FRAME_BLOCKS = 6; // intro, up to two warnings, closing context, "not shown" note, actions
-export const MAX_KEY_MESSAGES = 5;
+const MAX_KEY_MESSAGES = 5;
 
 // Slack shows images only from a public URL or an uploaded file (which would stay in Slack's storage),
 // so an image key opens through a one-time link to Order Desk itself, which needs PUBLIC_URL.
@@ -39,43 +39,39 @@ function piecesForKeys(
   seen: { imageWithoutLink: boolean },
 ): Piece[] {
   const pieces: Piece[] = [];
-  let code: string[] = [];
-  let links: string[] = [];
-  let notes: string[] = [];
-  const codeLength = () => code.reduce((sum, k) => sum + k.length + 1, 6);
-  const flushCode = () => {
-    if (code.length) pieces.push({ block: section(`\`\`\`${code.join('\n')}\`\`\``), keys: code.length });
-    code = [];
+  // A run of keys shown alike: their lines in one block, written when the run ends or the block is full.
+  const run = (limit: number, toBlock: (text: string) => Block) => {
+    let lines: string[] = [];
+    const flush = () => {
+      if (lines.length) pieces.push({ block: toBlock(lines.join('\n')), keys: lines.length });
+      lines = [];
+    };
+    const add = (line: string) => {
+      if (lines.join('\n').length + line.length + 1 > limit) flush();
+      lines.push(line);
+    };
+    return { add, flush };
   };
-  const flushLinks = () => {
-    if (links.length) pieces.push({ block: section(links.join('\n')), keys: links.length });
-    links = [];
-  };
-  const flushNotes = () => {
-    if (notes.length) pieces.push({ block: context(notes.join('\n')), keys: notes.length });
-    notes = [];
-  };
+  // The code block's backticks and its last line's end count towards the section's limit.
+  const code = run(SECTION_LIMIT - 7, (text) => section(`\`\`\`${text}\`\`\``));
+  const links = run(SECTION_LIMIT, (text) => section(text));
+  const notes = run(2_000, (text) => context(text));
   keys.forEach((key, index) => {
     const piece = classifyKey(key);
-    if (piece.kind !== 'code') flushCode();
-    if (piece.kind !== 'link') flushLinks();
-    if (piece.kind !== 'note' && piece.kind !== 'image') flushNotes();
-    if (piece.kind === 'image' && revealLink(index)) flushNotes();
+    const link = piece.kind === 'image' ? revealLink(index) : undefined;
+    if (piece.kind !== 'code') code.flush();
+    if (piece.kind !== 'link') links.flush();
+    if ((piece.kind !== 'note' && piece.kind !== 'image') || link) notes.flush();
     if (piece.kind === 'code') {
       // Slack unescapes &amp; &lt; &gt; inside code blocks too, so the key reads exactly as delivered.
-      const escaped = escapeMrkdwn(piece.text);
-      if (codeLength() + escaped.length + 1 > SECTION_LIMIT) flushCode();
-      code.push(escaped);
+      code.add(escapeMrkdwn(piece.text));
     } else if (piece.kind === 'link') {
-      const line = `<${escapeMrkdwn(piece.url)}>`;
-      if (links.join('\n').length + line.length + 1 > SECTION_LIMIT) flushLinks();
-      links.push(line);
-    } else if (piece.kind === 'note' || (piece.kind === 'image' && !revealLink(index))) {
-      if (piece.kind === 'image') seen.imageWithoutLink = true;
-      const text = piece.kind === 'image' ? `${piece.text} ${IMAGE_NEEDS_PUBLIC_URL}` : piece.text;
-      const joined = notes.join('\n');
-      if (joined.length + text.length + 1 > 2_000) flushNotes();
-      notes.push(text);
+      links.add(`<${escapeMrkdwn(piece.url)}>`);
+    } else if (piece.kind === 'note') {
+      notes.add(piece.text);
+    } else if (piece.kind === 'image' && !link) {
+      seen.imageWithoutLink = true;
+      notes.add(`${piece.text} ${IMAGE_NEEDS_PUBLIC_URL}`);
     } else if (piece.kind === 'image') {
       // The link's token is in the URL's fragment: it reaches no server until the agent clicks Reveal.
       pieces.push({
@@ -83,7 +79,7 @@ function piecesForKeys(
           type: 'button',
           action_id: `${ActionIds.viewImageKey}_${index}_${pieces.length}`,
           text: { type: 'plain_text', text: 'View image key', emoji: false },
-          url: revealLink(index) as string,
+          url: link,
         }),
         keys: 1,
       });
@@ -94,9 +90,9 @@ function piecesForKeys(
       });
     }
   });
-  flushCode();
-  flushLinks();
-  flushNotes();
+  code.flush();
+  links.flush();
+  notes.flush();
   return pieces;
 }
 
@@ -112,7 +108,6 @@ export interface KeyMessages {
  */
 export function renderKeyMessages(
   order: OrderKeys,
-  maxMessages: number = MAX_KEY_MESSAGES,
   revealLink: RevealLinkFor = () => undefined,
   /** The order's reference, when known: the header names it, so a reference typed is seen to match. */
   reference?: string | null,
@@ -147,7 +142,7 @@ export function renderKeyMessages(
   const perMessage = BLOCKS_PER_MESSAGE - FRAME_BLOCKS;
   const groups: Piece[][] = [];
   for (let i = 0; i < pieces.length; i += perMessage) groups.push(pieces.slice(i, i + perMessage));
-  const shownGroups = groups.slice(0, maxMessages);
+  const shownGroups = groups.slice(0, MAX_KEY_MESSAGES);
   const shownKeys = shownGroups.flat().reduce((sum, piece) => sum + piece.keys, 0);
   const notShown = totalKeys - shownKeys;
   const keyWord = totalKeys === 1 ? 'key' : 'keys';
@@ -170,7 +165,7 @@ export function renderKeyMessages(
     if (isLast && notShown > 0) {
       blocks.push(
         section(
-          `:warning: *${notShown} of ${plural(totalKeys, 'key')} ${notShown === 1 ? 'is' : 'are'} not shown.* Slack allows only ${maxMessages} replies to one command, and they are full. Retrieve the rest from the partner platform.`,
+          `:warning: *${notShown} of ${plural(totalKeys, 'key')} ${notShown === 1 ? 'is' : 'are'} not shown.* Slack allows only ${MAX_KEY_MESSAGES} replies to one command, and they are full. Retrieve the rest from the partner platform.`,
         ),
       );
     }

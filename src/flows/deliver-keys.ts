@@ -134,7 +134,6 @@ export async function deliverKeys(deps: KeysDeps, request: KeysRequest): Promise
   const linkFor = await deps.revealLinks.minter();
   const rendered = renderKeyMessages(
     keys,
-    undefined,
     (product, key) => linkFor({ orderId: keys.orderId, product, key, userId: request.userId }),
     reference,
   );

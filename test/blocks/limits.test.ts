@@ -346,10 +346,7 @@ function cases(offset: number): Array<[string, () => Payload[]]> {
     ],
     [
       'key messages, with the order reference in their header',
-      () =>
-        renderKeyMessages(longKeys(offset), undefined, undefined, long(1)).messages.map((keys) =>
-          message(keys),
-        ),
+      () => renderKeyMessages(longKeys(offset), undefined, long(1)).messages.map((keys) => message(keys)),
     ],
     [
       'audit lines and the audit trail',
