@@ -23,49 +23,39 @@ export async function runAccountBalanceStep(
     return { kind: 'fail', error: stepDenied('account_balance', finance.reason, userId), outcome: 'refused' };
 
   const state = await deps.balance.current();
-  switch (state.kind) {
-    case 'reading': {
-      const { reading } = state;
-      if (reading.balance === null) {
-        const missing = {
-          kind: 'not_reported',
-          orderId: reading.sourceOrderId,
-          traceId: reading.traceId,
-        } as const;
-        return {
-          kind: 'fail',
-          error: stepBalanceUnavailable(missing),
-          outcome: 'unavailable',
-          traceId: reading.traceId,
-        };
-      }
-      return {
-        kind: 'complete',
-        outcome: 'ok',
-        outputs: definedOutputs({
-          balance: reading.balance,
-          credit_limit: reading.creditLimit,
-          // As the Home tab shows it: only when both figures are known.
-          available_funds: reading.creditLimit === null ? undefined : reading.balance + reading.creditLimit,
-          read_at: timestampOutput(reading.readAt.toISOString()),
-        }),
-      };
-    }
-    case 'no_completed_order':
-      return { kind: 'fail', error: stepBalanceUnavailable(state), outcome: 'unavailable' };
-    case 'not_reported':
-      return {
-        kind: 'fail',
-        error: stepBalanceUnavailable(state),
-        outcome: 'unavailable',
-        traceId: state.traceId,
-      };
-    case 'error':
-      return {
-        kind: 'fail',
-        error: stepBalanceUnavailable(state),
-        outcome: 'partner_failed',
-        traceId: state.error.traceId,
-      };
+  if (state.kind === 'reading' && state.reading.balance !== null) {
+    const { reading } = state;
+    const balance = state.reading.balance;
+    return {
+      kind: 'complete',
+      outcome: 'ok',
+      outputs: definedOutputs({
+        balance,
+        credit_limit: reading.creditLimit,
+        // As the Home tab shows it: only when both figures are known.
+        available_funds: reading.creditLimit === null ? undefined : balance + reading.creditLimit,
+        read_at: timestampOutput(reading.readAt.toISOString()),
+      }),
+    };
   }
+  // A reading without the balance is said as the partner's answer without it.
+  const unavailable =
+    state.kind === 'reading'
+      ? {
+          kind: 'not_reported' as const,
+          orderId: state.reading.sourceOrderId,
+          traceId: state.reading.traceId,
+        }
+      : state;
+  return {
+    kind: 'fail',
+    error: stepBalanceUnavailable(unavailable),
+    outcome: unavailable.kind === 'error' ? 'partner_failed' : 'unavailable',
+    traceId:
+      unavailable.kind === 'error'
+        ? unavailable.error.traceId
+        : unavailable.kind === 'not_reported'
+          ? unavailable.traceId
+          : undefined,
+  };
 }
