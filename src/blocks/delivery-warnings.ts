@@ -1,16 +1,16 @@
 import type { OrderKeys } from '../partner-api/index.js';
-import { statusLabel } from '../partner-api/statuses.js';
-import { escapeMrkdwn, isCompleted, plural } from './format.js';
+import { canonicalStatus, statusLabel } from '../partner-api/statuses.js';
+import { escapeMrkdwn, plural } from './format.js';
 import { section } from './primitives.js';
 import type { Block } from './types.js';
 
 // What the agent must be told above an order's keys; the keys themselves are key-messages.ts's job.
 
-// Statuses after which delivered keys may have been revoked by the platform.
+// Statuses (canonicalStatus) after which delivered keys may have been revoked by the platform.
 const WITHDRAWN =
-  /^(refunded|partially_refunded|canceled|cancelled|returned|revoked|reversed|chargeback|charged_back|void|voided|disputed)$/i;
+  /^(refunded|partially_refunded|cancelled|returned|revoked|reversed|chargeback|charged_back|void|voided|disputed)$/i;
 const IN_PROGRESS =
-  /^(processing|pending|in_process|in_progress|pre_order|preorder|partially_delivered|partial|awaiting_delivery|on_hold|backorder)$/i;
+  /^(processing|pending|in_process|in_progress|pre_order|partially_delivered|partial|awaiting_delivery|on_hold|backorder)$/i;
 
 /**
  * What the agent must know before handing these keys to a customer: an order that is not completed
@@ -18,19 +18,18 @@ const IN_PROGRESS =
  */
 export function deliveryWarnings(order: OrderKeys): Block[] {
   const blocks: Block[] = [];
-  const rawStatus = order.status?.trim();
   const delivered = order.products.reduce((sum, product) => sum + product.keys.length, 0);
   const ordered = order.products.reduce((sum, product) => sum + (product.quantity ?? product.keys.length), 0);
-  const status = rawStatus ? escapeMrkdwn(statusLabel(rawStatus)) : undefined;
-  const normalized = rawStatus?.replace(/[\s-]+/g, '_');
-  if (status && normalized && !isCompleted(rawStatus ?? null)) {
-    if (WITHDRAWN.test(normalized)) {
+  const canonical = canonicalStatus(order.status);
+  const status = escapeMrkdwn(statusLabel(order.status));
+  if (canonical && canonical !== 'COMPLETED') {
+    if (WITHDRAWN.test(canonical)) {
       blocks.push(
         section(
           `:warning: *Status: ${status}. These keys may no longer work.* Check with the partner before giving them to a customer.`,
         ),
       );
-    } else if (IN_PROGRESS.test(normalized)) {
+    } else if (IN_PROGRESS.test(canonical)) {
       blocks.push(
         section(`:hourglass_flowing_sand: *Status: ${status}.* The partner is still delivering this order.`),
       );

@@ -27,10 +27,6 @@ export function statusWithEmoji(status: string | null): string {
   return `${STATUS_EMOJI[label] ?? ':white_circle:'} ${escapeMrkdwn(label)}`;
 }
 
-export function isCompleted(status: string | null): boolean {
-  return status?.toUpperCase() === 'COMPLETED';
-}
-
 // Building an Intl.NumberFormat costs far more than using one (7% of the app's CPU under load in the
 // ack-path profile), so one is kept per currency.
 const moneyFormats = new Map<string, Intl.NumberFormat>();

@@ -1,17 +1,9 @@
 import { isValidOrderId, type OrderSummary } from '../partner-api/index.js';
-import { isSettled, statusLabel } from '../partner-api/statuses.js';
+import { canonicalStatus, isSettled, statusLabel } from '../partner-api/statuses.js';
 import { cutToLength } from '../text/cut.js';
 import { ActionIds } from './action-ids.js';
 import { encodeButton } from './button-values.js';
-import {
-  escapeCut,
-  formatMoney,
-  isCompleted,
-  notificationText,
-  SHOWN,
-  slackDate,
-  statusWithEmoji,
-} from './format.js';
+import { escapeCut, formatMoney, notificationText, SHOWN, slackDate, statusWithEmoji } from './format.js';
 import { notifyMeButton } from './notify-me.js';
 import { actions, button, context, fields, header, linkButton } from './primitives.js';
 import { otherOrdersNote } from './search-notes.js';
@@ -76,7 +68,7 @@ export function renderOrderCard(order: OrderSummary, options: OrderCardOptions):
   if (actionable && options.variant === 'preview' && !options.fromCopy) {
     buttons.push(button(ActionIds.shareOrder, 'Share in channel', encodeButton({ o: order.id }), 'primary'));
   }
-  if (actionable && isCompleted(order.status) && options.variant !== 'shared') {
+  if (actionable && canonicalStatus(order.status) === 'COMPLETED' && options.variant !== 'shared') {
     buttons.push(button(ActionIds.showKeys, 'Show keys', encodeButton({ o: order.id })));
   }
   // Not settled yet: whoever sees the card may ask to be told when it is (a direct message).
