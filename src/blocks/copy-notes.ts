@@ -3,8 +3,6 @@ import { escapeMrkdwn, plural, slackDate } from './format.js';
 import { context } from './primitives.js';
 import type { Block, CopyCoverage, RenderOptions, SlackMessage } from './types.js';
 
-export type { CopyCoverage } from './types.js';
-
 /** "synced <date>": how fresh the copy is. */
 export function synced(coverage: CopyCoverage, options: RenderOptions): string {
   return `synced ${slackDate(coverage.syncedAt, options.now)}`;

@@ -9,7 +9,6 @@ export type { AuditLineInput } from './audit.js';
 export { renderAuditLine } from './audit.js';
 export { AUDIT_USAGE, renderAuditTrail } from './audit-trail.js';
 export { decodeButton, OrderButtonSchema, PageButtonSchema } from './button-values.js';
-export type { CopyCoverage } from './copy-notes.js';
 export { stampedFromCopy } from './copy-notes.js';
 export { deliveryWarnings } from './delivery-warnings.js';
 export type { CopySyncState, DigestInput } from './digest.js';
@@ -51,4 +50,4 @@ export {
   SearchPageSchema,
   searchButtonBlock,
 } from './search-orders.js';
-export type { Block, RenderOptions, SlackMessage } from './types.js';
+export type { Block, CopyCoverage, RenderOptions, SlackMessage } from './types.js';

@@ -57,11 +57,10 @@ export function noRecentOrders(recent: RecentOrdersShown): Block[] {
 }
 
 /**
- * The most recent orders, for `/order` with no text and the Home tab alike: the rows (under the
- * copy's stamp when the copy answered for the partner), "none", or the failure with its reference
- * below it.
+ * The most recent orders, for `/order` with no text and the Home tab alike: as rows with Open
+ * (`rows`) or as Slack's table (`'table'`), under the copy's stamp when the copy answered for the
+ * partner; "none", or the failure with its reference below it.
  */
-/** The newest orders: as rows with Open (`rows`), or as Slack's table (`'table'`). */
 export function recentOrdersBlocks(
   recent: RecentOrdersShown | PartnerApiError,
   options: RenderOptions,

@@ -1,7 +1,7 @@
 import { isValidOrderId, type OrderSummary } from '../partner-api/index.js';
 import { ActionIds } from './action-ids.js';
 import { encodeButton } from './button-values.js';
-import { type CopyCoverage, copySourceNote } from './copy-notes.js';
+import { copySourceNote } from './copy-notes.js';
 import {
   escapeCut,
   formatMoney,
@@ -16,7 +16,7 @@ import {
 import { orderTable } from './order-table.js';
 import { actions, button, divider, section } from './primitives.js';
 import { otherOrdersNote } from './search-notes.js';
-import type { Block, Button, RenderOptions, SlackMessage } from './types.js';
+import type { Block, Button, CopyCoverage, RenderOptions, SlackMessage } from './types.js';
 
 export const RESULTS_PER_PAGE = 10;
 /** The most rows one list shows (the orders a message names): 20 blocks of a message's 50. */

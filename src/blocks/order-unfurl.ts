@@ -1,8 +1,8 @@
 import type { OrderSummary, PartnerApiError } from '../partner-api/index.js';
-import { type CopyCoverage, copyStamp } from './copy-notes.js';
+import { copyStamp } from './copy-notes.js';
 import { escapeCut, formatMoney, SHOWN, slackDate, statusWithEmoji } from './format.js';
 import { context, section } from './primitives.js';
-import type { Block, RenderOptions } from './types.js';
+import type { Block, CopyCoverage, RenderOptions } from './types.js';
 
 /** Where an unfurled order was read, when not live: Order Desk's copy, during a partner outage. */
 export interface UnfurlFromCopy {

@@ -3,12 +3,12 @@ import { MAX_SEARCH_LENGTH, type OrderSummary } from '../partner-api/index.js';
 import { statusLabel } from '../partner-api/statuses.js';
 import { cutToLength } from '../text/cut.js';
 import { ActionIds } from './action-ids.js';
-import { type CopyCoverage, copySourceNote } from './copy-notes.js';
+import { copySourceNote } from './copy-notes.js';
 import { escapeMrkdwn, formatMoney, notificationText, plural, typedText } from './format.js';
 import { orderRows, pageButtons, RESULTS_PER_PAGE } from './order-list.js';
 import { orderTable } from './order-table.js';
 import { actions, button, context, divider, input, plainText, section } from './primitives.js';
-import type { Block, Button, ExampleOrder, RenderOptions, SlackMessage } from './types.js';
+import type { Block, Button, CopyCoverage, ExampleOrder, RenderOptions, SlackMessage } from './types.js';
 
 export const SEARCH_CALLBACK_ID = 'search_orders';
 export const SEARCH_FIELDS = {
