@@ -115,11 +115,7 @@ async function notificationLists(
       subscriptions: {
         total: listed.total,
         rows: listed.subscriptions.map((subscription) => ({
-          id: subscription.id,
-          channelId: subscription.channelId,
-          createdBy: subscription.createdBy,
-          filters: subscription.filters,
-          pausedReason: subscription.pausedReason,
+          ...subscription,
           canRemove: admin || subscription.createdBy === userId,
         })),
       },
