@@ -93,13 +93,15 @@ export async function presentOrderPanel(
   // Together, each within the panel's deadline (Slack takes the trigger_id for seconds only): what
   // the click did, the order, and its changes from the database.
   const [clicked, read, changes, watching] = await Promise.all([
-    request.onAllowed ? noticeWithin(deps, request.onAllowed(orderId), orderId) : undefined,
+    request.onAllowed ? inTime(deps, request.onAllowed(orderId), orderId, 'click') : undefined,
     readOrder(deps, orderId, request.user),
     recentChanges(deps, orderId),
     request.onAllowed ? false : isWatching(deps, request.user, orderId),
   ]);
-  // Someone already watching is told so, not offered Notify me again.
-  const notice = clicked ?? (watching ? ALREADY_WATCHING : undefined);
+  // A click's work (a watch checked with the partner) may outlast the deadline. Someone already
+  // watching is told so, not offered Notify me again.
+  const notice =
+    clicked === TIMED_OUT ? STILL_CHECKING : (clicked ?? (watching ? ALREADY_WATCHING : undefined));
   if (read.kind === 'none') return finish('not_found', { error: panelError('not_found') });
   if (read.kind === 'failed')
     return finish('partner_failed', { error: panelError('partner_failed', read.error?.traceId) });
@@ -140,21 +142,21 @@ async function isWatching(deps: PanelDeps, userId: string, orderId: string): Pro
   }
 }
 
-/** Said when a click's work (a watch checked with the partner) outlasts the panel's deadline. */
+/** Said when a click's work outlasts the panel's deadline. */
 export const STILL_CHECKING =
   'Order Desk is still checking this order with the partner API. If the partner knows it, you are watching it: your watches are on the Home tab.';
 
-/** What a click did, waited for at most the panel's deadline; the work goes on after it. */
-async function noticeWithin(deps: PanelDeps, work: Promise<string>, orderId: string): Promise<string> {
+/** `work` waited for at most the panel's deadline; it goes on after it, and a late failure is logged. */
+async function inTime<T>(deps: PanelDeps, work: Promise<T>, orderId: string, what: string) {
   const done = await within(work, deps.panelDeadlineMs);
-  if (done !== TIMED_OUT) return done;
-  work.catch((error: unknown) =>
-    deps.logger.warn(
-      { orderId, error: (error as Error).message },
-      'work object panel: the late click failed',
-    ),
-  );
-  return STILL_CHECKING;
+  if (done === TIMED_OUT)
+    work.catch((error: unknown) =>
+      deps.logger.warn(
+        { orderId, error: (error as Error).message },
+        `work object panel: the late ${what} failed`,
+      ),
+    );
+  return done;
 }
 
 /**
@@ -164,14 +166,8 @@ async function noticeWithin(deps: PanelDeps, work: Promise<string>, orderId: str
  */
 async function readOrder(deps: PanelDeps, orderId: string, userId: string): Promise<PanelRead> {
   const live = findOrderById(deps, orderId, { where: 'work object panel', userId });
-  const found = await within(live, deps.panelDeadlineMs);
+  const found = await inTime(deps, live, orderId, 'partner read');
   if (found === TIMED_OUT) {
-    live.catch((error: unknown) =>
-      deps.logger.warn(
-        { orderId, error: (error as Error).message },
-        'work object panel: the late partner read failed',
-      ),
-    );
     deps.logger.info(
       { orderId, userId, deadlineMs: deps.panelDeadlineMs },
       "work object panel: the partner API did not answer in time, Order Desk's copy is shown",
