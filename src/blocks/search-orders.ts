@@ -262,13 +262,11 @@ export function renderSearchNoMatch(
 
 /** The copy cannot answer: the sync never ran, or the database cannot be read. */
 export function renderSearchUnavailable(): SlackMessage {
-  const text =
-    "Search by product, status, date or amount needs Order Desk's copy of the order history, which is not available right now; `/order &lt;ID or reference&gt;` still works.";
+  const unavailable =
+    "Search by product, status, date or amount needs Order Desk's copy of the order history, which is not available right now";
   return {
-    text: notificationText(
-      "Search by product, status, date or amount needs Order Desk's copy of the order history, which is not available right now",
-    ),
-    blocks: [section(`:warning: ${text}`)],
+    text: notificationText(unavailable),
+    blocks: [section(`:warning: ${unavailable}; \`/order &lt;ID or reference&gt;\` still works.`)],
   };
 }
 
