@@ -22,7 +22,7 @@ import { lastDays, runwayDays } from '../finance/spend.js';
 import { findExactOrder } from '../flows/find-order.js';
 import { recentOrders } from '../flows/recent-orders.js';
 import { cardOptions, renderOptions } from '../flows/render-options.js';
-import { answerOrderFilters, checkSearchForm } from '../flows/search-orders.js';
+import { answerOrderFilters, checkSearchForm, type SearchForm } from '../flows/search-orders.js';
 import {
   isPartnerApiError,
   MAX_SEARCH_LENGTH,
@@ -177,14 +177,8 @@ export const TOOLS = {
     },
     async answer(
       deps: AppDeps,
-      input: {
-        text?: string | undefined;
-        statuses?: string[] | undefined;
-        from?: string | undefined;
-        to?: string | undefined;
-        minAmount?: number | undefined;
-        maxAmount?: number | undefined;
-      },
+      // The form's fields, with the amounts as numbers.
+      input: Omit<SearchForm, 'minAmount' | 'maxAmount'> & { minAmount?: number; maxAmount?: number },
     ): Promise<ToolAnswer> {
       const checked = checkSearchForm({
         ...input,
@@ -290,9 +284,7 @@ export const TOOLS = {
           .describe('Null while the figures are being computed'),
       },
     },
-    async answer(deps: AppDeps, { days = 30 }: { days?: number | undefined }, userId: string) {
-      return financeAnswer(deps, days, userId);
-    },
+    answer: financeAnswer,
   },
 } as const;
 
@@ -305,7 +297,11 @@ function balanceProblem(state: BalanceState): string | undefined {
   return undefined;
 }
 
-async function financeAnswer(deps: AppDeps, days: number, userId: string): Promise<ToolAnswer> {
+async function financeAnswer(
+  deps: AppDeps,
+  { days = 30 }: { days?: number | undefined },
+  userId: string,
+): Promise<ToolAnswer> {
   const [state, spend] = await Promise.all([deps.balance.current(), deps.spend.snapshot()]);
   // As a Home open does: figures missing or older than the watch's interval are computed again in
   // the background (tracked, so a stop waits for it); this answer says so and never waits for a scan.
