@@ -94,9 +94,13 @@ const DENIALS: Record<Feature, Record<DenialReason, Denial>> = {
 
 /** Why the user sees nothing, written for them; the setting an admin can change, in small print. */
 export function renderAccessDenied(feature: Feature, reason: DenialReason): SlackMessage {
-  const denial = DENIALS[feature][reason];
-  const message = renderNotice(denial.text);
-  return denial.admin ? { ...message, blocks: [...message.blocks, adminNote(denial.admin)] } : message;
+  return notice(DENIALS[feature][reason]);
+}
+
+/** A notice with its admin's small print, when it has one. */
+function notice({ text, admin }: Denial, detail?: string): SlackMessage {
+  const message = renderNotice(text, detail);
+  return admin ? { ...message, blocks: [...message.blocks, adminNote(admin)] } : message;
 }
 
 /** "Share in channel" got no answer from Slack: the card may be in the channel already. */
@@ -112,16 +116,10 @@ export function renderSharingRefused(reason: 'external' | 'lookup_failed'): Slac
     return renderNotice(
       ':lock: *Order Desk could not check who is in this channel*, so it does not post order data here. Invite @Order Desk to the channel, or share from another one.',
     );
-  const message = renderNotice(
-    ':lock: *This channel is shared with another organisation* (Slack Connect), so Order Desk does not post order data in it. Share it in one of your own channels, or ask your Order Desk admin.',
-  );
-  return {
-    ...message,
-    blocks: [
-      ...message.blocks,
-      adminNote('`ALLOW_EXTERNAL_SHARING=true` lets cards be shared in such channels.'),
-    ],
-  };
+  return notice({
+    text: ':lock: *This channel is shared with another organisation* (Slack Connect), so Order Desk does not post order data in it. Share it in one of your own channels, or ask your Order Desk admin.',
+    admin: '`ALLOW_EXTERNAL_SHARING=true` lets cards be shared in such channels.',
+  });
 }
 
 /** The retrieval limit, refused or uncountable: when the user can retrieve again, or why not now. */
@@ -137,12 +135,11 @@ export function renderKeyLimit(
   const at = new Date(now.getTime() + limit.retryAfterMs);
   const seconds = Math.floor(at.getTime() / 1000);
   const minutes = Math.max(1, Math.ceil(limit.retryAfterMs / 60_000));
-  const message = renderNotice(
-    `:no_entry: *You have reached the limit of ${plural(limit.max, 'key retrieval')} within an hour.* You can retrieve keys again at <!date^${seconds}^{time}|${at.toISOString().slice(11, 16)} UTC> (in ${plural(minutes, 'minute')}).`,
+  return notice(
+    {
+      text: `:no_entry: *You have reached the limit of ${plural(limit.max, 'key retrieval')} within an hour.* You can retrieve keys again at <!date^${seconds}^{time}|${at.toISOString().slice(11, 16)} UTC> (in ${plural(minutes, 'minute')}).`,
+      admin: 'the limit is `KEYS_MAX_RETRIEVALS_PER_HOUR`.',
+    },
     'The limit protects the account if a session is misused. If you need more, ask your Order Desk admin.',
   );
-  return {
-    ...message,
-    blocks: [...message.blocks, adminNote('the limit is `KEYS_MAX_RETRIEVALS_PER_HOUR`.')],
-  };
 }
