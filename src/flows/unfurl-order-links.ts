@@ -1,8 +1,7 @@
 import type { WebClient } from '@slack/web-api';
 import type { AppDeps } from '../app/deps.js';
 import { type Block, renderOrderUnfurl } from '../blocks/index.js';
-import { type EntityFromCopy, type EntityMetadata, renderOrderEntity } from '../blocks/order-entity.js';
-import type { OrderLinks } from '../services/order-links.js';
+import { type EntityMetadata, renderOrderEntity } from '../blocks/order-entity.js';
 import { failureLogLevel, partnerFailureFields } from '../services/partner-failures.js';
 import { slackErrorCode } from '../services/slack-delivery.js';
 import { findOrderById, type OrderById } from './find-order.js';
@@ -129,29 +128,29 @@ export async function unfurlOrderLinks(
   const found = await Promise.all(wanted.map(([, orderId]) => findOrderById(deps, orderId)));
   const unfurls: Record<string, { blocks: Block[] }> = {};
   // The same orders as Work Objects: clients with Work Objects show these (and their panel), others
-  // the blocks. Only what the blocks show (workObjectOf).
+  // the blocks. Only what the blocks show.
   const entities: EntityMetadata[] = [];
   wanted.forEach(([url, orderId], index) => {
     // A link names an order ID: an order whose reference happens to equal it is not that order.
     const result = found[index] as OrderById;
-    if (result.kind === 'live') {
-      unfurls[url] = renderOrderUnfurl(result.order, options);
-      entities.push(workObjectOf(orderLinks, result.order, url, deps.currency));
-    } else if (result.kind === 'copy') {
-      unfurls[url] = renderOrderUnfurl(result.order, options, {
-        coverage: result.coverage,
-        failure: result.failure,
-      });
+    if (result.kind === 'live' || result.kind === 'copy') {
+      const { order } = result;
+      const copy = result.kind === 'copy' ? result : undefined;
+      unfurls[url] = renderOrderUnfurl(order, options, copy);
+      // Its partner page, and the exact link posted.
       entities.push(
-        workObjectOf(orderLinks, result.order, url, deps.currency, {
-          lastSeenAt: lastSeenOf(result.order),
-          failure: result.failure,
+        renderOrderEntity(order, {
+          url: orderLinks.linkFor(order.id),
+          appUnfurlUrl: url,
+          currency: deps.currency,
+          fromCopy: copy && { lastSeenAt: lastSeenOf(order), failure: copy.failure },
         }),
       );
-      logger.info(
-        { ...where, orderId, traceId: result.failure.traceId, kind: result.failure.kind },
-        "order link unfurled from Order Desk's copy: the partner API did not answer",
-      );
+      if (copy)
+        logger.info(
+          { ...where, orderId, traceId: copy.failure.traceId, kind: copy.failure.kind },
+          "order link unfurled from Order Desk's copy: the partner API did not answer",
+        );
     } else if (result.kind === 'failed') {
       count('partner_failed');
       logger[failureLogLevel(result.error)](
@@ -183,22 +182,6 @@ export async function unfurlOrderLinks(
   count('unfurled', cards);
   logger.info({ ...where, links: cards }, 'order links unfurled');
   return 'unfurled';
-}
-
-/** The Work Object of an unfurled order: its partner page, and the exact link posted. */
-function workObjectOf(
-  orderLinks: OrderLinks,
-  order: Parameters<typeof renderOrderEntity>[0],
-  postedUrl: string,
-  currency: string | undefined,
-  fromCopy?: EntityFromCopy,
-): EntityMetadata {
-  return renderOrderEntity(order, {
-    url: orderLinks.linkFor(order.id),
-    appUnfurlUrl: postedUrl,
-    currency,
-    fromCopy,
-  });
 }
 
 /** Errors chat.unfurl answers for metadata it cannot take: the blocks alone are sent then. */
