@@ -94,29 +94,27 @@ export interface ResultListInput {
  * from the classic list's Next, so it is answered in classic blocks alone.
  */
 export function renderResultList(input: ResultListInput, options: RenderOptions): SlackMessage {
-  const { query, orders, hits } = input;
+  const { query, orders } = input;
   const matches = `${plural(orders.length, 'order')} ${orders.length === 1 ? 'matches' : 'match'}`;
   const text = notificationText(`${matches} “${shorten(query)}”`);
-  const classic = classicResultList(input, options);
+  const classic = classicResultList(input, matches, options);
   if (input.offset > 0) return { text, blocks: classic };
   const table = orderTable(orders, options, `${matches} “${shorten(query)}”`);
-  const past = orders.length > table.shown;
-  const more = past
-    ? ` Showing the first ${table.shown}; narrow the search to see the others.`
-    : (input.others ?? 0) === 0 && hits > orders.length
-      ? moreThanFetched(input)
-      : '';
+  const more =
+    orders.length > table.shown
+      ? ` Showing the first ${table.shown}; narrow the search to see the others.`
+      : moreThanFetched(input);
   const blocks: Block[] = [
     section(`*${matches}* ${typedText(query)}.${more}${newestOnlyNote(input)}`),
     ...table.blocks,
-    ...otherOrdersNote(query, input.others ?? 0),
+    ...listNotes(input, options),
   ];
-  if (input.fromCopyList)
-    blocks.push(copySourceNote(input.fromCopyList.coverage, options, input.fromCopyList.partnerAskedToo));
   return { text, blocks, classic };
 }
 
+/** The total beyond the orders fetched; none beside unrelated orders (the partner's total counts them). */
 function moreThanFetched(input: ResultListInput): string {
+  if ((input.others ?? 0) > 0 || input.hits <= input.orders.length) return '';
   const total = `${input.hits.toLocaleString('en-US')}${input.hitsAtLeast ? ' or more' : ''}`;
   return input.fromCopyList
     ? ` Order Desk's copy has ${total} in all; narrow the search to see the others.`
@@ -128,27 +126,28 @@ const newestOnlyNote = (input: ResultListInput) =>
     ? ` Text under three characters is looked for among the newest ${input.newestOnly.toLocaleString('en-US')} orders only.`
     : '';
 
+/** Under either list: the unrelated orders, counted, and the copy it was read from. */
+function listNotes(input: ResultListInput, options: RenderOptions): Block[] {
+  const copy = input.fromCopyList;
+  const source = copy ? [copySourceNote(copy.coverage, options, copy.partnerAskedToo)] : [];
+  return [...otherOrdersNote(input.query, input.others ?? 0), ...source];
+}
+
 /** Ten per message; Previous/Next carry the query and offset in their values. */
-function classicResultList(input: ResultListInput, options: RenderOptions): Block[] {
-  const { query, orders, hits, offset } = input;
-  const others = input.others ?? 0;
+function classicResultList(input: ResultListInput, matches: string, options: RenderOptions): Block[] {
+  const { query, orders, offset } = input;
   const start = Math.min(Math.max(0, offset), Math.max(0, orders.length - 1));
   const page = orders.slice(start, start + RESULTS_PER_PAGE);
   const shownTo = start + page.length;
-  // With unrelated orders in the answer, the partner's total is not a count of matches.
-  const more = others === 0 && hits > orders.length ? moreThanFetched(input) : '';
-  const blocks: Block[] = [
+  const shown = { start, shownTo, total: orders.length };
+  const nav = pageButtons(ActionIds.resultsPage, shown, (offset) => encodeButton({ q: query, p: offset }));
+  return [
     section(
-      `*${plural(orders.length, 'order')} ${orders.length === 1 ? 'matches' : 'match'}* ${typedText(query)}. Showing ${start + 1}–${shownTo}.${more}${newestOnlyNote(input)}`,
+      `*${matches}* ${typedText(query)}. Showing ${start + 1}–${shownTo}.${moreThanFetched(input)}${newestOnlyNote(input)}`,
     ),
     divider(),
     ...orderRows(page, options, { back: { query, offset: start } }),
+    ...(nav.length > 0 ? [actions('results_nav', nav)] : []),
+    ...listNotes(input, options),
   ];
-  const shown = { start, shownTo, total: orders.length };
-  const nav = pageButtons(ActionIds.resultsPage, shown, (offset) => encodeButton({ q: query, p: offset }));
-  if (nav.length > 0) blocks.push(actions('results_nav', nav));
-  blocks.push(...otherOrdersNote(query, others));
-  if (input.fromCopyList)
-    blocks.push(copySourceNote(input.fromCopyList.coverage, options, input.fromCopyList.partnerAskedToo));
-  return blocks;
 }
