@@ -4,7 +4,6 @@ import { cutToLength } from '../text/cut.js';
 import { ActionIds } from './action-ids.js';
 import { encodeButton } from './button-values.js';
 import { escapeCut, formatMoney, notificationText, SHOWN, slackDate, statusWithEmoji } from './format.js';
-import { notifyMeButton } from './notify-me.js';
 import { actions, button, context, fields, header, linkButton } from './primitives.js';
 import { otherOrdersNote } from './search-notes.js';
 import type { Block, Button, RenderOptions, SlackMessage } from './types.js';
@@ -51,6 +50,11 @@ export function withoutButtons(message: SlackMessage, actionIds: readonly string
     return elements.length > 0 ? [{ ...block, elements }] : [];
   });
   return { ...message, blocks };
+}
+
+/** "Notify me" on a card (or a "keys not available yet" answer) of an order that has not settled. */
+export function notifyMeButton(orderId: string): Button {
+  return button(ActionIds.notifyMe, 'Notify me', encodeButton({ o: orderId }));
 }
 
 /** The order card: what a support agent needs to answer a customer, in one glance. */

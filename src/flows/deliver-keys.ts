@@ -11,7 +11,7 @@ import {
   renderSeveralOrders,
   type SlackMessage,
 } from '../blocks/index.js';
-import { notifyMeButton } from '../blocks/notify-me.js';
+import { notifyMeButton } from '../blocks/order-card.js';
 import { actions } from '../blocks/primitives.js';
 import { isPartnerApiError, isValidOrderId, type PartnerApiError } from '../partner-api/index.js';
 import type { KeysAuditEntry } from '../services/audit.js';
