@@ -54,10 +54,6 @@ export async function offerSharingIn(
     : withoutButtons(message, [ActionIds.shareOrder]);
 }
 
-export function isMessage(value: unknown): value is SlackMessage {
-  return typeof value === 'object' && value !== null && 'blocks' in value && 'text' in value;
-}
-
 /**
  * `/order <text>`: help and recent orders, one card, a list, or a clear "no match". An exact order ID
  * or reference shows the card live from the partner. Other text is looked up in Order Desk's copy of
@@ -194,19 +190,19 @@ export async function loadOrder(
   orderId: string,
   context: FailureContext,
   copyCard?: 'preview' | 'direct',
-): Promise<OrderSummary | SlackMessage> {
+): Promise<{ order: OrderSummary } | { instead: SlackMessage }> {
   const found = await findOrderById(deps, orderId, context);
   switch (found.kind) {
     case 'failed':
-      return renderPartnerError(found.error, orderId);
+      return { instead: renderPartnerError(found.error, orderId) };
     case 'live':
-      return found.order;
+      return { order: found.order };
     case 'copy': {
-      if (!copyCard) return renderPartnerError(found.failure, orderId);
+      if (!copyCard) return { instead: renderPartnerError(found.failure, orderId) };
       const card = renderOrderCard(found.order, { ...cardOptions(deps), variant: copyCard, fromCopy: true });
-      return stampedFromCopy(card, found.coverage, renderOptions(deps), found.failure);
+      return { instead: stampedFromCopy(card, found.coverage, renderOptions(deps), found.failure) };
     }
     case 'none':
-      return renderNotice(`Order \`${orderId}\` is no longer available from the partner API.`);
+      return { instead: renderNotice(`Order \`${orderId}\` is no longer available from the partner API.`) };
   }
 }

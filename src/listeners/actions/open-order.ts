@@ -1,6 +1,6 @@
 import { asDirectAnswer } from '../../blocks/direct-messages.js';
 import { renderOrderCard, sentToDirectText } from '../../blocks/index.js';
-import { isMessage, loadOrder, offerSharingIn, type ShareDeps } from '../../flows/lookup-order.js';
+import { loadOrder, offerSharingIn, type ShareDeps } from '../../flows/lookup-order.js';
 import { cardOptions } from '../../flows/render-options.js';
 import { postDirect, reply } from '../../flows/respond.js';
 import type { ListenerDeps } from '../frame.js';
@@ -17,26 +17,27 @@ export function openOrderAction(deps: ShareDeps & ListenerDeps) {
     const { respond, body, client } = args;
     // While the partner is not answering, the copy's card (stamped) opens the orders lists show from it.
     const home = isHomeClick(args);
-    const order = await loadOrder(
+    const loaded = await loadOrder(
       deps,
       button.o,
       { where: 'open order', userId: body.user.id },
       home ? 'direct' : 'preview',
     );
     if (home) {
-      const card = isMessage(order)
-        ? order
-        : renderOrderCard(order, { ...cardOptions(deps), variant: 'direct' });
+      const card =
+        'instead' in loaded
+          ? loaded.instead
+          : renderOrderCard(loaded.order, { ...cardOptions(deps), variant: 'direct' });
       const sent = await postDirect(client, body.user.id, card, deps);
       await noticeOnHome(deps, args, sentToDirectText(`Order \`${button.o}\``, sent));
       return;
     }
-    if (isMessage(order)) {
-      await reply(respond, order, 'new_ephemeral', deps);
+    if ('instead' in loaded) {
+      await reply(respond, loaded.instead, 'new_ephemeral', deps);
       return;
     }
     const backTo = button.q !== undefined ? { query: button.q, offset: button.p ?? 0 } : undefined;
-    const card = renderOrderCard(order, { ...cardOptions(deps), variant: 'preview', backTo });
+    const card = renderOrderCard(loaded.order, { ...cardOptions(deps), variant: 'preview', backTo });
     // A list answered in the Messages tab (not an ephemeral reply in a DM): no Share, no Show keys.
     const inMessagesTab = clickChannel(args)?.startsWith('D') && !body.container?.is_ephemeral;
     const shown = inMessagesTab ? asDirectAnswer(card) : await offerSharingIn(deps, clickChannel(args), card);

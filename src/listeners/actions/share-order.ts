@@ -1,6 +1,6 @@
 import { renderOrderCard, renderShareUnconfirmed, renderSharingRefused } from '../../blocks/index.js';
 import type { ShareDeps } from '../../flows/lookup-order.js';
-import { isMessage, loadOrder } from '../../flows/lookup-order.js';
+import { loadOrder } from '../../flows/lookup-order.js';
 import { cardOptions } from '../../flows/render-options.js';
 import { deleteOriginal, reply } from '../../flows/respond.js';
 import { postSharedWorkObject } from '../../flows/share-work-object.js';
@@ -22,11 +22,12 @@ export function shareOrderAction(deps: ShareDeps & ListenerDeps) {
       await reply(respond, renderSharingRefused(sharing.reason), 'new_ephemeral', deps);
       return;
     }
-    const order = await loadOrder(deps, button.o, { where: 'share order', userId: body.user.id });
-    if (isMessage(order)) {
-      await reply(respond, order, 'new_ephemeral', deps);
+    const loaded = await loadOrder(deps, button.o, { where: 'share order', userId: body.user.id });
+    if ('instead' in loaded) {
+      await reply(respond, loaded.instead, 'new_ephemeral', deps);
       return;
     }
+    const { order } = loaded;
     const card = renderOrderCard(order, {
       ...cardOptions(deps),
       variant: 'shared',
