@@ -177,7 +177,6 @@ export async function buildServices(options: BuildOptions) {
     // Each channel's turn and the end of its gap on the shared state: every replica keeps one pace.
     state,
     channelPostsPerSecond: tuning.channelPostsPerSecond,
-    deliveryMaxWaitMs: tuning.slackDeliveryMaxWaitSeconds * 1000,
     threads: notifications,
     // A channel shared with another organisation since it was subscribed gets no more order data;
     // Slack not saying for now: tried again later.

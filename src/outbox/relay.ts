@@ -81,8 +81,6 @@ export interface RelayOptions {
   state: SharedState;
   /** NOTIFY_CHANNEL_POSTS_PER_SECOND: Slack allows about one message per second per channel. */
   channelPostsPerSecond: number;
-  /** SLACK_DELIVERY_MAX_WAIT_SECONDS: how long one post to a channel may keep trying (at most a minute). */
-  deliveryMaxWaitMs: number;
   /** Where each order's thread is in a channel (the first post about it there). */
   threads: {
     threadOf(channelId: string, orderId: string): Promise<string | undefined>;
@@ -98,8 +96,6 @@ export interface RelayOptions {
 
 interface Policy {
   delivery: DeliveryKind;
-  /** How long one try may wait out 429s and outages; undefined: SLACK_DELIVERY_MAX_WAIT_SECONDS, at most a minute. */
-  maxWaitMs?: number;
   /** When to try again after a failure (at least Slack's Retry-After). */
   retryInMs(attempts: number): number;
   /** A refusal waiting cannot fix drops the post at once (a DM to a user, an order event). */
@@ -110,16 +106,11 @@ interface Policy {
 
 const ORDER_EVENT: Policy = {
   delivery: 'notification',
-  maxWaitMs: 60_000,
   retryInMs: (attempts) => Math.min(60_000 * 2 ** Math.min(attempts, 5), 30 * 60_000),
   refusalDrops: true,
 };
 // One post each to a channel an admin chose: refused while the bot is not invited, tried every minute
 // (the job that made it checks about as often) until it is, or until it is no longer worth posting.
-// A try waits out 429s for a minute at most, as an order event's does: the sweep runs inside the order
-// events job, so a long Retry-After on one channel must not hold up every other post; the row is tried
-// again after Retry-After.
-const CHANNEL_POST_MAX_WAIT_MS = 60_000;
 const channelPost = (delivery: DeliveryKind, giveUpAfterMs: number): Policy => ({
   delivery,
   retryInMs: () => 60_000,
@@ -137,8 +128,12 @@ const POLICIES: Record<OutboxKind, Policy> = {
 };
 
 const TARGETS_PER_READ = 200;
-/** A channel's turn outlives the longest try of one post (a minute): a replica that died holds it no longer. */
-const TURN_MS = 2 * CHANNEL_POST_MAX_WAIT_MS;
+// A try of any post waits out 429s for a minute at most (less if the delivery's own limit is shorter):
+// the sweep runs inside the order events job, so a long Retry-After on one channel must not hold up
+// every other post; the row is tried again after Retry-After.
+const TRY_MS = 60_000;
+/** A channel's turn outlives the longest try of one post: a replica that died holds it no longer. */
+const TURN_MS = 2 * TRY_MS;
 /** Refusals that waiting cannot fix. */
 const CHANNEL_GONE = new Set(['channel_not_found', 'is_archived', 'not_in_channel', 'channel_is_archived']);
 
@@ -159,9 +154,9 @@ export function createOutboxRelay(options: RelayOptions): OutboxRelay {
   const outcome = (kind: OutboxKind, result: string) => options.onOutcome?.(kind, result);
 
   /** Posts the row's message where it goes (its DM, its order's thread); Slack's ts. */
-  async function post(row: PendingPost, signal: AbortSignal, maxWaitMs: number, answered: () => void) {
+  async function post(row: PendingPost, signal: AbortSignal, answered: () => void) {
     const call = <T>(run: () => Promise<T>) =>
-      options.delivery.call(POLICIES[row.kind].delivery, run, { maxWaitMs, signal });
+      options.delivery.call(POLICIES[row.kind].delivery, run, { maxWaitMs: TRY_MS, signal });
     let channel = row.target;
     if (DIRECT.has(row.kind)) {
       channel = dmChannels.get(row.target) ?? '';
@@ -189,17 +184,15 @@ export function createOutboxRelay(options: RelayOptions): OutboxRelay {
     return result.ts;
   }
 
-  const tryMsOf = (kind: OutboxKind) =>
-    POLICIES[kind].maxWaitMs ?? Math.min(options.deliveryMaxWaitMs, CHANNEL_POST_MAX_WAIT_MS);
   // The claim outlives the delivery's longest try: it cannot lapse while this replica still retries.
-  const claimUntil = (kind: OutboxKind) => new Date(now().getTime() + tryMsOf(kind) + 60_000);
+  const claimUntil = () => new Date(now().getTime() + TRY_MS + 60_000);
 
   /** Claims, sends and marks one post (its channel's turn taken, its gap waited). */
   async function send(row: PendingPost, signal: AbortSignal, answered: () => void): Promise<Delivered> {
     const policy = POLICIES[row.kind];
     // Claimed before it is sent (compare and set): a second round or replica that read the same row
     // does not send it too, and if this one dies mid-post the row waits until the claim lapses.
-    if (!(await store.claim(row.id, now(), claimUntil(row.kind))))
+    if (!(await store.claim(row.id, now(), claimUntil())))
       return { outcome: 'busy', post: row, attempts: row.attempts };
     const attempts = row.attempts + 1;
     try {
@@ -209,7 +202,7 @@ export function createOutboxRelay(options: RelayOptions): OutboxRelay {
         outcome(row.kind, 'dropped_refused');
         return { outcome: 'dropped', post: row, error: refused, attempts };
       }
-      const ts = await post(row, signal, tryMsOf(row.kind), answered);
+      const ts = await post(row, signal, answered);
       await store.markSent(row.id, ts, now());
       outcome(row.kind, 'sent');
       return { outcome: 'sent', post: row, attempts };

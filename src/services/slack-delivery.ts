@@ -29,7 +29,7 @@ export interface DeliveryOptions {
 }
 
 export interface CallOptions {
-  /** This delivery's own limit, shorter than the default for what is only useful soon (an unfurl). */
+  /** A shorter limit for this delivery (an unfurl is only useful soon; an outbox post waits a minute at most). */
   maxWaitMs?: number | undefined;
   /** Ends the delivery's waits (a job's round stopping): it fails at once, and what was not posted stays to be posted later. */
   signal?: AbortSignal | undefined;
@@ -139,7 +139,7 @@ export function createSlackDelivery(options: DeliveryOptions): SlackDelivery {
     callOptions: CallOptions = {},
   ): Promise<T> {
     const startedAt = clock.now();
-    const limitMs = callOptions.maxWaitMs ?? maxWaitMs;
+    const limitMs = Math.min(callOptions.maxWaitMs ?? maxWaitMs, maxWaitMs);
     const either = callOptions.signal ? eitherAborts(stopping.signal, callOptions.signal) : undefined;
     const waitsEnd = either?.signal ?? stopping.signal;
     let backoffMs = FIRST_BACKOFF_MS;

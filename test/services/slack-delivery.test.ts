@@ -102,10 +102,14 @@ describe('a delivery that must arrive', () => {
     await expect(
       delivery.call('finance_alert', async () => Promise.reject(rateLimited(30))),
     ).rejects.toMatchObject({ retryAfter: 30 });
+    // A call's own limit (an outbox post's minute) only shortens the delivery's, never lengthens it.
+    await expect(
+      delivery.call('audit', async () => Promise.reject(rateLimited(30)), { maxWaitMs: 60_000 }),
+    ).rejects.toMatchObject({ retryAfter: 30 });
     await expect(
       delivery.call('finance_alert', async () => Promise.reject(platformError('not_in_channel'))),
     ).rejects.toThrow('not_in_channel');
-    expect(events).toEqual(['failed finance_alert', 'failed finance_alert']);
+    expect(events).toEqual(['failed finance_alert', 'failed audit', 'failed finance_alert']);
   });
 
   it('keeps to a shorter limit of its own when the call gives one (an unfurl is only useful soon)', async () => {
