@@ -9,7 +9,7 @@ export function partnerClientOptions(env: AppEnv, tuning: Tuning = TUNING): Part
     apiKey: env.PARTNER_API_KEY,
     timeoutMs: tuning.partnerTimeoutMs,
     maxResponseBytes: tuning.partnerMaxResponseBytes,
-    retry: { limit: tuning.partnerRetryLimit },
+    retry: { limit: tuning.partnerRetryLimit, backoffMs: tuning.partnerRetryBackoffMs },
     maxConcurrency: env.PARTNER_API_MAX_CONCURRENCY,
     queryParams: {
       search: env.PARTNER_API_SEARCH_PARAM,

@@ -9,6 +9,8 @@ export const TUNING = {
   partnerMaxResponseBytes: 16 * 1024 * 1024,
   /** Retries of a partner GET on 408, 429, 5xx or a network error. */
   partnerRetryLimit: 2,
+  /** The wait before the first retry; each further one doubles it. */
+  partnerRetryBackoffMs: 300,
   /** How long a post that must arrive keeps retrying while Slack rate-limits or fails. */
   slackDeliveryMaxWaitSeconds: 600,
   /** A user group's members, cached on the shared state (usergroups.users.list is rate tier 2). */

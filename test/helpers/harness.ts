@@ -156,6 +156,10 @@ export async function startDesk(
     jobClock,
     tuning: {
       partnerTimeoutMs: 5_000,
+      // A partner failure is retried after 10 ms, then 20 (300 and 600 in production): a test of what
+      // a user sees after the retries does not wait the 0.9 s out (the waits themselves:
+      // test/partner-api/).
+      partnerRetryBackoffMs: 10,
       // Posts to one channel (audit lines, alerts) paced for a test's bursts, not Slack's one a second:
       // a test that is about the pace sets it (and the fake Slack's limit) itself.
       channelPostsPerSecond: 50,

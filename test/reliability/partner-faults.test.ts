@@ -1,6 +1,7 @@
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TUNING } from '../../src/config/index.js';
 import { BOT_TOKEN, CHANNEL, type Harness, SIGNING_SECRET, startHarness, USERS } from '../helpers/harness.js';
 import { secretLeaks } from '../helpers/hygiene.js';
 
@@ -19,9 +20,10 @@ describe('partner API faults while commands are in flight', () => {
     h = await startHarness({
       simulator: { orders: 200 },
       // 32 partner requests at a time (the cap itself is burst.test.ts's): the same 1,000 commands and
-      // faults, with fewer of them queued behind the retries' back-off.
+      // faults, with fewer of them queued behind the retries' back-off (production's, not the
+      // harness's short one: the retries come as spread out as they would).
       env: { PARTNER_API_MAX_CONCURRENCY: '32' },
-      tuning: { partnerTimeoutMs: 300 },
+      tuning: { partnerTimeoutMs: 300, partnerRetryBackoffMs: TUNING.partnerRetryBackoffMs },
     });
   });
   afterAll(async () => {
