@@ -44,7 +44,7 @@ export interface DailyDigestOptions {
   timeZone: string;
   amountIs: AmountMeaning;
   currency: string | undefined;
-  /** The job's lease and back-off, and how long the day's orders have been unreadable. */
+  /** The job's lease and back-off. */
   state: SharedState;
   /** The day's digest is a row there (`digest:<channel>:<day>`): "already sent" is that row. */
   outbox: Pick<OutboxStore, 'find' | 'enqueue'>;
@@ -62,20 +62,13 @@ export interface DailyDigestOptions {
   clock?: JobClock | undefined;
 }
 
-/** Failed reads of one day's orders, on the shared state: how long they have failed. */
-interface Retry {
-  firstFailedAt: number;
-  failures: number;
-}
-
 const CHECK_EVERY_MS = 60_000;
-// The day's retry record outlives the day: a replica whose clock is a little behind still sees it.
-const KEEP_MS = 3 * 86_400_000;
 // Figures younger than this serve (the balance watch and Home tabs keep them fresh).
 const FIGURES_MAX_AGE_MS = 5 * 60_000;
 const FIRST_BACKOFF_MS = 60_000;
 const MAX_BACKOFF_MS = 30 * 60_000;
-// Orders that cannot be read are waited for this long; then the digest goes out saying so.
+// Orders that cannot be read are waited for until this long after DIGEST_TIME; then the digest goes out
+// saying so.
 const ORDERS_WAIT_MS = 60 * 60_000;
 
 /** Which day a digest due at `at` reports (yesterday in `timeZone`), and when it is due (today at `time`). */
@@ -97,7 +90,7 @@ function whatToDo(code: string): string {
     return 'check SLACK_BOT_TOKEN: Slack does not accept it';
   if (code === 'missing_scope') return 'reinstall the app with the chat:write scope';
   if (code === 'slack_webapi_rate_limited_error' || code === 'ratelimited')
-    return 'nothing: Slack limited posts for longer than SLACK_DELIVERY_MAX_WAIT_SECONDS';
+    return 'nothing: Slack limited posts for longer than a minute';
   return 'see the error; Slack may be having an outage';
 }
 
@@ -109,7 +102,7 @@ function whatToDo(code: string): string {
  * database, so once across restarts). An app started after DIGEST_TIME posts the day's digest at its
  * first check. A refusal from Slack (after the delivery waited out any 429) backs the job off, 1
  * minute doubling to 30, and after six hours the day's digest is given up; orders that cannot be read
- * are waited for an hour, then the digest goes out saying so.
+ * are waited for until an hour after DIGEST_TIME, then the digest goes out saying so.
  */
 export function createDailyDigest(options: DailyDigestOptions): DailyDigest {
   const { state, outbox, relay, channelId } = options;
@@ -175,17 +168,6 @@ export function createDailyDigest(options: DailyDigestOptions): DailyDigest {
     };
   }
 
-  /** Records a failed read of the day's orders on the shared state: how long they have failed. */
-  async function recordFailure(retryKey: string, previous: Retry | undefined) {
-    const at = options.now().getTime();
-    const retry: Retry = {
-      firstFailedAt: previous?.firstFailedAt ?? at,
-      failures: (previous?.failures ?? 0) + 1,
-    };
-    await state.set(retryKey, retry, KEEP_MS);
-    return retry;
-  }
-
   async function check(signal: AbortSignal): Promise<DigestOutcome> {
     if (!channelId) return 'off';
     const at = options.now();
@@ -195,16 +177,10 @@ export function createDailyDigest(options: DailyDigestOptions): DailyDigest {
     // Checked before composing: a day already in the outbox is not composed again every minute.
     let row = await outbox.find(key);
     if (!row) {
-      const retryKey = `digest:retry:${day}`;
-      const retry = await state.get<Retry>(retryKey);
       const { message, ordersRead } = await compose(day, signal);
       if (signal.aborted) return 'stopped';
-      if (!ordersRead && at.getTime() - (retry?.firstFailedAt ?? at.getTime()) < ORDERS_WAIT_MS) {
-        const next = await recordFailure(retryKey, retry);
-        log.warn(
-          { day, failures: next.failures },
-          'daily digest waits: the day’s orders could not be read; trying again',
-        );
+      if (!ordersRead && at.getTime() < dueAt.getTime() + ORDERS_WAIT_MS) {
+        log.warn({ day }, 'daily digest waits: the day’s orders could not be read; trying again');
         return 'failed';
       }
       // Another replica that composed it too enqueued the same key: one row, one post.
@@ -221,7 +197,6 @@ export function createDailyDigest(options: DailyDigestOptions): DailyDigest {
         );
         throw error;
       }
-      await state.delete(retryKey).catch(() => undefined);
       row = await outbox.find(key);
       log.info({ day, channel: channelId, ordersRead }, 'daily digest composed');
     }

@@ -297,6 +297,26 @@ describe('the daily digest', () => {
     );
   });
 
+  it('the day’s orders cannot be read: tried again until an hour after DIGEST_TIME, then it goes out saying so', async () => {
+    // The copy last synced a day ago (not current), and every partner request fails at once.
+    h.simulator.faults.set({ errorRate: 1, errorStatus: 401 });
+    try {
+      now = new Date('2026-11-29T09:00:00.000Z');
+      expect(await h.desk.dailyDigest.runOnce()).toBe('failed');
+      now = new Date('2026-11-29T09:59:00.000Z');
+      expect(await h.desk.dailyDigest.runOnce()).toBe('failed');
+      expect(digestsIn(h.slack).at(-1)?.text).not.toMatch(/Saturday 28 November/);
+      // Past the hour (and the job's two-minute back-off): the digest goes out without its orders.
+      now = new Date('2026-11-29T10:01:01.000Z');
+      expect(await h.desk.dailyDigest.runOnce()).toBe('sent');
+    } finally {
+      h.simulator.faults.reset();
+    }
+    const digest = digestsIn(h.slack).at(-1);
+    expect(digest?.text).toBe('Daily digest for Saturday 28 November 2026: the orders could not be read');
+    expect(shown(digest)).toContain(':warning: *The orders of Saturday 28 November 2026 could not be read.*');
+  });
+
   it('without DIGEST_CHANNEL_ID there is no digest', async () => {
     const state = createMemoryState();
     const calls = h.slack.calls.filter((call) => call.method === 'chat.postMessage').length;
