@@ -92,7 +92,6 @@ export function buildJobs(options: BuildOptions, services: Services) {
     balance,
     spend,
     history: { partner, orderCopy, orderSync },
-    orderSync,
     syncIntervalSeconds: env.ORDER_SYNC_SECONDS,
     logger,
     now,

@@ -2,7 +2,6 @@ import { type DigestInput, renderDailyDigest, type SlackMessage } from '../block
 import { untilAborted } from '../deadline.js';
 import { createPeriodicJob, type Job, type JobClock } from '../jobs/index.js';
 import type { AppLogger } from '../logger.js';
-import type { OrderSync, SyncStatus } from '../orders/order-sync.js';
 import type { OutboxRelay, OutboxStore } from '../outbox/index.js';
 import type { BalanceService } from '../services/balance.js';
 import { asPartnerError, logFailure } from '../services/partner-failures.js';
@@ -53,8 +52,8 @@ export interface DailyDigestOptions {
   onEnqueueFailure?: (() => void) | undefined;
   balance: Pick<BalanceService, 'current'>;
   spend: Pick<SpendService, 'refresh'>;
+  /** The day's orders, and the order copy's sync status the digest reports. */
   history: Omit<HistoryDeps, 'now'>;
-  orderSync: Pick<OrderSync, 'status' | 'snapshot'>;
   /** ORDER_SYNC_SECONDS (0: the sync is off), for the digest's word on the copy. */
   syncIntervalSeconds: number;
   logger: AppLogger;
@@ -108,15 +107,6 @@ export function createDailyDigest(options: DailyDigestOptions): DailyDigest {
   const { state, outbox, relay, channelId } = options;
   const log = options.logger.child({ component: 'daily-digest' });
 
-  async function syncStatus(): Promise<SyncStatus | undefined> {
-    try {
-      return await options.orderSync.status();
-    } catch {
-      // The database did not answer: the last round's view, which is something.
-      return options.orderSync.snapshot();
-    }
-  }
-
   async function compose(
     day: string,
     signal: AbortSignal,
@@ -151,7 +141,13 @@ export function createDailyDigest(options: DailyDigestOptions): DailyDigest {
     };
     // The reads may be shared with users (cached figures): a stop ends the wait, not the reads.
     const [orders, balance, spend, status] = await untilAborted(
-      Promise.all([readOrders(), readBalance(), readSpend(), syncStatus()]),
+      Promise.all([
+        readOrders(),
+        readBalance(),
+        readSpend(),
+        // The copy's sync status unread (the database did not answer): the digest says so.
+        options.history.orderSync?.status().catch(() => undefined),
+      ]),
       signal,
     );
     const input: DigestInput = {
