@@ -134,8 +134,6 @@ const TARGETS_PER_READ = 200;
 const TRY_MS = 60_000;
 /** A channel's turn outlives the longest try of one post: a replica that died holds it no longer. */
 const TURN_MS = 2 * TRY_MS;
-/** Refusals that waiting cannot fix. */
-const CHANNEL_GONE = new Set(['channel_not_found', 'is_archived', 'not_in_channel', 'channel_is_archived']);
 
 /** A Slack Web API answer (not a database or programming error). */
 function isSlackError(error: unknown): boolean {
@@ -214,8 +212,9 @@ export function createOutboxRelay(options: RelayOptions): OutboxRelay {
         return { outcome: 'stopped', post: row, error: code, attempts };
       }
       const advice = retryAdvice(error);
-      // A refusal waiting cannot fix (not a 429, a 5xx or the network; the database is not Slack).
-      const final = (isSlackError(error) && advice === undefined) || CHANNEL_GONE.has(code);
+      // A refusal waiting cannot fix (channel_not_found, not_in_channel…: not a 429, a 5xx or the
+      // network; the database is not Slack).
+      const final = isSlackError(error) && advice === undefined;
       const tooOld =
         policy.giveUpAfterMs !== undefined &&
         now().getTime() - row.createdAt.getTime() >= policy.giveUpAfterMs;
