@@ -22,7 +22,9 @@ import { heldClock } from '../jobs/fake-clock.js';
 const DIGEST = 'C0DIGEST';
 // Days here are seconds apart in real time: Slack's pace of one post a second per channel (tested with
 // order events) would only add waits between one day's digest and the next.
-const PACE = { channelPostsPerSecond: 20 };
+// Posts and the sync's partner reads paced for a test (a test that fills the copy waits for no
+// rate window; the cap itself: test/orders/order-sync.test.ts).
+const PACE = { channelPostsPerSecond: 20, orderSyncMaxRps: 50 };
 // The simulator's statuses as a reader should see them (written out here, not taken from the app).
 const LABELS: Record<string, string> = {
   COMPLETED: 'Completed',
