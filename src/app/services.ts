@@ -190,7 +190,7 @@ export async function buildServices(options: BuildOptions) {
     onOutcome: (kind, outcome) => metrics.outboxPosts.inc({ kind, outcome }),
   });
   // Not asked while the database is away: a scrape does not wait for it.
-  metrics.sources.outboxPending = async () => (db.isUp() ? outbox.pendingCount() : undefined);
+  metrics.sources.outboxPending = async () => (db.isUp() ? outbox.count('pending') : undefined);
   const audit = createAuditLog(
     logger,
     { store: outbox, relay },

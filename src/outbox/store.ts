@@ -75,10 +75,8 @@ export interface OutboxStore {
   markDropped(id: number, reason: string, at: Date): Promise<void>;
   /** Drops every pending post of a subscription (it was paused or removed). */
   dropPendingOf(subscriptionId: string, reason: string, at: Date): Promise<number>;
-  /** Counts by status, for the tests and the log. */
-  counts(): Promise<Record<string, number>>;
-  /** Posts waiting (an index read: /metrics asks at every scrape). */
-  pendingCount(): Promise<number>;
+  /** Posts with this status (an index read: /metrics asks for the pending ones at every scrape). */
+  count(status: PendingPost['status']): Promise<number>;
   /** Retention: sent and dropped posts older than `before`. */
   prune(before: Date): Promise<number>;
 }
@@ -237,22 +235,12 @@ export function createOutboxStore(db: OrderDeskDb): OutboxStore {
         return Number(dropped.numUpdatedRows);
       });
     },
-    async counts() {
-      const rows = await db.run((kysely) =>
-        kysely
-          .selectFrom('outbox')
-          .select(['status', (eb) => eb.fn.countAll<number>().as('count')])
-          .groupBy('status')
-          .execute(),
-      );
-      return Object.fromEntries(rows.map((row) => [row.status, Number(row.count)]));
-    },
-    async pendingCount() {
+    async count(status) {
       const row = await db.run((kysely) =>
         kysely
           .selectFrom('outbox')
           .select((eb) => eb.fn.countAll<number>().as('count'))
-          .where('status', '=', 'pending')
+          .where('status', '=', status)
           .executeTakeFirst(),
       );
       return Number(row?.count ?? 0);

@@ -157,7 +157,7 @@ describe.skipIf(redisTests.skip)('SIGTERM with a job mid-round', { timeout: 60_0
     const digests = () => slack.messages.filter((m) => m.channel === DIGEST);
     expect([events(), alerts(), digests()].map((posts) => posts.length)).toEqual([0, 0, 0]);
     const stored = await openDatabase({ databaseUrl: undefined, dataDir, logger: quiet });
-    expect(await createOutboxStore(stored).counts()).toMatchObject({ pending: 3 });
+    expect(await createOutboxStore(stored).count('pending')).toBe(3);
     await stored.close();
 
     slack.methodFaults.clear();

@@ -92,7 +92,7 @@ describe('the outbox relay', () => {
     expect(results.filter((result) => result.outcome === 'sent')).toHaveLength(6);
     // Each once (two relays post side by side: the order between them is Slack's).
     expect(texts(AUDIT).sort()).toEqual(entries.map((entry) => entry.body.text));
-    expect(await store.counts()).toEqual({ sent: 6 });
+    expect(await store.count('sent')).toBe(6);
   });
 
   it('a producer posting its row at once and a sweep side by side: one post, by whichever claims it', async () => {
@@ -220,10 +220,12 @@ describe('the outbox relay', () => {
       [{ dedupeKey: 'audit:waiting', kind: 'audit', target: AUDIT, body: { text: 'w' } }],
       now,
     );
-    const before = await store.counts();
-    expect(before.pending).toBe(1);
-    expect(await store.pendingCount()).toBe(1);
-    expect(await store.prune(new Date(now.getTime() + 1))).toBe((before.sent ?? 0) + (before.dropped ?? 0));
-    expect(await store.counts()).toEqual({ pending: 1 });
+    const ended = (await store.count('sent')) + (await store.count('dropped'));
+    expect(ended).toBeGreaterThan(0);
+    expect(await store.count('pending')).toBe(1);
+    expect(await store.prune(new Date(now.getTime() + 1))).toBe(ended);
+    expect([await store.count('sent'), await store.count('dropped'), await store.count('pending')]).toEqual([
+      0, 0, 1,
+    ]);
   });
 });

@@ -53,7 +53,7 @@ describe.skipIf(postgresTests.skip || redisTests.skip)('the pace of posts across
     const total = set.replicas.length * CHANNELS.length * EACH;
     await until(
       'every post sent',
-      async () => (await set.replicas[0]?.desk.deps.outbox.counts())?.sent === total,
+      async () => (await set.replicas[0]?.desk.deps.outbox.count('sent')) === total,
       30_000,
     );
     const posted = set.slack.messages.filter(
