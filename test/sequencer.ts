@@ -19,10 +19,8 @@ const LONGEST_FIRST = [
   'test/state/postgres-server.test.ts',
   'test/orders/order-sync.test.ts',
   'test/reliability/slack-limits.test.ts',
-  'test/listeners/partner-answers.test.ts',
   'test/app/replicas.test.ts',
   'test/db/postgres-lost.test.ts',
-  'test/orders/order-copy-in-slack.test.ts',
 ];
 
 export class LongestFirstSequencer extends BaseSequencer {
