@@ -103,27 +103,24 @@ export function createBalanceWatch(options: BalanceWatchOptions): BalanceWatch {
             lastKnown = previous;
             const decided = decide(previous);
             decidedMessages = decided?.messages ?? [];
-            if (!decided && row) return true;
-            const next = decided?.next ?? previous;
+            if (!decided) return true;
             const at = options.now();
-            const value = JSON.stringify(next);
-            const changed = row
-              ? await trx
-                  .updateTable('sync_state')
-                  .set({ value, updated_at: at.toISOString() })
-                  .where('name', '=', STATE_ROW)
-                  .where('value', '=', row.value)
-                  .executeTakeFirst()
-                  .then((result) => Number(result.numUpdatedRows))
-              : await trx
-                  .insertInto('sync_state')
-                  .values({ name: STATE_ROW, value, updated_at: at.toISOString() })
-                  .onConflict((conflict) => conflict.column('name').doNothing())
-                  .executeTakeFirst()
-                  .then((result) => Number(result.numInsertedOrUpdatedRows ?? 0));
-            if (changed === 0) return false;
+            const written = { value: JSON.stringify(decided.next), updated_at: at.toISOString() };
+            // Over the row it was decided from only (or none): another round's write meanwhile is
+            // decided again.
+            const changed = await trx
+              .insertInto('sync_state')
+              .values({ name: STATE_ROW, ...written })
+              .onConflict((conflict) =>
+                conflict
+                  .column('name')
+                  .doUpdateSet(written)
+                  .where('sync_state.value', '=', row?.value ?? ''),
+              )
+              .executeTakeFirst();
+            if (Number(changed.numInsertedOrUpdatedRows ?? 0) === 0) return false;
             if (channelId) {
-              const announcements: OutboxEntry[] = (decided?.messages ?? []).map((message) => ({
+              const announcements: OutboxEntry[] = decided.messages.map((message) => ({
                 dedupeKey: `finance:${randomBytes(8).toString('hex')}`,
                 kind: 'finance_alert' as const,
                 target: channelId,
@@ -132,7 +129,7 @@ export function createBalanceWatch(options: BalanceWatchOptions): BalanceWatch {
               // Posted right after by this round (deliverPending), or by the sweep if it is first.
               await insertOutboxRows(trx, announcements, at);
             }
-            lastKnown = next;
+            lastKnown = decided.next;
             return true;
           }),
         )
