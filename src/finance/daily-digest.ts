@@ -171,7 +171,9 @@ export function createDailyDigest(options: DailyDigestOptions): DailyDigest {
     if (at.getTime() < dueAt.getTime()) return 'not_due';
     const key = `digest:${channelId}:${day}`;
     // Checked before composing: a day already in the outbox is not composed again every minute.
-    let row = await outbox.find(key);
+    const row = await outbox.find(key);
+    if (row?.status === 'sent') return 'already_sent';
+    if (row?.status === 'dropped') return 'gave_up';
     if (!row) {
       const { message, ordersRead } = await compose(day, signal);
       if (signal.aborted) return 'stopped';
@@ -193,11 +195,8 @@ export function createDailyDigest(options: DailyDigestOptions): DailyDigest {
         );
         throw error;
       }
-      row = await outbox.find(key);
       log.info({ day, channel: channelId, ordersRead }, 'daily digest composed');
     }
-    if (row?.status === 'sent') return 'already_sent';
-    if (row?.status === 'dropped') return 'gave_up';
     // Posted at once (claimed first, as the sweep does): by this check, or by a sweep that came first.
     const delivered = await relay.deliver(key, signal);
     switch (delivered.outcome) {
@@ -220,8 +219,8 @@ export function createDailyDigest(options: DailyDigestOptions): DailyDigest {
         return givingUp ? 'gave_up' : 'failed';
       }
       default:
-        // Being posted by another round (the order events job's, on this replica or another), or its
-        // next try not due yet.
+        // Being posted (or just posted) by another round (the order events job's, on this replica or
+        // another), or its next try not due yet.
         return 'skipped';
     }
   }

@@ -34,12 +34,10 @@ export type DeliverOutcome =
   /** Not posted; due again later (Slack refused or limited it, or the database failed). */
   | 'retry'
   | 'dropped'
-  /** Not sent here: claimed by another round or replica, or waiting for its retry. */
+  /** Not sent here: claimed by another round or replica, no longer pending, or waiting for its retry. */
   | 'busy'
   /** The caller stopped: due again at once, at the next start. */
-  | 'stopped'
-  /** No post has this key. */
-  | 'missing';
+  | 'stopped';
 
 export interface Delivered {
   outcome: DeliverOutcome;
@@ -334,11 +332,8 @@ export function createOutboxRelay(options: RelayOptions): OutboxRelay {
   return {
     async deliver(dedupeKey, signal) {
       const row = await store.find(dedupeKey);
-      if (!row) return { outcome: 'missing', attempts: 0 };
-      if (row.status !== 'pending')
-        return { outcome: row.status === 'sent' ? 'sent' : 'dropped', post: row, attempts: row.attempts };
-      const busy: Delivered = { outcome: 'busy', post: row, attempts: row.attempts };
-      if (row.nextAttemptAt.getTime() > now().getTime()) return busy;
+      const busy: Delivered = { outcome: 'busy', post: row, attempts: row?.attempts ?? 0 };
+      if (row?.status !== 'pending' || row.nextAttemptAt.getTime() > now().getTime()) return busy;
       // Its channel's turn posts it when its time comes (after alerts and older posts).
       const { turn } = takeTurn(row.target, signal, Number.POSITIVE_INFINITY);
       const result =
