@@ -62,7 +62,7 @@ export type Services = Awaited<ReturnType<typeof buildServices>>;
 export async function buildServices(options: BuildOptions) {
   const { env, logger } = options;
   const tuning: Tuning = { ...TUNING, ...options.tuning };
-  const clientOptions = webClientOptions(env.SLACK_API_URL, logger);
+  const clientOptions = webClientOptions(env.SLACK_API_URL, logger, tuning.slackRetryFirstWaitMs);
   // The token check and the shared state's connection are independent: start-up waits for both at once.
   // REDIS_URL set but Redis unreachable ends start-up here, with one line saying so.
   const [identity, state] = await Promise.all([

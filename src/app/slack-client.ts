@@ -1,4 +1,5 @@
 import { WebClient, type WebClientOptions } from '@slack/web-api';
+import { TUNING } from '../config/index.js';
 import type { AppLogger } from '../logger.js';
 import { boltLogger } from './bolt-logger.js';
 
@@ -6,11 +7,15 @@ import { boltLogger } from './bolt-logger.js';
  * Web API client options: bounded retries (the default policy retries for about 30 minutes), and a
  * 429 is returned to the caller instead of being waited out, so a rate limit never piles up work.
  */
-export function webClientOptions(apiUrl: string | undefined, logger: AppLogger): WebClientOptions {
+export function webClientOptions(
+  apiUrl: string | undefined,
+  logger: AppLogger,
+  firstRetryMs = TUNING.slackRetryFirstWaitMs,
+): WebClientOptions {
   return {
     ...(apiUrl ? { slackApiUrl: apiUrl } : {}),
     logger: boltLogger(logger),
-    retryConfig: { retries: 2, factor: 2, minTimeout: 200, maxTimeout: 2_000, randomize: true },
+    retryConfig: { retries: 2, factor: 2, minTimeout: firstRetryMs, maxTimeout: 2_000, randomize: true },
     rejectRateLimitedCalls: true,
     timeout: 10_000,
   };

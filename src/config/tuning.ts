@@ -11,6 +11,8 @@ export const TUNING = {
   partnerRetryLimit: 2,
   /** The wait before the first retry; each further one doubles it. */
   partnerRetryBackoffMs: 300,
+  /** The Web API client's wait before its first retry of a 5xx or network error (two, doubling). */
+  slackRetryFirstWaitMs: 200,
   /** How long a post that must arrive keeps retrying while Slack rate-limits or fails. */
   slackDeliveryMaxWaitSeconds: 600,
   /** A user group's members, cached on the shared state (usergroups.users.list is rate tier 2). */

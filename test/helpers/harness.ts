@@ -160,6 +160,8 @@ export async function startDesk(
       // a user sees after the retries does not wait the 0.9 s out (the waits themselves:
       // test/partner-api/).
       partnerRetryBackoffMs: 10,
+      // Slack's 5xx likewise: the Web API client's two retries after 10-20 and 20-40 ms, not 0.2-1.2 s.
+      slackRetryFirstWaitMs: 10,
       // Posts to one channel (audit lines, alerts) paced for a test's bursts, not Slack's one a second:
       // a test that is about the pace sets it (and the fake Slack's limit) itself.
       channelPostsPerSecond: 50,
