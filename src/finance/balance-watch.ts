@@ -277,15 +277,9 @@ export function createBalanceWatch(options: BalanceWatchOptions): BalanceWatch {
     backoff: { firstMs: Math.min(30_000, intervalMs), maxMs: 10 * 60_000 },
     clock: options.clock,
     now: options.now,
-    async round(signal) {
-      try {
-        return await round(signal);
-      } catch (error) {
-        // The database (or the shared state) went away mid-round: the next round starts over from what was saved.
-        if (!signal.aborted) log.warn({ error: (error as Error).message }, 'balance watch round ended early');
-        throw error;
-      }
-    },
+    // A round that throws (the database or the shared state away) is logged by the job; the next round
+    // starts over from what was saved.
+    round,
     // A reading that failed is the balance's own affair (its back-off is shared with the Home tab);
     // the job backs off only when a round itself broke (the database or the shared state away).
     failed: () => false,

@@ -235,19 +235,9 @@ export function createDailyDigest(options: DailyDigestOptions): DailyDigest {
     backoff: { firstMs: FIRST_BACKOFF_MS, maxMs: MAX_BACKOFF_MS },
     clock: options.clock,
     now: options.now,
-    async round(signal) {
-      try {
-        return await check(signal);
-      } catch (error) {
-        // The database (or the shared state) went away: the next check starts over.
-        if (!signal.aborted)
-          log.warn(
-            { error: (error as Error).message },
-            'daily digest check skipped: the database is unreachable',
-          );
-        throw error;
-      }
-    },
+    // A check that throws (the database or the shared state away) is logged by the job, which backs
+    // off; the next check starts over.
+    round: check,
   });
 
   return {
