@@ -81,7 +81,15 @@ export function pieChart(title: string, parts: readonly ChartPoint[]): Block | u
   if (positive.length === 0) return undefined;
   const kept = positive.length <= PIE_MAX_SEGMENTS ? positive : positive.slice(0, PIE_MAX_SEGMENTS - 1);
   const rest = positive.slice(kept.length).reduce((sum, part) => sum + part.value, 0);
-  const segments = kept.map((part) => ({ label: label(part.label), value: part.value }));
+  // Titles cut to 20 characters can meet ("Windows 11 Professi…" twice): a number tells them apart.
+  const seen = new Set<string>();
+  const segments = kept.map((part) => {
+    let shown = label(part.label);
+    for (let n = 2; seen.has(shown); n++)
+      shown = `${cutToLength(part.label.trim(), CHART_LABEL_MAX - 3)} ${n}`;
+    seen.add(shown);
+    return { label: shown, value: part.value };
+  });
   if (rest > 0) segments.push({ label: 'Other', value: amount(rest) });
   return chartBlock(title, { type: 'pie', segments });
 }

@@ -71,5 +71,8 @@ export function stampedFromCopy(
   options: RenderOptions,
   failure: Pick<PartnerApiError, 'kind' | 'traceId' | 'retryAfterSeconds'> | undefined,
 ): SlackMessage {
-  return { ...message, blocks: [copyStamp(coverage, options, failure), ...message.blocks] };
+  const stamp = copyStamp(coverage, options, failure);
+  // The classic blocks (a Slack without tables) are stamped too: the same answer, the same warning.
+  const classic = message.classic && { classic: [stamp, ...message.classic] };
+  return { ...message, blocks: [stamp, ...message.blocks], ...classic };
 }

@@ -103,7 +103,7 @@ function spendCharts(input: DigestInput, options: RenderOptions): Block[] {
     );
   }
   if (!isPartnerApiError(input.spend)) {
-    const days = lastDays(options.now, input.spend.timeZone);
+    const days = lastDays(new Date(input.spend.computedAt), input.spend.timeZone);
     const end = days.indexOf(input.day);
     if (end >= 0) {
       const shown = days.slice(Math.max(0, end - DIGEST_DAYS + 1), end + 1);

@@ -86,7 +86,8 @@ export function spendBlocks(
   const lowest = figures.daily.length > 0 ? Math.min(...figures.daily) : 0;
   const highest = figures.daily.length > 0 ? Math.max(...figures.daily) : 0;
   const scale = `lowest day ${money(lowest)} · highest day ${money(highest)}`;
-  const days = lastDays(options.now, figures.timeZone);
+  // The figures' own 30 days, ending on the day they were computed (old figures say their age).
+  const days = lastDays(new Date(figures.computedAt), figures.timeZone);
   // The charts' words: what a screen reader, a notification or a Slack without charts reads.
   const drawn = charts
     ? [

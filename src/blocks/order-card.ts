@@ -44,12 +44,17 @@ function orderFields(order: OrderSummary, options: RenderOptions): Block {
  * Share or Show keys in a direct message), and without a row they leave empty.
  */
 export function withoutButtons(message: SlackMessage, actionIds: readonly string[]): SlackMessage {
-  const blocks = message.blocks.flatMap((block): Block[] => {
-    if (block.type !== 'actions') return [block];
-    const elements = block.elements.filter((element) => !actionIds.includes(element.action_id ?? ''));
-    return elements.length > 0 ? [{ ...block, elements }] : [];
-  });
-  return { ...message, blocks };
+  const strip = (blocks: Block[]) =>
+    blocks.flatMap((block): Block[] => {
+      if (block.type !== 'actions') return [block];
+      const elements = block.elements.filter((element) => !actionIds.includes(element.action_id ?? ''));
+      return elements.length > 0 ? [{ ...block, elements }] : [];
+    });
+  return {
+    ...message,
+    blocks: strip(message.blocks),
+    ...(message.classic && { classic: strip(message.classic) }),
+  };
 }
 
 /** "Notify me" on a card (or a "keys not available yet" answer) of an order that has not settled. */

@@ -99,7 +99,7 @@ export function renderResultList(input: ResultListInput, options: RenderOptions)
   const text = notificationText(`${matches} “${shorten(query)}”`);
   const classic = classicResultList(input, matches, options);
   if (input.offset > 0) return { text, blocks: classic };
-  const table = orderTable(orders, options, `${matches} “${shorten(query)}”`);
+  const table = orderTable(orders, options, `${matches} “${shorten(query)}”`, query);
   const more =
     orders.length > table.shown
       ? ` Showing the first ${table.shown}; narrow the search to see the others.`

@@ -91,14 +91,22 @@ export function orderTableRows(orders: readonly OrderSummary[], options: RenderO
   return [header, ...rows];
 }
 
+/** An option's value is at most 150 characters: the search goes with it (for "Back to results") when it fits. */
+function openValue(orderId: string, backTo: string | undefined): string {
+  const withBack = backTo === undefined ? undefined : encodeButton({ o: orderId, q: backTo, p: 0 });
+  return withBack && withBack.length <= 150 ? withBack : encodeButton({ o: orderId });
+}
+
 /**
  * The orders as a data_table, with "Open an order" below it where order cells are not links (no
- * ORDER_LINK_TEMPLATE): a cell cannot hold a button, so the menu opens the card as Open does.
+ * ORDER_LINK_TEMPLATE): a cell cannot hold a button, so the menu opens the card as Open does (with
+ * "Back to results" to the search `backTo`, when there is one).
  */
 export function orderTable(
   orders: readonly OrderSummary[],
   options: RenderOptions,
   caption: string,
+  backTo?: string,
 ): { blocks: Block[]; shown: number } {
   const rows = orderTableRows(orders, options);
   const shown = rows.length - 1;
@@ -122,7 +130,7 @@ export function orderTable(
         placeholder: plainText(`Open one of ${plural(openable.length, 'order')}`),
         options: openable.map((order) => ({
           text: plainText(cutToLength(`${order.id} · ${order.item.title ?? 'Untitled item'}`, 75)),
-          value: encodeButton({ o: order.id }),
+          value: openValue(order.id, backTo),
         })),
       },
     ],

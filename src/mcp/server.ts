@@ -48,12 +48,16 @@ function linksOnly(blocks: readonly Block[]): Block[] {
   });
 }
 
-function toolResult(answer: Pick<ToolAnswer, 'text' | 'message' | 'data'>, isError: boolean): CallToolResult {
+function toolResult(
+  answer: Pick<ToolAnswer, 'text' | 'message' | 'data'>,
+  isError: boolean,
+  blocks: readonly Block[] = answer.message.blocks,
+): CallToolResult {
   return {
     content: [{ type: 'text', text: answer.text }],
     ...(answer.data && !isError ? { structuredContent: answer.data } : {}),
     ...(isError ? { isError: true } : {}),
-    _meta: { slack: { blocks: linksOnly(answer.message.blocks) } },
+    _meta: { slack: { blocks: linksOnly(blocks) } },
   };
 }
 
@@ -117,7 +121,9 @@ async function run(
     if (!decision.allowed) return refuse('refused', denial(access, decision.reason), userId);
     const result = await answer(userId);
     count(result.outcome);
-    return toolResult(result, ERROR_OUTCOMES.has(result.outcome));
+    // Slackbot does not tell the app it refused a table: the classic blocks where Slack refused them.
+    const blocks = (await deps.richBlocks.blocksFor('messages', result.message)) ?? [];
+    return toolResult(result, ERROR_OUTCOMES.has(result.outcome), blocks);
   } catch (error) {
     const fields = { where: 'slackbot', tool, userId };
     const errorId = logUnexpected(deps.logger, fields, error, 'unexpected error in a Slackbot tool');

@@ -224,10 +224,11 @@ export const TOOLS = {
     },
     async answer(deps: AppDeps, _input: unknown, userId: string): Promise<ToolAnswer> {
       const recent = await recentOrders(deps, { where: 'slackbot', userId });
-      const message = {
-        text: 'The most recent orders',
-        blocks: [header('Most recent orders'), ...recentOrdersBlocks(recent, renderOptions(deps), 'table')],
-      };
+      const listed = (rows: 'table' | undefined) => [
+        header('Most recent orders'),
+        ...recentOrdersBlocks(recent, renderOptions(deps), rows),
+      ];
+      const message = { text: 'The most recent orders', blocks: listed('table'), classic: listed(undefined) };
       if (isPartnerApiError(recent)) return partnerFailed(recent, 'read the newest orders', message);
       const lines = recent.orders.map((summary) => orderLine(summary, deps.currency)).join('\n');
       const from = recent.fromCopy

@@ -29,6 +29,11 @@ export interface RichBlocks {
     message: RichMessage<B>,
     post: (blocks: B[] | undefined) => Promise<T>,
   ): Promise<T>;
+  /**
+   * The blocks for an answer whose refusal Order Desk never sees (Slackbot shows a tool's Block Kit):
+   * the classic ones where Slack refused tables and charts on this surface within the last day.
+   */
+  blocksFor<B extends object>(surface: RichSurface, message: RichMessage<B>): Promise<B[] | undefined>;
 }
 
 export interface RichBlocksOptions {
@@ -65,7 +70,7 @@ export function isNewBlockRefusal(error: unknown, blocks: readonly object[]): bo
   if (messages.length === 0) return code === 'invalid_blocks';
   return messages.some((message) => {
     if ([...NEW_BLOCKS].some((type) => message.includes(type))) return true;
-    const at = /json-pointer:\/blocks\/(\d+)/.exec(message);
+    const at = /json-pointer:(?:\/view)?\/blocks\/(\d+)/.exec(message);
     const block = at ? (blocks[Number(at[1])] as { type?: string } | undefined) : undefined;
     return NEW_BLOCKS.has(block?.type ?? '');
   });
@@ -78,13 +83,16 @@ export const refusalKey = (workspace: string, surface: RichSurface) =>
 export function createRichBlocks(options: RichBlocksOptions): RichBlocks {
   const { state, logger } = options;
   const keyOf = (surface: RichSurface) => refusalKey(options.workspace, surface);
+  // The shared state away: try the new blocks (a refusal still falls back at once).
+  const refused = (surface: RichSurface) => state.get<string>(keyOf(surface)).catch(() => undefined);
   return {
+    async blocksFor(surface, message) {
+      return message.classic && (await refused(surface)) ? message.classic : message.blocks;
+    },
     async send(surface, message, post) {
       const classic = message.classic;
       if (!classic) return post(message.blocks);
-      // The shared state away: try the new blocks (a refusal still falls back at once).
-      const refused = await state.get<string>(keyOf(surface)).catch(() => undefined);
-      if (refused) return post(classic);
+      if (await refused(surface)) return post(classic);
       try {
         return await post(message.blocks);
       } catch (error) {

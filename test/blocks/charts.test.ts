@@ -3,7 +3,7 @@ import { blocksErrors } from '../../sandbox/fake-slack/block-kit.js';
 import { DATA_BLOCK_LIMITS } from '../../sandbox/fake-slack/data-blocks.js';
 import { type ChartPoint, dayLabel, pieChart, seriesChart } from '../../src/blocks/charts.js';
 import { spendBlocks } from '../../src/blocks/home.js';
-import { type DigestInput, renderDailyDigest } from '../../src/blocks/index.js';
+import { type DigestInput, renderDailyDigest, stampedFromCopy } from '../../src/blocks/index.js';
 import type { Block } from '../../src/blocks/types.js';
 import { summariseDay } from '../../src/finance/day-summary.js';
 import type { SpendFigures } from '../../src/finance/spend.js';
@@ -197,9 +197,50 @@ describe('where the charts are drawn', () => {
     expect(charts.map((block) => asChart(block).chart.type)).toEqual(['bar']);
   });
 
+  it('figures computed on an earlier day: the bars are labelled with the figures’ own days', () => {
+    const yesterday = { ...spend, computedAt: new Date(now.getTime() - 86_400_000).toISOString() };
+    const blocks = spendBlocks({ figures: yesterday }, balance, options, { charts: true });
+    const bars = blocks.find((block) => block.type === ('data_visualization' as string)) as unknown as {
+      chart: { series: Array<{ data: Array<{ label: string; value: number }> }> };
+    };
+    const dayBefore = new Date(now.getTime() - 86_400_000).toISOString().slice(0, 10);
+    expect(bars.chart.series[0]?.data.at(-1)).toEqual({
+      label: dayLabel(dayBefore),
+      value: spend.daily.at(-1),
+    });
+  });
+
   it('the Home tab’s charts, with refunds and very large days: Slack takes them', () => {
     const blocks = spendBlocks({ figures: spend }, balance, options, { charts: true });
     expect(blocksErrors(blocks, 'home')).toEqual([]);
     expect(blocks.filter((block) => block.type === ('data_visualization' as string))).toHaveLength(2);
+  });
+});
+
+describe('pie labels cut to the same text', () => {
+  it('are told apart by a number, within 20 characters', () => {
+    const pie = pieChart('Spend by product', [
+      { label: 'Windows 11 Professional Retail', value: 3 },
+      { label: 'Windows 11 Professional OEM', value: 2 },
+      { label: 'Windows 11 Professional Education', value: 1 },
+    ]) as unknown as { chart: { segments: Array<{ label: string }> } };
+    const labels = pie.chart.segments.map((segment) => segment.label);
+    expect(new Set(labels).size).toBe(3);
+    expect(labels[0]).toBe('Windows 11 Professi…');
+    for (const text of labels) expect(text.length).toBeLessThanOrEqual(20);
+  });
+});
+
+describe('an answer from the copy during an outage', () => {
+  it('stamps its classic blocks too (a Slack without tables sees the same warning)', () => {
+    const stamped = stampedFromCopy(
+      { text: 'list', blocks: [{ type: 'divider' }], classic: [{ type: 'divider' }, { type: 'divider' }] },
+      { orders: 10, complete: true, syncedAt: '2026-11-27T08:00:00.000Z' },
+      { currency: 'EUR', now: new Date('2026-11-27T09:00:00.000Z') },
+      undefined,
+    );
+    expect(stamped.blocks[0]).toEqual(stamped.classic?.[0]);
+    expect(JSON.stringify(stamped.classic?.[0])).toContain("From Order Desk's copy");
+    expect(stamped.classic).toHaveLength(3);
   });
 });

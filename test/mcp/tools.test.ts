@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blocksErrors } from '../../sandbox/fake-slack/block-kit.js';
+import { BOT } from '../../sandbox/fake-slack/server.js';
 import type { SimOrder } from '../../sandbox/simulator/data.js';
 import { TOOLS } from '../../src/mcp/tools.js';
 import { statusLabel } from '../../src/partner-api/statuses.js';
+import { refusalKey } from '../../src/services/rich-blocks.js';
 import { assertNoSecretLeaks, type Harness, startHarness, USERS } from '../helpers/harness.js';
 import { buttonsIn, identityOf, type Slackbot, slackbotFor, type ToolResult } from '../helpers/slackbot.js';
 import { until } from '../helpers/until.js';
@@ -161,6 +163,22 @@ describe("Slackbot's tools, with the order copy synced", () => {
       fromCopy: false,
     });
     expectBlocksForPeople(result);
+    const types = (r: ToolResult) =>
+      (r._meta?.slack?.blocks ?? []).map((block) => (block as { type: string }).type);
+    expect(types(result)).toContain('data_table');
+    // Slack refused tables here today (seen on another surface of the app): Slackbot, which never
+    // tells the app, gets the classic list.
+    await h.state.set(refusalKey(BOT.teamId, 'messages'), 'refused', 60_000);
+    try {
+      const classic = await bot.call(member, 'recent_orders');
+      expect(types(classic)).not.toContain('data_table');
+      expect(JSON.stringify(classic._meta?.slack?.blocks)).toContain(
+        newestFirst(h.simulator.allOrders())[0]?.id,
+      );
+      expectBlocksForPeople(classic);
+    } finally {
+      await h.state.delete(refusalKey(BOT.teamId, 'messages'));
+    }
   });
 
   it('account_finances for finance: the balance read from the partner, then spend per day and the runway', async () => {

@@ -20,7 +20,8 @@ const refusal = (pointer: string, error = 'invalid_blocks') =>
 describe('tables and charts, and their classic blocks', () => {
   it('a refusal naming a table or chart (by type or by pointer) is one; any other error is not', () => {
     expect(isNewBlockRefusal(refusal('/blocks/1'), message.blocks)).toBe(true);
-    expect(isNewBlockRefusal(refusal('/view/blocks/1', 'invalid_arguments'), message.blocks)).toBe(false);
+    expect(isNewBlockRefusal(refusal('/view/blocks/1', 'invalid_arguments'), message.blocks)).toBe(true);
+    expect(isNewBlockRefusal(refusal('/view/blocks/0', 'invalid_arguments'), message.blocks)).toBe(false);
     expect(isNewBlockRefusal(refusal('/blocks/0'), message.blocks)).toBe(false);
     const named = Object.assign(new Error('x'), {
       data: { error: 'invalid_blocks', errors: ['unsupported type: data_visualization'] },

@@ -113,17 +113,21 @@ describe('/order', () => {
     expect(first?.[5]).toMatchObject({ type: 'raw_number', value: Date.parse(order.created_at) });
     // No Next of our own: Slack pages the table.
     expect(textOf(list.blocks)).not.toContain('results_page_next');
-    // No order links configured: a cell cannot hold a button, so the menu opens the card.
+    // No order links configured: a cell cannot hold a button, so the menu opens the card, with the
+    // way back to the table.
     const second = table.rows[2]?.[0]?.text ?? '';
     await h.slack.click({
       user: USERS.member,
       messageId: list.id,
       actionId: 'order_open_menu',
-      value: JSON.stringify({ o: second }),
+      value: JSON.stringify({ o: second, q: 'PO-2026-0000', p: 0 }),
     });
     await h.slack.waitFor(() => list.replacedCount === 1);
     expect(textOf(list.blocks)).toContain(second);
     expect(textOf(list.blocks)).toContain('order_share');
+    await h.slack.click({ user: USERS.member, messageId: list.id, actionId: 'results_page' });
+    await h.slack.waitFor(() => list.replacedCount === 2);
+    expect(list.blocks.some((block) => (block as { type: string }).type === 'data_table')).toBe(true);
   });
 
   it('several matches in a Slack without tables: a list of 10 with Next, and Next/Previous page through it', async () => {
