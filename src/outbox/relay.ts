@@ -144,8 +144,8 @@ export function createOutboxRelay(options: RelayOptions): OutboxRelay {
   const minGapMs = 1_000 / options.channelPostsPerSecond;
   /** When each channel (or DM) may next be posted to, as this process last knew it (the shared state may be away). */
   const nextPostAt = new Map<string, number>();
-  /** The turn this process is taking in each channel: another caller joins it rather than posting beside it. */
-  const turns = new Map<string, Turn>();
+  /** The last turn this process took in each channel: the next starts after it, never beside it. */
+  const turns = new Map<string, Promise<Delivered[]>>();
   const dmChannels = new Map<string, string>();
   const outcome = (kind: OutboxKind, result: string) => options.onOutcome?.(kind, result);
 
@@ -235,40 +235,27 @@ export function createOutboxRelay(options: RelayOptions): OutboxRelay {
   }
 
   /**
-   * Takes this channel's turn, in this process (joining the one running) and across replicas (its
-   * lock on the shared state; held elsewhere: that replica posts the due rows, these too), and posts
-   * its due rows one by one until none is left, one is not made (it holds back the later ones until
-   * the next round), the signal or `deadline`.
+   * Takes this channel's turn, in this process (after the one running) and across replicas (its lock
+   * on the shared state; held elsewhere: that replica posts the due rows, these too), and posts its
+   * due rows one by one until none is left, one is not made (it holds back the later ones until the
+   * next round), the signal or `deadline`. Says what happened to each; the database failing rejects
+   * (what is not posted stays due).
    */
-  function takeTurn(target: string, signal: AbortSignal, deadline: number): { turn: Turn; joined: boolean } {
-    const running = turns.get(target);
-    if (running && !running.ending) {
-      running.again = true;
-      return { turn: running, joined: true };
-    }
-    const turn: Turn = {
-      results: [],
-      waiters: new Map(),
-      again: false,
-      ending: false,
-      done: Promise.resolve(),
-    };
-    turn.done = (running?.done ?? Promise.resolve())
-      .then(() => postInTurn(target, turn, signal, deadline))
-      .catch((error: unknown) => {
-        // The database failed: what is not posted stays due; the callers hear of it.
-        turn.error = error;
-      })
-      .finally(() => {
-        turn.ending = true;
-        if (turns.get(target) === turn) turns.delete(target);
-        for (const wake of turn.waiters.values()) wake(undefined);
-      });
+  function takeTurn(target: string, signal: AbortSignal, deadline: number): Promise<Delivered[]> {
+    const results: Delivered[] = [];
+    const turn = (turns.get(target) ?? Promise.resolve())
+      .catch(() => undefined)
+      .then(() => postInTurn(target, results, signal, deadline))
+      .then(() => results);
     turns.set(target, turn);
-    return { turn, joined: false };
+    const forget = () => {
+      if (turns.get(target) === turn) turns.delete(target);
+    };
+    turn.then(forget, forget);
+    return turn;
   }
 
-  async function postInTurn(target: string, turn: Turn, signal: AbortSignal, deadline: number) {
+  async function postInTurn(target: string, results: Delivered[], signal: AbortSignal, deadline: number) {
     const turnKey = `outbox:turn:${target}`;
     const gapKey = `outbox:gap:${target}`;
     const token = randomUUID();
@@ -280,14 +267,8 @@ export function createOutboxRelay(options: RelayOptions): OutboxRelay {
       nextPostAt.get(target) ?? 0,
       shared ? ((await state.get<number>(gapKey).catch(() => undefined)) ?? 0) : 0,
     );
-    // The channel's next due post; a caller that joined while the read ran may have enqueued after it.
-    const pick = async () => {
-      for (;;) {
-        turn.again = false;
-        const row = await store.next(target, now());
-        if (row || !turn.again) return row;
-      }
-    };
+    // The channel's next due post (a post enqueued after the turn's last read: the next turn's).
+    const pick = () => store.next(target, now());
     try {
       // The turn ends as soon as nothing is due: the next caller (any replica) takes it at once.
       for (let row = await pick(); row; row = await pick()) {
@@ -314,13 +295,11 @@ export function createOutboxRelay(options: RelayOptions): OutboxRelay {
         const result = await send(row, signal, () => {
           nextAt = Date.now() + minGapMs + 1;
         });
-        turn.results.push(result);
-        turn.waiters.get(row.id)?.(result);
+        results.push(result);
         // A post not made holds back the channel's later ones until the next round (order kept).
         if (result.outcome !== 'sent' && result.outcome !== 'busy') return;
       }
     } finally {
-      turn.ending = true;
       nextPostAt.set(target, nextAt);
       if (shared) {
         await state.set(gapKey, nextAt, minGapMs + 60_000).catch(() => undefined);
@@ -335,34 +314,19 @@ export function createOutboxRelay(options: RelayOptions): OutboxRelay {
       const busy: Delivered = { outcome: 'busy', post: row, attempts: row?.attempts ?? 0 };
       if (row?.status !== 'pending' || row.nextAttemptAt.getTime() > now().getTime()) return busy;
       // Its channel's turn posts it when its time comes (after alerts and older posts).
-      const { turn } = takeTurn(row.target, signal, Number.POSITIVE_INFINITY);
-      const result =
-        turn.results.find((done) => done.post?.id === row.id) ??
-        (await new Promise<Delivered | undefined>((resolve) => turn.waiters.set(row.id, resolve)));
-      if (!result && turn.error) throw turn.error;
-      return result ?? busy;
+      const results = await takeTurn(row.target, signal, Number.POSITIVE_INFINITY);
+      return results.find((done) => done.post?.id === row.id) ?? busy;
     },
     async deliverDue({ signal, deadline = Number.POSITIVE_INFINITY, kind }) {
       const targets = await store.dueTargets(now(), TARGETS_PER_READ, kind);
-      const own = targets
-        .map((target) => takeTurn(target, signal, deadline))
-        .filter((taken) => !taken.joined);
-      await Promise.all(own.map(({ turn }) => turn.done));
-      const failed = own.find(({ turn }) => turn.error);
-      if (failed) throw failed.turn.error;
-      return own.flatMap(({ turn }) => turn.results).filter((result) => !kind || result.post?.kind === kind);
+      // A channel this process is posting in already is left to that turn.
+      const taken = targets
+        .filter((target) => !turns.has(target))
+        .map((target) => takeTurn(target, signal, deadline));
+      // Every turn ends before the round does; then a database failure in one is the round's.
+      await Promise.allSettled(taken);
+      const results = (await Promise.all(taken)).flat();
+      return results.filter((result) => !kind || result.post?.kind === kind);
     },
   };
-}
-
-/** One channel's turn in this process: who waits for which post, and what happened to each. */
-interface Turn {
-  results: Delivered[];
-  waiters: Map<number, (result: Delivered | undefined) => void>;
-  /** A caller joined while it ran: read the channel's due posts once more before ending. */
-  again: boolean;
-  /** Ending: a new caller starts the next turn after it. */
-  ending: boolean;
-  done: Promise<void>;
-  error?: unknown;
 }
