@@ -72,6 +72,7 @@ export function buildJobs(options: BuildOptions, services: Services) {
     intervalSeconds: env.BALANCE_WATCH_SECONDS,
     thresholds: { availableBelow: env.BALANCE_ALERT_BELOW, runwayDaysBelow: env.BALANCE_ALERT_RUNWAY_DAYS },
     currency: env.CURRENCY,
+    timeZone: env.REPORT_TIMEZONE,
     logger,
     now,
     homeLink: homeTabLink(slack, identity),

@@ -38,6 +38,8 @@ export interface BalanceWatchOptions {
   intervalSeconds: number;
   thresholds: { availableBelow: number | undefined; runwayDaysBelow: number | undefined };
   currency: string | undefined;
+  /** REPORT_TIMEZONE: the days of the alert's chart. */
+  timeZone: string;
   logger: AppLogger;
   now: () => Date;
   homeLink: () => Promise<string | undefined>;
@@ -56,11 +58,15 @@ interface WatchState extends AlertState {
 /** Days of available funds an alert draws. */
 const HISTORY_DAYS = 14;
 
-/** The days' funds with this reading as its day's last: oldest first, the last 14 days. */
-function withReading(days: WatchState['days'], day: string, available: number | null) {
+/** The days' funds with this reading as its day's last: oldest first, within the 14 days ending on `day`. */
+export function withReading(days: WatchState['days'], day: string, available: number | null) {
   if (available === null) return days;
-  const kept = (days ?? []).filter((entry) => entry.day !== day);
-  return [...kept, { day, available }].sort((a, b) => a.day.localeCompare(b.day)).slice(-HISTORY_DAYS);
+  // A day more than 14 calendar days back goes, even when fewer days are kept (the watch was off).
+  const first = new Date(Date.parse(`${day}T12:00:00Z`) - (HISTORY_DAYS - 1) * 86_400_000)
+    .toISOString()
+    .slice(0, 10);
+  const kept = (days ?? []).filter((entry) => entry.day !== day && entry.day >= first);
+  return [...kept, { day, available }].sort((a, b) => a.day.localeCompare(b.day));
 }
 
 /** The episode's row in `sync_state`: in the database, so a restart (or a Redis flush) does not alert again. */
@@ -210,7 +216,7 @@ export function createBalanceWatch(options: BalanceWatchOptions): BalanceWatch {
     const available = availableFunds(reading.reading);
     const runway = averagePerDay === null ? null : runwayDays(available, averagePerDay);
     const readAt = reading.reading.readAt.getTime();
-    const readOn = dayKey(reading.reading.readAt, 'timeZone' in spend ? spend.timeZone : 'UTC');
+    const readOn = dayKey(reading.reading.readAt, options.timeZone);
     const homeLink = await untilAborted(options.homeLink(), signal);
     await decideAndAnnounce((previous) => {
       // A late round with an older reading than one already decided on changes nothing.

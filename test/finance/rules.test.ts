@@ -5,6 +5,7 @@ import {
   initialAlertState,
   type WatchedState,
 } from '../../src/finance/alert-rules.js';
+import { withReading } from '../../src/finance/balance-watch.js';
 import { computeSpend, dayKey, lastDays, runwayDays, sparkline } from '../../src/finance/spend.js';
 import type { OrderSummary } from '../../src/partner-api/index.js';
 
@@ -117,5 +118,26 @@ describe('balance alert rules', () => {
       state = result.next;
     }
     expect(announced).toEqual([undefined, undefined, 'unreadable', undefined, 'readable_again', undefined]);
+  });
+});
+
+describe("the balance alert's days (the last reading of each day)", () => {
+  it('keeps each day once, its last reading, oldest first, within the 14 days ending on the reading', () => {
+    let days = withReading(undefined, '2026-11-10', 900);
+    days = withReading(days, '2026-11-20', 800);
+    days = withReading(days, '2026-11-20', 750);
+    expect(days).toEqual([
+      { day: '2026-11-10', available: 900 },
+      { day: '2026-11-20', available: 750 },
+    ]);
+    // The watch was off: 10 November is more than 14 days before the 25th, so it goes.
+    expect(withReading(days, '2026-11-25', 700)).toEqual([
+      { day: '2026-11-20', available: 750 },
+      { day: '2026-11-25', available: 700 },
+    ]);
+    // 12 November is the 14th day ending on the 25th: kept.
+    expect(withReading([{ day: '2026-11-12', available: 1 }], '2026-11-25', 2)).toHaveLength(2);
+    // No available funds known: the days stay as they were.
+    expect(withReading(days, '2026-11-25', null)).toBe(days);
   });
 });

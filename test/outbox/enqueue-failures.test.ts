@@ -58,6 +58,7 @@ describe('a balance alert while the database cannot be written', () => {
       intervalSeconds: 60,
       thresholds: { availableBelow: 20_000, runwayDaysBelow: undefined },
       currency: 'EUR',
+      timeZone: 'UTC',
       logger,
       now: () => now,
       homeLink: async () => undefined,
