@@ -43,7 +43,9 @@ export function createChannelSharing(options: {
             options.onSlackError?.('conversations.info');
             const code = (error as { data?: { error?: string } }).data?.error ?? (error as Error).message;
             logger.warn({ channelId, error: code }, 'conversations.info failed: sharing refused');
-            return { value: null, cache: false };
+            // Kept as briefly as an answer: a private channel the bot is not in is not asked about
+            // (and logged) at every lookup in it; refusing for a minute more fails closed.
+            return { value: null, cache: true };
           }
         },
       });

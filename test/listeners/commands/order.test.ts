@@ -157,6 +157,26 @@ describe('/order', () => {
     expect(textOf(list.blocks)).toContain('Showing 1–10');
   });
 
+  it('in a channel Slack will not describe (a private one the bot is not in): no Share, and Slack asked once a minute, not at every lookup', async () => {
+    const order = h.simulator.findOrder((o) => o.status === 'COMPLETED');
+    const asked = () =>
+      h.slack.calls.filter(
+        (call) => call.method === 'conversations.info' && call.args.channel === 'C0NOTBOTS',
+      ).length;
+    for (let i = 0; i < 3; i++) {
+      const sent = await h.slack.runCommand({
+        user: USERS.member,
+        channel: 'C0NOTBOTS',
+        command: '/order',
+        text: order?.id ?? '',
+      });
+      const post = await nthResponse(h.slack, sent.responseUrlId ?? '');
+      expect(textOf(post.body.blocks)).toContain(order?.id);
+      expect(textOf(post.body.blocks)).not.toContain('order_share');
+    }
+    expect(asked()).toBe(1);
+  });
+
   it('no match: says what was searched and how to search', async () => {
     const sent = await run('NOTHING-LIKE-THIS');
     const post = await nthResponse(h.slack, sent.responseUrlId ?? '');
