@@ -1,6 +1,7 @@
 import { adminNote } from './admin-note.js';
 import { escapeCut, plural, SHOWN } from './format.js';
 import { renderNotice } from './messages.js';
+import { changeBlocks } from './primitives.js';
 import type { SlackMessage } from './types.js';
 
 export type DenialReason =
@@ -100,7 +101,7 @@ export function renderAccessDenied(feature: Feature, reason: DenialReason): Slac
 /** A notice with its admin's small print, when it has one. */
 function notice({ text, admin }: Denial, detail?: string): SlackMessage {
   const message = renderNotice(text, detail);
-  return admin ? { ...message, blocks: [...message.blocks, adminNote(admin)] } : message;
+  return admin ? changeBlocks(message, (blocks) => [...blocks, adminNote(admin)]) : message;
 }
 
 /** "Share in channel" got no answer from Slack: the card may be in the channel already. */

@@ -1,6 +1,6 @@
 import type { PartnerApiError } from '../partner-api/index.js';
 import { escapeMrkdwn, plural, slackDate } from './format.js';
-import { context } from './primitives.js';
+import { changeBlocks, context } from './primitives.js';
 import type { Block, CopyCoverage, RenderOptions, SlackMessage } from './types.js';
 
 /** "synced <date>": how fresh the copy is. */
@@ -72,7 +72,5 @@ export function stampedFromCopy(
   failure: Pick<PartnerApiError, 'kind' | 'traceId' | 'retryAfterSeconds'> | undefined,
 ): SlackMessage {
   const stamp = copyStamp(coverage, options, failure);
-  // The classic blocks (a Slack without tables) are stamped too: the same answer, the same warning.
-  const classic = message.classic && { classic: [stamp, ...message.classic] };
-  return { ...message, blocks: [stamp, ...message.blocks], ...classic };
+  return changeBlocks(message, (blocks) => [stamp, ...blocks]);
 }

@@ -4,7 +4,7 @@ import { cutToLength } from '../text/cut.js';
 import { ActionIds } from './action-ids.js';
 import { encodeButton } from './button-values.js';
 import { escapeCut, formatMoney, notificationText, SHOWN, slackDate, statusWithEmoji } from './format.js';
-import { actions, button, context, fields, header, linkButton } from './primitives.js';
+import { actions, button, changeBlocks, context, fields, header, linkButton } from './primitives.js';
 import { otherOrdersNote } from './search-notes.js';
 import type { Block, Button, RenderOptions, SlackMessage } from './types.js';
 
@@ -44,17 +44,13 @@ function orderFields(order: OrderSummary, options: RenderOptions): Block {
  * Share or Show keys in a direct message), and without a row they leave empty.
  */
 export function withoutButtons(message: SlackMessage, actionIds: readonly string[]): SlackMessage {
-  const strip = (blocks: Block[]) =>
+  return changeBlocks(message, (blocks) =>
     blocks.flatMap((block): Block[] => {
       if (block.type !== 'actions') return [block];
       const elements = block.elements.filter((element) => !actionIds.includes(element.action_id ?? ''));
       return elements.length > 0 ? [{ ...block, elements }] : [];
-    });
-  return {
-    ...message,
-    blocks: strip(message.blocks),
-    ...(message.classic && { classic: strip(message.classic) }),
-  };
+    }),
+  );
 }
 
 /** "Notify me" on a card (or a "keys not available yet" answer) of an order that has not settled. */

@@ -1,6 +1,6 @@
 import type { types } from '@slack/bolt';
 import { cutToLength } from '../text/cut.js';
-import type { Block, Button } from './types.js';
+import type { Block, Button, SlackMessage } from './types.js';
 
 // Block Kit's small parts, written once for every builder. Text is cut only where it would pass
 // Slack's limit (Slack refuses the whole message then); escaping what came from outside is the
@@ -97,4 +97,17 @@ export function button(actionId: string, text: string, value: string, style?: 'p
  */
 export function linkButton(actionId: string, text: string, url: string): Button {
   return { type: 'button', action_id: actionId, text: { type: 'plain_text', text, emoji: true }, url };
+}
+
+/**
+ * The message with `change` made to its blocks, and to its classic blocks when it has them (a Slack
+ * without tables gets them): a wrapper that added a stamp or took a button off one form only would
+ * send the other without it.
+ */
+export function changeBlocks(message: SlackMessage, change: (blocks: Block[]) => Block[]): SlackMessage {
+  return {
+    ...message,
+    blocks: change(message.blocks),
+    ...(message.classic && { classic: change(message.classic) }),
+  };
 }

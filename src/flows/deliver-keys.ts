@@ -12,7 +12,7 @@ import {
   type SlackMessage,
 } from '../blocks/index.js';
 import { notifyMeButton } from '../blocks/order-card.js';
-import { actions } from '../blocks/primitives.js';
+import { actions, changeBlocks } from '../blocks/primitives.js';
 import { isPartnerApiError, isValidOrderId, type PartnerApiError } from '../partner-api/index.js';
 import type { KeysAuditEntry } from '../services/audit.js';
 import { exactFromCopy } from './copy-answers.js';
@@ -183,8 +183,5 @@ function unresolved(
 function keysFailure(error: PartnerApiError, orderId: string): SlackMessage {
   const message = renderPartnerError(error, orderId);
   if (error.kind !== 'not_ready') return message;
-  return {
-    ...message,
-    blocks: [...message.blocks, actions('keys_notify', [notifyMeButton(orderId)])],
-  };
+  return changeBlocks(message, (blocks) => [...blocks, actions('keys_notify', [notifyMeButton(orderId)])]);
 }
