@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { isMap, isScalar, isSeq, parseDocument, type YAMLMap, type YAMLSeq } from 'yaml';
 import { z } from 'zod';
 import { ACCESS_SETTINGS, AppEnvSchema, ConfigError, loadDotEnv, parseEnv } from '../src/config/index.js';
-import { MCP_PATH } from '../src/mcp/route.js';
+import { MCP_PATH } from '../src/mcp/path.js';
 
 // `npm run manifest`: the Slack app manifest for this deployment, from the template manifest.yml and
 // the settings the manifest depends on. Re-pasting the template after an upgrade would undo Socket

@@ -10,7 +10,7 @@ import { parse } from 'yaml';
 import { ManifestError, manifestFor, manifestSettingsFrom, USERGROUP_SETTINGS } from '../scripts/manifest.js';
 import { readDirectMessage } from '../src/flows/direct-message.js';
 import { COMMANDS, EVENTS, FUNCTIONS, SHORTCUTS } from '../src/listeners/index.js';
-import { MCP_PATH } from '../src/mcp/route.js';
+import { MCP_PATH } from '../src/mcp/path.js';
 
 // The scope each Web API method the code calls needs. A new call that is missing here fails the test,
 // so nobody adds a call without deciding its scope (and the manifest with it).

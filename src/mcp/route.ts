@@ -5,15 +5,13 @@ import type { AppDeps } from '../app/deps.js';
 import { TIMED_OUT, within } from '../deadline.js';
 import { readBody } from '../read-body.js';
 import type { SharedState } from '../state/index.js';
+import { MCP_PATH } from './path.js';
 import { buildServer } from './server.js';
 import { TOOLS } from './tools.js';
 
 // A tool call is a few hundred bytes; this leaves room for a 10,000-character argument in any script,
 // which the tool's schema then refuses in words.
 const MAX_BODY = 64 * 1024;
-
-/** Where Slack reaches the tools: the manifest's `mcp_servers` URL is PUBLIC_URL followed by this. */
-export const MCP_PATH = '/mcp';
 
 export interface McpRouteOptions {
   deps: AppDeps;
