@@ -483,8 +483,9 @@ async function benchAnswerTime(
         baseline: median(of('peer')),
         baselineLabel: 'minimal peer: fetch + respond',
         unit: 'ms',
-        goal: '<= 1 ms more than the peer',
-        met: median(of('app')) - median(of('peer')) <= 1,
+        // Issue 35: Order Desk adds at most 3 ms more than the minimal peer adds to the same call.
+        goal: '<= 3 ms more than the peer',
+        met: median(of('app')) - median(of('peer')) <= 3,
       },
       {
         section,
@@ -493,8 +494,6 @@ async function benchAnswerTime(
         baseline: median(of('direct')),
         baselineLabel: 'direct partner call',
         unit: 'ms',
-        goal: '<= 3 ms added',
-        met: added <= 3,
       },
     );
     result.push({
