@@ -11,6 +11,7 @@ import {
 import { renderAccessDenied, type SlackMessage } from '../blocks/index.js';
 import { isValidOrderId, MAX_SEARCH_LENGTH } from '../partner-api/index.js';
 import { slackErrorCode } from '../services/slack-delivery.js';
+import { unescapeSlack } from '../text/slack-escapes.js';
 import { answerOrderSearch, type LookupDeps } from './lookup-order.js';
 import { renderOptions } from './render-options.js';
 
@@ -32,11 +33,7 @@ const MAX_SEARCH_WORDS = 8;
  * text `/order` would be given. Slack escapes `&`, `<` and `>` in message text: undone here.
  */
 export function readDirectMessage(raw: string): DirectAsk {
-  const text = raw
-    .replace(/<@[A-Z0-9]+>/g, ' ')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&')
+  const text = unescapeSlack(raw.replace(/<@[A-Z0-9]+>/g, ' '))
     .replace(/\s+/g, ' ')
     .trim();
   const words = text

@@ -1,4 +1,5 @@
 import { isValidOrderId } from '../partner-api/index.js';
+import { unescapeSlack } from '../text/slack-escapes.js';
 
 /** Links to the partner platform's page of an order (ORDER_LINK_TEMPLATE), both ways. */
 export interface OrderLinks {
@@ -11,10 +12,6 @@ export interface OrderLinks {
    */
   orderIdIn(url: string): string | undefined;
 }
-
-// Slack writes links as they appear in message text, where &, < and > are escaped.
-const unescapeSlack = (text: string) =>
-  text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
 
 /**
  * Built from a template the configuration has checked (exactly one `{id}`, after the host); no

@@ -1,6 +1,7 @@
 import { decodeButton, OrderButtonSchema } from '../../blocks/index.js';
 import { startWatch, type WatchDeps } from '../../flows/notifications/watch-order.js';
 import { type PanelDeps, presentOrderPanel } from '../../flows/order-panel.js';
+import { unescapeSlack } from '../../text/slack-escapes.js';
 import { counted, type ListenerDeps } from '../frame.js';
 import { type ButtonClickArgs, clickedValue } from './click.js';
 
@@ -11,8 +12,6 @@ interface EntityContainer {
   external_ref?: { id?: string };
   channel_id?: string;
 }
-
-const SLACK_ESCAPES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>' };
 
 /**
  * "Notify me when ready" in an order's Work Object panel: a block_actions click whose container is
@@ -35,7 +34,7 @@ export function entityNotifyMeAction(deps: PanelDeps & WatchDeps & ListenerDeps)
       onAllowed: async (orderId) => {
         const answer = await startWatch(deps, userId, orderId);
         // The notification text is mrkdwn-escaped; the panel's fields are plain text.
-        return answer.text.replace(/&(?:amp|lt|gt);/g, (code) => SLACK_ESCAPES[code] ?? code);
+        return unescapeSlack(answer.text);
       },
     });
   });
