@@ -6,20 +6,25 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * run first; a fresh clone (CI) has no last run, and vitest orders by file size instead, which would
  * start the browser test (a small file driving a sandbox for half a minute) last and add its whole
  * time to the end of the run. The list: the two bursts (which run beside the rest at a higher CPU
- * priority: vitest.config.ts), then the files that took 5 s or more, longest first. A file missing
- * from it is only scheduled less well.
+ * priority: vitest.config.ts), then the files that took over 2 s in a whole run, longest first. A
+ * file missing from it is only scheduled less well.
  */
 const LONGEST_FIRST = [
   'test/reliability/partner-faults.test.ts',
   'test/reliability/burst.test.ts',
   'test/sandbox/browser.test.ts',
   'test/app/shutdown.test.ts',
-  'test/app/startup.test.ts',
-  'test/db/order-copy.test.ts',
-  'test/state/postgres-server.test.ts',
-  'test/orders/order-sync.test.ts',
-  'test/reliability/slack-limits.test.ts',
   'test/app/replicas.test.ts',
+  'test/partner-api/answer-bounds.test.ts',
+  'test/app/startup.test.ts',
+  'test/setup-check/check.test.ts',
+  'test/orders/order-sync.test.ts',
+  'test/notifications/replicas.test.ts',
+  'test/db/order-copy.test.ts',
+  'test/notifications/subscriptions.test.ts',
+  'test/state/read-through.test.ts',
+  'test/state/postgres-server.test.ts',
+  'test/reliability/slack-limits.test.ts',
   'test/db/postgres-lost.test.ts',
 ];
 
