@@ -1,9 +1,9 @@
 import type { AppDeps } from '../app/deps.js';
 import { coverageOfCopy } from '../orders/copy-rule.js';
-import { isExactMatch, type PartnerApiError } from '../partner-api/index.js';
+import { isExactMatch } from '../partner-api/index.js';
 
 // Matches read from the copy for one list (the list pages ten at a time through them).
-const INDEX_MATCHES = 100;
+const COPY_MATCHES = 100;
 
 /** Answers from Order Desk's copy of the order history (while the partner is not answering). */
 export type CopyDeps = Pick<AppDeps, 'orderCopy' | 'orderSync'>;
@@ -11,7 +11,7 @@ export type CopyDeps = Pick<AppDeps, 'orderCopy' | 'orderSync'>;
 /** Orders whose ID, reference or title contains `query`, newest first; undefined when none or the database is down. */
 async function copyMatches(deps: Pick<CopyDeps, 'orderCopy'>, query: string) {
   try {
-    const found = await deps.orderCopy.search({ text: query, limit: INDEX_MATCHES });
+    const found = await deps.orderCopy.search({ text: query, limit: COPY_MATCHES });
     return found.total > 0 ? found : undefined;
   } catch {
     return undefined;
@@ -32,9 +32,4 @@ export async function exactFromCopy(deps: CopyDeps, query: string) {
   const { found, coverage } = await readCopy(deps, query);
   if (!coverage) return undefined;
   return { orders: found ? found.orders.filter((order) => isExactMatch(order, query)) : [], coverage };
-}
-
-/** The partner failures that the copy can stand in for: it is not answering, not that it said no. */
-export function copyCanAnswer(error: PartnerApiError): boolean {
-  return ['unavailable', 'timeout', 'rate_limited', 'invalid_response'].includes(error.kind);
 }

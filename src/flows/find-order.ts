@@ -1,8 +1,9 @@
 import type { AppDeps } from '../app/deps.js';
 import type { CopyCoverage } from '../blocks/index.js';
+import { copyCanAnswer } from '../orders/copy-rule.js';
 import { isPartnerApiError, type OrderSummary, type PartnerApiError } from '../partner-api/index.js';
 import { type FailureContext, logPartnerFailure } from '../services/partner-failures.js';
-import { copyCanAnswer, exactFromCopy } from './copy-answers.js';
+import { exactFromCopy } from './copy-answers.js';
 
 // The one way to find an order by its exact ID or reference: the buttons that act on an order, order
 // links (unfurls) and the details panel, Notify me, `/order-keys` text that is not an order ID, and the

@@ -12,7 +12,7 @@ import {
   stampedFromCopy,
   withoutButtons,
 } from '../blocks/index.js';
-import { copyIsCurrent } from '../orders/copy-rule.js';
+import { copyCanAnswer, copyIsCurrent } from '../orders/copy-rule.js';
 import {
   isExactMatch,
   isPartnerApiError,
@@ -23,7 +23,7 @@ import {
   type PartnerApiError,
 } from '../partner-api/index.js';
 import type { FailureContext } from '../services/partner-failures.js';
-import { copyCanAnswer, readCopy } from './copy-answers.js';
+import { readCopy } from './copy-answers.js';
 import { type FindOrderDeps, findOrderById, partnerResult } from './find-order.js';
 import { recentOrders } from './recent-orders.js';
 import { cardOptions, type RenderDeps, renderOptions } from './render-options.js';

@@ -2,9 +2,9 @@ import type { WebClient } from '@slack/web-api';
 import type { AppDeps } from '../app/deps.js';
 import { type OrderChange, type PanelError, panelError, renderOrderPanel } from '../blocks/order-entity.js';
 import { TIMED_OUT, within } from '../deadline.js';
+import { copyCanAnswer } from '../orders/copy-rule.js';
 import { isValidOrderId, type OrderSummary, type PartnerApiError } from '../partner-api/index.js';
 import { slackErrorCode } from '../services/slack-delivery.js';
-import { copyCanAnswer } from './copy-answers.js';
 import { type FindOrderDeps, findOrderById } from './find-order.js';
 
 /** What filling the Work Object panel (flexpane) needs. */

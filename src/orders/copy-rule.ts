@@ -1,3 +1,4 @@
+import type { PartnerApiError } from '../partner-api/index.js';
 import type { OrderSync } from './order-sync.js';
 
 // The one rule for when Order Desk's copy of the order history answers (docs/architecture.md, "When
@@ -35,4 +36,12 @@ export async function coverageOfCopy(deps: {
 /** Whether the copy answers in the partner's place, unstamped. */
 export function copyIsCurrent(coverage: CopyCoverage | undefined, now: Date): coverage is CopyCoverage {
   return coverage?.complete === true && now.getTime() - Date.parse(coverage.syncedAt) < CURRENT_WITHIN_MS;
+}
+
+/**
+ * Whether the copy may stand in, stamped, for this partner failure: the partner is not answering
+ * (unavailable, slow, rate limited, unreadable), never when it answered "no".
+ */
+export function copyCanAnswer(error: PartnerApiError): boolean {
+  return ['unavailable', 'timeout', 'rate_limited', 'invalid_response'].includes(error.kind);
 }
