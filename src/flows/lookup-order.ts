@@ -190,19 +190,25 @@ export async function loadOrder(
   orderId: string,
   context: FailureContext,
   copyCard?: 'preview' | 'direct',
-): Promise<{ order: OrderSummary } | { instead: SlackMessage }> {
+): Promise<{ kind: 'order'; order: OrderSummary } | { kind: 'message'; message: SlackMessage }> {
   const found = await findOrderById(deps, orderId, context);
   switch (found.kind) {
     case 'failed':
-      return { instead: renderPartnerError(found.error, orderId) };
+      return { kind: 'message', message: renderPartnerError(found.error, orderId) };
     case 'live':
-      return { order: found.order };
+      return { kind: 'order', order: found.order };
     case 'copy': {
-      if (!copyCard) return { instead: renderPartnerError(found.failure, orderId) };
+      if (!copyCard) return { kind: 'message', message: renderPartnerError(found.failure, orderId) };
       const card = renderOrderCard(found.order, { ...cardOptions(deps), variant: copyCard, fromCopy: true });
-      return { instead: stampedFromCopy(card, found.coverage, renderOptions(deps), found.failure) };
+      return {
+        kind: 'message',
+        message: stampedFromCopy(card, found.coverage, renderOptions(deps), found.failure),
+      };
     }
     case 'none':
-      return { instead: renderNotice(`Order \`${orderId}\` is no longer available from the partner API.`) };
+      return {
+        kind: 'message',
+        message: renderNotice(`Order \`${orderId}\` is no longer available from the partner API.`),
+      };
   }
 }

@@ -25,15 +25,15 @@ export function openOrderAction(deps: ShareDeps & ListenerDeps) {
     );
     if (home) {
       const card =
-        'instead' in loaded
-          ? loaded.instead
+        loaded.kind === 'message'
+          ? loaded.message
           : renderOrderCard(loaded.order, { ...cardOptions(deps), variant: 'direct' });
       const sent = await postDirect(client, body.user.id, card, deps);
       await noticeOnHome(deps, args, sentToDirectText(`Order \`${button.o}\``, sent));
       return;
     }
-    if ('instead' in loaded) {
-      await reply(respond, loaded.instead, 'new_ephemeral', deps);
+    if (loaded.kind === 'message') {
+      await reply(respond, loaded.message, 'new_ephemeral', deps);
       return;
     }
     const backTo = button.q !== undefined ? { query: button.q, offset: button.p ?? 0 } : undefined;

@@ -23,8 +23,8 @@ export function shareOrderAction(deps: ShareDeps & ListenerDeps) {
       return;
     }
     const loaded = await loadOrder(deps, button.o, { where: 'share order', userId: body.user.id });
-    if ('instead' in loaded) {
-      await reply(respond, loaded.instead, 'new_ephemeral', deps);
+    if (loaded.kind === 'message') {
+      await reply(respond, loaded.message, 'new_ephemeral', deps);
       return;
     }
     const { order } = loaded;
