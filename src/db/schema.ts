@@ -94,10 +94,9 @@ export interface OutboxTable {
   /** A user (direct message) or a channel. */
   target: string;
   order_id: string | null;
-  event_id: number | null;
   subscription_id: string | null;
-  /** A post decided ahead (a notice, an alert, the digest, an audit line): the message, as JSON. */
-  body: string | null;
+  /** The message (an OutboxMessage) as JSON, rendered when the post was decided. */
+  body: string;
   status: string;
   attempts: number;
   next_attempt_at: string;
