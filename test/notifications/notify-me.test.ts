@@ -27,7 +27,7 @@ describe('Notify me', () => {
       now: time.now,
       jobClock: time.clock,
     });
-    // The app has run a moment: the history is in the index, and the order events job reads from here.
+    // The app has run a moment: the history is in the copy, and the order events job reads from here.
     await rounds('the first rounds', () => true);
   });
   afterAll(() => h.stop());
@@ -35,12 +35,12 @@ describe('Notify me', () => {
   const rounds = <T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>) =>
     roundsUntil(what, time, [h.desk], check);
 
-  /** A new PROCESSING order at the newest end of the history, once the index has it. */
+  /** A new PROCESSING order at the newest end of the history, once the copy has it. */
   async function pendingOrder() {
     const [order] = h.simulator.history.arrive(1, { status: 'PROCESSING' });
     if (!order) throw new Error('no order arrived');
     await rounds(
-      'the index',
+      'the copy',
       async () => (await h.desk.deps.orderCopy.get(order.id))?.status === 'PROCESSING',
     );
     return order;
@@ -59,8 +59,15 @@ describe('Notify me', () => {
     return textOf((await nthResponse(h.slack, click.responseUrlId ?? '')).body.blocks);
   }
 
-  /** A Notify me click carrying `orderId` (a forged or outdated button); resolves with the answer. */
+  /**
+   * A Notify me click carrying `orderId` (a forged or outdated button), on a card of the user's own
+   * (`/order` for an order the simulator has, so the test needs no earlier one); resolves with the answer.
+   */
   async function clickNotifyMe(user: string, orderId: string) {
+    const [carrier] = h.simulator.allOrders();
+    if (!carrier) throw new Error('fixture');
+    const sent = await h.slack.runCommand({ user, channel: CHANNEL, command: '/order', text: carrier.id });
+    await nthResponse(h.slack, sent.responseUrlId ?? '');
     const click = await h.slack.sendBlockAction({
       user,
       message: h.slack.visibleMessages(CHANNEL, user).at(-1) as FakeMessage,
@@ -181,10 +188,7 @@ describe('Notify me', () => {
     );
     expect(await h.desk.deps.notifications.watchesOf(USERS.finance, 10)).toEqual([]);
     h.simulator.history.complete(order.id);
-    await rounds(
-      'the index',
-      async () => (await h.desk.deps.orderCopy.get(order.id))?.status === 'COMPLETED',
-    );
+    await rounds('the copy', async () => (await h.desk.deps.orderCopy.get(order.id))?.status === 'COMPLETED');
     await h.desk.notifier.runOnce();
     expect(dmsAbout(USERS.finance, order.id)).toHaveLength(0);
     // A stopped watch may be started again (the same row, restarted).
