@@ -10,7 +10,8 @@ const RETIRED: Readonly<Record<string, string>> = {
   PARTNER_API_TIMEOUT_MS: 'a fixed 10 s per attempt',
   PARTNER_API_MAX_RESPONSE_BYTES: 'a fixed 16 MiB',
   PARTNER_API_RETRY_LIMIT: 'a fixed 2 retries',
-  SLACK_DELIVERY_MAX_WAIT_SECONDS: 'a fixed 10 minutes',
+  SLACK_DELIVERY_MAX_WAIT_SECONDS:
+    'fixed waits: a post from the outbox waits out rate limits a minute per try, then is tried again after Retry-After',
   USERGROUP_CACHE_SECONDS: 'a fixed 5 minutes',
   USER_INFO_CACHE_SECONDS: 'a fixed 10 minutes',
   KEY_LINK_TTL_SECONDS: 'a fixed 5 minutes',
