@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Compilable, CompiledQuery, DatabaseConnection, Kysely } from 'kysely';
+import type { Compilable, CompiledQuery, DatabaseConnection, Kysely, MigrationProvider } from 'kysely';
 import type { AppLogger } from '../logger.js';
 import { describeUrl } from '../text/describe-url.js';
 import { type DatabaseHealth, isStorageFailure, watchSqliteFile, writeHealth } from './health.js';
@@ -99,13 +99,20 @@ export async function openDatabase(options: {
   databaseUrl: string | undefined;
   dataDir: string;
   logger: AppLogger;
+  /** The schema's migrations; tests pass the real ones plus a later one, to run the runner on it. */
+  migrations?: MigrationProvider;
 }): Promise<OrderDeskDb> {
   const log = options.logger.child({ component: 'database' });
-  if (options.databaseUrl) return openPostgres(options.databaseUrl, log);
-  return openSqlite(options.dataDir, log);
+  const provider = options.migrations ?? migrationProvider(options.databaseUrl ? 'postgres' : 'sqlite');
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, log, provider);
+  return openSqlite(options.dataDir, log, provider);
 }
 
-async function openSqlite(dataDir: string, log: AppLogger): Promise<OrderDeskDb> {
+async function openSqlite(
+  dataDir: string,
+  log: AppLogger,
+  provider: MigrationProvider,
+): Promise<OrderDeskDb> {
   const [{ default: SQLite }, { Kysely, SqliteDialect, SqliteDriver }] = await Promise.all([
     import('better-sqlite3'),
     import('kysely'),
@@ -149,7 +156,7 @@ async function openSqlite(dataDir: string, log: AppLogger): Promise<OrderDeskDb>
   }
   const kysely = new Kysely<Database>({ dialect: new Dialect(config) });
   try {
-    await migrate(kysely, 'sqlite');
+    await migrate(kysely, provider);
   } catch (error) {
     await kysely.destroy().catch(() => undefined);
     throw error instanceof DatabaseStartupError && isStorageFailure(error.cause)
@@ -191,7 +198,7 @@ function sqliteOpenFailure(error: unknown, dataDir: string, path: string): strin
   return `${where}: ${message}${code ? ` (${code})` : ''}.`;
 }
 
-async function openPostgres(url: string, log: AppLogger): Promise<OrderDeskDb> {
+async function openPostgres(url: string, log: AppLogger, provider: MigrationProvider): Promise<OrderDeskDb> {
   const [{ default: pg }, { Kysely, PostgresDialect, sql }] = await Promise.all([
     import('pg'),
     import('kysely'),
@@ -213,7 +220,7 @@ async function openPostgres(url: string, log: AppLogger): Promise<OrderDeskDb> {
   await kysely.connection().execute(async (connection) => {
     await sql`select pg_advisory_lock(${MIGRATION_LOCK_ID})`.execute(connection);
     try {
-      await migrate(connection, 'postgres');
+      await migrate(connection, provider);
     } finally {
       await sql`select pg_advisory_unlock(${MIGRATION_LOCK_ID})`.execute(connection);
     }
@@ -233,9 +240,9 @@ async function openPostgres(url: string, log: AppLogger): Promise<OrderDeskDb> {
   return wrap('postgres', kysely, where, log, prepared, undefined);
 }
 
-async function migrate(db: Kysely<Database>, engine: Engine): Promise<void> {
+async function migrate(db: Kysely<Database>, provider: MigrationProvider): Promise<void> {
   const { Migrator } = await import('kysely');
-  const migrator = new Migrator({ db, provider: migrationProvider(engine) });
+  const migrator = new Migrator({ db, provider });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((result) => result.status === 'Error')?.migrationName;
