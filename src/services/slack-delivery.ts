@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { WebClient } from '@slack/web-api';
 import { type JobClock, systemClock } from '../jobs/index.js';
 import type { AppLogger } from '../logger.js';
@@ -110,6 +111,9 @@ export function eitherAborts(a: AbortSignal, b: AbortSignal): { signal: AbortSig
   const onB = () => either.abort(b.reason);
   if (a.aborted) onA();
   else if (b.aborted) onB();
+  // One listener per call under way, each removed when its call ends: with posts to more than ten
+  // channels at once, Node's "possible memory leak" warning would tell operators of a leak there is not.
+  setMaxListeners(0, a, b);
   a.addEventListener('abort', onA, { once: true });
   b.addEventListener('abort', onB, { once: true });
   return {
