@@ -12,7 +12,7 @@ import { createSlackDelivery } from '../src/services/slack-delivery.js';
 
 // One side of the export benchmark, in a process of its own so its peak memory is its own:
 // `export` runs Order Desk's export from the partner (history → CSV on disk → upload to the fake Slack
-// in the parent); `index-export` the same export from the order copy (rows in keyset order → CSV);
+// in the parent); `copy-export` the same export from the order copy (rows in keyset order → CSV);
 // `scan` reads the same pages with plain fetch + JSON.parse, the same concurrency and read-ahead.
 // Prints one JSON line. This is a CLI of the benchmark: it prints to stdout.
 
@@ -62,23 +62,23 @@ const partner = createPartnerClient({
 const client = new WebClient(token, { slackApiUrl, retryConfig: { retries: 0 } });
 const delivery = createSlackDelivery({ logger });
 
-// `index-export`: the same export, read from Order Desk's order index (seeded from the partner first,
-// not timed), as when the index covers the range.
-let indexed: Pick<Parameters<typeof runExport>[0], 'orderCopy' | 'orderSync'> = {};
-let indexDir: string | undefined;
-if (mode === 'index-export') {
+// `copy-export`: the same export, read from Order Desk's order copy (seeded from the partner first,
+// not timed), as when the copy covers the range.
+let fromCopy: Pick<Parameters<typeof runExport>[0], 'orderCopy' | 'orderSync'> = {};
+let copyDir: string | undefined;
+if (mode === 'copy-export') {
   const quiet = createLogger({ level: 'silent', secrets: [apiKey, token] });
-  indexDir = mkdtempSync(join(tmpdir(), 'order-desk-export-index-'));
+  copyDir = mkdtempSync(join(tmpdir(), 'order-desk-export-copy-'));
   const db = await openDatabase({
     databaseUrl: undefined,
-    dataDir: indexDir,
+    dataDir: copyDir,
     logger: quiet,
   });
   const orderCopy = createOrderCopy(db);
   for await (const page of partner.orders.pages({ pageSize: 500 }))
     await orderCopy.record(page.orders, new Date());
   const lastFollowAt = new Date().toISOString();
-  indexed = {
+  fromCopy = {
     orderCopy,
     orderSync: {
       status: async () => ({
@@ -118,7 +118,7 @@ async function runMode(): Promise<Run> {
       currency: 'EUR',
       timeZone: 'UTC',
       progressEveryMs: 60_000,
-      ...indexed,
+      ...fromCopy,
       now: () => new Date(),
     },
     { userId: 'U0FINANCE', from, to, completedOnly: false },
@@ -136,7 +136,7 @@ async function runMode(): Promise<Run> {
 // Four times in the same process. The first run is a fresh process's first (its code not compiled
 // yet, no connection open); the median of the other three is the app's steady state, where an export
 // meets a process that has served requests for hours.
-// For the index side, the growth from here: its RSS already holds the seeding (a heap that does not
+// For the copy side, the growth from here: its RSS already holds the seeding (a heap that does not
 // shrink, and the SQLite file's mapped pages).
 const rssBefore = process.memoryUsage.rss();
 peak = rssBefore;
@@ -162,5 +162,5 @@ console.log(
   }),
 );
 // The seeded SQLite file (about 100 MB) goes with the process.
-if (indexDir) rmSync(indexDir, { recursive: true, force: true });
+if (copyDir) rmSync(copyDir, { recursive: true, force: true });
 process.exit(0);

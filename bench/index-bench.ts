@@ -35,8 +35,8 @@ const quietLogger = () =>
  * orders), ten newest with the total, beside the partner search's round trip to the simulator
  * (in-process, 2,000 orders). The two sides alternate, query by query.
  */
-export async function benchOrderIndex(): Promise<BenchRow[]> {
-  const dir = mkdtempSync(join(tmpdir(), 'order-desk-index-bench-'));
+export async function benchOrderCopy(): Promise<BenchRow[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'order-desk-copy-bench-'));
   const logger = quietLogger();
   const db = await openDatabase({ databaseUrl: undefined, dataDir: dir, logger });
   const simulator = await new PartnerSimulator({ orders: 2_000 }).start();
@@ -46,17 +46,17 @@ export async function benchOrderIndex(): Promise<BenchRow[]> {
       createdAt: (i) => new Date(Date.UTC(2026, 0, 1) + i * 30_000).toISOString(),
     });
 
-    const index = createOrderCopy(db);
+    const copy = createOrderCopy(db);
     const rare: number[] = [];
     const common: number[] = [];
     const partner: number[] = [];
     const ids = simulator.allOrders().map((order) => order.id);
     for (let i = 0; i < QUERIES; i++) {
       let started = performance.now();
-      await index.search({ text: `2026-${String((i * 4_999) % ORDERS).padStart(7, '0')}`, limit: 10 });
+      await copy.search({ text: `2026-${String((i * 4_999) % ORDERS).padStart(7, '0')}`, limit: 10 });
       rare.push(performance.now() - started);
       started = performance.now();
-      await index.search({ text: 'elden', limit: 10 });
+      await copy.search({ text: 'elden', limit: 10 });
       common.push(performance.now() - started);
       started = performance.now();
       const response = await fetch(
@@ -68,7 +68,7 @@ export async function benchOrderIndex(): Promise<BenchRow[]> {
       await response.arrayBuffer();
       partner.push(performance.now() - started);
     }
-    const section = '8. Order index (1,000,000 orders, SQLite file)';
+    const section = '8. Order copy search (1,000,000 orders, SQLite file)';
     return [
       ...searchRows(section, rare, common, partner),
       { section, metric: 'seeding 1,000,000 rows (one transaction per 10,000)', value: seedMs, unit: 'ms' },
@@ -102,7 +102,7 @@ export async function benchBackfill(): Promise<BenchRow[]> {
       maxConcurrency: 4,
       queryParams: { search: 'search', page: 'page', limit: 'limit' },
     }),
-    index: createOrderCopy(db),
+    orderCopy: createOrderCopy(db),
     state,
     logger,
     now: () => new Date(clock),
@@ -158,7 +158,7 @@ async function benchPostgresSearch(
   if (!postgresTests.bin) return [];
   const server = await startPostgresServer();
   try {
-    const url = await createDatabase(server, 'index_bench');
+    const url = await createDatabase(server, 'copy_bench');
     const db = await openDatabase({ databaseUrl: url, dataDir: ':memory:', logger });
     await psql(url, 'drop index orders_search_trgm');
     await psql(
@@ -175,24 +175,24 @@ async function benchPostgresSearch(
     // What autovacuum does after a bulk load (a real deployment has it on): statistics, hint bits and
     // the visibility map, so the timed searches are not the first to touch a million fresh rows.
     await psql(url, 'vacuum analyze orders');
-    const index = createOrderCopy(db);
+    const copy = createOrderCopy(db);
     // The first search with text also takes the sample of search texts that tells rare trigrams from
     // common ones (kept 10 minutes, then taken again in the background): shown on its own.
     let started = performance.now();
-    await index.search({ text: '2026-0000001', limit: 10 });
+    await copy.search({ text: '2026-0000001', limit: 10 });
     const firstMs = performance.now() - started;
     const rare: number[] = [];
     const common: number[] = [];
     for (let i = 0; i < QUERIES; i++) {
       started = performance.now();
-      await index.search({ text: `2026-${String((i * 4_999) % ORDERS).padStart(7, '0')}`, limit: 10 });
+      await copy.search({ text: `2026-${String((i * 4_999) % ORDERS).padStart(7, '0')}`, limit: 10 });
       rare.push(performance.now() - started);
       started = performance.now();
-      await index.search({ text: 'elden', limit: 10 });
+      await copy.search({ text: 'elden', limit: 10 });
       common.push(performance.now() - started);
     }
     await db.close();
-    const section = '8. Order index (1,000,000 orders, PostgreSQL)';
+    const section = '8. Order copy search (1,000,000 orders, PostgreSQL)';
     return [
       ...searchRows(section, rare, common, partner),
       {

@@ -68,7 +68,7 @@ async function latency(): Promise<BenchRow[]> {
       });
     const orders = simulator.history.arrive(CHANGES, { status: 'PROCESSING', completeAfterMs: null });
     await until(
-      'the new orders in the index',
+      'the new orders in the copy',
       async () => (await desk.desk.deps.orderCopy.get(orders.at(-1)?.id ?? '')) !== undefined,
       30_000,
     );
@@ -173,9 +173,9 @@ async function throughReplicas(): Promise<BenchRow[]> {
         amount: 10,
       }),
     ).flat();
-    // Every new order in the index (and so its event) before any completes: two events each.
+    // Every new order in the copy (and so its event) before any completes: two events each.
     await until(
-      'the new orders in the index',
+      'the new orders in the copy',
       async () => (await first.desk.deps.orderCopy.stats()).orders >= orders.length + 10,
       120_000,
     );

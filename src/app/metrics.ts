@@ -88,7 +88,7 @@ export function createMetrics(): AppMetrics {
     () => (sources.databaseWritable?.() ? 1 : 0),
   );
   gauge(
-    'order_desk_orders_indexed',
+    'order_desk_orders_in_copy',
     'Orders in the order copy (as of the last sync round on this replica)',
     () => sources.orderSync?.()?.orders ?? 0,
   );

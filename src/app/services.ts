@@ -115,7 +115,7 @@ export async function buildServices(options: BuildOptions) {
   });
   const orderSync = createOrderSync({
     partner: directPartner,
-    index: orderCopy,
+    orderCopy,
     state,
     logger,
     now,

@@ -242,7 +242,7 @@ function sourceNote(input: DigestInput, options: RenderOptions): string {
   if ('error' in input.orders) return days;
   const { source } = input.orders;
   const from =
-    source.kind === 'index'
+    source.kind === 'copy'
       ? `Read from Order Desk's copy of the order history (synced ${slackDate(source.syncedAt, options.now)}).`
       : "Read from the partner API (Order Desk's copy did not cover the day: not filled yet, or not synced in the last minute).";
   return `${days} ${from}`;
@@ -259,7 +259,7 @@ function digestText(input: DigestInput): string {
 /**
  * The daily digest for the channel finance chose (DIGEST_CHANNEL_ID): a day's orders by status, spend,
  * refunds and failures with their order IDs, balance, available funds and runway, and how the order
- * index is doing. Each part that could not be read says so, with the trace ID; the rest still shows.
+ * copy is doing. Each part that could not be read says so, with the trace ID; the rest still shows.
  */
 export function renderDailyDigest(input: DigestInput, options: RenderOptions): SlackMessage {
   const digest = (charts: Block[]): Block[] => [

@@ -69,10 +69,10 @@ export const exportMessages = {
     scope: ExportScope,
     written: number,
     read: number,
-    source: { kind: 'index'; syncedAt: string } | { kind: 'partner' } = { kind: 'partner' },
+    source: { kind: 'copy'; syncedAt: string } | { kind: 'partner' } = { kind: 'partner' },
   ): SlackMessage {
     const from =
-      source.kind === 'index'
+      source.kind === 'copy'
         ? ` Read from Order Desk's copy of the order history, synced at ${source.syncedAt.slice(11, 19)} UTC.`
         : ' Read from the partner API.';
     return {

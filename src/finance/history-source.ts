@@ -5,11 +5,11 @@ import type { OrderSummary, PartnerClient } from '../partner-api/index.js';
 import { ordersBetween } from './history-window.js';
 
 /** Where a range of the history was read, for the message that comes with figures or a file. */
-export type HistorySource = { kind: 'index'; syncedAt: string } | { kind: 'partner' };
+export type HistorySource = { kind: 'copy'; syncedAt: string } | { kind: 'partner' };
 
 // Pages of 500 from the copy, as from the partner (its largest page): each page's rows are garbage by
 // the next, so memory stays flat however long the range.
-const INDEX_PAGE = 500;
+const COPY_PAGE = 500;
 
 export interface HistoryDeps {
   partner: PartnerClient;
@@ -30,8 +30,8 @@ export async function historyBetween(
   const coverage = deps.orderCopy ? await coverageOfCopy(deps) : undefined;
   if (deps.orderCopy && copyIsCurrent(coverage, deps.now()))
     return {
-      source: { kind: 'index', syncedAt: coverage.syncedAt },
-      pages: deps.orderCopy.between(since, until, INDEX_PAGE),
+      source: { kind: 'copy', syncedAt: coverage.syncedAt },
+      pages: deps.orderCopy.between(since, until, COPY_PAGE),
     };
   return { source: { kind: 'partner' }, pages: ordersBetween(deps.partner, since, until) };
 }

@@ -152,7 +152,7 @@ export async function answerOrderFilters(
       ),
     };
   } catch (error) {
-    deps.logger.warn({ error: (error as Error).message }, 'order index search failed');
+    deps.logger.warn({ error: (error as Error).message }, 'order copy search failed');
     return unavailable;
   }
 }

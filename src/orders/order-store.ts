@@ -22,7 +22,7 @@ import type { CopiedOrder, RecordResult } from './types.js';
 export interface OrderStore {
   /** Upserts what was seen; each new order and each status change becomes one event, once. */
   record(orders: readonly OrderSummary[], seenAt: Date): Promise<RecordResult>;
-  /** A status read elsewhere (a keys answer) for an order already indexed. */
+  /** A status read elsewhere (a keys answer) for an order already in the copy. */
   recordStatus(orderId: string, status: string | null, seenAt: Date): Promise<RecordResult>;
   get(orderId: string): Promise<CopiedOrder | undefined>;
   stats(): Promise<{ orders: number }>;
@@ -48,7 +48,7 @@ const REFUSALS_REMEMBERED = 5_000;
  * cannot be cut (a cut ID names another order) and would make every search slower.
  */
 export function createOrderStore(db: OrderDeskDb, options: OrderStoreOptions = {}): OrderStore {
-  const log = options.logger?.child({ component: 'order-index' });
+  const log = options.logger?.child({ component: 'order-copy' });
   const refusedSeen = new Set<string>();
 
   /** The orders that may be written; the others are logged and counted once per process. */

@@ -50,7 +50,7 @@ export interface OrderSync extends Job<'synced'> {
 
 export interface OrderSyncOptions {
   partner: Pick<PartnerClient, 'orders' | 'metrics'>;
-  index: OrderCopy;
+  orderCopy: OrderCopy;
   state: SharedState;
   logger: AppLogger;
   now: () => Date;
@@ -119,7 +119,7 @@ const failureText = (error: PartnerApiError) =>
  * harmless (orders are upserted by ID).
  */
 export function createOrderSync(options: OrderSyncOptions): OrderSync {
-  const { partner, index, state, now } = options;
+  const { partner, orderCopy, state, now } = options;
   const log = options.logger.child({ component: 'order-sync' });
   const intervalMs = options.intervalSeconds * 1000;
   // The largest page the API allows (500): the fewest requests for the history.
@@ -215,10 +215,10 @@ export function createOrderSync(options: OrderSyncOptions): OrderSync {
 
   /** What the sync keeps in the database between rounds (its cursors, the gaps), as JSON by name. */
   async function load<T>(name: string): Promise<T | undefined> {
-    const text = await index.readCursor(name);
+    const text = await orderCopy.readCursor(name);
     return text ? (JSON.parse(text) as T) : undefined;
   }
-  const save = (name: string, value: unknown) => index.writeCursor(name, JSON.stringify(value), now());
+  const save = (name: string, value: unknown) => orderCopy.writeCursor(name, JSON.stringify(value), now());
   const readGaps = async () => (await load<SyncGap[]>(GAPS)) ?? [];
   const readCursor = () => load<BackfillCursor>(CURSOR);
 
@@ -239,13 +239,13 @@ export function createOrderSync(options: OrderSyncOptions): OrderSync {
     let page = first;
     // An oldest-first API keeps its newest orders on the last page.
     if (!newestFirst && totalPages > 1) {
-      await index.record(first.orders, now());
+      await orderCopy.record(first.orders, now());
       page = await read(signal, 'follow', totalPages);
     }
-    let news = await index.record(page.orders, now());
+    let news = await orderCopy.record(page.orders, now());
     lastFollowMs = now().getTime();
     // Kept in the database: every replica can say how fresh the copy is, not only the one syncing.
-    await index.writeCursor(FOLLOWED, now().toISOString(), now());
+    await orderCopy.writeCursor(FOLLOWED, now().toISOString(), now());
     // During the backfill only the newest page: the backfill itself walks the rest, page by page.
     if (!cursor?.done) news = { inserted: 0, statusChanges: 0 };
     let step = resumeFollowAt ?? 0;
@@ -264,7 +264,7 @@ export function createOrderSync(options: OrderSyncOptions): OrderSync {
       }
       step++;
       page = await read(signal, 'follow', next);
-      news = await index.record(page.orders, now());
+      news = await orderCopy.record(page.orders, now());
     }
     return cursor ?? { ...walkFromNewest(newestFirst ? 1 : -1, totalPages), done: totalPages <= 1 };
   }
@@ -276,7 +276,7 @@ export function createOrderSync(options: OrderSyncOptions): OrderSync {
     cursor: C,
   ): Promise<C> {
     const page = await readPage(signal, kind, cursor.nextPage);
-    if (page) await index.record(page.orders, now());
+    if (page) await orderCopy.record(page.orders, now());
     const totalPages = page?.totalPages ?? cursor.totalPages;
     const nextPage = cursor.nextPage + cursor.direction;
     return {
@@ -311,16 +311,16 @@ export function createOrderSync(options: OrderSyncOptions): OrderSync {
     while (recentRechecks.length && (recentRechecks[0] ?? 0) <= hourAgo) recentRechecks.shift();
     const allowed = Math.min(RECHECKS_PER_ROUND, RECHECKS_PER_HOUR - recentRechecks.length);
     if (allowed <= 0) return;
-    const due = await index.dueForCheck(now(), new Date(now().getTime() - RECHECK_WINDOW_MS), allowed);
+    const due = await orderCopy.dueForCheck(now(), new Date(now().getTime() - RECHECK_WINDOW_MS), allowed);
     for (const _ of due) recentRechecks.push(now().getTime());
     for (const order of due) {
       if (signal.aborted) return;
       const page = await read(signal, 'recheck', 1, order.id);
       const found = page.orders.filter((candidate) => candidate.id.toLowerCase() === order.id.toLowerCase());
-      if (found.length) await index.record(found, now());
+      if (found.length) await orderCopy.record(found, now());
       const checks = order.checks + 1;
       const waitMs = Math.min(RECHECK_FIRST_MS * 2 ** (checks - 1), RECHECK_MAX_MS);
-      await index.scheduleCheck(order.id, new Date(now().getTime() + waitMs), checks);
+      await orderCopy.scheduleCheck(order.id, new Date(now().getTime() + waitMs), checks);
     }
   }
 
@@ -353,7 +353,7 @@ export function createOrderSync(options: OrderSyncOptions): OrderSync {
         const startedAt = pass.startedAt;
         const gaps = (await readGaps()).filter((gap) => gap.kind === 'reconcile' && gap.at >= startedAt);
         // With pages unread, an order on them was not seen: none is marked missing this pass.
-        const missing = gaps.length ? 0 : await index.markUnseenMissing(new Date(startedAt), now());
+        const missing = gaps.length ? 0 : await orderCopy.markUnseenMissing(new Date(startedAt), now());
         await save(GAPS, gaps);
         log.info({ pages: pass.pagesRead, missing, gaps: gaps.length }, 'reconciliation pass done');
       }
@@ -363,9 +363,9 @@ export function createOrderSync(options: OrderSyncOptions): OrderSync {
 
   async function status(): Promise<SyncStatus> {
     const [stats, cursor, followed, gaps] = await Promise.all([
-      index.stats(),
+      orderCopy.stats(),
       readCursor(),
-      index.readCursor(FOLLOWED),
+      orderCopy.readCursor(FOLLOWED),
       readGaps(),
     ]);
     last = {

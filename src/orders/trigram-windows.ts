@@ -15,11 +15,11 @@ export interface TrigramSample {
   texts: readonly string[];
   /** Sample texts holding each lower-case letter-or-digit trigram (each text counted once). */
   holding: ReadonlyMap<string, number>;
-  /** Orders in the index when the sample was taken. */
+  /** Orders in the copy when the sample was taken. */
   orders: number;
 }
 
-// A trigram in at most 2% of the sampled orders is rare enough to ask the index for.
+// A trigram in at most 2% of the sampled orders is rare enough to ask the trigram index for.
 const RARE_SHARE = 0.02;
 // The parts asked for must narrow the orders down to about this many, by the sample's count.
 const MAX_CANDIDATES = 2_000;

@@ -15,7 +15,7 @@ import type { OrderCopy } from './order-copy.js';
  */
 export function withWriteThrough(
   partner: PartnerClient,
-  index: OrderCopy,
+  copy: OrderCopy,
   options: { now: () => Date; track: <T>(work: Promise<T>) => Promise<T> },
 ): PartnerClient {
   const afterTheAnswer = (write: () => Promise<unknown>) => {
@@ -28,7 +28,7 @@ export function withWriteThrough(
     async (...args: A): Promise<R> => {
       const result = await read(...args);
       const seenAt = options.now();
-      afterTheAnswer(() => index.record(result.orders, seenAt));
+      afterTheAnswer(() => copy.record(result.orders, seenAt));
       return result;
     };
   const { orders } = partner;
@@ -42,7 +42,7 @@ export function withWriteThrough(
       async keys(orderId) {
         const answer = await orders.keys(orderId);
         const seenAt = options.now();
-        afterTheAnswer(() => index.recordStatus(answer.orderId, answer.status, seenAt));
+        afterTheAnswer(() => copy.recordStatus(answer.orderId, answer.status, seenAt));
         return answer;
       },
     },

@@ -63,7 +63,7 @@ function input(overrides: Partial<DigestInput> = {}): DigestInput {
     timeZone: 'UTC',
     orders: {
       summary: summariseDay(orders, 'total'),
-      source: { kind: 'index', syncedAt: '2026-11-22T09:00:00.000Z' },
+      source: { kind: 'copy', syncedAt: '2026-11-22T09:00:00.000Z' },
     },
     balance: reading,
     spend,
@@ -230,7 +230,7 @@ describe('the daily digest', () => {
       { intervalSeconds: 60, status: undefined },
       'Its state could not be read',
     ],
-  ])('the index: %s', (_name, sync, expected) => {
+  ])('the copy: %s', (_name, sync, expected) => {
     const message = renderDailyDigest(input({ sync }), options);
     expect(shown(message)).toContain(expected);
   });

@@ -390,7 +390,7 @@ function cases(offset: number): Array<[string, () => Payload[]]> {
         return [
           message(exportMessages.started(scope)),
           message(exportMessages.progress(scope, 1e9)),
-          message(exportMessages.ready(scope, 1e9, 1e9, { kind: 'index', syncedAt: now.toISOString() })),
+          message(exportMessages.ready(scope, 1e9, 1e9, { kind: 'copy', syncedAt: now.toISOString() })),
           message(exportMessages.partnerFailed(scope, 1e9, partnerError(offset))),
           message(exportMessages.slackFailed(scope, 1e9)),
         ];

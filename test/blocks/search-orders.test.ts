@@ -67,7 +67,7 @@ describe('the search form, checked', () => {
   });
 });
 
-describe('the search as the index reads it', () => {
+describe('the search as the copy reads it', () => {
   it('days become instants in the time zone (the last day included), statuses their spellings', () => {
     expect(
       copySearchOf(

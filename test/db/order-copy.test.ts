@@ -48,8 +48,8 @@ async function insertOrders(db: OrderDeskDb, orders: readonly OrderSummary[], se
     );
 }
 
-/** The index on every engine; `peer` is a second replica (another connection to the same database). */
-function indexContract(name: string, open: () => Promise<{ db: OrderDeskDb; peer: OrderDeskDb }>) {
+/** The copy on every engine; `peer` is a second replica (another connection to the same database). */
+function copyContract(name: string, open: () => Promise<{ db: OrderDeskDb; peer: OrderDeskDb }>) {
   describe(`the order copy: ${name}`, () => {
     let db: OrderDeskDb;
     let peer: OrderDeskDb;
@@ -62,63 +62,57 @@ function indexContract(name: string, open: () => Promise<{ db: OrderDeskDb; peer
     });
 
     it('a new order is one event; seeing it again is none; a status change is one event with from and to', async () => {
-      const index = createOrderCopy(db);
-      expect(await index.record([order('A1', { status: 'PROCESSING' })], at('2026-11-23T10:00:00Z'))).toEqual(
-        {
-          inserted: 1,
-          statusChanges: 0,
-        },
-      );
-      expect(await index.record([order('A1', { status: 'PROCESSING' })], at('2026-11-23T10:01:00Z'))).toEqual(
-        {
-          inserted: 0,
-          statusChanges: 0,
-        },
-      );
-      expect(await index.record([order('A1', { status: 'COMPLETED' })], at('2026-11-23T10:02:00Z'))).toEqual({
+      const copy = createOrderCopy(db);
+      expect(await copy.record([order('A1', { status: 'PROCESSING' })], at('2026-11-23T10:00:00Z'))).toEqual({
+        inserted: 1,
+        statusChanges: 0,
+      });
+      expect(await copy.record([order('A1', { status: 'PROCESSING' })], at('2026-11-23T10:01:00Z'))).toEqual({
+        inserted: 0,
+        statusChanges: 0,
+      });
+      expect(await copy.record([order('A1', { status: 'COMPLETED' })], at('2026-11-23T10:02:00Z'))).toEqual({
         inserted: 0,
         statusChanges: 1,
       });
-      const events = (await index.events(0, 100)).filter((event) => event.orderId === 'A1');
+      const events = (await copy.events(0, 100)).filter((event) => event.orderId === 'A1');
       expect(events.map((event) => [event.kind, event.fromStatus, event.toStatus])).toEqual([
         ['new', null, 'PROCESSING'],
         ['status', 'PROCESSING', 'COMPLETED'],
       ]);
-      expect((await index.get('A1'))?.status).toBe('COMPLETED');
+      expect((await copy.get('A1'))?.status).toBe('COMPLETED');
     });
 
     it('a sighting older than the last one changes nothing: no status runs backwards, the last-seen time stays', async () => {
-      const index = createOrderCopy(db);
-      await index.record([order('L1', { status: 'PROCESSING' })], at('2026-11-23T10:00:00Z'));
-      await index.record([order('L1', { status: 'COMPLETED' })], at('2026-11-23T10:05:00Z'));
+      const copy = createOrderCopy(db);
+      await copy.record([order('L1', { status: 'PROCESSING' })], at('2026-11-23T10:00:00Z'));
+      await copy.record([order('L1', { status: 'COMPLETED' })], at('2026-11-23T10:05:00Z'));
       // A lookup's read from 10:01 written after the sync's from 10:05.
-      expect(await index.record([order('L1', { status: 'PROCESSING' })], at('2026-11-23T10:01:00Z'))).toEqual(
-        {
-          inserted: 0,
-          statusChanges: 0,
-        },
-      );
-      expect(await index.recordStatus('L1', 'PROCESSING', at('2026-11-23T10:02:00Z'))).toEqual({
+      expect(await copy.record([order('L1', { status: 'PROCESSING' })], at('2026-11-23T10:01:00Z'))).toEqual({
         inserted: 0,
         statusChanges: 0,
       });
-      const stored = await index.get('L1');
+      expect(await copy.recordStatus('L1', 'PROCESSING', at('2026-11-23T10:02:00Z'))).toEqual({
+        inserted: 0,
+        statusChanges: 0,
+      });
+      const stored = await copy.get('L1');
       expect(stored?.status).toBe('COMPLETED');
       expect(stored?.lastSeenAt.toISOString()).toBe('2026-11-23T10:05:00.000Z');
-      const events = (await index.events(0, 1_000)).filter((event) => event.orderId === 'L1');
+      const events = (await copy.events(0, 1_000)).filter((event) => event.orderId === 'L1');
       expect(events.map((event) => event.toStatus)).toEqual(['PROCESSING', 'COMPLETED']);
     });
 
     it('one order’s newest events, newest first, read through their own index (the Work Object panel)', async () => {
-      const index = createOrderCopy(db);
+      const copy = createOrderCopy(db);
       const statuses = ['PENDING', 'PROCESSING', 'ON_HOLD', 'PROCESSING', 'COMPLETED'];
       for (const [minute, status] of statuses.entries()) {
-        await index.record(
+        await copy.record(
           [order('EV1', { status }), order(`EV-OTHER-${minute}`, { status })],
           at(`2026-11-23T11:0${minute}:00Z`),
         );
       }
-      const newest = await index.eventsOf('EV1', 3);
+      const newest = await copy.eventsOf('EV1', 3);
       expect(newest.map((event) => [event.kind, event.fromStatus, event.toStatus])).toEqual([
         ['status', 'PROCESSING', 'COMPLETED'],
         ['status', 'ON_HOLD', 'PROCESSING'],
@@ -126,7 +120,7 @@ function indexContract(name: string, open: () => Promise<{ db: OrderDeskDb; peer
       ]);
       expect(newest.every((event) => event.orderId === 'EV1')).toBe(true);
       expect(newest[0]?.seenAt.toISOString()).toBe('2026-11-23T11:04:00.000Z');
-      expect(await index.eventsOf('NO-SUCH-ORDER', 3)).toEqual([]);
+      expect(await copy.eventsOf('NO-SUCH-ORDER', 3)).toEqual([]);
       if (db.engine === 'sqlite') {
         const plan = await db.run((kysely) =>
           sql<{
@@ -140,7 +134,7 @@ function indexContract(name: string, open: () => Promise<{ db: OrderDeskDb; peer
     });
 
     it('amount ranges, narrow and wide, alone or with a status and text: the same answer on each plan', async () => {
-      const index = createOrderCopy(db);
+      const copy = createOrderCopy(db);
       // 2,100 orders at 7.25 (a range that holds them all is walked newest first), five at 777 (a range
       // only they fall in is read through the amount index), two of those refunded. Amounts no other
       // test here uses.
@@ -163,7 +157,7 @@ function indexContract(name: string, open: () => Promise<{ db: OrderDeskDb; peer
       );
       await insertOrders(db, [...many, ...few], '2026-11-23T12:00:00.000Z');
       const ids = async (query: Omit<CopySearch, 'limit'>) => {
-        const found = await index.search({ ...query, limit: 10 });
+        const found = await copy.search({ ...query, limit: 10 });
         return { ids: found.orders.map((o) => o.id), total: found.total, floor: found.totalIsFloor ?? false };
       };
       const fewNewest = ['AMX4', 'AMX3', 'AMX2', 'AMX1', 'AMX0'];
@@ -219,8 +213,8 @@ function indexContract(name: string, open: () => Promise<{ db: OrderDeskDb; peer
     });
 
     it('searches ID, reference and product title, case-insensitive, newest first, with filters and a total', async () => {
-      const index = createOrderCopy(db);
-      await index.record(
+      const copy = createOrderCopy(db);
+      await copy.record(
         [
           order('S1', { title: 'Elden Ring Deluxe', createdAt: '2026-11-01T10:00:00.000Z', amount: 59.99 }),
           order('S2', {
@@ -238,18 +232,18 @@ function indexContract(name: string, open: () => Promise<{ db: OrderDeskDb; peer
         ],
         at('2026-11-23T12:00:00Z'),
       );
-      const found = await index.search({ text: 'ELDEN', limit: 10 });
+      const found = await copy.search({ text: 'ELDEN', limit: 10 });
       expect(found.orders.map((o) => o.id)).toEqual(['S2', 'S3', 'S1']);
       expect(found.total).toBe(3);
       expect(
-        (await index.search({ text: 'elden', statuses: ['refunded'], limit: 10 })).orders.map((o) => o.id),
+        (await copy.search({ text: 'elden', statuses: ['refunded'], limit: 10 })).orders.map((o) => o.id),
       ).toEqual(['S2']);
       expect(
-        (await index.search({ text: 'elden', minAmount: 50, limit: 10 })).orders.map((o) => o.id),
+        (await copy.search({ text: 'elden', minAmount: 50, limit: 10 })).orders.map((o) => o.id),
       ).toEqual(['S1']);
       expect(
         (
-          await index.search({
+          await copy.search({
             text: 'elden',
             createdFrom: '2026-11-02T00:00:00.000Z',
             createdTo: '2026-11-03T00:00:00.000Z',
@@ -258,15 +252,15 @@ function indexContract(name: string, open: () => Promise<{ db: OrderDeskDb; peer
         ).orders.map((o) => o.id),
       ).toEqual(['S3']);
       // What a person types is matched literally: % and _ are not wildcards.
-      expect((await index.search({ text: '100%_', limit: 10 })).orders.map((o) => o.id)).toEqual(['S4']);
-      expect((await index.search({ text: '%', limit: 10 })).orders.map((o) => o.id)).toEqual(['S4']);
-      const page = await index.search({ text: 'elden', limit: 1, offset: 1 });
+      expect((await copy.search({ text: '100%_', limit: 10 })).orders.map((o) => o.id)).toEqual(['S4']);
+      expect((await copy.search({ text: '%', limit: 10 })).orders.map((o) => o.id)).toEqual(['S4']);
+      const page = await copy.search({ text: 'elden', limit: 1, offset: 1 });
       expect(page.orders.map((o) => o.id)).toEqual(['S3']);
       expect(page.total).toBe(3);
     });
 
     it('a text with thousands of matches (the newest-first plan) and a rare one (the trigram plan) give the same kind of answer', async () => {
-      const index = createOrderCopy(db);
+      const copy = createOrderCopy(db);
       const many = Array.from({ length: 2_500 }, (_, i) =>
         order(`C${String(i).padStart(5, '0')}`, {
           title: 'Common Widget',
@@ -276,24 +270,24 @@ function indexContract(name: string, open: () => Promise<{ db: OrderDeskDb; peer
       );
       await insertOrders(db, many, '2026-11-23T12:30:00.000Z');
       // Counted up to 1,000: past it the total is a floor, and says so.
-      const common = await index.search({ text: 'common widget', limit: 3 });
+      const common = await copy.search({ text: 'common widget', limit: 3 });
       expect(common.orders.map((o) => o.id)).toEqual(['C02499', 'C02498', 'C02497']);
       expect(common.total).toBe(1_000);
       expect(common.totalIsFloor).toBe(true);
-      const filtered = await index.search({ text: 'widget', statuses: ['REFUNDED'], limit: 2, offset: 1 });
+      const filtered = await copy.search({ text: 'widget', statuses: ['REFUNDED'], limit: 2, offset: 1 });
       expect(filtered.orders.map((o) => o.id)).toEqual(['C02496', 'C02494']);
       expect(filtered.total).toBe(1_000);
       expect(filtered.totalIsFloor).toBe(true);
-      const some = await index.search({ text: 'c0012', limit: 3 });
+      const some = await copy.search({ text: 'c0012', limit: 3 });
       expect(some.total).toBe(10);
       expect(some.totalIsFloor).toBe(false);
-      const rare = await index.search({ text: 'c01234', limit: 5 });
+      const rare = await copy.search({ text: 'c01234', limit: 5 });
       expect(rare.orders.map((o) => o.id)).toEqual(['C01234']);
       expect(rare.total).toBe(1);
     });
 
     it('part of a reference among thousands sharing its prefix: exactly the orders holding the whole text, newest first', async () => {
-      const index = createOrderCopy(db);
+      const copy = createOrderCopy(db);
       // References like PO-2026-0001234: every order holds "po-2026-000", so only some parts of a
       // search for one are rare (on PostgreSQL the trigram index is asked for those parts alone).
       const titles = ['Office Suite 2024', 'Elden Ring Deluxe', 'VPN Unlimited'];
@@ -312,7 +306,7 @@ function indexContract(name: string, open: () => Promise<{ db: OrderDeskDb; peer
         order('W-UND', { referenceId: 'CODE-1234_OFF', createdAt: '2023-06-04T00:00:00.000Z' }),
       );
       await insertOrders(db, orders, '2026-11-23T12:35:00.000Z');
-      // What the answer must be: every indexed order whose search text holds the text, newest first.
+      // What the answer must be: every order in the copy whose search text holds the text, newest first.
       const all = await db.run((kysely) =>
         kysely.selectFrom('orders').select(['id', 'search_text', 'created_at']).execute(),
       );
@@ -332,7 +326,7 @@ function indexContract(name: string, open: () => Promise<{ db: OrderDeskDb; peer
         'ring w00042',
       ]) {
         const want = expected(text);
-        const found = await index.search({ text, limit: 10 });
+        const found = await copy.search({ text, limit: 10 });
         expect({ text, ids: found.orders.map((o) => o.id), total: found.total }).toEqual({
           text,
           ids: want.slice(0, 10),
@@ -341,15 +335,15 @@ function indexContract(name: string, open: () => Promise<{ db: OrderDeskDb; peer
       }
       expect(expected('2026-0001234')).toEqual(['W01234']);
       expect(expected('1234%off')).toEqual(['W-PCT']);
-      const paged = await index.search({ text: '2026-00012', limit: 5, offset: 5 });
+      const paged = await copy.search({ text: '2026-00012', limit: 5, offset: 5 });
       expect(paged.orders.map((o) => o.id)).toEqual(expected('2026-00012').slice(5, 10));
       expect(paged.total).toBe(expected('2026-00012').length);
     });
 
     it('reads a range of the history newest first in keyset pages, ties by ID, nothing twice', async () => {
-      const index = createOrderCopy(db);
+      const copy = createOrderCopy(db);
       const same = '2024-05-05T05:05:05.000Z';
-      await index.record(
+      await copy.record(
         [
           order('K1', { createdAt: '2024-05-01T00:00:00.000Z' }),
           order('K2', { createdAt: same }),
@@ -361,7 +355,7 @@ function indexContract(name: string, open: () => Promise<{ db: OrderDeskDb; peer
         at('2026-11-23T12:40:00Z'),
       );
       const pages: string[][] = [];
-      for await (const page of index.between(
+      for await (const page of copy.between(
         new Date('2024-05-01T00:00:00.000Z'),
         new Date('2024-05-31T00:00:00.000Z'),
         2,
@@ -371,8 +365,8 @@ function indexContract(name: string, open: () => Promise<{ db: OrderDeskDb; peer
     });
 
     it('keeps creation times in one form, so text order is time order (an offset, no milliseconds)', async () => {
-      const index = createOrderCopy(db);
-      await index.record(
+      const copy = createOrderCopy(db);
+      await copy.record(
         [
           order('T1', { createdAt: '2021-01-01T10:00:00+01:00' }),
           order('T2', { createdAt: '2021-01-01T09:30:00Z' }),
@@ -381,7 +375,7 @@ function indexContract(name: string, open: () => Promise<{ db: OrderDeskDb; peer
         at('2026-11-23T13:10:00Z'),
       );
       const pages: string[][] = [];
-      for await (const page of index.between(
+      for await (const page of copy.between(
         new Date('2021-01-01T09:00:00.000Z'),
         new Date('2021-01-01T09:50:00.000Z'),
         10,
@@ -393,28 +387,28 @@ function indexContract(name: string, open: () => Promise<{ db: OrderDeskDb; peer
     });
 
     it('marks orders no longer listed (never deletes them), keeps cursors, prunes old events', async () => {
-      const index = createOrderCopy(db);
-      await index.record([order('M1')], at('2026-11-23T13:00:00Z'));
+      const copy = createOrderCopy(db);
+      await copy.record([order('M1')], at('2026-11-23T13:00:00Z'));
       // M1 was not seen since 13:00: marked once (a second pass finds nothing new to mark), and kept.
       expect(
-        await index.markUnseenMissing(at('2026-11-23T13:30:00Z'), at('2026-11-23T14:00:00Z')),
+        await copy.markUnseenMissing(at('2026-11-23T13:30:00Z'), at('2026-11-23T14:00:00Z')),
       ).toBeGreaterThan(0);
-      expect(await index.markUnseenMissing(at('2026-11-23T13:30:00Z'), at('2026-11-23T14:00:00Z'))).toBe(0);
-      expect((await index.get('M1'))?.id).toBe('M1');
-      expect(await index.readCursor('backfill')).toBeUndefined();
-      await index.writeCursor('backfill', '{"page":7}', at('2026-11-23T14:00:00Z'));
-      await index.writeCursor('backfill', '{"page":8}', at('2026-11-23T14:01:00Z'));
-      expect(await index.readCursor('backfill')).toBe('{"page":8}');
-      const before = (await index.events(0, 10_000)).length;
-      const pruned = await index.pruneEvents(at('2026-11-23T12:30:00Z'));
+      expect(await copy.markUnseenMissing(at('2026-11-23T13:30:00Z'), at('2026-11-23T14:00:00Z'))).toBe(0);
+      expect((await copy.get('M1'))?.id).toBe('M1');
+      expect(await copy.readCursor('backfill')).toBeUndefined();
+      await copy.writeCursor('backfill', '{"page":7}', at('2026-11-23T14:00:00Z'));
+      await copy.writeCursor('backfill', '{"page":8}', at('2026-11-23T14:01:00Z'));
+      expect(await copy.readCursor('backfill')).toBe('{"page":8}');
+      const before = (await copy.events(0, 10_000)).length;
+      const pruned = await copy.pruneEvents(at('2026-11-23T12:30:00Z'));
       expect(pruned).toBeGreaterThan(0);
-      expect((await index.events(0, 10_000)).length).toBe(before - pruned);
-      expect((await index.stats()).orders).toBeGreaterThanOrEqual(7);
+      expect((await copy.events(0, 10_000)).length).toBe(before - pruned);
+      expect((await copy.stats()).orders).toBeGreaterThanOrEqual(7);
     });
   });
 }
 
-indexContract('SQLite', async () => {
+copyContract('SQLite', async () => {
   const db = await openDatabase({ databaseUrl: undefined, dataDir: ':memory:', logger });
   return { db, peer: db };
 });
@@ -425,8 +419,8 @@ describe.skipIf(postgresTests.skip)('on PostgreSQL', () => {
   beforeAll(() => {
     server = sharedPostgres();
   });
-  indexContract('PostgreSQL', async () => {
-    const url = await createDatabase(server, 'order_index');
+  copyContract('PostgreSQL', async () => {
+    const url = await createDatabase(server, 'order_copy');
     return {
       db: await openDatabase({ databaseUrl: url, dataDir: ':memory:', logger }),
       peer: await openDatabase({ databaseUrl: url, dataDir: ':memory:', logger }),

@@ -1,4 +1,4 @@
-// The search text contract, run on every engine by order-index.test.ts (one PostgreSQL server for both).
+// The search text contract, run on every engine by order-copy.test.ts (one PostgreSQL server for both).
 import { Writable } from 'node:stream';
 import { sql } from 'kysely';
 import pg from 'pg';
@@ -99,16 +99,16 @@ export function searchTextContract(name: string, open: () => Promise<OrderDeskDb
     afterAll(() => db?.close());
 
     it('rare texts: wildcards are literal, case and accents apart (composed or not), emoji whole', async () => {
-      const index = createOrderCopy(db);
-      await index.record(RARE, seenAt);
+      const copy = createOrderCopy(db);
+      await copy.record(RARE, seenAt);
       const found: Record<string, string[]> = {};
       for (const [text] of RARE_TABLE)
-        found[text] = (await index.search({ text, limit: 20 })).orders.map((o) => o.id);
+        found[text] = (await copy.search({ text, limit: 20 })).orders.map((o) => o.id);
       expect(found).toEqual(Object.fromEntries(RARE_TABLE));
     });
 
     it('common texts (thousands of matches): the same, on the plan for common text', async () => {
-      const index = createOrderCopy(db);
+      const copy = createOrderCopy(db);
       // Written straight into the table, 500 rows a statement (as the store would write them): the
       // store's one insert per order would take seconds here.
       for (let at = 0; at < COMMON.length; at += 500) {
@@ -125,7 +125,7 @@ export function searchTextContract(name: string, open: () => Promise<OrderDeskDb
         ['STRASSE', newest('B', 3)],
       ];
       for (const [text, ids] of table) {
-        const found = await index.search({ text, limit: 3 });
+        const found = await copy.search({ text, limit: 3 });
         expect({ text, ids: found.orders.map((o) => o.id), total: found.total }).toEqual({
           text,
           ids,
@@ -133,7 +133,7 @@ export function searchTextContract(name: string, open: () => Promise<OrderDeskDb
         });
       }
       // The rare texts again among thousands of others (on PostgreSQL a fresh sample now tells rare
-      // trigrams from common ones: the index is asked for the rare parts, the whole text checked).
+      // trigrams from common ones: the trigram index is asked for the rare parts, the whole text checked).
       const fresh = createOrderCopy(db);
       const unaffected = [
         'CAFÉ OLÉ',
@@ -153,23 +153,21 @@ export function searchTextContract(name: string, open: () => Promise<OrderDeskDb
           ids,
         });
       // The last page of the count: no order of the other group, whatever the plan.
-      const deep = await index.search({ text: '1_0%', limit: 10, offset: 990 });
+      const deep = await copy.search({ text: '1_0%', limit: 10, offset: 990 });
       expect(deep.orders.map((o) => o.id[0])).toEqual(Array(10).fill('B'));
     });
 
     it('a 20,000-character title is kept as 500 code points, found by its start, not its end', async () => {
-      const index = createOrderCopy(db);
+      const copy = createOrderCopy(db);
       const title = `Longtitle ${'👩‍👩‍👧'.repeat(200)}${'x'.repeat(20_000)}ENDMARK`;
-      await index.record([order('LONG1', title, '2023-01-01T00:00:00.000Z')], seenAt);
-      const stored = await index.get('LONG1');
+      await copy.record([order('LONG1', title, '2023-01-01T00:00:00.000Z')], seenAt);
+      const stored = await copy.get('LONG1');
       expect(codePointLength(stored?.item.title ?? '')).toBeLessThanOrEqual(500);
       expect(stored?.item.title?.endsWith('…')).toBe(true);
-      expect((await index.search({ text: 'longtitle', limit: 5 })).orders.map((o) => o.id)).toEqual([
-        'LONG1',
-      ]);
-      expect((await index.search({ text: 'endmark', limit: 5 })).orders).toEqual([]);
+      expect((await copy.search({ text: 'longtitle', limit: 5 })).orders.map((o) => o.id)).toEqual(['LONG1']);
+      expect((await copy.search({ text: 'endmark', limit: 5 })).orders).toEqual([]);
       // Seen again unchanged: nothing to rewrite (the stored title is compared cut).
-      expect(await index.record([order('LONG1', title, '2023-01-01T00:00:00.000Z')], seenAt)).toEqual({
+      expect(await copy.record([order('LONG1', title, '2023-01-01T00:00:00.000Z')], seenAt)).toEqual({
         inserted: 0,
         statusChanges: 0,
       });
@@ -178,20 +176,20 @@ export function searchTextContract(name: string, open: () => Promise<OrderDeskDb
     it('an ID or a reference over 100 characters is refused, logged once and counted; the rest of the page is kept', async () => {
       const refusals: string[] = [];
       const linesBefore = logLines.length;
-      const index = createOrderCopy(db, { logger, onRefused: (field) => refusals.push(field) });
+      const copy = createOrderCopy(db, { logger, onRefused: (field) => refusals.push(field) });
       const page = [
         order('OK1', 'Fine', '2023-02-01T00:00:00.000Z'),
         order('X'.repeat(101), 'Long ID', '2023-02-01T00:00:01.000Z'),
         order('REF1', 'Long reference', '2023-02-01T00:00:02.000Z', `PO-${'9'.repeat(200)}`),
       ];
-      expect(await index.record(page, seenAt)).toEqual({
+      expect(await copy.record(page, seenAt)).toEqual({
         inserted: 1,
         statusChanges: 0,
         refused: 2,
       });
-      expect(await index.record(page, seenAt)).toMatchObject({ inserted: 0, refused: 2 });
+      expect(await copy.record(page, seenAt)).toMatchObject({ inserted: 0, refused: 2 });
       expect(refusals).toEqual(['id', 'reference']);
-      expect(await index.get('REF1')).toBeUndefined();
+      expect(await copy.get('REF1')).toBeUndefined();
       const logged = logLines
         .slice(linesBefore)
         .filter((line) => line.includes('order not kept in the copy'));
@@ -222,8 +220,8 @@ export function searchTextContract(name: string, open: () => Promise<OrderDeskDb
     });
 
     it('search text over 100 code points is matched on its start, cut between graphemes', async () => {
-      const index = createOrderCopy(db);
-      const found = await index.search({ text: `longtitle ${'👩‍👩‍👧'.repeat(40)}`, limit: 5 });
+      const copy = createOrderCopy(db);
+      const found = await copy.search({ text: `longtitle ${'👩‍👩‍👧'.repeat(40)}`, limit: 5 });
       expect(found.orders.map((o) => o.id)).toEqual(['LONG1']);
     });
   });
@@ -232,16 +230,16 @@ export function searchTextContract(name: string, open: () => Promise<OrderDeskDb
 /** PostgreSQL: a search that cannot finish within its statement_timeout fails instead of holding a connection. */
 export async function searchTimesOut(url: string) {
   const db = await openDatabase({ databaseUrl: url, dataDir: ':memory:', logger });
-  const index = createOrderCopy(db, { searchTimeoutMs: 300 });
-  await index.record([order('T1', 'Timeout Test', '2023-03-01T00:00:00.000Z')], seenAt);
-  expect((await index.search({ text: 'timeout', limit: 5 })).orders).toHaveLength(1);
+  const copy = createOrderCopy(db, { searchTimeoutMs: 300 });
+  await copy.record([order('T1', 'Timeout Test', '2023-03-01T00:00:00.000Z')], seenAt);
+  expect((await copy.search({ text: 'timeout', limit: 5 })).orders).toHaveLength(1);
   // Another session holds the table: the search waits on its lock until the timeout ends it.
   const holder = new pg.Client({ connectionString: url });
   await holder.connect();
   await holder.query('begin');
   await holder.query('lock table orders in access exclusive mode');
   const started = Date.now();
-  await expect(index.search({ text: 'timeout', limit: 5 })).rejects.toThrow(/statement timeout/);
+  await expect(copy.search({ text: 'timeout', limit: 5 })).rejects.toThrow(/statement timeout/);
   expect(Date.now() - started).toBeLessThan(5_000);
   await holder.query('rollback');
   await holder.end();
@@ -250,6 +248,6 @@ export async function searchTimesOut(url: string) {
     (await db.run((kysely) => sql<{ statement_timeout: string }>`show statement_timeout`.execute(kysely)))
       .rows[0]?.statement_timeout,
   ).toBe('0');
-  expect((await index.search({ text: 'timeout', limit: 5 })).orders).toHaveLength(1);
+  expect((await copy.search({ text: 'timeout', limit: 5 })).orders).toHaveLength(1);
   await db.close();
 }

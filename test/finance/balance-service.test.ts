@@ -93,16 +93,16 @@ describe('the balance service', () => {
   });
 
   it("the partner's newest orders hold no completed one: the copy's newest completed order gives the balance, with no scan", async () => {
-    const index = createOrderCopy(db);
+    const copy = createOrderCopy(db);
     const seen = [];
     for await (const order of clientFor(simulator).orders.all()) seen.push(order);
-    await index.record(seen, clock);
+    await copy.record(seen, clock);
     const newestCompleted = simulator.allOrders().find((order) => order.status === 'COMPLETED');
     // 25 newer orders, none completed: more than the 20 newest the balance looks at first.
     for (let i = 0; i < 25; i++) simulator.addOrder({ status: 'PROCESSING' });
     simulator.balance = { balance: 4_321, credit_limit: 0 };
     simulator.resetStats();
-    const state = await service(index).current();
+    const state = await service(copy).current();
     expect(state).toMatchObject({
       kind: 'reading',
       reading: { balance: 4_321, sourceOrderId: newestCompleted?.id },

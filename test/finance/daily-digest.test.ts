@@ -266,7 +266,7 @@ describe('the daily digest', () => {
     now = new Date('2026-11-28T09:00:00.000Z');
     for (const [i, status] of ['COMPLETED', 'COMPLETED', 'REFUNDED', 'FAILED', 'PROCESSING'].entries())
       h.simulator.addOrder({ status, amount: 10 + i, created_at: `2026-11-27T1${i}:00:00.000Z` });
-    // Fill the copy at the digest's moment: the index then covers the day (backfill done, just synced).
+    // Fill the copy at the digest's moment: the copy then covers the day (backfill done, just synced).
     for (let round = 0; round < 10 && !(await h.desk.orderSync.status()).backfill.done; round++)
       await h.desk.orderSync.runOnce();
     expect((await h.desk.orderSync.status()).backfill.done).toBe(true);

@@ -71,11 +71,11 @@ function sameBytes(name: string, open: () => Promise<OrderDeskDb>) {
     });
 
     async function exportOnce(request: ExportRequest, fromCopyList: boolean) {
-      const index = createOrderCopy(db);
+      const orderCopy = createOrderCopy(db);
       const state = createMemoryState();
       const sync = createOrderSync({
         partner: clientFor(simulator),
-        index,
+        orderCopy,
         state,
         logger,
         now: () => new Date(NOW),
@@ -98,7 +98,7 @@ function sameBytes(name: string, open: () => Promise<OrderDeskDb>) {
             currency: 'EUR',
             timeZone: 'UTC',
             now: () => new Date(NOW),
-            ...(fromCopyList ? { orderCopy: index, orderSync: sync } : {}),
+            ...(fromCopyList ? { orderCopy, orderSync: sync } : {}),
           },
           request,
         );

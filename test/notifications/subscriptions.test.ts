@@ -34,7 +34,7 @@ describe('channel subscriptions', () => {
     );
     // Slack's limit, enforced at the rate Order Desk is set to: a faster post would be a 429.
     h.slack.postsPerSecondPerChannel = 5;
-    // The app has run a moment: the history is in the index, and the order events job reads from here.
+    // The app has run a moment: the history is in the copy, and the order events job reads from here.
     await rounds('the first rounds', () => true);
   });
   afterAll(() => h.stop());
@@ -84,7 +84,7 @@ describe('channel subscriptions', () => {
     const [order] = h.simulator.history.arrive(1, { status: 'PROCESSING', ...options });
     if (!order) throw new Error('no order arrived');
     await rounds(
-      'the index',
+      'the copy',
       async () => (await h.desk.deps.orderCopy.get(order.id))?.status === 'PROCESSING',
     );
     return order;
@@ -276,7 +276,7 @@ describe('channel subscriptions', () => {
     expect(removable.length).toBe(before);
     await h.slack.clickHome({ user: USERS.finance, actionId: 'home_remove_subscription_0' });
     await until(
-      'the index',
+      'the copy',
       async () =>
         (await h.desk.deps.notifications.listSubscriptions({ limit: 100 })).subscriptions.length ===
         before - 1,

@@ -30,11 +30,11 @@ describe('the sync over histories as APIs order them', () => {
     simulator = await startTestSimulator({ orders: 730, ordering });
     db = await openDatabase({ databaseUrl: undefined, dataDir: ':memory:', logger });
     state = createMemoryState();
-    const index = createOrderCopy(db);
+    const orderCopy = createOrderCopy(db);
     const pagesRead: number[] = [];
     sync = createOrderSync({
       partner: clientFor(simulator),
-      index,
+      orderCopy,
       state,
       logger,
       now: () => new Date(),
@@ -44,27 +44,27 @@ describe('the sync over histories as APIs order them', () => {
       backfillPagesPerRound: 2,
       onRequest: () => pagesRead.push(1),
     });
-    return { index, pagesRead, sim: simulator, sync };
+    return { orderCopy, pagesRead, sim: simulator, sync };
   }
 
   it('an oldest-first history: the backfill starts from its last page (the newest orders) and reads every page once', async () => {
-    const { index, sim, sync: s } = await start('oldest_first');
+    const { orderCopy, sim, sync: s } = await start('oldest_first');
     await s.runOnce();
     // After the first round (the newest page, then two more going back), the newest orders are in.
     const newest = [...sim.allOrders()]
       .sort((a, b) => b.created_at.localeCompare(a.created_at))
       .slice(0, 100);
-    for (const order of newest) expect(await index.get(order.id)).toBeDefined();
+    for (const order of newest) expect(await orderCopy.get(order.id)).toBeDefined();
     // Its backfill walks back from the last page: the middle of the history is not read yet.
     const middle = [...sim.allOrders()].sort((a, b) => a.created_at.localeCompare(b.created_at))[350];
-    expect(await index.get(middle?.id ?? '')).toBeUndefined();
+    expect(await orderCopy.get(middle?.id ?? '')).toBeUndefined();
     while (!(await s.status()).backfill.done) await s.runOnce();
     expect((await s.status()).orders).toBe(730);
     expect((await s.status()).backfill.pagesRead).toBe(8);
   });
 
   it('pages that shift as new orders arrive during the backfill: nothing is missed, nothing counted twice', async () => {
-    const { index, sim, sync: s } = await start('newest_first');
+    const { orderCopy, sim, sync: s } = await start('newest_first');
     await s.runOnce();
     // 150 new orders arrive at the newest end: every later page now starts 150 orders further down.
     sim.history.arrive(150);
@@ -74,7 +74,7 @@ describe('the sync over histories as APIs order them', () => {
     sync = undefined;
     const next = createOrderSync({
       partner: clientFor(sim),
-      index,
+      orderCopy,
       state: state as SharedState,
       logger,
       now: () => new Date(Date.now() + 120_000),
@@ -85,7 +85,7 @@ describe('the sync over histories as APIs order them', () => {
     sync = next;
     await next.runOnce();
     expect((await next.status()).orders).toBe(880);
-    const news = (await index.events(0, 10_000)).filter((event) => event.kind === 'new');
+    const news = (await orderCopy.events(0, 10_000)).filter((event) => event.kind === 'new');
     expect(news).toHaveLength(880);
   });
 });

@@ -46,13 +46,13 @@ describe('the order sync against the simulator', () => {
   }
   let clock = Date.now();
   const syncWith = (
-    index: ReturnType<typeof createOrderCopy>,
+    orderCopy: ReturnType<typeof createOrderCopy>,
     extra: { pagesPerRound?: number; maxRps?: number; logger?: typeof logger } = {},
   ) => {
     const kinds: string[] = [];
     const sync = createOrderSync({
       partner: partner(),
-      index,
+      orderCopy,
       state,
       logger: extra.logger ?? logger,
       now: () => new Date(clock),
@@ -67,13 +67,13 @@ describe('the order sync against the simulator', () => {
   };
 
   it('backfills the whole history in bounded rounds, each order once, resuming after a restart', async () => {
-    const index = await setUp();
-    const first = syncWith(index);
+    const orderCopy = await setUp();
+    const first = syncWith(orderCopy);
     expect(await first.sync.runOnce()).toBe('synced');
     expect((await first.sync.status()).backfill).toEqual({ done: false, pagesRead: 2, totalPages: 5 });
     await first.sync.stop();
     // A new sync (a restart) goes on from the saved cursor, not from the start.
-    const second = syncWith(index);
+    const second = syncWith(orderCopy);
     let rounds = 0;
     while (!(await second.sync.status()).backfill.done && rounds++ < 10) await second.sync.runOnce();
     const status = await second.sync.status();
@@ -82,16 +82,16 @@ describe('the order sync against the simulator', () => {
     expect(status.orders).toBe(simulator.allOrders().length);
     // Page reads: 5 backfill pages, plus the newest page once per round: no page read twice otherwise.
     expect(second.kinds.filter((kind) => kind === 'backfill')).toHaveLength(3);
-    const events = await index.events(0, 10_000);
+    const events = await orderCopy.events(0, 10_000);
     expect(events.filter((event) => event.kind === 'new')).toHaveLength(simulator.allOrders().length);
   });
 
   it('follows: once the backfill is done, the newest page once per interval; a new order found in the next round, one event', async () => {
-    const index = await setUp();
-    const { sync, kinds } = syncWith(index, { pagesPerRound: 10 });
+    const orderCopy = await setUp();
+    const { sync, kinds } = syncWith(orderCopy, { pagesPerRound: 10 });
     await sync.runOnce();
     expect((await sync.status()).backfill.done).toBe(true);
-    const before = (await index.events(0, 10_000)).length;
+    const before = (await orderCopy.events(0, 10_000)).length;
     const added = simulator.addOrder({ status: 'PROCESSING' });
     // Not due yet: nothing is read.
     const reads = kinds.length;
@@ -100,8 +100,8 @@ describe('the order sync against the simulator', () => {
     expect(kinds).toHaveLength(reads);
     clock += 31_000;
     expect(await sync.runOnce()).toBe('synced');
-    expect((await index.get(added.id))?.status).toBe('PROCESSING');
-    const events = (await index.events(0, 10_000)).slice(before);
+    expect((await orderCopy.get(added.id))?.status).toBe('PROCESSING');
+    const events = (await orderCopy.events(0, 10_000)).slice(before);
     expect(events.map((event) => [event.orderId, event.kind])).toEqual([[added.id, 'new']]);
     // The newest page, and the next (the newest held news, so the next might too); the rest of the
     // round's reads are re-checks of unsettled orders, no reconciliation yet.
@@ -109,8 +109,8 @@ describe('the order sync against the simulator', () => {
   });
 
   it('re-checks unsettled orders beyond the newest page on a back-off, and reconciles the whole history after ORDER_RECONCILE_HOURS', async () => {
-    const index = await setUp();
-    const { sync, kinds } = syncWith(index, { pagesPerRound: 10 });
+    const orderCopy = await setUp();
+    const { sync, kinds } = syncWith(orderCopy, { pagesPerRound: 10 });
     await sync.runOnce();
     expect((await sync.status()).backfill.done).toBe(true);
     // An old unsettled order completes: not on the newest page, so only a re-check finds it.
@@ -122,11 +122,11 @@ describe('the order sync against the simulator', () => {
     simulator.history.complete(old?.id ?? '');
     let rounds = 0;
     // At most 10 re-checks an hour, the longest-waiting first: a few hours of rounds reach it.
-    while ((await index.get(old?.id ?? ''))?.status !== 'COMPLETED' && rounds++ < 200) {
+    while ((await orderCopy.get(old?.id ?? ''))?.status !== 'COMPLETED' && rounds++ < 200) {
       clock += 360_000;
       await sync.runOnce();
     }
-    expect((await index.get(old?.id ?? ''))?.status).toBe('COMPLETED');
+    expect((await orderCopy.get(old?.id ?? ''))?.status).toBe('COMPLETED');
     expect(kinds).toContain('recheck');
     // A completed order deep in the history is refunded: the reconciliation pass finds it.
     const completed = simulator
@@ -136,21 +136,21 @@ describe('the order sync against the simulator', () => {
     simulator.history.refund(completed?.id ?? '');
     clock += 25 * 3_600_000;
     rounds = 0;
-    while ((await index.get(completed?.id ?? ''))?.status !== 'REFUNDED' && rounds++ < 10) {
+    while ((await orderCopy.get(completed?.id ?? ''))?.status !== 'REFUNDED' && rounds++ < 10) {
       clock += 61_000;
       await sync.runOnce();
     }
-    expect((await index.get(completed?.id ?? ''))?.status).toBe('REFUNDED');
+    expect((await orderCopy.get(completed?.id ?? ''))?.status).toBe('REFUNDED');
     expect(kinds).toContain('reconcile');
-    const refunds = (await index.events(0, 10_000)).filter(
+    const refunds = (await orderCopy.events(0, 10_000)).filter(
       (event) => event.orderId === completed?.id && event.kind === 'status',
     );
     expect(refunds.map((event) => [event.fromStatus, event.toStatus])).toEqual([['COMPLETED', 'REFUNDED']]);
   });
 
   it('a quiet account costs at most 70 sync requests an hour at the default 60 s (measured over an hour of rounds)', async () => {
-    const index = await setUp();
-    const { sync, kinds } = syncWith(index, { pagesPerRound: 10 });
+    const orderCopy = await setUp();
+    const { sync, kinds } = syncWith(orderCopy, { pagesPerRound: 10 });
     await sync.runOnce();
     expect((await sync.status()).backfill.done).toBe(true);
     // Past the first re-checks' back-offs (they double to an hour), then one hour of rounds every 20 s:
@@ -170,9 +170,9 @@ describe('the order sync against the simulator', () => {
   });
 
   it('one replica syncs at a time (a lease); the other takes over when it stops', async () => {
-    const index = await setUp();
-    const a = syncWith(index);
-    const b = syncWith(index);
+    const orderCopy = await setUp();
+    const a = syncWith(orderCopy);
+    const b = syncWith(orderCopy);
     expect(await a.sync.runOnce()).toBe('synced');
     expect(await b.sync.runOnce()).toBe('skipped');
     expect(b.kinds).toHaveLength(0);
@@ -181,8 +181,8 @@ describe('the order sync against the simulator', () => {
   });
 
   it('a stop ends a partner read under way: the round ends at once, no back-off, the lease free', async () => {
-    const index = await setUp();
-    const { sync, kinds } = syncWith(index);
+    const orderCopy = await setUp();
+    const { sync, kinds } = syncWith(orderCopy);
     // The partner holds its answers far longer than any stop may take.
     simulator.faults.set({ latencyMs: 60_000 });
     try {
@@ -196,7 +196,7 @@ describe('the order sync against the simulator', () => {
       // Not counted as a partner failure, and no back-off: another replica syncs at once.
       expect(kinds).toEqual([]);
       simulator.faults.reset();
-      const { sync: next } = syncWith(index);
+      const { sync: next } = syncWith(orderCopy);
       expect(await next.runOnce()).toBe('synced');
     } finally {
       simulator.faults.reset();
@@ -204,8 +204,8 @@ describe('the order sync against the simulator', () => {
   });
 
   it('a partner outage: the round fails once, then the sync backs off without asking again', async () => {
-    const index = await setUp();
-    const { sync, kinds } = syncWith(index);
+    const orderCopy = await setUp();
+    const { sync, kinds } = syncWith(orderCopy);
     simulator.faults.set({ errorRate: 1, errorStatus: 401 });
     try {
       expect(await sync.runOnce()).toBe('failed');
@@ -219,13 +219,13 @@ describe('the order sync against the simulator', () => {
   });
 
   it('stays within ORDER_SYNC_MAX_RPS, measured at the simulator', async () => {
-    const index = await setUp();
+    const orderCopy = await setUp();
     // The round reads 6 pages (5 of the backfill, the newest once more). At 5 a second, the 6th is the
     // first one over the budget: it must wait for the next one-second window. One window change is the
     // shortest sample that can show the cap (without it all six go within a few ms), and it is real
     // time, measured where the partner sees it.
     const maxRps = 5;
-    const { sync } = syncWith(index, { pagesPerRound: 10, maxRps });
+    const { sync } = syncWith(orderCopy, { pagesPerRound: 10, maxRps });
     simulator.resetStats();
     const startedAt = Date.now();
     await sync.runOnce();
@@ -240,7 +240,7 @@ describe('the order sync against the simulator', () => {
   });
 
   it('a page unreadable three times is skipped as a gap: the backfill goes on in the same round; the gap is logged and in the status; the reconciliation reads it again at once', async () => {
-    const index = await setUp();
+    const orderCopy = await setUp();
     const lines: string[] = [];
     const capture = createLogger({
       level: 'info',
@@ -252,7 +252,7 @@ describe('the order sync against the simulator', () => {
         },
       }),
     });
-    const { sync, kinds } = syncWith(index, { pagesPerRound: 10, logger: capture });
+    const { sync, kinds } = syncWith(orderCopy, { pagesPerRound: 10, logger: capture });
     simulator.faults.onPage(3, 3, { malformed: 'not-json' });
     try {
       expect(await sync.runOnce()).toBe('synced');
@@ -286,8 +286,8 @@ describe('the order sync against the simulator', () => {
   });
 
   it('a page the reconciliation cannot read: a gap of its own, no order marked missing, read again by the next pass', async () => {
-    const index = await setUp();
-    const { sync } = syncWith(index, { pagesPerRound: 10 });
+    const orderCopy = await setUp();
+    const { sync } = syncWith(orderCopy, { pagesPerRound: 10 });
     expect(await sync.runOnce()).toBe('synced');
     clock += 61_000;
     await sync.runOnce(); // the first reconciliation is due ORDER_RECONCILE_HOURS (24) from here
@@ -316,8 +316,8 @@ describe('the order sync against the simulator', () => {
   });
 
   it('a page unreadable twice is read on its third try: no gap', async () => {
-    const index = await setUp();
-    const { sync, kinds } = syncWith(index, { pagesPerRound: 10 });
+    const orderCopy = await setUp();
+    const { sync, kinds } = syncWith(orderCopy, { pagesPerRound: 10 });
     simulator.faults.onPage(2, 2, { malformed: 'schema' });
     try {
       expect(await sync.runOnce()).toBe('synced');
@@ -333,10 +333,10 @@ describe('the order sync against the simulator', () => {
 
   // Last: it adds 420 orders to the simulator the other tests count.
   it('follows a burst longer than a page (and longer than a round) whole, each new order one event', async () => {
-    const index = await setUp();
-    const { sync, kinds } = syncWith(index, { pagesPerRound: 3 });
+    const orderCopy = await setUp();
+    const { sync, kinds } = syncWith(orderCopy, { pagesPerRound: 3 });
     while (!(await sync.status()).backfill.done) await sync.runOnce();
-    const before = (await index.events(0, 100_000)).length;
+    const before = (await orderCopy.events(0, 100_000)).length;
     // 420 orders between two rounds: more than four pages of 100, more than a round's three.
     const burst = simulator.history.arrive(420, { status: 'PROCESSING', completeAfterMs: null });
     const reads = kinds.length;
@@ -347,8 +347,8 @@ describe('the order sync against the simulator', () => {
     expect(firstRound).toBe(3);
     clock += 61_000;
     await sync.runOnce();
-    for (const order of burst) expect((await index.get(order.id))?.status).toBe('PROCESSING');
-    const events = (await index.events(0, 100_000)).slice(before).filter((event) => event.kind === 'new');
+    for (const order of burst) expect((await orderCopy.get(order.id))?.status).toBe('PROCESSING');
+    const events = (await orderCopy.events(0, 100_000)).slice(before).filter((event) => event.kind === 'new');
     expect(events).toHaveLength(burst.length);
     // Then quiet again (once the last resumed page shows nothing new): one newest page a round.
     clock += 61_000;

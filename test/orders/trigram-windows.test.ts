@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { rareWindows, sampleOf } from '../../src/orders/trigram-windows.js';
 
-// 2,000 search texts shaped like the index's: an ID, a reference with a shared prefix and
+// 2,000 search texts shaped like the copy's: an ID, a reference with a shared prefix and
 // zero-padded number, a product title from a few.
 const titles = ['office suite 2024', 'elden ring deluxe', 'vpn unlimited'];
 const texts = Array.from(

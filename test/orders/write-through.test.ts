@@ -12,7 +12,7 @@ const logger = capturedLogger();
 describe('what Order Desk reads from the partner is written to the copy after the answer', () => {
   let simulator: PartnerSimulator;
   let db: OrderDeskDb;
-  let index: OrderCopy;
+  let copy: OrderCopy;
   let writes: number;
   const tracker = createInflightTracker();
   const now = () => new Date('2026-11-26T10:00:00.000Z');
@@ -22,7 +22,7 @@ describe('what Order Desk reads from the partner is written to the copy after th
     db = await openDatabase({ databaseUrl: undefined, dataDir: ':memory:', logger });
     const real = createOrderCopy(db);
     // Counts the copy's writes; the writes themselves are the real ones.
-    index = {
+    copy = {
       ...real,
       record: (orders, seenAt) => {
         writes++;
@@ -39,7 +39,7 @@ describe('what Order Desk reads from the partner is written to the copy after th
     await simulator.stop();
   });
 
-  const partner = () => withWriteThrough(clientFor(simulator), index, { now, track: tracker.track });
+  const partner = () => withWriteThrough(clientFor(simulator), copy, { now, track: tracker.track });
 
   it('the lookup answers before its orders are written; they are written after, with the time they were read', async () => {
     writes = 0;
@@ -51,7 +51,7 @@ describe('what Order Desk reads from the partner is written to the copy after th
     expect(tracker.size).toBe(1);
     expect(await tracker.drain(2_000)).toBe(true);
     expect(writes).toBe(1);
-    const stored = await index.get(first.id);
+    const stored = await copy.get(first.id);
     expect(stored?.referenceId).toBe(first.reference_id);
     expect(stored?.lastSeenAt.toISOString()).toBe(now().toISOString());
   });
@@ -67,8 +67,8 @@ describe('what Order Desk reads from the partner is written to the copy after th
     expect(writes).toBe(0);
     expect(await tracker.drain(2_000)).toBe(true);
     expect(writes).toBe(1);
-    expect((await index.get(order.id))?.status).toBe('COMPLETED');
-    const events = await index.eventsOf(order.id, 5);
+    expect((await copy.get(order.id))?.status).toBe('COMPLETED');
+    const events = await copy.eventsOf(order.id, 5);
     expect(events.map((event) => event.kind)).toEqual(['status', 'new']);
   });
 });

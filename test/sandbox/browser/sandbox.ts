@@ -193,7 +193,7 @@ export function describeSandbox(shared: SandboxInBrowser): void {
     }
 
     it('finds orders by product name, from Order Desk’s copy of the order history', async () => {
-      // The sandbox syncs the history into its index at start-up; the copy answers once it is complete.
+      // The sandbox syncs the history into its copy at start-up; the copy answers once it is complete.
       const state = async () =>
         (await (
           await fetch(`${shared.sandbox.url}/sandbox/api/state?user=U0AGENT&channel=C0SUPPORT`)
