@@ -114,10 +114,6 @@ function databaseContract(name: string, open: () => Promise<OrderDeskDb>) {
       ])
         expect(found).toContain(name);
     });
-
-    it('opening again runs no migration twice and keeps the data', async () => {
-      expect(db.isUp()).toBe(true);
-    });
   });
 }
 
