@@ -1,4 +1,4 @@
-// Subpath imports: the package index loads every date-fns function (about 75 ms of start-up).
+// Subpath imports: the package index loads every date-fns function, which slows start-up.
 import { formatDistanceStrict } from 'date-fns/formatDistanceStrict';
 import { statusLabel } from '../partner-api/statuses.js';
 import { cutToLength } from '../text/cut.js';

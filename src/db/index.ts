@@ -126,14 +126,14 @@ async function openSqlite(
     // (the WAL is, at each checkpoint). A crash of Order Desk loses nothing committed; a power cut or
     // an OS crash may lose the last commits, never the file's consistency. better-sqlite3 opens a file
     // already in WAL mode with NORMAL, but the process that created the file stayed at FULL, where
-    // every commit waited for the disk on the event loop (0.28 ms measured here): said here, for all.
+    // every commit waited for the disk on the event loop: said here, for all.
     database.pragma('journal_mode = WAL');
     database.pragma('synchronous = NORMAL');
     database.pragma('busy_timeout = 5000');
-    // Reads map the file instead of copying each page through a read call: an export reads its range
-    // (13 MB per 100,000 orders) about a quarter faster. Mapped pages are the file's, shared with
-    // the OS cache, not the heap's. The cost: a disk that fails under a read (or a file cut short by
-    // something else) ends the process with SIGBUS instead of an error to log.
+    // Reads map the file instead of copying each page through a read call, so an export reads its
+    // range faster. Mapped pages are the file's, shared with the OS cache, not the heap's. The cost:
+    // a disk that fails under a read (or a file cut short by something else) ends the process with
+    // SIGBUS instead of an error to log.
     database.pragma(`mmap_size = ${MMAP_BYTES}`);
   } catch (error) {
     throw new DatabaseStartupError(sqliteOpenFailure(error, dataDir, path));

@@ -16,14 +16,14 @@ export class UploadRequestError extends Error {
   readonly code = 'upload_request_error';
 }
 
-// Read from disk 4 MiB at a time: with the default 64 kB, a 12 MB export took four times as long to send.
+// Read from disk 4 MiB at a time: in the default 64 kB chunks, a large export took far longer to send.
 const READ_CHUNK = 4 << 20;
 
 /**
  * POSTs a CSV file's `bytes` (sent as Content-Length) to a URL (Slack's upload URL), streamed from
  * disk: memory stays flat whatever the file. Resolves with the answer, or rejects with an
  * UploadRequestError when there is none (refused, reset, silent for `timeoutMs`). node:http rather
- * than fetch: fetch sends a Node stream through a web stream, which took 50 ms more for a 12 MB
+ * than fetch: fetch sends a Node stream through a web stream, a detour that slows a large
  * export. The URL is Slack's; it is never logged.
  */
 export function postFile(

@@ -229,7 +229,7 @@ export function createOrderStore(db: OrderDeskDb, options: OrderStoreOptions = {
         const cursor = before;
         // Keyset pages (created_at, id) descending: each page is one indexed range read, however deep.
         // Only the summary's columns, as arrays through a prepared statement: an export reads a
-        // hundred thousand rows here, and Kysely's object rows of the whole table cost three times as much.
+        // hundred thousand rows here, and Kysely's object rows of the whole table cost far more.
         const rows = (await db.arrayRows((kysely) =>
           kysely
             .selectFrom('orders')

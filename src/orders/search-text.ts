@@ -4,8 +4,8 @@ import { cutToLength } from '../text/cut.js';
 // What the order copy stores to search in, and what it searches for, made comparable in one place:
 // the stored search text and a person's query go through the same fold, on both engines (never the
 // database's lower(), which depends on its locale and, in SQLite, knows ASCII only). And the bounds
-// that keep one order's text small, whatever the partner sends: a 20,000-character product title
-// once made the index 706 MB and a search block the event loop for 17 s.
+// that keep one order's text small, whatever the partner sends: a very long product title once
+// swelled the trigram index and made a search block the event loop for every other request.
 
 /** A product title is kept to this many code points (cut between graphemes, ending in `…`). */
 export const MAX_TITLE_LENGTH = 500;

@@ -9,7 +9,7 @@ import type { OrderCopy } from './order-copy.js';
  *
  * The write starts on a timer, after the code that asked has answered: the reply to Slack is written
  * to its socket a turn of the event loop after it is sent (fetch streams the body), and a write
- * started with the lookup ran first, on the event loop, holding every answer back by 0.6 ms (traced).
+ * started with the lookup ran first, on the event loop, and held every answer back until it was done.
  * Readers of the copy right after a lookup may not see that lookup's orders yet: they use the
  * partner's answer, which is newer (flows/lookup-order.ts).
  */

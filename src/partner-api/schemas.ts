@@ -9,7 +9,7 @@ import { z } from 'zod';
 // (see the history-scan benchmark).
 
 // Plain type checks only: refinements such as .int() or unions take zod off its compiled fast path and
-// doubled the cost of a page in the benchmark, for no gain to the app (a quantity of 2.5 still renders).
+// made each page much dearer to check, for no gain to the app (a quantity of 2.5 still renders).
 const optionalText = z.string().nullish();
 const optionalAmount = z.number().nullish();
 const optionalCount = z.number().nullish();

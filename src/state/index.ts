@@ -10,7 +10,7 @@ export { createMemoryState };
 
 /**
  * The composition root's one choice of backend: Redis when REDIS_URL is set, memory otherwise. The
- * Redis client (about 120 ms and 10 MB) is loaded only then: a single process never loads it.
+ * Redis client (costly to load, in time and memory) is loaded only then: a single process never loads it.
  */
 export async function createSharedState(options: {
   redisUrl: string | undefined;
