@@ -34,6 +34,15 @@ export async function sendCommands(options: {
   const { slack, appUrl, signingSecret, count, concurrency } = options;
   const timings: CommandTiming[] = new Array(count);
   let next = 0;
+  // Closed loop: the response_url posts read once each, whichever worker looks (a scan of every post
+  // per check would cost the generator more than the app it measures).
+  const answered = new Set<string>();
+  let scanned = slack.responsePosts.length;
+  const isAnswered = (id: string) => {
+    for (; scanned < slack.responsePosts.length; scanned++)
+      answered.add((slack.responsePosts[scanned] as { responseUrlId: string }).responseUrlId);
+    return answered.has(id);
+  };
   const started = performance.now();
   async function worker() {
     while (next < count) {
@@ -59,8 +68,7 @@ export async function sendCommands(options: {
         body,
       );
       timings[index] = { sentAt, ackMs: performance.now() - sentAt, status, responseUrlId };
-      if (options.awaitAnswer)
-        await slack.waitFor(() => slack.responsePosts.some((p) => p.responseUrlId === responseUrlId), 30_000);
+      if (options.awaitAnswer) await slack.waitFor(() => isAnswered(responseUrlId), 30_000);
     }
   }
   await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker));
