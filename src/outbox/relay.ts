@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import type { WebClient } from '@slack/web-api';
 import { systemClock } from '../jobs/index.js';
 import type { AppLogger } from '../logger.js';
@@ -318,6 +319,9 @@ export function createOutboxRelay(options: RelayOptions): OutboxRelay {
       return results.find((done) => done.post?.id === row.id) ?? busy;
     },
     async deliverDue({ signal, deadline = Number.POSITIVE_INFINITY, kind }) {
+      // Each channel's turn waits on the signal (its pace, its post): with more than ten channels at
+      // once, Node would warn of a leak there is not (each listener goes when its wait ends).
+      setMaxListeners(0, signal);
       const targets = await store.dueTargets(now(), TARGETS_PER_READ, kind);
       // A channel this process is posting in already is left to that turn.
       const taken = targets

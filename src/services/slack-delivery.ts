@@ -103,7 +103,7 @@ export function slackErrorCode(error: unknown): string {
 /**
  * A signal that aborts when either does (with its reason), and `release` for when it is no longer
  * needed. Not AbortSignal.any: on Node 20 its sources keep an entry for every signal made from them,
- * and `a` here lives as long as the app (20,000 calls left 20,000 entries after collections).
+ * and `a` here lives as long as the app.
  */
 export function eitherAborts(a: AbortSignal, b: AbortSignal): { signal: AbortSignal; release(): void } {
   const either = new AbortController();
@@ -111,9 +111,6 @@ export function eitherAborts(a: AbortSignal, b: AbortSignal): { signal: AbortSig
   const onB = () => either.abort(b.reason);
   if (a.aborted) onA();
   else if (b.aborted) onB();
-  // One listener per call under way, each removed when its call ends: with posts to more than ten
-  // channels at once, Node's "possible memory leak" warning would tell operators of a leak there is not.
-  setMaxListeners(0, a, b);
   a.addEventListener('abort', onA, { once: true });
   b.addEventListener('abort', onB, { once: true });
   return {
@@ -136,6 +133,9 @@ export function createSlackDelivery(options: DeliveryOptions): SlackDelivery {
   const maxWaitMs = options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
   const clock = options.clock ?? systemClock;
   const stopping = new AbortController();
+  // One listener on it per delivery under way, each removed when its delivery ends: with more than
+  // ten at once, Node's "possible memory leak" warning would tell operators of a leak there is not.
+  setMaxListeners(0, stopping.signal);
 
   async function call<T>(
     kind: DeliveryKind,

@@ -14,6 +14,7 @@ import { createRichBlocks } from '../../src/services/rich-blocks.js';
 import { createSlackDelivery } from '../../src/services/slack-delivery.js';
 import { createMemoryState } from '../../src/state/index.js';
 import { BOT_TOKEN, startTestSlack } from '../helpers/harness.js';
+import { warningsDuring } from '../helpers/process-warnings.js';
 
 const AUDIT = 'C0AUDIT';
 const FINANCE = 'C0FINANCE';
@@ -213,6 +214,29 @@ describe('the outbox relay', () => {
     expect(await delivering).toMatchObject({ outcome: 'stopped' });
     expect(await store.find('audit:stopped')).toMatchObject({ status: 'pending', nextAttemptAt: now });
     expect((await relay().deliverDue({ signal: never }))[0]).toMatchObject({ outcome: 'sent' });
+  });
+
+  it('posts in 15 channels side by side, each waiting its pace on the round\'s signal, draw no "possible memory leak" warning', async () => {
+    const channels = Array.from({ length: 15 }, (_, i) => `C0WIDE${String(i).padStart(2, '0')}`);
+    for (const id of channels) slack.channels.push({ id, name: id.toLowerCase() });
+    await store.enqueue(
+      channels.flatMap((target) =>
+        [1, 2].map((n) => ({
+          dedupeKey: `wide:${target}:${n}`,
+          kind: 'audit' as const,
+          target,
+          body: { text: `${n}` },
+        })),
+      ),
+      now,
+    );
+    let results: Awaited<ReturnType<ReturnType<typeof relay>['deliverDue']>> = [];
+    const warnings = await warningsDuring(async () => {
+      results = await relay().deliverDue({ signal: new AbortController().signal });
+    });
+    expect(warnings).toEqual([]);
+    expect(results.filter((result) => result.outcome === 'sent')).toHaveLength(30);
+    for (const id of channels) expect(texts(id)).toEqual(['1', '2']);
   });
 
   it('retention deletes posts made or dropped before the cutoff, never one still waiting', async () => {
