@@ -244,7 +244,7 @@ function sourceNote(input: DigestInput, options: RenderOptions): string {
   const from =
     source.kind === 'copy'
       ? `Read from Order Desk's copy of the order history (synced ${slackDate(source.syncedAt, options.now)}).`
-      : "Read from the partner API (Order Desk's copy did not cover the day: not filled yet, or not synced in the last minute).";
+      : "Read from the partner API (Order Desk's copy did not cover the day: not filled yet, or not synced in the last 2 minutes).";
   return `${days} ${from}`;
 }
 

@@ -142,7 +142,9 @@ describe('the daily digest', () => {
     const refundBlock = text.slice(text.indexOf('*Refunded orders*'), text.indexOf('*Failed orders*'));
     expect(refundBlock.match(/^• /gm)).toHaveLength(10);
     expect(refundBlock).not.toContain('more order');
-    expect(text).toContain("Read from the partner API (Order Desk's copy did not cover the day");
+    expect(text).toContain(
+      "Read from the partner API (Order Desk's copy did not cover the day: not filled yet, or not synced in the last 2 minutes).",
+    );
   });
 
   it('a balance that could not be read: the digest says so with the trace ID, and shows no figures', () => {
