@@ -11,7 +11,7 @@ const RETIRED: Readonly<Record<string, string>> = {
   PARTNER_API_MAX_RESPONSE_BYTES: 'a fixed 16 MiB',
   PARTNER_API_RETRY_LIMIT: 'a fixed 2 retries',
   SLACK_DELIVERY_MAX_WAIT_SECONDS:
-    'fixed waits: a post from the outbox waits out rate limits a minute per try, then is tried again after Retry-After',
+    'fixed waits: an outbox post waits out rate limits a minute per try, then is tried again after Retry-After; an export file or a workflow step up to 10 minutes',
   USERGROUP_CACHE_SECONDS: 'a fixed 5 minutes',
   USER_INFO_CACHE_SECONDS: 'a fixed 10 minutes',
   KEY_LINK_TTL_SECONDS: 'a fixed 5 minutes',
