@@ -49,9 +49,9 @@ const SEARCH_KINDS: readonly { name: string; text: (i: number) => string }[] = [
 ];
 const SEARCH_GOAL_MS = 500;
 // Two shapes of the same /order load, 50 at a time. A burst: each of the 50 sends its next command
-// as soon as the last is acked, so 2,000 commands arrive within a second and their answers queue up
-// behind one another (every answer, a search's too, waits its turn). Agents: each of the 50 sends its
-// next command once the last is answered, as people do; 50 commands are under way at any moment.
+// as soon as the last is acked, so the 2,000 arrive as fast as the app acks them and their answers
+// queue up behind one another (every answer, a search's too, waits its turn). Agents: each of the 50
+// sends its next command once the last is answered, as people do; 50 are under way at any moment.
 const LOADS = [
   { name: 'a burst: 50 at a time until acked', awaitAnswer: false },
   { name: '50 agents: each waits for its answer', awaitAnswer: true },

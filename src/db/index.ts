@@ -30,7 +30,7 @@ export interface OrderDeskDb {
   /**
    * Runs a read built with Kysely (compiled) through a prepared statement that returns each row as an
    * array, its columns in select order, keeping isUp() current. For reads of a hundred thousand rows
-   * (the CSV export): Kysely's object rows cost twice the driver's arrays there.
+   * (the CSV export): Kysely's object rows, a new object with its keys per row, cost far more there.
    */
   arrayRows(query: (db: Kysely<Database>) => Compilable): Promise<unknown[][]>;
   close(): Promise<void>;
