@@ -276,7 +276,7 @@ describe('channel subscriptions', () => {
     expect(removable.length).toBe(before);
     await h.slack.clickHome({ user: USERS.finance, actionId: 'home_remove_subscription_0' });
     await until(
-      'the copy',
+      'the subscription removed',
       async () =>
         (await h.desk.deps.notifications.listSubscriptions({ limit: 100 })).subscriptions.length ===
         before - 1,
