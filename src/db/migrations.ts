@@ -3,11 +3,14 @@ import type { ColumnDefinitionBuilder, Kysely, MigrationProvider } from 'kysely'
 export type Engine = 'sqlite' | 'postgres';
 
 // The schema, in code (no files to find at run time), applied in name order at start-up. Order Desk
-// was not released before 0001, so 0001 is the whole schema of a new database; each change after it
-// is a migration of its own, added below it. A migration never imports application code: what it
-// writes is frozen here, so a later change to the app cannot change what an old migration did. Each
-// works on both engines; where they differ (an auto-increment key, the trigram index), the engine is
-// passed in.
+// was not released before 0001, so 0001 is the whole schema of a new database. Until the first
+// release 0001 itself may still change (the outbox lost an unused event_id column and its body became
+// NOT NULL): a database made before keeps the older shape, which the code still reads and writes.
+// From the first release, each change is a migration of its own, added below it (later-migration
+// tests show the runner applying one to a database in use). A migration never imports application
+// code: what it writes is frozen here, so a later change to the app cannot change what an old
+// migration did. Each works on both engines; where they differ (an auto-increment key, the trigram
+// index), the engine is passed in.
 
 /** Creates the whole schema of a new database. */
 async function createBaseline(db: Kysely<unknown>, engine: Engine): Promise<void> {
