@@ -133,7 +133,12 @@ export async function benchBackfill(): Promise<BenchRow[]> {
         met: reads / pages <= 1.05,
       },
       { section, metric: "time at the sync's 2 requests a second (reads ÷ 2)", value: reads / 2, unit: 's' },
-      { section, metric: 'time here, budget not limiting (reads and writes to the copy)', value: ms, unit: 'ms' },
+      {
+        section,
+        metric: 'time here, budget not limiting (reads and writes to the copy)',
+        value: ms,
+        unit: 'ms',
+      },
     ];
   } finally {
     await sync.stop();
