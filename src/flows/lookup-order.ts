@@ -136,14 +136,15 @@ export async function answerResultsPage(
   { firstAnswer = false } = {},
 ): Promise<SlackMessage> {
   // Words (text that cannot be an order ID) find nothing at the partner, whose search reads IDs and
-  // references: while the copy is current (orders/copy-rule.ts) and has matches but no one exact order,
-  // it answers alone. Text that may be an ID or a reference asks the partner first (its answer is live,
-  // and may name an order the copy has not read); the copy is read only if that answer is not a card.
+  // references: while the copy is current (orders/copy-rule.ts) and holds no order with exactly that
+  // reference, it answers alone, its matches or "no match". Text that may be an ID or a reference
+  // asks the partner first (its answer is live, and may name an order placed since the last sync);
+  // the copy is read only if that answer is not a card.
   const copy = isValidOrderId(query) ? undefined : await readCopy(deps, query);
-  const noExactOrder = copy?.found?.orders.every((order) => !isExactMatch(order, query));
-  if (copy && copyIsCurrent(copy.coverage, deps.now()) && noExactOrder) {
+  const exactInCopy = copy?.found?.orders.some((order) => isExactMatch(order, query));
+  if (copy && copyIsCurrent(copy.coverage, deps.now()) && !exactInCopy) {
     const fromCopyAlone = await listFromCopy(deps, { query, orders: [] }, offset, copy);
-    if (fromCopyAlone) return fromCopyAlone;
+    return fromCopyAlone ?? renderNoMatch(query, 0, undefined, await deps.orderExamples.current());
   }
   const result = await partnerResult(deps, context, () => deps.partner.orders.find(query));
   if (isPartnerApiError(result)) {

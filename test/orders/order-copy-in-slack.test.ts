@@ -50,13 +50,17 @@ describe('the order copy in Slack', () => {
     expect(text.indexOf(expected[0]?.id ?? '-')).toBeLessThan(text.indexOf(expected[1]?.id ?? '-'));
   });
 
-  it('words that cannot be an order ID are answered from the current copy alone: no partner request', async () => {
+  it('words that cannot be an order ID are answered from the current copy alone, matches or none: no partner request', async () => {
     const title = h.simulator.allOrders()[7]?.item?.title ?? '';
     const words = title.split(' ').slice(0, 2).join(' ').toLowerCase();
     expect(words).toContain(' ');
     h.simulator.resetStats();
     const text = textOf((await order(USERS.agent, '/order', words)).blocks);
     expect(text).toContain("Found in Order Desk's copy of the order history");
+    expect(h.simulator.stats.requests).toBe(0);
+    // Words the current copy has no order for: "no match" at once, from the copy alone too.
+    const none = textOf((await order(USERS.agent, '/order', 'zebra quartz lantern')).blocks);
+    expect(none).toContain('No order matches');
     expect(h.simulator.stats.requests).toBe(0);
     // One word may be an ID or a reference: the partner is asked, as before.
     await order(USERS.agent, '/order', words.split(' ')[0] ?? '');
