@@ -66,7 +66,7 @@ const partner = group(
       { secret: true, example: SIMULATOR_API_KEY, exampleIsLocal: true },
     ),
     PARTNER_API_MAX_CONCURRENCY: integer(4, 1, 64).doc(
-      'Partner requests one process may have in flight at once; the rest queue. ' +
+      'Partner requests one process may have in flight at once; the rest queue, taking turns between people. ' +
         'Keep it times the number of replicas within what the partner allows in flight.',
     ),
     PARTNER_API_SEARCH_PARAM: queryParamName('search').doc(

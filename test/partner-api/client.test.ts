@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PartnerSimulator } from '../../sandbox/simulator/server.js';
+import { onBehalfOf } from '../../src/partner-api/index.js';
 import { clientFor, startTestSimulator } from '../helpers/partner.js';
 
 describe('partner client against the simulator', () => {
@@ -108,6 +109,25 @@ describe('partner client against the simulator', () => {
     } finally {
       simulator.faults.reset();
     }
+  });
+
+  it("takes turns between requesters: one person's lookup goes ahead of another's many queued ones", async () => {
+    const client = clientFor(simulator, { maxConcurrency: 1 });
+    const ids = simulator.allOrders().map((o) => o.id);
+    const answered: string[] = [];
+    const lookup = (who: string | undefined, id: string, label: string) =>
+      onBehalfOf(who, () => client.orders.find(id)).then(() => answered.push(label));
+    // Queued in this order, at once: six of one person's, then one of another's, then the app's own.
+    const lookups = [
+      ...ids.slice(0, 6).map((id, i) => lookup('U0MANY', id, `many-${i}`)),
+      lookup('U0ONE', ids[10] ?? '', 'one'),
+      lookup(undefined, ids[11] ?? '', 'app'),
+    ];
+    expect(client.metrics()).toMatchObject({ active: 1, queued: 7 });
+    await Promise.all(lookups);
+    // The first was under way; the next turns go to the two with nothing under way, in the order
+    // they came; the rest of the six keep their order.
+    expect(answered).toEqual(['many-0', 'one', 'app', 'many-1', 'many-2', 'many-3', 'many-4', 'many-5']);
   });
 
   it('stops cleanly when the reader breaks out early', async () => {

@@ -1,0 +1,54 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHANNEL, type Harness, nthResponse, startHarness, USERS } from '../helpers/harness.js';
+import { identityOf, slackbotFor } from '../helpers/slackbot.js';
+
+// The partner's slots are shared by everyone in Slack (PARTNER_API_MAX_CONCURRENCY): a person's
+// request takes its turn beside another's many, not behind them.
+describe('turns at the partner between people', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({
+      simulator: { orders: 300, latencyMs: 100 },
+      env: { PARTNER_API_MAX_CONCURRENCY: '1' },
+    });
+  });
+  afterAll(() => h.stop());
+
+  const send = (user: string, text: string) =>
+    h.slack.runCommand({ user, channel: CHANNEL, command: '/order', text });
+  const answeredAt = async (sent: { responseUrlId?: string | undefined }) =>
+    (await nthResponse(h.slack, sent.responseUrlId ?? '')).at;
+  /** Five /order lookups of the agent's, at the partner's door: one under way, four queued. */
+  const fiveQueued = async (ids: string[]) => {
+    const sent = await Promise.all(ids.slice(0, 5).map((id) => send(USERS.agent, id)));
+    await h.slack.waitFor(() => h.desk.deps.partner.metrics().queued === 4 || undefined);
+    return sent;
+  };
+
+  it("one agent's /order is answered before another's five queued lookups are", async () => {
+    const ids = h.simulator.allOrders().map((order) => order.id);
+    const many = await fiveQueued(ids);
+    const one = await send(USERS.member, ids[20] ?? '');
+    const manyAt = await Promise.all(many.map(answeredAt));
+    const oneAt = await answeredAt(one);
+    // Next after the lookup under way: before the four that were queued.
+    expect(manyAt.filter((at) => at <= oneAt)).toHaveLength(1);
+  });
+
+  it("Slackbot's lookups for a person are that person's: queued after their own, not ahead as the app's", async () => {
+    const ids = h.simulator.allOrders().map((order) => order.id);
+    const bot = await slackbotFor(h.appUrl);
+    try {
+      const many = await fiveQueued(ids.slice(30));
+      const call = bot
+        .call(identityOf(USERS.agent), 'find_order', { query: ids[40] ?? '' })
+        .then((result) => ({ result, at: Date.now() }));
+      const manyAt = await Promise.all(many.map(answeredAt));
+      const { result, at } = await call;
+      expect(JSON.stringify(result.content)).toContain(ids[40] ?? '-');
+      expect(manyAt.filter((answered) => answered <= at)).toHaveLength(5);
+    } finally {
+      await bot.close();
+    }
+  });
+});
