@@ -4,12 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { startFakeSlack } from '../sandbox/fake-slack/server.js';
-import { startSimulator } from '../sandbox/simulator/server.js';
 import { openDatabase } from '../src/db/index.js';
 import { createLogger } from '../src/logger.js';
 import { storedTitle } from '../src/orders/search-text.js';
 import { APP_ENTRY, startNodeProcess } from './processes.js';
 import { seedOrders } from './seed-orders.js';
+import { spawnSimulator } from './simulator-process.js';
 import { type CommandTiming, sendCommands, waitForAnswers } from './slack-load.js';
 import { type BenchRow, percentile } from './table.js';
 
@@ -30,6 +30,7 @@ const LONG_TITLE = storedTitle(
     (_, i) => `Ultimate Collector's Bundle ${i + 1}: ${TITLES[i % TITLES.length]}`,
   ).join(', '),
 ) as string;
+const PARTNER_ORDERS = 2_000;
 const ROUNDS = 4;
 const COMMANDS_PER_RUN = 2_000;
 const SEARCHES_PER_SECOND = 10;
@@ -48,6 +49,9 @@ const SEARCH_KINDS: readonly { name: string; text: (i: number) => string }[] = [
   { name: 'two letters matching nothing', text: () => 'zq' },
 ];
 const SEARCH_GOAL_MS = 500;
+// The 50 at a time are 50 agents, each a Slack user; the searches are another agent's.
+const AGENTS = Array.from({ length: 50 }, (_, i) => `U0AGENT${String(i).padStart(2, '0')}`);
+const SEARCHER = 'U0SEARCHER';
 // Two shapes of the same /order load, 50 at a time. A burst: each of the 50 sends its next command
 // as soon as the last is acked, so the 2,000 arrive as fast as the app acks them and their answers
 // queue up behind one another (every answer, a search's too, waits its turn). Agents: each of the 50
@@ -67,12 +71,17 @@ const LOADS = [
 export async function benchSearchesBesideCommands(): Promise<BenchRow[]> {
   const dataDir = mkdtempSync(join(tmpdir(), 'order-desk-search-load-'));
   const seedMs = await seedCopy(dataDir);
-  const simulator = await startSimulator({ orders: 2_000, apiKey: 'bench-partner-key' });
+  // The partner in a process of its own, as it is in production: its answers are not held up by the
+  // load generator's work.
+  const simulator = await spawnSimulator({
+    SIMULATOR_ORDERS: String(PARTNER_ORDERS),
+    SIMULATOR_API_KEY: 'bench-partner-key',
+  });
   const slack = await startFakeSlack({
     botToken: BOT_TOKEN,
     signingSecret: SIGNING_SECRET,
     responseUrlLimit: 5,
-    users: [{ id: 'U0BENCH', name: 'bench', realName: 'Bench User' }],
+    users: [...AGENTS, SEARCHER].map((id) => ({ id, name: id.toLowerCase(), realName: id })),
   });
   const app = await startNodeProcess(APP_ENTRY, {
     SLACK_BOT_TOKEN: BOT_TOKEN,
@@ -93,6 +102,7 @@ export async function benchSearchesBesideCommands(): Promise<BenchRow[]> {
     concurrency: number,
     text: (i: number) => string,
     awaitAnswer = false,
+    user: (worker: number) => string = () => SEARCHER,
   ) => {
     const agent = new Agent({ keepAlive: count > 1, maxSockets: 1_000 });
     try {
@@ -105,6 +115,7 @@ export async function benchSearchesBesideCommands(): Promise<BenchRow[]> {
         text,
         agent,
         awaitAnswer,
+        user,
       });
     } finally {
       agent.destroy();
@@ -120,15 +131,23 @@ export async function benchSearchesBesideCommands(): Promise<BenchRow[]> {
           answers.has(post.responseUrlId) &&
           post.responseUrlId === id &&
           // The backfill done: the copy is the whole history, as it is after a first day.
-          /Order Desk's copy of the order history \([\d,]+ orders, the whole history/.test(JSON.stringify(post.body)),
+          /Order Desk's copy of the order history \([\d,]+ orders, the whole history/.test(
+            JSON.stringify(post.body),
+          ),
       );
     });
-    const ids = simulator.allOrders().map((order) => order.id);
+    const ids = await partnerOrderIds(simulator);
     let searchIndex = 0;
     /** The alternating runs of one load, with and without searches beside it. */
     const measure = async (load: (typeof LOADS)[number]) => {
       const lookups = (offset: number) =>
-        command(COMMANDS_PER_RUN, 50, (i) => ids[(offset + i) % ids.length] ?? '', load.awaitAnswer);
+        command(
+          COMMANDS_PER_RUN,
+          AGENTS.length,
+          (i) => ids[(offset + i) % ids.length] ?? '',
+          load.awaitAnswer,
+          (worker) => AGENTS[worker] ?? SEARCHER,
+        );
       await lookups(0);
       const quiet: number[] = [];
       const busy: number[] = [];
@@ -274,4 +293,19 @@ async function untilCopyAnswers(answeredFromCopy: () => Promise<boolean>): Promi
     if (performance.now() > deadline) throw new Error('the copy did not answer searches within 3 minutes');
     await new Promise((resolve) => setTimeout(resolve, 1_000));
   }
+}
+
+/** The partner's order IDs, read from its list as any client would. */
+async function partnerOrderIds(partner: { url: string; apiKey: string }): Promise<string[]> {
+  const ids: string[] = [];
+  for (let page = 1; ids.length < PARTNER_ORDERS; page++) {
+    const answer = await fetch(`${partner.url}/v1/partners/orders?limit=500&page=${page}`, {
+      headers: { 'x-api-key': partner.apiKey },
+    });
+    const { orders } = ((await answer.json()) as { details: { data: { orders: { id: string }[] } } }).details
+      .data;
+    if (orders.length === 0) break;
+    ids.push(...orders.map((order) => order.id));
+  }
+  return ids;
 }

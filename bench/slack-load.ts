@@ -30,6 +30,8 @@ export async function sendCommands(options: {
    * socket the app closed while idle would otherwise be reused and hang up.
    */
   agent?: Agent;
+  /** Who sends each worker's commands (default: U0BENCH for all). */
+  user?: (worker: number) => string;
 }): Promise<{ timings: CommandTiming[]; wallMs: number }> {
   const { slack, appUrl, signingSecret, count, concurrency } = options;
   const timings: CommandTiming[] = new Array(count);
@@ -44,16 +46,17 @@ export async function sendCommands(options: {
     return answered.has(id);
   };
   const started = performance.now();
-  async function worker() {
+  async function worker(_: unknown, worker: number) {
+    const user = options.user?.(worker) ?? 'U0BENCH';
     while (next < count) {
       const index = next++;
-      const responseUrlId = slack.createResponseUrl({ channel: 'C0BENCH', user: 'U0BENCH' });
+      const responseUrlId = slack.createResponseUrl({ channel: 'C0BENCH', user });
       const body = new URLSearchParams({
         token: 'x',
         team_id: 'T0SANDBOX',
         channel_id: 'C0BENCH',
-        user_id: 'U0BENCH',
-        user_name: 'bench',
+        user_id: user,
+        user_name: user.toLowerCase(),
         command: options.command ?? '/order',
         text: options.text(index),
         api_app_id: 'A0ORDERDESK',
