@@ -1,5 +1,4 @@
 import ky, { HTTPError, type KyInstance } from 'ky';
-import PQueue from 'p-queue';
 import { untilAborted } from '../deadline.js';
 import { createBoundedFetch, PartnerAnswerCut } from './bounded-fetch.js';
 import { parseRetryAfterSeconds } from './error-mapping.js';
@@ -7,6 +6,7 @@ import { PartnerApiError } from './errors.js';
 import type { PartnerGate } from './gate.js';
 import { currentRequester } from './requester.js';
 import { type JsonResult, parseSuccessBody, toPartnerError } from './to-partner-error.js';
+import { createTurns } from './turns.js';
 
 export interface RetryPolicy {
   /** Retries after the first attempt (GET only). */
@@ -84,13 +84,11 @@ export function requestBoundMs(timeoutMs: number, retry: Partial<RetryPolicy> = 
 export function createTransport(options: TransportOptions): Transport {
   const policy: RetryPolicy = { ...defaultRetryPolicy, ...options.retry };
   const { gate } = options;
-  const queue = new PQueue({ concurrency: options.maxConcurrency });
-  // Requests queued or under way, per requester (requester.ts): a request goes ahead of those whose
-  // requester had more of them when they were queued, so a person's one lookup is not queued behind
-  // another's fifty; among equals, first come first served.
-  const outstanding = new Map<string, number>();
+  // People take turns at the partner (requester.ts, turns.ts): one agent's lookup is not queued
+  // behind another's fifty.
+  const turns = createTurns(options.maxConcurrency);
   const secrets = [options.apiKey];
-  // The queue counts the requests under way and queued; the peaks are kept here.
+  // The turns count the requests under way and waiting; the peaks are kept here.
   const peaks = { maxActive: 0, maxQueueWaitMs: 0 };
   const boundMs = requestBoundMs(options.timeoutMs, policy);
   const api: KyInstance = ky.create({
@@ -181,61 +179,48 @@ export function createTransport(options: TransportOptions): Transport {
         outcome,
         seconds: (performance.now() - startedAt) / 1000,
       });
-    const requester = currentRequester();
-    const ahead = outstanding.get(requester) ?? 0;
-    outstanding.set(requester, ahead + 1);
-    const release = () => {
-      const left = (outstanding.get(requester) ?? 1) - 1;
-      if (left > 0) outstanding.set(requester, left);
-      else outstanding.delete(requester);
-    };
-    const text = await queue.add(
-      async () => {
-        peaks.maxQueueWaitMs = Math.max(peaks.maxQueueWaitMs, performance.now() - queuedAt);
-        peaks.maxActive = Math.max(peaks.maxActive, queue.pending);
-        const startedAt = performance.now();
-        // The whole request, retries and waits included, ends by this deadline (see requestBoundMs).
-        const overall = AbortSignal.timeout(boundMs);
-        const requestSignal = signal ? AbortSignal.any([signal, overall]) : overall;
-        try {
-          signal?.throwIfAborted();
-          const response = await api.get(path, {
-            ...(searchParams ? { searchParams } : {}),
-            signal: requestSignal,
-            context: { operation },
-          });
-          // Already read whole, within the deadline and the size limit, by the bounded fetch.
-          const body = await response.text();
-          report('ok', startedAt);
-          return body;
-        } catch (error) {
-          // Stopped by the caller (a job's round at shutdown): not the partner's failure.
-          if (signal?.aborted) throw signal.reason;
-          const failure = overall.aborted
-            ? new PartnerApiError({
-                kind: 'timeout',
-                operation,
-                cause: new Error(`No answer within ${boundMs} ms, retries included`),
-              })
-            : await toPartnerError(error, operation, secrets);
-          await noteRetryAfter(failure.status, failure.retryAfterSeconds, operation);
-          // A cut answer is counted as what it was: too slow (timeout) or too large (too_large).
-          report(
-            error instanceof PartnerAnswerCut && error.reason === 'size' ? 'too_large' : failure.kind,
-            startedAt,
-          );
-          throw failure;
-        } finally {
-          release();
-        }
-      },
-      { priority: -ahead, throwOnTimeout: true },
-    );
+    const text = await turns.run(currentRequester(), async () => {
+      peaks.maxQueueWaitMs = Math.max(peaks.maxQueueWaitMs, performance.now() - queuedAt);
+      peaks.maxActive = Math.max(peaks.maxActive, turns.active);
+      const startedAt = performance.now();
+      // The whole request, retries and waits included, ends by this deadline (see requestBoundMs).
+      const overall = AbortSignal.timeout(boundMs);
+      const requestSignal = signal ? AbortSignal.any([signal, overall]) : overall;
+      try {
+        signal?.throwIfAborted();
+        const response = await api.get(path, {
+          ...(searchParams ? { searchParams } : {}),
+          signal: requestSignal,
+          context: { operation },
+        });
+        // Already read whole, within the deadline and the size limit, by the bounded fetch.
+        const body = await response.text();
+        report('ok', startedAt);
+        return body;
+      } catch (error) {
+        // Stopped by the caller (a job's round at shutdown): not the partner's failure.
+        if (signal?.aborted) throw signal.reason;
+        const failure = overall.aborted
+          ? new PartnerApiError({
+              kind: 'timeout',
+              operation,
+              cause: new Error(`No answer within ${boundMs} ms, retries included`),
+            })
+          : await toPartnerError(error, operation, secrets);
+        await noteRetryAfter(failure.status, failure.retryAfterSeconds, operation);
+        // A cut answer is counted as what it was: too slow (timeout) or too large (too_large).
+        report(
+          error instanceof PartnerAnswerCut && error.reason === 'size' ? 'too_large' : failure.kind,
+          startedAt,
+        );
+        throw failure;
+      }
+    });
     return parseSuccessBody(text, operation, secrets);
   }
 
   return {
     getJson,
-    metrics: () => ({ active: queue.pending, queued: queue.size, ...peaks }),
+    metrics: () => ({ active: turns.active, queued: turns.waiting, ...peaks }),
   };
 }

@@ -125,9 +125,9 @@ describe('partner client against the simulator', () => {
     ];
     expect(client.metrics()).toMatchObject({ active: 1, queued: 7 });
     await Promise.all(lookups);
-    // The first was under way; the next turns go to the two with nothing under way, in the order
-    // they came; the rest of the six keep their order.
-    expect(answered).toEqual(['many-0', 'one', 'app', 'many-1', 'many-2', 'many-3', 'many-4', 'many-5']);
+    // The first was under way; then each in turn: the six's next, the other person's, the app's, and
+    // the rest of the six in their order.
+    expect(answered).toEqual(['many-0', 'many-1', 'one', 'app', 'many-2', 'many-3', 'many-4', 'many-5']);
   });
 
   it('stops cleanly when the reader breaks out early', async () => {

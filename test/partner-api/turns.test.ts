@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { createTurns } from '../../src/partner-api/turns.js';
+
+/** Work that ends when the test says: its name goes to `started` when it starts. */
+function scheduler(concurrency: number) {
+  const turns = createTurns(concurrency);
+  const started: string[] = [];
+  const finishers = new Map<string, () => void>();
+  const submit = (requester: string, name: string) =>
+    turns.run(requester, async () => {
+      started.push(name);
+      await new Promise<void>((resolve) => finishers.set(name, resolve));
+      return name;
+    });
+  /** Ends the named work and waits until whatever it lets start has started. */
+  const finish = async (name: string) => {
+    finishers.get(name)?.();
+    await new Promise((resolve) => setImmediate(resolve));
+  };
+  return { turns, started, submit, finish };
+}
+
+describe('turns between requesters at the partner', () => {
+  it('starts at most `concurrency` at once; the next starts when one ends, and each gets its answer', async () => {
+    const { turns, started, submit, finish } = scheduler(2);
+    const answers = ['a1', 'a2', 'a3'].map((name) => submit('A', name));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(started).toEqual(['a1', 'a2']);
+    expect({ active: turns.active, waiting: turns.waiting }).toEqual({ active: 2, waiting: 1 });
+    await finish('a1');
+    expect(started).toEqual(['a1', 'a2', 'a3']);
+    await finish('a2');
+    await finish('a3');
+    expect(await Promise.all(answers)).toEqual(['a1', 'a2', 'a3']);
+    expect({ active: turns.active, waiting: turns.waiting }).toEqual({ active: 0, waiting: 0 });
+  });
+
+  it("a requester with one waits for at most one of each other's, however many those have queued", async () => {
+    const { started, submit, finish } = scheduler(1);
+    for (const name of ['a1', 'a2', 'a3', 'a4']) void submit('A', name);
+    void submit('B', 'b1');
+    void submit('C', 'c1');
+    await new Promise((resolve) => setImmediate(resolve));
+    for (const name of ['a1', 'a2', 'b1', 'c1', 'a3']) await finish(name);
+    // A was at the front of the rotation when a1 ended; then B and C, then A again.
+    expect(started).toEqual(['a1', 'a2', 'b1', 'c1', 'a3', 'a4']);
+  });
+
+  it("a requester with more is not starved by a stream of others' single requests", async () => {
+    const { started, submit, finish } = scheduler(1);
+    void submit('A', 'a1');
+    for (const n of [1, 2, 3]) void submit(`X${n}`, `x${n}`);
+    void submit('A', 'a2');
+    await new Promise((resolve) => setImmediate(resolve));
+    // Each single request that ends brings a new person's: always three waiting beside a2.
+    let next = 4;
+    for (const name of ['a1', 'x1', 'x2', 'x3']) {
+      void submit(`X${next}`, `x${next}`);
+      next++;
+      await finish(name);
+    }
+    expect(started.slice(0, 5)).toEqual(['a1', 'x1', 'x2', 'x3', 'a2']);
+  });
+
+  it('a failure is the caller’s alone: the next one starts, and the failing work may throw at once', async () => {
+    const turns = createTurns(1);
+    const failing = turns.run('A', () => {
+      throw new Error('refused');
+    });
+    await expect(failing).rejects.toThrow('refused');
+    await expect(turns.run('B', async () => 'next')).resolves.toBe('next');
+    expect(turns.active).toBe(0);
+  });
+});
