@@ -77,7 +77,7 @@ export async function deliverKeys(deps: KeysDeps, request: KeysRequest): Promise
   // resolved as `/order` resolves it (a reference, any case); only the ID it resolves to reaches the
   // keys endpoint, and the keys answer must name that order (the client checks).
   const resolve = async (beforeRefusal?: () => Promise<void>): Promise<boolean> => {
-    const found = await orderNamed(deps, typed);
+    const found = await orderNamed(deps, typed, request.userId);
     if (found.kind === 'found') {
       orderId = found.order.id;
       reference = found.order.referenceId;
@@ -109,7 +109,8 @@ export async function deliverKeys(deps: KeysDeps, request: KeysRequest): Promise
   }
 
   // The keys answer, or the partner's refusal (audited, not logged as shown to the user).
-  const keysOf = (id: string) => partnerResult(deps, undefined, () => deps.partner.orders.keys(id));
+  const keysOf = (id: string) =>
+    partnerResult(deps, undefined, () => deps.partner.onBehalfOf(request.userId).orders.keys(id));
   let keys = await keysOf(orderId);
   if (isPartnerApiError(keys) && keys.kind === 'not_found' && request.via === 'command' && idShaped) {
     // Not an order ID after all: a reference. The retrieval taken stays for the order it names, and
@@ -151,11 +152,11 @@ export async function deliverKeys(deps: KeysDeps, request: KeysRequest): Promise
 }
 
 /** The order the text names: the copy's when it knows exactly one, else the finder's (the partner first). */
-async function orderNamed(deps: KeysDeps, typed: string): Promise<ExactOrder> {
+async function orderNamed(deps: KeysDeps, typed: string, userId: string): Promise<ExactOrder> {
   const copy = await exactFromCopy(deps, typed);
   const [only, ...others] = copy?.orders ?? [];
   if (only && others.length === 0) return { kind: 'found', order: only, fromCopy: false, traceId: undefined };
-  return findExactOrder(deps, typed);
+  return findExactOrder({ ...deps, partner: deps.partner.onBehalfOf(userId) }, typed);
 }
 
 /** Text that names no one order: what the agent sees, and what the audit trail keeps. */

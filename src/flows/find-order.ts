@@ -90,7 +90,9 @@ export async function findExactOrder(
   query: string,
   context?: FailureContext,
 ): Promise<ExactOrder> {
-  const result = await partnerResult(deps, context, () => deps.partner.orders.find(query));
+  const result = await partnerResult(deps, context, () =>
+    deps.partner.onBehalfOf(context?.userId).orders.find(query),
+  );
   if (isPartnerApiError(result)) {
     const copy = copyCanAnswer(result) ? await exactFromCopy(deps, query) : undefined;
     const answer = copy && fromCopy(copy, result.traceId, result);

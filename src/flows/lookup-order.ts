@@ -146,7 +146,9 @@ export async function answerResultsPage(
     const fromCopyAlone = await listFromCopy(deps, { query, orders: [] }, offset, copy);
     return fromCopyAlone ?? renderNoMatch(query, 0, undefined, await deps.orderExamples.current());
   }
-  const result = await partnerResult(deps, context, () => deps.partner.orders.find(query));
+  const result = await partnerResult(deps, context, () =>
+    deps.partner.onBehalfOf(context.userId).orders.find(query),
+  );
   if (isPartnerApiError(result)) {
     const fromCopy = copyCanAnswer(result)
       ? await listFromCopy(deps, { query, orders: [] }, offset, copy ?? (await readCopy(deps, query)), result)

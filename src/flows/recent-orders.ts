@@ -24,7 +24,9 @@ export async function recentOrders(deps: RecentOrdersDeps, context: FailureConte
     const copy = await newestInCopy(deps);
     if (copy) return copy;
   }
-  const recent = await partnerResult(deps, context, () => deps.partner.orders.recent(RECENT_ORDERS_SHOWN));
+  const recent = await partnerResult(deps, context, () =>
+    deps.partner.onBehalfOf(context.userId).orders.recent(RECENT_ORDERS_SHOWN),
+  );
   if (!isPartnerApiError(recent)) return recent;
   const copy = coverage && copyCanAnswer(recent) ? await newestInCopy(deps) : undefined;
   return coverage && copy && copy.orders.length > 0

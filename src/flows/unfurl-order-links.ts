@@ -125,7 +125,9 @@ export async function unfurlOrderLinks(
   const options = renderOptions(deps);
   // Looked up together; the cards keep the order of the links in the message.
   // No failure context: each link's failure is logged below, with the link's order ID.
-  const found = await Promise.all(wanted.map(([, orderId]) => findOrderById(deps, orderId)));
+  // They are the poster's requests: they take the poster's turns at the partner, not everyone's.
+  const asPoster = { ...deps, partner: deps.partner.onBehalfOf(shared.user) };
+  const found = await Promise.all(wanted.map(([, orderId]) => findOrderById(asPoster, orderId)));
   const unfurls: Record<string, { blocks: Block[] }> = {};
   // The same orders as Work Objects: clients with Work Objects show these (and their panel), others
   // the blocks. Only what the blocks show.

@@ -3,7 +3,6 @@ import type { AppDeps } from '../app/deps.js';
 import { renderNotice } from '../blocks/index.js';
 import { reply } from '../flows/respond.js';
 import { logUnexpected } from '../logger.js';
-import { onBehalfOf } from '../partner-api/index.js';
 
 /** What the frame needs: the metrics, the log, the replies in flight (drained at shutdown), event claims. */
 export type FrameDeps = Pick<AppDeps, 'eventDedup' | 'logger' | 'metrics' | 'tracker'>;
@@ -62,40 +61,33 @@ function count(metrics: FrameDeps['metrics'], { surface, label }: Counted, outco
  * once across replicas. Events were acked by Bolt already; views ack themselves (with the form's errors).
  */
 export function listenerFrame(deps: FrameDeps): Middleware<AnyMiddlewareArgs> {
-  // The listener's partner requests are the person's (partner-api/requester.ts): they take turns with
-  // other people's, not behind them.
-  return (args) => onBehalfOf(args.context.userId, () => framed(deps, args));
-}
-
-async function framed(
-  deps: FrameDeps,
-  args: AnyMiddlewareArgs & { context: Context; next: () => Promise<void> },
-) {
-  const request = countedAs(args.body as unknown as Record<string, unknown>);
-  if (!request) {
-    if (await isFirstDelivery(deps, args)) await deps.tracker.track(args.next());
-    return;
-  }
-  const startedAt = performance.now();
-  await (args as { ack: () => Promise<void> }).ack();
-  const ackSeconds = (performance.now() - startedAt) / 1000;
-  const outcome = await deps.tracker.track(
-    (async (): Promise<string | undefined> => {
-      try {
-        if (!(await isFirstDelivery(deps, args))) return 'duplicate';
-        await args.next();
-        return args.context.outcome ?? (request.surface === 'command' ? 'ok' : undefined);
-      } catch (error) {
-        const respond = (args as { respond?: RespondFn }).respond;
-        await replyUnexpected(deps, respond, error, request.label);
-        return 'error';
-      }
-    })(),
-  );
-  if (outcome === undefined) return;
-  count(deps.metrics, request, outcome);
-  deps.metrics.ackSeconds.observe({ surface: request.surface }, ackSeconds);
-  deps.metrics.answerSeconds.observe({ surface: request.surface }, (performance.now() - startedAt) / 1000);
+  return async (args) => {
+    const request = countedAs(args.body as unknown as Record<string, unknown>);
+    if (!request) {
+      if (await isFirstDelivery(deps, args)) await deps.tracker.track(args.next());
+      return;
+    }
+    const startedAt = performance.now();
+    await (args as { ack: () => Promise<void> }).ack();
+    const ackSeconds = (performance.now() - startedAt) / 1000;
+    const outcome = await deps.tracker.track(
+      (async (): Promise<string | undefined> => {
+        try {
+          if (!(await isFirstDelivery(deps, args))) return 'duplicate';
+          await args.next();
+          return args.context.outcome ?? (request.surface === 'command' ? 'ok' : undefined);
+        } catch (error) {
+          const respond = (args as { respond?: RespondFn }).respond;
+          await replyUnexpected(deps, respond, error, request.label);
+          return 'error';
+        }
+      })(),
+    );
+    if (outcome === undefined) return;
+    count(deps.metrics, request, outcome);
+    deps.metrics.ackSeconds.observe({ surface: request.surface }, ackSeconds);
+    deps.metrics.answerSeconds.observe({ surface: request.surface }, (performance.now() - startedAt) / 1000);
+  };
 }
 
 /**

@@ -5,7 +5,6 @@ import { z } from 'zod';
 import type { AppDeps } from '../app/deps.js';
 import { type Block, renderAccessDenied, renderNotice, type SlackMessage } from '../blocks/index.js';
 import { logUnexpected } from '../logger.js';
-import { onBehalfOf } from '../partner-api/index.js';
 import { TOOLS, type ToolAccess, type ToolAnswer, type ToolName, type ToolOutcome } from './tools.js';
 
 /** Every way a tool call ends, for /metrics (refusals before the tool ran included). */
@@ -120,7 +119,7 @@ async function run(
     const decision =
       access === 'finance' ? await deps.auth.isFinance(userId) : await deps.auth.canUseOrders(userId);
     if (!decision.allowed) return refuse('refused', denial(access, decision.reason), userId);
-    const result = await onBehalfOf(userId, () => answer(userId));
+    const result = await answer(userId);
     count(result.outcome);
     // Slackbot does not tell the app it refused a table: the classic blocks where Slack refused them.
     const blocks = (await deps.richBlocks.blocksFor('messages', result.message)) ?? [];

@@ -32,8 +32,9 @@ export function withWriteThrough(
       return result;
     };
   const { orders } = partner;
-  return {
+  const recorded: PartnerClient = {
     ...partner,
+    onBehalfOf: (userId) => (userId ? withWriteThrough(partner.onBehalfOf(userId), copy, options) : recorded),
     orders: {
       ...orders,
       list: recording(orders.list),
@@ -47,4 +48,5 @@ export function withWriteThrough(
       },
     },
   };
+  return recorded;
 }

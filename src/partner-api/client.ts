@@ -11,6 +11,7 @@ import { parsePayload } from './parse.js';
 import { findRecentOrders } from './recent.js';
 import { OrderKeysSchema, OrderListSchema, type OrderSummary, RawOrderSummary } from './schemas.js';
 import { createTransport, type TransportMetrics, type TransportOptions } from './transport.js';
+import { APP_REQUESTER } from './turns.js';
 import type { ListParams, OrderKeys, OrderPage, OrderSearchResult, RecentOrders } from './types.js';
 
 /** The spec does not name the list endpoint's query parameters, so they are configuration. */
@@ -39,6 +40,12 @@ export interface PartnerClient {
     recent(count: number): Promise<RecentOrders>;
     keys(orderId: string): Promise<OrderKeys>;
   };
+  /**
+   * This client, its requests made for a person (a Slack user ID): they take that person's turns at
+   * the partner, beside other people's (turns.ts). Undefined: this client as it is (the app's own,
+   * unless it was made for someone already).
+   */
+  onBehalfOf(userId: string | undefined): PartnerClient;
   metrics(): TransportMetrics;
 }
 
@@ -67,6 +74,15 @@ function comparable(text: string): string {
 
 export function createPartnerClient(options: PartnerClientOptions): PartnerClient {
   const transport = createTransport(options);
+  return clientFor(transport, options, APP_REQUESTER);
+}
+
+/** The verbs, every request made for `requester`, over the one transport all requesters share. */
+function clientFor(
+  transport: ReturnType<typeof createTransport>,
+  options: PartnerClientOptions,
+  requester: string,
+): PartnerClient {
   const names = options.queryParams;
 
   async function list(params: ListParams = {}): Promise<OrderPage> {
@@ -94,7 +110,10 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
       dropped = orders.length - readable.length;
       return { ...(data as object), orders: readable };
     };
-    const result = await transport.getJson(ORDERS_PATH, query, operation, params.signal);
+    const result = await transport.getJson(ORDERS_PATH, query, operation, {
+      signal: params.signal,
+      requester,
+    });
     const data = parsePayload(result, OrderListSchema, operation, repairList);
     if (dropped > 0)
       options.onEvent?.({ type: 'dropped', operation, count: dropped, traceId: result.traceId });
@@ -144,7 +163,9 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
     const operation = KEYS_OPERATION;
     const orderId = rawOrderId.trim();
     const segment = orderIdPathSegment(orderId, operation);
-    const result = await transport.getJson(`${ORDERS_PATH}/${segment}/keys`, undefined, operation);
+    const result = await transport.getJson(`${ORDERS_PATH}/${segment}/keys`, undefined, operation, {
+      requester,
+    });
     const data = parsePayload(result, OrderKeysSchema, operation);
     // Keys of another order must never reach the agent as if they were this order's. Case apart,
     // the IDs must agree; an answer that names no order cannot contradict the request.
@@ -161,8 +182,10 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
     return { ...data, orderId: data.orderId ?? orderId, traceId: result.traceId };
   }
 
-  return {
+  const client: PartnerClient = {
     orders: { list, find, pages, all, recent, keys },
+    onBehalfOf: (userId) => (userId ? clientFor(transport, options, userId) : client),
     metrics: transport.metrics,
   };
+  return client;
 }

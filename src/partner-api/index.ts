@@ -8,6 +8,5 @@ export { isValidOrderId, MAX_PAGE_SIZE, MAX_SEARCH_LENGTH } from './inputs.js';
 export type { DecodedImage, ImageFormat, KeyKind } from './key-types.js';
 export { decodeImageKey, describeSize, normalizeKeyType } from './key-types.js';
 export { detectOrdering, timeOf } from './recent.js';
-export { onBehalfOf } from './requester.js';
 export type { RetryPolicy, TransportEvent, TransportMetrics } from './transport.js';
 export type * from './types.js';

@@ -4,9 +4,8 @@ import { createBoundedFetch, PartnerAnswerCut } from './bounded-fetch.js';
 import { parseRetryAfterSeconds } from './error-mapping.js';
 import { PartnerApiError } from './errors.js';
 import type { PartnerGate } from './gate.js';
-import { currentRequester } from './requester.js';
 import { type JsonResult, parseSuccessBody, toPartnerError } from './to-partner-error.js';
-import { createTurns } from './turns.js';
+import { APP_REQUESTER, createTurns } from './turns.js';
 
 export interface RetryPolicy {
   /** Retries after the first attempt (GET only). */
@@ -53,14 +52,20 @@ export interface TransportMetrics {
   maxQueueWaitMs: number;
 }
 
+export interface RequestOptions {
+  /** Ends the request (queued, waiting for a retry, or under way); it rejects with the signal's reason. */
+  signal?: AbortSignal | undefined;
+  /** Whose turn it takes at the partner (turns.ts): a Slack user ID, or the app's own (the default). */
+  requester?: string | undefined;
+}
+
 export interface Transport {
   /** `operation` names the request for events and errors without IDs, e.g. "GET /v1/partners/orders/{order_id}/keys". */
   getJson(
     path: string,
     searchParams: Record<string, string | number> | undefined,
     operation: string,
-    /** Ends the request (queued, waiting for a retry, or under way); it rejects with the signal's reason. */
-    signal?: AbortSignal | undefined,
+    request?: RequestOptions,
   ): Promise<JsonResult>;
   metrics(): TransportMetrics;
 }
@@ -84,8 +89,8 @@ export function requestBoundMs(timeoutMs: number, retry: Partial<RetryPolicy> = 
 export function createTransport(options: TransportOptions): Transport {
   const policy: RetryPolicy = { ...defaultRetryPolicy, ...options.retry };
   const { gate } = options;
-  // People take turns at the partner (requester.ts, turns.ts): one agent's lookup is not queued
-  // behind another's fifty.
+  // People take turns at the partner (turns.ts): one agent's lookup is not queued behind another's
+  // fifty.
   const turns = createTurns(options.maxConcurrency);
   const secrets = [options.apiKey];
   // The turns count the requests under way and waiting; the peaks are kept here.
@@ -169,7 +174,7 @@ export function createTransport(options: TransportOptions): Transport {
     path: string,
     searchParams: Record<string, string | number> | undefined,
     operation: string,
-    signal?: AbortSignal | undefined,
+    { signal, requester = APP_REQUESTER }: RequestOptions = {},
   ): Promise<JsonResult> {
     const queuedAt = performance.now();
     const report = (outcome: string, startedAt: number) =>
@@ -179,7 +184,7 @@ export function createTransport(options: TransportOptions): Transport {
         outcome,
         seconds: (performance.now() - startedAt) / 1000,
       });
-    const text = await turns.run(currentRequester(), async () => {
+    const text = await turns.run(requester, async () => {
       peaks.maxQueueWaitMs = Math.max(peaks.maxQueueWaitMs, performance.now() - queuedAt);
       peaks.maxActive = Math.max(peaks.maxActive, turns.active);
       const startedAt = performance.now();

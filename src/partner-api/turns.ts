@@ -6,6 +6,9 @@
  * most one of each other requester's, however many those have queued, and nobody is starved; each
  * requester's own work starts in the order it came.
  */
+/** The requester of what the app does on its own (the sync, the balance watch): one among the people. */
+export const APP_REQUESTER = 'app';
+
 export interface Turns {
   run<T>(requester: string, work: () => Promise<T>): Promise<T>;
   /** Work under way. */

@@ -39,7 +39,7 @@ export interface RevealDeps {
   auth: Pick<Authorizer, 'canSeeKeys'>;
   state: SharedState;
   keyLimit: KeyRetrievalLimit;
-  partner: Pick<PartnerClient, 'orders'>;
+  partner: Pick<PartnerClient, 'onBehalfOf'>;
   audit: Pick<AuditLog, 'keysRequest'>;
   /** Called for a token that is not ours (malformed or tampered): logged, never audited to the channel. */
   onForgedToken: () => void;
@@ -135,7 +135,7 @@ export async function redeemRevealToken(deps: RevealDeps, token: unknown): Promi
   }
   let keys: Awaited<ReturnType<PartnerClient['orders']['keys']>>;
   try {
-    keys = await deps.partner.orders.keys(claims.orderId);
+    keys = await deps.partner.onBehalfOf(claims.userId).orders.keys(claims.orderId);
   } catch (error) {
     if (!isPartnerApiError(error)) throw error;
     // Nothing was delivered: the link works again and the retrieval does not count.

@@ -9,18 +9,22 @@ describe('turns at the partner between people', () => {
   beforeAll(async () => {
     h = await startHarness({
       simulator: { orders: 300, latencyMs: 100 },
-      env: { PARTNER_API_MAX_CONCURRENCY: '1' },
+      env: {
+        PARTNER_API_MAX_CONCURRENCY: '1',
+        ORDER_LINK_TEMPLATE: 'https://partner.example.com/orders/{id}',
+      },
     });
+    h.slack.unfurlDomains = ['partner.example.com'];
   });
   afterAll(() => h.stop());
 
-  const send = (user: string, text: string) =>
-    h.slack.runCommand({ user, channel: CHANNEL, command: '/order', text });
+  const send = (user: string, text: string, command = '/order') =>
+    h.slack.runCommand({ user, channel: CHANNEL, command, text });
   const answeredAt = async (sent: { responseUrlId?: string | undefined }) =>
     (await nthResponse(h.slack, sent.responseUrlId ?? '')).at;
-  /** Five /order lookups of the agent's, at the partner's door: one under way, four queued. */
-  const fiveQueued = async (ids: string[]) => {
-    const sent = await Promise.all(ids.slice(0, 5).map((id) => send(USERS.agent, id)));
+  /** Five /order lookups of one person's (the agent's), at the partner's door: one under way, four queued. */
+  const fiveQueued = async (ids: string[], user: string = USERS.agent) => {
+    const sent = await Promise.all(ids.slice(0, 5).map((id) => send(user, id)));
     await h.slack.waitFor(() => h.desk.deps.partner.metrics().queued === 4 || undefined);
     return sent;
   };
@@ -34,6 +38,36 @@ describe('turns at the partner between people', () => {
     // After the lookup under way and the agent's next (the agent was first in the rotation): before
     // the other three.
     expect(manyAt.filter((at) => at <= oneAt)).toHaveLength(2);
+  });
+
+  it("an agent's /order-keys is the agent's request: queued after the agent's own, not ahead as the app's", async () => {
+    const ids = h.simulator.allOrders().map((order) => order.id);
+    const completed = h.simulator.findOrder((order) => order.status === 'COMPLETED');
+    const many = await fiveQueued(ids.slice(50));
+    const keys = await send(USERS.agent, completed?.id ?? '', '/order-keys');
+    const keysAt = await answeredAt(keys);
+    expect(JSON.stringify((await nthResponse(h.slack, keys.responseUrlId ?? '')).body)).toContain(
+      completed?.id ?? '-',
+    );
+    const manyAt = await Promise.all(many.map(answeredAt));
+    expect(manyAt.filter((at) => at <= keysAt)).toHaveLength(5);
+  });
+
+  it("the lookups of a message's order links are the poster's: queued after the poster's own", async () => {
+    const ids = h.simulator.allOrders().map((order) => order.id);
+    const many = await fiveQueued(ids.slice(70));
+    const linked = ids[80] ?? '';
+    const posted = await h.slack.postMessage({
+      user: USERS.agent,
+      channel: CHANNEL,
+      text: `See <https://partner.example.com/orders/${linked}>`,
+    });
+    const unfurl = await h.slack.waitFor(() =>
+      h.slack.calls.find((call) => call.method === 'chat.unfurl' && call.args.ts === posted.message.ts),
+    );
+    expect(JSON.stringify(unfurl.args.unfurls)).toContain(linked);
+    const manyAt = await Promise.all(many.map(answeredAt));
+    expect(manyAt.filter((at) => at <= unfurl.at)).toHaveLength(5);
   });
 
   it("Slackbot's lookups for a person are that person's: queued after their own, not ahead as the app's", async () => {

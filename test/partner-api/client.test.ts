@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PartnerSimulator } from '../../sandbox/simulator/server.js';
-import { onBehalfOf } from '../../src/partner-api/index.js';
 import { clientFor, startTestSimulator } from '../helpers/partner.js';
 
 describe('partner client against the simulator', () => {
@@ -116,7 +115,10 @@ describe('partner client against the simulator', () => {
     const ids = simulator.allOrders().map((o) => o.id);
     const answered: string[] = [];
     const lookup = (who: string | undefined, id: string, label: string) =>
-      onBehalfOf(who, () => client.orders.find(id)).then(() => answered.push(label));
+      client
+        .onBehalfOf(who)
+        .orders.find(id)
+        .then(() => answered.push(label));
     // Queued in this order, at once: six of one person's, then one of another's, then the app's own.
     const lookups = [
       ...ids.slice(0, 6).map((id, i) => lookup('U0MANY', id, `many-${i}`)),
