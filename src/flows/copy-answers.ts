@@ -8,23 +8,20 @@ const COPY_MATCHES = 100;
 /** Answers from Order Desk's copy of the order history (while the partner is not answering). */
 export type CopyDeps = Pick<AppDeps, 'orderCopy' | 'orderSync'>;
 
-/** Orders whose ID, reference or title contains `query`, newest first; undefined when none; 'failed' when the database is down. */
+/** Orders whose ID, reference or title contains `query`, newest first; undefined when none or the database is down. */
 async function copyMatches(deps: Pick<CopyDeps, 'orderCopy'>, query: string) {
   try {
     const found = await deps.orderCopy.search({ text: query, limit: COPY_MATCHES });
     return found.total > 0 ? found : undefined;
   } catch {
-    return 'failed' as const;
+    return undefined;
   }
 }
 
-/**
- * The copy's matches for the text (undefined: none), and how far the copy goes. Coverage is undefined
- * when the copy cannot say: a search that failed is no "none".
- */
+/** The copy's matches for the text, and how far the copy goes (either undefined when it cannot say). */
 export async function readCopy(deps: CopyDeps, query: string) {
   const [found, coverage] = await Promise.all([copyMatches(deps, query), coverageOfCopy(deps)]);
-  return found === 'failed' ? { found: undefined, coverage: undefined } : { found, coverage };
+  return { found, coverage };
 }
 
 /**

@@ -136,15 +136,16 @@ export async function answerResultsPage(
   { firstAnswer = false } = {},
 ): Promise<SlackMessage> {
   // Words (text that cannot be an order ID) find nothing at the partner, whose search reads IDs and
-  // references: while the copy is current (orders/copy-rule.ts) and holds no order with exactly that
-  // reference, it answers alone, its matches or "no match". Text that may be an ID or a reference
-  // asks the partner first (its answer is live, and may name an order placed since the last sync);
-  // the copy is read only if that answer is not a card.
+  // references: while the copy is current (orders/copy-rule.ts) and has matches but no one exact order,
+  // it answers alone. With no match it does not: a reference may hold spaces or slashes ("PO 2026/17")
+  // and name an order placed since the last sync. Text that may be an ID or a reference asks the
+  // partner first (its answer is live, and may name an order the copy has not read); the copy is read
+  // only if that answer is not a card.
   const copy = isValidOrderId(query) ? undefined : await readCopy(deps, query);
-  const exactInCopy = copy?.found?.orders.some((order) => isExactMatch(order, query));
-  if (copy && copyIsCurrent(copy.coverage, deps.now()) && !exactInCopy) {
+  const noExactOrder = copy?.found?.orders.every((order) => !isExactMatch(order, query));
+  if (copy && copyIsCurrent(copy.coverage, deps.now()) && noExactOrder) {
     const fromCopyAlone = await listFromCopy(deps, { query, orders: [] }, offset, copy);
-    return fromCopyAlone ?? renderNoMatch(query, 0, undefined, await deps.orderExamples.current());
+    if (fromCopyAlone) return fromCopyAlone;
   }
   const result = await partnerResult(deps, context, () =>
     deps.partner.onBehalfOf(context.userId).orders.find(query),
