@@ -120,7 +120,12 @@ export async function runExport(deps: ExportDeps, request: ExportRequest): Promi
   try {
     let source: HistorySource;
     try {
-      const history = await historyBetween(deps, since, until);
+      // Its pages take the requester's turns at the partner, beside other people's lookups.
+      const history = await historyBetween(
+        { ...deps, partner: deps.partner.onBehalfOf(request.userId) },
+        since,
+        until,
+      );
       source = history.source;
       for await (const page of history.pages) {
         if (openFailure) throw openFailure.error;

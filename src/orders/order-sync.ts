@@ -49,7 +49,7 @@ export interface OrderSync extends Job<'synced'> {
 }
 
 export interface OrderSyncOptions {
-  partner: Pick<PartnerClient, 'orders' | 'metrics'>;
+  partner: Pick<PartnerClient, 'orders'>;
   orderCopy: OrderCopy;
   state: SharedState;
   logger: AppLogger;
@@ -113,8 +113,8 @@ const failureText = (error: PartnerApiError) =>
 /**
  * Follows the partner's order history into the copy, since the API sends no events: a periodic job
  * (one replica at a time, backing off 30 s doubling to 10 minutes after a failure), at the sync's own
- * budget (tuning.orderSyncMaxRps, counted across replicas, and only when no user's request is waiting for
- * the partner). The backfill reads the whole history from its newest end and
+ * budget (tuning.orderSyncMaxRps, counted across replicas), its requests taking the app's turns
+ * beside people's at the partner. The backfill reads the whole history from its newest end and
  * keeps its cursor in the database, so a restart resumes it; pages that shift as new orders arrive are
  * harmless (orders are upserted by ID).
  */
@@ -146,21 +146,21 @@ export function createOrderSync(options: OrderSyncOptions): OrderSync {
     leader: false,
   };
 
-  /** Waits for the sync's budget, and while users' partner requests queue (they go first). */
+  /**
+   * Waits for the sync's budget. At the partner its requests then take the app's turns, one in each
+   * round of people's (partner-api/turns.ts): never ahead of a waiting person by more than one, and
+   * never starved by a steady stream of lookups, which would leave the copy stale.
+   */
   async function takeTurn(signal: AbortSignal): Promise<void> {
     for (;;) {
       signal.throwIfAborted();
-      if (partner.metrics().queued === 0) {
-        try {
-          await budget.consume('sync');
-          return;
-        } catch (rejection) {
-          const wait = (rejection as { msBeforeNext?: number }).msBeforeNext ?? 200;
-          await systemClock.sleep(Math.max(20, wait), signal);
-          continue;
-        }
+      try {
+        await budget.consume('sync');
+        return;
+      } catch (rejection) {
+        const wait = (rejection as { msBeforeNext?: number }).msBeforeNext ?? 200;
+        await systemClock.sleep(Math.max(20, wait), signal);
       }
-      await systemClock.sleep(50, signal);
     }
   }
 

@@ -56,6 +56,18 @@ describe('what Order Desk reads from the partner is written to the copy after th
     expect(stored?.lastSeenAt.toISOString()).toBe(now().toISOString());
   });
 
+  it('a client made for a person writes to the copy as well, and stays so when asked for no one', async () => {
+    const [, second, third] = simulator.allOrders();
+    if (!second || !third) throw new Error('fixture');
+    const forPerson = partner().onBehalfOf('U0AGENT');
+    writes = 0;
+    await forPerson.orders.find(second.id);
+    await forPerson.onBehalfOf(undefined).orders.find(third.id);
+    expect(await tracker.drain(2_000)).toBe(true);
+    expect(writes).toBe(2);
+    expect((await copy.get(third.id))?.referenceId).toBe(third.reference_id);
+  });
+
   it('a keys answer writes the status it saw, after the answer too', async () => {
     const order = simulator.addOrder({ status: 'PROCESSING' });
     const client = partner();

@@ -132,6 +132,29 @@ describe('partner client against the simulator', () => {
     expect(answered).toEqual(['many-0', 'many-1', 'one', 'app', 'many-2', 'many-3', 'many-4', 'many-5']);
   });
 
+  it('a request stopped while it waits for its turn is never sent', async () => {
+    const client = clientFor(simulator, { maxConcurrency: 1 });
+    simulator.faults.set({ latencyMs: 50 });
+    simulator.resetStats();
+    try {
+      const settled: string[] = [];
+      const first = client.orders.list({ limit: 1 }).then(() => settled.push('first'));
+      const stop = new AbortController();
+      const stopped = client.orders.list({ limit: 1, signal: stop.signal });
+      expect(client.metrics()).toMatchObject({ active: 1, queued: 1 });
+      stop.abort(new Error('the job is stopping'));
+      // At once, not when the request ahead of it is done.
+      await expect(stopped).rejects.toThrow('the job is stopping');
+      settled.push('stopped');
+      expect(client.metrics().queued).toBe(0);
+      await first;
+      expect(settled).toEqual(['stopped', 'first']);
+      expect(simulator.stats.requests).toBe(1);
+    } finally {
+      simulator.faults.reset();
+    }
+  });
+
   it('stops cleanly when the reader breaks out early', async () => {
     const client = clientFor(simulator);
     let count = 0;

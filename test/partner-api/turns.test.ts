@@ -62,6 +62,32 @@ describe('turns between requesters at the partner', () => {
     expect(started.slice(0, 5)).toEqual(['a1', 'x1', 'x2', 'x3', 'a2']);
   });
 
+  it('work whose signal ends while it waits leaves the rotation: it never starts, the next one does', async () => {
+    const { turns, started, submit, finish } = scheduler(1);
+    void submit('A', 'a1');
+    const stop = new AbortController();
+    const waiting = turns.run('B', async () => 'b1', stop.signal);
+    void submit('C', 'c1');
+    expect(turns.waiting).toBe(2);
+    stop.abort(new Error('stopped'));
+    await expect(waiting).rejects.toThrow('stopped');
+    expect(turns.waiting).toBe(1);
+    await finish('a1');
+    expect(started).toEqual(['a1', 'c1']);
+    // Once under way, a signal is the work's own business: the turn does not take it back.
+    const late = new AbortController();
+    const running = turns.run('D', async () => 'd1', late.signal);
+    await finish('c1');
+    late.abort();
+    await expect(running).resolves.toBe('d1');
+    await expect(turns.run('E', async () => 'e1', late.signal)).rejects.toBeDefined();
+  });
+
+  it('refuses a concurrency that could never start anything', () => {
+    expect(() => createTurns(0)).toThrow(RangeError);
+    expect(() => createTurns(1.5)).toThrow(RangeError);
+  });
+
   it('a failure is the caller’s alone: the next one starts, and the failing work may throw at once', async () => {
     const turns = createTurns(1);
     const failing = turns.run('A', () => {
