@@ -137,7 +137,7 @@ export function createMetrics(): AppMetrics {
     }),
     partnerRequests: counter(
       'order_desk_partner_requests_total',
-      'Partner API requests (retries included in one), by operation and outcome (ok, error kind, too_large, or no_turn: out of time before its turn, never sent)',
+      'Partner API requests (retries included in one), by operation and outcome (ok, error kind, or too_large)',
       ['operation', 'outcome'],
     ),
     partnerRequestSeconds: new Histogram({

@@ -145,7 +145,7 @@ function clientFor(
     const pageSize = history.pageSize ?? MAX_PAGE_SIZE;
     checkPageSize(pageSize, `GET /${ORDERS_PATH}`);
     const prefetch = Math.max(1, history.prefetch ?? options.maxConcurrency);
-    return walkPages((page) => list({ page, limit: pageSize }), prefetch);
+    return walkPages((page, signal) => list({ page, limit: pageSize, signal }), prefetch);
   }
 
   async function* all(history: HistoryOptions = {}): AsyncGenerator<OrderSummary> {

@@ -1,29 +1,36 @@
 import type { OrderPage } from './types.js';
 
-export type FetchPage = (page: number) => Promise<OrderPage>;
+export type FetchPage = (page: number, signal: AbortSignal) => Promise<OrderPage>;
 
 /**
  * Walks every page in order, keeping up to `prefetch` pages in flight ahead of the reader. Memory
- * holds at most `prefetch` + 1 pages, whatever the length of the history.
+ * holds at most `prefetch` + 1 pages, whatever the length of the history. A reader that stops early
+ * (an export whose range ends, a failure) ends the pages read ahead: those still waiting for a turn
+ * at the partner are never sent, and the requester's next lookup is not queued behind them.
  */
 export async function* walkPages(fetchPage: FetchPage, prefetch: number): AsyncGenerator<OrderPage> {
-  const first = await fetchPage(1);
-  yield first;
-  const totalPages = first.totalPages ?? 1;
-  let nextPage = 2;
-  const window: Promise<OrderPage>[] = [];
-  const fill = () => {
-    while (window.length < prefetch && nextPage <= totalPages) {
-      const pending = fetchPage(nextPage++);
-      // A reader that stops early leaves these unawaited; their failures must not become unhandled.
-      pending.catch(() => undefined);
-      window.push(pending);
-    }
-  };
-  fill();
-  while (window.length > 0) {
-    const page = await (window.shift() as Promise<OrderPage>);
+  const readAhead = new AbortController();
+  try {
+    const first = await fetchPage(1, readAhead.signal);
+    yield first;
+    const totalPages = first.totalPages ?? 1;
+    let nextPage = 2;
+    const window: Promise<OrderPage>[] = [];
+    const fill = () => {
+      while (window.length < prefetch && nextPage <= totalPages) {
+        const pending = fetchPage(nextPage++, readAhead.signal);
+        // A reader that stops early leaves these unawaited; their failures must not become unhandled.
+        pending.catch(() => undefined);
+        window.push(pending);
+      }
+    };
     fill();
-    yield page;
+    while (window.length > 0) {
+      const page = await (window.shift() as Promise<OrderPage>);
+      fill();
+      yield page;
+    }
+  } finally {
+    readAhead.abort(new Error('the reader stopped'));
   }
 }

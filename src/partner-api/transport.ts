@@ -76,11 +76,11 @@ const RETRY_STATUSES = [408, 429, 500, 502, 503, 504];
 export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 
 /**
- * The longest one request may take, from when it is made: every attempt up to its deadline, and
- * every wait between attempts (a back-off, a Retry-After or the shared rate cap) at its longest.
- * Timeouts are not retried, so a silent partner costs one deadline, not this. Its wait for a turn
- * counts too: under more load than the partner's slots carry, a person is told the partner is not
- * answering (and the copy may stand in) instead of waiting without end.
+ * The longest one request may take once its turn comes, retries included: every attempt up to its
+ * deadline, and every wait between attempts (a back-off, a Retry-After or the shared rate cap) at its
+ * longest. Timeouts are not retried, so a silent partner costs one deadline, not this. The wait for a
+ * turn is not counted: an export's read-ahead waits several turns of its requester's, and a page that
+ * ran out of time unsent would end the whole export.
  */
 export function requestBoundMs(timeoutMs: number, retry: Partial<RetryPolicy> = {}): number {
   const policy = { ...defaultRetryPolicy, ...retry };
@@ -186,20 +186,15 @@ export function createTransport(options: TransportOptions): Transport {
         outcome,
         seconds: (performance.now() - startedAt) / 1000,
       });
-    // The whole request, its wait for a turn, retries and waits included, ends by this deadline.
-    const overall = AbortSignal.timeout(boundMs);
-    const requestSignal = signal ? AbortSignal.any([signal, overall]) : overall;
-    const timedOut = () =>
-      new PartnerApiError({
-        kind: 'timeout',
-        operation,
-        cause: new Error(`No answer within ${boundMs} ms, retries and the wait for a turn included`),
-      });
     const attempt = async () => {
       peaks.maxQueueWaitMs = Math.max(peaks.maxQueueWaitMs, performance.now() - queuedAt);
       peaks.maxActive = Math.max(peaks.maxActive, turns.active);
       const startedAt = performance.now();
+      // The whole request, retries and waits included, ends by this deadline (see requestBoundMs).
+      const overall = AbortSignal.timeout(boundMs);
+      const requestSignal = signal ? AbortSignal.any([signal, overall]) : overall;
       try {
+        signal?.throwIfAborted();
         const response = await api.get(path, {
           ...(searchParams ? { searchParams } : {}),
           signal: requestSignal,
@@ -212,7 +207,13 @@ export function createTransport(options: TransportOptions): Transport {
       } catch (error) {
         // Stopped by the caller (a job's round at shutdown): not the partner's failure.
         if (signal?.aborted) throw signal.reason;
-        const failure = overall.aborted ? timedOut() : await toPartnerError(error, operation, secrets);
+        const failure = overall.aborted
+          ? new PartnerApiError({
+              kind: 'timeout',
+              operation,
+              cause: new Error(`No answer within ${boundMs} ms, retries included`),
+            })
+          : await toPartnerError(error, operation, secrets);
         await noteRetryAfter(failure.status, failure.retryAfterSeconds, operation);
         // A cut answer is counted as what it was: too slow (timeout) or too large (too_large).
         report(
@@ -222,16 +223,8 @@ export function createTransport(options: TransportOptions): Transport {
         throw failure;
       }
     };
-    let text: string;
-    try {
-      text = await turns.run(requester, attempt, requestSignal);
-    } catch (error) {
-      // Ended while it waited for its turn: stopped by the caller, or out of time.
-      if (error instanceof PartnerApiError || !requestSignal.aborted) throw error;
-      if (signal?.aborted) throw signal.reason;
-      report('no_turn', queuedAt);
-      throw timedOut();
-    }
+    // A caller that stops (a job's round at shutdown) takes its waiting request out of the rotation.
+    const text = await turns.run(requester, attempt, signal);
     return parseSuccessBody(text, operation, secrets);
   }
 

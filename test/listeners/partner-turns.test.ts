@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHANNEL, type Harness, nthResponse, startHarness, USERS } from '../helpers/harness.js';
 import { identityOf, slackbotFor } from '../helpers/slackbot.js';
+import { until } from '../helpers/until.js';
 
 // The partner's slots are shared by everyone in Slack (PARTNER_API_MAX_CONCURRENCY): a person's
 // request takes its turn beside another's many, not behind them.
@@ -8,7 +9,7 @@ describe('turns at the partner between people', () => {
   let h: Harness;
   beforeAll(async () => {
     h = await startHarness({
-      simulator: { orders: 300, latencyMs: 100 },
+      simulator: { orders: 300, latencyMs: 200 },
       env: {
         PARTNER_API_MAX_CONCURRENCY: '1',
         ORDER_LINK_TEMPLATE: 'https://partner.example.com/orders/{id}',
@@ -25,7 +26,8 @@ describe('turns at the partner between people', () => {
   /** Five /order lookups of one person's (the agent's), at the partner's door: one under way, four queued. */
   const fiveQueued = async (ids: string[], user: string = USERS.agent) => {
     const sent = await Promise.all(ids.slice(0, 5).map((id) => send(user, id)));
-    await h.slack.waitFor(() => h.desk.deps.partner.metrics().queued === 4 || undefined);
+    // Partner state emits nothing for the fake Slack's waitFor to wake on: polled.
+    await until('four lookups waiting at the partner', () => h.desk.deps.partner.metrics().queued === 4);
     return sent;
   };
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PartnerSimulator } from '../../sandbox/simulator/server.js';
 import { clientFor, startTestSimulator } from '../helpers/partner.js';
+import { until } from '../helpers/until.js';
 
 describe('partner client against the simulator', () => {
   let simulator: PartnerSimulator;
@@ -155,13 +156,18 @@ describe('partner client against the simulator', () => {
     }
   });
 
-  it('stops cleanly when the reader breaks out early', async () => {
-    const client = clientFor(simulator);
+  it('stops cleanly when the reader breaks out early: the pages read ahead and still waiting are never sent', async () => {
+    const client = clientFor(simulator, { maxConcurrency: 1 });
+    simulator.resetStats();
     let count = 0;
-    for await (const _order of client.orders.all({ pageSize: 100 })) {
+    for await (const _order of client.orders.all({ pageSize: 100, prefetch: 4 })) {
       if (++count === 150) break;
     }
     expect(count).toBe(150);
+    // Pages 1 and 2 were read; of the four read ahead, the one under way ends, the three waiting go.
+    expect(client.metrics()).toMatchObject({ queued: 0 });
+    await until('the page under way has ended', () => client.metrics().active === 0);
+    expect(simulator.stats.requests).toBeLessThanOrEqual(3);
   });
 
   it.each(['newest_first', 'oldest_first'] as const)(

@@ -76,11 +76,16 @@ describe('turns between requesters at the partner', () => {
     expect(started).toEqual(['a1', 'c1']);
     // Once under way, a signal is the work's own business: the turn does not take it back.
     const late = new AbortController();
-    const running = turns.run('D', async () => 'd1', late.signal);
+    let endD: (value: string) => void = () => undefined;
+    const running = turns.run('D', () => new Promise<string>((resolve) => (endD = resolve)), late.signal);
     await finish('c1');
+    expect(turns.active).toBe(1);
     late.abort();
+    endD('d1');
     await expect(running).resolves.toBe('d1');
+    // A signal that has ended already: refused at once, nothing queued.
     await expect(turns.run('E', async () => 'e1', late.signal)).rejects.toBeDefined();
+    expect({ active: turns.active, waiting: turns.waiting }).toEqual({ active: 0, waiting: 0 });
   });
 
   it('refuses a concurrency that could never start anything', () => {
