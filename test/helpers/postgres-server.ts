@@ -1,7 +1,6 @@
 import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { connect } from 'node:net';
 import { setPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inject } from 'vitest';
@@ -103,21 +102,6 @@ function run(
   });
 }
 
-function canConnect(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect({ host: '127.0.0.1', port });
-    const done = (ok: boolean) => {
-      socket.destroy();
-      resolve(ok);
-    };
-    socket.setTimeout(1_000, () => done(false));
-    socket.once('connect', () => done(true));
-    socket.once('error', () => done(false));
-  });
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 function psqlPath(): string {
   const bin = postgresTests.bin;
   return bin && existsSync(join(bin, 'psql')) ? join(bin, 'psql') : 'psql';
@@ -213,22 +197,36 @@ export async function startPostgresServer(
     throw error;
   }
 
-  async function ready(server: ChildProcess) {
-    const pgIsReady = join(bin as string, 'pg_isready');
-    const havePgIsReady = existsSync(pgIsReady);
-    const deadline = Date.now() + READY_TIMEOUT_MS;
-    while (Date.now() < deadline) {
-      if (server.exitCode !== null || server.signalCode !== null)
-        throw new Error(`postgres exited (${server.exitCode ?? server.signalCode}): ${tail()}`);
-      if (await canConnect(port)) {
-        const check = havePgIsReady
-          ? await run(pgIsReady, ['-q', '-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-t', '1'])
-          : await run(psqlPath(), ['-X', '-q', '-d', url, '-c', 'select 1']);
-        if (check.code === 0) return;
-      }
-      await sleep(50);
-    }
-    throw new Error(`postgres was not ready on port ${port} after ${READY_TIMEOUT_MS} ms: ${tail()}`);
+  /**
+   * Resolves when the server logs that it accepts connections (the event PostgreSQL gives: it says so
+   * once its startup or crash recovery is done); rejects if it exits first or stays silent too long.
+   */
+  function ready(server: ChildProcess): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const done = (error?: Error) => {
+        clearTimeout(timer);
+        server.stdout?.off('data', check);
+        server.stderr?.off('data', check);
+        server.off('exit', exited);
+        if (error) reject(error);
+        else resolve();
+      };
+      // `output` is appended by the collector registered first, so it already holds this chunk.
+      const check = () => {
+        if (output.includes('database system is ready to accept connections')) done();
+      };
+      const exited = (code: number | null, signal: string | null) =>
+        done(new Error(`postgres exited (${code ?? signal}): ${tail()}`));
+      const timer = setTimeout(
+        () =>
+          done(new Error(`postgres was not ready on port ${port} after ${READY_TIMEOUT_MS} ms: ${tail()}`)),
+        READY_TIMEOUT_MS,
+      );
+      server.stdout?.on('data', check);
+      server.stderr?.on('data', check);
+      server.once('exit', exited);
+      check();
+    });
   }
 
   async function start() {
