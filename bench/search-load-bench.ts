@@ -31,7 +31,7 @@ const LONG_TITLE = storedTitle(
   ).join(', '),
 ) as string;
 const PARTNER_ORDERS = 2_000;
-const ROUNDS = 4;
+const ROUNDS = 8;
 const COMMANDS_PER_RUN = 2_000;
 const SEARCHES_PER_SECOND = 10;
 // What agents search for, in turn: a product word in a quarter of the orders; part of one
@@ -49,9 +49,12 @@ const SEARCH_KINDS: readonly { name: string; text: (i: number) => string }[] = [
   { name: 'two letters matching nothing', text: () => 'zq' },
 ];
 const SEARCH_GOAL_MS = 500;
-// The 50 at a time are 50 agents, each a Slack user; the searches are another agent's.
+// The 50 at a time are 50 agents, each a Slack user. The searches are ten other agents', each
+// searching once a second in turn: one person does not send ten searches a second, and at the
+// partner each person's requests take their turns one after another (src/partner-api/turns.ts).
 const AGENTS = Array.from({ length: 50 }, (_, i) => `U0AGENT${String(i).padStart(2, '0')}`);
-const SEARCHER = 'U0SEARCHER';
+const SEARCHERS = Array.from({ length: SEARCHES_PER_SECOND }, (_, i) => `U0SEARCHER${i}`);
+const SEARCHER = SEARCHERS[0] as string;
 // Two shapes of the same /order load, 50 at a time. A burst: each of the 50 sends its next command
 // as soon as the last is acked, so the 2,000 arrive as fast as the app acks them and their answers
 // queue up behind one another (every answer, a search's too, waits its turn). Agents: each of the 50
@@ -81,7 +84,7 @@ export async function benchSearchesBesideCommands(): Promise<BenchRow[]> {
     botToken: BOT_TOKEN,
     signingSecret: SIGNING_SECRET,
     responseUrlLimit: 5,
-    users: [...AGENTS, SEARCHER].map((id) => ({ id, name: id.toLowerCase(), realName: id })),
+    users: [...AGENTS, ...SEARCHERS].map((id) => ({ id, name: id.toLowerCase(), realName: id })),
   });
   const app = await startNodeProcess(APP_ENTRY, {
     SLACK_BOT_TOKEN: BOT_TOKEN,
@@ -163,8 +166,12 @@ export async function benchSearchesBesideCommands(): Promise<BenchRow[]> {
               const started = performance.now();
               const index = searchIndex++;
               const kind = index % SEARCH_KINDS.length;
-              const { timings } = await command(1, 1, () =>
-                (SEARCH_KINDS[kind] as (typeof SEARCH_KINDS)[0]).text(index),
+              const { timings } = await command(
+                1,
+                1,
+                () => (SEARCH_KINDS[kind] as (typeof SEARCH_KINDS)[0]).text(index),
+                false,
+                () => SEARCHERS[index % SEARCHERS.length] as string,
               );
               searchTimings.push(...timings.map((timing) => ({ timing, kind })));
               await new Promise((resolve) =>

@@ -87,15 +87,16 @@ so naming any of them runs all four) and keeps the other sections' rows from the
 11. **Searches beside commands.** better-sqlite3 answers synchronously, so a slow search holds every
     request of its process. 1,000,000 orders in the SQLite file (100,000 with 500-character titles);
     signed \`/order\` commands by ID from 50 agents (50 Slack users), 50 at a time and 2,000 a run,
-    with 10 searches a second from another agent, to the same process (a common product word, part
-    of one reference, text whose trigrams are all common but which matches nothing, a word of the
-    long titles only, two letters matching nothing), beside the same load without them, runs
-    alternating: the ack p99 of the commands, and each kind of search's answer time beside the
-    commands' own. The sync runs at its default interval, so the copy is current, and the partner
-    (0 ms) is a process of its own. Two shapes of the load: **a burst** (section 1's: each of the 50
-    sends its next command once the last is acked, so the 2,000 arrive within a second and queue at
-    the partner; the searcher's requests take their turn beside each agent's, not behind them) and
-    **50 agents** (each sends its next command once the last is answered, as people do).
+    with 10 searches a second from 10 other agents (each searching once a second), to the same
+    process (a common product word, part of one reference, text whose trigrams are all common but
+    which matches nothing, a word of the long titles only, two letters matching nothing), beside the
+    same load without them, runs alternating: the ack p99 of the commands, and each kind of search's
+    answer time beside the commands' own. The sync runs at its default interval, so the copy is
+    current, and the partner (0 ms) is a process of its own. Two shapes of the load: **a burst**
+    (section 1's: each of the 50 sends its next command once the last is acked, so the 2,000 arrive
+    within a second and queue at the partner; a search starts at the next free slot there, since its
+    agent has had no turn lately) and **50 agents** (each sends its next command once the last is
+    answered, as people do).
 12. **Work Object panel.** From Slack's \`entity_details_requested\` to the app's
     \`entity.presentDetails\` (the fake Slack records it), one panel at a time, beside the \`/order\`
     answer time of the same app in the same run (each is one partner read after the access check),

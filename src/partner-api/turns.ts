@@ -1,10 +1,11 @@
 /**
  * At most `concurrency` pieces of work under way; the rest wait, taking turns between requesters.
- * Each requester with work waiting has a place in a rotation: the next to start is the first waiting
- * piece of the requester at the front, who then goes to the back (or leaves the rotation with nothing
- * left); a requester new to the rotation joins at the back. So whoever has one request waits for at
- * most one of each other requester's, however many those have queued, and nobody is starved; each
- * requester's own work starts in the order it came.
+ * Whoever has waited longest since their last turn goes next: a requester with work waiting who has
+ * not had a turn since everyone else waiting had theirs (or never had one) goes first, else the
+ * least recent. So someone who asks now and then starts at the next free slot, not behind the
+ * backlog of someone who asked fifty times; whoever has work queued waits for at most one turn of
+ * each other requester who has had none since theirs, and nobody is starved; each requester's own
+ * work starts in the order it came.
  */
 export interface Turns {
   /** Runs `work` in its turn; a `signal` that ends while it waits takes it out of the rotation. */
@@ -21,34 +22,53 @@ export const APP_REQUESTER = 'the app';
 export function createTurns(concurrency: number): Turns {
   if (!Number.isInteger(concurrency) || concurrency < 1)
     throw new RangeError(`concurrency must be a whole number of at least 1, not ${concurrency}`);
-  // A Map keeps insertion order: its first entry is the front of the rotation.
-  const rotation = new Map<string, (() => void)[]>();
+  // Each requester's work not yet started, in the order it came; requesters in the order they began
+  // waiting (a Map keeps insertion order).
+  const queues = new Map<string, (() => void)[]>();
+  // Requesters by their last turn, least recent first: a turn moves its requester to the back. One
+  // who is not here had their last turn before every requester waiting had theirs (forgetOldTurns),
+  // or never had one.
+  const lastTurns = new Set<string>();
   let active = 0;
   let waiting = 0;
 
+  function nextRequester(): string | undefined {
+    for (const requester of queues.keys()) if (!lastTurns.has(requester)) return requester;
+    for (const requester of lastTurns) if (queues.has(requester)) return requester;
+    return undefined;
+  }
+
+  /** Forgets the oldest turns of requesters not waiting: they would go first either way. */
+  function forgetOldTurns(): void {
+    for (const requester of lastTurns) {
+      if (queues.has(requester)) return;
+      lastTurns.delete(requester);
+    }
+  }
+
   function startNext(): void {
     while (active < concurrency) {
-      const front = rotation.entries().next();
-      if (front.done) return;
-      const [requester, starts] = front.value;
-      rotation.delete(requester);
-      const start = starts.shift();
-      if (starts.length > 0) rotation.set(requester, starts);
-      // A requester leaves the rotation when its list empties, so there is always a start here.
-      if (!start) continue;
+      const requester = nextRequester();
+      const starts = requester === undefined ? undefined : queues.get(requester);
+      const start = starts?.shift();
+      if (requester === undefined || !starts || !start) return;
+      if (starts.length === 0) queues.delete(requester);
+      lastTurns.delete(requester);
+      lastTurns.add(requester);
+      forgetOldTurns();
       waiting--;
       active++;
       start();
     }
   }
 
-  /** Takes a start that has not started out of the rotation; false when it had started already. */
+  /** Takes a start that has not started out of its queue; false when it had started already. */
   function withdraw(requester: string, start: () => void): boolean {
-    const starts = rotation.get(requester);
+    const starts = queues.get(requester);
     const at = starts?.indexOf(start) ?? -1;
     if (!starts || at < 0) return false;
     starts.splice(at, 1);
-    if (starts.length === 0) rotation.delete(requester);
+    if (starts.length === 0) queues.delete(requester);
     waiting--;
     return true;
   }
@@ -74,9 +94,9 @@ export function createTurns(concurrency: number): Turns {
             });
         };
         signal?.addEventListener('abort', ended, { once: true });
-        const starts = rotation.get(requester);
+        const starts = queues.get(requester);
         if (starts) starts.push(start);
-        else rotation.set(requester, [start]);
+        else queues.set(requester, [start]);
         waiting++;
         startNext();
       });

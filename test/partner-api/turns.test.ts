@@ -46,20 +46,31 @@ describe('turns between requesters at the partner', () => {
     expect(started).toEqual(['a1', 'a2', 'b1', 'c1', 'a3', 'a4']);
   });
 
-  it("a requester with more is not starved by a stream of others' single requests", async () => {
+  it('someone who has not had a turn lately starts at the next free slot, before the backlog of others', async () => {
     const { started, submit, finish } = scheduler(1);
-    void submit('A', 'a1');
-    for (const n of [1, 2, 3]) void submit(`X${n}`, `x${n}`);
-    void submit('A', 'a2');
+    for (const name of ['a1', 'a2', 'a3', 'a4']) void submit('A', name);
+    for (const name of ['b1', 'b2', 'b3', 'b4']) void submit('B', name);
     await new Promise((resolve) => setImmediate(resolve));
-    // Each single request that ends brings a new person's: always three waiting beside a2.
-    let next = 4;
-    for (const name of ['a1', 'x1', 'x2', 'x3']) {
-      void submit(`X${next}`, `x${next}`);
-      next++;
-      await finish(name);
-    }
-    expect(started.slice(0, 5)).toEqual(['a1', 'x1', 'x2', 'x3', 'a2']);
+    for (const name of ['a1', 'a2', 'b1']) await finish(name);
+    // A and B have had turns; S asks once: S goes next, not behind a round of A's and B's.
+    void submit('S', 's1');
+    for (const name of ['a3', 's1', 'b2', 'a4', 'b3']) await finish(name);
+    expect(started).toEqual(['a1', 'a2', 'b1', 'a3', 's1', 'b2', 'a4', 'b3', 'b4']);
+  });
+
+  it('whoever has work queued waits for at most one turn of each requester who had none since theirs', async () => {
+    const { started, submit, finish } = scheduler(1);
+    void submit('B', 'b1');
+    void submit('A', 'a1');
+    void submit('A', 'a2');
+    void submit('X', 'x1');
+    await new Promise((resolve) => setImmediate(resolve));
+    await finish('b1');
+    // Y is new, and X asks again while x1 still waits: X's second comes after A's second.
+    void submit('Y', 'y1');
+    void submit('X', 'x2');
+    for (const name of ['a1', 'x1', 'y1', 'a2']) await finish(name);
+    expect(started).toEqual(['b1', 'a1', 'x1', 'y1', 'a2', 'x2']);
   });
 
   it('work whose signal ends while it waits leaves the rotation: it never starts, the next one does', async () => {
