@@ -223,7 +223,7 @@ export function createTransport(options: TransportOptions): Transport {
         throw failure;
       }
     };
-    // A caller that stops (a job's round at shutdown) takes its waiting request out of the rotation.
+    // A caller that stops (a job's round at shutdown) takes its waiting request out of its queue.
     const text = await turns.run(requester, attempt, signal);
     return parseSuccessBody(text, operation, secrets);
   }

@@ -1,14 +1,14 @@
 /**
  * At most `concurrency` pieces of work under way; the rest wait, taking turns between requesters.
- * Whoever has waited longest since their last turn goes next: a requester with work waiting who has
- * not had a turn since everyone else waiting had theirs (or never had one) goes first, else the
+ * Whoever has waited longest since their last turn goes next: first a requester who has had none
+ * since every requester waiting had theirs (or never had one), in the order they came, then the
  * least recent. So someone who asks now and then starts at the next free slot, not behind the
  * backlog of someone who asked fifty times; whoever has work queued waits for at most one turn of
- * each other requester who has had none since theirs, and nobody is starved; each requester's own
- * work starts in the order it came.
+ * each other requester (one who has had a turn since goes behind them), so nobody is starved; each
+ * requester's own work starts in the order it came.
  */
 export interface Turns {
-  /** Runs `work` in its turn; a `signal` that ends while it waits takes it out of the rotation. */
+  /** Runs `work` in its turn; a `signal` that ends while it waits takes it out of its queue, unstarted. */
   run<T>(requester: string, work: () => Promise<T>, signal?: AbortSignal): Promise<T>;
   /** Work under way. */
   readonly active: number;
@@ -26,8 +26,7 @@ export function createTurns(concurrency: number): Turns {
   // waiting (a Map keeps insertion order).
   const queues = new Map<string, (() => void)[]>();
   // Requesters by their last turn, least recent first: a turn moves its requester to the back. One
-  // who is not here had their last turn before every requester waiting had theirs (forgetOldTurns),
-  // or never had one.
+  // who is not here had their last turn before every requester here (forgetOldTurns), or never had one.
   const lastTurns = new Set<string>();
   let active = 0;
   let waiting = 0;
@@ -38,7 +37,7 @@ export function createTurns(concurrency: number): Turns {
     return undefined;
   }
 
-  /** Forgets the oldest turns of requesters not waiting: they would go first either way. */
+  /** Forgets the turns older than every waiting requester's: whoever had one goes first either way. */
   function forgetOldTurns(): void {
     for (const requester of lastTurns) {
       if (queues.has(requester)) return;
@@ -54,8 +53,8 @@ export function createTurns(concurrency: number): Turns {
       if (requester === undefined || !starts || !start) return;
       if (starts.length === 0) queues.delete(requester);
       lastTurns.delete(requester);
-      lastTurns.add(requester);
       forgetOldTurns();
+      lastTurns.add(requester);
       waiting--;
       active++;
       start();

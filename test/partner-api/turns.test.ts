@@ -41,9 +41,9 @@ describe('turns between requesters at the partner', () => {
     void submit('B', 'b1');
     void submit('C', 'c1');
     await new Promise((resolve) => setImmediate(resolve));
-    for (const name of ['a1', 'a2', 'b1', 'c1', 'a3']) await finish(name);
-    // A was at the front of the rotation when a1 ended; then B and C, then A again.
-    expect(started).toEqual(['a1', 'a2', 'b1', 'c1', 'a3', 'a4']);
+    for (const name of ['a1', 'b1', 'c1', 'a2']) await finish(name);
+    // B and C had no turn yet when a1 ended: both go before A's second.
+    expect(started).toEqual(['a1', 'b1', 'c1', 'a2', 'a3']);
   });
 
   it('someone who has not had a turn lately starts at the next free slot, before the backlog of others', async () => {
@@ -51,11 +51,11 @@ describe('turns between requesters at the partner', () => {
     for (const name of ['a1', 'a2', 'a3', 'a4']) void submit('A', name);
     for (const name of ['b1', 'b2', 'b3', 'b4']) void submit('B', name);
     await new Promise((resolve) => setImmediate(resolve));
-    for (const name of ['a1', 'a2', 'b1']) await finish(name);
+    for (const name of ['a1', 'b1']) await finish(name);
     // A and B have had turns; S asks once: S goes next, not behind a round of A's and B's.
     void submit('S', 's1');
-    for (const name of ['a3', 's1', 'b2', 'a4', 'b3']) await finish(name);
-    expect(started).toEqual(['a1', 'a2', 'b1', 'a3', 's1', 'b2', 'a4', 'b3', 'b4']);
+    for (const name of ['a2', 's1', 'b2', 'a3', 'b3', 'a4']) await finish(name);
+    expect(started).toEqual(['a1', 'b1', 'a2', 's1', 'b2', 'a3', 'b3', 'a4', 'b4']);
   });
 
   it('whoever has work queued waits for at most one turn of each requester who had none since theirs', async () => {
@@ -73,7 +73,21 @@ describe('turns between requesters at the partner', () => {
     expect(started).toEqual(['b1', 'a1', 'x1', 'y1', 'a2', 'x2']);
   });
 
-  it('work whose signal ends while it waits leaves the rotation: it never starts, the next one does', async () => {
+  it('is not starved by others who keep asking: each goes before it at most once', async () => {
+    const { started, submit, finish } = scheduler(1);
+    void submit('A', 'a1');
+    void submit('A', 'a2');
+    for (const person of ['X', 'Y', 'Z']) void submit(person, `${person.toLowerCase()}1`);
+    await new Promise((resolve) => setImmediate(resolve));
+    // Each of X, Y and Z asks again as soon as their request ends.
+    for (const name of ['a1', 'x1', 'y1', 'z1']) {
+      if (name !== 'a1') void submit(name[0]?.toUpperCase() ?? '', `${name[0]}2`);
+      await finish(name);
+    }
+    expect(started).toEqual(['a1', 'x1', 'y1', 'z1', 'a2']);
+  });
+
+  it('work whose signal ends while it waits leaves its queue: it never starts, the next one does', async () => {
     const { turns, started, submit, finish } = scheduler(1);
     void submit('A', 'a1');
     const stop = new AbortController();
