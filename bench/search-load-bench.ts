@@ -98,16 +98,20 @@ export async function benchSearchesBesideCommands(): Promise<BenchRow[]> {
     // last 2 minutes), so the searches meet it in the state people do.
   });
   const appUrl = `http://127.0.0.1:${app.port}`;
-  // A fresh pool of connections per run: the app closes idle ones after 5 s, and a search's answer
-  // can keep the load waiting longer than that between runs.
+  // Commands go over `pool`, a load's own keep-alive connections, opened by its warm-up run and kept
+  // for its runs (as a proxy or Slack keeps its connections to an app open; an idle one the app
+  // closes after 5 s is dropped by the agent first, from the app's Keep-Alive hint). New connections
+  // would measure something else: Node takes them on one per turn of its event loop, so 50 opened at
+  // once under this load waited up to half a second to be read, with or without searches.
   const command = async (
     count: number,
     concurrency: number,
     text: (i: number) => string,
     awaitAnswer = false,
     user: (worker: number) => string = () => SEARCHER,
+    pool?: Agent,
   ) => {
-    const agent = new Agent({ keepAlive: count > 1, maxSockets: 1_000 });
+    const agent = pool ?? new Agent({ keepAlive: false });
     try {
       return await sendCommands({
         slack,
@@ -121,7 +125,7 @@ export async function benchSearchesBesideCommands(): Promise<BenchRow[]> {
         user,
       });
     } finally {
-      agent.destroy();
+      if (!pool) agent.destroy();
     }
   };
   try {
@@ -143,6 +147,7 @@ export async function benchSearchesBesideCommands(): Promise<BenchRow[]> {
     let searchIndex = 0;
     /** The alternating runs of one load, with and without searches beside it. */
     const measure = async (load: (typeof LOADS)[number]) => {
+      const pool = new Agent({ keepAlive: true, maxSockets: 1_000 });
       const lookups = (offset: number) =>
         command(
           COMMANDS_PER_RUN,
@@ -150,6 +155,7 @@ export async function benchSearchesBesideCommands(): Promise<BenchRow[]> {
           (i) => ids[(offset + i) % ids.length] ?? '',
           load.awaitAnswer,
           (worker) => AGENTS[worker] ?? SEARCHER,
+          pool,
         );
       await lookups(0);
       const quiet: number[] = [];
@@ -172,6 +178,7 @@ export async function benchSearchesBesideCommands(): Promise<BenchRow[]> {
                 () => (SEARCH_KINDS[kind] as (typeof SEARCH_KINDS)[0]).text(index),
                 false,
                 () => SEARCHERS[index % SEARCHERS.length] as string,
+                pool,
               );
               searchTimings.push(...timings.map((timing) => ({ timing, kind })));
               await new Promise((resolve) =>
@@ -197,6 +204,7 @@ export async function benchSearchesBesideCommands(): Promise<BenchRow[]> {
         searchTimings.map(({ timing }) => timing),
         60_000,
       );
+      pool.destroy();
       const searchMs = (kind: number) =>
         searchTimings
           .filter((search) => search.kind === kind)

@@ -92,7 +92,10 @@ so naming any of them runs all four) and keeps the other sections' rows from the
     which matches nothing, a word of the long titles only, two letters matching nothing), beside the
     same load without them, runs alternating: the ack p99 of the commands, and each kind of search's
     answer time beside the commands' own. The sync runs at its default interval, so the copy is
-    current, and the partner (0 ms) is a process of its own. Two shapes of the load: **a burst**
+    current, and the partner (0 ms) is a process of its own. Commands and searches go over the
+    load's own keep-alive connections, opened before the first run, as a load balancer keeps its
+    connections to an app open (on 50 new connections at once, acks wait for Node to take each on:
+    [operations.md](operations.md#several-replicas)). Two shapes of the load: **a burst**
     (section 1's: each of the 50 sends its next command once the last is acked, so the 2,000 arrive
     within a second and queue at the partner; a search starts at the next free slot there, since its
     agent has had no turn lately) and **50 agents** (each sends its next command once the last is
