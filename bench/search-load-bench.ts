@@ -99,10 +99,10 @@ export async function benchSearchesBesideCommands(): Promise<BenchRow[]> {
   });
   const appUrl = `http://127.0.0.1:${app.port}`;
   // Commands go over `pool`, a load's own keep-alive connections, opened by its warm-up run and kept
-  // for its runs (as a proxy or Slack keeps its connections to an app open; an idle one the app
-  // closes after 5 s is dropped by the agent first, from the app's Keep-Alive hint). New connections
-  // would measure something else: Node takes them on one per turn of its event loop, so 50 opened at
-  // once under this load waited up to half a second to be read, with or without searches.
+  // for its runs, as a load balancer keeps its connections to an app open. New ones would measure
+  // something else: under this load the app reads a new connection only after the work already in
+  // hand, so 50 opened at once waited up to 0.6 s to be read, with or without searches (see
+  // docs/operations.md, "Several replicas").
   const command = async (
     count: number,
     concurrency: number,
@@ -147,7 +147,9 @@ export async function benchSearchesBesideCommands(): Promise<BenchRow[]> {
     let searchIndex = 0;
     /** The alternating runs of one load, with and without searches beside it. */
     const measure = async (load: (typeof LOADS)[number]) => {
-      const pool = new Agent({ keepAlive: true, maxSockets: 1_000 });
+      // With a timeout of its own, the agent drops an idle connection a second before the app's
+      // Keep-Alive hint (5 s) says the app will close it, so none is reused as it closes.
+      const pool = new Agent({ keepAlive: true, maxSockets: 1_000, timeout: 30_000 });
       const lookups = (offset: number) =>
         command(
           COMMANDS_PER_RUN,
