@@ -18,6 +18,7 @@ const STATIC: Record<string, { file: string; type: string }> = {
   '/': { file: 'index.html', type: 'text/html; charset=utf-8' },
   '/app.js': { file: 'app.js', type: 'text/javascript; charset=utf-8' },
   '/api.js': { file: 'api.js', type: 'text/javascript; charset=utf-8' },
+  '/clock.js': { file: 'clock.js', type: 'text/javascript; charset=utf-8' },
   '/render.js': { file: 'render.js', type: 'text/javascript; charset=utf-8' },
   '/modal.js': { file: 'modal.js', type: 'text/javascript; charset=utf-8' },
   '/style.css': { file: 'style.css', type: 'text/css; charset=utf-8' },
@@ -132,6 +133,8 @@ export function attachSandboxPage(slack: FakeSlack, users: SandboxUser[], contro
           commands: SANDBOX_COMMANDS,
           shortcuts: MESSAGE_SHORTCUTS,
           unfurlDomains: slack.unfurlDomains,
+          // The page's "now" (public/clock.js): this server's clock, also when it runs on another day.
+          serverNow: Date.now(),
         });
       case 'GET state': {
         const user = url.searchParams.get('user');

@@ -1,4 +1,5 @@
 import { api } from './api.js';
+import { followServerClock, sandboxNow } from './clock.js';
 import { attachDataBlocksSwitch, showDataBlocksSwitch } from './data-blocks-switch.js';
 import { attachDataTableControls } from './data-table-controls.js';
 import { checkStateValues, modalKey, readStateValues, renderModalView } from './modal.js';
@@ -36,7 +37,7 @@ function context() {
     users: state.users,
     channels: state.channels,
     unfurlDomains: state.unfurlDomains,
-    now: new Date(),
+    now: sandboxNow(),
   };
 }
 
@@ -361,6 +362,7 @@ async function workObjectClick(event) {
 
 async function init() {
   const data = await api('setup');
+  followServerClock(data.serverNow);
   state.users = data.users;
   state.channels = data.channels;
   state.commands = data.commands;

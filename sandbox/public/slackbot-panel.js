@@ -1,4 +1,5 @@
 import { api } from './api.js';
+import { sandboxNow } from './clock.js';
 import { escapeHtml, renderBlocks } from './render.js';
 
 // "Ask Slackbot": what Slackbot does when a person asks it something Order Desk's tools answer. Pick a
@@ -82,7 +83,7 @@ function readArguments() {
 }
 
 function renderAnswer(answer) {
-  const context = { users: panel.users, channels: panel.channels, now: new Date() };
+  const context = { users: panel.users, channels: panel.channels, now: sandboxNow() };
   const outcome = answer.isError
     ? '<div class="wf-outcome is-failed" data-outcome="error"><strong>Tool error</strong> (isError): Slackbot tells the person in its own words.</div>'
     : '<div class="wf-outcome is-completed" data-outcome="answered"><strong>Answered</strong></div>';

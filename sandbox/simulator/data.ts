@@ -59,13 +59,14 @@ const STATUSES: Array<[string, number]> = [
 
 const IMAGE_FORMATS: SimImageFormat[] = ['png', 'jpeg', 'gif'];
 
-export const DEFAULT_ANCHOR = '2026-11-20T09:00:00.000Z';
-
 export interface GenerateOptions {
   count: number;
   seed: number;
-  /** created_at of the newest order; older ones go back from here. */
-  anchor?: string | undefined;
+  /**
+   * created_at of the newest order; older ones go back from here. The simulator passes its clock's
+   * start-up time unless told otherwise, so the history is recent on any day.
+   */
+  anchor: string;
   /** Largest gap between two orders (default 6 h); a smaller one packs a large history into a year. */
   maxGapMs?: number | undefined;
 }
@@ -74,7 +75,7 @@ export interface GenerateOptions {
 export function generateOrders({
   count,
   seed,
-  anchor = DEFAULT_ANCHOR,
+  anchor,
   maxGapMs = 6 * 3_600_000,
 }: GenerateOptions): SimOrder[] {
   const random = seededRandom(seed);

@@ -28,6 +28,11 @@ export interface SimulatorOptions {
   latencyMs?: number | undefined;
   /** The real API's ordering is "not shown": tests run both. */
   ordering?: 'newest_first' | 'oldest_first' | undefined;
+  /**
+   * created_at of the newest generated order (ISO 8601). Default: the simulator's clock (`now`) at
+   * start-up, so the history is recent on any day; a test or bench that needs the same dates every
+   * run gives one, with a clock to match.
+   */
   anchor?: string | undefined;
   /** Largest gap between two generated orders (default 6 h). */
   maxGapMs?: number | undefined;
@@ -82,7 +87,10 @@ export class PartnerSimulator {
   balance: { balance: number; credit_limit: number };
   /** Changeable from code at any time, like the faults. */
   realism: Realism;
-  /** Arrival time (ms) of every request answered 429 by the rate limit, and of every other one. */
+  /**
+   * Arrival time of every request, answered 429 by the rate limit or not: performance.now() (ms), a
+   * monotonic clock, since what tests read from it is the time between two requests.
+   */
   readonly arrivals: Array<{ at: number; limited: boolean }> = [];
   /** The history that moves: arrive(), complete(), refund(), tick(), changes. */
   readonly history: SimulatorHistory;
@@ -112,15 +120,15 @@ export class PartnerSimulator {
     this.faults = new FaultPlan(this.random);
     this.faults.set({ latencyMs: options.latencyMs ?? 0 });
     this.params = { search: 'search', page: 'page', limit: 'limit', ...options.params };
+    this.now = options.now ?? Date.now;
     this.orders = generateOrders({
       count: options.orders ?? 1200,
       seed: this.seed,
-      anchor: options.anchor,
+      anchor: options.anchor ?? new Date(this.now()).toISOString(),
       maxGapMs: options.maxGapMs,
     });
     this.byId = new Map(this.orders.map((order) => [order.id, order]));
     this.referenceNumber = this.orders.length;
-    this.now = options.now ?? Date.now;
     this.history = new SimulatorHistory(
       {
         now: () => this.now(),
@@ -208,7 +216,7 @@ export class PartnerSimulator {
     const newest = this.orders[0];
     const createdAt =
       spec.created_at ??
-      new Date(Date.parse(newest?.created_at ?? '2026-11-20T09:00:00.000Z') + 60_000).toISOString();
+      new Date((newest ? Date.parse(newest.created_at) : this.now()) + 60_000).toISOString();
     const quantity = spec.quantity ?? 1;
     const order: SimOrder = {
       id: spec.id ?? newOrderId(this.random),
@@ -257,7 +265,7 @@ export class PartnerSimulator {
       this.history.tick();
       const wait = this.rateWindow.take(this.realism.maxRps);
       if (this.arrivals.length < RECORD_LIMIT)
-        this.arrivals.push({ at: Date.now(), limited: wait !== undefined });
+        this.arrivals.push({ at: performance.now(), limited: wait !== undefined });
       const fault = wait === undefined ? this.faults.take(this.listPage(url)) : undefined;
       const delay = this.faults.settings.latencyMs + (fault?.delayMs ?? 0);
       if (delay > 0) await sleep(delay);

@@ -56,15 +56,16 @@ describe.skipIf(redisTests.skip)('a Redis that stalls under the app', () => {
     expect((await health()).state).toBe('ok');
 
     proxy.stall();
-    const started = Date.now();
+    // Answered at all: no Redis command waited for ever (one that had would hold this lookup past the
+    // fake Slack's wait). That later commands fail at once, once Redis counts as down, is
+    // test/state/shared-state.test.ts's.
     expect(await lookUp(second?.id ?? '')).toContain(`Order ${second?.id}`);
-    // One command timeout (200 ms) at most, then Redis counts as down: no wait on it after that.
-    expect(Date.now() - started).toBeLessThan(3_000);
     expect(await health()).toMatchObject({
       state: 'degraded',
       reasons: ['the shared state (Redis) is unreachable'],
     });
     const warnings = desk.logs.filter((line) => line.includes('shared state (Redis) unreachable'));
+    // Down after one command timeout (200 ms), counted once.
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toContain('did not answer within 200 ms');
 

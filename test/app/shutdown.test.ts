@@ -75,13 +75,15 @@ describe.skipIf(redisTests.skip)('SIGTERM with a job mid-round', { timeout: 60_0
     return app;
   };
 
-  /** SIGTERM, then: exited 0 within 10 s, after the app's own stop finished (not the last-resort exit). */
+  /**
+   * SIGTERM, then: exited 0 after the app's own stop finished. That stop ends what is under way (a
+   * partner answer held a minute, a 30 s Retry-After) rather than waiting it out; had it waited, the
+   * last-resort exit 10 s after the signal (src/main.ts) would come first, without "Order Desk stopped".
+   */
   async function expectPromptExit(app: AppProcess) {
-    const { code, ms } = await terminate(app);
+    const { code } = await terminate(app);
     expect(code).toBe(0);
-    expect(ms).toBeLessThan(10_000);
     expect(app.stdout.some((line) => line.includes('"msg":"Order Desk stopped"'))).toBe(true);
-    return ms;
   }
 
   /** The job's delivery met the 429 and now waits its Retry-After: the round is under way. */
@@ -114,7 +116,7 @@ describe.skipIf(redisTests.skip)('SIGTERM with a job mid-round', { timeout: 60_0
       id: 'sub-shutdown',
       channelId: CHANNEL,
       createdBy: USERS.agent,
-      createdAt: new Date(),
+      createdAt: new Date(simulator.now()),
       filters: {
         newOrders: false,
         statusChanges: true,
@@ -123,7 +125,7 @@ describe.skipIf(redisTests.skip)('SIGTERM with a job mid-round', { timeout: 60_0
         titleContains: null,
       },
     });
-    await createOrderCopy(db).writeCursor('notify_cursor', '0', new Date());
+    await createOrderCopy(db).writeCursor('notify_cursor', '0', new Date(simulator.now()));
     await db.close();
     const env = {
       ORDER_SYNC_SECONDS: '1',

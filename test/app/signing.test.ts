@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { wallClock } from '../helpers/clock.js';
 import { CHANNEL, type Harness, startHarness, USERS } from '../helpers/harness.js';
 
 describe('request signing and health', () => {
@@ -11,7 +12,7 @@ describe('request signing and health', () => {
   it.each([
     ['unsigned', { signingSecret: null }],
     ['wrongly signed', { signingSecret: 'not-the-secret' }],
-    ['stale (6 minutes old)', { timestamp: Math.floor(Date.now() / 1000) - 6 * 60 }],
+    ['stale (6 minutes old)', { timestamp: Math.floor(wallClock() / 1000) - 6 * 60 }],
   ] as const)('a %s command gets 401 and causes no partner call', async (_name, variant) => {
     h.simulator.resetStats();
     const before = h.slack.responsePosts.length;

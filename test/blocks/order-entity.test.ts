@@ -104,7 +104,11 @@ describe('order Work Object builders', () => {
           changes,
           offerNotify: true,
           notice: long,
-          fromCopy: { lastSeenAt: new Date(), failure: { kind: 'timeout', traceId: long }, timedOutMs: 1500 },
+          fromCopy: {
+            lastSeenAt: new Date('2026-11-21T09:30:00Z'),
+            failure: { kind: 'timeout', traceId: long },
+            timedOutMs: 1500,
+          },
         }),
       ],
     ] as const) {

@@ -4,6 +4,7 @@ import type { PartnerSimulator } from '../../sandbox/simulator/server.js';
 import { openDatabase } from '../../src/db/index.js';
 import { type AuditRecord, createAuditStore } from '../../src/services/audit-store.js';
 import { capturedLogger } from '../helpers/captured-logger.js';
+import { wallClock } from '../helpers/clock.js';
 import {
   CHANNEL,
   type DeskUnderTest,
@@ -108,7 +109,7 @@ describe.skipIf(postgresTests.skip)('PostgreSQL lost while the app runs', () => 
       db.run((kysely) =>
         kysely
           .insertInto('sync_state')
-          .values({ name: 'probe-test', value: '1', updated_at: new Date().toISOString() })
+          .values({ name: 'probe-test', value: '1', updated_at: new Date(wallClock()).toISOString() })
           .onConflict((conflict) => conflict.column('name').doUpdateSet({ value: '2' }))
           .execute(),
       );

@@ -238,9 +238,9 @@ export async function searchTimesOut(url: string) {
   await holder.connect();
   await holder.query('begin');
   await holder.query('lock table orders in access exclusive mode');
-  const started = Date.now();
+  // The lock is held until the rollback below: the search ends only because its statement_timeout
+  // ends it (PostgreSQL says so), or never.
   await expect(copy.search({ text: 'timeout', limit: 5 })).rejects.toThrow(/statement timeout/);
-  expect(Date.now() - started).toBeLessThan(5_000);
   await holder.query('rollback');
   await holder.end();
   // The connection went back to the pool as it was: other statements have no timeout.

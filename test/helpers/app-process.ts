@@ -34,10 +34,20 @@ export interface AppProcess {
   exited: Promise<number | null>;
 }
 
+/**
+ * The environment of a process a test starts: `env` alone (no settings of this machine's leak in), but
+ * PATH, HOME and NODE_OPTIONS, so a run with the clock moved (docs/development.md) moves the child's
+ * clock too: an app on another day than its test would read the test's data as past or future.
+ */
+export function childEnv(env: Record<string, string>): Record<string, string> {
+  const { PATH = '', HOME = '', NODE_OPTIONS } = process.env;
+  return { PATH, HOME, ...(NODE_OPTIONS ? { NODE_OPTIONS } : {}), ...env };
+}
+
 /** Runs the real entry point as its own process, built as `npm start` runs it (test/global-setup.ts). */
 export function spawnApp(env: Record<string, string>): AppProcess {
   const child = spawn(process.execPath, [builtAppEntry()], {
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    env: childEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const stdout: string[] = [];

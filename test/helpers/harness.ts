@@ -51,6 +51,7 @@ export interface HarnessOptions {
   env?: Record<string, string>;
   /** Other values than the app's TUNING (a cache off, a shorter deadline), beside the harness's own. */
   tuning?: Partial<Tuning>;
+  /** The app's clock, and the partner simulator's unless `simulator.now` says otherwise. */
   now?: () => Date;
   /** The background jobs' clock (test/jobs/fake-clock.ts): a test drives their rounds. */
   jobClock?: JobClock;
@@ -180,7 +181,13 @@ export function assertNoSecretLeaks(slack: FakeSlack, logs: readonly string[], a
 
 /** The real app in HTTP mode on a random port, the partner simulator, and the fake Slack. */
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
-  const simulator = await startTestSimulator(options.simulator);
+  // One clock for the app and the partner: a test that gives the app its time gives the partner's
+  // history the same (anchored at it, its arrivals and completions on it), so they agree on any day.
+  const now = options.now;
+  const simulator = await startTestSimulator({
+    ...(now ? { now: () => now().getTime() } : {}),
+    ...options.simulator,
+  });
   const slack = await startTestSlack();
   // The harness owns the app's state (in memory), so a test can start a second app on it. Tests of
   // Redis start their apps with startDesk and REDIS_URL instead.

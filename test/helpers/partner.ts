@@ -38,3 +38,14 @@ export async function failureOf(promise: Promise<unknown>): Promise<PartnerApiEr
     throw new Error(`expected a PartnerApiError, got ${String(error)}`);
   return error;
 }
+
+/**
+ * The requests the simulator has had, from index `from` of its record on, that name `text` (an order
+ * ID, in the path or the query). One still waiting for its answer (its latency, a delay) has status 0:
+ * what the app did before the partner answered is seen without timing it.
+ */
+export function requestsNaming(simulator: PartnerSimulator, text: string, from = 0) {
+  return simulator.recorded
+    .slice(from)
+    .filter((request) => request.path.includes(text) || Object.values(request.query).includes(text));
+}

@@ -1,13 +1,17 @@
 import { EventEmitter } from 'node:events';
 import { waitForEvent } from '../../sandbox/fake-slack/wait.js';
 import type { JobClock } from '../../src/jobs/index.js';
+import { wallClock } from './clock.js';
 
 /** One sleep asked of the clock: how long, and when (on the clock). */
 export interface RecordedSleep {
   ms: number;
   /** The clock's time when it was asked for. */
   askedAt: number;
-  /** Real time (Date.now()) when the test ended it; undefined while it waits, or once aborted. */
+  /**
+   * Real time (wallClock) when the test ended it, to compare with the `at` of what the fake Slack
+   * recorded (its real clock); undefined while it waits, or once aborted.
+   */
   endedAt?: number | undefined;
   aborted: boolean;
 }
@@ -54,7 +58,7 @@ export function createRecordedClock(now: () => number): RecordedClock {
         wakers.set(sleep, () => {
           signal.removeEventListener('abort', onAbort);
           wakers.delete(sleep);
-          sleep.endedAt = Date.now();
+          sleep.endedAt = wallClock();
           resolve();
         });
       });

@@ -1,4 +1,5 @@
 import type { JobClock } from '../../src/jobs/index.js';
+import { wallClock } from '../helpers/clock.js';
 
 export interface FakeClock extends JobClock {
   /** Moves time on by `ms`, waking each sleeper due in turn and letting what it starts run. */
@@ -69,7 +70,11 @@ export interface HeldTime {
   advance(ms: number): void;
 }
 
-export function holdTime(start = Date.now()): HeldTime {
+/**
+ * Starts at the real time by default (wallClock): the partner simulator and the fake Slack keep the
+ * real clock, and what they date (orders, messages) must look recent to the app.
+ */
+export function holdTime(start = wallClock()): HeldTime {
   let at = start;
   return {
     clock: heldClock(() => at),

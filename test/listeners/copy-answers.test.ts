@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { wallClock } from '../helpers/clock.js';
 import { CHANNEL, type Harness, nthResponse, startHarness, USERS } from '../helpers/harness.js';
 import { until } from '../helpers/until.js';
 
@@ -12,7 +13,8 @@ const STAMP =
 
 describe('answers from the order copy while the partner is not answering', () => {
   let h: Harness;
-  // The app's clock: moved forward to make the copy older than the Home tab's "fresh" (5 minutes).
+  // The app's clock: the real one (the simulator's and the sync's), moved forward to make the copy
+  // older than the Home tab's "fresh" (5 minutes).
   let offsetMs = 0;
   beforeAll(async () => {
     h = await startHarness({
@@ -20,7 +22,7 @@ describe('answers from the order copy while the partner is not answering', () =>
       // No retries: a failure is the answer at once (the retries' waits are not what is tested).
       env: { ORDER_SYNC_SECONDS: '1' },
       tuning: { orderSyncMaxRps: 50, partnerRetryLimit: 0 },
-      now: () => new Date(Date.now() + offsetMs),
+      now: () => new Date(wallClock() + offsetMs),
     });
     await until('the backfill', async () => (await h.desk.deps.orderSync.status()).backfill.done, 15_000);
   }, 30_000);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeImageKey } from '../../src/partner-api/index.js';
 import { mintRevealToken } from '../../src/reveal/token.js';
+import { wallClock } from '../helpers/clock.js';
 import {
   AUDIT_CHANNEL,
   CHANNEL,
@@ -115,7 +116,8 @@ describe.each([
       key,
       { orderId: order.id, product: 0, key: 0, userId: USERS.agent },
       60,
-      Date.now() - 61_000,
+      // Issued 61 s ago on the app's clock (the real one): a minute's token has expired.
+      wallClock() - 61_000,
     );
     const expiredAnswer = await reveal(expired);
     expect(expiredAnswer.status).toBe(410);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { wallClock } from '../helpers/clock.js';
 import { CHANNEL, type Harness, nthResponse, startHarness, USERS } from '../helpers/harness.js';
 import { identityOf, slackbotFor } from '../helpers/slackbot.js';
 import { until } from '../helpers/until.js';
@@ -78,7 +79,8 @@ describe('turns at the partner between people', () => {
       const many = await fiveQueued(ids.slice(30));
       const call = bot
         .call(identityOf(USERS.agent), 'find_order', { query: ids[40] ?? '' })
-        .then((result) => ({ result, at: Date.now() }));
+        // On the fake Slack's clock (the real one), as the answers' `at` it is compared with.
+        .then((result) => ({ result, at: wallClock() }));
       const manyAt = await Promise.all(many.map(answeredAt));
       const { result, at } = await call;
       expect(JSON.stringify(result.content)).toContain(ids[40] ?? '-');

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SimOrder } from '../../sandbox/simulator/data.js';
+import { wallClock } from '../helpers/clock.js';
 import { assertNoSecretLeaks, type Harness, startHarness, USERS } from '../helpers/harness.js';
+import { requestsNaming } from '../helpers/partner.js';
 import { scrape } from '../helpers/prometheus.js';
 import { redisTests } from '../helpers/redis-server.js';
 import { type ReplicaSet, startReplicaSet } from '../helpers/replicas.js';
@@ -44,7 +46,8 @@ describe('POST /mcp', () => {
   it('refuses unsigned, forged and stale requests with 401 and a JSON-RPC error, before reading them', async () => {
     const body = toolCall('find_order', { query: order.id }, member);
     const before = h.simulator.recorded.length;
-    const now = Math.floor(Date.now() / 1000);
+    // Signing timestamps, checked against the app's clock (the real one).
+    const now = Math.floor(wallClock() / 1000);
     for (const options of [
       { unsigned: true },
       { secret: 'not-the-signing-secret' },
@@ -150,12 +153,16 @@ describe('POST /mcp', () => {
   it('a request still running at its deadline is answered with a JSON-RPC error, and the app goes on', async () => {
     h.simulator.faults.set({ latencyMs: DEADLINE_MS + 1_000 });
     try {
-      const started = Date.now();
+      const before = h.simulator.recorded.length;
       const late = await postToMcp(
         h.appUrl,
         toolCall('find_order', { query: order.id }, identityOf(USERS.agent)),
       );
-      expect(Date.now() - started).toBeLessThan(DEADLINE_MS + 900);
+      // Answered at its deadline, not at the partner's answer: the partner was asked and has not
+      // answered yet.
+      const asked = requestsNaming(h.simulator, order.id, before);
+      expect(asked.length).toBeGreaterThan(0);
+      expect(asked.filter((request) => request.status !== 0)).toEqual([]);
       expect(late).toMatchObject({
         status: 503,
         answer: {

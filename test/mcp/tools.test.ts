@@ -5,6 +5,7 @@ import type { SimOrder } from '../../sandbox/simulator/data.js';
 import { TOOLS } from '../../src/mcp/tools.js';
 import { statusLabel } from '../../src/partner-api/statuses.js';
 import { refusalKey } from '../../src/services/rich-blocks.js';
+import { wallClock } from '../helpers/clock.js';
 import { assertNoSecretLeaks, type Harness, startHarness, USERS } from '../helpers/harness.js';
 import { buttonsIn, identityOf, type Slackbot, slackbotFor, type ToolResult } from '../helpers/slackbot.js';
 import { until } from '../helpers/until.js';
@@ -55,7 +56,8 @@ describe("Slackbot's tools, with the order copy synced", () => {
     for (const daysAgo of [1, 3])
       h.simulator.addOrder({
         amount: 700,
-        created_at: new Date(Date.now() - daysAgo * 86_400_000).toISOString(),
+        // On the app's clock (the real one), which the runway's 7 days count back from.
+        created_at: new Date(wallClock() - daysAgo * 86_400_000).toISOString(),
       });
     await until(
       'the backfill and both shared orders in the copy',

@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { wallClock } from '../helpers/clock.js';
 import { CHANNEL, CONNECT_CHANNEL, type Harness, startHarness, USERS } from '../helpers/harness.js';
 import { createRecordedClock } from '../helpers/recorded-clock.js';
 import { until } from '../helpers/until.js';
@@ -52,7 +53,8 @@ describe('channel subscriptions', () => {
   async function slackTakesAnother(channel: string) {
     const last = h.slack.calls.findLast((c) => c.method === 'chat.postMessage' && c.args.channel === channel);
     if (!last) return;
-    await until(`Slack to take another post in ${channel}`, () => Date.now() - last.at > 1000 / 5);
+    // `at` is the fake Slack's real clock.
+    await until(`Slack to take another post in ${channel}`, () => wallClock() - last.at > 1000 / 5);
   }
 
   const confirmationsIn = (channel: string) =>

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { wallClock } from '../helpers/clock.js';
 import {
   assertNoSecretLeaks,
   CHANNEL,
@@ -39,10 +40,11 @@ describe('the order copy bounds what the partner sends', () => {
     expect(await h.desk.deps.orderCopy.get(refused?.id ?? '')).toBeUndefined();
     const metrics = await (await fetch(`${h.appUrl}/metrics`)).text();
     expect(metrics).toContain('order_desk_orders_refused_total{field="reference"} 1');
-    // Refused once per process, not at every follow round that reads it again.
+    // Refused once per process, not at every follow round that reads it again. (The app runs on the
+    // real clock here: its lastFollowAt is compared with that.)
     await until('another follow round', async () => {
       const status = await h.desk.deps.orderSync.status();
-      return Boolean(status.lastFollowAt && status.lastFollowAt > new Date(Date.now() - 200).toISOString());
+      return Boolean(status.lastFollowAt && status.lastFollowAt > new Date(wallClock() - 200).toISOString());
     });
     expect(h.logs.filter((l) => l.includes('order not kept in the copy'))).toHaveLength(1);
 

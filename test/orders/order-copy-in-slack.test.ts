@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHANNEL, type Harness, nthResponse, startHarness, USERS } from '../helpers/harness.js';
+import { until } from '../helpers/until.js';
 import { holdTime } from '../jobs/fake-clock.js';
 
 const textOf = (value: unknown) => JSON.stringify(value) ?? '';
@@ -15,7 +16,8 @@ describe('the order copy in Slack', () => {
   };
   beforeAll(async () => {
     h = await startHarness({
-      simulator: { orders: 300 },
+      // The partner's history on the app's time: its newest order is the app's now, on any day.
+      simulator: { orders: 300, now: () => time.now().getTime() },
       env: { ORDER_SYNC_SECONDS: '1' },
       tuning: { orderSyncMaxRps: 50 },
       jobClock: time.clock,
@@ -97,8 +99,10 @@ describe('the order copy in Slack', () => {
     await h.slack.clickHome({ user: USERS.finance, actionId: 'home_export' });
     await h.slack.waitFor(() => h.slack.modals.get(USERS.finance)?.at(-1));
     const before = h.slack.messages.filter((m) => m.channel === dm).length;
-    const from = '2026-10-01';
-    const to = new Date().toISOString().slice(0, 10);
+    // The last 30 days, on the app's clock: within the copy's history, which the sync has read whole.
+    const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+    const from = day(time.now().getTime() - 30 * 86_400_000);
+    const to = day(time.now().getTime());
     await h.slack.submitView({
       user: USERS.finance,
       values: {
@@ -233,13 +237,11 @@ describe('the order copy in Slack', () => {
   });
 });
 
-/** When the simulator answered its first 429 (the test's fault). */
+/** When the simulator answered its first 429 (the test's fault), on the simulator's arrivals' clock. */
 async function until429(h: Harness): Promise<number> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const limited = h.simulator.recorded.findIndex((request) => request.status === 429);
-    if (limited >= 0) return h.simulator.arrivals[limited]?.at ?? Date.now();
-    if (Date.now() > deadline) throw new Error('no 429 within 10 s');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  const limited = () => h.simulator.recorded.findIndex((request) => request.status === 429);
+  await until('the partner to answer 429', () => limited() >= 0);
+  const arrival = h.simulator.arrivals[limited()];
+  if (!arrival) throw new Error('the 429 has no recorded arrival');
+  return arrival.at;
 }

@@ -6,6 +6,7 @@ import { createLogger } from '../../src/logger.js';
 import { createOrderCopy } from '../../src/orders/order-copy.js';
 import { createOrderSync, type OrderSync } from '../../src/orders/order-sync.js';
 import { createMemoryState, type SharedState } from '../../src/state/index.js';
+import { wallClock } from '../helpers/clock.js';
 import { clientFor, startTestSimulator } from '../helpers/partner.js';
 
 const logger = createLogger({
@@ -37,7 +38,8 @@ describe('the sync over histories as APIs order them', () => {
       orderCopy,
       state,
       logger,
-      now: () => new Date(),
+      // The simulator dates its orders on the real clock: the sync runs on it too.
+      now: () => new Date(wallClock()),
       intervalSeconds: 60,
       maxRps: 100,
       pageSize: 100,
@@ -77,7 +79,8 @@ describe('the sync over histories as APIs order them', () => {
       orderCopy,
       state: state as SharedState,
       logger,
-      now: () => new Date(Date.now() + 120_000),
+      // Two minutes later (a later round).
+      now: () => new Date(wallClock() + 120_000),
       intervalSeconds: 60,
       maxRps: 100,
       pageSize: 200,

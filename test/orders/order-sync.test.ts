@@ -21,8 +21,11 @@ describe('the order sync against the simulator', () => {
   let db: OrderDeskDb;
   let state: SharedState;
   const syncs: OrderSync[] = [];
+  // One clock for the partner's history and the sync's windows (re-check, reconcile): the history is
+  // anchored at its start, so the test reads the same on any day.
+  let clock = Date.parse('2026-11-20T09:00:00.000Z');
   beforeAll(async () => {
-    simulator = await startTestSimulator({ orders: 450 });
+    simulator = await startTestSimulator({ orders: 450, now: () => clock });
   });
   afterAll(() => simulator.stop());
   afterEach(async () => {
@@ -44,7 +47,6 @@ describe('the order sync against the simulator', () => {
     state = createMemoryState();
     return createOrderCopy(db);
   }
-  let clock = Date.now();
   const syncWith = (
     orderCopy: ReturnType<typeof createOrderCopy>,
     extra: { pagesPerRound?: number; maxRps?: number; logger?: typeof logger } = {},
@@ -189,10 +191,10 @@ describe('the order sync against the simulator', () => {
       const inFlight = simulator.stats.inFlight;
       const round = sync.runOnce();
       await until('the sync to be waiting for the partner', () => simulator.stats.inFlight > inFlight);
-      const stoppedAt = Date.now();
+      // The partner holds its answer for a minute, past the client's 5 s timeout (which would end the
+      // round 'failed') and the test's own: a round that ends 'stopped' was cut short by the stop.
       await sync.stop();
       expect(await round).toBe('stopped');
-      expect(Date.now() - stoppedAt).toBeLessThan(1_000);
       // Not counted as a partner failure, and no back-off: another replica syncs at once.
       expect(kinds).toEqual([]);
       simulator.faults.reset();
@@ -227,7 +229,7 @@ describe('the order sync against the simulator', () => {
     const maxRps = 5;
     const { sync } = syncWith(orderCopy, { pagesPerRound: 10, maxRps });
     simulator.resetStats();
-    const startedAt = Date.now();
+    const startedAt = performance.now();
     await sync.runOnce();
     const times = simulator.arrivals
       .map((arrival) => arrival.at)

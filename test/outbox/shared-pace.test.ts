@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OutboxEntry } from '../../src/outbox/index.js';
+import { wallClock } from '../helpers/clock.js';
 import { postgresTests } from '../helpers/postgres-server.js';
 import { redisTests } from '../helpers/redis-server.js';
 import { type ReplicaSet, startReplicaSet } from '../helpers/replicas.js';
@@ -41,7 +42,8 @@ describe.skipIf(postgresTests.skip || redisTests.skip)('the pace of posts across
     await Promise.all(
       set.replicas.map(async ({ desk }, index) => {
         const entries = entriesOf(index);
-        await desk.deps.outbox.enqueue(entries, new Date());
+        // Due now on the replicas' clock (the real one).
+        await desk.deps.outbox.enqueue(entries, new Date(wallClock()));
         await Promise.all([
           ...entries.map((entry) => desk.deps.relay.deliver(entry.dedupeKey, never)),
           desk.deps.relay.deliverDue({ signal: never }),

@@ -42,26 +42,26 @@ describe('a partner answer is bounded in time and size', () => {
     // The trace ID came with the headers; the body was never read.
     expect(error.traceId).toMatch(/^[0-9a-f]{16}$/);
     expect(String(error.cause)).toMatch(/not complete within 300 ms \(HTTP 200, \d+ bytes read\)/);
+    // It waited for the body up to the deadline (a busy machine only makes this longer); that it
+    // ended there, not minutes later, the cause above says.
     expect(elapsed).toBeGreaterThanOrEqual(290);
-    expect(elapsed).toBeLessThan(5_000);
     expect(simulator.stats.requests).toBe(1);
     expect(outcomes(events)).toEqual(['timeout']);
     // The partner sees the connection closed: nothing is left in flight there either.
-    await until('the dripping answer to be abandoned', () => simulator.stats.inFlight === 0, 2_000);
+    await until('the dripping answer to be abandoned', () => simulator.stats.inFlight === 0);
   });
 
   it('a dripping answer holds its slot only until the deadline: the next request then goes', async () => {
     simulator.faults.next(1, { dripMs: 50 });
     const client = clientFor(simulator, { timeoutMs: 300, maxConcurrency: 1 });
-    const started = performance.now();
+    // One slot: the next request is answered at all (the drip alone would take minutes, past this
+    // test's timeout) only because the slow one let its slot go at its deadline.
     const [slow, next] = await Promise.allSettled([
       client.orders.list({ limit: 20 }),
       client.orders.list({ limit: 3 }),
     ]);
-    expect(slow.status).toBe('rejected');
+    expect(slow.status === 'rejected' && slow.reason).toMatchObject({ kind: 'timeout' });
     expect(next.status === 'fulfilled' && next.value.orders).toHaveLength(3);
-    // The drip alone would take minutes.
-    expect(performance.now() - started).toBeLessThan(5_000);
   });
 
   it('headers that never come are cut at the same deadline', async () => {
@@ -87,7 +87,7 @@ describe('a partner answer is bounded in time and size', () => {
     expect(simulator.stats.requests).toBe(1);
     expect(outcomes(events)).toEqual(['too_large']);
     expect(events.some((e) => e.type === 'retry')).toBe(false);
-    await until('the oversized answer to be abandoned', () => simulator.stats.inFlight === 0, 2_000);
+    await until('the oversized answer to be abandoned', () => simulator.stats.inFlight === 0);
   });
 
   it('a declared Content-Length over the limit is refused before reading the body', async () => {
@@ -99,14 +99,13 @@ describe('a partner answer is bounded in time and size', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      const started = performance.now();
+      // A 10-minute deadline: an answer at all (within this test's timeout) is one that never waited
+      // for the body.
       const error = await failureOf(
-        clientFor(simulator, { baseUrl: url, timeoutMs: 10_000, maxResponseBytes: 65_536 }).orders.list(),
+        clientFor(simulator, { baseUrl: url, timeoutMs: 600_000, maxResponseBytes: 65_536 }).orders.list(),
       );
       expect(error.kind).toBe('invalid_response');
       expect(error.userMessage).toContain('too large to read');
-      // Well before the 10 s deadline: the body was never waited for.
-      expect(performance.now() - started).toBeLessThan(5_000);
     } finally {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -160,15 +159,22 @@ describe('a partner answer is bounded in time and size', () => {
 
   it('the overall bound is enforced: slow 5xx answers and long waits between retries end at it', async () => {
     // Each attempt answers 503 after 200 ms; before each retry ky backs off 600 ms and the shared gate
-    // holds it up to its 600 ms (as a rate cap may): about 3 s in all, past the 2.4 s bound.
+    // holds it: the first retry its 600 ms (as a rate cap may), the second for ever (it never lets
+    // go). 200 + 600 + 600 + 200 + 600 ms bring the request to that wait before the 2.4 s bound:
+    // only the bound can end it.
     simulator.faults.next(3, { status: 503, delayMs: 200 });
     const retry = { limit: 2, backoffMs: 600, maxBackoffMs: 600, maxRetryAfterMs: 600 };
     const bound = requestBoundMs(400, retry);
     expect(bound).toBe(2_400);
     let asked = 0;
     const holdingGate = {
-      beforeRequest: (maxWaitMs: number) =>
-        new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), asked++ ? maxWaitMs : 0)),
+      beforeRequest: (maxWaitMs: number) => {
+        const call = asked++;
+        if (call === 2) return new Promise<undefined>(() => undefined);
+        return new Promise<undefined>((resolve) =>
+          setTimeout(() => resolve(undefined), call ? maxWaitMs : 0),
+        );
+      },
       cooldown: async () => false,
     };
     const started = performance.now();
@@ -178,9 +184,9 @@ describe('a partner answer is bounded in time and size', () => {
     const elapsed = performance.now() - started;
     expect(error.kind).toBe('timeout');
     expect(String(error.cause)).toContain('No answer within 2400 ms, retries included');
+    // Not before the bound (a busy machine only makes this longer); that it ended at all, the bound
+    // did: nothing else ends the gate's last wait.
     expect(elapsed).toBeGreaterThanOrEqual(bound - 20);
-    // Without the bound: at least 3 s (the gate's wait cannot be cut short otherwise).
-    expect(elapsed).toBeLessThan(2_950);
   });
 
   it('the shared gate refuses a first attempt it would hold too long, saying when; a retry is never refused', async () => {

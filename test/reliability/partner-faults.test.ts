@@ -44,7 +44,8 @@ describe('partner API faults while commands are in flight', () => {
     );
     await during?.();
     const sent = await Promise.all(pending);
-    expect(sent.every((s) => s.status === 200 && s.ackMs < 3_000)).toBe(true);
+    // Each acked (Bolt answers 404 to a command not acked within 3 s); how fast is `npm run bench`'s.
+    expect(sent.every((s) => s.status === 200)).toBe(true);
     const ids = new Set(sent.map((s) => s.responseUrlId));
     const answered = () => h.slack.responsePosts.filter((p) => ids.has(p.responseUrlId));
     await h.slack.waitFor(() => answered().length >= count, 30_000);

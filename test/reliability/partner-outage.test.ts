@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { wallClock } from '../helpers/clock.js';
 import {
   assertNoSecretLeaks,
   type DeskUnderTest,
@@ -26,7 +27,8 @@ const WITHIN_BACKOFF_MS = 25_000;
 describe('a partner outage', () => {
   let h: Harness;
   // The app's time and its jobs' timers are the test's: moving it wakes whatever would run by itself.
-  const clock = createFakeClock(Date.now());
+  // It starts at the real time: the simulator's clock, on which it dates its orders.
+  const clock = createFakeClock(wallClock());
   beforeAll(async () => {
     h = await startHarness({
       simulator: { orders: 60 },

@@ -56,7 +56,7 @@ describe('a slow or oversized partner answer', () => {
     const answered = [first, second, third].filter((_id, i) => !texts[i]?.includes('too slowly'));
     expect(answered).toHaveLength(1);
     expect(texts.find((t) => !t.includes('too slowly'))).toContain(answered[0]);
-    // Within a few deadlines (and a busy machine's slack), not the minutes the drip would take.
+    // A bound only a hang reaches: a few 300 ms deadlines are expected, the drip would take minutes.
     expect(elapsed).toBeLessThan(15_000);
     expect((await counted('timeout')) - timeoutsBefore).toBe(2);
 
@@ -66,7 +66,7 @@ describe('a slow or oversized partner answer', () => {
     expect(String(line.reason)).toContain(`not complete within ${TIMEOUT_MS} ms`);
     for (const id of [first, second, third]) expect(JSON.stringify(line)).not.toContain(id);
     // The partner's side is let go too: no connection is left dripping.
-    await until('the dripping answers to be abandoned', () => h.simulator.stats.inFlight === 0, 2_000);
+    await until('the dripping answers to be abandoned', () => h.simulator.stats.inFlight === 0);
   });
 
   it('an answer over PARTNER_API_MAX_RESPONSE_BYTES fails as too large to read, is counted, and frees the slot', async () => {

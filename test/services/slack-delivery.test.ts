@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
 import { createSlackDelivery, eitherAborts, retryAdvice } from '../../src/services/slack-delivery.js';
 import { warningsDuring } from '../helpers/process-warnings.js';
+import { createRecordedClock } from '../helpers/recorded-clock.js';
 
 const logger = createLogger({
   level: 'silent',
@@ -18,6 +19,18 @@ const httpError = (statusCode: number) =>
   Object.assign(new Error('http'), { code: 'slack_webapi_http_error', statusCode });
 const platformError = (error: string) =>
   Object.assign(new Error(error), { code: 'slack_webapi_platform_error', data: { ok: false, error } });
+
+/** The test's own clock: each sleep returns at once, having moved the time by its length. */
+function passingClock(waits: number[] = []) {
+  let now = 0;
+  return {
+    now: () => now,
+    sleep: async (ms: number) => {
+      waits.push(ms);
+      now += ms;
+    },
+  };
+}
 
 function recorder() {
   const events: string[] = [];
@@ -70,12 +83,7 @@ describe('a delivery that must arrive', () => {
     const delivery = createSlackDelivery({
       logger,
       metrics,
-      clock: {
-        now: () => Date.now(),
-        sleep: async (ms) => {
-          waits.push(ms);
-        },
-      },
+      clock: passingClock(waits),
     });
     const result = await delivery.call('audit', async () => {
       const next = failures.shift();
@@ -98,7 +106,7 @@ describe('a delivery that must arrive', () => {
       logger,
       metrics,
       maxWaitMs: 5_000,
-      clock: { now: () => Date.now(), sleep: async () => undefined },
+      clock: passingClock(),
     });
     await expect(
       delivery.call('finance_alert', async () => Promise.reject(rateLimited(30))),
@@ -120,12 +128,7 @@ describe('a delivery that must arrive', () => {
       logger,
       metrics,
       maxWaitMs: 600_000,
-      clock: {
-        now: () => Date.now(),
-        sleep: async (ms) => {
-          waits.push(ms);
-        },
-      },
+      clock: passingClock(waits),
     });
     const failures = [rateLimited(2)];
     await expect(
@@ -149,20 +152,28 @@ describe('a delivery that must arrive', () => {
 
   it("a round's signal ends its calls' waits (a 429's Retry-After), not others'; stop ends every wait", async () => {
     const { events, metrics } = recorder();
-    const delivery = createSlackDelivery({ logger, metrics });
+    // A clock whose sleeps end only when the test ends them (it never does here) or their signal
+    // aborts: a call that returns was cut short, not waited out.
+    const clock = createRecordedClock(() => 0);
+    const delivery = createSlackDelivery({ logger, metrics, clock });
     const round = new AbortController();
     const limited = () => Promise.reject(rateLimited(60));
     const ofRound = delivery.call('digest', limited, { signal: round.signal });
     const other = delivery.call('audit', limited);
-    await new Promise((resolve) => setImmediate(resolve));
-    const stoppedAt = Date.now();
+    const [roundWait, otherWait] = await Promise.all([
+      clock.asked(() => true, 0),
+      clock.asked(() => true, 1),
+    ]);
+    // Both wait out the 429's 60 s.
+    expect([roundWait?.ms, otherWait?.ms]).toEqual([60_000, 60_000]);
     round.abort();
-    // The 429 said 60 s: the round's wait ends now; the other call still waits.
+    // The round's wait ends now; the other call still waits.
     await expect(ofRound).rejects.toMatchObject({ code: 'slack_webapi_rate_limited_error' });
     expect(events.filter((event) => event.startsWith('failed'))).toEqual(['failed digest']);
+    expect(clock.sleeps.map((sleep) => sleep.aborted)).toEqual([true, false]);
     delivery.stop();
     await expect(other).rejects.toMatchObject({ code: 'slack_webapi_rate_limited_error' });
-    expect(Date.now() - stoppedAt).toBeLessThan(1_000);
+    expect(clock.sleeps.map((sleep) => sleep.aborted)).toEqual([true, true]);
     expect(delivery.isStopped()).toBe(true);
     expect(events.filter((event) => event.startsWith('failed')).sort()).toEqual([
       'failed audit',

@@ -10,6 +10,7 @@ import type { FakeSlack } from '../../sandbox/fake-slack/server.js';
 import { startFakeSlack } from '../../sandbox/fake-slack/server.js';
 import type { PartnerSimulator } from '../../sandbox/simulator/server.js';
 import { runCheck } from '../../scripts/setup-check/run.js';
+import { childEnv } from '../helpers/app-process.js';
 import { startTestSimulator } from '../helpers/partner.js';
 
 // `npm run check` against the partner simulator and the fake Slack: what it reports for a good setup
@@ -221,7 +222,7 @@ describe('npm run check as its own process', () => {
   async function runProcess(env: Record<string, string>) {
     const child = spawn(join(REPO, 'node_modules/.bin/tsx'), [join(REPO, 'scripts/check.ts')], {
       cwd,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+      env: childEnv(env),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';

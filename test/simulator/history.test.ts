@@ -12,7 +12,9 @@ import {
 // The simulator's history that moves, read over HTTP with plain fetch as a client would see it. Time
 // is the test's own clock, injected: nothing here sleeps.
 
-const T0 = Date.parse('2026-11-21T00:00:00.000Z'); // after the generated history's newest order
+// The generated history ends at ANCHOR; the test's clock starts after it.
+const ANCHOR = '2026-11-20T09:00:00.000Z';
+const T0 = Date.parse('2026-11-21T00:00:00.000Z');
 const iso = (ms: number) => new Date(ms).toISOString();
 const MINUTE = 60_000;
 
@@ -33,7 +35,13 @@ describe('the simulator history that moves', () => {
   let clock = T0;
   async function start(options: SimulatorOptions = {}): Promise<PartnerSimulator> {
     clock = T0;
-    const simulator = await startSimulator({ orders: 50, seed: 11, now: () => clock, ...options });
+    const simulator = await startSimulator({
+      orders: 50,
+      seed: 11,
+      now: () => clock,
+      anchor: ANCHOR,
+      ...options,
+    });
     stops.push(() => simulator.stop());
     return simulator;
   }

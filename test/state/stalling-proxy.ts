@@ -10,26 +10,36 @@ export interface StallingProxy {
   url: string;
   stall(): void;
   resume(): void;
+  /** What clients sent while stalled (held, or never forwarded), as text: the commands that met the stall. */
+  heardWhileStalled(): string;
   close(): Promise<void>;
 }
 
 export async function startStallingProxy(target: { port: number } | 'silent'): Promise<StallingProxy> {
   let stalled = target === 'silent';
   const held: Array<() => void> = [];
+  let heard = '';
   const sockets = new Set<net.Socket>();
   const server = net.createServer((client) => {
     sockets.add(client);
     client.on('error', () => undefined);
     client.on('close', () => sockets.delete(client));
-    if (target === 'silent') return client.on('data', () => undefined);
+    if (target === 'silent')
+      return client.on('data', (data: Buffer) => {
+        heard += data.toString('latin1');
+      });
     const upstream = net.connect(target.port, '127.0.0.1');
     sockets.add(upstream);
     upstream.on('error', () => client.destroy());
     client.on('close', () => upstream.destroy());
     upstream.on('close', () => client.destroy());
     const pass = (to: net.Socket) => (data: Buffer) => {
-      if (stalled) held.push(() => to.write(data));
-      else to.write(data);
+      if (!stalled) {
+        to.write(data);
+        return;
+      }
+      if (to === upstream) heard += data.toString('latin1');
+      held.push(() => to.write(data));
     };
     client.on('data', pass(upstream));
     upstream.on('data', pass(client));
@@ -42,6 +52,7 @@ export async function startStallingProxy(target: { port: number } | 'silent'): P
     stall: () => {
       stalled = true;
     },
+    heardWhileStalled: () => heard,
     resume: () => {
       stalled = false;
       for (const write of held.splice(0)) write();

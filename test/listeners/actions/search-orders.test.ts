@@ -112,7 +112,9 @@ describe('Search orders, with the order copy synced', () => {
   let h: Harness;
   beforeAll(async () => {
     h = await startHarness({
-      simulator: { orders: 300 },
+      // A history that ends on a fixed day, for the date ranges below; nothing here compares it with
+      // the app's clock (a search's days are the ones typed).
+      simulator: { orders: 300, anchor: '2026-11-20T09:00:00.000Z' },
       env: { ORDER_SYNC_SECONDS: '1', REPORT_TIMEZONE: 'Europe/Berlin' },
       tuning: { orderSyncMaxRps: 50 },
     });

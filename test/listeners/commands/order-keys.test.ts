@@ -36,7 +36,8 @@ describe('/order-keys', () => {
   it('an allowed agent gets the keys, ephemerally, grouped by product, in code blocks', async () => {
     const order = completedOrder();
     const sent = await run(order.id, USERS.agent);
-    expect(sent.ackMs).toBeLessThan(3_000);
+    // Acked: Bolt answers 404 to a command its listener has not acked within 3 s.
+    expect(sent.status).toBe(200);
     const post = await nthResponse(h.slack, sent.responseUrlId ?? '');
     expect(post.body).toMatchObject({ response_type: 'ephemeral', replace_original: false });
     const blocks = textOf(post.body.blocks);

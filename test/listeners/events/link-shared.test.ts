@@ -98,7 +98,6 @@ describe('order links and unfurls (ORDER_LINK_TEMPLATE set)', () => {
     });
     // Without a listener Bolt answers 404 after 3 s and logs that the request was not acknowledged.
     expect(click.status).toBe(200);
-    expect(click.ackMs).toBeLessThan(2_000);
     expect(await h.desk.deps.tracker.drain(2_000)).toBe(true);
     expect(h.slack.responsePosts.filter((p) => p.responseUrlId === click.responseUrlId)).toEqual([]);
     expect(h.simulator.recorded.length).toBe(requestsBefore);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeMessage } from '../../../sandbox/fake-slack/model.js';
+import { wallClock } from '../../helpers/clock.js';
 import {
   BOT,
   CHANNEL,
@@ -156,7 +157,8 @@ describe('the Messages tab: a person writes to Order Desk directly', () => {
   it('the bot’s own message, an edit and a message outside a DM are left alone (a later message is answered)', async () => {
     const order = h.simulator.allOrders()[1];
     const dm = dmOf(USERS.member);
-    const ts = (n: number) => `${Math.floor(Date.now() / 1000)}.99000${n}`;
+    // Slack message ts of now, on the app's clock (the real one).
+    const ts = (n: number) => `${Math.floor(wallClock() / 1000)}.99000${n}`;
     const ignored = [
       { user: BOT.botUserId, bot_id: BOT.botId, channel: dm, channel_type: 'im', text: order?.id, ts: ts(1) },
       {

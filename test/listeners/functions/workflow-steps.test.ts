@@ -47,8 +47,8 @@ describe('Workflow Builder steps', () => {
   /** A workflow reaches the step; resolves with how the app ended it. */
   async function runStep(callbackId: 'lookup_order' | 'account_balance', inputs: Record<string, unknown>) {
     const sent = await h.slack.runFunction({ callbackId, inputs });
+    // Acked: Bolt answers 404 to an event its listener has not acked within 3 s.
     expect(sent.status).toBe(200);
-    expect(sent.ackMs).toBeLessThan(3_000);
     const execution = await h.slack.waitForFunctionCompletion(sent.functionExecutionId);
     executions.push(execution);
     if (execution.completion.kind === 'success')
