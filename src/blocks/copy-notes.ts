@@ -54,7 +54,7 @@ export function copyStamp(
   coverage: CopyCoverage,
   options: RenderOptions,
   failure: Pick<PartnerApiError, 'kind' | 'traceId' | 'retryAfterSeconds'> | undefined,
-  movedOn = 'statuses may have moved on since. Keys still need the partner API.',
+  movedOn = 'statuses may have moved on since.',
 ): Block {
   return context(
     `:card_index_dividers: From Order Desk's copy of the order history, ${synced(coverage, options)}: ${whyFromCopy(failure, options)}, so ${movedOn}`,
@@ -63,7 +63,8 @@ export function copyStamp(
 
 /**
  * An answer read from the copy because the partner API is not answering: the message as it would be,
- * with a stamp at the top saying where it comes from, why and how old it is. Keys still need the partner.
+ * with a stamp at the top saying where it comes from, why and how old it is. What a card read from the
+ * copy does not offer (Share, Show keys) the card says itself (blocks/order-policy.ts).
  */
 export function stampedFromCopy(
   message: SlackMessage,

@@ -1,8 +1,6 @@
 import type { BalanceState } from '../finance/balance-reading.js';
-import { ActionIds } from './action-ids.js';
 import { typedText } from './format.js';
 import { balanceBlocks } from './home.js';
-import { withoutButtons } from './order-card.js';
 import { context, section } from './primitives.js';
 import type { ExampleOrder, RenderOptions, SlackMessage } from './types.js';
 
@@ -35,7 +33,7 @@ export function suggestedPrompts(example: ExampleOrder | undefined, finance: boo
 }
 
 const KEYS_ELSEWHERE =
-  ':key: *Keys are never sent in direct messages.* Use `/order-keys` in any conversation (authorised agents only; only you see them, and every retrieval is audited).';
+  ":key: *Keys are never written into a message.* Use `/order-keys` in any conversation, or Show keys on a completed order's card (authorised agents only; only you see them, and every retrieval is audited).";
 
 /** The help: what a direct message can ask, with the example order's names when there is one. */
 export function renderDirectHelp(example: ExampleOrder | undefined): SlackMessage {
@@ -65,7 +63,7 @@ export function renderDirectHelp(example: ExampleOrder | undefined): SlackMessag
 export function renderKeysElsewhere(orderId: string | undefined): SlackMessage {
   const typed = orderId ? ` For this order: \`/order-keys ${orderId}\`.` : '';
   return {
-    text: 'Keys are never sent in direct messages: use /order-keys',
+    text: 'Keys are never written into a message: use /order-keys',
     blocks: [section(`${KEYS_ELSEWHERE}${typed}`)],
   };
 }
@@ -86,21 +84,5 @@ export function renderBalanceFinanceOnly(): SlackMessage {
   return {
     text: 'The balance is visible to finance only',
     blocks: [section(':lock: The balance and credit limit are visible to finance only.')],
-  };
-}
-
-/**
- * `/order`'s answer as a direct-message reply: no Share in channel (there is no channel here) and no
- * Show keys (keys never come through the DM), and a line saying where those are.
- */
-export function asDirectAnswer(message: SlackMessage): SlackMessage {
-  const answer = withoutButtons(message, [ActionIds.shareOrder, ActionIds.showKeys]);
-  if (JSON.stringify(answer) === JSON.stringify(message)) return message;
-  return {
-    ...answer,
-    blocks: [
-      ...answer.blocks,
-      context('To share an order, type `/order` in the channel; for its keys, `/order-keys`.'),
-    ],
   };
 }

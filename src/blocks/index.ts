@@ -30,8 +30,18 @@ export {
   renderPartnerError,
   renderUnrelatedResults,
 } from './messages.js';
-export { renderOrderCard, withoutButtons } from './order-card.js';
+export { renderOrderCard } from './order-card.js';
 export { RESULTS_PER_PAGE, renderResultList } from './order-list.js';
+export {
+  CHANNEL_AUDIENCE,
+  type OfferNote,
+  type OrderOffer,
+  type OrderShown,
+  orderOffer,
+  SURFACES,
+  type Surface,
+  type Viewer,
+} from './order-policy.js';
 export { TABLE_MAX_ROWS } from './order-table.js';
 export { renderOrderUnfurl } from './order-unfurl.js';
 export type { SearchField, SearchFilters } from './search-orders.js';

@@ -14,6 +14,7 @@ import {
 } from './format.js';
 import { renderOrderCard } from './order-card.js';
 import type { OrderChange } from './order-entity.js';
+import type { OrderOffer } from './order-policy.js';
 import { context, section } from './primitives.js';
 import type { RenderOptions, SlackMessage } from './types.js';
 
@@ -111,13 +112,16 @@ export function renderNotificationsUnavailable(what: string): SlackMessage {
   };
 }
 
-/** The direct message a watch ends with: the order as it is now, with Show keys when completed. */
+/**
+ * The direct message a watch ends with: the order as it is now, with what the watcher is offered
+ * (Show keys when it completed and they may see keys).
+ */
 export function renderWatchNotification(
   order: OrderSummary,
   event: OrderChange,
-  options: RenderOptions,
+  options: RenderOptions & { offer: OrderOffer },
 ): SlackMessage {
-  const card = renderOrderCard(order, { ...options, variant: 'notification' });
+  const card = renderOrderCard(order, options);
   // A status change says from what; an order first seen already settled has no "from".
   const change =
     event.kind === 'status' ? ` (${statusLabel(event.fromStatus)} → ${statusLabel(event.toStatus)})` : '';

@@ -1,27 +1,50 @@
 import { isValidOrderId, type OrderSummary } from '../partner-api/index.js';
-import { canonicalStatus, isSettled, statusLabel } from '../partner-api/statuses.js';
+import { statusLabel } from '../partner-api/statuses.js';
 import { cutToLength } from '../text/cut.js';
 import { ActionIds } from './action-ids.js';
 import { encodeButton } from './button-values.js';
 import { escapeCut, formatMoney, notificationText, SHOWN, slackDate, statusWithEmoji } from './format.js';
-import { actions, button, changeBlocks, context, fields, header, linkButton } from './primitives.js';
+import type { OfferNote, OrderOffer } from './order-policy.js';
+import { actions, button, context, fields, header, linkButton } from './primitives.js';
 import { otherOrdersNote } from './search-notes.js';
 import type { Block, Button, RenderOptions, SlackMessage } from './types.js';
 
+/** Why an action is not on the card, or where it is: the policy's notes in words. */
+function offerNotes(notes: readonly OfferNote[], orderId: string): Block[] {
+  const lines: string[] = [];
+  const partner = notes.filter((note) => note === 'keys_need_partner' || note === 'share_needs_partner');
+  if (partner.length > 0) {
+    const what =
+      partner.length === 2
+        ? 'Share and Show keys'
+        : partner[0] === 'keys_need_partner'
+          ? 'Show keys'
+          : 'Share';
+    lines.push(
+      `${what} ${partner.length === 2 ? 'come' : 'comes'} back when the partner API answers again: this card is from Order Desk's copy.`,
+    );
+  }
+  if (notes.includes('share_refused_external'))
+    lines.push(
+      ':lock: No Share here: this channel is shared with another organisation, and order data stays in yours.',
+    );
+  if (notes.includes('share_refused_unknown'))
+    lines.push(
+      ':lock: No Share here: Slack could not say whether this channel is shared with another organisation (is Order Desk in it?).',
+    );
+  if (notes.includes('share_from_channel'))
+    lines.push(`To share it, type \`/order ${escapeCut(orderId, SHOWN.id)}\` in a channel.`);
+  return lines.map((line) => context(line));
+}
+
 export interface OrderCardOptions extends RenderOptions {
-  /**
-   * Ephemeral preview (Share + Show keys), the shared copy in a channel (no Show keys: everyone in
-   * the channel would see a button refused to most of them), or the copy sent to the user's direct
-   * messages from the Home tab (Show keys; sharing is done from a channel).
-   */
-  variant: 'preview' | 'shared' | 'direct' | 'notification';
+  /** What the person is offered on this surface (blocks/order-policy.ts): buttons and notes. */
+  offer: OrderOffer;
   sharedBy?: string | undefined;
   /** When the card was opened from a result list, a "Back to results" button returns there. */
   backTo?: { query: string; offset: number } | undefined;
   /** The search that found it returned orders that do not contain its text: they are counted here. */
   otherOrders?: { query: string; count: number } | undefined;
-  /** Read from Order Desk's copy, not live: no Share (a shared card would look current). */
-  fromCopy?: boolean | undefined;
 }
 
 // A field holds 2,000 characters: the label and the quantity fit beside this much of a value.
@@ -39,20 +62,6 @@ function orderFields(order: OrderSummary, options: RenderOptions): Block {
   ]);
 }
 
-/**
- * The message without the buttons of these action IDs (no Share where sharing would be refused, no
- * Share or Show keys in a direct message), and without a row they leave empty.
- */
-export function withoutButtons(message: SlackMessage, actionIds: readonly string[]): SlackMessage {
-  return changeBlocks(message, (blocks) =>
-    blocks.flatMap((block): Block[] => {
-      if (block.type !== 'actions') return [block];
-      const elements = block.elements.filter((element) => !actionIds.includes(element.action_id ?? ''));
-      return elements.length > 0 ? [{ ...block, elements }] : [];
-    }),
-  );
-}
-
 /** "Notify me" on a card (or a "keys not available yet" answer) of an order that has not settled. */
 export function notifyMeButton(orderId: string): Button {
   return button(ActionIds.notifyMe, 'Notify me', encodeButton({ o: orderId }));
@@ -66,25 +75,22 @@ export function renderOrderCard(order: OrderSummary, options: OrderCardOptions):
     orderFields(order, options),
     context(`Item ID \`${escapeCut(order.item.id ?? 'unknown', SHOWN.id)}\``),
   ];
+  const { offer } = options;
   const buttons: Button[] = [];
   // Buttons carry the order ID, which a click must find valid: an ID the partner sent that is not one
   // (too long for a button's value, too) gets no buttons that could not work.
   const actionable = isValidOrderId(order.id);
-  if (actionable && options.variant === 'preview' && !options.fromCopy) {
-    buttons.push(button(ActionIds.shareOrder, 'Share in channel', encodeButton({ o: order.id }), 'primary'));
-  }
-  if (actionable && canonicalStatus(order.status) === 'COMPLETED' && options.variant !== 'shared') {
-    buttons.push(button(ActionIds.showKeys, 'Show keys', encodeButton({ o: order.id })));
-  }
-  // Not settled yet: whoever sees the card may ask to be told when it is (a direct message).
-  if (actionable && !isSettled(order.status) && options.variant !== 'notification')
-    buttons.push(notifyMeButton(order.id));
-  if (actionable && options.orderLink) {
+  const value = encodeButton({ o: order.id });
+  if (actionable && offer.share)
+    buttons.push(button(ActionIds.shareOrder, 'Share in channel', value, 'primary'));
+  if (actionable && offer.showKeys) buttons.push(button(ActionIds.showKeys, 'Show keys', value));
+  if (actionable && offer.notifyMe) buttons.push(notifyMeButton(order.id));
+  if (actionable && offer.partnerLink && options.orderLink) {
     buttons.push(
       linkButton(ActionIds.openInPartner, 'Open in the partner platform', options.orderLink(order.id)),
     );
   }
-  if (options.variant === 'preview' && options.backTo) {
+  if (options.backTo) {
     buttons.push(
       button(
         ActionIds.resultsPage,
@@ -94,18 +100,10 @@ export function renderOrderCard(order: OrderSummary, options: OrderCardOptions):
     );
   }
   if (buttons.length > 0) blocks.push(actions('order_actions', buttons));
-  if (options.variant === 'preview' && options.otherOrders)
+  if (options.otherOrders)
     blocks.push(...otherOrdersNote(options.otherOrders.query, options.otherOrders.count));
-  if (options.variant === 'direct') {
-    blocks.push(
-      context(
-        `Opened from the Home tab. To share it, type \`/order ${escapeCut(order.id, SHOWN.id)}\` in the channel.`,
-      ),
-    );
-  }
-  if (options.variant === 'shared' && options.sharedBy) {
-    blocks.push(context(`Shared by <@${options.sharedBy}>`));
-  }
+  blocks.push(...offerNotes(offer.notes, order.id));
+  if (options.sharedBy) blocks.push(context(`Shared by <@${options.sharedBy}>`));
   const text = `Order ${order.id} (${order.referenceId ?? 'no reference'}): ${statusLabel(order.status)}`;
   return { text: notificationText(text), blocks };
 }

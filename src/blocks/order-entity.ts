@@ -1,6 +1,6 @@
 import type { types } from '@slack/bolt';
 import type { OrderSummary, PartnerApiError } from '../partner-api/index.js';
-import { canonicalStatus, isSettled, statusLabel } from '../partner-api/statuses.js';
+import { canonicalStatus, statusLabel } from '../partner-api/statuses.js';
 import { cutToLength } from '../text/cut.js';
 
 type EntityActionButton = types.EntityActionButton;
@@ -9,6 +9,7 @@ export type EntityMetadata = types.EntityMetadata;
 
 import { ActionIds } from './action-ids.js';
 import { formatMoney } from './format.js';
+import type { OrderOffer } from './order-policy.js';
 
 // Orders as Slack Work Objects (docs.slack.dev/messaging/work-objects-implementation): the entity
 // under an order link or on a shared card, and the flexpane a person opens from it. An `item` entity
@@ -60,8 +61,8 @@ export interface OrderPanelOptions extends OrderEntityOptions {
   changes: readonly OrderChange[];
   /** The outcome of the person's last click in the panel ("Notify me"), in words. */
   notice?: string | undefined;
-  /** Offer "Notify me when ready" (the person has no watch on it yet, and it has not settled). */
-  offerNotify: boolean;
+  /** What the person is offered in the panel (blocks/order-policy.ts, the `work_object` surface). */
+  offer: OrderOffer;
 }
 
 const cut = (text: string, max: number = ENTITY_SHOWN.value) => cutToLength(text, max);
@@ -218,7 +219,8 @@ export function renderOrderPanel(order: OrderSummary, options: OrderPanelOptions
     });
   if (options.fromCopy) fields.push(...copyFields(options.fromCopy));
   const actions: EntityActionButton[] = [];
-  if (options.offerNotify && !isSettled(order.status))
+  // A person with a watch on it, or whose click just answered, reads the notice instead.
+  if (options.offer.notifyMe && options.notice === undefined)
     actions.push({
       text: 'Notify me when ready',
       action_id: EntityActionIds.notifyMe,

@@ -1,7 +1,6 @@
 import type { WebClient } from '@slack/web-api';
 import type { AppDeps } from '../app/deps.js';
 import {
-  asDirectAnswer,
   renderBalanceAnswer,
   renderBalanceFinanceOnly,
   renderDirectHelp,
@@ -77,7 +76,12 @@ export async function answerDirectMessage(
       if (!(await deps.auth.isFinance(userId)).allowed) return renderBalanceFinanceOnly();
       return renderBalanceAnswer(await deps.balance.current(), renderOptions(deps));
     case 'orders':
-      return asDirectAnswer(await answerOrderSearch(deps, ask.text, { where: 'direct message', userId }));
+      return answerOrderSearch(
+        deps,
+        ask.text,
+        { where: 'direct message', userId },
+        { surface: 'direct_message', userId },
+      );
   }
 }
 

@@ -1,6 +1,5 @@
 import type { AppDeps } from '../app/deps.js';
 import {
-  ActionIds,
   renderNoMatch,
   renderNotice,
   renderOrderCard,
@@ -10,7 +9,6 @@ import {
   renderUnrelatedResults,
   type SlackMessage,
   stampedFromCopy,
-  withoutButtons,
 } from '../blocks/index.js';
 import { copyCanAnswer, copyIsCurrent } from '../orders/copy-rule.js';
 import {
@@ -25,34 +23,24 @@ import {
 import type { FailureContext } from '../services/partner-failures.js';
 import { readCopy } from './copy-answers.js';
 import { type FindOrderDeps, findOrderById, partnerResult } from './find-order.js';
+import { type Audience, type OfferDeps, offerFor } from './order-offer.js';
 import { recentOrders } from './recent-orders.js';
 import { cardOptions, type RenderDeps, renderOptions } from './render-options.js';
 
-/** What answering `/order` (and its result pages) needs. */
+/** What answering `/order` (and its result pages) needs: the card asks the policy what to offer. */
 export type LookupDeps = Pick<
   AppDeps,
-  'currency' | 'logger' | 'now' | 'orderExamples' | 'orderCopy' | 'orderLinks' | 'orderSync' | 'partner'
+  | 'auth'
+  | 'channelSharing'
+  | 'currency'
+  | 'logger'
+  | 'now'
+  | 'orderExamples'
+  | 'orderCopy'
+  | 'orderLinks'
+  | 'orderSync'
+  | 'partner'
 >;
-
-/** Sharing an order in a channel: the lookup, and whether order data may go to that channel. */
-export type ShareDeps = LookupDeps & Pick<AppDeps, 'channelSharing'>;
-
-/**
- * An answer shown in a channel, with "Share in channel" only where a click could share: where it
- * would be refused (a Slack Connect channel), the card comes without it. Asked only of a card.
- */
-export async function offerSharingIn(
-  deps: Pick<ShareDeps, 'channelSharing'>,
-  channelId: string | undefined,
-  message: SlackMessage,
-): Promise<SlackMessage> {
-  const share = (block: SlackMessage['blocks'][number]) =>
-    block.type === 'actions' && block.elements.some((element) => element.action_id === ActionIds.shareOrder);
-  if (!message.blocks.some(share)) return message;
-  return (await deps.channelSharing.check(channelId)).allowed
-    ? message
-    : withoutButtons(message, [ActionIds.shareOrder]);
-}
 
 /**
  * `/order <text>`: help and recent orders, one card, a list, or a clear "no match". An exact order ID
@@ -65,6 +53,7 @@ export async function answerOrderSearch(
   deps: LookupDeps,
   rawText: string,
   context: FailureContext,
+  audience: Audience,
 ): Promise<SlackMessage> {
   const query = rawText.trim();
   if (!query) {
@@ -72,7 +61,7 @@ export async function answerOrderSearch(
     const recent = await recentOrders(deps, context);
     return renderOrderHelp(recent, renderOptions(deps), await deps.orderExamples.current());
   }
-  return answerResultsPage(deps, query, 0, context, { firstAnswer: true });
+  return answerResultsPage(deps, query, 0, context, audience, { firstAnswer: true });
 }
 
 /**
@@ -84,7 +73,8 @@ export async function answerOrderSearch(
  * without Share (a shared card would look current), else the list.
  */
 async function listFromCopy(
-  deps: Pick<LookupDeps, 'currency' | 'now' | 'orderCopy' | 'orderLinks' | 'orderSync'>,
+  deps: LookupDeps,
+  audience: Audience,
   result: Pick<OrderSearchResult, 'query' | 'orders'>,
   offset: number,
   copy: Awaited<ReturnType<typeof readCopy>>,
@@ -102,8 +92,12 @@ async function listFromCopy(
   const exact = orders.filter((order) => isExactMatch(order, result.query));
   const [card] = failure ? (exact.length === 1 ? exact : []) : orders.length === 1 ? orders : [];
   const options = renderOptions(deps);
+  const source = failure ? 'copy' : 'live';
   const message = card
-    ? renderOrderCard(card, { ...cardOptions(deps), variant: 'preview', fromCopy: failure !== undefined })
+    ? renderOrderCard(card, {
+        ...cardOptions(deps),
+        offer: await offerFor(deps, audience, { status: card.status, source }),
+      })
     : renderResultList(
         {
           query: result.query,
@@ -133,6 +127,7 @@ export async function answerResultsPage(
   query: string,
   offset: number,
   context: FailureContext,
+  audience: Audience,
   { firstAnswer = false } = {},
 ): Promise<SlackMessage> {
   // Words (text that cannot be an order ID) find nothing at the partner, whose search reads IDs and
@@ -144,7 +139,7 @@ export async function answerResultsPage(
   const copy = isValidOrderId(query) ? undefined : await readCopy(deps, query);
   const noExactOrder = copy?.found?.orders.every((order) => !isExactMatch(order, query));
   if (copy && copyIsCurrent(copy.coverage, deps.now()) && noExactOrder) {
-    const fromCopyAlone = await listFromCopy(deps, { query, orders: [] }, offset, copy);
+    const fromCopyAlone = await listFromCopy(deps, audience, { query, orders: [] }, offset, copy);
     if (fromCopyAlone) return fromCopyAlone;
   }
   const result = await partnerResult(deps, context, () =>
@@ -152,13 +147,26 @@ export async function answerResultsPage(
   );
   if (isPartnerApiError(result)) {
     const fromCopy = copyCanAnswer(result)
-      ? await listFromCopy(deps, { query, orders: [] }, offset, copy ?? (await readCopy(deps, query)), result)
+      ? await listFromCopy(
+          deps,
+          audience,
+          { query, orders: [] },
+          offset,
+          copy ?? (await readCopy(deps, query)),
+          result,
+        )
       : undefined;
     return fromCopy ?? renderPartnerError(result, query);
   }
   const exactCard = firstAnswer && result.exactMatches === 1 && result.orders[0];
   if (!exactCard) {
-    const fromCopyList = await listFromCopy(deps, result, offset, copy ?? (await readCopy(deps, query)));
+    const fromCopyList = await listFromCopy(
+      deps,
+      audience,
+      result,
+      offset,
+      copy ?? (await readCopy(deps, query)),
+    );
     if (fromCopyList) return fromCopyList;
   }
   if (result.orders.length === 0)
@@ -173,7 +181,7 @@ export async function answerResultsPage(
   if (firstAnswer && first && (orders.length === 1 || result.exactMatches === 1)) {
     return renderOrderCard(first, {
       ...cardOptions(deps),
-      variant: 'preview',
+      offer: await offerFor(deps, audience, { status: first.status, source: 'live' }),
       otherOrders: others > 0 ? { query: result.query, count: others } : undefined,
     });
   }
@@ -186,14 +194,15 @@ export async function answerResultsPage(
 /**
  * The order with exactly this ID, live from the partner, for a button that acts on it (open, share);
  * else the message to show instead. The copy does not stand in for a share: a shared card must be
- * current. To view one (`copyCard`: Open), the copy's card answers while the partner is not answering,
- * stamped as `/order`'s is, so Open works on the orders the Home tab lists from the copy.
+ * current. To view one (`copyCardFor`: Open, for that audience), the copy's card answers while the
+ * partner is not answering, stamped as `/order`'s is, so Open works on the orders the Home tab lists
+ * from the copy.
  */
 export async function loadOrder(
-  deps: FindOrderDeps & RenderDeps,
+  deps: FindOrderDeps & RenderDeps & OfferDeps,
   orderId: string,
   context: FailureContext,
-  copyCard?: 'preview' | 'direct',
+  copyCardFor?: Audience,
 ): Promise<{ kind: 'order'; order: OrderSummary } | { kind: 'message'; message: SlackMessage }> {
   const found = await findOrderById(deps, orderId, context);
   switch (found.kind) {
@@ -202,8 +211,9 @@ export async function loadOrder(
     case 'live':
       return { kind: 'order', order: found.order };
     case 'copy': {
-      if (!copyCard) return { kind: 'message', message: renderPartnerError(found.failure, orderId) };
-      const card = renderOrderCard(found.order, { ...cardOptions(deps), variant: copyCard, fromCopy: true });
+      if (!copyCardFor) return { kind: 'message', message: renderPartnerError(found.failure, orderId) };
+      const offer = await offerFor(deps, copyCardFor, { status: found.order.status, source: 'copy' });
+      const card = renderOrderCard(found.order, { ...cardOptions(deps), offer });
       return {
         kind: 'message',
         message: stampedFromCopy(card, found.coverage, renderOptions(deps), found.failure),

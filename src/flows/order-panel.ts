@@ -1,6 +1,7 @@
 import type { WebClient } from '@slack/web-api';
 import type { AppDeps } from '../app/deps.js';
 import { type OrderChange, type PanelError, panelError, renderOrderPanel } from '../blocks/order-entity.js';
+import { orderOffer } from '../blocks/order-policy.js';
 import { TIMED_OUT, within } from '../deadline.js';
 import { copyCanAnswer } from '../orders/copy-rule.js';
 import { isValidOrderId, type OrderSummary, type PartnerApiError } from '../partner-api/index.js';
@@ -112,7 +113,14 @@ export async function presentOrderPanel(
     currency: deps.currency,
     changes,
     notice,
-    offerNotify: notice === undefined,
+    offer: orderOffer(
+      'work_object',
+      { orders: true, keys: false },
+      {
+        status: read.order.status,
+        source: read.kind === 'live' ? 'live' : 'copy',
+      },
+    ),
     fromCopy:
       read.kind === 'copy'
         ? { lastSeenAt: lastSeenOf(read.order), failure: read.failure, timedOutMs: read.timedOutMs }

@@ -10,6 +10,7 @@ import {
 import type { OrderSummary, PartnerApiError } from '../partner-api/index.js';
 import type { FailureContext } from '../services/partner-failures.js';
 import { type ExactOrder, type FindOrderDeps, findExactOrder } from './find-order.js';
+import { type Audience, type OfferDeps, offerFor } from './order-offer.js';
 import { cardOptions, renderOptions } from './render-options.js';
 
 export const MAX_CANDIDATES = 10;
@@ -46,6 +47,7 @@ export function orderCandidates(text: string): string[] {
 
 /** What Look up orders (the message shortcut) needs. */
 export type MessageLookupDeps = FindOrderDeps &
+  OfferDeps &
   Pick<AppDeps, 'currency' | 'logger' | 'now' | 'orderExamples' | 'orderLinks' | 'partner'>;
 
 /**
@@ -58,6 +60,7 @@ export async function answerOrdersInMessage(
   deps: MessageLookupDeps,
   text: string,
   context: FailureContext,
+  audience: Audience,
 ): Promise<SlackMessage> {
   const all = orderCandidates(text);
   const candidates = all.slice(0, MAX_CANDIDATES);
@@ -79,17 +82,15 @@ export async function answerOrdersInMessage(
   if (orders.length === 0 && first) return renderPartnerError(first);
   if (orders.length === 0) return renderNoOrdersInMessage(candidates, await deps.orderExamples.current());
   const options = renderOptions(deps);
-  // Read from the copy: no Share (a shared card would look current), and the copy's stamp on top.
+  // Read from the copy: the copy's stamp on top (and the policy offers no Share: a shared card must be current).
   const stamp = (message: SlackMessage) =>
     fromCopy ? stampedFromCopy(message, fromCopy.coverage, options, fromCopy.failure) : message;
-  if (orders.length === 1 && failures.length === 0 && all.length <= MAX_CANDIDATES)
-    return stamp(
-      renderOrderCard(orders[0] as OrderSummary, {
-        ...cardOptions(deps),
-        variant: 'preview',
-        fromCopy: fromCopy !== undefined,
-      }),
-    );
+  const [only] = orders;
+  if (only && orders.length === 1 && failures.length === 0 && all.length <= MAX_CANDIDATES) {
+    const source = fromCopy ? 'copy' : 'live';
+    const offer = await offerFor(deps, audience, { status: only.status, source });
+    return stamp(renderOrderCard(only, { ...cardOptions(deps), offer }));
+  }
   return stamp(
     renderOrdersInMessage(
       { orders, searched: candidates.length, skipped: all.length - candidates.length, failures },

@@ -5,6 +5,7 @@ import { balanceBlocks, spendBlocks } from '../blocks/home.js';
 import {
   type Block,
   isCalendarDay,
+  orderOffer,
   RESULTS_PER_PAGE,
   renderNoMatch,
   renderNotice,
@@ -134,8 +135,13 @@ export const TOOLS = {
         const data = { match: 'several', orders: listed.map(orderData), fromCopy: false };
         return { outcome: 'ok', text: `${listed.length} orders have "${query}":\n${lines}`, message, data };
       }
-      // Shown as a card shared in a channel is: no Share, no Show keys.
-      const card = renderOrderCard(found.order, { ...cardOptions(deps), variant: 'shared' });
+      const source = found.fromCopy ? 'copy' : 'live';
+      const offer = orderOffer(
+        'slackbot',
+        { orders: true, keys: false },
+        { status: found.order.status, source },
+      );
+      const card = renderOrderCard(found.order, { ...cardOptions(deps), offer });
       const stale =
         found.fromCopy && found.failure ? { coverage: found.coverage, failure: found.failure } : undefined;
       const message = stale

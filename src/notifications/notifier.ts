@@ -4,6 +4,7 @@ import {
   renderWatchExpired,
   renderWatchNotification,
 } from '../blocks/notifications.js';
+import { orderOffer } from '../blocks/order-policy.js';
 import { createPeriodicJob, type JobClock, type PeriodicJob, systemClock } from '../jobs/index.js';
 import type { AppLogger } from '../logger.js';
 import type { OrderCopy, OrderEvent } from '../orders/order-copy.js';
@@ -33,7 +34,7 @@ export interface NotifierOptions {
   relay: OutboxRelay;
   orderCopy: Pick<OrderCopy, 'events' | 'lastEventId' | 'get' | 'readCursor' | 'writeCursor'>;
   state: SharedState;
-  auth: Pick<Authorizer, 'canUseOrders'>;
+  auth: Pick<Authorizer, 'canUseOrders' | 'canSeeKeys'>;
   logger: AppLogger;
   now: () => Date;
   currency: string | undefined;
@@ -131,7 +132,14 @@ export function createNotifier(options: NotifierOptions): Notifier {
           kind: 'watch',
           target: watch.userId,
           orderId: event.orderId,
-          body: renderWatchNotification(order, event, renderOptions()),
+          body: renderWatchNotification(order, event, {
+            ...renderOptions(),
+            offer: orderOffer(
+              'notify_me',
+              { orders: true, keys: (await options.auth.canSeeKeys(watch.userId)).allowed },
+              { status: order.status, source: 'live' },
+            ),
+          }),
         });
       }
     }

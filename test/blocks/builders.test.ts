@@ -19,6 +19,7 @@ import {
 } from '../../src/blocks/index.js';
 import { type OrderKeys, type OrderSummary, PartnerApiError } from '../../src/partner-api/index.js';
 import { statusLabel } from '../../src/partner-api/statuses.js';
+import { offerOn } from './offers.js';
 
 const now = new Date('2026-11-22T12:00:00.000Z');
 const options = { currency: 'EUR', now };
@@ -347,7 +348,10 @@ describe('a list from a short text', () => {
 
 describe('one readable form per status, and proper plurals', () => {
   it('cards, lists and keys messages show "Pre-order" and "Refunded", never the raw code', () => {
-    const card = renderOrderCard(order(1, { status: 'PRE_ORDER' }), { ...options, variant: 'preview' });
+    const card = renderOrderCard(order(1, { status: 'PRE_ORDER' }), {
+      ...options,
+      offer: offerOn('channel_answer', { status: 'PRE_ORDER' }),
+    });
     expect(JSON.stringify(card)).toContain('*Status*\\n:large_yellow_circle: Pre-order');
     expect(card.text).toBe('Order ORDER00001 (PO-2026-000001): Pre-order');
     const list = renderResultList(
@@ -582,20 +586,27 @@ describe('one snapshot per surface', () => {
     retryAfterSeconds: 30,
   });
   it.each([
-    ['order card, preview', () => renderOrderCard(order(1), { ...options, variant: 'preview' })],
+    [
+      'order card, preview',
+      () => renderOrderCard(order(1), { ...options, offer: offerOn('channel_answer', order(1)) }),
+    ],
     [
       'order card, shared',
       () =>
         renderOrderCard(order(1, { status: 'PROCESSING' }), {
           ...options,
-          variant: 'shared',
+          offer: offerOn('shared_card', { status: 'PROCESSING' }),
           sharedBy: 'U0AGENT',
         }),
     ],
     [
       'order card, from a list',
       () =>
-        renderOrderCard(order(1), { ...options, variant: 'preview', backTo: { query: 'PO', offset: 10 } }),
+        renderOrderCard(order(1), {
+          ...options,
+          offer: offerOn('channel_answer', order(1)),
+          backTo: { query: 'PO', offset: 10 },
+        }),
     ],
     [
       'result list, page 2',
@@ -696,7 +707,11 @@ describe('data from users and the API cannot format or ping', () => {
     // Only mrkdwn is parsed by Slack: plain_text and button values are shown or sent back as they are.
     const parsed = (message: { text: string; blocks: unknown[] }) =>
       [message.text, ...mrkdwnTexts(message.blocks)].join('\n');
-    const card = renderOrderCard(hostile, { ...options, variant: 'shared', sharedBy: 'U1' });
+    const card = renderOrderCard(hostile, {
+      ...options,
+      offer: offerOn('shared_card', hostile),
+      sharedBy: 'U1',
+    });
     expect(parsed(card)).not.toMatch(/<!(channel|here)>/);
     expect(parsed(card)).toContain('&lt;!here&gt; &amp; co');
     expect(renderNoMatch('<!everyone>').text).toContain('&lt;!everyone&gt;');

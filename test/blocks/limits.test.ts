@@ -38,6 +38,7 @@ import { summariseDay } from '../../src/finance/day-summary.js';
 import type { SpendFigures } from '../../src/finance/spend.js';
 import { type OrderKeys, type OrderSummary, PartnerApiError } from '../../src/partner-api/index.js';
 import { cutToLength } from '../../src/text/cut.js';
+import { offerOn } from './offers.js';
 
 // Every Block Kit builder that shows what the partner sends, fed the longest values it can send
 // (20,000-character titles, references, IDs, statuses and dates, made of emoji sequences, flags,
@@ -186,14 +187,14 @@ function cases(offset: number): Array<[string, () => Payload[]]> {
   const example = { id: long(), reference: long(1), productTitle: long(2) };
   return [
     [
-      'the order card, every variant',
+      'the order card, on every surface',
       () =>
         [true, false].flatMap((validId) =>
-          (['preview', 'shared', 'direct', 'notification'] as const).map((variant) =>
+          (['channel_answer', 'shared_card', 'direct_message', 'notify_me'] as const).map((surface) =>
             message(
               renderOrderCard(longOrder(1, offset, validId, 'PROCESSING'), {
                 ...options,
-                variant,
+                offer: offerOn(surface, { status: 'PROCESSING' }),
                 sharedBy: 'U0AGENT',
                 backTo: { query, offset: 10_000 },
                 otherOrders: { query, count: 1e9 },
@@ -285,7 +286,9 @@ function cases(offset: number): Array<[string, () => Payload[]]> {
           const order = longOrder(1, offset, validId);
           const event = { kind: 'status' as const, fromStatus: long(), toStatus: long(1), seenAt: now };
           return [
-            message(renderWatchNotification(order, event, options)),
+            message(
+              renderWatchNotification(order, event, { ...options, offer: offerOn('notify_me', order) }),
+            ),
             message(renderSubscriptionPost(order, event, { ...options, inThread: false })),
             message(renderSubscriptionPost(order, { ...event, kind: 'new' }, { ...options, inThread: true })),
             message(renderAlreadySettled(order)),

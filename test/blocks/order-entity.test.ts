@@ -7,6 +7,7 @@ import {
   renderOrderPanel,
 } from '../../src/blocks/order-entity.js';
 import type { OrderSummary } from '../../src/partner-api/index.js';
+import { offerOn } from './offers.js';
 
 // The Work Object builders are pure: an order in, entity metadata out, valid for Slack's documented
 // schema (checked by the fake Slack's validator) whatever the partner sends, every value bounded.
@@ -102,7 +103,7 @@ describe('order Work Object builders', () => {
           url: URL,
           currency: 'EUR',
           changes,
-          offerNotify: true,
+          offer: offerOn('work_object', { status: 'PROCESSING' }),
           notice: long,
           fromCopy: {
             lastSeenAt: new Date('2026-11-21T09:30:00Z'),
@@ -142,7 +143,7 @@ describe('order Work Object builders', () => {
       url: URL,
       currency: 'EUR',
       changes,
-      offerNotify: true,
+      offer: offerOn('work_object', { status: 'PROCESSING' }),
       fromCopy: {
         lastSeenAt: new Date('2026-11-21T09:30:00Z'),
         failure: { kind: 'unavailable', traceId: 'trace-9' },
@@ -179,7 +180,7 @@ describe('order Work Object builders', () => {
       url: URL,
       currency: 'EUR',
       changes: [],
-      offerNotify: true,
+      offer: offerOn('work_object', { status: 'COMPLETED' }),
     });
     expect(settled.entity_payload.actions?.primary_actions?.map((a) => a.action_id)).toEqual([
       'order_partner_link',

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderOrderCard, renderOrderUnfurl } from '../../src/blocks/index.js';
 import type { OrderSummary } from '../../src/partner-api/index.js';
+import { offerOn } from './offers.js';
 
 const now = new Date('2026-11-22T12:00:00.000Z');
 const options = { currency: 'EUR', now };
@@ -19,24 +20,31 @@ const buttonsOf = (blocks: unknown[]) =>
     .flatMap((b) => b.elements ?? []);
 
 describe('the partner platform link on order cards', () => {
-  it.each(['preview', 'shared', 'direct'] as const)('the %s card links to the order’s page', (variant) => {
-    const card = renderOrderCard(order, { ...options, orderLink, variant });
-    const link = buttonsOf(card.blocks).find((b) => b.action_id === 'order_partner_link');
-    expect(link).toEqual({
-      type: 'button',
-      action_id: 'order_partner_link',
-      text: { type: 'plain_text', text: 'Open in the partner platform', emoji: true },
-      url: 'https://partner.example.com/orders/ORDER00001',
-    });
-  });
+  it.each(['channel_answer', 'shared_card', 'direct_message'] as const)(
+    'the %s card links to the order’s page',
+    (surface) => {
+      const card = renderOrderCard(order, { ...options, orderLink, offer: offerOn(surface, order) });
+      const link = buttonsOf(card.blocks).find((b) => b.action_id === 'order_partner_link');
+      expect(link).toEqual({
+        type: 'button',
+        action_id: 'order_partner_link',
+        text: { type: 'plain_text', text: 'Open in the partner platform', emoji: true },
+        url: 'https://partner.example.com/orders/ORDER00001',
+      });
+    },
+  );
 
   it('a card read from the copy keeps the link (no Share, but the partner platform still opens)', () => {
-    const card = renderOrderCard(order, { ...options, orderLink, variant: 'preview', fromCopy: true });
+    const card = renderOrderCard(order, {
+      ...options,
+      orderLink,
+      offer: offerOn('channel_answer', order, 'copy'),
+    });
     expect(buttonsOf(card.blocks).map((b) => b.action_id)).toEqual(['order_notify_me', 'order_partner_link']);
   });
 
   it('without a template, cards are as before', () => {
-    const card = renderOrderCard(order, { ...options, variant: 'preview' });
+    const card = renderOrderCard(order, { ...options, offer: offerOn('channel_answer', order) });
     expect(textOf(card)).not.toContain('order_partner_link');
     expect(buttonsOf(card.blocks).map((b) => b.action_id)).toEqual(['order_share', 'order_notify_me']);
   });

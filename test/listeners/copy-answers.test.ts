@@ -9,7 +9,7 @@ import { until } from '../helpers/until.js';
 
 const textOf = (value: unknown) => JSON.stringify(value) ?? '';
 const STAMP =
-  /:card_index_dividers: From Order Desk's copy of the order history, synced [^"]*?, so statuses may have moved on since\. Keys still need the partner API\./;
+  /:card_index_dividers: From Order Desk's copy of the order history, synced [^"]*?, so statuses may have moved on since\./;
 
 describe('answers from the order copy while the partner is not answering', () => {
   let h: Harness;

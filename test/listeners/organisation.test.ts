@@ -98,6 +98,8 @@ describe('order data for the partner’s staff only (default settings)', () => {
     expect(textOf(preview.blocks)).toContain(completed());
     expect(textOf(preview.blocks)).toContain('order_show_keys');
     expect(textOf(preview.blocks)).not.toContain('order_share');
+    // And it says why, so nobody looks for a missing button.
+    expect(textOf(preview.blocks)).toContain('No Share here: this channel is shared with another organisation');
     // In the same channel, the message shortcut's card has no Share either.
     const shortcut = await h.slack.runMessageShortcut({
       user: USERS.agent,
@@ -108,6 +110,7 @@ describe('order data for the partner’s staff only (default settings)', () => {
     const fromShortcut = await nthResponse(h.slack, shortcut.responseUrlId ?? '');
     expect(textOf(fromShortcut.body.blocks)).toContain(completed());
     expect(textOf(fromShortcut.body.blocks)).not.toContain('order_share');
+    expect(textOf(fromShortcut.body.blocks)).toContain('No Share here');
     // A preview from before the channel was shared still has the button: its click is refused.
     const click = await h.slack.sendBlockAction({
       user: USERS.agent,

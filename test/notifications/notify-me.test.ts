@@ -110,6 +110,15 @@ describe('Notify me', () => {
     expect(dmsAbout(USERS.agent, order.id)).toHaveLength(1);
   });
 
+  it('the order completes for a member without keys access: the card offers no Show keys, which could only be refused', async () => {
+    const order = await pendingOrder();
+    await notifyMe(USERS.member, order.id);
+    h.simulator.history.complete(order.id);
+    const message = await rounds('the direct message', () => dmsAbout(USERS.member, order.id).at(0));
+    expect(message.text).toContain(`Order ${order.id} is now Completed`);
+    expect(textOf(message.blocks)).not.toContain('order_show_keys');
+  });
+
   it('the order fails: the watcher is told too', async () => {
     const order = await pendingOrder();
     await notifyMe(USERS.member, order.id);

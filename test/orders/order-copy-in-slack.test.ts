@@ -219,7 +219,7 @@ describe('the order copy in Slack', () => {
     }
   });
 
-  it('while the partner API is down, /order answers from the copy, stamped, without Share; keys still need the partner', async () => {
+  it('while the partner API is down, /order answers from the copy, stamped, without Share or Show keys, and says why; keys still need the partner', async () => {
     const target = h.simulator.allOrders().find((o) => o.status === 'COMPLETED');
     h.simulator.faults.set({ errorRate: 1, errorStatus: 503 });
     try {
@@ -228,6 +228,9 @@ describe('the order copy in Slack', () => {
       expect(card).toContain('the partner API is unavailable (partner trace ID');
       expect(card).toContain(`Order ${target?.id}`);
       expect(card).not.toContain('order_share');
+      // Nor Show keys, which only the partner can answer: the card says both come back with it.
+      expect(card).not.toContain('order_show_keys');
+      expect(card).toContain('Share and Show keys come back when the partner API answers again');
       const keys = textOf((await order(USERS.agent, '/order-keys', target?.id ?? '')).blocks);
       expect(keys).not.toContain("Order Desk's copy");
       expect(keys).toContain('unavailable');

@@ -1,5 +1,6 @@
 import type { AllMiddlewareArgs, BlockAction, SlackActionMiddlewareArgs } from '@slack/bolt';
 import { homeWithNotice, type SlackMessage } from '../../blocks/index.js';
+import type { Audience } from '../../flows/order-offer.js';
 import { postDirect, type ReplyMode, reply } from '../../flows/respond.js';
 import { slackErrorCode } from '../../services/slack-delivery.js';
 import type { ListenerDeps } from '../frame.js';
@@ -16,6 +17,20 @@ export function clickedValue(args: ButtonClickArgs): string | undefined {
 /** The channel the click came from, wherever Slack put it in the payload. */
 export function clickChannel(args: ButtonClickArgs): string | undefined {
   return args.body.channel?.id ?? (args.body.container as { channel_id?: string } | undefined)?.channel_id;
+}
+
+/**
+ * Who the card a click opens is for, and where: the clicker, in the app's DM when the click came from
+ * the Home tab or a message there (not an ephemeral reply in it), else in the click's channel.
+ */
+export function clickAudience(args: ButtonClickArgs): Audience {
+  const channelId = clickChannel(args);
+  const inMessagesTab = channelId?.startsWith('D') && !args.body.container?.is_ephemeral;
+  return {
+    surface: isHomeClick(args) || inMessagesTab ? 'direct_message' : 'channel_answer',
+    userId: args.body.user.id,
+    channelId,
+  };
 }
 
 /** A click on the Home tab (a view): it comes with no response_url to answer through. */

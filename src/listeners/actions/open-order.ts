@@ -1,33 +1,34 @@
-import { asDirectAnswer } from '../../blocks/direct-messages.js';
 import { renderOrderCard, sentToDirectText } from '../../blocks/index.js';
-import { loadOrder, offerSharingIn, type ShareDeps } from '../../flows/lookup-order.js';
+import { type LookupDeps, loadOrder } from '../../flows/lookup-order.js';
+import { offerFor } from '../../flows/order-offer.js';
 import { cardOptions } from '../../flows/render-options.js';
 import { postDirect, reply } from '../../flows/respond.js';
+import type { OrderSummary } from '../../partner-api/index.js';
 import type { ListenerDeps } from '../frame.js';
 import { buttonListener, ORDER_BUTTON } from './button-listener.js';
-import { clickChannel, isHomeClick, noticeOnHome } from './click.js';
+import { clickAudience, isHomeClick, noticeOnHome } from './click.js';
 
 /**
  * "Open" on a result row: the list is replaced by that order's card, with a way back. On the Home
  * tab, which has no message to replace and no response_url, the card goes to the user's direct
- * messages with Order Desk (where Show keys works as on any card), and the Home tab says so.
+ * messages with Order Desk (where Show keys works as on any card), and the Home tab says so. A list
+ * answered in the Messages tab opens a card for the DM; one answered in a channel, for the channel.
  */
-export function openOrderAction(deps: ShareDeps & ListenerDeps) {
+export function openOrderAction(deps: LookupDeps & ListenerDeps) {
   return buttonListener(deps, ORDER_BUTTON, async (button, args) => {
     const { respond, body, client } = args;
-    // While the partner is not answering, the copy's card (stamped) opens the orders lists show from it.
     const home = isHomeClick(args);
-    const loaded = await loadOrder(
-      deps,
-      button.o,
-      { where: 'open order', userId: body.user.id },
-      home ? 'direct' : 'preview',
-    );
+    const audience = clickAudience(args);
+    // While the partner is not answering, the copy's card (stamped) opens the orders lists show from it.
+    const loaded = await loadOrder(deps, button.o, { where: 'open order', userId: body.user.id }, audience);
+    const cardOf = async (order: OrderSummary, backTo?: { query: string; offset: number }) =>
+      renderOrderCard(order, {
+        ...cardOptions(deps),
+        offer: await offerFor(deps, audience, { status: order.status, source: 'live' }),
+        backTo,
+      });
     if (home) {
-      const card =
-        loaded.kind === 'message'
-          ? loaded.message
-          : renderOrderCard(loaded.order, { ...cardOptions(deps), variant: 'direct' });
+      const card = loaded.kind === 'message' ? loaded.message : await cardOf(loaded.order);
       const sent = await postDirect(client, body.user.id, card, deps);
       await noticeOnHome(deps, args, sentToDirectText(`Order \`${button.o}\``, sent));
       return;
@@ -37,10 +38,6 @@ export function openOrderAction(deps: ShareDeps & ListenerDeps) {
       return;
     }
     const backTo = button.q !== undefined ? { query: button.q, offset: button.p ?? 0 } : undefined;
-    const card = renderOrderCard(loaded.order, { ...cardOptions(deps), variant: 'preview', backTo });
-    // A list answered in the Messages tab (not an ephemeral reply in a DM): no Share, no Show keys.
-    const inMessagesTab = clickChannel(args)?.startsWith('D') && !body.container?.is_ephemeral;
-    const shown = inMessagesTab ? asDirectAnswer(card) : await offerSharingIn(deps, clickChannel(args), card);
-    await reply(respond, shown, 'replace', deps);
+    await reply(respond, await cardOf(loaded.order, backTo), 'replace', deps);
   });
 }

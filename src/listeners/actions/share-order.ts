@@ -1,6 +1,6 @@
 import { renderOrderCard, renderShareUnconfirmed, renderSharingRefused } from '../../blocks/index.js';
-import type { ShareDeps } from '../../flows/lookup-order.js';
-import { loadOrder } from '../../flows/lookup-order.js';
+import { CHANNEL_AUDIENCE, orderOffer } from '../../blocks/order-policy.js';
+import { type LookupDeps, loadOrder } from '../../flows/lookup-order.js';
 import { cardOptions } from '../../flows/render-options.js';
 import { deleteOriginal, reply } from '../../flows/respond.js';
 import { postSharedWorkObject } from '../../flows/share-work-object.js';
@@ -14,7 +14,7 @@ import { clickChannel } from './click.js';
  * it is posted by the bot with the order's Work Object where the bot may post, else (and without the
  * template) through the response_url, as before.
  */
-export function shareOrderAction(deps: ShareDeps & ListenerDeps) {
+export function shareOrderAction(deps: LookupDeps & ListenerDeps) {
   return buttonListener(deps, ORDER_BUTTON, async (button, args) => {
     const { respond, body } = args;
     const sharing = await deps.channelSharing.check(clickChannel(args));
@@ -30,7 +30,7 @@ export function shareOrderAction(deps: ShareDeps & ListenerDeps) {
     const { order } = loaded;
     const card = renderOrderCard(order, {
       ...cardOptions(deps),
-      variant: 'shared',
+      offer: orderOffer('shared_card', CHANNEL_AUDIENCE, { status: order.status, source: 'live' }),
       sharedBy: body.user.id,
     });
     // As the bot with the order's Work Object where it may post; else through the response_url.

@@ -1,6 +1,5 @@
 import type { AllMiddlewareArgs, MessageShortcut, SlackShortcutMiddlewareArgs } from '@slack/bolt';
 import { renderAccessDenied } from '../../blocks/index.js';
-import { offerSharingIn, type ShareDeps } from '../../flows/lookup-order.js';
 import type { MessageLookupDeps } from '../../flows/orders-in-message.js';
 import { answerOrdersInMessage } from '../../flows/orders-in-message.js';
 import { reply } from '../../flows/respond.js';
@@ -14,17 +13,15 @@ type MessageShortcutArgs = SlackShortcutMiddlewareArgs<MessageShortcut> & AllMid
  * "Look up orders" on any message, threads included (where slash commands do not work): the orders
  * named in it, answered only to the person who clicked, through the shortcut's response_url.
  */
-export function lookupOrdersShortcut(deps: MessageLookupDeps & ShareDeps & ListenerDeps) {
+export function lookupOrdersShortcut(deps: MessageLookupDeps & ListenerDeps) {
   return counted(async ({ shortcut, respond }: MessageShortcutArgs) => {
     const access = await deps.auth.canUseOrders(shortcut.user.id);
     const message = access.allowed
-      ? await offerSharingIn(
+      ? await answerOrdersInMessage(
           deps,
-          shortcut.channel.id,
-          await answerOrdersInMessage(deps, shortcut.message.text ?? '', {
-            where: 'lookup orders shortcut',
-            userId: shortcut.user.id,
-          }),
+          shortcut.message.text ?? '',
+          { where: 'lookup orders shortcut', userId: shortcut.user.id },
+          { surface: 'channel_answer', userId: shortcut.user.id, channelId: shortcut.channel.id },
         )
       : renderAccessDenied('orders', access.reason);
     await reply(respond, message, 'new_ephemeral', deps);

@@ -72,7 +72,10 @@ describe('/order', () => {
     }
     expect(blocks).toContain('€');
     expect(blocks).toContain('order_share');
-    expect(blocks).toContain('order_show_keys');
+    // Show keys only for those who may see keys: a member without keys access gets no button that can only fail.
+    expect(blocks).not.toContain('order_show_keys');
+    const asAgent = await nthResponse(h.slack, (await run(order.id, USERS.agent)).responseUrlId ?? '');
+    expect(textOf(asAgent.body.blocks)).toContain('order_show_keys');
   });
 
   it.each([

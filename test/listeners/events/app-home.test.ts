@@ -91,9 +91,7 @@ describe('Home tab', () => {
     expect(card.text).toMatch(new RegExp(`^Order ${second?.id} \\(`));
     const blocks = textOf(card.blocks);
     expect(blocks).not.toContain('order_share');
-    expect(blocks).toContain(
-      `Opened from the Home tab. To share it, type \`/order ${second?.id}\` in the channel.`,
-    );
+    expect(blocks).toContain(`To share it, type \`/order ${second?.id}\` in a channel.`);
     // The Home tab says where the card went, right under the row clicked.
     const home = await h.slack.waitFor(() => {
       const blocks = (h.slack.views.get(USERS.member) as { blocks: unknown[] }).blocks;

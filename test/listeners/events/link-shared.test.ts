@@ -329,7 +329,7 @@ describe('without ORDER_LINK_TEMPLATE', () => {
       text: order?.id ?? '',
     });
     const card = textOf((await nthResponse(h.slack, sent.responseUrlId ?? '')).body.blocks);
-    expect(card).toContain('order_show_keys');
+    expect(card).toContain('order_share');
     expect(card).not.toContain('order_partner_link');
     expect(card).not.toContain('"url"');
   });

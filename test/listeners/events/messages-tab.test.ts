@@ -42,7 +42,7 @@ describe('the Messages tab: a person writes to Order Desk directly', () => {
 
   const keysRequests = () => h.simulator.recorded.filter((r) => r.path.endsWith('/keys')).length;
 
-  it('an order ID: the card /order shows, in the thread of the message, without Share or Show keys', async () => {
+  it('an order ID: the card /order shows, in the thread of the message, without Share (and Show keys only for keys agents)', async () => {
     const order = h.simulator.findOrder((o) => o.status === 'COMPLETED');
     if (!order) throw new Error('fixture');
     const keysBefore = keysRequests();
@@ -56,7 +56,7 @@ describe('the Messages tab: a person writes to Order Desk directly', () => {
       expect(blocks).toContain(part);
     expect(textOf(command.blocks)).toContain('order_share');
     expect(blocks).not.toMatch(/order_share|order_show_keys/);
-    expect(blocks).toContain('`/order-keys`');
+    expect(blocks).toContain(`To share it, type \`/order ${order.id}\` in a channel.`);
     expect(keysRequests()).toBe(keysBefore);
   });
 
@@ -85,14 +85,12 @@ describe('the Messages tab: a person writes to Order Desk directly', () => {
     await h.slack.waitFor(() => textOf(reply.blocks).includes('Showing 11–20'));
   });
 
-  it('Open one order of a list answered in the DM: the card comes without Share or Show keys', async () => {
+  it('Open one order of a list answered in the DM: the card comes without Share, as any card in the DM', async () => {
     const { reply } = await ask(USERS.agent, 'PO-2026-0001');
     expect(textOf(reply.blocks)).toContain('order_open_menu');
     await h.slack.click({ user: USERS.agent, messageId: reply.id, actionId: 'order_open_menu' });
-    await h.slack.waitFor(() => textOf(reply.blocks).includes('/order-keys') || undefined);
-    const card = textOf(reply.blocks);
-    expect(card).not.toMatch(/order_share|order_show_keys/);
-    expect(card).toContain('`/order-keys`');
+    await h.slack.waitFor(() => textOf(reply.blocks).includes('To share it, type') || undefined);
+    expect(textOf(reply.blocks)).not.toContain('order_share');
   });
 
   it('"balance" from finance: balance and credit limit as the Home tab shows them, without Refresh', async () => {
@@ -118,7 +116,7 @@ describe('the Messages tab: a person writes to Order Desk directly', () => {
     const keysBefore = keysRequests();
     const { reply } = await ask(USERS.agent, `Keys for ${order.id}?`);
     const blocks = textOf(reply.blocks);
-    expect(blocks).toContain('Keys are never sent in direct messages');
+    expect(blocks).toContain('Keys are never written into a message');
     expect(blocks).toContain(`/order-keys ${order.id}`);
     for (const key of h.simulator.keysOf(order.id)) expect(textOf(reply)).not.toContain(key.value);
     expect(keysRequests()).toBe(keysBefore);

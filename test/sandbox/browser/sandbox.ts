@@ -481,7 +481,7 @@ export function describeSandbox(shared: SandboxInBrowser): void {
           .locator('.message', { hasText: `Order ${orderId}` })
           .last()
           .innerText(),
-      ).toContain('Opened from the Home tab');
+      ).toContain('To share it, type');
     });
 
     it('an order link shows as a Work Object; its panel shows the order to a member, Notify me works in it, and a guest gets the error form', async () => {
