@@ -15,8 +15,7 @@ import { notifyMeButton } from '../blocks/order-card.js';
 import { actions, changeBlocks } from '../blocks/primitives.js';
 import { isPartnerApiError, isValidOrderId, type PartnerApiError } from '../partner-api/index.js';
 import type { KeysAuditEntry } from '../services/audit.js';
-import { exactFromCopy } from './copy-answers.js';
-import { type ExactOrder, type FindOrderDeps, findExactOrder, partnerResult } from './find-order.js';
+import { type FindOrderDeps, type FoundOrder, findOrder, partnerResult } from './find-order.js';
 import { reply } from './respond.js';
 
 /** What delivering keys needs (the command and the Show keys click pass it on). */
@@ -78,7 +77,7 @@ export async function deliverKeys(deps: KeysDeps, request: KeysRequest): Promise
   // keys endpoint, and the keys answer must name that order (the client checks).
   const resolve = async (beforeRefusal?: () => Promise<void>): Promise<boolean> => {
     const found = await orderNamed(deps, typed, request.userId);
-    if (found.kind === 'found') {
+    if (found.kind === 'one') {
       orderId = found.order.id;
       reference = found.order.referenceId;
       return true;
@@ -152,16 +151,15 @@ export async function deliverKeys(deps: KeysDeps, request: KeysRequest): Promise
 }
 
 /** The order the text names: the copy's when it knows exactly one, else the finder's (the partner first). */
-async function orderNamed(deps: KeysDeps, typed: string, userId: string): Promise<ExactOrder> {
-  const copy = await exactFromCopy(deps, typed);
-  const [only, ...others] = copy?.orders ?? [];
-  if (only && others.length === 0) return { kind: 'found', order: only, fromCopy: false, traceId: undefined };
-  return findExactOrder({ ...deps, partner: deps.partner.onBehalfOf(userId) }, typed);
+function orderNamed(deps: KeysDeps, typed: string, userId: string): Promise<FoundOrder> {
+  return findOrder({ ...deps, partner: deps.partner.onBehalfOf(userId) }, typed, undefined, {
+    copyFirst: true,
+  });
 }
 
 /** Text that names no one order: what the agent sees, and what the audit trail keeps. */
 function unresolved(
-  found: Exclude<ExactOrder, { kind: 'found' }>,
+  found: Exclude<FoundOrder, { kind: 'one' }>,
   typed: string,
 ): { message: SlackMessage; audit: Pick<KeysAuditEntry, 'outcome' | 'traceId' | 'failure'> } {
   if (found.kind === 'failed')

@@ -5,28 +5,41 @@ import { isPartnerApiError, type OrderSummary, type PartnerApiError } from '../p
 import { type FailureContext, logPartnerFailure } from '../services/partner-failures.js';
 import { exactFromCopy } from './copy-answers.js';
 
-// The one way to find an order by its exact ID or reference: the buttons that act on an order, order
-// links (unfurls) and the details panel, Notify me, `/order-keys` text that is not an order ID, and the
-// workflow step come here. `/order <text>` reads the same partner search itself, since it shows the
-// list too: the client puts the exact matches first (isExactMatch), the card is the one exact match.
+// The one way to find an order by its exact ID or reference, for every caller: `/order`'s card, the
+// buttons that act on an order, order links (unfurls) and the details panel, Notify me, `/order-keys`,
+// the message shortcut, Slackbot's find_order and the workflow step. The copy rule is applied here
+// (orders/copy-rule.ts): the copy stands in while the partner is not answering, and where the partner
+// has no exact match for a reference. `/order <text>` lists matches too: it searches (lookup-order.ts)
+// and shows a card when the search finds one exact match.
+
+/** Where an answer came from: the partner now, or Order Desk's copy (and why the copy answered). */
+export type Source =
+  | { from: 'partner' }
+  | {
+      from: 'copy';
+      coverage: CopyCoverage;
+      /** The partner's failure the copy stands in for; undefined when the partner answered without a match. */
+      failure: PartnerApiError | undefined;
+    };
 
 /** One order by its exact ID or reference, as a value (callers build their own messages). */
-export type ExactOrder =
-  | { kind: 'found'; order: OrderSummary; fromCopy: false; traceId: string | undefined }
-  | {
-      kind: 'found';
-      order: OrderSummary;
-      /** Read from Order Desk's copy of the order history, not live from the partner. */
-      fromCopy: true;
-      coverage: CopyCoverage;
-      /** Why the copy answered: the partner is not answering; undefined when it answered without it. */
-      failure: PartnerApiError | undefined;
-      traceId: string | undefined;
-    }
-  | { kind: 'none'; traceId: string | undefined }
+export type FoundOrder =
+  | { kind: 'one'; order: OrderSummary; source: Source; traceId: string | undefined }
   /** A reference several orders share: one answer cannot be chosen. */
-  | { kind: 'several'; orders: OrderSummary[]; traceId: string | undefined }
+  | { kind: 'several'; orders: OrderSummary[]; source: Source; traceId: string | undefined }
+  | { kind: 'none'; traceId: string | undefined }
   | { kind: 'failed'; error: PartnerApiError };
+
+export interface FindOptions {
+  /**
+   * The text is an order ID (a button, an order link, a panel): an order whose reference merely equals
+   * it is not that order, and the copy stands in only while the partner is not answering (the copy's
+   * order that the partner does not list is not shown as current).
+   */
+  idOnly?: boolean;
+  /** Ask the copy first and take its one exact match without a partner request (only the ID is needed). */
+  copyFirst?: boolean;
+}
 
 export type FindOrderDeps = Pick<AppDeps, 'logger' | 'orderCopy' | 'orderSync' | 'partner'>;
 
@@ -49,73 +62,64 @@ export async function partnerResult<T>(
   }
 }
 
-/** The order with exactly this ID, for callers that hold an ID (a button, an order link, a panel). */
-export type OrderById =
-  | { kind: 'live'; order: OrderSummary }
-  /** The copy's version, standing in while the partner is not answering. */
-  | { kind: 'copy'; order: OrderSummary; coverage: CopyCoverage; failure: PartnerApiError }
-  | { kind: 'none'; traceId: string | undefined }
-  | { kind: 'failed'; error: PartnerApiError };
-
 /**
- * findExactOrder for an order ID: an order whose reference merely equals that ID is not that order,
- * and the copy standing in for an order the partner does not list is not shown as current.
+ * The order with exactly this ID or reference: the partner first (through the app's partner client,
+ * so what it returns is written to the copy too), unless `copyFirst`; then the copy, as FindOptions
+ * says. With a `context`, a partner failure is logged once with its trace ID; without, the caller
+ * logs it. Other errors propagate.
  */
+export async function findOrder(
+  deps: FindOrderDeps,
+  query: string,
+  context?: FailureContext,
+  { idOnly = false, copyFirst = false }: FindOptions = {},
+): Promise<FoundOrder> {
+  const wanted = query.toLowerCase();
+  // An ID names one order (the first, should a partner list it twice).
+  const exact = (orders: readonly OrderSummary[]) =>
+    idOnly ? orders.filter((order) => order.id.toLowerCase() === wanted).slice(0, 1) : [...orders];
+  const fromCopy = async (failure: PartnerApiError | undefined, traceId: string | undefined) => {
+    const copy = await exactFromCopy(deps, query);
+    return copy && answer(exact(copy.orders), { from: 'copy', coverage: copy.coverage, failure }, traceId);
+  };
+  if (copyFirst) {
+    const known = await fromCopy(undefined, undefined);
+    if (known?.kind === 'one') return known;
+  }
+  const result = await partnerResult(deps, context, () =>
+    deps.partner.onBehalfOf(context?.userId).orders.find(query),
+  );
+  if (isPartnerApiError(result)) {
+    const copy = copyCanAnswer(result) ? await fromCopy(result, result.traceId) : undefined;
+    return copy && copy.kind !== 'none' ? copy : { kind: 'failed', error: result };
+  }
+  // The client puts exact matches first and counts them.
+  const live = answer(
+    exact(result.orders.slice(0, result.exactMatches)),
+    { from: 'partner' },
+    result.traceId,
+  );
+  if (live.kind !== 'none' || idOnly) return live;
+  return (await fromCopy(undefined, result.traceId)) ?? live;
+}
+
+function answer(orders: OrderSummary[], source: Source, traceId: string | undefined): FoundOrder {
+  const [only, ...others] = orders;
+  if (!only) return { kind: 'none', traceId };
+  return others.length === 0
+    ? { kind: 'one', order: only, source, traceId }
+    : { kind: 'several', orders, source, traceId };
+}
+
+/** findOrder for an order ID (a button, an order link, a panel, Notify me): one order, or none. */
+export type OrderById = Exclude<FoundOrder, { kind: 'several' }>;
+
 export async function findOrderById(
   deps: FindOrderDeps,
   orderId: string,
   context?: FailureContext,
 ): Promise<OrderById> {
-  const found = await findExactOrder(deps, orderId, context);
-  if (found.kind === 'failed' || found.kind === 'none') return found;
-  const wanted = orderId.toLowerCase();
-  const order = (found.kind === 'found' ? [found.order] : found.orders).find(
-    (candidate) => candidate.id.toLowerCase() === wanted,
-  );
-  if (order && (found.kind === 'several' || !found.fromCopy)) return { kind: 'live', order };
-  if (order && found.kind === 'found' && found.fromCopy && found.failure)
-    return { kind: 'copy', order, coverage: found.coverage, failure: found.failure };
-  return { kind: 'none', traceId: found.traceId };
-}
-
-/**
- * The order with exactly this ID or reference: the partner first (through the app's partner client,
- * so what it returns is written to the copy too); when the partner has no exact match, the copy's
- * exact match stands in, as `/order` then shows the copy's card; while the partner API is not
- * answering, the copy answers. With a `context`, a partner failure is logged once with its trace ID;
- * without, the caller logs it. Other errors propagate.
- */
-export async function findExactOrder(
-  deps: FindOrderDeps,
-  query: string,
-  context?: FailureContext,
-): Promise<ExactOrder> {
-  const result = await partnerResult(deps, context, () =>
-    deps.partner.onBehalfOf(context?.userId).orders.find(query),
-  );
-  if (isPartnerApiError(result)) {
-    const copy = copyCanAnswer(result) ? await exactFromCopy(deps, query) : undefined;
-    const answer = copy && fromCopy(copy, result.traceId, result);
-    return answer && answer.kind !== 'none' ? answer : { kind: 'failed', error: result };
-  }
-  // The client puts exact matches first and counts them.
-  const exact = result.orders.slice(0, result.exactMatches);
-  const [only] = exact;
-  if (exact.length === 1 && only)
-    return { kind: 'found', order: only, fromCopy: false, traceId: result.traceId };
-  if (exact.length > 1) return { kind: 'several', orders: exact, traceId: result.traceId };
-  const copy = await exactFromCopy(deps, query);
-  return (copy && fromCopy(copy, result.traceId, undefined)) ?? { kind: 'none', traceId: result.traceId };
-}
-
-function fromCopy(
-  copy: { orders: readonly OrderSummary[]; coverage: CopyCoverage },
-  traceId: string | undefined,
-  failure: PartnerApiError | undefined,
-): ExactOrder {
-  const [only, ...others] = copy.orders;
-  if (only && others.length === 0)
-    return { kind: 'found', order: only, fromCopy: true, coverage: copy.coverage, failure, traceId };
-  if (only) return { kind: 'several', orders: [...copy.orders], traceId };
-  return { kind: 'none', traceId };
+  const found = await findOrder(deps, orderId, context, { idOnly: true });
+  // idOnly keeps at most one order: `several` does not come back.
+  return found.kind === 'several' ? { kind: 'none', traceId: found.traceId } : found;
 }

@@ -208,15 +208,17 @@ export async function loadOrder(
   switch (found.kind) {
     case 'failed':
       return { kind: 'message', message: renderPartnerError(found.error, orderId) };
-    case 'live':
-      return { kind: 'order', order: found.order };
-    case 'copy': {
-      if (!copyCardFor) return { kind: 'message', message: renderPartnerError(found.failure, orderId) };
-      const offer = await offerFor(deps, copyCardFor, { status: found.order.status, source: 'copy' });
-      const card = renderOrderCard(found.order, { ...cardOptions(deps), offer });
+    case 'one': {
+      const { order, source } = found;
+      // For an ID, the copy answers only for a partner that is not answering: `failure` is set.
+      if (source.from === 'partner' || !source.failure) return { kind: 'order', order };
+      const { failure } = source;
+      if (!copyCardFor) return { kind: 'message', message: renderPartnerError(failure, orderId) };
+      const offer = await offerFor(deps, copyCardFor, { status: order.status, source: 'copy' });
+      const card = renderOrderCard(order, { ...cardOptions(deps), offer });
       return {
         kind: 'message',
-        message: stampedFromCopy(card, found.coverage, renderOptions(deps), found.failure),
+        message: stampedFromCopy(card, source.coverage, renderOptions(deps), failure),
       };
     }
     case 'none':

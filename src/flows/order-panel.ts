@@ -3,7 +3,6 @@ import type { AppDeps } from '../app/deps.js';
 import { type OrderChange, type PanelError, panelError, renderOrderPanel } from '../blocks/order-entity.js';
 import { orderOffer } from '../blocks/order-policy.js';
 import { TIMED_OUT, within } from '../deadline.js';
-import { copyCanAnswer } from '../orders/copy-rule.js';
 import { isValidOrderId, type OrderSummary, type PartnerApiError } from '../partner-api/index.js';
 import { slackErrorCode } from '../services/slack-delivery.js';
 import { type FindOrderDeps, findOrderById } from './find-order.js';
@@ -182,12 +181,10 @@ async function readOrder(deps: PanelDeps, orderId: string, userId: string): Prom
     );
     return fromCopy(deps, orderId, undefined, deps.panelDeadlineMs);
   }
-  if (found.kind === 'live' || found.kind === 'none') return found;
-  // The copy's row, read by its ID, says when the partner last gave the order.
-  const failure = found.kind === 'copy' ? found.failure : found.error;
-  return copyCanAnswer(failure)
-    ? fromCopy(deps, orderId, failure, undefined)
-    : { kind: 'failed', error: failure };
+  if (found.kind === 'none' || found.kind === 'failed') return found;
+  if (found.source.from === 'partner') return { kind: 'live', order: found.order };
+  // The finder's copy answer; the copy's row, read by its ID, says when the partner last gave it.
+  return fromCopy(deps, orderId, found.source.failure, undefined);
 }
 
 async function fromCopy(

@@ -9,7 +9,7 @@ import {
 } from '../blocks/index.js';
 import type { OrderSummary, PartnerApiError } from '../partner-api/index.js';
 import type { FailureContext } from '../services/partner-failures.js';
-import { type ExactOrder, type FindOrderDeps, findExactOrder } from './find-order.js';
+import { type FindOrderDeps, findOrder, type Source } from './find-order.js';
 import { type Audience, type OfferDeps, offerFor } from './order-offer.js';
 import { cardOptions, renderOptions } from './render-options.js';
 
@@ -53,7 +53,7 @@ export type MessageLookupDeps = FindOrderDeps &
 /**
  * The "Look up orders" message shortcut: every order whose ID or reference appears in the message,
  * exactly, as one card or one list; or what was looked for and how to search by hand. Each word is
- * resolved by findExactOrder, as `/order` resolves one: while the partner is not answering, the
+ * resolved by findOrder, as `/order` resolves one: while the partner is not answering, the
  * order copy answers, and the answer carries the copy's stamp.
  */
 export async function answerOrdersInMessage(
@@ -65,16 +65,16 @@ export async function answerOrdersInMessage(
   const all = orderCandidates(text);
   const candidates = all.slice(0, MAX_CANDIDATES);
   if (candidates.length === 0) return renderNoOrdersInMessage([], await deps.orderExamples.current());
-  const results = await Promise.all(candidates.map((candidate) => findExactOrder(deps, candidate, context)));
+  const results = await Promise.all(candidates.map((candidate) => findOrder(deps, candidate, context)));
   const failures: PartnerApiError[] = [];
   const found = new Map<string, OrderSummary>();
-  let fromCopy: Extract<ExactOrder, { fromCopy: true }> | undefined;
+  // The first answer the copy gave for a partner that is not answering: the whole answer is stamped.
+  let fromCopy: Extract<Source, { from: 'copy' }> | undefined;
   for (const result of results) {
     if (result.kind === 'failed') failures.push(result.error);
-    else if (result.kind === 'several') for (const order of result.orders) found.set(order.id, order);
-    else if (result.kind === 'found') {
-      found.set(result.order.id, result.order);
-      if (result.fromCopy && result.failure) fromCopy ??= result;
+    else if (result.kind !== 'none') {
+      for (const order of result.kind === 'one' ? [result.order] : result.orders) found.set(order.id, order);
+      if (result.source.from === 'copy' && result.source.failure) fromCopy ??= result.source;
     }
   }
   const orders = [...found.values()];

@@ -135,9 +135,11 @@ export async function unfurlOrderLinks(
   wanted.forEach(([url, orderId], index) => {
     // A link names an order ID: an order whose reference happens to equal it is not that order.
     const result = found[index] as OrderById;
-    if (result.kind === 'live' || result.kind === 'copy') {
-      const { order } = result;
-      const copy = result.kind === 'copy' ? result : undefined;
+    if (result.kind === 'one') {
+      const { order, source } = result;
+      // For an ID the copy answers only for a partner that is not answering: its failure is set.
+      const copy =
+        source.from === 'copy' && source.failure ? { ...source, failure: source.failure } : undefined;
       unfurls[url] = renderOrderUnfurl(order, options, copy);
       // Its partner page, and the exact link posted.
       entities.push(

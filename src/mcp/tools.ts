@@ -20,7 +20,7 @@ import { recentOrdersBlocks } from '../blocks/messages.js';
 import { header } from '../blocks/primitives.js';
 import { availableFunds, type BalanceState, lastReading } from '../finance/balance-reading.js';
 import { lastDays, runwayDays } from '../finance/spend.js';
-import { findExactOrder } from '../flows/find-order.js';
+import { findOrder } from '../flows/find-order.js';
 import { recentOrders } from '../flows/recent-orders.js';
 import { cardOptions, renderOptions } from '../flows/render-options.js';
 import { answerOrderFilters, checkSearchForm, type SearchForm } from '../flows/search-orders.js';
@@ -117,7 +117,7 @@ export const TOOLS = {
       },
     },
     async answer(deps: AppDeps, { query }: { query: string }, userId: string): Promise<ToolAnswer> {
-      const found = await findExactOrder(deps, query, { where: 'slackbot', userId });
+      const found = await findOrder(deps, query, { where: 'slackbot', userId });
       if (found.kind === 'failed')
         return partnerFailed(found.error, `look ${query} up`, renderPartnerError(found.error, query));
       if (found.kind === 'none') {
@@ -135,15 +135,17 @@ export const TOOLS = {
         const data = { match: 'several', orders: listed.map(orderData), fromCopy: false };
         return { outcome: 'ok', text: `${listed.length} orders have "${query}":\n${lines}`, message, data };
       }
-      const source = found.fromCopy ? 'copy' : 'live';
+      const { source } = found;
       const offer = orderOffer(
         'slackbot',
         { orders: true, keys: false },
-        { status: found.order.status, source },
+        { status: found.order.status, source: source.from === 'copy' ? 'copy' : 'live' },
       );
       const card = renderOrderCard(found.order, { ...cardOptions(deps), offer });
       const stale =
-        found.fromCopy && found.failure ? { coverage: found.coverage, failure: found.failure } : undefined;
+        source.from === 'copy' && source.failure
+          ? { coverage: source.coverage, failure: source.failure }
+          : undefined;
       const message = stale
         ? stampedFromCopy(card, stale.coverage, renderOptions(deps), stale.failure)
         : card;

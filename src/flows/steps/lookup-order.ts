@@ -8,7 +8,7 @@ import {
   stepUserInputInvalid,
 } from '../../blocks/workflow-steps.js';
 import { faultOf, type OrderSummary } from '../../partner-api/index.js';
-import { findExactOrder } from '../find-order.js';
+import { findOrder } from '../find-order.js';
 import type { LookupDeps } from '../lookup-order.js';
 import {
   definedOutputs,
@@ -40,10 +40,14 @@ export async function runLookupOrderStep(
   if (!access.allowed)
     return { kind: 'fail', error: stepDenied('lookup_order', access.reason, userId), outcome: 'refused' };
 
-  const found = await findExactOrder(deps, query, { where: 'workflow step lookup_order', userId });
+  const found = await findOrder(deps, query, { where: 'workflow step lookup_order', userId });
   switch (found.kind) {
-    case 'found':
-      return { kind: 'complete', outputs: orderOutputs(found.order, found.fromCopy), outcome: 'ok' };
+    case 'one':
+      return {
+        kind: 'complete',
+        outputs: orderOutputs(found.order, found.source.from === 'copy'),
+        outcome: 'ok',
+      };
     case 'none':
       return { kind: 'complete', outputs: { found: false }, outcome: 'not_found' };
     case 'several':
