@@ -99,7 +99,9 @@ describe('order data for the partner’s staff only (default settings)', () => {
     expect(textOf(preview.blocks)).toContain('order_show_keys');
     expect(textOf(preview.blocks)).not.toContain('order_share');
     // And it says why, so nobody looks for a missing button.
-    expect(textOf(preview.blocks)).toContain('No Share here: this channel is shared with another organisation');
+    expect(textOf(preview.blocks)).toContain(
+      'No Share here: this channel is shared with another organisation',
+    );
     // In the same channel, the message shortcut's card has no Share either.
     const shortcut = await h.slack.runMessageShortcut({
       user: USERS.agent,
