@@ -1,4 +1,4 @@
-import { AppEnvSchema, ConfigError, loadDotEnv, parseEnv, retiredSettingWarnings } from './config/index.js';
+import { AppEnvSchema, ConfigError, loadDotEnv, parseEnv } from './config/index.js';
 import { createLogger } from './logger.js';
 
 // The entry point: configuration, logger, app, signals. Everything else lives in the modules.
@@ -25,8 +25,6 @@ const logger = createLogger({
     env.DATABASE_URL ? decodeURIComponent(new URL(env.DATABASE_URL).password) : undefined,
   ].filter((s): s is string => Boolean(s)),
 });
-
-for (const warning of retiredSettingWarnings(process.env)) logger.warn(warning);
 
 try {
   // The app is loaded once the configuration is known to be good: a mistyped variable is reported
