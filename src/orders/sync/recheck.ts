@@ -1,0 +1,45 @@
+import type { OrderCopy } from '../order-copy.js';
+import type { SyncReads } from './reads.js';
+
+const RECHECK_FIRST_MS = 60_000;
+const RECHECK_MAX_MS = 3_600_000;
+const RECHECK_WINDOW_MS = 30 * 86_400_000;
+/** At most 10 re-checks an hour: with the newest page once a minute, a quiet account costs about 70
+ * requests an hour, however many orders are stuck unsettled. */
+const RECHECKS_PER_HOUR = 10;
+/** Unsettled orders searched for again per round, at most. */
+const RECHECKS_PER_ROUND = 5;
+
+/**
+ * Unsettled orders (not completed, refunded, cancelled or failed) beyond the newest page change
+ * without moving: each is searched for by its ID on a back-off (1 minute doubling to 1 hour) until it
+ * settles or is 30 days old.
+ */
+export function createRecheck(deps: {
+  reads: SyncReads;
+  orderCopy: Pick<OrderCopy, 'record' | 'dueForCheck' | 'scheduleCheck'>;
+  now: () => Date;
+}): (signal: AbortSignal) => Promise<void> {
+  const { reads, orderCopy, now } = deps;
+  // When the re-checks of the last hour were made (this replica is the one syncing): a sliding hour,
+  // any 60 minutes hold at most RECHECKS_PER_HOUR of them.
+  const recent: number[] = [];
+  return async (signal) => {
+    const hourAgo = now().getTime() - 3_600_000;
+    while (recent.length && (recent[0] ?? 0) <= hourAgo) recent.shift();
+    const allowed = Math.min(RECHECKS_PER_ROUND, RECHECKS_PER_HOUR - recent.length);
+    if (allowed <= 0) return;
+    const due = await orderCopy.dueForCheck(now(), new Date(now().getTime() - RECHECK_WINDOW_MS), allowed);
+    for (const _ of due) recent.push(now().getTime());
+    for (const order of due) {
+      if (signal.aborted) return;
+      const page = await reads.read(signal, 'recheck', 1, order.id);
+      const wanted = order.id.toLowerCase();
+      const found = page.orders.filter((candidate) => candidate.id.toLowerCase() === wanted);
+      if (found.length) await orderCopy.record(found, now());
+      const checks = order.checks + 1;
+      const waitMs = Math.min(RECHECK_FIRST_MS * 2 ** (checks - 1), RECHECK_MAX_MS);
+      await orderCopy.scheduleCheck(order.id, new Date(now().getTime() + waitMs), checks);
+    }
+  };
+}
