@@ -49,6 +49,18 @@ export interface SharedLinks {
   links: ReadonlyArray<{ url: string }>;
 }
 
+/** How an event's unfurl ended, each with the one log line it writes (and the links it counts). */
+const OUTCOMES = {
+  no_order_link: 'links shared, none to an order: nothing to unfurl',
+  composer: 'order links in the message composer: unfurled once posted, when the conversation is known',
+  refused_channel: 'order links not unfurled: the conversation may not see order data',
+  refused_poster: 'order links not unfurled: the poster may not see order data',
+  nothing_found: 'order links not unfurled: none of their orders could be shown',
+  slack_failed: 'chat.unfurl failed: order links not unfurled',
+  unfurled: 'order links unfurled',
+} as const;
+type UnfurlOutcome = keyof typeof OUTCOMES;
+
 /**
  * Unfurls the links to an order's page on the partner platform (ORDER_LINK_TEMPLATE) with a compact
  * card, found the way `/order <ID>` finds it. Slack sends link_shared for every conversation where a
@@ -68,124 +80,107 @@ export async function unfurlOrderLinks(
 ): Promise<string> {
   const { orderLinks, logger } = deps;
   if (!orderLinks) return 'no_template';
+  const where = { eventId: shared.eventId, channelId: shared.channel, userId: shared.user };
+  /** Counts `links` under the outcome (all but no_order_link), logs its line, returns it. */
+  const end = (outcome: UnfurlOutcome, links: number, fields: Record<string, unknown> = {}) => {
+    if (outcome !== 'no_order_link') deps.metrics.unfurls.inc({ outcome }, links);
+    const level = outcome === 'slack_failed' ? 'warn' : 'info';
+    logger[level]({ ...where, links, ...fields }, OUTCOMES[outcome]);
+    return outcome;
+  };
   const byUrl = new Map<string, string>();
   for (const { url } of shared.links) {
     const orderId = orderLinks.orderIdIn(url);
     if (orderId !== undefined && !byUrl.has(url)) byUrl.set(url, orderId);
   }
-  const where = { eventId: shared.eventId, channelId: shared.channel, userId: shared.user };
   // Another page of the same domain, or a link of another domain of the app: not an order link.
-  if (byUrl.size === 0) {
-    logger.info(
-      { ...where, links: shared.links.length },
-      'links shared, none to an order: nothing to unfurl',
-    );
-    return 'no_order_link';
-  }
-  const count = (outcome: string, links = 1) => deps.metrics.unfurls.inc({ outcome }, links);
-  if (shared.source === 'composer') {
-    // Slack sends link_shared again once the message is posted, with the conversation to check.
-    count('composer', byUrl.size);
-    logger.info(
-      { ...where, links: byUrl.size },
-      'order links in the message composer: unfurled once posted, when the conversation is known',
-    );
-    return 'composer';
-  }
+  if (byUrl.size === 0) return end('no_order_link', shared.links.length);
+  // Slack sends link_shared again once the message is posted, with the conversation to check.
+  if (shared.source === 'composer') return end('composer', byUrl.size);
   const wanted = [...byUrl].slice(0, MAX_UNFURLS_PER_MESSAGE);
   if (byUrl.size > wanted.length) {
-    count('over_limit', byUrl.size - wanted.length);
+    deps.metrics.unfurls.inc({ outcome: 'over_limit' }, byUrl.size - wanted.length);
     logger.info(
       { ...where, links: byUrl.size, unfurled: wanted.length },
       `more than ${MAX_UNFURLS_PER_MESSAGE} order links in one message: the rest stay plain links`,
     );
   }
-
   const [channel, poster] = await Promise.all([
     deps.channelSharing.check(shared.channel),
     deps.auth.canUseOrders(shared.user),
   ]);
-  if (!channel.allowed) {
-    count('refused_channel', wanted.length);
-    logger.info(
-      { ...where, reason: channel.reason },
-      'order links not unfurled: the conversation may not see order data',
-    );
-    return 'refused_channel';
+  if (!channel.allowed) return end('refused_channel', wanted.length, { reason: channel.reason });
+  if (!poster.allowed) return end('refused_poster', wanted.length, { reason: poster.reason });
+  const { unfurls, entities } = await renderUnfurls(deps, shared, wanted, where);
+  const cards = Object.keys(unfurls).length;
+  if (cards === 0) return end('nothing_found', 0);
+  try {
+    await unfurlWithWorkObjects(deps, client, shared, unfurls, entities, where);
+  } catch (error) {
+    return end('slack_failed', cards, { error: slackErrorCode(error) });
   }
-  if (!poster.allowed) {
-    count('refused_poster', wanted.length);
-    logger.info(
-      { ...where, reason: poster.reason },
-      'order links not unfurled: the poster may not see order data',
-    );
-    return 'refused_poster';
-  }
+  return end('unfurled', cards);
+}
 
+/**
+ * The unfurl of each link whose order can be shown, and its Work Object (clients with Work Objects
+ * show these and their panel, others the blocks); each link that cannot is counted and logged with
+ * its order ID. Looked up together, the poster's requests (they take the poster's turns at the
+ * partner); the cards keep the order of the links in the message.
+ */
+async function renderUnfurls(
+  deps: UnfurlDeps,
+  shared: SharedLinks,
+  wanted: Array<[url: string, orderId: string]>,
+  where: Record<string, unknown>,
+): Promise<{ unfurls: Record<string, { blocks: Block[] }>; entities: EntityMetadata[] }> {
+  const { logger } = deps;
+  const orderLinks = deps.orderLinks as NonNullable<UnfurlDeps['orderLinks']>;
   const options = renderOptions(deps);
-  // Looked up together; the cards keep the order of the links in the message.
-  // No failure context: each link's failure is logged below, with the link's order ID.
-  // They are the poster's requests: they take the poster's turns at the partner, not everyone's.
   const asPoster = { ...deps, partner: deps.partner.onBehalfOf(shared.user) };
+  // No failure context: each link's failure is logged below, with the link's order ID.
   const found = await Promise.all(wanted.map(([, orderId]) => findOrderById(asPoster, orderId)));
   const unfurls: Record<string, { blocks: Block[] }> = {};
-  // The same orders as Work Objects: clients with Work Objects show these (and their panel), others
-  // the blocks. Only what the blocks show.
   const entities: EntityMetadata[] = [];
   wanted.forEach(([url, orderId], index) => {
     // A link names an order ID: an order whose reference happens to equal it is not that order.
     const result = found[index] as OrderById;
-    if (result.kind === 'one') {
-      const { order, source } = result;
-      // For an ID the copy answers only for a partner that is not answering: its failure is set.
-      const copy =
-        source.from === 'copy' && source.failure ? { ...source, failure: source.failure } : undefined;
-      unfurls[url] = renderOrderUnfurl(order, options, copy);
-      // Its partner page, and the exact link posted.
-      entities.push(
-        renderOrderEntity(order, {
-          url: orderLinks.linkFor(order.id),
-          appUnfurlUrl: url,
-          currency: deps.currency,
-          fromCopy: copy && { lastSeenAt: lastSeenOf(order), failure: copy.failure },
-        }),
-      );
-      if (copy)
-        logger.info(
-          { ...where, orderId, traceId: copy.failure.traceId, kind: copy.failure.kind },
-          "order link unfurled from Order Desk's copy: the partner API did not answer",
-        );
-    } else if (result.kind === 'failed') {
-      count('partner_failed');
+    if (result.kind === 'failed') {
+      deps.metrics.unfurls.inc({ outcome: 'partner_failed' });
+      const fields = partnerFailureFields(result.error, { where: 'unfurl', userId: shared.user });
       logger[failureLogLevel(result.error)](
-        {
-          ...partnerFailureFields(result.error, { where: 'unfurl', userId: shared.user }),
-          ...where,
-          orderId,
-        },
+        { ...fields, ...where, orderId },
         'order link not unfurled: partner API failure',
       );
-    } else {
-      // The partner does not list it (the copy's older answer is not shown as current).
-      count('not_found');
-      logger.info({ ...where, orderId, traceId: result.traceId }, 'order link not unfurled: no such order');
+      return;
     }
-  });
-  const cards = Object.keys(unfurls).length;
-  if (cards === 0) return 'nothing_found';
-  try {
-    await unfurlWithWorkObjects(deps, client, shared, unfurls, entities, where);
-  } catch (error) {
-    count('slack_failed', cards);
-    logger.warn(
-      { ...where, links: cards, error: slackErrorCode(error) },
-      'chat.unfurl failed: order links not unfurled',
+    if (result.kind === 'none') {
+      // The partner does not list it (the copy's older answer is not shown as current).
+      deps.metrics.unfurls.inc({ outcome: 'not_found' });
+      logger.info({ ...where, orderId, traceId: result.traceId }, 'order link not unfurled: no such order');
+      return;
+    }
+    const { order, source } = result;
+    // For an ID the copy answers only for a partner that is not answering: its failure is set.
+    const copy =
+      source.from === 'copy' && source.failure ? { ...source, failure: source.failure } : undefined;
+    unfurls[url] = renderOrderUnfurl(order, options, copy);
+    // Its partner page, and the exact link posted.
+    entities.push(
+      renderOrderEntity(order, {
+        url: orderLinks.linkFor(order.id),
+        appUnfurlUrl: url,
+        currency: deps.currency,
+        fromCopy: copy && { lastSeenAt: lastSeenOf(order), failure: copy.failure },
+      }),
     );
-    return 'slack_failed';
-  }
-  count('unfurled', cards);
-  logger.info({ ...where, links: cards }, 'order links unfurled');
-  return 'unfurled';
+    if (copy)
+      logger.info(
+        { ...where, orderId, traceId: copy.failure.traceId, kind: copy.failure.kind },
+        "order link unfurled from Order Desk's copy: the partner API did not answer",
+      );
+  });
+  return { unfurls, entities };
 }
 
 /** Errors chat.unfurl answers for metadata it cannot take: the blocks alone are sent then. */
