@@ -81,9 +81,10 @@ export async function unfurlOrderLinks(
   const { orderLinks, logger } = deps;
   if (!orderLinks) return 'no_template';
   const where = { eventId: shared.eventId, channelId: shared.channel, userId: shared.user };
-  /** Counts `links` under the outcome (all but no_order_link), logs its line, returns it. */
+  /** Counts `links` under the outcome (each link not found is counted where it was), logs its line, returns it. */
   const end = (outcome: UnfurlOutcome, links: number, fields: Record<string, unknown> = {}) => {
-    if (outcome !== 'no_order_link') deps.metrics.unfurls.inc({ outcome }, links);
+    if (outcome !== 'no_order_link' && outcome !== 'nothing_found')
+      deps.metrics.unfurls.inc({ outcome }, links);
     const level = outcome === 'slack_failed' ? 'warn' : 'info';
     logger[level]({ ...where, links, ...fields }, OUTCOMES[outcome]);
     return outcome;
