@@ -113,6 +113,33 @@ async function stopApp(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
+/** What the app's src/main.ts takes from its parent: forget the refusal of tables and charts. */
+const FORGET_REFUSALS = 'order-desk:forget-rich-blocks-refusals';
+
+/**
+ * Makes the app forget that Slack refused tables and charts, when the sidebar's switch takes them
+ * again. The refusal was the sandbox's own doing, and the app remembers one for a day (as it must in
+ * production), so without this the sandbox showed classic blocks until a restart. Sent over the IPC
+ * channel only a parent has, not through anything Slack could send; resolves once the app has
+ * forgotten (or after 2 s: the switch still answers).
+ */
+function forgetTablesRefusal(child: ChildProcess | undefined): Promise<void> {
+  if (!child?.connected) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      child.off('message', answered);
+      resolve();
+    };
+    const answered = (message: unknown) => {
+      if (message === FORGET_REFUSALS) done();
+    };
+    const timer = setTimeout(done, 2_000);
+    child.on('message', answered);
+    child.send(FORGET_REFUSALS);
+  });
+}
+
 try {
   // The partner speaks as real wholesale APIs do (MIME key types, image keys as base64, partial
   // deliveries, refunded keys), and a few showcase orders put each case within reach.
@@ -149,6 +176,7 @@ try {
     },
     partner: partnerHistoryControls(simulator),
     orderLinkTemplate,
+    forgetTablesRefusal: () => forgetTablesRefusal(app),
   });
 
   // The app from source through tsx; SANDBOX_APP_ENTRY runs a compiled main.js instead (the tests
@@ -195,7 +223,8 @@ try {
       BALANCE_ALERT_BELOW: '20000',
       BALANCE_ALERT_RUNWAY_DAYS: '7',
     },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    // The IPC channel: for forgetTablesRefusal, and nothing else.
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
   const listening = await new Promise<number>((resolve, reject) => {
     let buffer = '';

@@ -68,6 +68,8 @@ export interface SandboxControls {
   partner?: PartnerHistoryControls | undefined;
   /** The app's ORDER_LINK_TEMPLATE: a data table's link to an order opens its Work Object. */
   orderLinkTemplate?: string | undefined;
+  /** Makes the app forget that Slack refused tables and charts (cli.ts says how and why). */
+  forgetTablesRefusal?: (() => Promise<void>) | undefined;
 }
 
 export function attachSandboxPage(slack: FakeSlack, users: SandboxUser[], controls: SandboxControls): void {
@@ -167,11 +169,13 @@ export function attachSandboxPage(slack: FakeSlack, users: SandboxUser[], contro
         });
       }
       // "Slack without tables and charts": the workspace refuses them in messages and views alike.
+      // Switched off again, the app forgets the refusal this switch caused and sends tables at once.
       case 'POST data-blocks': {
         if (typeof body.refused !== 'boolean')
           return json(res, 400, { error: 'refused must be true or false.' });
         for (const surface of ['messages', 'views'] as const)
           slack.setDataBlocksRefused(surface, body.refused);
+        if (!body.refused) await controls.forgetTablesRefusal?.();
         return json(res, 200, { refused: slack.dataBlocksRefusedOn().length > 0 });
       }
       case 'POST submit': {

@@ -1,5 +1,6 @@
 import { AppEnvSchema, ConfigError, loadDotEnv, parseEnv } from './config/index.js';
 import { createLogger } from './logger.js';
+import { FORGET_REFUSALS_MESSAGE } from './services/rich-blocks.js';
 
 // The entry point: configuration, logger, app, signals. Everything else lives in the modules.
 loadDotEnv();
@@ -32,6 +33,16 @@ try {
   const { buildOrderDesk } = await import('./app/create-app.js');
   const desk = await buildOrderDesk({ env, logger });
   await desk.start();
+  // Only a parent process that started the app with an IPC channel can send this: the sandbox, whose
+  // "Slack without tables and charts" switch, turned off again, must find tables at once. Nothing
+  // Slack sends reaches it, and a deployed app has no such parent: production keeps its day.
+  process.on('message', (message) => {
+    if (message !== FORGET_REFUSALS_MESSAGE) return;
+    void desk.deps.richBlocks
+      .forget()
+      .catch(() => undefined)
+      .then(() => process.send?.(FORGET_REFUSALS_MESSAGE));
+  });
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;

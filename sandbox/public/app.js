@@ -440,6 +440,26 @@ async function init() {
       button.disabled = false;
     }
   });
+  // An option chosen in a menu (static_select): the block action goes to the app as Slack sends it,
+  // through the click path, with the option's value (the server finds the option and sends a
+  // static_select action with selected_option).
+  document.body.addEventListener('change', async (event) => {
+    const menu = event.target.closest?.('.block-select');
+    if (!menu || menu.value === '') return;
+    menu.disabled = true;
+    try {
+      await api('click', {
+        user: state.user,
+        location: menu.dataset.location,
+        actionId: menu.dataset.actionId,
+        value: menu.value,
+      });
+    } catch (error) {
+      $('composer-hint').textContent = `Choice failed: ${error.message}`;
+    } finally {
+      menu.disabled = false;
+    }
+  });
   // A Work Object preview is a button to the keyboard too.
   document.body.addEventListener('keydown', (event) => {
     if ((event.key === 'Enter' || event.key === ' ') && event.target.classList?.contains('wo-preview')) {

@@ -171,6 +171,25 @@ function renderButton(element, location) {
 }
 
 /**
+ * A static_select menu (such as "Open one of N orders" under a table): its placeholder first, then
+ * its options; choosing one sends the block action as Slack does (app.js), with the option's value.
+ */
+function renderSelect(element, location) {
+  const placeholder = element.placeholder ? renderPlain(element.placeholder) : 'Select an item';
+  const options = (element.options ?? [])
+    .map((option) => `<option value="${escapeHtml(option.value ?? '')}">${renderPlain(option.text)}</option>`)
+    .join('');
+  return `<select class="block-select" aria-label="${escapeHtml(element.placeholder?.text ?? 'Select an item')}" data-action-id="${escapeHtml(element.action_id ?? '')}" data-location="${escapeHtml(location)}"><option value="" disabled selected>${placeholder}</option>${options}</select>`;
+}
+
+/** An interactive element of an actions block or a section's accessory; one we do not draw says so. */
+function renderElement(element, location) {
+  if (element.type === 'button') return renderButton(element, location);
+  if (element.type === 'static_select') return renderSelect(element, location);
+  return `<span class="unknown-element">Unsupported element: ${escapeHtml(element.type)}</span>`;
+}
+
+/**
  * Renders a list of blocks. `location` is the message ID (or "home") a click is reported against.
  * Unknown block types are shown as a note, never dropped silently.
  */
@@ -192,18 +211,16 @@ export function renderBlocks(blocks, context = {}, location = '') {
           const fields = block.fields
             ? `<div class="fields">${block.fields.map((f) => `<div class="field">${renderText(f, context)}</div>`).join('')}</div>`
             : '';
-          const accessory =
-            block.accessory?.type === 'button'
-              ? `<div class="accessory">${renderButton(block.accessory, location)}</div>`
-              : '';
+          const accessory = block.accessory
+            ? `<div class="accessory">${renderElement(block.accessory, location)}</div>`
+            : '';
           return `<div class="block section"><div class="section-body">${text}${fields}</div>${accessory}</div>`;
         }
         case 'context':
           return `<div class="block context">${(block.elements ?? []).map((e) => `<span>${renderText(e, context)}</span>`).join(' ')}</div>`;
         case 'actions':
           return `<div class="block actions">${(block.elements ?? [])
-            .filter((e) => e.type === 'button')
-            .map((e) => renderButton(e, location))
+            .map((e) => renderElement(e, location))
             .join('')}</div>`;
         default:
           return `<div class="block unknown">Unsupported block: ${escapeHtml(block.type)}</div>`;

@@ -1,7 +1,8 @@
-import { availableFunds, type BalanceState } from '../finance/balance-reading.js';
+import type { BalanceState } from '../finance/balance-reading.js';
 import type { DaySummary } from '../finance/day-summary.js';
+import { financeView } from '../finance/finance-view.js';
 import type { HistorySource } from '../finance/history-source.js';
-import { lastDays, runwayDays, type SpendFigures } from '../finance/spend.js';
+import type { SpendFigures } from '../finance/spend.js';
 import { isPartnerApiError, type OrderSummary, type PartnerApiError } from '../partner-api/index.js';
 import { cutToLength } from '../text/cut.js';
 import { adminNote } from './admin-note.js';
@@ -102,12 +103,13 @@ function spendCharts(input: DigestInput, options: RenderOptions): Block[] {
       `*Spend by product (chart):* ${top.join(', ')}${others > 0 ? ` and ${plural(others, 'other product')}` : ''}.`,
     );
   }
-  if (!isPartnerApiError(input.spend)) {
-    const days = lastDays(new Date(input.spend.computedAt), input.spend.timeZone);
+  const figures = isPartnerApiError(input.spend) ? undefined : financeView(undefined, input.spend).spend;
+  if (figures) {
+    const { days } = figures;
     const end = days.indexOf(input.day);
     if (end >= 0) {
       const shown = days.slice(Math.max(0, end - DIGEST_DAYS + 1), end + 1);
-      const spend = input.spend.daily.slice(Math.max(0, end - DIGEST_DAYS + 1), end + 1);
+      const spend = figures.daily.slice(Math.max(0, end - DIGEST_DAYS + 1), end + 1);
       const points = shown.map((day, i) => ({ label: dayLabel(day), value: spend[i] ?? 0 }));
       charts.push(
         seriesChart(
@@ -181,10 +183,10 @@ function balanceBlocks(input: DigestInput, options: RenderOptions): Block[] {
     ];
   const { reading } = balance;
   const money = (value: number | null) => formatMoney(value, options.currency);
-  const available = availableFunds(reading);
+  const { available, spend: figures } = financeView(balance, isPartnerApiError(spend) ? undefined : spend);
   const runway = isPartnerApiError(spend)
     ? `unknown: spend could not be computed.${traceSentence(spend.traceId)}`
-    : formatRunway(runwayDays(available, spend.averagePerDay));
+    : formatRunway(figures?.runwayDays ?? null);
   const readAt = `Read ${slackDate(reading.readAt.toISOString(), options.now)}`;
   return [
     heading,

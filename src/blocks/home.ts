@@ -1,11 +1,7 @@
 import type { types } from '@slack/bolt';
-import {
-  availableFunds,
-  type BalanceReading,
-  type BalanceState,
-  lastReading,
-} from '../finance/balance-reading.js';
-import { lastDays, runwayDays, type SpendFigures, sparkline } from '../finance/spend.js';
+import type { BalanceReading, BalanceState } from '../finance/balance-reading.js';
+import { financeView } from '../finance/finance-view.js';
+import { type SpendFigures, sparkline } from '../finance/spend.js';
 import { isPartnerApiError, type PartnerApiError } from '../partner-api/index.js';
 import { type DenialReason, renderAccessDenied } from './access.js';
 import { ActionIds } from './action-ids.js';
@@ -67,7 +63,8 @@ export function spendBlocks(
   { charts = false } = {},
 ): Block[] {
   const heading = header('Spend and runway');
-  const { figures, failure } = spend;
+  const { failure } = spend;
+  const { available, spend: figures } = financeView(balance, spend.figures);
   if (!figures)
     return [
       heading,
@@ -80,14 +77,10 @@ export function spendBlocks(
           ]),
     ];
   const money = (value: number) => formatMoney(value, options.currency);
-  // The last reading, even when a newer read failed: the runway is known as long as a balance is.
-  const available = availableFunds(lastReading(balance));
-  const runway = runwayDays(available, figures.averagePerDay);
-  const lowest = figures.daily.length > 0 ? Math.min(...figures.daily) : 0;
-  const highest = figures.daily.length > 0 ? Math.max(...figures.daily) : 0;
-  const scale = `lowest day ${money(lowest)} · highest day ${money(highest)}`;
+  const runway = figures.runwayDays;
+  const scale = `lowest day ${money(figures.lowestDay)} · highest day ${money(figures.highestDay)}`;
   // The figures' own 30 days, ending on the day they were computed (old figures say their age).
-  const days = lastDays(new Date(figures.computedAt), figures.timeZone);
+  const { days } = figures;
   // The charts' words: what a screen reader, a notification or a Slack without charts reads.
   const drawn = charts
     ? [

@@ -14,7 +14,7 @@ import {
   typedText,
 } from './format.js';
 import { orderTable } from './order-table.js';
-import { actions, button, divider, section } from './primitives.js';
+import { actions, button, context, divider, section } from './primitives.js';
 import { otherOrdersNote } from './search-notes.js';
 import type { Block, Button, CopyCoverage, RenderOptions, SlackMessage } from './types.js';
 
@@ -88,37 +88,45 @@ export interface ResultListInput {
   fromCopyList?: { coverage: CopyCoverage; partnerAskedToo: boolean } | undefined;
 }
 
+/** "130 orders match", "1 order matches", "1,000 or more orders match": every list's count. */
+export function matchCount(count: number, atLeast = false): string {
+  if (atLeast) return `${count.toLocaleString('en-US')} or more orders match`;
+  return `${plural(count, 'order')} ${count === 1 ? 'matches' : 'match'}`;
+}
+
+/**
+ * The matches in all: the total the partner (or the copy) counted when it is more than were fetched,
+ * else the orders fetched. Not beside unrelated orders: the partner's total counts them too.
+ */
+function totalOf(input: ResultListInput): { count: number; atLeast: boolean } {
+  const { hits, orders } = input;
+  if ((input.others ?? 0) > 0 || hits <= orders.length) return { count: orders.length, atLeast: false };
+  return { count: hits, atLeast: input.hitsAtLeast ?? false };
+}
+
 /**
  * Several matches: up to 100 in one Slack-paged table (`blocks`), and as today's list of ten a page
  * with Previous/Next (`classic`) for a Slack without tables. A page past the first is asked for only
- * from the classic list's Next, so it is answered in classic blocks alone.
+ * from the classic list's Next, so it is answered in classic blocks alone. Both say the total of
+ * matches, and how many of them the list holds when that is fewer.
  */
 export function renderResultList(input: ResultListInput, options: RenderOptions): SlackMessage {
   const { query, orders } = input;
-  const matches = `${plural(orders.length, 'order')} ${orders.length === 1 ? 'matches' : 'match'}`;
-  const text = notificationText(`${matches} “${shorten(query)}”`);
+  const total = totalOf(input);
+  const matches = matchCount(total.count, total.atLeast);
+  const title = `${matches} “${shorten(query)}”`;
+  const text = notificationText(title);
   const classic = classicResultList(input, matches, options);
   if (input.offset > 0) return { text, blocks: classic };
-  const table = orderTable(orders, options, `${matches} “${shorten(query)}”`, query);
+  // The table's caption is the list's one title; what the table does not hold is said under it.
+  const table = orderTable(orders, options, title, { query, offset: 0 });
   const more =
-    orders.length > table.shown
+    total.count > table.shown
       ? ` Showing the first ${table.shown}; narrow the search to see the others.`
-      : moreThanFetched(input);
-  const blocks: Block[] = [
-    section(`*${matches}* ${typedText(query)}.${more}${newestOnlyNote(input)}`),
-    ...table.blocks,
-    ...listNotes(input, options),
-  ];
+      : '';
+  const note = `${more}${newestOnlyNote(input)}`.trim();
+  const blocks: Block[] = [...table.blocks, ...(note ? [context(note)] : []), ...listNotes(input, options)];
   return { text, blocks, classic };
-}
-
-/** The total beyond the orders fetched; none beside unrelated orders (the partner's total counts them). */
-function moreThanFetched(input: ResultListInput): string {
-  if ((input.others ?? 0) > 0 || input.hits <= input.orders.length) return '';
-  const total = `${input.hits.toLocaleString('en-US')}${input.hitsAtLeast ? ' or more' : ''}`;
-  return input.fromCopyList
-    ? ` Order Desk's copy has ${total} in all; narrow the search to see the others.`
-    : ` The partner API reported ${input.hits.toLocaleString('en-US')} in all; narrow the search to see the others.`;
 }
 
 const newestOnlyNote = (input: ResultListInput) =>
@@ -141,9 +149,13 @@ function classicResultList(input: ResultListInput, matches: string, options: Ren
   const shownTo = start + page.length;
   const shown = { start, shownTo, total: orders.length };
   const nav = pageButtons(ActionIds.resultsPage, shown, (offset) => encodeButton({ q: query, p: offset }));
+  // Next pages through the orders fetched: past them, the search must be narrowed.
+  const total = totalOf(input);
+  const fetched =
+    total.count > orders.length ? ` of the first ${orders.length}; narrow the search to see the others` : '';
   return [
     section(
-      `*${matches}* ${typedText(query)}. Showing ${start + 1}–${shownTo}.${moreThanFetched(input)}${newestOnlyNote(input)}`,
+      `*${matches}* ${typedText(query)}. Showing ${start + 1}–${shownTo}${fetched}.${newestOnlyNote(input)}`,
     ),
     divider(),
     ...orderRows(page, options, { back: { query, offset: start } }),

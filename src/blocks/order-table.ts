@@ -91,22 +91,26 @@ export function orderTableRows(orders: readonly OrderSummary[], options: RenderO
   return [header, ...rows];
 }
 
-/** An option's value is at most 150 characters: the search goes with it (for "Back to results") when it fits. */
-function openValue(orderId: string, backTo: string | undefined): string {
-  const withBack = backTo === undefined ? undefined : encodeButton({ o: orderId, q: backTo, p: 0 });
-  return withBack && withBack.length <= 150 ? withBack : encodeButton({ o: orderId });
+/** Slack's limit on an option's value. */
+const OPTION_VALUE_MAX = 150;
+
+/** The order, and the list to come back to ("Back to results") when that still fits in the value. */
+function openValue(orderId: string, back: { query: string; offset: number } | undefined): string {
+  const withBack = back && encodeButton({ o: orderId, q: back.query, p: back.offset });
+  return withBack && withBack.length <= OPTION_VALUE_MAX ? withBack : encodeButton({ o: orderId });
 }
 
 /**
- * The orders as a data_table, with "Open an order" below it where order cells are not links (no
- * ORDER_LINK_TEMPLATE): a cell cannot hold a button, so the menu opens the card as Open does (with
- * "Back to results" to the search `backTo`, when there is one).
+ * The orders as a data_table, with "Open one of N orders" below it. A cell cannot hold a button: the
+ * Order cell links to the order's page where ORDER_LINK_TEMPLATE is set (its Work Object in Slack),
+ * and the menu opens Order Desk's card in place of the list, as Open does on a classic row, with
+ * "Back to results" to the list `back` names, when there is one.
  */
 export function orderTable(
   orders: readonly OrderSummary[],
   options: RenderOptions,
   caption: string,
-  backTo?: string,
+  back?: { query: string; offset: number },
 ): { blocks: Block[]; shown: number } {
   const rows = orderTableRows(orders, options);
   const shown = rows.length - 1;
@@ -117,7 +121,6 @@ export function orderTable(
     page_size: TABLE_PAGE_SIZE,
     rows,
   };
-  if (options.orderLink) return { blocks: [table], shown };
   const openable = orders.slice(0, shown).filter((order) => isValidOrderId(order.id));
   if (openable.length === 0) return { blocks: [table], shown };
   const menu: Block = {
@@ -130,7 +133,7 @@ export function orderTable(
         placeholder: plainText(`Open one of ${plural(openable.length, 'order')}`),
         options: openable.map((order) => ({
           text: plainText(cutToLength(`${order.id} · ${order.item.title ?? 'Untitled item'}`, 75)),
-          value: openValue(order.id, backTo),
+          value: openValue(order.id, back),
         })),
       },
     ],

@@ -4,8 +4,8 @@ import { statusLabel } from '../partner-api/statuses.js';
 import { cutToLength } from '../text/cut.js';
 import { ActionIds } from './action-ids.js';
 import { copySourceNote } from './copy-notes.js';
-import { escapeMrkdwn, formatMoney, notificationText, plural, typedText } from './format.js';
-import { orderRows, pageButtons, RESULTS_PER_PAGE } from './order-list.js';
+import { escapeMrkdwn, formatMoney, notificationText, typedText } from './format.js';
+import { matchCount, orderRows, pageButtons, RESULTS_PER_PAGE } from './order-list.js';
 import { orderTable } from './order-table.js';
 import { actions, button, context, divider, input, plainText, section } from './primitives.js';
 import type { Block, Button, CopyCoverage, ExampleOrder, RenderOptions, SlackMessage } from './types.js';
@@ -212,9 +212,7 @@ export interface SearchResultsInput {
  */
 export function renderSearchResults(input: SearchResultsInput, options: RenderOptions): SlackMessage {
   const { filters, orders, total, offset } = input;
-  const matches = input.totalAtLeast
-    ? `${total.toLocaleString('en-US')} or more orders match`
-    : `${plural(total, 'order')} ${total === 1 ? 'matches' : 'match'}`;
+  const matches = matchCount(total, input.totalAtLeast);
   const text = notificationText(`${matches} your search`);
   const searched = describeSearch(filters, options.currency);
   const page = orders.slice(0, RESULTS_PER_PAGE);
@@ -230,12 +228,13 @@ export function renderSearchResults(input: SearchResultsInput, options: RenderOp
   classic.push(actions('search_nav', [...nav, searchOrdersButton('New search')]));
   classic.push(...searchNotes(input, options));
   if (offset > 0) return { text, blocks: classic };
+  // The table's caption is the list's one title; under it, what was searched and what is not shown.
   const table = orderTable(orders, options, `${matches} your search`);
   const narrow =
     total > table.shown ? ` Showing the newest ${table.shown}; narrow the search to see the others.` : '';
   const blocks: Block[] = [
-    section(`*${matches}* ${searched}.${narrow}`),
     ...table.blocks,
+    context(`Your search: ${searched}.${narrow}`),
     actions('search_nav', [searchOrdersButton('New search')]),
     ...searchNotes(input, options),
   ];

@@ -21,7 +21,10 @@ export interface SlackMessage {
 export interface RenderOptions {
   currency: string | undefined;
   now: Date;
-  /** The order's page on the partner platform (ORDER_LINK_TEMPLATE); unset: cards have no link to it. */
+  /**
+   * The order's page on the partner platform (ORDER_LINK_TEMPLATE): a card's link button (where the
+   * policy offers it) and a table's Order cells. Unset: neither links to it.
+   */
   orderLink?: ((orderId: string) => string) | undefined;
 }
 

@@ -13,7 +13,12 @@ import {
 } from '../blocks/index.js';
 import { notifyMeButton } from '../blocks/order-card.js';
 import { actions, changeBlocks } from '../blocks/primitives.js';
-import { isPartnerApiError, isValidOrderId, type PartnerApiError } from '../partner-api/index.js';
+import {
+  isPartnerApiError,
+  isValidOrderId,
+  type OrderKeys,
+  type PartnerApiError,
+} from '../partner-api/index.js';
 import type { KeysAuditEntry } from '../services/audit.js';
 import { type FindOrderDeps, type FoundOrder, findOrder, partnerResult } from './find-order.js';
 import { reply } from './respond.js';
@@ -51,25 +56,25 @@ export async function deliverKeys(deps: KeysDeps, request: KeysRequest): Promise
       via: request.via,
       ...entry,
     });
+  /** No keys: the audit line (a Slack call) and the answer go out together, neither waits for the other. */
+  const refuse = async (
+    entry: Pick<KeysAuditEntry, 'outcome' | 'traceId' | 'failure'>,
+    message: SlackMessage,
+  ) => {
+    await Promise.all([
+      audit({ ...entry, keyCount: 0 }),
+      reply(request.respond, message, 'new_ephemeral', deps),
+    ]);
+  };
 
   const decision = await deps.auth.canSeeKeys(request.userId);
-  if (!decision.allowed) {
-    // The audit post (a Slack call) and the user's answer go out together: neither waits for the other.
-    await Promise.all([
-      audit({ outcome: 'denied', keyCount: 0, traceId: undefined }),
-      reply(request.respond, renderAccessDenied('keys', decision.reason), 'new_ephemeral', deps),
-    ]);
-    return;
-  }
+  if (!decision.allowed)
+    return refuse({ outcome: 'denied', traceId: undefined }, renderAccessDenied('keys', decision.reason));
   if (!typed || (request.via !== 'command' && !isValidOrderId(typed))) {
     const message = typed
       ? 'That is not a valid order ID: order IDs use only letters, digits, `-` and `_` (1 to 64 characters).'
       : keysUsage(await deps.orderExamples.current());
-    await Promise.all([
-      audit({ outcome: 'invalid_input', keyCount: 0, traceId: undefined }),
-      reply(request.respond, renderNotice(message), 'new_ephemeral', deps),
-    ]);
-    return;
+    return refuse({ outcome: 'invalid_input', traceId: undefined }, renderNotice(message));
   }
   // A click carries an order ID, and so does most command text: its keys are read at once, one
   // partner request. Only text that cannot be an ID, or an ID the partner has no order for, is
@@ -84,10 +89,7 @@ export async function deliverKeys(deps: KeysDeps, request: KeysRequest): Promise
     }
     const refusal = unresolved(found, typed);
     await beforeRefusal?.();
-    await Promise.all([
-      audit({ ...refusal.audit, keyCount: 0 }),
-      reply(request.respond, refusal.message, 'new_ephemeral', deps),
-    ]);
+    await refuse(refusal.audit, refusal.message);
     return false;
   };
   const idShaped = isValidOrderId(typed);
@@ -96,15 +98,8 @@ export async function deliverKeys(deps: KeysDeps, request: KeysRequest): Promise
   // Counted before any keys request reaches the partner API; refused (or uncountable) means none does.
   const limit = await deps.keyLimit.take(request.userId);
   if (!limit.allowed) {
-    await Promise.all([
-      audit({
-        outcome: limit.reason === 'limit' ? 'rate_limited' : 'failed:limit_unavailable',
-        keyCount: 0,
-        traceId: undefined,
-      }),
-      reply(request.respond, renderKeyLimit(limit, deps.now()), 'new_ephemeral', deps),
-    ]);
-    return;
+    const outcome = limit.reason === 'limit' ? 'rate_limited' : 'failed:limit_unavailable';
+    return refuse({ outcome, traceId: undefined }, renderKeyLimit(limit, deps.now()));
   }
 
   // The keys answer, or the partner's refusal (audited, not logged as shown to the user).
@@ -117,37 +112,44 @@ export async function deliverKeys(deps: KeysDeps, request: KeysRequest): Promise
     if (!(await resolve(() => deps.keyLimit.giveBack(request.userId)))) return;
     keys = await keysOf(orderId);
   }
-  if (isPartnerApiError(keys)) {
-    await Promise.all([
-      audit({ outcome: `failed:${keys.kind}`, keyCount: 0, traceId: keys.traceId, failure: keys }),
-      reply(request.respond, keysFailure(keys, orderId), 'new_ephemeral', deps),
-    ]);
-    return;
-  }
+  if (isPartnerApiError(keys))
+    return refuse(
+      { outcome: `failed:${keys.kind}`, traceId: keys.traceId, failure: keys },
+      keysFailure(keys, orderId),
+    );
 
   // The order as the answer names it (the client checked it is the one asked for, case apart).
   orderId = keys.orderId;
   // The keys answer names no reference: the copy's, when it knows the order (no partner request).
   reference ??= (await deps.orderCopy.get(orderId).catch(() => undefined))?.referenceId ?? null;
   deps.balance.record(keys.balance, keys.orderId, keys.traceId);
-  // Image keys get one-time links made for this user only (see src/reveal/).
+  const shown = await sendKeys(deps, request, keys, reference);
+  await audit({
+    outcome: shown === undefined ? 'failed:delivery' : 'shown',
+    keyCount: shown ?? 0,
+    traceId: keys.traceId,
+  });
+}
+
+/**
+ * The keys as ephemeral replies to the requester alone, image keys as one-time links made for them
+ * (see src/reveal/). Returns how many keys were shown, or undefined when a reply did not go out.
+ */
+async function sendKeys(
+  deps: KeysDeps,
+  request: KeysRequest,
+  keys: OrderKeys,
+  reference: string | null,
+): Promise<number | undefined> {
   const linkFor = await deps.revealLinks.minter();
   const rendered = renderKeyMessages(
     keys,
     (product, key) => linkFor({ orderId: keys.orderId, product, key, userId: request.userId }),
     reference,
   );
-  let delivered = 0;
-  for (const message of rendered.messages) {
-    if (!(await reply(request.respond, message, 'new_ephemeral', deps))) break;
-    delivered++;
-  }
-  const complete = delivered === rendered.messages.length;
-  await audit({
-    outcome: complete ? 'shown' : 'failed:delivery',
-    keyCount: complete ? rendered.shownKeys : 0,
-    traceId: keys.traceId,
-  });
+  for (const message of rendered.messages)
+    if (!(await reply(request.respond, message, 'new_ephemeral', deps))) return undefined;
+  return rendered.shownKeys;
 }
 
 /** The order the text names: the copy's when it knows exactly one, else the finder's (the partner first). */

@@ -25,7 +25,7 @@ import { readCopy } from './copy-answers.js';
 import { type FindOrderDeps, findOrderById, partnerResult } from './find-order.js';
 import { type Audience, type OfferDeps, offerFor } from './order-offer.js';
 import { recentOrders } from './recent-orders.js';
-import { cardOptions, type RenderDeps, renderOptions } from './render-options.js';
+import { type RenderDeps, renderOptions } from './render-options.js';
 
 /** What answering `/order` (and its result pages) needs: the card asks the policy what to offer. */
 export type LookupDeps = Pick<
@@ -95,7 +95,7 @@ async function listFromCopy(
   const source = failure ? 'copy' : 'live';
   const message = card
     ? renderOrderCard(card, {
-        ...cardOptions(deps),
+        ...renderOptions(deps),
         offer: await offerFor(deps, audience, { status: card.status, source }),
       })
     : renderResultList(
@@ -180,7 +180,7 @@ export async function answerResultsPage(
   const [first] = orders;
   if (firstAnswer && first && (orders.length === 1 || result.exactMatches === 1)) {
     return renderOrderCard(first, {
-      ...cardOptions(deps),
+      ...renderOptions(deps),
       offer: await offerFor(deps, audience, { status: first.status, source: 'live' }),
       otherOrders: others > 0 ? { query: result.query, count: others } : undefined,
     });
@@ -215,7 +215,7 @@ export async function loadOrder(
       const { failure } = source;
       if (!copyCardFor) return { kind: 'message', message: renderPartnerError(failure, orderId) };
       const offer = await offerFor(deps, copyCardFor, { status: order.status, source: 'copy' });
-      const card = renderOrderCard(order, { ...cardOptions(deps), offer });
+      const card = renderOrderCard(order, { ...renderOptions(deps), offer });
       return {
         kind: 'message',
         message: stampedFromCopy(card, source.coverage, renderOptions(deps), failure),

@@ -11,7 +11,7 @@ import type { OrderSummary, PartnerApiError } from '../partner-api/index.js';
 import type { FailureContext } from '../services/partner-failures.js';
 import { type FindOrderDeps, findOrder, type Source } from './find-order.js';
 import { type Audience, type OfferDeps, offerFor } from './order-offer.js';
-import { cardOptions, renderOptions } from './render-options.js';
+import { renderOptions } from './render-options.js';
 
 export const MAX_CANDIDATES = 10;
 
@@ -89,7 +89,7 @@ export async function answerOrdersInMessage(
   if (only && orders.length === 1 && failures.length === 0 && all.length <= MAX_CANDIDATES) {
     const source = fromCopy ? 'copy' : 'live';
     const offer = await offerFor(deps, audience, { status: only.status, source });
-    return stamp(renderOrderCard(only, { ...cardOptions(deps), offer }));
+    return stamp(renderOrderCard(only, { ...renderOptions(deps), offer }));
   }
   return stamp(
     renderOrdersInMessage(

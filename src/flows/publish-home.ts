@@ -19,6 +19,7 @@ export type HomeDeps = Pick<
   | 'richBlocks'
   | 'now'
   | 'orderCopy'
+  | 'orderLinks'
   | 'orderSync'
   | 'partner'
   | 'spend'

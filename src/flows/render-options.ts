@@ -1,16 +1,13 @@
 import type { AppDeps } from '../app/deps.js';
 import type { RenderOptions } from '../blocks/index.js';
 
-// What every order answer is rendered with: the currency and the time now, and on a card the partner link.
+// What every order answer is rendered with, list or card: the currency, the time now and the link to
+// an order's page on the partner platform (a card's link button, a table's Order cells), so a list
+// links its orders wherever a card does.
 
-/** What rendering an order needs: the currency, the time now and, on a card, the partner link. */
+/** What rendering an order needs: the currency, the time now and the partner link (ORDER_LINK_TEMPLATE). */
 export type RenderDeps = Pick<AppDeps, 'currency' | 'now' | 'orderLinks'>;
 
-export function renderOptions(deps: Pick<RenderDeps, 'currency' | 'now'>): RenderOptions {
-  return { currency: deps.currency, now: deps.now() };
-}
-
-/** For an order card: with the link to the order's page on the partner platform, when one is set up. */
-export function cardOptions(deps: RenderDeps): RenderOptions {
-  return { ...renderOptions(deps), orderLink: deps.orderLinks?.linkFor };
+export function renderOptions(deps: RenderDeps): RenderOptions {
+  return { currency: deps.currency, now: deps.now(), orderLink: deps.orderLinks?.linkFor };
 }

@@ -103,7 +103,14 @@ export interface SearchAnswer {
 /** What Search orders needs: the modal, its checks, and the list from the order copy. */
 export type SearchDeps = Pick<
   AppDeps,
-  'currency' | 'logger' | 'now' | 'orderExamples' | 'orderCopy' | 'orderSync' | 'reportTimeZone'
+  | 'currency'
+  | 'logger'
+  | 'now'
+  | 'orderExamples'
+  | 'orderCopy'
+  | 'orderLinks'
+  | 'orderSync'
+  | 'reportTimeZone'
 >;
 
 /**

@@ -25,8 +25,6 @@ const SlackIdentity = z.object({
   enterprise_id: z.string().max(40).nullish(),
 });
 
-const ERROR_OUTCOMES = new Set<CallOutcome>(['invalid_input', 'partner_error', 'unavailable']);
-
 const INSTRUCTIONS =
   "Order Desk answers questions about the partner account's orders for the person asking, under Order Desk's rules: members of the organisation see orders; only finance sees the balance, spend and runway. It never gives digital keys or key links: people get keys by typing /order-keys <order ID> in Slack.";
 
@@ -48,18 +46,27 @@ function linksOnly(blocks: readonly Block[]): Block[] {
   });
 }
 
+/**
+ * The answer as MCP carries it: the data as structured content, and its JSON as the text the model
+ * reads (the protocol's advice for a tool with an output schema); an error's words otherwise. The
+ * blocks are what a person sees.
+ */
 function toolResult(
-  answer: Pick<ToolAnswer, 'text' | 'message' | 'data'>,
-  isError: boolean,
+  answer: ToolAnswer | Refusal,
   blocks: readonly Block[] = answer.message.blocks,
 ): CallToolResult {
-  return {
-    content: [{ type: 'text', text: answer.text }],
-    ...(answer.data && !isError ? { structuredContent: answer.data } : {}),
-    ...(isError ? { isError: true } : {}),
-    _meta: { slack: { blocks: linksOnly(blocks) } },
-  };
+  const slack = { slack: { blocks: linksOnly(blocks) } };
+  if ('data' in answer)
+    return {
+      content: [{ type: 'text', text: JSON.stringify(answer.data) }],
+      structuredContent: answer.data,
+      _meta: slack,
+    };
+  return { content: [{ type: 'text', text: answer.text }], isError: true, _meta: slack };
 }
+
+/** A call refused or failed before or around its tool: words, no data. */
+type Refusal = { text: string; message: SlackMessage };
 
 function denial(access: ToolAccess, reason: Parameters<typeof renderAccessDenied>[1]): SlackMessage {
   return access === 'finance' && (reason === 'not_listed' || reason === 'nobody_configured')
@@ -87,7 +94,7 @@ async function run(
   const refuse = (outcome: CallOutcome, message: SlackMessage, userId?: string) => {
     deps.logger.info({ tool, userId, reason: outcome }, 'Slackbot tool call refused');
     count(outcome);
-    return toolResult({ text: message.text, message }, true);
+    return toolResult({ text: message.text, message });
   };
   if (meta?.slack === undefined)
     return refuse(
@@ -123,7 +130,7 @@ async function run(
     count(result.outcome);
     // Slackbot does not tell the app it refused a table: the classic blocks where Slack refused them.
     const blocks = (await deps.richBlocks.blocksFor('messages', result.message)) ?? [];
-    return toolResult(result, ERROR_OUTCOMES.has(result.outcome), blocks);
+    return toolResult(result, blocks);
   } catch (error) {
     const fields = { where: 'slackbot', tool, userId };
     const errorId = logUnexpected(deps.logger, fields, error, 'unexpected error in a Slackbot tool');
@@ -131,7 +138,7 @@ async function run(
     const message = renderNotice(
       `Something went wrong in Order Desk. If it keeps happening, give your Order Desk admin this error ID: ${errorId}.`,
     );
-    return toolResult({ text: message.text, message }, true);
+    return toolResult({ text: message.text, message });
   }
 }
 

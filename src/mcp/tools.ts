@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import type { AppDeps } from '../app/deps.js';
-import { formatMoney, formatRunway } from '../blocks/format.js';
 import { balanceBlocks, spendBlocks } from '../blocks/home.js';
 import {
   type Block,
@@ -18,11 +17,11 @@ import {
 } from '../blocks/index.js';
 import { recentOrdersBlocks } from '../blocks/messages.js';
 import { header } from '../blocks/primitives.js';
-import { availableFunds, type BalanceState, lastReading } from '../finance/balance-reading.js';
-import { lastDays, runwayDays } from '../finance/spend.js';
+import type { BalanceState } from '../finance/balance-reading.js';
+import { financeView } from '../finance/finance-view.js';
 import { findOrder } from '../flows/find-order.js';
 import { recentOrders } from '../flows/recent-orders.js';
-import { cardOptions, renderOptions } from '../flows/render-options.js';
+import { renderOptions } from '../flows/render-options.js';
 import { answerOrderFilters, checkSearchForm, type SearchForm } from '../flows/search-orders.js';
 import {
   isPartnerApiError,
@@ -34,21 +33,21 @@ import { statusLabel } from '../partner-api/statuses.js';
 import { cutToLength } from '../text/cut.js';
 
 // Slackbot's tools: each calls the flow its command calls and renders with the same builders, so an
-// answer in Slackbot looks like the command's. Each gives words for the model, data (the output
-// schema) and the blocks a person sees. No tool reads keys: the finance tool's balance is the only
-// figure that comes from the keys endpoint (services/balance.ts drops the keys at once).
+// answer in Slackbot looks like the command's. Each gives data (the output schema) and the blocks a
+// person sees; the model reads the data itself (server.ts: its JSON is the text), never a second
+// rendering of it. No tool reads keys: the finance tool's balance is the only figure that comes from
+// the keys endpoint (services/balance.ts drops the keys at once).
 
 export type ToolOutcome = 'ok' | 'no_match' | 'invalid_input' | 'partner_error' | 'unavailable';
 
-export interface ToolAnswer {
+export type ToolAnswer = {
   outcome: ToolOutcome;
-  /** What the model reads. */
-  text: string;
   /** What a person sees. */
   message: SlackMessage;
-  /** The structured content; absent on an error. */
-  data?: Record<string, unknown>;
-}
+} & (
+  | /** The structured content: what the model reads, as JSON. */ { data: Record<string, unknown> }
+  | /** An error: what the model reads, in words. */ { text: string }
+);
 
 /** Who may call a tool: as `/order` (canUseOrders) or as the Home tab's finance part (isFinance). */
 export type ToolAccess = 'orders' | 'finance';
@@ -62,6 +61,11 @@ const order = z.object({
   quantity: z.number().nullable(),
   createdAt: z.string().nullable().describe('ISO 8601'),
 });
+/** Words beside the data: where it came from, what was left out and how to get it. */
+const note = z
+  .string()
+  .optional()
+  .describe('What to tell the person beside the data, when there is something');
 const orders = z.array(order);
 const day = z.string().refine(isCalendarDay, 'Write a day as YYYY-MM-DD, e.g. 2026-06-30.');
 const amount = z.number().min(0, 'An amount cannot be negative.');
@@ -78,17 +82,17 @@ function orderData(summary: OrderSummary): z.infer<typeof order> {
   };
 }
 
-function orderLine(summary: OrderSummary, currency: string | undefined): string {
-  const quantity = summary.item.quantity === null ? '' : ` × ${summary.item.quantity}`;
-  return `- ${summary.id} (reference ${summary.referenceId ?? 'none'}): ${statusLabel(summary.status)}, ${formatMoney(summary.item.amount, currency)}, ${cutToLength(summary.item.title ?? 'untitled item', 200)}${quantity}, created ${summary.createdAt ?? 'at an unknown time'}`;
-}
-
 function failureText(error: PartnerApiError): string {
   return `${error.userMessage}${error.traceId ? ` (partner trace ID ${error.traceId})` : ''}`;
 }
 
 function partnerFailed(error: PartnerApiError, what: string, message: SlackMessage): ToolAnswer {
   return { outcome: 'partner_error', text: `Order Desk could not ${what}: ${failureText(error)}`, message };
+}
+
+/** Said when an answer comes from the copy because the partner is not answering. */
+function copyNote(failure: PartnerApiError, syncedAt: string): string {
+  return `The partner API is not answering (${failureText(failure)}): this is Order Desk's copy of the order history, last read from the partner ${syncedAt}.`;
 }
 
 export const TOOLS = {
@@ -114,6 +118,7 @@ export const TOOLS = {
           .describe(
             "Read from Order Desk's copy of the order history because the partner API is not answering",
           ),
+        note,
       },
     },
     async answer(deps: AppDeps, { query }: { query: string }, userId: string): Promise<ToolAnswer> {
@@ -122,18 +127,24 @@ export const TOOLS = {
         return partnerFailed(found.error, `look ${query} up`, renderPartnerError(found.error, query));
       if (found.kind === 'none') {
         const message = renderNoMatch(query, 0, found.traceId, await deps.orderExamples.current());
-        const text = `No order has the ID or reference "${query}". search_orders finds orders by part of an ID, reference or product title.`;
-        return { outcome: 'no_match', text, message, data: { match: 'none', orders: [], fromCopy: false } };
+        const hint = `No order has the ID or reference "${query}". search_orders finds orders by part of an ID, reference or product title.`;
+        return {
+          outcome: 'no_match',
+          message,
+          data: { match: 'none', orders: [], fromCopy: false, note: hint },
+        };
       }
-      const listed = found.kind === 'several' ? found.orders : [found.order];
-      const lines = listed.map((summary) => orderLine(summary, deps.currency)).join('\n');
       if (found.kind === 'several') {
         const message = renderResultList(
           { query, orders: found.orders, hits: found.orders.length, offset: 0 },
           renderOptions(deps),
         );
-        const data = { match: 'several', orders: listed.map(orderData), fromCopy: false };
-        return { outcome: 'ok', text: `${listed.length} orders have "${query}":\n${lines}`, message, data };
+        const fromCopy = found.source.from === 'copy';
+        return {
+          outcome: 'ok',
+          message,
+          data: { match: 'several', orders: found.orders.map(orderData), fromCopy },
+        };
       }
       const { source } = found;
       const offer = orderOffer(
@@ -141,7 +152,7 @@ export const TOOLS = {
         { orders: true, keys: false },
         { status: found.order.status, source: source.from === 'copy' ? 'copy' : 'live' },
       );
-      const card = renderOrderCard(found.order, { ...cardOptions(deps), offer });
+      const card = renderOrderCard(found.order, { ...renderOptions(deps), offer });
       const stale =
         source.from === 'copy' && source.failure
           ? { coverage: source.coverage, failure: source.failure }
@@ -149,11 +160,13 @@ export const TOOLS = {
       const message = stale
         ? stampedFromCopy(card, stale.coverage, renderOptions(deps), stale.failure)
         : card;
-      const note = stale
-        ? `\nThe partner API is not answering (${failureText(stale.failure)}): this is Order Desk's copy of the order history, last read from the partner ${stale.coverage.syncedAt}.`
-        : '';
-      const data = { match: 'one', orders: listed.map(orderData), fromCopy: stale !== undefined };
-      return { outcome: 'ok', text: `The order:\n${lines}${note}`, message, data };
+      const data = {
+        match: 'one',
+        orders: [orderData(found.order)],
+        fromCopy: stale !== undefined,
+        ...(stale ? { note: copyNote(stale.failure, stale.coverage.syncedAt) } : {}),
+      };
+      return { outcome: 'ok', message, data };
     },
   },
   search_orders: {
@@ -181,6 +194,7 @@ export const TOOLS = {
         total: z.number().describe('How many orders match in all'),
         totalIsAtLeast: z.boolean().describe('The total is a floor: at least that many match'),
         orders: orders.describe('The newest 10 matches, newest first'),
+        note,
       },
     },
     async answer(
@@ -205,16 +219,22 @@ export const TOOLS = {
           message: answer.message,
         };
       // The model reads the newest ten, as the list used to show; the table in the blocks holds more.
-      const found = { ...answer.found, orders: answer.found.orders.slice(0, RESULTS_PER_PAGE) };
-      const total = `${found.total}${found.totalAtLeast ? ' or more' : ''}`;
-      const lines = found.orders.map((summary) => orderLine(summary, deps.currency)).join('\n');
+      const { total, totalAtLeast } = answer.found;
+      const newest = answer.found.orders.slice(0, RESULTS_PER_PAGE);
+      const cut = total > newest.length;
       return {
         outcome: answer.kind === 'results' ? 'ok' : 'no_match',
-        text: found.orders.length
-          ? `${total} orders match; the newest ${found.orders.length}:\n${lines}`
-          : 'No order matches.',
         message: answer.message,
-        data: { total: found.total, totalIsAtLeast: found.totalAtLeast, orders: found.orders.map(orderData) },
+        data: {
+          total,
+          totalIsAtLeast: totalAtLeast,
+          orders: newest.map(orderData),
+          ...(cut
+            ? {
+                note: `The newest ${newest.length} of ${total}${totalAtLeast ? ' or more' : ''}: narrow the search (a status, days, amounts) for the others.`,
+              }
+            : {}),
+        },
       };
     },
   },
@@ -228,6 +248,7 @@ export const TOOLS = {
       outputSchema: {
         orders,
         fromCopy: z.boolean().describe("Read from Order Desk's copy: the partner API is not answering"),
+        note,
       },
     },
     async answer(deps: AppDeps, _input: unknown, userId: string): Promise<ToolAnswer> {
@@ -238,17 +259,15 @@ export const TOOLS = {
       ];
       const message = { text: 'The most recent orders', blocks: listed('table'), classic: listed(undefined) };
       if (isPartnerApiError(recent)) return partnerFailed(recent, 'read the newest orders', message);
-      const lines = recent.orders.map((summary) => orderLine(summary, deps.currency)).join('\n');
-      const from = recent.fromCopy
-        ? `\nThe partner API is not answering (${failureText(recent.fromCopy.failure)}): these come from Order Desk's copy of the order history.`
-        : '';
+      const { fromCopy } = recent;
       return {
         outcome: recent.orders.length ? 'ok' : 'no_match',
-        text: recent.orders.length
-          ? `The newest orders, newest first:\n${lines}${from}`
-          : 'There are no orders yet.',
         message,
-        data: { orders: recent.orders.map(orderData), fromCopy: recent.fromCopy !== undefined },
+        data: {
+          orders: recent.orders.map(orderData),
+          fromCopy: fromCopy !== undefined,
+          ...(fromCopy ? { note: copyNote(fromCopy.failure, fromCopy.coverage.syncedAt) } : {}),
+        },
       };
     },
   },
@@ -291,6 +310,7 @@ export const TOOLS = {
           })
           .nullable()
           .describe('Null while the figures are being computed'),
+        note,
       },
     },
     answer: financeAnswer,
@@ -318,39 +338,15 @@ async function financeAnswer(
     deps.spend.refreshInBackground({ maxAgeMs: deps.financeRefreshMs }, `slackbot:${userId}`, async () => {}),
   );
   const options = renderOptions(deps);
-  const money = (value: number | null) => formatMoney(value, deps.currency);
-  const last = lastReading(state);
-  const current = state.kind === 'reading';
-  const available = availableFunds(last);
-  const figures = spend.figures;
-  const lines = [
+  // The Home tab's figures, from the same view (finance/finance-view.ts).
+  const { reading, current, available, spend: figures } = financeView(state, spend.figures);
+  const notes = [
     balanceProblem(state),
-    last &&
-      `${current ? 'Balance' : 'Last good reading: balance'} ${money(last.balance)}, credit limit ${money(last.creditLimit)}, available funds ${money(available)} (balance + credit limit), read ${last.readAt.toISOString()}.`,
-  ];
-  let spendData: Record<string, unknown> | null = null;
-  if (figures) {
-    const runway = runwayDays(available, figures.averagePerDay);
-    const labels = lastDays(new Date(figures.computedAt), figures.timeZone);
-    const daily = figures.daily.map((value, i) => ({ day: labels[i] ?? '', amount: value })).slice(-days);
-    const { today, last7Days, last30Days, averagePerDay, computedAt, timeZone } = figures;
-    spendData = {
-      daily,
-      today,
-      last7Days,
-      last30Days,
-      averagePerDay,
-      runwayDays: runway,
-      computedAt,
-      timeZone,
-    };
-    lines.push(
-      `Spend on completed orders (days in ${figures.timeZone}, computed ${figures.computedAt}): today ${money(figures.today)}, last 7 days ${money(figures.last7Days)}, last 30 days ${money(figures.last30Days)}, ${money(figures.averagePerDay)} a day on average over the last 7 days.`,
-      `Runway: ${available === null ? 'unknown (no balance read yet)' : formatRunway(runway)}, at that average.`,
-      `Daily spend, oldest first: ${daily.map((entry) => `${entry.day} ${money(entry.amount)}`).join('; ')}.`,
-    );
-  } else lines.push('Spend and runway are being computed from the order history; ask again in a minute.');
-  if (spend.failure) lines.push(`The order history could not be read: ${failureText(spend.failure.error)}`);
+    figures
+      ? undefined
+      : 'Spend and runway are being computed from the order history; ask again in a minute.',
+    spend.failure && `The order history could not be read: ${failureText(spend.failure.error)}`,
+  ].filter((line): line is string => Boolean(line));
   const blocks: Block[] = [
     header('Account balance'),
     ...balanceBlocks(state, options, { refresh: false }),
@@ -359,20 +355,31 @@ async function financeAnswer(
   return {
     // What could not be read is said in words beside what could: an answer, not a failed call.
     outcome: 'ok',
-    text: lines.filter(Boolean).join('\n'),
     message: { text: 'Account balance, spend and runway', blocks },
     data: {
       currency: deps.currency ?? null,
-      balance: last
+      balance: reading
         ? {
-            balance: last.balance,
-            creditLimit: last.creditLimit,
+            balance: reading.balance,
+            creditLimit: reading.creditLimit,
             availableFunds: available,
-            readAt: last.readAt.toISOString(),
+            readAt: reading.readAt.toISOString(),
             current,
           }
         : null,
-      spend: spendData,
+      spend: figures
+        ? {
+            daily: figures.days.map((day, i) => ({ day, amount: figures.daily[i] ?? 0 })).slice(-days),
+            today: figures.today,
+            last7Days: figures.last7Days,
+            last30Days: figures.last30Days,
+            averagePerDay: figures.averagePerDay,
+            runwayDays: figures.runwayDays,
+            computedAt: figures.computedAt,
+            timeZone: figures.timeZone,
+          }
+        : null,
+      ...(notes.length > 0 ? { note: notes.join(' ') } : {}),
     },
   };
 }

@@ -34,7 +34,19 @@ export interface RichBlocks {
    * the classic ones where Slack refused tables and charts on this surface within the last day.
    */
   blocksFor<B extends object>(surface: RichSurface, message: RichMessage<B>): Promise<B[] | undefined>;
+  /**
+   * Forgets the refusals remembered for this workspace, on both surfaces: the next message tries
+   * tables and charts again. Only the sandbox asks (FORGET_REFUSALS_MESSAGE, main.ts), for the
+   * refusal its own switch caused; nothing Slack sends leads here, so production keeps its day.
+   */
+  forget(): Promise<void>;
 }
+
+/**
+ * What the process that started the app (the sandbox, through Node's IPC channel) sends to have the
+ * refusals forgotten; the app answers with the same message once they are.
+ */
+export const FORGET_REFUSALS_MESSAGE = 'order-desk:forget-rich-blocks-refusals';
 
 export interface RichBlocksOptions {
   state: SharedState;
@@ -86,6 +98,9 @@ export function createRichBlocks(options: RichBlocksOptions): RichBlocks {
   // The shared state away: try the new blocks (a refusal still falls back at once).
   const refused = (surface: RichSurface) => state.get<string>(keyOf(surface)).catch(() => undefined);
   return {
+    async forget() {
+      await Promise.all((['messages', 'views'] as const).map((surface) => state.delete(keyOf(surface))));
+    },
     async blocksFor(surface, message) {
       return message.classic && (await refused(surface)) ? message.classic : message.blocks;
     },

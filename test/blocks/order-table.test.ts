@@ -208,10 +208,11 @@ describe('orderTable: cells', () => {
     });
   });
 
-  it('with order links: the Order cell links to the order, and there is no menu', () => {
+  it('with order links: the Order cell links to the order, and the menu still opens its card', () => {
     const { blocks } = orderTable(orders(3), linked, 'Linked');
     expect(refused(blocks)).toEqual([]);
-    expect(menuOf(blocks)).toBeUndefined();
+    // The link opens the order's page (its Work Object); the menu, Order Desk's card with a way back.
+    expect(menuOf(blocks)?.elements[0].placeholder.text).toBe('Open one of 3 orders');
     expect(tableOf(blocks).rows[1]?.[0]).toEqual({
       type: 'rich_text',
       elements: [
@@ -242,5 +243,56 @@ describe('orderTable: cells', () => {
     for (const option of menu?.options ?? []) expect(option.text.text.length).toBeLessThanOrEqual(75);
     // The row of the order that cannot be opened is still shown.
     expect(tableOf(blocks).rows.map((row) => cellText(row[0]))).toContain('not valid/..');
+  });
+
+  it('a menu option carries the list to come back to, within an option value’s 150 characters', () => {
+    const values = (query: string) =>
+      menuOf(orderTable(orders(2), plain, 'Menu', { query, offset: 0 }).blocks)?.elements[0].options.map(
+        (option) => option.value,
+      ) ?? [];
+    expect(values('Product').map((value) => JSON.parse(value))).toEqual([
+      { o: 'ORDER00001', q: 'Product', p: 0 },
+      { o: 'ORDER00002', q: 'Product', p: 0 },
+    ]);
+    // A search too long to go with it: the option still opens the order, without the way back.
+    const long = values('x'.repeat(150));
+    expect(long.map((value) => JSON.parse(value))).toEqual([{ o: 'ORDER00001' }, { o: 'ORDER00002' }]);
+    for (const value of [...values('x'.repeat(110)), ...long]) expect(value.length).toBeLessThanOrEqual(150);
+  });
+});
+
+describe('a list’s title and count', () => {
+  const titles = (blocks: unknown[]) => JSON.stringify(blocks).match(/orders match/g) ?? [];
+
+  it('a table of the first 100 of 130 matches says 130 once, as its caption, and that it shows 100', () => {
+    const list = renderResultList({ query: 'Product', orders: orders(100), hits: 130, offset: 0 }, linked);
+    expect(refused(list.blocks)).toEqual([]);
+    expect(tableOf(list.blocks).caption).toBe('130 orders match “Product”');
+    expect(titles(list.blocks)).toHaveLength(1);
+    expect(JSON.stringify(list.blocks)).toContain(
+      'Showing the first 100; narrow the search to see the others.',
+    );
+    expect(list.text).toMatch(/^130 orders match/);
+    // The classic list says the same total, and that Next pages through the first 100.
+    expect(JSON.stringify(list.classic)).toContain(
+      '*130 orders match* `Product`. Showing 1–10 of the first 100; narrow the search to see the others.',
+    );
+  });
+
+  it('unrelated orders beside the matches: the partner’s total counts them, so the matches are counted', () => {
+    const list = renderResultList(
+      { query: 'Product', orders: orders(12), hits: 130, others: 3, offset: 0 },
+      plain,
+    );
+    expect(tableOf(list.blocks).caption).toBe('12 orders match “Product”');
+    expect(JSON.stringify(list.blocks)).not.toContain('Showing the first');
+  });
+
+  it('with order links, every list of the order answers links its Order cells', () => {
+    const list = renderResultList({ query: 'Product', orders: orders(3), hits: 3, offset: 0 }, linked);
+    const cells = tableOf(list.blocks)
+      .rows.slice(1)
+      .map((row) => row[0]?.type);
+    expect(cells).toEqual(['rich_text', 'rich_text', 'rich_text']);
   });
 });

@@ -155,6 +155,26 @@ describe('the search builders', () => {
     });
   });
 
+  it('the first page: a table titled once (its caption, with the total), what was searched under it', () => {
+    const page = renderSearchResults(
+      {
+        filters: { s: ['FAILED'] },
+        orders: Array.from({ length: 100 }, (_, i) => order(i + 1)),
+        total: 130,
+        offset: 0,
+        coverage,
+        timeZone: 'UTC',
+      },
+      options,
+    );
+    const table = page.blocks.find((block) => block.type === 'data_table') as { caption: string };
+    expect(table.caption).toBe('130 orders match your search');
+    expect(JSON.stringify(page.blocks).match(/orders match/g)).toHaveLength(1);
+    expect(JSON.stringify(page.blocks)).toContain(
+      'Your search: Failed. Showing the newest 100; narrow the search to see the others.',
+    );
+  });
+
   it('/order’s help and the Home tab get the same Search orders button', () => {
     expect(searchButtonBlock()).toEqual({
       type: 'actions',
@@ -199,7 +219,8 @@ describe('a count that stopped at its cap is said to be a floor', () => {
       },
       now,
     );
-    expect(JSON.stringify(search.blocks)).toContain('*1,000 or more orders match*');
+    expect(JSON.stringify(search.blocks)).toContain('"caption":"1,000 or more orders match your search"');
+    expect(JSON.stringify(search.classic)).toContain('*1,000 or more orders match*');
     const list = renderResultList(
       {
         query: 'widget',
@@ -211,6 +232,7 @@ describe('a count that stopped at its cap is said to be a floor', () => {
       },
       now,
     );
-    expect(JSON.stringify(list.blocks)).toContain("Order Desk's copy has 1,000 or more in all");
+    expect(JSON.stringify(list.blocks)).toContain('"caption":"1,000 or more orders match “widget”"');
+    expect(JSON.stringify(list.classic)).toContain('*1,000 or more orders match* `widget`');
   });
 });

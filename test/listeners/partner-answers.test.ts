@@ -222,7 +222,7 @@ describe('a search parameter the partner API ignores', () => {
     // The first page (all 80 orders) comes back whatever the search: 10 references contain the text.
     const blocks = await search('po-2026-00007');
     const text = textOf(blocks);
-    expect(text).toContain('*10 orders match* `po-2026-00007`.');
+    expect(text).toContain('"caption":"10 orders match “po-2026-00007”"');
     const table = blocks.find((block) => block.type === 'data_table') as
       | { rows: Array<Array<{ text: string }>> }
       | undefined;

@@ -2,6 +2,7 @@ import { describe } from 'vitest';
 import { skipWithoutBrowser, useSandboxInBrowser } from '../helpers/sandbox-browser.js';
 import { describeDataBlocks } from './browser/data-blocks.js';
 import { describeModals } from './browser/modals.js';
+import { describeOrderTable } from './browser/order-table.js';
 import { describeSandbox } from './browser/sandbox.js';
 import { describeSlackbotPanel } from './browser/slackbot-panel.js';
 import { describeWorkflowPanel } from './browser/workflow-panel.js';
@@ -19,4 +20,5 @@ describe.skipIf(skipWithoutBrowser('the sandbox browser tests'))('npm run sandbo
   describeWorkflowPanel(shared);
   describeSlackbotPanel(shared);
   describeDataBlocks(shared);
+  describeOrderTable(shared);
 });

@@ -67,7 +67,7 @@ describe("the sandbox's Ask Slackbot panel and DM with Order Desk", () => {
     };
     const balance = finance.data?.balance as { availableFunds: number } | undefined;
     expect(balance?.availableFunds).toBeCloseTo(state.available, 2);
-    expect(finance.text).toMatch(/available funds/);
+    expect(JSON.parse(finance.text)).toEqual(finance.data);
     expect(finance.blockErrors).toEqual([]);
     expect(JSON.stringify(finance.blocks)).toContain('Account balance');
 
@@ -77,10 +77,10 @@ describe("the sandbox's Ask Slackbot panel and DM with Order Desk", () => {
     expect(member.data).toBeNull();
   });
 
-  it('find_order as a member: the words Slackbot’s model reads and the order card, valid Block Kit', async () => {
+  it('find_order as a member: the data Slackbot’s model reads and the order card, valid Block Kit', async () => {
     const answer = await call('U0MEMBER', 'find_order', { query: order.id });
     expect(answer.isError).toBe(false);
-    expect(answer.text).toContain(`${order.id} (reference ${order.reference_id})`);
+    expect(JSON.parse(answer.text)).toEqual(answer.data);
     expect(answer.data).toMatchObject({
       match: 'one',
       orders: [{ id: order.id, reference: order.reference_id }],

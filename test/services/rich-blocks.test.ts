@@ -62,6 +62,24 @@ describe('tables and charts, and their classic blocks', () => {
     expect(sent.at(-1)).toEqual([section]);
   });
 
+  it('forgotten (what the sandbox asks when its switch takes tables again): the next message tries them', async () => {
+    const rich = createRichBlocks({ state: createMemoryState(), logger: capturedLogger(), workspace: 'T1' });
+    let refusing = true;
+    const sent: unknown[][] = [];
+    const slack = async (blocks: unknown[] | undefined) => {
+      sent.push(blocks ?? []);
+      if (refusing && blocks?.includes(table)) throw refusal('/blocks/1');
+      return 'ok';
+    };
+    await rich.send('messages', message, slack);
+    await rich.send('views', message, slack);
+    refusing = false;
+    await rich.forget();
+    await rich.send('messages', message, slack);
+    await rich.send('views', message, slack);
+    expect(sent.slice(4)).toEqual([message.blocks, message.blocks]);
+  });
+
   it('another error is the caller’s; the shared state away, the new blocks are still tried', async () => {
     const state = createMemoryState();
     const logger = capturedLogger();

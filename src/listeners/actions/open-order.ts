@@ -1,7 +1,7 @@
 import { renderOrderCard, sentToDirectText } from '../../blocks/index.js';
 import { type LookupDeps, loadOrder } from '../../flows/lookup-order.js';
 import { offerFor } from '../../flows/order-offer.js';
-import { cardOptions } from '../../flows/render-options.js';
+import { renderOptions } from '../../flows/render-options.js';
 import { postDirect, reply } from '../../flows/respond.js';
 import type { OrderSummary } from '../../partner-api/index.js';
 import type { ListenerDeps } from '../frame.js';
@@ -23,7 +23,7 @@ export function openOrderAction(deps: LookupDeps & ListenerDeps) {
     const loaded = await loadOrder(deps, button.o, { where: 'open order', userId: body.user.id }, audience);
     const cardOf = async (order: OrderSummary, backTo?: { query: string; offset: number }) =>
       renderOrderCard(order, {
-        ...cardOptions(deps),
+        ...renderOptions(deps),
         offer: await offerFor(deps, audience, { status: order.status, source: 'live' }),
         backTo,
       });

@@ -1,7 +1,7 @@
 import { renderOrderCard, renderShareUnconfirmed, renderSharingRefused } from '../../blocks/index.js';
 import { CHANNEL_AUDIENCE, orderOffer } from '../../blocks/order-policy.js';
 import { type LookupDeps, loadOrder } from '../../flows/lookup-order.js';
-import { cardOptions } from '../../flows/render-options.js';
+import { renderOptions } from '../../flows/render-options.js';
 import { deleteOriginal, reply } from '../../flows/respond.js';
 import { postSharedWorkObject } from '../../flows/share-work-object.js';
 import type { ListenerDeps } from '../frame.js';
@@ -29,7 +29,7 @@ export function shareOrderAction(deps: LookupDeps & ListenerDeps) {
     }
     const { order } = loaded;
     const card = renderOrderCard(order, {
-      ...cardOptions(deps),
+      ...renderOptions(deps),
       offer: orderOffer('shared_card', CHANNEL_AUDIENCE, { status: order.status, source: 'live' }),
       sharedBy: body.user.id,
     });

@@ -3,16 +3,14 @@ import type { OrderCopy } from '../order-copy.js';
 import type { SyncReads } from './reads.js';
 import { type PageWalk, type SyncStore, walkFromNewest } from './store.js';
 
-export interface Follow {
-  /**
-   * Reads the newest page, and further (the next page toward older orders) while the page just read
-   * held new or changed orders: a burst of more than a page between two rounds is read whole. At most
-   * `pagesPerRound` pages a round; a burst longer than that is taken up again the next round, from
-   * where this one stopped (pages shift as orders arrive: recording is by ID, so a page read twice
-   * changes nothing). Returns the backfill's walk, started here when there was none.
-   */
-  (signal: AbortSignal, backfill: PageWalk | undefined): Promise<PageWalk>;
-}
+/**
+ * Reads the newest page, and further (the next page toward older orders) while the page just read
+ * held new or changed orders: a burst of more than a page between two rounds is read whole. At most
+ * `pagesPerRound` pages a round; a burst longer than that is taken up again the next round, from
+ * where this one stopped (pages shift as orders arrive: recording is by ID, so a page read twice
+ * changes nothing). Returns the backfill's walk, started here when there was none.
+ */
+export type Follow = (signal: AbortSignal, backfill: PageWalk | undefined) => Promise<PageWalk>;
 
 export function createFollow(deps: {
   reads: SyncReads;

@@ -64,6 +64,11 @@ function tableIds(message: FakeMessage): string[] {
   return (table?.rows ?? []).slice(1).map((row) => row[0]?.text ?? '');
 }
 
+function tableCaption(message: FakeMessage): string | undefined {
+  const blocks = message.blocks as Array<{ type: string; caption?: string }>;
+  return blocks.find((block) => block.type === 'data_table')?.caption;
+}
+
 function sectionTexts(message: FakeMessage): string[] {
   return (message.blocks as Array<{ type: string; text?: { text: string } }>)
     .filter((block) => block.type === 'section' && block.text)
@@ -231,12 +236,17 @@ describe('Search orders, with the order copy synced', () => {
       min: '20',
       max: '80,50',
     });
-    expect(sectionTexts(list)[0]).toBe(
-      `*${expected.length} ${expected.length === 1 ? 'order matches' : 'orders match'}* created 2026-11-10 to 2026-11-15 · amount €20.00 to €80.50.`,
+    // The table's caption is its one title; what was searched is said under it.
+    expect(tableCaption(list)).toBe(
+      `${expected.length} ${expected.length === 1 ? 'order matches' : 'orders match'} your search`,
+    );
+    expect(sectionTexts(list)).toEqual([]);
+    expect(contextTexts(list)[0]).toBe(
+      'Your search: created 2026-11-10 to 2026-11-15 · amount €20.00 to €80.50.',
     );
     // Every match in one table (Slack pages it), newest first.
     expect(tableIds(list)).toEqual(expected.slice(0, 100));
-    expect(contextTexts(list)[1]).toBe('Dates are days in Europe/Berlin time.');
+    expect(contextTexts(list)[2]).toBe('Dates are days in Europe/Berlin time.');
   });
 
   it('invalid input: errors under each field, the modal stays open, no list is posted', async () => {

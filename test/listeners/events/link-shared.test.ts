@@ -77,6 +77,28 @@ describe('order links and unfurls (ORDER_LINK_TEMPLATE set)', () => {
     expect(textOf(shared.blocks)).toContain(`"url":"${linkTo(order?.id ?? '')}"`);
   });
 
+  it('a list’s Order cells link to each order’s page, as cards do, and its menu still opens the card', async () => {
+    const sent = await h.slack.runCommand({
+      user: USERS.member,
+      channel: CHANNEL,
+      command: '/order',
+      text: 'PO-2026-0000',
+    });
+    const { blocks } = (await nthResponse(h.slack, sent.responseUrlId ?? '')).body as {
+      blocks: Array<{ type: string; rows?: unknown[][] }>;
+    };
+    type LinkCell = { type: string; elements: [{ elements: [{ type: string; url: string; text: string }] }] };
+    const rows = (blocks.find((b) => b.type === 'data_table')?.rows ?? []).slice(1) as LinkCell[][];
+    expect(rows.length).toBeGreaterThan(10);
+    for (const [cell] of rows) {
+      const link = cell?.elements[0].elements[0];
+      expect(cell?.type).toBe('rich_text');
+      expect(link?.type).toBe('link');
+      expect(link?.url).toBe(linkTo(link?.text ?? '-'));
+    }
+    expect(textOf(blocks)).toContain('"action_id":"order_open_menu"');
+  });
+
   it('a click on the link button (Slack sends one) is acknowledged at once and does nothing else', async () => {
     const order = orders()[1];
     const sent = await h.slack.runCommand({

@@ -89,7 +89,7 @@ export function describeModals(shared: SandboxInBrowser): void {
       expect(await modalState()).toBeNull();
 
       await page.click('.nav-item[data-target="D0AGENT"]');
-      const results = page.locator('.message', { hasText: 'match office · Completed' }).last();
+      const results = page.locator('.message', { hasText: 'Your search: office · Completed' }).last();
       await results.waitFor({ timeout: 15_000 });
       expect(await results.innerText()).toMatch(/\d+ orders? match/);
       expect(await results.innerText()).toMatch(/Office/i);

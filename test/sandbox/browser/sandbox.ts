@@ -342,7 +342,7 @@ export function describeSandbox(shared: SandboxInBrowser): void {
     it('several matches: one table, paged and sorted by Slack (here, the sandbox)', async () => {
       await as('U0AGENT');
       await type('/order PO-2026-0011');
-      const list = page.locator('.message.is-ephemeral', { hasText: 'orders match PO-2026-0011' }).last();
+      const list = page.locator('.message.is-ephemeral', { hasText: 'orders match “PO-2026-0011”' }).last();
       await list.waitFor();
       expect(await list.innerText()).toContain('rows 1–10 of');
       await list.getByRole('button', { name: 'Next', exact: true }).click();

@@ -36,7 +36,7 @@ export function describeSlackbotPanel(shared: SandboxInBrowser): void {
       };
     }
 
-    it('a member finds an order: the words for the model and the card; a guest is refused in words', async () => {
+    it('a member finds an order: the data for the model and the card; a guest is refused in words', async () => {
       const listed = (await (
         await fetch(`${shared.sandbox.partnerUrl}/v1/partners/orders?page=1&limit=1`, {
           headers: { 'x-api-key': 'sim-partner-key-0000' },
@@ -46,7 +46,8 @@ export function describeSlackbotPanel(shared: SandboxInBrowser): void {
 
       const member = await findOrder('U0MEMBER', order.reference_id);
       expect(member.outcome).toBe('answered');
-      expect(member.text).toContain(`${order.id} (reference ${order.reference_id})`);
+      // What the model reads: the answer's data, as JSON.
+      expect(member.text).toContain(`"id":"${order.id}","reference":"${order.reference_id}"`);
       expect(member.blocks).toContain(`Order ${order.id}`);
       await page.screenshot({ path: `${DOCS_SHOTS}/sandbox-slackbot.png` });
       await page.click('#sb-close');
