@@ -10,7 +10,7 @@ import type { AppDeps } from './deps.js';
 import { healthRoutes } from './health.js';
 import { buildJobs, type Jobs } from './jobs.js';
 import { metricsRoute } from './metrics.js';
-import { type BuildOptions, buildServices } from './services.js';
+import { type BuildOptions, buildServices, type Services } from './services.js';
 
 /** The app, its services and its background jobs (app/jobs.ts says what each does). */
 export interface OrderDesk extends Jobs {
@@ -37,13 +37,45 @@ const STOP_STEP_MS = 2_000;
 export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> {
   const { env, logger } = options;
   const services = await buildServices(options);
-  const { deps, identity, clientOptions, state, db, reveal, tuning } = services;
+  const { deps, identity, db, reveal } = services;
   const mode = env.SLACK_APP_TOKEN ? 'socket' : 'http';
-  const startedAt = Date.now();
-  const { partner, tracker, metrics, delivery } = deps;
   const jobs = buildJobs(options, services);
-  const { orderSync } = jobs;
+  const app = boltApp(options, services, mode, jobs.orderSync);
+  warnAboutSettings(options);
+  return {
+    app,
+    deps,
+    mode,
+    async start() {
+      const server = (await app.start(env.PORT)) as unknown;
+      const address = (server as Server | undefined)?.address?.() as AddressInfo | null | undefined;
+      const port = address?.port;
+      // After listening: /healthz answers while the drivers load and the migrations run.
+      if ('open' in db && typeof db.open === 'function') await (db as { open(): Promise<unknown> }).open();
+      // Read (or made) now, not at the first image key: a database that cannot give it stops start-up.
+      await reveal.redeem.linkSigningKey.get();
+      logger.info({ mode, port, botUserId: identity.botUserId }, 'Order Desk is running');
+      // ORDER_SYNC_SECONDS=0: no sync (the copy still learns what people look up).
+      if (options.watch !== false)
+        for (const job of Object.values(jobs))
+          if (job !== jobs.orderSync || env.ORDER_SYNC_SECONDS > 0) job.start();
+      return port;
+    },
+    ...jobs,
+    stop: (timeoutMs = 8_000) => stopAll(options, services, app, jobs, timeoutMs),
+  };
+}
 
+/** The Bolt app: HTTP mode or Socket Mode, the app's own HTTP routes, every listener. */
+function boltApp(
+  options: BuildOptions,
+  services: Services,
+  mode: OrderDesk['mode'],
+  orderSync: Jobs['orderSync'],
+): App {
+  const { env, logger } = options;
+  const { deps, identity, clientOptions, state, db, reveal, tuning } = services;
+  const startedAt = Date.now();
   const app = new App({
     token: env.SLACK_BOT_TOKEN,
     botId: identity.botId,
@@ -61,8 +93,16 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
       : { signingSecret: env.SLACK_SIGNING_SECRET, processBeforeResponse: false }),
     port: env.PORT,
     customRoutes: [
-      ...healthRoutes({ mode, startedAt, tracker, partner, state, db, orderSync }),
-      metricsRoute(metrics),
+      ...healthRoutes({
+        mode,
+        startedAt,
+        tracker: deps.tracker,
+        partner: deps.partner,
+        state,
+        db,
+        orderSync,
+      }),
+      metricsRoute(deps.metrics),
       ...revealRoutes(reveal),
       mcpRoute({
         deps,
@@ -73,7 +113,6 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
       }),
     ],
   });
-
   registerListeners(app, deps);
   app.error(async (error) => {
     logger.error(
@@ -81,66 +120,55 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
       'unhandled Bolt error',
     );
   });
+  return app;
+}
 
-  if (env.KEYS_ALLOWED_USERS.length === 0) {
+/** Settings that leave a feature to nobody: said once at start-up. */
+function warnAboutSettings({ env, logger }: BuildOptions): void {
+  if (env.KEYS_ALLOWED_USERS.length === 0)
     logger.warn('KEYS_ALLOWED_USERS is empty: nobody can retrieve keys.');
-  }
-  if (!env.PUBLIC_URL) {
+  if (!env.PUBLIC_URL)
     logger.warn(
       'PUBLIC_URL is not set: image keys cannot be revealed (they need a one-time link to this app); keys messages say so.',
     );
-  }
-  if (env.FINANCE_ALLOWED_USERS.length === 0) {
+  if (env.FINANCE_ALLOWED_USERS.length === 0)
     logger.warn('FINANCE_ALLOWED_USERS is empty: nobody sees the balance.');
-  }
+}
 
-  return {
-    app,
-    deps,
-    mode,
-    async start() {
-      const server = (await app.start(env.PORT)) as unknown;
-      const address = (server as Server | undefined)?.address?.() as AddressInfo | null | undefined;
-      const port = address?.port;
-      // After listening: /healthz answers while the drivers load and the migrations run.
-      if ('open' in db && typeof db.open === 'function') await (db as { open(): Promise<unknown> }).open();
-      // Read (or made) now, not at the first image key: a database that cannot give it stops start-up.
-      await reveal.redeem.linkSigningKey.get();
-      logger.info({ mode, port, botUserId: identity.botUserId }, 'Order Desk is running');
-      // ORDER_SYNC_SECONDS=0: no sync (the copy still learns what people look up).
-      if (options.watch !== false)
-        for (const job of Object.values(jobs))
-          if (job !== orderSync || env.ORDER_SYNC_SECONDS > 0) job.start();
-      return port;
-    },
-    ...jobs,
-    async stop(timeoutMs = 8_000) {
-      const deadline = Date.now() + timeoutMs;
-      // The jobs' rounds are aborted: a partner read or a post waiting out a 429 ends now, and what
-      // was not posted stays in the outbox (the database) for the next start.
-      const stopped = Promise.all(
-        Object.values(jobs).map((job) =>
-          job.stop().catch((error: unknown) => {
-            logger.warn({ error: (error as Error).message }, 'stopping a background job failed');
-          }),
-        ),
-      );
-      await within(stopped, STOP_STEP_MS);
-      // Deliveries waiting out a Slack limit end now (an audit line is in the log already).
-      delivery.stop();
-      await within(
-        app
-          .stop()
-          .catch((error: unknown) =>
-            logger.warn({ error: (error as Error).message }, 'stopping the receiver failed'),
-          ),
-        STOP_STEP_MS,
-      );
-      const drained = await tracker.drain(Math.max(0, deadline - Date.now()));
-      // What the app built (not what it was given) is closed.
-      if (options.state === undefined) await state.close().catch(() => undefined);
-      if (options.db === undefined) await db.close().catch(() => undefined);
-      logger.info({ drained, left: tracker.size }, 'Order Desk stopped');
-    },
-  };
+/** The stop, within `timeoutMs`: the jobs' rounds, deliveries waiting, the receiver, replies under way. */
+async function stopAll(
+  options: BuildOptions,
+  services: Services,
+  app: App,
+  jobs: Jobs,
+  timeoutMs: number,
+): Promise<void> {
+  const { logger } = options;
+  const { deps, state, db } = services;
+  const deadline = Date.now() + timeoutMs;
+  // The jobs' rounds are aborted: a partner read or a post waiting out a 429 ends now, and what was
+  // not posted stays in the outbox (the database) for the next start.
+  const stopped = Promise.all(
+    Object.values(jobs).map((job) =>
+      job.stop().catch((error: unknown) => {
+        logger.warn({ error: (error as Error).message }, 'stopping a background job failed');
+      }),
+    ),
+  );
+  await within(stopped, STOP_STEP_MS);
+  // Deliveries waiting out a Slack limit end now (an audit line is in the log already).
+  deps.delivery.stop();
+  await within(
+    app
+      .stop()
+      .catch((error: unknown) =>
+        logger.warn({ error: (error as Error).message }, 'stopping the receiver failed'),
+      ),
+    STOP_STEP_MS,
+  );
+  const drained = await deps.tracker.drain(Math.max(0, deadline - Date.now()));
+  // What the app built (not what it was given) is closed.
+  if (options.state === undefined) await state.close().catch(() => undefined);
+  if (options.db === undefined) await db.close().catch(() => undefined);
+  logger.info({ drained, left: deps.tracker.size }, 'Order Desk stopped');
 }
