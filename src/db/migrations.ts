@@ -14,16 +14,30 @@ export type Engine = 'sqlite' | 'postgres';
 
 /** Creates the whole schema of a new database. */
 async function createBaseline(db: Kysely<unknown>, engine: Engine): Promise<void> {
-  const { sql } = await import('kysely');
-  const idType = engine === 'postgres' ? 'bigserial' : 'integer';
-  const autoId = (column: ColumnDefinitionBuilder) =>
-    engine === 'postgres' ? column.primaryKey() : column.primaryKey().autoIncrement();
+  await createAuditLog(db, engine);
+  await createOrderCopy(db, engine);
+  await createOrderNotices(db);
+  await createOutbox(db, engine);
+  // Secrets Order Desk makes for itself (the reveal links' signing key).
+  await db.schema
+    .createTable('app_secrets')
+    .addColumn('name', 'text', (column) => column.primaryKey())
+    .addColumn('value', 'text', (column) => column.notNull())
+    .addColumn('created_at', 'text', (column) => column.notNull())
+    .execute();
+}
 
+/** An auto-increment integer key: bigserial on PostgreSQL, INTEGER PRIMARY KEY AUTOINCREMENT on SQLite. */
+const idType = (engine: Engine) => (engine === 'postgres' ? 'bigserial' : 'integer');
+const autoId = (engine: Engine) => (column: ColumnDefinitionBuilder) =>
+  engine === 'postgres' ? column.primaryKey() : column.primaryKey().autoIncrement();
+
+async function createAuditLog(db: Kysely<unknown>, engine: Engine): Promise<void> {
   // One line per keys request, reveal or denial. `/order-audit <order>` reads one order's lines
   // newest first; retention deletes by time.
   await db.schema
     .createTable('audit_log')
-    .addColumn('id', idType, autoId)
+    .addColumn('id', idType(engine), autoId(engine))
     .addColumn('at', 'text', (column) => column.notNull())
     .addColumn('user_id', 'text', (column) => column.notNull())
     .addColumn('channel_id', 'text')
@@ -35,7 +49,10 @@ async function createBaseline(db: Kysely<unknown>, engine: Engine): Promise<void
     .execute();
   await db.schema.createIndex('audit_log_order_at').on('audit_log').columns(['order_id', 'at']).execute();
   await db.schema.createIndex('audit_log_at').on('audit_log').column('at').execute();
+}
 
+/** The order copy, its events and the sync's state. */
+async function createOrderCopy(db: Kysely<unknown>, engine: Engine): Promise<void> {
   // The order copy: the last summary seen of each order.
   await db.schema
     .createTable('orders')
@@ -72,6 +89,32 @@ async function createBaseline(db: Kysely<unknown>, engine: Engine): Promise<void
     .on('orders')
     .columns(['amount', 'created_at'])
     .execute();
+  await createTrigramIndex(db, engine);
+
+  // Each new order and status change, once across replicas (the same change seen twice has one key).
+  await db.schema
+    .createTable('order_events')
+    .addColumn('id', idType(engine), autoId(engine))
+    .addColumn('order_id', 'text', (column) => column.notNull())
+    .addColumn('kind', 'text', (column) => column.notNull())
+    .addColumn('from_status', 'text')
+    .addColumn('to_status', 'text')
+    .addColumn('seen_at', 'text', (column) => column.notNull())
+    .addColumn('dedupe_key', 'text', (column) => column.notNull().unique())
+    .execute();
+  await db.schema.createIndex('order_events_seen_at').on('order_events').column('seen_at').execute();
+  // The Work Object panel lists one order's newest events.
+  await db.schema.createIndex('order_events_order').on('order_events').columns(['order_id', 'id']).execute();
+  await db.schema
+    .createTable('sync_state')
+    .addColumn('name', 'text', (column) => column.primaryKey())
+    .addColumn('value', 'text', (column) => column.notNull())
+    .addColumn('updated_at', 'text', (column) => column.notNull())
+    .execute();
+}
+
+async function createTrigramIndex(db: Kysely<unknown>, engine: Engine): Promise<void> {
+  const { sql } = await import('kysely');
   // Substring search over a million orders in milliseconds: trigram indexes (SQLite's FTS5 with the
   // trigram tokenizer, kept in step by triggers; PostgreSQL's pg_trgm GIN index for LIKE).
   if (engine === 'postgres') {
@@ -91,28 +134,9 @@ async function createBaseline(db: Kysely<unknown>, engine: Engine): Promise<void
       insert into orders_fts(orders_fts, rowid, search_text) values ('delete', old.rowid, old.search_text);
       insert into orders_fts(rowid, search_text) values (new.rowid, new.search_text); end`.execute(db);
   }
+}
 
-  // Each new order and status change, once across replicas (the same change seen twice has one key).
-  await db.schema
-    .createTable('order_events')
-    .addColumn('id', idType, autoId)
-    .addColumn('order_id', 'text', (column) => column.notNull())
-    .addColumn('kind', 'text', (column) => column.notNull())
-    .addColumn('from_status', 'text')
-    .addColumn('to_status', 'text')
-    .addColumn('seen_at', 'text', (column) => column.notNull())
-    .addColumn('dedupe_key', 'text', (column) => column.notNull().unique())
-    .execute();
-  await db.schema.createIndex('order_events_seen_at').on('order_events').column('seen_at').execute();
-  // The Work Object panel lists one order's newest events.
-  await db.schema.createIndex('order_events_order').on('order_events').columns(['order_id', 'id']).execute();
-  await db.schema
-    .createTable('sync_state')
-    .addColumn('name', 'text', (column) => column.primaryKey())
-    .addColumn('value', 'text', (column) => column.notNull())
-    .addColumn('updated_at', 'text', (column) => column.notNull())
-    .execute();
-
+async function createOrderNotices(db: Kysely<unknown>): Promise<void> {
   // Order events in Slack: watches ("Notify me"), channel subscriptions and each order's thread.
   await db.schema
     .createTable('order_watches')
@@ -151,11 +175,13 @@ async function createBaseline(db: Kysely<unknown>, engine: Engine): Promise<void
     .addColumn('created_at', 'text', (column) => column.notNull())
     .addPrimaryKeyConstraint('order_threads_pk', ['channel_id', 'order_id'])
     .execute();
+}
 
+async function createOutbox(db: Kysely<unknown>, engine: Engine): Promise<void> {
   // Every post that must arrive once, under a unique key (the same post decided twice has one key).
   await db.schema
     .createTable('outbox')
-    .addColumn('id', idType, autoId)
+    .addColumn('id', idType(engine), autoId(engine))
     .addColumn('dedupe_key', 'text', (column) => column.notNull().unique())
     .addColumn('kind', 'text', (column) => column.notNull())
     .addColumn('target', 'text', (column) => column.notNull())
@@ -173,14 +199,6 @@ async function createBaseline(db: Kysely<unknown>, engine: Engine): Promise<void
   await db.schema.createIndex('outbox_due').on('outbox').columns(['status', 'next_attempt_at']).execute();
   // Each channel's waiting posts in order: a busy channel does not hold back the others.
   await db.schema.createIndex('outbox_target').on('outbox').columns(['target', 'status', 'id']).execute();
-
-  // Secrets Order Desk makes for itself (the reveal links' signing key).
-  await db.schema
-    .createTable('app_secrets')
-    .addColumn('name', 'text', (column) => column.primaryKey())
-    .addColumn('value', 'text', (column) => column.notNull())
-    .addColumn('created_at', 'text', (column) => column.notNull())
-    .execute();
 }
 
 export function migrationProvider(engine: Engine): MigrationProvider {

@@ -73,38 +73,7 @@ export interface ExportResult {
 export async function runExport(deps: ExportDeps, request: ExportRequest): Promise<ExportResult> {
   const { client, logger, now } = deps;
   const log = logger.child({ component: 'export', userId: request.userId });
-  // The DM and its progress message are set up while the history is already being read. An export
-  // whose DM cannot be opened stops at the next page (nobody could be told about it) and throws.
-  const opening = (async () => {
-    const dm = await openDirectMessage(client, request.userId);
-    const progress = await client.chat.postMessage({
-      channel: dm,
-      text: exportMessages.started(request).text,
-      unfurl_links: false,
-    });
-    return { dm, ts: progress.ts as string };
-  })();
-  let openFailure: { error: unknown } | undefined;
-  opening.catch((error: unknown) => {
-    openFailure = { error };
-  });
-  // Progress updates are a view (the next one replaces a lost one); the last one says how it ended
-  // and must arrive, so it is retried while Slack limits it.
-  const update = async (message: SlackMessage, final = false) => {
-    const { dm, ts } = await opening;
-    try {
-      const edit = () =>
-        client.chat.update({
-          channel: dm,
-          ts,
-          text: message.text,
-          ...(message.blocks.length > 0 ? { blocks: message.blocks } : {}),
-        });
-      await (final ? deps.delivery.call('export_file', edit) : edit());
-    } catch (error) {
-      log.warn({ error: (error as Error).message }, 'export progress update failed');
-    }
-  };
+  const { opening, update, throwIfNotOpened } = openProgress(deps, request, log);
 
   let read = 0;
   let written = 0;
@@ -128,7 +97,7 @@ export async function runExport(deps: ExportDeps, request: ExportRequest): Promi
       );
       source = history.source;
       for await (const page of history.pages) {
-        if (openFailure) throw openFailure.error;
+        throwIfNotOpened();
         const rows: CsvCell[][] = [];
         for (const order of page) {
           if (request.completedOnly && order.status?.toUpperCase() !== 'COMPLETED') continue;
@@ -183,4 +152,46 @@ export async function runExport(deps: ExportDeps, request: ExportRequest): Promi
     writer.abort();
     await unlink(path).catch(() => undefined);
   }
+}
+
+/**
+ * The DM and its progress message, set up while the history is already being read. An export whose
+ * DM cannot be opened stops at the next page (nobody could be told about it) and throws.
+ */
+function openProgress(deps: ExportDeps, request: ExportRequest, log: AppLogger) {
+  const { client } = deps;
+  const opening = (async () => {
+    const dm = await openDirectMessage(client, request.userId);
+    const progress = await client.chat.postMessage({
+      channel: dm,
+      text: exportMessages.started(request).text,
+      unfurl_links: false,
+    });
+    return { dm, ts: progress.ts as string };
+  })();
+  let openFailure: { error: unknown } | undefined;
+  opening.catch((error: unknown) => {
+    openFailure = { error };
+  });
+  // Progress updates are a view (the next one replaces a lost one); the last one says how it ended
+  // and must arrive, so it is retried while Slack limits it.
+  const update = async (message: SlackMessage, final = false) => {
+    const { dm, ts } = await opening;
+    try {
+      const edit = () =>
+        client.chat.update({
+          channel: dm,
+          ts,
+          text: message.text,
+          ...(message.blocks.length > 0 ? { blocks: message.blocks } : {}),
+        });
+      await (final ? deps.delivery.call('export_file', edit) : edit());
+    } catch (error) {
+      log.warn({ error: (error as Error).message }, 'export progress update failed');
+    }
+  };
+  const throwIfNotOpened = () => {
+    if (openFailure) throw openFailure.error;
+  };
+  return { opening, update, throwIfNotOpened };
 }

@@ -48,11 +48,32 @@ const REFUSALS_REMEMBERED = 5_000;
  * cannot be cut (a cut ID names another order) and would make every search slower.
  */
 export function createOrderStore(db: OrderDeskDb, options: OrderStoreOptions = {}): OrderStore {
+  const admitted = refusalGate(options);
+  const get = (orderId: string) => getOrder(db, orderId);
+  return {
+    record(orders, seenAt) {
+      return db.run((kysely) =>
+        kysely.transaction().execute((trx) => recordIn(trx, admitted(orders), seenAt.toISOString())),
+      );
+    },
+    async recordStatus(orderId, status, seenAt) {
+      const known = await get(orderId);
+      if (!known) return { inserted: 0, statusChanges: 0 };
+      return db.run((kysely) => recordIn(kysely, admitted([{ ...known, status }]), seenAt.toISOString()));
+    },
+    get,
+    stats: () => countOrders(db),
+    between: (since, until, pageSize) => pagesBetween(db, since, until, pageSize),
+  };
+}
+
+/** The orders that may be written; the others are logged and counted once per process. */
+function refusalGate(
+  options: OrderStoreOptions,
+): (orders: readonly OrderSummary[]) => { orders: OrderSummary[]; refused: number } {
   const log = options.logger?.child({ component: 'order-copy' });
   const refusedSeen = new Set<string>();
-
-  /** The orders that may be written; the others are logged and counted once per process. */
-  function admitted(orders: readonly OrderSummary[]): { orders: OrderSummary[]; refused: number } {
+  return (orders) => {
     const kept: OrderSummary[] = [];
     let refused = 0;
     for (const order of orders) {
@@ -79,178 +100,187 @@ export function createOrderStore(db: OrderDeskDb, options: OrderStoreOptions = {
       );
     }
     return { orders: kept, refused };
-  }
-
-  async function recordIn(
-    trx: Kysely<Database>,
-    seen: readonly OrderSummary[],
-    seenAt: string,
-  ): Promise<RecordResult> {
-    const { orders, refused } = admitted(seen);
-    const result: RecordResult = {
-      inserted: 0,
-      statusChanges: 0,
-      ...(refused ? { refused } : {}),
-    };
-    const unique = [...new Map(orders.map((order) => [order.id, order])).values()];
-    if (unique.length === 0) return result;
-    const existing = new Map(
-      (
-        await trx
-          .selectFrom('orders')
-          .selectAll()
-          .where(
-            'id',
-            'in',
-            unique.map((order) => order.id),
-          )
-          .execute()
-      ).map((row) => [row.id, row]),
-    );
-    for (const order of unique) {
-      const known = existing.get(order.id);
-      if (!known) {
-        const inserted = await trx
-          .insertInto('orders')
-          .values(rowOf(order, seenAt))
-          .onConflict((conflict) => conflict.column('id').doNothing())
-          .executeTakeFirst();
-        if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) continue;
-        result.inserted++;
-        await addEvent(trx, {
-          order_id: order.id,
-          kind: 'new',
-          from_status: null,
-          to_status: order.status,
-          seen_at: seenAt,
-          dedupe_key: `${order.id}|new`,
-        });
-        continue;
-      }
-      // A sighting older than the copy's last one (a lookup's write landing after a sync round's, or
-      // another replica's) is not news: what was seen later stands. Checked here and, for writes that
-      // overlap on PostgreSQL's pool, in each UPDATE. "Older" is by when each answer arrived, by the
-      // clock of the replica that read it: replicas' clocks must agree (docs/operations.md).
-      if (known.last_seen_at > seenAt) continue;
-      const statusChanged = (known.status ?? '') !== (order.status ?? '');
-      const version = Number(known.status_version);
-      const createdAt = storedTime(order.createdAt) ?? known.created_at;
-      // The search text is written only when it changes: a changed one rewrites the order's trigram
-      // entries (SQLite's trigger).
-      if (!statusChanged && sameContent(known, order, createdAt)) {
-        // Seen again, unchanged (most of a follow round, a reconciliation, every lookup's
-        // write-through): only when, which no index holds, so no index entry is rewritten.
-        await trx
-          .updateTable('orders')
-          .set({ last_seen_at: seenAt, missing_since: null })
-          .where('id', '=', order.id)
-          .where('last_seen_at', '<=', seenAt)
-          .execute();
-        continue;
-      }
-      const searchText = searchTextOf(order);
-      const update = await trx
-        .updateTable('orders')
-        .set({
-          reference_id: order.referenceId,
-          status: order.status,
-          item_id: order.item.id,
-          title: storedTitle(order.item.title),
-          quantity: order.item.quantity,
-          amount: order.item.amount,
-          created_at: createdAt,
-          ...(searchText === known.search_text ? {} : { search_text: searchText }),
-          last_seen_at: seenAt,
-          missing_since: null,
-          status_version: statusChanged ? version + 1 : version,
-        })
-        .where('id', '=', order.id)
-        .where('status_version', '=', version)
-        .where('last_seen_at', '<=', seenAt)
-        .executeTakeFirst();
-      // Another write changed or saw it since it was read: what it wrote (and its event) stands.
-      if (!statusChanged || Number(update.numUpdatedRows) === 0) continue;
-      result.statusChanges++;
-      await addEvent(trx, {
-        order_id: order.id,
-        kind: 'status',
-        from_status: known.status,
-        to_status: order.status,
-        seen_at: seenAt,
-        dedupe_key: `${order.id}|status|${version + 1}`,
-      });
-    }
-    return result;
-  }
-
-  async function addEvent(
-    trx: Kysely<Database>,
-    event: Omit<Database['order_events'], 'id'> & { kind: 'new' | 'status' },
-  ): Promise<void> {
-    await trx
-      .insertInto('order_events')
-      .values(event)
-      .onConflict((conflict) => conflict.column('dedupe_key').doNothing())
-      .execute();
-  }
-
-  async function get(orderId: string): Promise<CopiedOrder | undefined> {
-    const row = await db.run((kysely) =>
-      kysely.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirst(),
-    );
-    return row ? orderOf(row) : undefined;
-  }
-
-  return {
-    record(orders, seenAt) {
-      return db.run((kysely) =>
-        kysely.transaction().execute((trx) => recordIn(trx, orders, seenAt.toISOString())),
-      );
-    },
-    async recordStatus(orderId, status, seenAt) {
-      const known = await get(orderId);
-      if (!known) return { inserted: 0, statusChanges: 0 };
-      return db.run((kysely) => recordIn(kysely, [{ ...known, status }], seenAt.toISOString()));
-    },
-    get,
-    async stats() {
-      return db.run(async (kysely) => {
-        const row = await kysely
-          .selectFrom('orders')
-          .select((eb) => eb.fn.countAll<number | string>().as('orders'))
-          .executeTakeFirstOrThrow();
-        return { orders: Number(row.orders) };
-      });
-    },
-    async *between(since, until, pageSize) {
-      const from = since.toISOString();
-      let before = { createdAt: until.toISOString(), id: '\uffff', first: true };
-      for (;;) {
-        const cursor = before;
-        // Keyset pages (created_at, id) descending: each page is one indexed range read, however deep.
-        // Only the summary's columns, as arrays through a prepared statement: an export reads a
-        // hundred thousand rows here, and Kysely's object rows of the whole table cost far more.
-        const rows = (await db.arrayRows((kysely) =>
-          kysely
-            .selectFrom('orders')
-            .select([...HISTORY_COLUMNS])
-            .where('created_at', '>=', from)
-            // A row-value comparison: one range read on the (created_at, id) index, however deep the page.
-            .where((eb) =>
-              cursor.first
-                ? eb('created_at', '<=', cursor.createdAt)
-                : eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(cursor.createdAt, cursor.id)),
-            )
-            .orderBy('created_at', 'desc')
-            .orderBy('id', 'desc')
-            .limit(pageSize),
-        )) as HistoryRow[];
-        if (rows.length === 0) return;
-        yield rows.map(summaryOf);
-        const last = rows[rows.length - 1] as HistoryRow;
-        before = { createdAt: last[7] ?? '', id: last[0], first: false };
-        if (rows.length < pageSize) return;
-      }
-    },
   };
+}
+
+/** Writes the admitted orders: each new one inserted, each known one updated to what was seen. */
+async function recordIn(
+  trx: Kysely<Database>,
+  { orders, refused }: { orders: readonly OrderSummary[]; refused: number },
+  seenAt: string,
+): Promise<RecordResult> {
+  const result: RecordResult = {
+    inserted: 0,
+    statusChanges: 0,
+    ...(refused ? { refused } : {}),
+  };
+  const unique = [...new Map(orders.map((order) => [order.id, order])).values()];
+  if (unique.length === 0) return result;
+  const existing = new Map(
+    (
+      await trx
+        .selectFrom('orders')
+        .selectAll()
+        .where(
+          'id',
+          'in',
+          unique.map((order) => order.id),
+        )
+        .execute()
+    ).map((row) => [row.id, row]),
+  );
+  for (const order of unique) {
+    const known = existing.get(order.id);
+    if (!known) {
+      if (await insertNew(trx, order, seenAt)) result.inserted++;
+    } else if (await updateKnown(trx, known, order, seenAt)) {
+      result.statusChanges++;
+    }
+  }
+  return result;
+}
+
+/** Inserts an order the copy did not hold, and its 'new' event: false when another write was first. */
+async function insertNew(trx: Kysely<Database>, order: OrderSummary, seenAt: string): Promise<boolean> {
+  const inserted = await trx
+    .insertInto('orders')
+    .values(rowOf(order, seenAt))
+    .onConflict((conflict) => conflict.column('id').doNothing())
+    .executeTakeFirst();
+  if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return false;
+  await addEvent(trx, {
+    order_id: order.id,
+    kind: 'new',
+    from_status: null,
+    to_status: order.status,
+    seen_at: seenAt,
+    dedupe_key: `${order.id}|new`,
+  });
+  return true;
+}
+
+/** Updates a known order to what was seen: true when its status changed here (and its event was added). */
+async function updateKnown(
+  trx: Kysely<Database>,
+  known: Database['orders'],
+  order: OrderSummary,
+  seenAt: string,
+): Promise<boolean> {
+  // A sighting older than the copy's last one (a lookup's write landing after a sync round's, or
+  // another replica's) is not news: what was seen later stands. Checked here and, for writes that
+  // overlap on PostgreSQL's pool, in each UPDATE. "Older" is by when each answer arrived, by the
+  // clock of the replica that read it: replicas' clocks must agree (docs/operations.md).
+  if (known.last_seen_at > seenAt) return false;
+  const statusChanged = (known.status ?? '') !== (order.status ?? '');
+  const version = Number(known.status_version);
+  const createdAt = storedTime(order.createdAt) ?? known.created_at;
+  // The search text is written only when it changes: a changed one rewrites the order's trigram
+  // entries (SQLite's trigger).
+  if (!statusChanged && sameContent(known, order, createdAt)) {
+    // Seen again, unchanged (most of a follow round, a reconciliation, every lookup's
+    // write-through): only when, which no index holds, so no index entry is rewritten.
+    await trx
+      .updateTable('orders')
+      .set({ last_seen_at: seenAt, missing_since: null })
+      .where('id', '=', order.id)
+      .where('last_seen_at', '<=', seenAt)
+      .execute();
+    return false;
+  }
+  const searchText = searchTextOf(order);
+  const update = await trx
+    .updateTable('orders')
+    .set({
+      reference_id: order.referenceId,
+      status: order.status,
+      item_id: order.item.id,
+      title: storedTitle(order.item.title),
+      quantity: order.item.quantity,
+      amount: order.item.amount,
+      created_at: createdAt,
+      ...(searchText === known.search_text ? {} : { search_text: searchText }),
+      last_seen_at: seenAt,
+      missing_since: null,
+      status_version: statusChanged ? version + 1 : version,
+    })
+    .where('id', '=', order.id)
+    .where('status_version', '=', version)
+    .where('last_seen_at', '<=', seenAt)
+    .executeTakeFirst();
+  // Another write changed or saw it since it was read: what it wrote (and its event) stands.
+  if (!statusChanged || Number(update.numUpdatedRows) === 0) return false;
+  await addEvent(trx, {
+    order_id: order.id,
+    kind: 'status',
+    from_status: known.status,
+    to_status: order.status,
+    seen_at: seenAt,
+    dedupe_key: `${order.id}|status|${version + 1}`,
+  });
+  return true;
+}
+
+async function addEvent(
+  trx: Kysely<Database>,
+  event: Omit<Database['order_events'], 'id'> & { kind: 'new' | 'status' },
+): Promise<void> {
+  await trx
+    .insertInto('order_events')
+    .values(event)
+    .onConflict((conflict) => conflict.column('dedupe_key').doNothing())
+    .execute();
+}
+
+async function getOrder(db: OrderDeskDb, orderId: string): Promise<CopiedOrder | undefined> {
+  const row = await db.run((kysely) =>
+    kysely.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirst(),
+  );
+  return row ? orderOf(row) : undefined;
+}
+
+function countOrders(db: OrderDeskDb): Promise<{ orders: number }> {
+  return db.run(async (kysely) => {
+    const row = await kysely
+      .selectFrom('orders')
+      .select((eb) => eb.fn.countAll<number | string>().as('orders'))
+      .executeTakeFirstOrThrow();
+    return { orders: Number(row.orders) };
+  });
+}
+
+/** Orders created from `since` to `until` (inclusive), newest first, `pageSize` at a time. */
+async function* pagesBetween(
+  db: OrderDeskDb,
+  since: Date,
+  until: Date,
+  pageSize: number,
+): AsyncGenerator<OrderSummary[]> {
+  const from = since.toISOString();
+  let before = { createdAt: until.toISOString(), id: '\uffff', first: true };
+  for (;;) {
+    const cursor = before;
+    // Keyset pages (created_at, id) descending: each page is one indexed range read, however deep.
+    // Only the summary's columns, as arrays through a prepared statement: an export reads a
+    // hundred thousand rows here, and Kysely's object rows of the whole table cost far more.
+    const rows = (await db.arrayRows((kysely) =>
+      kysely
+        .selectFrom('orders')
+        .select([...HISTORY_COLUMNS])
+        .where('created_at', '>=', from)
+        // A row-value comparison: one range read on the (created_at, id) index, however deep the page.
+        .where((eb) =>
+          cursor.first
+            ? eb('created_at', '<=', cursor.createdAt)
+            : eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(cursor.createdAt, cursor.id)),
+        )
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(pageSize),
+    )) as HistoryRow[];
+    if (rows.length === 0) return;
+    yield rows.map(summaryOf);
+    const last = rows[rows.length - 1] as HistoryRow;
+    before = { createdAt: last[7] ?? '', id: last[0], first: false };
+    if (rows.length < pageSize) return;
+  }
 }

@@ -80,32 +80,6 @@ export function createBalanceService(options: BalanceServiceOptions): BalanceSer
   const clock = options.clock ?? (() => new Date());
   const ttlMs = options.ttlSeconds * 1000;
 
-  /** The newest completed order, or what was looked at without finding one. */
-  async function findCompletedOrder(): Promise<{ id: string } | { checked: number; copyChecked: boolean }> {
-    const recent = await partner.orders.recent(RECENT_WINDOW);
-    const completed = recent.orders.find((order) => order.status?.toUpperCase() === 'COMPLETED');
-    if (completed) return { id: completed.id };
-    const fromCopy = await newestCompletedInCopy();
-    if (fromCopy.id) return { id: fromCopy.id };
-    let seen = 0;
-    for await (const order of partner.orders.all({ pageSize: 100, prefetch: 1 })) {
-      if (order.status?.toUpperCase() === 'COMPLETED') return { id: order.id };
-      if (++seen >= SCAN_LIMIT) break;
-    }
-    return { checked: Math.max(seen, recent.orders.length), copyChecked: fromCopy.checked };
-  }
-
-  /** The copy's newest completed order (its keys answer carries the balance), and whether the copy was read. */
-  async function newestCompletedInCopy(): Promise<{ id?: string | undefined; checked: boolean }> {
-    if (!options.orderCopy) return { checked: false };
-    try {
-      const found = await options.orderCopy.search({ statuses: ['COMPLETED'], limit: 1 });
-      return { id: found.orders[0]?.id, checked: true };
-    } catch {
-      return { checked: false };
-    }
-  }
-
   async function lastReading(): Promise<BalanceReading | undefined> {
     const stored = await peekCached<StoredReading>(state, LAST_KEY);
     return stored ? { ...stored.value, readAt: new Date(stored.value.readAt) } : undefined;
@@ -113,19 +87,6 @@ export function createBalanceService(options: BalanceServiceOptions): BalanceSer
 
   function keepLast(reading: StoredReading): void {
     void storeCached(state, LAST_KEY, reading, LAST_KEPT_MS, () => clock().getTime()).catch(() => undefined);
-  }
-
-  /**
-   * A person's question goes past a running back-off (see `current`) once the last failed read is
-   * PERSON_READ_EVERY_MS old, unless a fresh reading is there: during an outage people asking add
-   * at most one partner read per 30 s; after a recovery the next question is answered by the partner.
-   */
-  async function pastBackoff(maxAgeMs: number): Promise<boolean> {
-    const now = clock().getTime();
-    const failure = await peekFailure(state, BALANCE_KEY, now);
-    if (!failure || now - failure.failedAt < PERSON_READ_EVERY_MS) return false;
-    const cached = await peekCached<StoredState>(state, BALANCE_KEY);
-    return !(cached && now - cached.storedAt < maxAgeMs);
   }
 
   function readingOf(balance: AccountBalance, orderId: string, traceId: string | undefined): StoredReading {
@@ -140,7 +101,7 @@ export function createBalanceService(options: BalanceServiceOptions): BalanceSer
 
   async function read(): Promise<{ value: StoredState; cache: boolean }> {
     try {
-      const found = await findCompletedOrder();
+      const found = await findCompletedOrder(partner, options.orderCopy);
       if (!('id' in found))
         return {
           value: { kind: 'no_completed_order', checked: found.checked, copyChecked: found.copyChecked },
@@ -165,7 +126,8 @@ export function createBalanceService(options: BalanceServiceOptions): BalanceSer
       try {
         const force =
           request.force === true ||
-          (!request.background && (await pastBackoff(request.maxAgeMs ?? ttlMs).catch(() => false)));
+          (!request.background &&
+            (await pastBackoff(state, clock, request.maxAgeMs ?? ttlMs).catch(() => false)));
         const stored = await readThrough<StoredState>({
           state,
           key: BALANCE_KEY,
@@ -199,4 +161,48 @@ export function createBalanceService(options: BalanceServiceOptions): BalanceSer
       void storeCached(state, BALANCE_KEY, stored, ttlMs, () => clock().getTime()).catch(() => undefined);
     },
   };
+}
+
+/** The newest completed order, or what was looked at without finding one. */
+async function findCompletedOrder(
+  partner: PartnerClient,
+  orderCopy: BalanceServiceOptions['orderCopy'],
+): Promise<{ id: string } | { checked: number; copyChecked: boolean }> {
+  const recent = await partner.orders.recent(RECENT_WINDOW);
+  const completed = recent.orders.find((order) => order.status?.toUpperCase() === 'COMPLETED');
+  if (completed) return { id: completed.id };
+  const fromCopy = await newestCompletedInCopy(orderCopy);
+  if (fromCopy.id) return { id: fromCopy.id };
+  let seen = 0;
+  for await (const order of partner.orders.all({ pageSize: 100, prefetch: 1 })) {
+    if (order.status?.toUpperCase() === 'COMPLETED') return { id: order.id };
+    if (++seen >= SCAN_LIMIT) break;
+  }
+  return { checked: Math.max(seen, recent.orders.length), copyChecked: fromCopy.checked };
+}
+
+/** The copy's newest completed order (its keys answer carries the balance), and whether the copy was read. */
+async function newestCompletedInCopy(
+  orderCopy: BalanceServiceOptions['orderCopy'],
+): Promise<{ id?: string | undefined; checked: boolean }> {
+  if (!orderCopy) return { checked: false };
+  try {
+    const found = await orderCopy.search({ statuses: ['COMPLETED'], limit: 1 });
+    return { id: found.orders[0]?.id, checked: true };
+  } catch {
+    return { checked: false };
+  }
+}
+
+/**
+ * A person's question goes past a running back-off (see `current`) once the last failed read is
+ * PERSON_READ_EVERY_MS old, unless a fresh reading is there: during an outage people asking add
+ * at most one partner read per 30 s; after a recovery the next question is answered by the partner.
+ */
+async function pastBackoff(state: SharedState, clock: () => Date, maxAgeMs: number): Promise<boolean> {
+  const now = clock().getTime();
+  const failure = await peekFailure(state, BALANCE_KEY, now);
+  if (!failure || now - failure.failedAt < PERSON_READ_EVERY_MS) return false;
+  const cached = await peekCached<StoredState>(state, BALANCE_KEY);
+  return !(cached && now - cached.storedAt < maxAgeMs);
 }
