@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { AppLogger } from '../logger.js';
 import type { SharedState } from '../state/index.js';
 import { type Backoff, type BackoffPolicy, backOff } from './backoff.js';
+import { createJobLease, type JobLease } from './lease.js';
 
 /** Time as a job sees it: tests pass one they drive, so nothing in them sleeps for real. */
 export interface JobClock {
@@ -77,67 +77,25 @@ export function createPeriodicJob<R extends string>(options: PeriodicJobOptions<
   // The job's logger already names its component (order-sync, balance-watch…): a second
   // `component` would be a duplicate key, of which log tools keep the last.
   const log = options.logger.child({ job: name });
-  const owner = randomBytes(8).toString('hex');
-  const leaseKey = `job:${name}:lease`;
+  const lease = createJobLease({
+    name,
+    state,
+    leaseMs: options.leaseMs ?? options.everyMs + 30_000,
+    sleep: (ms, signal) => clock.sleep(ms, signal),
+    log,
+  });
   const backoffKey = `job:${name}:backoff`;
-  const leaseMs = options.leaseMs ?? options.everyMs + 30_000;
-  let leader = false;
   let inFlight: { done: Promise<unknown>; abort: AbortController } | undefined;
   let loop: { done: Promise<void>; abort: AbortController } | undefined;
-  let stateAwayLogged = false;
-
-  async function claimLease(): Promise<boolean> {
-    try {
-      if (leader && (await state.renew(leaseKey, owner, leaseMs))) return true;
-      const wasLeader = leader;
-      leader = await state.claim(leaseKey, leaseMs, owner);
-      if (leader && !wasLeader) log.info('this replica now runs the job');
-      stateAwayLogged = false;
-    } catch (error) {
-      // Without the shared state no replica can know whose turn it is: none runs, rather than two.
-      leader = false;
-      if (!stateAwayLogged)
-        log.warn({ error: (error as Error).message }, 'job skipped: the shared state is unreachable');
-      stateAwayLogged = true;
-    }
-    return leader;
-  }
-
-  /** Renews the lease while a round runs longer than a third of it; a lease lost ends the round. */
-  async function keepLease(round: AbortController, ended: AbortSignal): Promise<void> {
-    const both = AbortSignal.any([round.signal, ended]);
-    for (;;) {
-      await clock.sleep(leaseMs / 3, both);
-      if (both.aborted) return;
-      const kept = await state.renew(leaseKey, owner, leaseMs).catch(() => true);
-      if (!kept) {
-        leader = false;
-        log.warn('job lease taken by another replica; this round ends');
-        round.abort(new Error('the lease was lost'));
-        return;
-      }
-    }
-  }
 
   async function turn(abort: AbortController): Promise<R | TurnOutcome> {
-    if (!(await claimLease())) return 'skipped';
+    if (!(await lease.claim())) return 'skipped';
     const backoff = await state.get<Backoff>(backoffKey).catch(() => undefined);
     if (backoff && backoff.until > clock.now()) return 'backing_off';
-    const ended = new AbortController();
-    void keepLease(abort, ended.signal);
-    let outcome: R | TurnOutcome;
-    let error: string | null = null;
-    try {
-      outcome = await options.round(abort.signal);
-    } catch (thrown) {
-      outcome = abort.signal.aborted ? 'stopped' : 'failed';
-      error = (thrown as Error).message;
-    } finally {
-      ended.abort();
-    }
+    const { outcome, error } = await runRound(options, abort, lease);
     if (outcome === 'stopped') return outcome;
     // Held from the end of this round: the next one, an interval later, is still this replica's.
-    if (leader) await state.renew(leaseKey, owner, leaseMs).catch(() => undefined);
+    await lease.renew();
     const failed = error !== null || (options.failed ?? ((result: R) => result === 'failed'))(outcome as R);
     if (!failed) {
       if (backoff) await state.delete(backoffKey).catch(() => undefined);
@@ -189,9 +147,25 @@ export function createPeriodicJob<R extends string>(options: PeriodicJobOptions<
       running?.abort.abort();
       inFlight?.abort.abort(new Error('the app is stopping'));
       await Promise.all([running?.done, inFlight?.done.catch(() => undefined)]);
-      if (leader) await state.release(leaseKey, owner).catch(() => undefined);
-      leader = false;
+      await lease.release();
     },
-    isLeader: () => leader,
+    isLeader: () => lease.isHeld(),
   };
+}
+
+/** The round, its lease kept while it runs: its outcome, or how it ended ('stopped', 'failed') and why. */
+async function runRound<R extends string>(
+  job: Pick<PeriodicJobOptions<R>, 'round'>,
+  abort: AbortController,
+  lease: JobLease,
+): Promise<{ outcome: R | TurnOutcome; error: string | null }> {
+  const ended = new AbortController();
+  void lease.keep(abort, ended.signal);
+  try {
+    return { outcome: await job.round(abort.signal), error: null };
+  } catch (thrown) {
+    return { outcome: abort.signal.aborted ? 'stopped' : 'failed', error: (thrown as Error).message };
+  } finally {
+    ended.abort();
+  }
 }

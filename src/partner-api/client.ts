@@ -10,7 +10,13 @@ import {
 import { parsePayload } from './parse.js';
 import { findRecentOrders } from './recent.js';
 import { OrderKeysSchema, OrderListSchema, type OrderSummary, RawOrderSummary } from './schemas.js';
-import { createTransport, type TransportMetrics, type TransportOptions } from './transport.js';
+import type { JsonResult } from './to-partner-error.js';
+import {
+  createTransport,
+  type Transport,
+  type TransportMetrics,
+  type TransportOptions,
+} from './transport.js';
 import { APP_REQUESTER } from './turns.js';
 import type { ListParams, OrderKeys, OrderPage, OrderSearchResult, RecentOrders } from './types.js';
 
@@ -78,43 +84,16 @@ export function createPartnerClient(options: PartnerClientOptions): PartnerClien
 }
 
 /** The verbs, every request made for `requester`, over the one transport all requesters share. */
-function clientFor(
-  transport: ReturnType<typeof createTransport>,
-  options: PartnerClientOptions,
-  requester: string,
-): PartnerClient {
-  const names = options.queryParams;
-
+function clientFor(transport: Transport, options: PartnerClientOptions, requester: string): PartnerClient {
   async function list(params: ListParams = {}): Promise<OrderPage> {
     const operation = LIST_OPERATION;
     const page = params.page ?? 1;
-    checkPageNumber(page, operation);
-    const query: Record<string, string | number> = { [names.page]: page };
-    if (params.limit !== undefined) {
-      checkPageSize(params.limit, operation);
-      query[names.limit] = params.limit;
-    }
-    if (params.search !== undefined) {
-      const search = cleanSearchText(params.search, operation);
-      if (search) query[names.search] = search;
-    }
-    let dropped = 0;
-    // Run only when the strict check refused the page: a null list (or null `orders`) is an empty
-    // list, and one order without an ID must not make a whole page unreadable: it is left out, said.
-    const repairList = (data: unknown) => {
-      if (data === null || data === undefined) return { orders: [] };
-      const orders = (data as { orders?: unknown }).orders;
-      if (orders === null || orders === undefined) return { ...(data as object), orders: [] };
-      if (!Array.isArray(orders)) return data;
-      const readable = orders.filter((order) => RawOrderSummary.safeParse(order).success);
-      dropped = orders.length - readable.length;
-      return { ...(data as object), orders: readable };
-    };
+    const query = listQuery(params, page, options.queryParams);
     const result = await transport.getJson(ORDERS_PATH, query, operation, {
       signal: params.signal,
       requester,
     });
-    const data = parsePayload(result, OrderListSchema, operation, repairList);
+    const { data, dropped } = parseOrderList(result, operation);
     if (dropped > 0)
       options.onEvent?.({ type: 'dropped', operation, count: dropped, traceId: result.traceId });
     return {
@@ -159,33 +138,72 @@ function clientFor(
     );
   }
 
-  async function keys(rawOrderId: string): Promise<OrderKeys> {
-    const operation = KEYS_OPERATION;
-    const orderId = rawOrderId.trim();
-    const segment = orderIdPathSegment(orderId, operation);
-    const result = await transport.getJson(`${ORDERS_PATH}/${segment}/keys`, undefined, operation, {
-      requester,
-    });
-    const data = parsePayload(result, OrderKeysSchema, operation);
-    // Keys of another order must never reach the agent as if they were this order's. Case apart,
-    // the IDs must agree; an answer that names no order cannot contradict the request.
-    if (data.orderId !== null && data.orderId.toLowerCase() !== orderId.toLowerCase()) {
-      throw new PartnerApiError({
-        kind: 'mismatch',
-        operation,
-        status: 200,
-        traceId: result.traceId,
-        answeredOrderId: data.orderId,
-        cause: new Error('The keys answer names another order'),
-      });
-    }
-    return { ...data, orderId: data.orderId ?? orderId, traceId: result.traceId };
-  }
-
   const client: PartnerClient = {
-    orders: { list, find, pages, all, recent, keys },
+    orders: { list, find, pages, all, recent, keys: (orderId) => fetchKeys(transport, orderId, requester) },
     onBehalfOf: (userId) => (userId ? clientFor(transport, options, userId) : client),
     metrics: transport.metrics,
   };
   return client;
+}
+
+/** The list request's query under the configured names, every value checked before anything is sent. */
+function listQuery(
+  params: ListParams,
+  page: number,
+  names: QueryParamNames,
+): Record<string, string | number> {
+  const operation = LIST_OPERATION;
+  checkPageNumber(page, operation);
+  const query: Record<string, string | number> = { [names.page]: page };
+  if (params.limit !== undefined) {
+    checkPageSize(params.limit, operation);
+    query[names.limit] = params.limit;
+  }
+  if (params.search !== undefined) {
+    const search = cleanSearchText(params.search, operation);
+    if (search) query[names.search] = search;
+  }
+  return query;
+}
+
+/** A page of the list, read leniently: with how many of its orders were unreadable and left out. */
+function parseOrderList(result: JsonResult, operation: string) {
+  let dropped = 0;
+  // Run only when the strict check refused the page: a null list (or null `orders`) is an empty
+  // list, and one order without an ID must not make a whole page unreadable: it is left out, said.
+  const repairList = (data: unknown) => {
+    if (data === null || data === undefined) return { orders: [] };
+    const orders = (data as { orders?: unknown }).orders;
+    if (orders === null || orders === undefined) return { ...(data as object), orders: [] };
+    if (!Array.isArray(orders)) return data;
+    const readable = orders.filter((order) => RawOrderSummary.safeParse(order).success);
+    dropped = orders.length - readable.length;
+    return { ...(data as object), orders: readable };
+  };
+  const data = parsePayload(result, OrderListSchema, operation, repairList);
+  return { data, dropped };
+}
+
+/** One order's keys, fetched for `requester`; an answer about another order is refused. */
+async function fetchKeys(transport: Transport, rawOrderId: string, requester: string): Promise<OrderKeys> {
+  const operation = KEYS_OPERATION;
+  const orderId = rawOrderId.trim();
+  const segment = orderIdPathSegment(orderId, operation);
+  const result = await transport.getJson(`${ORDERS_PATH}/${segment}/keys`, undefined, operation, {
+    requester,
+  });
+  const data = parsePayload(result, OrderKeysSchema, operation);
+  // Keys of another order must never reach the agent as if they were this order's. Case apart,
+  // the IDs must agree; an answer that names no order cannot contradict the request.
+  if (data.orderId !== null && data.orderId.toLowerCase() !== orderId.toLowerCase()) {
+    throw new PartnerApiError({
+      kind: 'mismatch',
+      operation,
+      status: 200,
+      traceId: result.traceId,
+      answeredOrderId: data.orderId,
+      cause: new Error('The keys answer names another order'),
+    });
+  }
+  return { ...data, orderId: data.orderId ?? orderId, traceId: result.traceId };
 }

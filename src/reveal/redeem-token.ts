@@ -10,7 +10,7 @@ import type { Authorizer } from '../services/authorization.js';
 import type { KeyRetrievalLimit } from '../services/key-limit.js';
 import type { SharedState } from '../state/index.js';
 import type { LinkSigningKey } from './link-key.js';
-import { type RevealClaims, verifyRevealToken } from './token.js';
+import { type RevealClaims, type TokenCheck, verifyRevealToken } from './token.js';
 
 export type RevealOutcome =
   | { ok: true; image: DecodedImage; orderId: string }
@@ -49,13 +49,15 @@ export interface RevealDeps {
 
 export const AGAIN = 'Run /order-keys for the order again in Slack to get a new link.';
 
+type Refusal = Extract<RevealOutcome, { ok: false }>;
+
 function refusal(
   status: number,
   error: RevealError,
   title: string,
   message: string,
   traceId?: string,
-): Extract<RevealOutcome, { ok: false }> {
+): Refusal {
   return { ok: false, status, error, title, message, traceId };
 }
 
@@ -69,19 +71,7 @@ function refusal(
  */
 export async function redeemRevealToken(deps: RevealDeps, token: unknown): Promise<RevealOutcome> {
   const check = verifyRevealToken(await deps.linkSigningKey.get(), token, deps.now().getTime());
-  if (!check.ok && check.reason !== 'expired') {
-    deps.onForgedToken();
-    return refusal(400, 'tampered', 'This link is not valid', `It is incomplete or was changed. ${AGAIN}`);
-  }
-  if (!check.ok) {
-    await audit(deps, check.claims, 'failed:expired');
-    return refusal(
-      410,
-      'expired',
-      'This link has expired',
-      `Links to image keys work for a few minutes. ${AGAIN}`,
-    );
-  }
+  if (!check.ok) return refuseUnverified(deps, check);
   const { claims } = check;
   // Claimed for the rest of the token's life, before anything is asked of Slack: a second use (a
   // double click, here or on another replica) is refused at once. The claim carries this request's
@@ -98,6 +88,36 @@ export async function redeemRevealToken(deps: RevealDeps, token: unknown): Promi
     return stateDown(deps, claims);
   }
   const giveLinkBack = () => deps.state.release(usedKey, owner).catch(() => undefined);
+  const refused =
+    (await refuseWithoutAccess(deps, claims, giveLinkBack)) ??
+    (await refuseOverLimit(deps, claims, giveLinkBack));
+  return refused ?? revealKey(deps, claims, giveLinkBack);
+}
+
+/** A token that is not ours (only logged: it names nobody), or ours but expired (audited). */
+async function refuseUnverified(
+  deps: RevealDeps,
+  check: Extract<TokenCheck, { ok: false }>,
+): Promise<Refusal> {
+  if (check.reason !== 'expired') {
+    deps.onForgedToken();
+    return refusal(400, 'tampered', 'This link is not valid', `It is incomplete or was changed. ${AGAIN}`);
+  }
+  await audit(deps, check.claims, 'failed:expired');
+  return refusal(
+    410,
+    'expired',
+    'This link has expired',
+    `Links to image keys work for a few minutes. ${AGAIN}`,
+  );
+}
+
+/** The user may no longer see keys, or Slack cannot say: the link is given back. */
+async function refuseWithoutAccess(
+  deps: RevealDeps,
+  claims: RevealClaims,
+  giveLinkBack: () => Promise<unknown>,
+): Promise<Refusal | undefined> {
   const access = await deps.auth.canSeeKeys(claims.userId, { fresh: true });
   if (!access.allowed && access.reason === 'lookup_failed') {
     // Slack could not say who is in the allowed groups (a limit, an outage): not a refusal of the person.
@@ -120,19 +140,35 @@ export async function redeemRevealToken(deps: RevealDeps, token: unknown): Promi
       'The person this link was made for is not allowed to retrieve keys now. Ask your Order Desk admin.',
     );
   }
+  return undefined;
+}
+
+/** Takes one retrieval from the user's limit; over it (or the limit unreadable), the link is given back. */
+async function refuseOverLimit(
+  deps: RevealDeps,
+  claims: RevealClaims,
+  giveLinkBack: () => Promise<unknown>,
+): Promise<Refusal | undefined> {
   const limit = await deps.keyLimit.take(claims.userId);
-  if (!limit.allowed) {
-    await giveLinkBack();
-    await audit(deps, claims, limit.reason === 'limit' ? 'rate_limited' : 'failed:limit_unavailable');
-    return limit.reason === 'limit'
-      ? refusal(
-          429,
-          'rate_limited',
-          'Key retrieval limit reached',
-          `You have retrieved keys ${limit.max} ${limit.max === 1 ? 'time' : 'times'} within the hour. Try again in ${minutes(limit.retryAfterMs)}.`,
-        )
-      : stateDown(deps, claims, false);
-  }
+  if (limit.allowed) return undefined;
+  await giveLinkBack();
+  await audit(deps, claims, limit.reason === 'limit' ? 'rate_limited' : 'failed:limit_unavailable');
+  return limit.reason === 'limit'
+    ? refusal(
+        429,
+        'rate_limited',
+        'Key retrieval limit reached',
+        `You have retrieved keys ${limit.max} ${limit.max === 1 ? 'time' : 'times'} within the hour. Try again in ${minutes(limit.retryAfterMs)}.`,
+      )
+    : stateDown(deps, claims, false);
+}
+
+/** The key fetched from the partner API again and served once, or why it cannot be. */
+async function revealKey(
+  deps: RevealDeps,
+  claims: RevealClaims,
+  giveLinkBack: () => Promise<unknown>,
+): Promise<RevealOutcome> {
   let keys: Awaited<ReturnType<PartnerClient['orders']['keys']>>;
   try {
     keys = await deps.partner.onBehalfOf(claims.userId).orders.keys(claims.orderId);
