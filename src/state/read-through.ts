@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type Backoff, type BackoffPolicy, backOff } from '../jobs/backoff.js';
+import { type Backoff, type BackoffPolicy, backOff } from './backoff.js';
 import { type SharedState, StateUnavailableError } from './shared-state.js';
 
 /** How a read was served, for the cache metric. */

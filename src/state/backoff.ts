@@ -1,4 +1,4 @@
-import type { SharedState } from '../state/shared-state.js';
+import type { SharedState } from './shared-state.js';
 
 /** After a failure nobody tries again for `firstMs`, doubling per failure in a row up to `maxMs`. */
 export interface BackoffPolicy {
