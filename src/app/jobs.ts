@@ -1,57 +1,38 @@
 import type { WebClient } from '@slack/web-api';
-import { createBalanceWatch } from '../finance/balance-watch.js';
-import { createDailyDigest } from '../finance/daily-digest.js';
+import { createBalanceWatch, financeAlertFailures } from '../finance/balance-watch.js';
+import { createDailyDigest, digestOutcomes } from '../finance/daily-digest.js';
 import { createNotifier } from '../notifications/notifier.js';
+import { pauseRefusedSubscription } from '../notifications/paused.js';
+import { createOutboxDelivery, type OutcomeHook, type OutcomeHooks } from '../outbox/index.js';
 import { createRetentionJob } from '../services/retention.js';
 import type { BuildOptions, Services } from './services.js';
 import type { BotIdentity } from './slack-client.js';
 
-// The background jobs (src/jobs/periodic.ts gives them one shape), built on the services: retention
-// (one replica an hour), the order events job, the balance watch (BALANCE_WATCH_SECONDS) and the
-// daily digest (checked every minute, posted once a day). The order sync (ORDER_SYNC_SECONDS) is a
-// service too (the copy's freshness is read everywhere), so it comes built.
+// The background jobs (src/jobs/periodic.ts gives them one shape), built on the services: the outbox's
+// delivery job (every replica, every second and at each enqueue: the one that posts), retention (one
+// replica an hour), the order events job, the balance watch (BALANCE_WATCH_SECONDS) and the daily
+// digest (checked every minute, posted once a day). The order sync (ORDER_SYNC_SECONDS) is a service
+// too (the copy's freshness is read everywhere), so it comes built.
 
 export type Jobs = ReturnType<typeof buildJobs>;
 
 export function buildJobs(options: BuildOptions, services: Services) {
   const { env, logger } = options;
   const { deps, state, slack, identity } = services;
-  const {
-    auditStore,
-    notifications,
-    outbox,
+  const { notifications, outbox, relay, orderCopy, orderSync, auth, metrics, balance, spend, partner, now } =
+    deps;
+  // The one deliverer of every post, and what follows each post by kind (its outcome hooks).
+  const outboxDelivery = createOutboxDelivery({
+    store: outbox,
     relay,
-    orderCopy,
-    orderSync,
-    auth,
-    metrics,
-    balance,
-    spend,
-    partner,
-    now,
-  } = deps;
-  const retention = createRetentionJob({
-    state,
+    hooks: outcomeHooks(options, services),
     logger,
-    now,
     clock: options.jobClock,
-    prune: [
-      { name: 'audit_log', keepDays: env.AUDIT_RETENTION_DAYS, run: (before) => auditStore.prune(before) },
-      // Posts made or dropped (every kind), ended watches and order threads: kept as long as the
-      // events they came from.
-      { name: 'outbox', keepDays: env.ORDER_EVENTS_RETENTION_DAYS, run: (before) => outbox.prune(before) },
-      {
-        name: 'notifications',
-        keepDays: env.ORDER_EVENTS_RETENTION_DAYS,
-        run: (before) => notifications.prune(before),
-      },
-    ],
   });
-  // The order events job also delivers the outbox, every kind (notifications/notifier.ts says why).
+  const retention = retentionJob(options, services);
   const notifier = createNotifier({
     store: notifications,
     outbox,
-    relay,
     orderCopy,
     state,
     auth,
@@ -60,14 +41,13 @@ export function buildJobs(options: BuildOptions, services: Services) {
     currency: env.CURRENCY,
     orderLinks: deps.orderLinks,
     clock: options.jobClock,
-    onOutcome: (kind, outcome) => metrics.outboxPosts.inc({ kind, outcome }),
   });
   const balanceWatch = createBalanceWatch({
     balance,
     spend,
     state,
     db: services.db,
-    relay,
+    deliverNow: outboxDelivery.deliverNow,
     channelId: env.FINANCE_ALERT_CHANNEL_ID,
     intervalSeconds: env.BALANCE_WATCH_SECONDS,
     thresholds: { availableBelow: env.BALANCE_ALERT_BELOW, runwayDaysBelow: env.BALANCE_ALERT_RUNWAY_DAYS },
@@ -88,7 +68,7 @@ export function buildJobs(options: BuildOptions, services: Services) {
     currency: env.CURRENCY,
     state,
     outbox,
-    relay,
+    deliverNow: outboxDelivery.deliverNow,
     onEnqueueFailure: () => metrics.outboxEnqueueFailures.inc({ kind: 'digest' }),
     balance,
     spend,
@@ -98,7 +78,63 @@ export function buildJobs(options: BuildOptions, services: Services) {
     now,
     clock: options.jobClock,
   });
-  return { balanceWatch, dailyDigest, retention, orderSync, notifier };
+  // The delivery job first: started before the producers' first rounds (the digest's is at start).
+  return { outboxDelivery, balanceWatch, dailyDigest, retention, orderSync, notifier };
+}
+
+/** Retention (one replica an hour): what is past its keep time is deleted. */
+function retentionJob(options: BuildOptions, services: Services) {
+  const { env, logger } = options;
+  const { auditStore, notifications, outbox, now } = services.deps;
+  return createRetentionJob({
+    state: services.state,
+    logger,
+    now,
+    clock: options.jobClock,
+    prune: [
+      { name: 'audit_log', keepDays: env.AUDIT_RETENTION_DAYS, run: (before) => auditStore.prune(before) },
+      // Posts made or dropped (every kind), ended watches and order threads: kept as long as the
+      // events they came from.
+      { name: 'outbox', keepDays: env.ORDER_EVENTS_RETENTION_DAYS, run: (before) => outbox.prune(before) },
+      {
+        name: 'notifications',
+        keepDays: env.ORDER_EVENTS_RETENTION_DAYS,
+        run: (before) => notifications.prune(before),
+      },
+    ],
+  });
+}
+
+/**
+ * What follows a post, by kind: the outbox's delivery job runs these after every post's outcome
+ * (sent, retried, dropped), whoever enqueued it (outbox/delivery.ts).
+ */
+function outcomeHooks(options: BuildOptions, services: Services): OutcomeHooks {
+  const { env, logger } = options;
+  const { metrics, notifications, outbox, now } = services.deps;
+  // order_desk_outbox_posts_total{kind,outcome}: sent, retry, dropped_refused, dropped_too_old.
+  const counted: OutcomeHook = ({ post, outcome, dropped }) =>
+    metrics.outboxPosts.inc({ kind: post.kind, outcome: dropped ? `dropped_${dropped}` : outcome });
+  const paused = pauseRefusedSubscription({
+    store: notifications,
+    outbox,
+    logger,
+    now,
+    currency: env.CURRENCY,
+    onPaused: (reason) => metrics.outboxPosts.inc({ kind: 'subscription', outcome: `paused_${reason}` }),
+  });
+  return {
+    watch: [counted],
+    notice: [counted],
+    // A refusal waiting cannot fix pauses the subscription and tells its creator.
+    subscription: [counted, paused],
+    // A failure logged once (and once more if given up).
+    finance_alert: [counted, financeAlertFailures(logger, env.FINANCE_ALERT_CHANNEL_ID)],
+    // Posted, not yet (what to do), or given up for the day: logged.
+    digest: [counted, digestOutcomes(logger)],
+    audit: [counted],
+    audit_alert: [counted],
+  };
 }
 
 /**

@@ -151,7 +151,7 @@ export async function buildServices(options: BuildOptions) {
   });
   const linkSigningKey = createLinkSigningKey({ configured: env.KEY_LINK_SECRET, db, now });
   // Every post that must arrive once (order events, balance alerts, the digest, audit lines): one
-  // table, one relay; the order events job delivers what its producers did not (jobs.ts).
+  // table, one relay; producers only enqueue, and the outbox's delivery job posts (jobs.ts).
   const outbox = createOutboxStore(db);
   const channelSharing = createChannelSharing({
     client: slack,
@@ -187,13 +187,12 @@ export async function buildServices(options: BuildOptions) {
       if (sharing.reason === 'external') return 'shared_externally';
       throw new Error('Slack could not say whether the channel is shared with another organisation');
     },
-    onOutcome: (kind, outcome) => metrics.outboxPosts.inc({ kind, outcome }),
   });
   // Not asked while the database is away: a scrape does not wait for it.
   metrics.sources.outboxPending = async () => (db.isUp() ? outbox.count('pending') : undefined);
   const audit = createAuditLog(
     logger,
-    { store: outbox, relay },
+    { store: outbox },
     env.AUDIT_CHANNEL_ID,
     metrics,
     (work) => tracker.track(work),

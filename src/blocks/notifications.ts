@@ -224,21 +224,34 @@ export function renderSubscriptionPaused(
   filters: SubscriptionFilters,
   currency: string | undefined,
 ): SlackMessage {
-  const why: Record<string, string> = {
-    is_archived: 'the channel was archived',
-    channel_not_found: 'the channel no longer exists (or Order Desk can no longer see it)',
-    not_in_channel: 'Order Desk was removed from the channel',
-    shared_externally:
+  // Why, in the words that fit what Slack said, and what brings the posts back.
+  const why: Record<string, [string, string]> = {
+    is_archived: ['the channel was archived', 'unarchive it'],
+    channel_not_found: [
+      'the channel no longer exists (or Order Desk can no longer see it)',
+      'pick a channel Order Desk is in',
+    ],
+    not_in_channel: [
+      'Order Desk is not in the channel (it was never added, or was removed since)',
+      'add Order Desk to it (`/invite @Order Desk`)',
+    ],
+    shared_externally: [
       'the channel is now shared with another organisation (Slack Connect), and Order Desk posts no order data there',
+      'pick a channel that is not shared with another organisation',
+    ],
   };
+  const [said, fix] = why[reason] ?? [
+    `Slack refused to post there (${escapeCut(reason, SHOWN.id)})`,
+    'make sure Order Desk is in the channel (`/invite @Order Desk`)',
+  ];
   return {
     text: notificationText('Order Desk paused a channel subscription'),
     blocks: [
       section(
-        `:pause_button: *Order Desk paused your subscription of <#${channelId}>* (${describeFilters(filters, currency)}): ${why[reason] ?? `Slack refused to post there (${escapeCut(reason, SHOWN.id)})`}.`,
+        `:pause_button: *Order Desk paused your subscription of <#${channelId}>* (${describeFilters(filters, currency)}): ${said}.`,
       ),
       context(
-        'Nothing more is posted for it. To receive order events there again, invite Order Desk back (`/invite @Order Desk`) and subscribe again with `/order-subscribe`; remove the paused one from the Home tab.',
+        `Nothing more is posted for it. To receive order events there again, ${fix}, then subscribe again with \`/order-subscribe\`; remove the paused one from the Home tab.`,
       ),
     ],
   };

@@ -1,8 +1,8 @@
-import { type DigestInput, renderDailyDigest, type SlackMessage } from '../blocks/index.js';
+import { type DigestInput, renderDailyDigest } from '../blocks/index.js';
 import { untilAborted } from '../deadline.js';
 import { createPeriodicJob, type Job, type JobClock } from '../jobs/index.js';
 import type { AppLogger } from '../logger.js';
-import type { OutboxRelay, OutboxStore } from '../outbox/index.js';
+import type { OutboxStore, OutcomeHook } from '../outbox/index.js';
 import type { BalanceService } from '../services/balance.js';
 import { asPartnerError, logFailure } from '../services/partner-failures.js';
 import type { SharedState } from '../state/index.js';
@@ -26,7 +26,9 @@ export type DigestOutcome =
   /** The app stopped while it composed or posted: not posted; the next start posts it. */
   | 'stopped'
   | 'sent'
-  /** Not posted this time (Slack refused, or the orders could not be read yet): tried again later. */
+  /** In the outbox, not posted yet (Slack refused or limited it): the delivery job tries it again. */
+  | 'pending'
+  /** The day's orders could not be read yet: composed again at the next check. */
   | 'failed'
   /** Slack refused it for hours: not tried again today. */
   | 'gave_up';
@@ -47,7 +49,11 @@ export interface DailyDigestOptions {
   state: SharedState;
   /** The day's digest is a row there (`digest:<channel>:<day>`): "already sent" is that row. */
   outbox: Pick<OutboxStore, 'find' | 'enqueue'>;
-  relay: Pick<OutboxRelay, 'deliver'>;
+  /**
+   * The outbox delivery job's round, now, on this replica (outbox/delivery.ts): awaited after the
+   * digest is enqueued, so the check says whether it went out.
+   */
+  deliverNow?: (() => Promise<void>) | undefined;
   /** A digest composed while the database could not be written (it is in the log). */
   onEnqueueFailure?: (() => void) | undefined;
   balance: Pick<BalanceService, 'current'>;
@@ -93,142 +99,158 @@ function whatToDo(code: string): string {
   return 'see the error; Slack may be having an outage';
 }
 
+/** The digest's options and log. */
+interface Digest {
+  options: DailyDigestOptions;
+  log: AppLogger;
+}
+
+/** Reads the day's orders (the copy or the partner), the balance and spend; a failure is said in the digest. */
+async function readDay({ options, log }: Digest, day: string, signal: AbortSignal): Promise<DigestInput> {
+  const { since, until } = dayRange(day, options.timeZone);
+  const readOrders = async (): Promise<DigestInput['orders']> => {
+    try {
+      const history = await historyBetween({ ...options.history, now: options.now }, since, until);
+      const orders = [];
+      for await (const page of history.pages) orders.push(...page);
+      return { summary: summariseDay(orders, options.amountIs), source: history.source };
+    } catch (error) {
+      logFailure(log, error, 'digest', 'the day’s orders could not be read');
+      return { error: asPartnerError(error, 'digest', 'read the orders') };
+    }
+  };
+  const readBalance = async (): Promise<BalanceState> => {
+    try {
+      return await options.balance.current({ maxAgeMs: FIGURES_MAX_AGE_MS, background: true });
+    } catch (error) {
+      log.error({ error: (error as Error).message }, 'the balance could not be read for the digest');
+      return { kind: 'error', error: asPartnerError(error, 'balance', 'read the balance') };
+    }
+  };
+  const readSpend = async () => {
+    try {
+      return await options.spend.refresh({ maxAgeMs: FIGURES_MAX_AGE_MS });
+    } catch (error) {
+      log.error({ error: (error as Error).message }, 'spend could not be computed for the digest');
+      return asPartnerError(error, 'spend', 'read spend');
+    }
+  };
+  // The reads may be shared with users (cached figures): a stop ends the wait, not the reads.
+  const [orders, balance, spend, status] = await untilAborted(
+    Promise.all([
+      readOrders(),
+      readBalance(),
+      readSpend(),
+      // The copy's sync status unread (the database did not answer): the digest says so.
+      options.history.orderSync?.status().catch(() => undefined),
+    ]),
+    signal,
+  );
+  const sync = { intervalSeconds: options.syncIntervalSeconds, status };
+  return { day, timeZone: options.timeZone, orders, balance, spend, sync };
+}
+
+/** Composes the day's digest and enqueues it; undefined when its orders could not be read yet. */
+async function composeAndEnqueue(
+  digest: Digest,
+  channelId: string,
+  day: string,
+  dueAt: Date,
+  signal: AbortSignal,
+): Promise<DigestOutcome | undefined> {
+  const { options, log } = digest;
+  const input = await readDay(digest, day, signal);
+  if (signal.aborted) return 'stopped';
+  const ordersRead = !('error' in input.orders);
+  if (!ordersRead && options.now().getTime() < dueAt.getTime() + ORDERS_WAIT_MS) {
+    log.warn({ day }, 'daily digest waits: the day’s orders could not be read; trying again');
+    return 'failed';
+  }
+  const message = renderDailyDigest(input, { currency: options.currency, now: options.now() });
+  // Another replica that composed it too enqueued the same key: one row, one post.
+  try {
+    await options.outbox.enqueue(
+      [{ dedupeKey: `digest:${channelId}:${day}`, kind: 'digest', target: channelId, body: message }],
+      options.now(),
+    );
+  } catch (error) {
+    options.onEnqueueFailure?.();
+    log.error(
+      { day, channel: channelId, digest: message.text, error: (error as Error).message },
+      'daily digest not enqueued: the database cannot be written; the next check composes it again',
+    );
+    throw error;
+  }
+  log.info({ day, channel: channelId, ordersRead }, 'daily digest composed');
+  return undefined;
+}
+
+/** One check: the day's digest composed and enqueued if it is due and not in the outbox yet. */
+async function check(digest: Digest, signal: AbortSignal): Promise<DigestOutcome> {
+  const { options } = digest;
+  const { channelId, outbox } = options;
+  if (!channelId) return 'off';
+  const at = options.now();
+  const { day, dueAt } = digestSchedule(at, options.time, options.timeZone);
+  if (at.getTime() < dueAt.getTime()) return 'not_due';
+  const key = `digest:${channelId}:${day}`;
+  // Checked before composing: a day already in the outbox is not composed again every minute.
+  const row = await outbox.find(key);
+  if (row?.status === 'sent') return 'already_sent';
+  if (row?.status === 'dropped') return 'gave_up';
+  if (!row) {
+    const waiting = await composeAndEnqueue(digest, channelId, day, dueAt, signal);
+    if (waiting) return waiting;
+  }
+  // Posted by the delivery job's round, now (its outcome hook logs what became of it).
+  await options.deliverNow?.();
+  if (signal.aborted) return 'stopped';
+  const status = (await outbox.find(key))?.status;
+  return status === 'sent' ? 'sent' : status === 'dropped' ? 'gave_up' : 'pending';
+}
+
+/**
+ * The `digest` kind's outcome hook: the digest posted, or not yet (once, at its first failure: what
+ * to do; the delivery job tries it every minute for six hours), or given up for the day.
+ */
+export function digestOutcomes(logger: AppLogger): OutcomeHook {
+  const log = logger.child({ component: 'daily-digest' });
+  return ({ outcome, post, error, attempts }) => {
+    const [, channel, day] = post.dedupeKey.split(':');
+    if (outcome === 'sent') {
+      log.info({ event: 'digest', day, channel }, 'daily digest posted');
+      return;
+    }
+    if (outcome === 'retry' && attempts > 1) return;
+    const code = error ?? 'unknown';
+    const givingUp = outcome === 'dropped';
+    log.error(
+      { channel, day, error: code, failures: attempts, givingUp },
+      givingUp
+        ? `daily digest not posted: Slack refused it for hours, so it is given up for today; to get tomorrow's: ${whatToDo(code)}`
+        : `daily digest not posted yet; it is tried again every minute for six hours: ${whatToDo(code)}`,
+    );
+  };
+}
+
 /**
  * Once a day, at DIGEST_TIME in REPORT_TIMEZONE, one replica posts yesterday's digest in
  * DIGEST_CHANNEL_ID. The replica with the job's turn (jobs/periodic.ts) checks each minute: a day
  * whose digest is in the outbox (key `digest:<channel>:<day>`) is not composed again; otherwise it is
- * composed and enqueued, then posted at once (the outbox: claimed, so once across replicas; in the
- * database, so once across restarts). An app started after DIGEST_TIME posts the day's digest at its
- * first check. A refusal from Slack (after the delivery waited out any 429) backs the job off, 1
- * minute doubling to 30, and after six hours the day's digest is given up; orders that cannot be read
- * are waited for until an hour after DIGEST_TIME, then the digest goes out saying so.
+ * composed and enqueued, and the outbox's delivery job posts it at once (claimed, so once across
+ * replicas; in the database, so once across restarts): the check waits for that round and says what
+ * became of it. An app started after DIGEST_TIME posts the day's digest at its first check. Slack
+ * refusing it (after the delivery waited out any 429) leaves it in the outbox, tried again every
+ * minute, and after six hours the day's digest is given up; orders that cannot be read are waited
+ * for until an hour after DIGEST_TIME (the job backs off, 1 minute doubling to 30), then the digest
+ * goes out saying so.
  */
 export function createDailyDigest(options: DailyDigestOptions): DailyDigest {
-  const { state, outbox, relay, channelId } = options;
-  const log = options.logger.child({ component: 'daily-digest' });
-
-  async function compose(
-    day: string,
-    signal: AbortSignal,
-  ): Promise<{ message: SlackMessage; ordersRead: boolean }> {
-    const { since, until } = dayRange(day, options.timeZone);
-    const readOrders = async (): Promise<DigestInput['orders']> => {
-      try {
-        const history = await historyBetween({ ...options.history, now: options.now }, since, until);
-        const orders = [];
-        for await (const page of history.pages) orders.push(...page);
-        return { summary: summariseDay(orders, options.amountIs), source: history.source };
-      } catch (error) {
-        logFailure(log, error, 'digest', 'the day’s orders could not be read');
-        return { error: asPartnerError(error, 'digest', 'read the orders') };
-      }
-    };
-    const readBalance = async (): Promise<BalanceState> => {
-      try {
-        return await options.balance.current({ maxAgeMs: FIGURES_MAX_AGE_MS, background: true });
-      } catch (error) {
-        log.error({ error: (error as Error).message }, 'the balance could not be read for the digest');
-        return { kind: 'error', error: asPartnerError(error, 'balance', 'read the balance') };
-      }
-    };
-    const readSpend = async () => {
-      try {
-        return await options.spend.refresh({ maxAgeMs: FIGURES_MAX_AGE_MS });
-      } catch (error) {
-        log.error({ error: (error as Error).message }, 'spend could not be computed for the digest');
-        return asPartnerError(error, 'spend', 'read spend');
-      }
-    };
-    // The reads may be shared with users (cached figures): a stop ends the wait, not the reads.
-    const [orders, balance, spend, status] = await untilAborted(
-      Promise.all([
-        readOrders(),
-        readBalance(),
-        readSpend(),
-        // The copy's sync status unread (the database did not answer): the digest says so.
-        options.history.orderSync?.status().catch(() => undefined),
-      ]),
-      signal,
-    );
-    const input: DigestInput = {
-      day,
-      timeZone: options.timeZone,
-      orders,
-      balance,
-      spend,
-      sync: { intervalSeconds: options.syncIntervalSeconds, status },
-    };
-    return {
-      message: renderDailyDigest(input, { currency: options.currency, now: options.now() }),
-      ordersRead: !('error' in orders),
-    };
-  }
-
-  async function check(signal: AbortSignal): Promise<DigestOutcome> {
-    if (!channelId) return 'off';
-    const at = options.now();
-    const { day, dueAt } = digestSchedule(at, options.time, options.timeZone);
-    if (at.getTime() < dueAt.getTime()) return 'not_due';
-    const key = `digest:${channelId}:${day}`;
-    // Checked before composing: a day already in the outbox is not composed again every minute.
-    const row = await outbox.find(key);
-    if (row?.status === 'sent') return 'already_sent';
-    if (row?.status === 'dropped') return 'gave_up';
-    if (!row) {
-      const { message, ordersRead } = await compose(day, signal);
-      if (signal.aborted) return 'stopped';
-      if (!ordersRead && at.getTime() < dueAt.getTime() + ORDERS_WAIT_MS) {
-        log.warn({ day }, 'daily digest waits: the day’s orders could not be read; trying again');
-        return 'failed';
-      }
-      // Another replica that composed it too enqueued the same key: one row, one post.
-      try {
-        await outbox.enqueue(
-          [{ dedupeKey: key, kind: 'digest', target: channelId, body: message }],
-          options.now(),
-        );
-      } catch (error) {
-        options.onEnqueueFailure?.();
-        log.error(
-          { day, channel: channelId, digest: message.text, error: (error as Error).message },
-          'daily digest not enqueued: the database cannot be written; the next check composes it again',
-        );
-        throw error;
-      }
-      log.info({ day, channel: channelId, ordersRead }, 'daily digest composed');
-    }
-    // Posted at once (claimed first, as the sweep does): by this check, or by a sweep that came first.
-    const delivered = await relay.deliver(key, signal);
-    switch (delivered.outcome) {
-      case 'sent':
-        log.info({ event: 'digest', day, channel: channelId }, 'daily digest posted');
-        return 'sent';
-      case 'stopped':
-        // Not posted, not a failure of today's digest: the next start (or replica) posts it.
-        return 'stopped';
-      case 'retry':
-      case 'dropped': {
-        const code = delivered.error ?? 'unknown';
-        const givingUp = delivered.outcome === 'dropped';
-        log.error(
-          { channel: channelId, day, error: code, failures: delivered.attempts, givingUp },
-          givingUp
-            ? `daily digest not posted: Slack refused it for hours, so it is given up for today; to get tomorrow's: ${whatToDo(code)}`
-            : `daily digest not posted yet; it is tried again: ${whatToDo(code)}`,
-        );
-        return givingUp ? 'gave_up' : 'failed';
-      }
-      default:
-        // Being posted (or just posted) by another round (the order events job's, on this replica or
-        // another), or its next try not due yet.
-        return 'skipped';
-    }
-  }
-
+  const digest: Digest = { options, log: options.logger.child({ component: 'daily-digest' }) };
   const job = createPeriodicJob({
     name: 'daily-digest',
-    state,
-    logger: log,
+    state: options.state,
+    logger: digest.log,
     everyMs: CHECK_EVERY_MS,
     // At start too: an app started (or restarted) after DIGEST_TIME posts the day's digest at once.
     firstAfterMs: 0,
@@ -237,16 +259,15 @@ export function createDailyDigest(options: DailyDigestOptions): DailyDigest {
     now: options.now,
     // A check that throws (the database or the shared state away) is logged by the job, which backs
     // off; the next check starts over.
-    round: check,
+    round: (signal) => check(digest, signal),
   });
-
   return {
     async runOnce() {
-      if (!channelId) return 'off';
+      if (!options.channelId) return 'off';
       return job.runOnce();
     },
     start() {
-      if (channelId) job.start();
+      if (options.channelId) job.start();
     },
     stop: () => job.stop(),
   };

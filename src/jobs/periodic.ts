@@ -1,7 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { AppLogger } from '../logger.js';
-import type { SharedState } from '../state/index.js';
 import { type Backoff, type BackoffPolicy, backOff } from '../state/backoff.js';
+import type { SharedState } from '../state/index.js';
 import { createJobLease, type JobLease } from './lease.js';
 
 /** Time as a job sees it: tests pass one they drive, so nothing in them sleeps for real. */

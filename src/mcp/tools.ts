@@ -30,7 +30,6 @@ import {
   type PartnerApiError,
 } from '../partner-api/index.js';
 import { statusLabel } from '../partner-api/statuses.js';
-import { cutToLength } from '../text/cut.js';
 
 // Slackbot's tools: each calls the flow its command calls and renders with the same builders, so an
 // answer in Slackbot looks like the command's. Each gives data (the output schema) and the blocks a

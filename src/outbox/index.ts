@@ -1,8 +1,12 @@
+export { createOutboxDelivery, type OutboxDelivery, type OutboxDeliveryOptions } from './delivery.js';
 export {
   createOutboxRelay,
   type Delivered,
   type DeliverOutcome,
   type OutboxRelay,
+  type OutcomeHook,
+  type OutcomeHooks,
+  type PostOutcome,
   type RelayOptions,
 } from './relay.js';
 export {

@@ -14,18 +14,20 @@ import {
 import type { SharedState } from '../state/index.js';
 import type { OutboxKind, OutboxStore, PendingPost } from './store.js';
 
-// The one deliverer of the outbox, and its one path: a post is claimed first (compare and set in the
-// database), so two replicas, or a sweep and the producer that enqueued it, never both post a row;
-// posted at NOTIFY_CHANNEL_POSTS_PER_SECOND per channel at most, waiting out Slack's Retry-After;
-// then marked sent, retried later (Retry-After, or a back-off) or dropped. Marked after Slack's "ok":
-// a crash in between posts that one again at the next start (at least once). Every row carries its
-// message, rendered when it was decided: the relay knows no kind's content, only where it goes.
+// How the outbox posts, one path for every row: a post is claimed first (compare and set in the
+// database), so two replicas never both post a row; posted at NOTIFY_CHANNEL_POSTS_PER_SECOND per
+// channel at most, waiting out Slack's Retry-After; then marked sent, retried later (Retry-After, or
+// a back-off) or dropped; then its kind's outcome hooks run. Marked after Slack's "ok": a crash in
+// between posts that one again at the next start (at least once). Every row carries its message,
+// rendered when it was decided: the relay knows no kind's content, only where it goes. Only the
+// delivery job (delivery.ts) calls it.
 //
 // The pace: one poster per channel at a time, across replicas (its turn, a short lock on the shared
-// state), which picks the channel's next post only when that post may go (alerts first, then the
-// oldest): an alert decided while routine lines wait goes before them, and nothing books a slot it
-// is not yet sure to use. The next post waits a gap counted from Slack's answer to the last one (real
-// time, as Slack counts); where the gap ends is kept on the shared state for the channel's next poster.
+// state: the delivery job runs on every replica), which picks the channel's next post only when that
+// post may go (alerts first, then the oldest): an alert decided while routine lines wait goes before
+// them, and nothing books a slot it is not yet sure to use. The next post waits a gap counted from
+// Slack's answer to the last one (real time, as Slack counts); where the gap ends is kept on the
+// shared state for the channel's next poster.
 
 /** Kinds whose target is a user: posted in the direct message channel with them. */
 const DIRECT: ReadonlySet<OutboxKind> = new Set(['watch', 'notice']);
@@ -35,7 +37,7 @@ export type DeliverOutcome =
   /** Not posted; due again later (Slack refused or limited it, or the database failed). */
   | 'retry'
   | 'dropped'
-  /** Not sent here: claimed by another round or replica, no longer pending, or waiting for its retry. */
+  /** Not sent here: claimed by another round or replica, or no longer pending. */
   | 'busy'
   /** The caller stopped: due again at once, at the next start. */
   | 'stopped';
@@ -45,26 +47,34 @@ export interface Delivered {
   post?: PendingPost | undefined;
   /** Slack's error code (or the failure's message) when not sent. */
   error?: string | undefined;
+  /**
+   * Why a dropped post was dropped: `refused` (Slack, or the relay's refusal, will not take it:
+   * waiting cannot fix it) or `too_old` (still failing when it was no longer worth posting).
+   */
+  dropped?: 'refused' | 'too_old' | undefined;
   /** Tries so far, this one included. */
   attempts: number;
 }
 
+/** What became of one post: delivered, not yet (due again later), or dropped (refused, or given up). */
+export type PostOutcome = Delivered & { post: PendingPost; outcome: 'sent' | 'retry' | 'dropped' };
+
+/** Runs after a post's outcome, whoever enqueued the post; a throw is logged, never retried. */
+export type OutcomeHook = (result: PostOutcome) => void | Promise<void>;
+
+/** Each kind's outcome hooks, in order (as ky's hooks arrays): the one delivery job's table. */
+export type OutcomeHooks = Partial<Record<OutboxKind, readonly OutcomeHook[]>>;
+
 export interface OutboxRelay {
   /**
-   * Sends the post with this key now if it is pending and due: what a producer calls right after
-   * enqueueing it, so that an alert, the digest or an audit line does not wait for the next sweep.
-   */
-  deliver(dedupeKey: string, signal: AbortSignal): Promise<Delivered>;
-  /**
    * Sends what is due, each channel's posts in order (alerts first), channels side by side, until
-   * `deadline` (Date.now() scale) or the signal; `kind`: the channels with a post of that kind
-   * due. Returns what happened to each post (of that kind). A channel another round or replica is
-   * posting in is left to it.
+   * `deadline` (Date.now() scale) or the signal, and runs each post's outcome `hooks`. Returns what
+   * happened to each post. A channel this process or another replica is posting in is left to it.
    */
   deliverDue(options: {
     signal: AbortSignal;
     deadline?: number | undefined;
-    kind?: OutboxKind | undefined;
+    hooks?: OutcomeHooks | undefined;
   }): Promise<Delivered[]>;
 }
 
@@ -90,7 +100,6 @@ export interface RelayOptions {
    * organisation since it was subscribed gets no order data); a throw: tried again later.
    */
   refusal?: ((post: PendingPost) => Promise<string | undefined>) | undefined;
-  onOutcome?: ((kind: OutboxKind, outcome: string) => void) | undefined;
 }
 
 interface Policy {
@@ -109,7 +118,7 @@ const ORDER_EVENT: Policy = {
   refusalDrops: true,
 };
 // One post each to a channel an admin chose: refused while the bot is not invited, tried every minute
-// (the job that made it checks about as often) until it is, or until it is no longer worth posting.
+// until it is, or until it is no longer worth posting.
 const channelPost = (delivery: DeliveryKind, giveUpAfterMs: number): Policy => ({
   delivery,
   retryInMs: () => 60_000,
@@ -128,209 +137,252 @@ const POLICIES: Record<OutboxKind, Policy> = {
 
 const TARGETS_PER_READ = 200;
 // A try of any post waits out 429s for a minute at most (less if the delivery's own limit is shorter):
-// the sweep runs inside the order events job, so a long Retry-After on one channel must not hold up
-// every other post; the row is tried again after Retry-After.
+// a long Retry-After on one channel must not hold up the delivery round for long; the row is tried
+// again after Retry-After.
 const TRY_MS = 60_000;
 /** A channel's turn outlives the longest try of one post: a replica that died holds it no longer. */
 const TURN_MS = 2 * TRY_MS;
+
+/** One call of deliverDue: until when, and what runs after each post. */
+interface Round {
+  signal: AbortSignal;
+  deadline: number;
+  hooks: OutcomeHooks;
+}
+
+/** The relay's options and what this process remembers between rounds. */
+interface Relay extends RelayOptions {
+  log: AppLogger;
+  minGapMs: number;
+  /** When each channel (or DM) may next be posted to, as this process last knew it (the shared state may be away). */
+  nextPostAt: Map<string, number>;
+  /** The channels this process is posting in now: a second sweep leaves them to that turn. */
+  turns: Map<string, Promise<Delivered[]>>;
+  dmChannels: Map<string, string>;
+}
 
 /** A Slack Web API answer (not a database or programming error). */
 function isSlackError(error: unknown): boolean {
   return ((error as { code?: string }).code ?? '').startsWith('slack_webapi_');
 }
 
-export function createOutboxRelay(options: RelayOptions): OutboxRelay {
-  const { store, now, state } = options;
-  const log = options.logger.child({ component: 'outbox' });
-  const minGapMs = 1_000 / options.channelPostsPerSecond;
-  /** When each channel (or DM) may next be posted to, as this process last knew it (the shared state may be away). */
-  const nextPostAt = new Map<string, number>();
-  /** The last turn this process took in each channel: the next starts after it, never beside it. */
-  const turns = new Map<string, Promise<Delivered[]>>();
-  const dmChannels = new Map<string, string>();
-  const outcome = (kind: OutboxKind, result: string) => options.onOutcome?.(kind, result);
-
-  /** Posts the row's message where it goes (its DM, its order's thread); Slack's ts. */
-  async function post(row: PendingPost, signal: AbortSignal, answered: () => void) {
-    const call = <T>(run: () => Promise<T>) =>
-      options.delivery.call(POLICIES[row.kind].delivery, run, { maxWaitMs: TRY_MS, signal });
-    let channel = row.target;
-    if (DIRECT.has(row.kind)) {
-      channel = dmChannels.get(row.target) ?? '';
-      if (!channel) {
-        channel = await call(() => openDirectMessage(options.client, row.target));
-        dmChannels.set(row.target, channel);
-      }
+/** Posts the row's message where it goes (its DM, its order's thread); Slack's ts. */
+async function post(relay: Relay, row: PendingPost, signal: AbortSignal, answered: () => void) {
+  const call = <T>(run: () => Promise<T>) =>
+    relay.delivery.call(POLICIES[row.kind].delivery, run, { maxWaitMs: TRY_MS, signal });
+  let channel = row.target;
+  if (DIRECT.has(row.kind)) {
+    channel = relay.dmChannels.get(row.target) ?? '';
+    if (!channel) {
+      channel = await call(() => openDirectMessage(relay.client, row.target));
+      relay.dmChannels.set(row.target, channel);
     }
-    const threaded = row.body.reply && row.orderId ? row.orderId : undefined;
-    const threadTs = threaded ? await options.threads.threadOf(channel, threaded) : undefined;
-    const message = threadTs ? (row.body.reply ?? row.body) : row.body;
-    const postWith = (blocks: object[] | undefined) =>
-      options.client.chat.postMessage({
-        channel,
-        text: message.text,
-        ...(blocks ? { blocks: blocks as never } : {}),
-        ...(threadTs ? { thread_ts: threadTs } : {}),
-        unfurl_links: false,
-        unfurl_media: false,
-      });
-    const result = await call(() => options.richBlocks.send('messages', message, postWith)).finally(answered);
-    // The first post about an order in a channel starts its thread: the later ones reply in it.
-    if (threaded && !threadTs && result.ts)
-      await options.threads.setThread(channel, threaded, result.ts, now());
-    return result.ts;
   }
+  const threaded = row.body.reply && row.orderId ? row.orderId : undefined;
+  const threadTs = threaded ? await relay.threads.threadOf(channel, threaded) : undefined;
+  const message = threadTs ? (row.body.reply ?? row.body) : row.body;
+  const postWith = (blocks: object[] | undefined) =>
+    relay.client.chat.postMessage({
+      channel,
+      text: message.text,
+      ...(blocks ? { blocks: blocks as never } : {}),
+      ...(threadTs ? { thread_ts: threadTs } : {}),
+      unfurl_links: false,
+      unfurl_media: false,
+    });
+  const result = await call(() => relay.richBlocks.send('messages', message, postWith)).finally(answered);
+  // The first post about an order in a channel starts its thread: the later ones reply in it.
+  if (threaded && !threadTs && result.ts)
+    await relay.threads.setThread(channel, threaded, result.ts, relay.now());
+  return result.ts;
+}
 
-  // The claim outlives the delivery's longest try: it cannot lapse while this replica still retries.
-  const claimUntil = () => new Date(now().getTime() + TRY_MS + 60_000);
+/** A try that failed: stopped (due again at once), dropped (refused for good, or too old) or retried later. */
+async function failed(
+  relay: Relay,
+  row: PendingPost,
+  error: unknown,
+  signal: AbortSignal,
+): Promise<Delivered> {
+  const { store, now, log } = relay;
+  const policy = POLICIES[row.kind];
+  const attempts = row.attempts + 1;
+  const code = slackErrorCode(error);
+  if (signal.aborted || relay.delivery.isStopped()) {
+    // Stopping (a 429's wait cut short): the post is due again at once, at the next start.
+    await store.markRetry(row.id, now(), 'stopped').catch(() => undefined);
+    return { outcome: 'stopped', post: row, error: code, attempts };
+  }
+  const advice = retryAdvice(error);
+  // A refusal waiting cannot fix (channel_not_found, not_in_channel…: not a 429, a 5xx or the
+  // network; the database is not Slack).
+  const refused = isSlackError(error) && advice === undefined && policy.refusalDrops;
+  const tooOld =
+    policy.giveUpAfterMs !== undefined && now().getTime() - row.createdAt.getTime() >= policy.giveUpAfterMs;
+  if (refused || tooOld) {
+    await store.markDropped(row.id, code, now()).catch(() => undefined);
+    log.warn({ kind: row.kind, postId: row.id, error: code }, 'Slack refused a post; dropped');
+    return { outcome: 'dropped', dropped: refused ? 'refused' : 'too_old', post: row, error: code, attempts };
+  }
+  // Slack kept refusing (429s, an outage, the bot not invited) or the database failed: later.
+  const retryInMs = Math.max(policy.retryInMs(row.attempts), advice?.waitMs ?? 0);
+  await store.markRetry(row.id, new Date(now().getTime() + retryInMs), code).catch(() => undefined);
+  log.warn(
+    { kind: row.kind, postId: row.id, error: code, retryInMs },
+    'post not delivered yet; a later round tries again',
+  );
+  return { outcome: 'retry', post: row, error: code, attempts };
+}
 
-  /** Claims, sends and marks one post (its channel's turn taken, its gap waited). */
-  async function send(row: PendingPost, signal: AbortSignal, answered: () => void): Promise<Delivered> {
-    const policy = POLICIES[row.kind];
-    // Claimed before it is sent (compare and set): a second round or replica that read the same row
-    // does not send it too, and if this one dies mid-post the row waits until the claim lapses.
-    if (!(await store.claim(row.id, now(), claimUntil())))
-      return { outcome: 'busy', post: row, attempts: row.attempts };
-    const attempts = row.attempts + 1;
+/** Claims, sends and marks one post (its channel's turn taken, its gap waited). */
+async function send(relay: Relay, row: PendingPost, signal: AbortSignal, answered: () => void) {
+  const { store, now } = relay;
+  // Claimed before it is sent (compare and set): a second round or replica that read the same row
+  // does not send it too, and if this one dies mid-post the row waits until the claim lapses (the
+  // delivery's longest try and a minute).
+  const claimUntil = new Date(now().getTime() + TRY_MS + 60_000);
+  if (!(await store.claim(row.id, now(), claimUntil)))
+    return { outcome: 'busy', post: row, attempts: row.attempts } satisfies Delivered;
+  const attempts = row.attempts + 1;
+  try {
+    const refused = await relay.refusal?.(row);
+    if (refused) {
+      await store.markDropped(row.id, refused, now());
+      return {
+        outcome: 'dropped',
+        dropped: 'refused',
+        post: row,
+        error: refused,
+        attempts,
+      } satisfies Delivered;
+    }
+    const ts = await post(relay, row, signal, answered);
+    await store.markSent(row.id, ts, now());
+    return { outcome: 'sent', post: row, attempts } satisfies Delivered;
+  } catch (error) {
+    return failed(relay, row, error, signal);
+  }
+}
+
+/** The kind's outcome hooks, in order, after a post was sent, retried or dropped. */
+async function runHooks(relay: Relay, result: Delivered, hooks: OutcomeHooks): Promise<void> {
+  const { post: row, outcome } = result;
+  if (!row || (outcome !== 'sent' && outcome !== 'retry' && outcome !== 'dropped')) return;
+  for (const hook of hooks[row.kind] ?? []) {
     try {
-      const refused = await options.refusal?.(row);
-      if (refused) {
-        await store.markDropped(row.id, refused, now());
-        outcome(row.kind, 'dropped_refused');
-        return { outcome: 'dropped', post: row, error: refused, attempts };
-      }
-      const ts = await post(row, signal, answered);
-      await store.markSent(row.id, ts, now());
-      outcome(row.kind, 'sent');
-      return { outcome: 'sent', post: row, attempts };
+      await hook({ ...result, post: row, outcome });
     } catch (error) {
-      const code = slackErrorCode(error);
-      if (signal.aborted || options.delivery.isStopped()) {
-        // Stopping (a 429's wait cut short): the post is due again at once, at the next start.
-        await store.markRetry(row.id, now(), 'stopped').catch(() => undefined);
-        return { outcome: 'stopped', post: row, error: code, attempts };
-      }
-      const advice = retryAdvice(error);
-      // A refusal waiting cannot fix (channel_not_found, not_in_channel…: not a 429, a 5xx or the
-      // network; the database is not Slack).
-      const final = isSlackError(error) && advice === undefined;
-      const tooOld =
-        policy.giveUpAfterMs !== undefined &&
-        now().getTime() - row.createdAt.getTime() >= policy.giveUpAfterMs;
-      if ((final && policy.refusalDrops) || tooOld) {
-        await store.markDropped(row.id, code, now()).catch(() => undefined);
-        outcome(row.kind, final && policy.refusalDrops ? 'dropped_refused' : 'dropped_too_old');
-        log.warn({ kind: row.kind, postId: row.id, error: code }, 'Slack refused a post; dropped');
-        return { outcome: 'dropped', post: row, error: code, attempts };
-      }
-      // Slack kept refusing (429s, an outage, the bot not invited) or the database failed: later.
-      const retryInMs = Math.max(policy.retryInMs(row.attempts), advice?.waitMs ?? 0);
-      await store.markRetry(row.id, new Date(now().getTime() + retryInMs), code).catch(() => undefined);
-      outcome(row.kind, 'retry');
-      log.warn(
-        { kind: row.kind, postId: row.id, error: code, retryInMs },
-        'post not delivered yet; a later round tries again',
+      relay.log.error(
+        { kind: row.kind, postId: row.id, error: (error as Error).message },
+        'a post’s outcome hook failed',
       );
-      return { outcome: 'retry', post: row, error: code, attempts };
     }
   }
+}
 
-  /**
-   * Takes this channel's turn, in this process (after the one running) and across replicas (its lock
-   * on the shared state; held elsewhere: that replica posts the due rows, these too), and posts its
-   * due rows one by one until none is left, one is not made (it holds back the later ones until the
-   * next round), the signal or `deadline`. Says what happened to each; the database failing rejects
-   * (what is not posted stays due).
-   */
-  function takeTurn(target: string, signal: AbortSignal, deadline: number): Promise<Delivered[]> {
-    const results: Delivered[] = [];
-    const turn = (turns.get(target) ?? Promise.resolve())
-      .catch(() => undefined)
-      .then(() => postInTurn(target, results, signal, deadline))
-      .then(() => results);
-    turns.set(target, turn);
-    const forget = () => {
-      if (turns.get(target) === turn) turns.delete(target);
-    };
-    turn.then(forget, forget);
-    return turn;
+/** Waits until the channel's gap has passed; `stop` when the deadline or the signal comes first. */
+async function waitForGap(nextAt: number, round: Round): Promise<'waited' | 'now' | 'stop'> {
+  // On real time, not the app's clock: Slack counts real time (and a test holding its time still has
+  // its posts paced as Slack counts them). A loop: a timer can fire a little early (it counts from
+  // the event loop's cached time).
+  let waited = false;
+  while (nextAt > Date.now()) {
+    if (nextAt > round.deadline) return 'stop';
+    await systemClock.sleep(nextAt - Date.now(), round.signal);
+    if (round.signal.aborted) return 'stop';
+    waited = true;
   }
+  return waited ? 'waited' : 'now';
+}
 
-  async function postInTurn(target: string, results: Delivered[], signal: AbortSignal, deadline: number) {
-    const turnKey = `outbox:turn:${target}`;
-    const gapKey = `outbox:gap:${target}`;
-    const token = randomUUID();
-    // The shared state away: this process paces alone rather than not posting.
-    const shared = await state.claim(turnKey, TURN_MS, token).catch(() => undefined);
-    if (shared === false) return;
-    let renewedAt = Date.now();
-    let nextAt = Math.max(
-      nextPostAt.get(target) ?? 0,
-      shared ? ((await state.get<number>(gapKey).catch(() => undefined)) ?? 0) : 0,
-    );
-    // The channel's next due post (a post enqueued after the turn's last read: the next turn's).
-    const pick = () => store.next(target, now());
-    try {
-      // The turn ends as soon as nothing is due: the next caller (any replica) takes it at once.
-      for (let row = await pick(); row; row = await pick()) {
-        // On real time, not the app's clock: Slack counts real time (and a test holding its time
-        // still has its posts paced as Slack counts them). A loop: a timer can fire a little early
-        // (it counts from the event loop's cached time).
-        let waited = false;
-        while (nextAt > Date.now()) {
-          if (nextAt > deadline) return;
-          await systemClock.sleep(nextAt - Date.now(), signal);
-          if (signal.aborted) return;
-          waited = true;
-        }
-        // Picked again now that it may go: an alert enqueued during the wait goes first.
-        if (waited) row = await pick();
-        if (!row) return;
-        // The turn kept while it posts (renewed once half of it has gone, not at every post).
-        if (shared && Date.now() > renewedAt + TURN_MS / 2) {
-          renewedAt = Date.now();
-          await state.renew(turnKey, token, TURN_MS).catch(() => undefined);
-        }
-        // Counted from Slack's answer: the next post cannot arrive closer than the gap.
-        // (+1: Date.now() is in whole milliseconds, Slack's clock is not.)
-        const result = await send(row, signal, () => {
-          nextAt = Date.now() + minGapMs + 1;
-        });
-        results.push(result);
-        // A post not made holds back the channel's later ones until the next round (order kept).
-        if (result.outcome !== 'sent' && result.outcome !== 'busy') return;
+/**
+ * Takes this channel's turn across replicas (its lock on the shared state; held elsewhere: that
+ * replica posts the due rows, these too) and posts its due rows one by one until none is left, one is
+ * not made (it holds back the later ones until the next round), the signal or the deadline. Says
+ * what happened to each; the database failing rejects (what is not posted stays due).
+ */
+async function postInTurn(relay: Relay, target: string, round: Round, results: Delivered[]) {
+  const { store, state, now } = relay;
+  const turnKey = `outbox:turn:${target}`;
+  const gapKey = `outbox:gap:${target}`;
+  const token = randomUUID();
+  // The shared state away: this process paces alone rather than not posting.
+  const shared = await state.claim(turnKey, TURN_MS, token).catch(() => undefined);
+  if (shared === false) return;
+  let renewedAt = Date.now();
+  let nextAt = Math.max(
+    relay.nextPostAt.get(target) ?? 0,
+    shared ? ((await state.get<number>(gapKey).catch(() => undefined)) ?? 0) : 0,
+  );
+  // The channel's next due post (a post enqueued after the turn's last read: the next turn's).
+  const pick = () => store.next(target, now());
+  try {
+    // The turn ends as soon as nothing is due: the next caller (any replica) takes it at once.
+    for (let row = await pick(); row; row = await pick()) {
+      const gap = await waitForGap(nextAt, round);
+      if (gap === 'stop') return;
+      // Picked again now that it may go: an alert enqueued during the wait goes first.
+      if (gap === 'waited') row = await pick();
+      if (!row) return;
+      // The turn kept while it posts (renewed once half of it has gone, not at every post).
+      if (shared && Date.now() > renewedAt + TURN_MS / 2) {
+        renewedAt = Date.now();
+        await state.renew(turnKey, token, TURN_MS).catch(() => undefined);
       }
-    } finally {
-      nextPostAt.set(target, nextAt);
-      if (shared) {
-        await state.set(gapKey, nextAt, minGapMs + 60_000).catch(() => undefined);
-        await state.release(turnKey, token).catch(() => undefined);
-      }
+      // Counted from Slack's answer: the next post cannot arrive closer than the gap.
+      // (+1: Date.now() is in whole milliseconds, Slack's clock is not.)
+      const result = await send(relay, row, round.signal, () => {
+        nextAt = Date.now() + relay.minGapMs + 1;
+      });
+      results.push(result);
+      await runHooks(relay, result, round.hooks);
+      // A post not made holds back the channel's later ones until the next round (order kept).
+      if (result.outcome !== 'sent' && result.outcome !== 'busy') return;
+    }
+  } finally {
+    relay.nextPostAt.set(target, nextAt);
+    if (shared) {
+      await state.set(gapKey, nextAt, relay.minGapMs + 60_000).catch(() => undefined);
+      await state.release(turnKey, token).catch(() => undefined);
     }
   }
+}
 
+/** The channel's turn in this process (none beside it): what happened to each post. */
+function takeTurn(relay: Relay, target: string, round: Round): Promise<Delivered[]> {
+  const results: Delivered[] = [];
+  const turn = postInTurn(relay, target, round, results).then(() => results);
+  relay.turns.set(target, turn);
+  const forget = () => {
+    if (relay.turns.get(target) === turn) relay.turns.delete(target);
+  };
+  turn.then(forget, forget);
+  return turn;
+}
+
+export function createOutboxRelay(options: RelayOptions): OutboxRelay {
+  const relay: Relay = {
+    ...options,
+    log: options.logger.child({ component: 'outbox' }),
+    minGapMs: 1_000 / options.channelPostsPerSecond,
+    nextPostAt: new Map(),
+    turns: new Map(),
+    dmChannels: new Map(),
+  };
   return {
-    async deliver(dedupeKey, signal) {
-      const row = await store.find(dedupeKey);
-      const busy: Delivered = { outcome: 'busy', post: row, attempts: row?.attempts ?? 0 };
-      if (row?.status !== 'pending' || row.nextAttemptAt.getTime() > now().getTime()) return busy;
-      // Its channel's turn posts it when its time comes (after alerts and older posts).
-      const results = await takeTurn(row.target, signal, Number.POSITIVE_INFINITY);
-      return results.find((done) => done.post?.id === row.id) ?? busy;
-    },
-    async deliverDue({ signal, deadline = Number.POSITIVE_INFINITY, kind }) {
+    async deliverDue({ signal, deadline = Number.POSITIVE_INFINITY, hooks = {} }) {
+      if (signal.aborted) return [];
       // Each channel's turn waits on the signal (its pace, its post): with more than ten channels at
       // once, Node would warn of a leak there is not (each listener goes when its wait ends).
       setMaxListeners(0, signal);
-      const targets = await store.dueTargets(now(), TARGETS_PER_READ, kind);
+      const targets = await options.store.dueTargets(options.now(), TARGETS_PER_READ);
       // A channel this process is posting in already is left to that turn.
       const taken = targets
-        .filter((target) => !turns.has(target))
-        .map((target) => takeTurn(target, signal, deadline));
-      // Every turn ends before the round does; then a database failure in one is the round's.
+        .filter((target) => !relay.turns.has(target))
+        .map((target) => takeTurn(relay, target, { signal, deadline, hooks }));
+      // Every turn ends before the sweep does; then a database failure in one is the sweep's.
       await Promise.allSettled(taken);
-      const results = (await Promise.all(taken)).flat();
-      return results.filter((result) => !kind || result.post?.kind === kind);
+      return (await Promise.all(taken)).flat();
     },
   };
 }

@@ -54,15 +54,20 @@ export interface PendingPost extends OutboxEntry {
 }
 
 export interface OutboxStore {
-  /** Adds posts, due at once; one already decided (same key) is left as it is. Returns how many were new. */
+  /**
+   * Adds posts, due at once; one already decided (same key) is left as it is. Returns how many were
+   * new. Then tells every `onEnqueued` listener (the delivery job, which posts them at once).
+   */
   enqueue(entries: readonly OutboxEntry[], at: Date): Promise<number>;
+  /** Called after each enqueue that added a post, in this process: the delivery job's doorbell. */
+  onEnqueued(listener: () => void): void;
   /** The post with this key, whatever its status; undefined when it was never enqueued (or pruned). */
   find(dedupeKey: string): Promise<PendingPost | undefined>;
   /**
    * Channels (or users) with a post due now, the longest waiting first: a flood for one channel does
-   * not hold back the others. `kind`: only those with a post of that kind due.
+   * not hold back the others.
    */
-  dueTargets(at: Date, limit: number, kind?: OutboxKind): Promise<string[]>;
+  dueTargets(at: Date, limit: number): Promise<string[]>;
   /** The post due now that `target` should get next: its alerts first, then the oldest. */
   next(target: string, at: Date): Promise<PendingPost | undefined>;
   /**
@@ -136,32 +141,27 @@ function toPost(row: Row): PendingPost {
   };
 }
 
-export function createOutboxStore(db: OrderDeskDb): OutboxStore {
+/** What a round reads: a post by its key, the channels with posts due, a channel's next post, a count. */
+function reads(db: OrderDeskDb): Pick<OutboxStore, 'find' | 'dueTargets' | 'next' | 'count'> {
   return {
-    enqueue(entries, at) {
-      if (entries.length === 0) return Promise.resolve(0);
-      return db.run((kysely) => insertOutboxRows(kysely, entries, at));
-    },
     async find(dedupeKey) {
       const row = await db.run((kysely) =>
         kysely.selectFrom('outbox').selectAll().where('dedupe_key', '=', dedupeKey).executeTakeFirst(),
       );
       return row ? toPost(row) : undefined;
     },
-    async dueTargets(at, limit, kind) {
-      const rows = await db.run((kysely) => {
-        let query = kysely
+    async dueTargets(at, limit) {
+      const rows = await db.run((kysely) =>
+        kysely
           .selectFrom('outbox')
           .select('target')
           .where('status', '=', 'pending')
-          .where('next_attempt_at', '<=', iso(at));
-        if (kind) query = query.where('kind', '=', kind);
-        return query
+          .where('next_attempt_at', '<=', iso(at))
           .groupBy('target')
           .orderBy((eb) => eb.fn.min('id'))
           .limit(limit)
-          .execute();
-      });
+          .execute(),
+      );
       return rows.map((row) => row.target);
     },
     async next(target, at) {
@@ -179,6 +179,24 @@ export function createOutboxStore(db: OrderDeskDb): OutboxStore {
       );
       return row ? toPost(row) : undefined;
     },
+    async count(status) {
+      const row = await db.run((kysely) =>
+        kysely
+          .selectFrom('outbox')
+          .select((eb) => eb.fn.countAll<number>().as('count'))
+          .where('status', '=', status)
+          .executeTakeFirst(),
+      );
+      return Number(row?.count ?? 0);
+    },
+  };
+}
+
+/** How a post moves on: claimed, then sent, due again later or dropped; a subscription's all dropped; old ones pruned. */
+function moves(
+  db: OrderDeskDb,
+): Pick<OutboxStore, 'claim' | 'markSent' | 'markRetry' | 'markDropped' | 'dropPendingOf' | 'prune'> {
+  return {
     claim(id, at, until) {
       return db.run(async (kysely) => {
         const claimed = await kysely
@@ -234,16 +252,6 @@ export function createOutboxStore(db: OrderDeskDb): OutboxStore {
         return Number(dropped.numUpdatedRows);
       });
     },
-    async count(status) {
-      const row = await db.run((kysely) =>
-        kysely
-          .selectFrom('outbox')
-          .select((eb) => eb.fn.countAll<number>().as('count'))
-          .where('status', '=', status)
-          .executeTakeFirst(),
-      );
-      return Number(row?.count ?? 0);
-    },
     prune(before) {
       return db.run(async (kysely) => {
         const deleted = await kysely
@@ -254,5 +262,22 @@ export function createOutboxStore(db: OrderDeskDb): OutboxStore {
         return Number(deleted.numDeletedRows);
       });
     },
+  };
+}
+
+export function createOutboxStore(db: OrderDeskDb): OutboxStore {
+  const listeners: Array<() => void> = [];
+  return {
+    async enqueue(entries, at) {
+      if (entries.length === 0) return 0;
+      const added = await db.run((kysely) => insertOutboxRows(kysely, entries, at));
+      if (added > 0) for (const listener of listeners) listener();
+      return added;
+    },
+    onEnqueued(listener) {
+      listeners.push(listener);
+    },
+    ...reads(db),
+    ...moves(db),
   };
 }

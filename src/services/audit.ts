@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AppMetrics } from '../app/metrics.js';
 import { renderAuditLine, type SlackMessage } from '../blocks/index.js';
 import type { AppLogger } from '../logger.js';
-import type { OutboxRelay, OutboxStore } from '../outbox/index.js';
+import type { OutboxStore } from '../outbox/index.js';
 import type { PartnerApiError } from '../partner-api/index.js';
 import type { AuditStore } from './audit-store.js';
 import { failureLogLevel, partnerFailureFields } from './partner-failures.js';
@@ -28,25 +28,26 @@ export interface KeysAuditEntry {
 
 export interface AuditLog {
   /**
-   * Writes the log line at once; the channel post is enqueued in the outbox and posted in the
-   * background (handed to `track` so a graceful stop waits for it): the caller never waits for Slack.
+   * Writes the log line at once; the channel post is enqueued in the outbox in the background (handed
+   * to `track` so a graceful stop waits for it), and the outbox's delivery job posts it: the caller
+   * never waits for Slack.
    */
   keysRequest(entry: KeysAuditEntry): Promise<void>;
   /** A warning for whoever watches the audit channel (and the log), e.g. a user near the key limit. */
   alert(text: string): Promise<void>;
 }
 
-/** Where the audit channel's posts go: the outbox, and its relay to post them at once. */
+/** Where the audit channel's posts go: the outbox (its delivery job posts them at once). */
 export interface AuditOutbox {
   store: Pick<OutboxStore, 'enqueue'>;
-  relay: Pick<OutboxRelay, 'deliver'>;
 }
 
 /**
  * One structured line per keys request, allowed or denied. With AUDIT_CHANNEL_ID, the same line goes
  * to that channel too, through the outbox (the log line is written first, whatever happens to the
- * post): posted at once, retried while Slack limits or fails, after a restart too. A post that cannot
- * even be enqueued (the database away) is logged and counted, never shown to the user.
+ * post): its delivery job posts it at once, retried while Slack limits or fails, after a restart too.
+ * A post that cannot even be enqueued (the database away) is logged and counted, never shown to the
+ * user.
  */
 export function createAuditLog(
   logger: AppLogger,
@@ -112,6 +113,7 @@ export function createAuditLog(
     if (!channelId) return;
     const dedupeKey = `audit:${randomUUID()}`;
     try {
+      // The enqueue wakes the outbox's delivery job: posted at once, by it.
       await outbox.store.enqueue([{ dedupeKey, kind, target: channelId, body: message }], now());
     } catch (error) {
       metrics?.outboxEnqueueFailures.inc({ kind });
@@ -119,15 +121,6 @@ export function createAuditLog(
         { error: (error as Error).message },
         'audit channel post not enqueued: the database is away',
       );
-      return;
     }
-    // Posted at once, not waited for by anyone: what is not posted now (or what the order events
-    // round's sweep took first) stays in the outbox for that round.
-    await outbox.relay.deliver(dedupeKey, new AbortController().signal).catch((error: unknown) => {
-      audit.warn(
-        { error: (error as Error).message },
-        'audit channel post not posted yet; it stays in the outbox',
-      );
-    });
   }
 }

@@ -2,9 +2,10 @@ import type { OrderDesk } from '../../src/app/create-app.js';
 import type { HeldTime } from '../jobs/fake-clock.js';
 
 /**
- * Runs rounds of the order sync and the order events job on every app given, time moving one
- * ORDER_SYNC_SECONDS (`stepMs`) before each, until `check` gives a value: what the timers would do,
- * without waiting for them.
+ * Runs rounds of the order sync, the order events job and the outbox's delivery job on every app
+ * given, time moving one ORDER_SYNC_SECONDS (`stepMs`) before each, until `check` gives a value: what
+ * the timers would do, without waiting for them. (The order events' enqueue wakes the delivery job
+ * already; its round is waited for here.)
  */
 export async function roundsUntil<T>(
   what: string,
@@ -21,6 +22,7 @@ export async function roundsUntil<T>(
     for (const desk of desks) {
       await desk.orderSync.runOnce();
       await desk.notifier.runOnce();
+      await desk.outboxDelivery.runOnce();
     }
   }
 }

@@ -62,9 +62,10 @@ describe('channel subscriptions', () => {
 
   /**
    * `/order-subscribe` in `from`, then the modal submitted; resolves with the app's answer. A
-   * subscription made: once the channel is told, and Slack would take another post there.
+   * subscription made: once the channel is told (unless `told` is false: Slack refuses that post),
+   * and Slack would take another post there.
    */
-  async function subscribe(user: string, from: string, form: Form) {
+  async function subscribe(user: string, from: string, form: Form, { told: toldThere = true } = {}) {
     const told = confirmationsIn(form.channel).length;
     // The confirmation is the flow's post, not paced with the job's: sent no sooner than Slack takes it.
     await slackTakesAnother(form.channel);
@@ -73,7 +74,7 @@ describe('channel subscriptions', () => {
     const modal = await h.slack.waitFor(() => h.slack.modals.get(user)?.at(-1));
     expect(textOf(modal.view)).toContain('order_subscribe');
     const answer = await h.slack.submitView({ user, values: values(form) });
-    if (answer.body?.response_action === undefined) {
+    if (answer.body?.response_action === undefined && toldThere) {
       await h.slack.waitFor(() => confirmationsIn(form.channel).length > told);
       // The job's first post comes no sooner than Slack takes another in the channel (the timers
       // gave it a second).
@@ -231,6 +232,41 @@ describe('channel subscriptions', () => {
     );
     const subscriptions = (await h.desk.deps.notifications.listSubscriptions({ limit: 100 })).subscriptions;
     expect(subscriptions.find((s) => s.channelId === 'C0SOON')?.pausedReason).toBe('is_archived');
+  });
+
+  it('the first notice refused (Order Desk not in the channel): the subscription is paused, its creator told in words that fit', async () => {
+    h.slack.channels.push({ id: 'C0NOTYET', name: 'not-yet' });
+    // The form's check finds Order Desk in the channel; Slack then refuses the channel's first post,
+    // the "subscribed" notice, as it does for a bot that is not in the channel.
+    h.slack.failNext('chat.postMessage', { error: 'not_in_channel' });
+    const answer = await subscribe(
+      USERS.finance,
+      'C0NOTYET',
+      { channel: 'C0NOTYET', events: ['new_orders'] },
+      { told: false },
+    );
+    expect(answer.body?.response_action).toBeUndefined();
+    const told = await h.slack.waitFor(() =>
+      h.slack.messages.find(
+        (m) => m.channel === 'D0FINANCE' && m.text.includes('paused a channel subscription'),
+      ),
+    );
+    expect(textOf(told.blocks)).toContain('<#C0NOTYET>');
+    expect(textOf(told.blocks)).toContain('Order Desk is not in the channel');
+    expect(textOf(told.blocks)).toContain('add Order Desk to it (`/invite @Order Desk`)');
+    expect(textOf(told.blocks)).not.toContain('removed from the channel');
+    const subscriptions = (await h.desk.deps.notifications.listSubscriptions({ limit: 100 })).subscriptions;
+    expect(subscriptions.find((s) => s.channelId === 'C0NOTYET')?.pausedReason).toBe('not_in_channel');
+    // Nothing more for it: a new order is not posted there.
+    await newOrder();
+    await h.desk.notifier.runOnce();
+    await h.desk.outboxDelivery.runOnce();
+    expect(postsIn('C0NOTYET')).toHaveLength(0);
+    expect(
+      h.slack.messages.filter(
+        (m) => m.channel === 'D0FINANCE' && m.text.includes('paused a channel subscription'),
+      ),
+    ).toHaveLength(1);
   });
 
   it('a 429 from Slack is waited out: the post arrives once', async () => {

@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import type { OrderDeskDb } from '../../src/db/index.js';
 import { createBalanceWatch } from '../../src/finance/balance-watch.js';
 import { createLogger } from '../../src/logger.js';
-import type { OutboxRelay } from '../../src/outbox/index.js';
 import { createMemoryState } from '../../src/state/index.js';
 
 // While the database cannot be written, a balance alert cannot enter the outbox: the log has it, the
@@ -33,10 +32,7 @@ describe('a balance alert while the database cannot be written', () => {
         return true;
       },
     } as unknown as OrderDeskDb;
-    const relay: OutboxRelay = {
-      deliver: async () => ({ outcome: 'sent', attempts: 1 }),
-      deliverDue: async () => [],
-    };
+    let deliveries = 0;
     const watch = createBalanceWatch({
       balance: {
         current: async () => ({
@@ -53,7 +49,9 @@ describe('a balance alert while the database cannot be written', () => {
       spend: { refresh: async () => ({}) as never },
       state: createMemoryState(),
       db,
-      relay,
+      deliverNow: async () => {
+        deliveries++;
+      },
       channelId: 'C0FINANCE',
       intervalSeconds: 60,
       thresholds: { availableBelow: 20_000, runwayDaysBelow: undefined },
@@ -79,5 +77,7 @@ describe('a balance alert while the database cannot be written', () => {
     expect(await watch.runOnce()).toBe('read');
     expect(written).toEqual(['transaction']);
     expect(failures).toBe(1);
+    // The round that wrote its alert asked the delivery job for a round (the failed one broke first).
+    expect(deliveries).toBe(1);
   });
 });

@@ -8,6 +8,8 @@ import {
   createOutboxRelay,
   createOutboxStore,
   type OutboxStore,
+  type OutcomeHooks,
+  type PostOutcome,
   type RelayOptions,
 } from '../../src/outbox/index.js';
 import { createRichBlocks } from '../../src/services/rich-blocks.js';
@@ -96,18 +98,49 @@ describe('the outbox relay', () => {
     expect(await store.count('sent')).toBe(6);
   });
 
-  it('a producer posting its row at once and a sweep side by side: one post, by whichever claims it', async () => {
+  it('after each post, its kind’s outcome hooks run in order: retried, sent, refused for good', async () => {
+    const seen: string[] = [];
+    const hook = (name: string) => (result: PostOutcome) => {
+      seen.push([name, result.post.kind, result.outcome, result.dropped ?? ''].join(':'));
+    };
+    const hooks: OutcomeHooks = {
+      finance_alert: [
+        hook('first'),
+        () => {
+          throw new Error('a broken hook');
+        },
+        hook('second'),
+      ],
+      notice: [hook('notice')],
+    };
     await store.enqueue(
-      [{ dedupeKey: 'finance:now', kind: 'finance_alert', target: FINANCE, body: { text: 'at once' } }],
+      [{ dedupeKey: 'finance:hooks', kind: 'finance_alert', target: FINANCE, body: { text: 'hooked' } }],
       now,
     );
-    const [producer, sweep] = await Promise.all([
-      relay().deliver('finance:now', never),
-      relay().deliverDue({ signal: never }),
+    slack.failNext('chat.postMessage', { error: 'not_in_channel' });
+    expect(await relay().deliverDue({ signal: never, hooks })).toMatchObject([{ outcome: 'retry' }]);
+    now = new Date(now.getTime() + 60_000);
+    expect(await relay().deliverDue({ signal: never, hooks })).toMatchObject([{ outcome: 'sent' }]);
+    // A direct message Slack refuses for good is dropped at once; a kind without hooks runs none.
+    await store.enqueue(
+      [{ dedupeKey: 'notice:hooks', kind: 'notice', target: 'U0AGENT', body: { text: 'refused' } }],
+      now,
+    );
+    slack.failNext('chat.postMessage', { error: 'channel_not_found' });
+    expect(await relay().deliverDue({ signal: never, hooks })).toMatchObject([{ outcome: 'dropped' }]);
+    await store.enqueue(
+      [{ dedupeKey: 'audit:hooks', kind: 'audit', target: AUDIT, body: { text: 'no hooks' } }],
+      now,
+    );
+    expect(await relay().deliverDue({ signal: never, hooks })).toMatchObject([{ outcome: 'sent' }]);
+    // A hook that throws is logged: the hooks after it still run, and the post's outcome stands.
+    expect(seen).toEqual([
+      'first:finance_alert:retry:',
+      'second:finance_alert:retry:',
+      'first:finance_alert:sent:',
+      'second:finance_alert:sent:',
+      'notice:notice:dropped:refused',
     ]);
-    // Whichever came first claimed it (the other saw it claimed, or no longer due).
-    expect([producer, ...sweep].filter((result) => result.outcome === 'sent')).toHaveLength(1);
-    expect(texts(FINANCE).filter((text) => text === 'at once')).toHaveLength(1);
   });
 
   it('posts about one order in a channel: the first starts its thread, the later ones reply in it', async () => {
@@ -186,7 +219,7 @@ describe('the outbox relay', () => {
       markSent: () => Promise.reject(new Error('the process died')),
       markRetry: () => Promise.reject(new Error('the process died')),
     });
-    await dying.deliver('digest:C0FINANCE:2026-11-24', never);
+    await dying.deliverDue({ signal: never });
     expect(texts(FINANCE).filter((text) => text === 'digest')).toHaveLength(1);
     const next = relay();
     expect(await next.deliverDue({ signal: never })).toEqual([]);
@@ -208,10 +241,10 @@ describe('the outbox relay', () => {
     );
     slack.failNext('chat.postMessage', { rateLimited: { retryAfterSeconds: 30 } });
     const before = slack.calls.length;
-    const delivering = stopping.deliver('audit:stopped', never);
+    const delivering = stopping.deliverDue({ signal: never });
     await slack.waitFor(() => slack.calls.slice(before).find((call) => call.status === 429));
     delivery.stop();
-    expect(await delivering).toMatchObject({ outcome: 'stopped' });
+    expect(await delivering).toMatchObject([{ outcome: 'stopped' }]);
     expect(await store.find('audit:stopped')).toMatchObject({ status: 'pending', nextAttemptAt: now });
     expect((await relay().deliverDue({ signal: never }))[0]).toMatchObject({ outcome: 'sent' });
   });

@@ -80,8 +80,8 @@ describe('a restart on the default setup (SQLite in DATA_DIR, the shared state i
     expect(await second.app.desk.dailyDigest.runOnce()).toBe('already_sent');
     // Still below the threshold: the watch knows finance was told (the episode is in the database).
     expect(await second.app.desk.balanceWatch.runOnce()).toBe('read');
-    // The order events job's sweep of the outbox finds nothing left to post either.
-    expect(await second.app.desk.notifier.runOnce()).toBe('ran');
+    // The outbox's delivery job finds nothing left to post either.
+    expect(await second.app.desk.outboxDelivery.runOnce()).toBe('ran');
     // A later event: the funds recover. Its post is the next one in the channel, so the alert was not
     // posted again before it; the next day's digest is the next one in its channel.
     simulator.balance = { balance: 30_000, credit_limit: 0 };

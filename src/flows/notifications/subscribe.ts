@@ -60,14 +60,7 @@ const MEMBER_PAGES = 10;
 /** What subscribing a channel to order events needs (the command, the modal, the announcement). */
 export type SubscribeDeps = Pick<
   AppDeps,
-  | 'allowExternalSharing'
-  | 'channelSharing'
-  | 'currency'
-  | 'logger'
-  | 'notifications'
-  | 'now'
-  | 'outbox'
-  | 'relay'
+  'allowExternalSharing' | 'channelSharing' | 'currency' | 'logger' | 'notifications' | 'now' | 'outbox'
 >;
 
 /**
@@ -153,7 +146,7 @@ export async function saveSubscription(
 
 /** Tells the channel what will come, and who asked for it: through the outbox, at the channel's pace. */
 export async function announceSubscription(
-  deps: Pick<SubscribeDeps, 'outbox' | 'relay' | 'logger' | 'currency' | 'now'>,
+  deps: Pick<SubscribeDeps, 'outbox' | 'logger' | 'currency' | 'now'>,
   id: string,
   userId: string,
   channelId: string,
@@ -166,8 +159,7 @@ export async function announceSubscription(
       [{ dedupeKey, kind: 'subscription', target: channelId, subscriptionId: id, body }],
       deps.now(),
     );
-    // A post not made now is retried by the sweep; the relay logs why.
-    await deps.relay.deliver(dedupeKey, new AbortController().signal);
+    // The delivery job posts it (the enqueue wakes it), retrying what Slack does not take now.
   } catch (error) {
     deps.logger.warn(
       { subscriptionId: id, channelId, error: slackErrorCode(error) },
