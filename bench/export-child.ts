@@ -8,7 +8,7 @@ import { runExport } from '../src/finance/export-orders.js';
 import { createLogger } from '../src/logger.js';
 import { createOrderCopy } from '../src/orders/order-copy.js';
 import { createPartnerClient } from '../src/partner-api/index.js';
-import { createSlackDelivery } from '../src/services/slack-delivery.js';
+import { createSlackDelivery } from '../src/slack/slack-delivery.js';
 
 // One side of the export benchmark, in a process of its own so its peak memory is its own:
 // `export` runs Order Desk's export from the partner (history → CSV on disk → upload to the fake Slack

@@ -1,6 +1,6 @@
 import { AppEnvSchema, ConfigError, loadDotEnv, parseEnv } from './config/index.js';
 import { createLogger } from './logger.js';
-import { FORGET_REFUSALS_MESSAGE } from './services/rich-blocks.js';
+import { FORGET_REFUSALS_MESSAGE } from './slack/rich-blocks.js';
 
 // The entry point: configuration, logger, app, signals. Everything else lives in the modules.
 loadDotEnv();

@@ -1,14 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { WebClient } from '@slack/web-api';
 import { parse } from 'yaml';
+import { partnerClientOptions } from '../../src/app/partner-options.js';
 import { webClientOptions } from '../../src/app/slack-client.js';
-import {
-  type AppEnv,
-  AppEnvSchema,
-  ConfigError,
-  parseEnv,
-  partnerClientOptions,
-} from '../../src/config/index.js';
+import { type AppEnv, AppEnvSchema, ConfigError, parseEnv } from '../../src/config/index.js';
 import { createLogger } from '../../src/logger.js';
 import { createPartnerClient } from '../../src/partner-api/index.js';
 import { type ManifestSettings, manifestFor, TEMPLATE_PATH, USERGROUP_SETTINGS } from '../manifest.js';

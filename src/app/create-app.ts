@@ -2,14 +2,14 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App } from '@slack/bolt';
 import { within } from '../deadline.js';
+import type { AppDeps } from '../flows/deps.js';
 import { registerListeners } from '../listeners/index.js';
 import { mcpRoute } from '../mcp/route.js';
+import { metricsRoute } from '../observability/metrics.js';
 import { revealRoutes } from '../reveal/routes.js';
 import { boltLogger } from './bolt-logger.js';
-import type { AppDeps } from './deps.js';
 import { healthRoutes } from './health.js';
 import { buildJobs, type Jobs } from './jobs.js';
-import { metricsRoute } from './metrics.js';
 import { type BuildOptions, buildServices, type Services } from './services.js';
 
 /** The app, its services and its background jobs (app/jobs.ts says what each does). */

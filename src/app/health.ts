@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { OrderDeskDb } from '../db/index.js';
+import type { InflightTracker } from '../jobs/inflight.js';
 import type { OrderSync } from '../orders/order-sync.js';
 import type { PartnerClient } from '../partner-api/index.js';
 import type { SharedState } from '../state/index.js';
-import type { InflightTracker } from './inflight.js';
 
 export interface HealthSources {
   mode: 'http' | 'socket';

@@ -1,10 +1,10 @@
 import type { WebClient } from '@slack/web-api';
 import { createBalanceWatch, financeAlertFailures } from '../finance/balance-watch.js';
 import { createDailyDigest, digestOutcomes } from '../finance/daily-digest.js';
+import { createRetentionJob } from '../jobs/retention.js';
 import { createNotifier } from '../notifications/notifier.js';
 import { pauseRefusedSubscription } from '../notifications/paused.js';
 import { createOutboxDelivery, type OutcomeHook, type OutcomeHooks } from '../outbox/index.js';
-import { createRetentionJob } from '../services/retention.js';
 import type { BuildOptions, Services } from './services.js';
 import type { BotIdentity } from './slack-client.js';
 

@@ -1,8 +1,7 @@
 import type { BalanceState } from '../finance/balance-reading.js';
 import type { DaySummary } from '../finance/day-summary.js';
-import { financeView } from '../finance/finance-view.js';
+import type { SpendAndRunway } from '../finance/finance-view.js';
 import type { HistorySource } from '../finance/history-source.js';
-import type { SpendFigures } from '../finance/spend.js';
 import { isPartnerApiError, type OrderSummary, type PartnerApiError } from '../partner-api/index.js';
 import { cutToLength } from '../text/cut.js';
 import { adminNote } from './admin-note.js';
@@ -45,8 +44,10 @@ export interface DigestInput {
   /** The day's orders, or why they could not be read. */
   orders: { summary: DaySummary; source: HistorySource } | { error: PartnerApiError };
   balance: BalanceState;
-  /** The spend figures the runway is measured with, or why they could not be computed. */
-  spend: SpendFigures | PartnerApiError;
+  /** The spend figures and the runway (finance/finance-view.ts), or why they could not be computed. */
+  spend: SpendAndRunway | PartnerApiError;
+  /** Available funds from the balance read (finance/finance-view.ts); null without one. */
+  available: number | null;
   /** The order copy's sync: ORDER_SYNC_SECONDS (0: off) and its state, unless the database could not say. */
   sync: { intervalSeconds: number; status: CopySyncState | undefined };
 }
@@ -103,7 +104,7 @@ function spendCharts(input: DigestInput, options: RenderOptions): Block[] {
       `*Spend by product (chart):* ${top.join(', ')}${others > 0 ? ` and ${plural(others, 'other product')}` : ''}.`,
     );
   }
-  const figures = isPartnerApiError(input.spend) ? undefined : financeView(undefined, input.spend).spend;
+  const figures = isPartnerApiError(input.spend) ? undefined : input.spend;
   if (figures) {
     const { days } = figures;
     const end = days.indexOf(input.day);
@@ -183,10 +184,10 @@ function balanceBlocks(input: DigestInput, options: RenderOptions): Block[] {
     ];
   const { reading } = balance;
   const money = (value: number | null) => formatMoney(value, options.currency);
-  const { available, spend: figures } = financeView(balance, isPartnerApiError(spend) ? undefined : spend);
+  const { available } = input;
   const runway = isPartnerApiError(spend)
     ? `unknown: spend could not be computed.${traceSentence(spend.traceId)}`
-    : formatRunway(figures?.runwayDays ?? null);
+    : formatRunway(spend.runwayDays);
   const readAt = `Read ${slackDate(reading.readAt.toISOString(), options.now)}`;
   return [
     heading,

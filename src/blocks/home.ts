@@ -1,7 +1,6 @@
 import type { types } from '@slack/bolt';
 import type { BalanceReading, BalanceState } from '../finance/balance-reading.js';
-import { financeView } from '../finance/finance-view.js';
-import { type SpendFigures, sparkline } from '../finance/spend.js';
+import type { SpendAndRunway } from '../finance/finance-view.js';
 import { isPartnerApiError, type PartnerApiError } from '../partner-api/index.js';
 import { type DenialReason, renderAccessDenied } from './access.js';
 import { ActionIds } from './action-ids.js';
@@ -38,9 +37,26 @@ export interface HomeInput {
   subscriptions?: SubscriptionsShown | 'unavailable' | undefined;
 }
 
+/** Finance's figures as the finance view computed them (finance/finance-view.ts), and what failed. */
 export interface SpendView {
-  figures: SpendFigures | undefined;
+  /** Undefined while being computed. */
+  figures: SpendAndRunway | undefined;
+  /** Available funds from the last balance reading; null without one. */
+  available: number | null;
   failure?: { error: PartnerApiError; retryAt: Date } | undefined;
+}
+
+const BARS = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
+
+/** Daily values as Unicode blocks: renders wherever Slack does, with no image hosting. */
+export function sparkline(values: readonly number[]): string {
+  const max = Math.max(...values, 0);
+  if (max <= 0) return BARS[0]?.repeat(values.length) ?? '';
+  return values
+    .map(
+      (value) => BARS[Math.min(BARS.length - 1, Math.round((Math.max(0, value) / max) * (BARS.length - 1)))],
+    )
+    .join('');
 }
 
 /** The failed scan: what failed, the partner's sentence, when it is tried again; the trace ID below. */
@@ -56,15 +72,9 @@ function spendFailureBlocks(failure: NonNullable<SpendView['failure']>, options:
  * spend per day, and the available funds ahead at the current spend), or as a sparkline. Never
  * waits for a scan: old figures say their age.
  */
-export function spendBlocks(
-  spend: SpendView,
-  balance: BalanceState | undefined,
-  options: RenderOptions,
-  { charts = false } = {},
-): Block[] {
+export function spendBlocks(spend: SpendView, options: RenderOptions, { charts = false } = {}): Block[] {
   const heading = header('Spend and runway');
-  const { failure } = spend;
-  const { available, spend: figures } = financeView(balance, spend.figures);
+  const { failure, figures, available } = spend;
   if (!figures)
     return [
       heading,
@@ -236,8 +246,7 @@ export function renderHome(
   ];
   if (input.isFinance) {
     blocks.push(...balanceBlocks(input.balance, options));
-    if (input.spend)
-      blocks.push(...spendBlocks(input.spend, input.balance, options, { charts }), exportButtonBlock());
+    if (input.spend) blocks.push(...spendBlocks(input.spend, options, { charts }), exportButtonBlock());
   } else blocks.push(section(':lock: The balance and credit limit are visible to finance only.'));
   blocks.push(divider(), header('Most recent orders'));
   if (input.ordersDenied) {

@@ -12,7 +12,6 @@ import { untilAborted } from '../deadline.js';
 import { createPeriodicJob, type Job, type JobClock } from '../jobs/index.js';
 import type { AppLogger } from '../logger.js';
 import { insertOutboxRows, type OutboxEntry, type OutcomeHook } from '../outbox/index.js';
-import type { BalanceService } from '../services/balance.js';
 import type { SharedState } from '../state/index.js';
 import {
   type AlertEvent,
@@ -21,6 +20,7 @@ import {
   evaluateWatched,
   initialAlertState,
 } from './alert-rules.js';
+import type { BalanceService } from './balance.js';
 import { availableFunds, type BalanceReading, type BalanceState } from './balance-reading.js';
 import { dayKey, runwayDays } from './spend.js';
 import type { SpendService } from './spend-service.js';

@@ -2,13 +2,15 @@ import { type DigestInput, renderDailyDigest } from '../blocks/index.js';
 import { untilAborted } from '../deadline.js';
 import { createPeriodicJob, type Job, type JobClock } from '../jobs/index.js';
 import type { AppLogger } from '../logger.js';
+import { asPartnerError, logFailure } from '../observability/partner-failures.js';
 import type { OutboxStore, OutcomeHook } from '../outbox/index.js';
-import type { BalanceService } from '../services/balance.js';
-import { asPartnerError, logFailure } from '../services/partner-failures.js';
+import { isPartnerApiError } from '../partner-api/index.js';
 import type { SharedState } from '../state/index.js';
+import type { BalanceService } from './balance.js';
 import type { BalanceState } from './balance-reading.js';
 import { dayRange, instantAt, previousDay } from './calendar.js';
 import { summariseDay } from './day-summary.js';
+import { financeView, spendAndRunway } from './finance-view.js';
 import { type HistoryDeps, historyBetween } from './history-source.js';
 import { type AmountMeaning, dayKey } from './spend.js';
 import type { SpendService } from './spend-service.js';
@@ -147,7 +149,10 @@ async function readDay({ options, log }: Digest, day: string, signal: AbortSigna
     signal,
   );
   const sync = { intervalSeconds: options.syncIntervalSeconds, status };
-  return { day, timeZone: options.timeZone, orders, balance, spend, sync };
+  // The figures with their runway, and the available funds: the one finance view's arithmetic.
+  const { available } = financeView(balance, undefined);
+  const figures = isPartnerApiError(spend) ? spend : spendAndRunway(spend, available);
+  return { day, timeZone: options.timeZone, orders, balance, spend: figures, available, sync };
 }
 
 /** Composes the day's digest and enqueues it; undefined when its orders could not be read yet. */

@@ -35,12 +35,26 @@ export function financeView(
     reading,
     current: balance?.kind === 'reading',
     available,
-    spend: figures && {
-      ...figures,
-      days: lastDays(new Date(figures.computedAt), figures.timeZone),
-      runwayDays: runwayDays(available, figures.averagePerDay),
-      lowestDay: figures.daily.length > 0 ? Math.min(...figures.daily) : 0,
-      highestDay: figures.daily.length > 0 ? Math.max(...figures.daily) : 0,
-    },
+    spend: figures && spendAndRunway(figures, available),
   };
+}
+
+/** The figures with their days, and the runway at `available` funds. */
+export function spendAndRunway(figures: SpendFigures, available: number | null): SpendAndRunway {
+  return {
+    ...figures,
+    days: lastDays(new Date(figures.computedAt), figures.timeZone),
+    runwayDays: runwayDays(available, figures.averagePerDay),
+    lowestDay: figures.daily.length > 0 ? Math.min(...figures.daily) : 0,
+    highestDay: figures.daily.length > 0 ? Math.max(...figures.daily) : 0,
+  };
+}
+
+/** Spend as the Home tab and Slackbot show it: the view's figures, the available funds, what failed. */
+export function spendView<F>(
+  balance: BalanceState | undefined,
+  snapshot: { figures: SpendFigures | undefined; failure?: F },
+) {
+  const { spend, available } = financeView(balance, snapshot.figures);
+  return { figures: spend, available, failure: snapshot.failure };
 }

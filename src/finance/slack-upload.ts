@@ -1,5 +1,5 @@
 import type { WebClient } from '@slack/web-api';
-import type { SlackDelivery } from '../services/slack-delivery.js';
+import type { SlackDelivery } from '../slack/slack-delivery.js';
 import { postFile } from './post-file.js';
 
 // An export's file to the user's DM, through Slack's external upload: its steps, each retried by the

@@ -1,7 +1,7 @@
 import type { BackoffPolicy } from '../jobs/index.js';
 import type { AppLogger } from '../logger.js';
+import { asPartnerError, logFailure } from '../observability/partner-failures.js';
 import { type PartnerApiError, partnerErrorCodec } from '../partner-api/index.js';
-import { asPartnerError, logFailure } from '../services/partner-failures.js';
 import { peekCached, peekFailure, readThrough, type SharedState, SourceFailedError } from '../state/index.js';
 import { type HistoryDeps, historyBetween } from './history-source.js';
 import { type AmountMeaning, computeSpend, type SpendFigures } from './spend.js';

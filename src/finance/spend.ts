@@ -94,17 +94,3 @@ export function runwayDays(available: number | null, averagePerDay: number): num
   if (available === null || averagePerDay <= 0) return null;
   return Math.max(0, available / averagePerDay);
 }
-
-const BLOCKS = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
-
-/** Daily values as Unicode blocks: renders wherever Slack does, with no image hosting. */
-export function sparkline(values: readonly number[]): string {
-  const max = Math.max(...values, 0);
-  if (max <= 0) return BLOCKS[0]?.repeat(values.length) ?? '';
-  return values
-    .map(
-      (value) =>
-        BLOCKS[Math.min(BLOCKS.length - 1, Math.round((Math.max(0, value) / max) * (BLOCKS.length - 1)))],
-    )
-    .join('');
-}

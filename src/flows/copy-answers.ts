@@ -1,6 +1,6 @@
-import type { AppDeps } from '../app/deps.js';
 import { coverageOfCopy } from '../orders/copy-rule.js';
 import { isExactMatch } from '../partner-api/index.js';
+import type { AppDeps } from './deps.js';
 
 // Matches read from the copy for one list (the list pages ten at a time through them).
 const COPY_MATCHES = 100;

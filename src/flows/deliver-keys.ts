@@ -1,5 +1,5 @@
 import type { RespondFn } from '@slack/bolt';
-import type { AppDeps } from '../app/deps.js';
+import type { KeysAuditEntry } from '../access/audit.js';
 import {
   keysUsage,
   renderAccessDenied,
@@ -19,7 +19,7 @@ import {
   type OrderKeys,
   type PartnerApiError,
 } from '../partner-api/index.js';
-import type { KeysAuditEntry } from '../services/audit.js';
+import type { AppDeps } from './deps.js';
 import { type FindOrderDeps, type FoundOrder, findOrder, partnerResult } from './find-order.js';
 import { reply } from './respond.js';
 

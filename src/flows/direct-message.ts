@@ -1,5 +1,4 @@
 import type { WebClient } from '@slack/web-api';
-import type { AppDeps } from '../app/deps.js';
 import {
   renderBalanceAnswer,
   renderBalanceFinanceOnly,
@@ -9,8 +8,9 @@ import {
 } from '../blocks/direct-messages.js';
 import { renderAccessDenied, type SlackMessage } from '../blocks/index.js';
 import { isValidOrderId, MAX_SEARCH_LENGTH } from '../partner-api/index.js';
-import { slackErrorCode } from '../services/slack-delivery.js';
+import { slackErrorCode } from '../slack/slack-delivery.js';
 import { unescapeSlack } from '../text/slack-escapes.js';
+import type { AppDeps } from './deps.js';
 import { answerOrderSearch, type LookupDeps } from './lookup-order.js';
 import { renderOptions } from './render-options.js';
 

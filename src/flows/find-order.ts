@@ -1,9 +1,9 @@
-import type { AppDeps } from '../app/deps.js';
 import type { CopyCoverage } from '../blocks/index.js';
+import { type FailureContext, logPartnerFailure } from '../observability/partner-failures.js';
 import { copyCanAnswer } from '../orders/copy-rule.js';
 import { isPartnerApiError, type OrderSummary, type PartnerApiError } from '../partner-api/index.js';
-import { type FailureContext, logPartnerFailure } from '../services/partner-failures.js';
 import { exactFromCopy } from './copy-answers.js';
+import type { AppDeps } from './deps.js';
 
 // The one way to find an order by its exact ID or reference, for every caller: `/order`'s card, the
 // buttons that act on an order, order links (unfurls) and the details panel, Notify me, `/order-keys`,

@@ -1,4 +1,3 @@
-import type { AppDeps } from '../app/deps.js';
 import {
   renderNoMatch,
   renderNotice,
@@ -10,6 +9,7 @@ import {
   type SlackMessage,
   stampedFromCopy,
 } from '../blocks/index.js';
+import type { FailureContext } from '../observability/partner-failures.js';
 import { copyCanAnswer, copyIsCurrent } from '../orders/copy-rule.js';
 import {
   isExactMatch,
@@ -20,8 +20,8 @@ import {
   orderContainsText,
   type PartnerApiError,
 } from '../partner-api/index.js';
-import type { FailureContext } from '../services/partner-failures.js';
 import { readCopy } from './copy-answers.js';
+import type { AppDeps } from './deps.js';
 import { type FindOrderDeps, findOrderById, partnerResult } from './find-order.js';
 import { type Audience, type OfferDeps, offerFor } from './order-offer.js';
 import { recentOrders } from './recent-orders.js';

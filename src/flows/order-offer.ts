@@ -1,3 +1,5 @@
+import type { Authorizer } from '../access/authorization.js';
+import type { ChannelSharing } from '../access/channel-sharing.js';
 import {
   mayOfferKeys,
   type OrderOffer,
@@ -5,8 +7,6 @@ import {
   orderOffer,
   type Surface,
 } from '../blocks/order-policy.js';
-import type { Authorizer } from '../services/authorization.js';
-import type { ChannelSharing } from '../services/channel-sharing.js';
 
 /** What asking the presentation policy about one person needs: their access, the channel's sharing. */
 export interface OfferDeps {

@@ -1,10 +1,10 @@
 import type { WebClient } from '@slack/web-api';
-import type { AppDeps } from '../app/deps.js';
 import { type OrderChange, type PanelError, panelError, renderOrderPanel } from '../blocks/order-entity.js';
 import { orderOffer } from '../blocks/order-policy.js';
 import { TIMED_OUT, within } from '../deadline.js';
 import { isValidOrderId, type OrderSummary, type PartnerApiError } from '../partner-api/index.js';
-import { slackErrorCode } from '../services/slack-delivery.js';
+import { slackErrorCode } from '../slack/slack-delivery.js';
+import type { AppDeps } from './deps.js';
 import { type FindOrderDeps, findOrderById } from './find-order.js';
 
 /** What filling the Work Object panel (flexpane) needs. */

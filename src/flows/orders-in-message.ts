@@ -1,4 +1,3 @@
-import type { AppDeps } from '../app/deps.js';
 import {
   renderNoOrdersInMessage,
   renderOrderCard,
@@ -7,8 +6,9 @@ import {
   type SlackMessage,
   stampedFromCopy,
 } from '../blocks/index.js';
+import type { FailureContext } from '../observability/partner-failures.js';
 import type { OrderSummary, PartnerApiError } from '../partner-api/index.js';
-import type { FailureContext } from '../services/partner-failures.js';
+import type { AppDeps } from './deps.js';
 import { type FindOrderDeps, findOrder, type Source } from './find-order.js';
 import { type Audience, type OfferDeps, offerFor } from './order-offer.js';
 import { renderOptions } from './render-options.js';

@@ -1,8 +1,9 @@
 import type { WebClient } from '@slack/web-api';
-import type { AppDeps } from '../app/deps.js';
 import { HOME_LIST_ROWS } from '../blocks/home-notifications.js';
 import { type HomeInput, renderHome } from '../blocks/index.js';
-import { slackErrorCode } from '../services/slack-delivery.js';
+import { spendView } from '../finance/finance-view.js';
+import { slackErrorCode } from '../slack/slack-delivery.js';
+import type { AppDeps } from './deps.js';
 import { type RecentAnswer, recentOrders } from './recent-orders.js';
 import { renderOptions } from './render-options.js';
 
@@ -75,7 +76,7 @@ export async function publishHome(
     balance,
     recent: recent ?? { orders: [], hits: 0 },
     ordersDenied: orders.allowed ? undefined : orders.reason,
-    spend: spendFigures,
+    spend: spendFigures && spendView(balance, spendFigures),
     watches: lists?.watches,
     subscriptions: lists?.subscriptions,
   };

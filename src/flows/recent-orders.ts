@@ -1,8 +1,8 @@
-import type { AppDeps } from '../app/deps.js';
 import type { CopyCoverage } from '../blocks/index.js';
+import type { FailureContext } from '../observability/partner-failures.js';
 import { copyCanAnswer, copyIsCurrent, coverageOfCopy } from '../orders/copy-rule.js';
 import { isPartnerApiError, type PartnerApiError, type RecentOrders } from '../partner-api/index.js';
-import type { FailureContext } from '../services/partner-failures.js';
+import type { AppDeps } from './deps.js';
 import { partnerResult } from './find-order.js';
 
 // The most recent orders, one answer for `/order` with no text and the Home tab: the copy while it is

@@ -1,5 +1,5 @@
-import type { AppDeps } from '../app/deps.js';
 import type { RenderOptions } from '../blocks/index.js';
+import type { AppDeps } from './deps.js';
 
 // What every order answer is rendered with, list or card: the currency, the time now and the link to
 // an order's page on the partner platform (a card's link button, a table's Order cells), so a list

@@ -2,8 +2,8 @@ import type { RespondFn } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import type { SlackMessage } from '../blocks/index.js';
 import type { AppLogger } from '../logger.js';
-import type { RichBlocks } from '../services/rich-blocks.js';
-import { openDirectMessage } from '../services/slack-delivery.js';
+import type { RichBlocks } from '../slack/rich-blocks.js';
+import { openDirectMessage } from '../slack/slack-delivery.js';
 
 /** The log, and where tables and charts may be refused (absent: a message goes in classic blocks). */
 export interface ReplyDeps {

@@ -1,4 +1,3 @@
-import type { AppDeps } from '../app/deps.js';
 import {
   isCalendarDay,
   RESULTS_PER_PAGE,
@@ -15,6 +14,7 @@ import { nextDay, startOfDay } from '../finance/calendar.js';
 import { coverageOfCopy } from '../orders/copy-rule.js';
 import type { CopySearch } from '../orders/order-copy.js';
 import { MAX_SEARCH_LENGTH, type OrderSummary } from '../partner-api/index.js';
+import type { AppDeps } from './deps.js';
 import { renderOptions } from './render-options.js';
 
 /** The modal's fields as submitted (an empty optional field may come as null, or not at all). */

@@ -1,9 +1,9 @@
 import type { WebClient } from '@slack/web-api';
-import type { AppDeps } from '../app/deps.js';
 import type { SlackMessage } from '../blocks/index.js';
 import { renderOrderEntity } from '../blocks/order-entity.js';
 import type { OrderSummary } from '../partner-api/index.js';
-import { retryAdvice, slackErrorCode } from '../services/slack-delivery.js';
+import { retryAdvice, slackErrorCode } from '../slack/slack-delivery.js';
+import type { AppDeps } from './deps.js';
 import { logSlackWarnings } from './order-panel.js';
 
 export type ShareWorkObjectDeps = Pick<AppDeps, 'currency' | 'logger' | 'orderLinks'>;

@@ -1,9 +1,9 @@
 import type { WebClient } from '@slack/web-api';
-import type { AppDeps } from '../app/deps.js';
 import { type Block, renderOrderUnfurl } from '../blocks/index.js';
 import { type EntityMetadata, renderOrderEntity } from '../blocks/order-entity.js';
-import { failureLogLevel, partnerFailureFields } from '../services/partner-failures.js';
-import { slackErrorCode } from '../services/slack-delivery.js';
+import { failureLogLevel, partnerFailureFields } from '../observability/partner-failures.js';
+import { slackErrorCode } from '../slack/slack-delivery.js';
+import type { AppDeps } from './deps.js';
 import { findOrderById, type OrderById } from './find-order.js';
 import { lastSeenOf, logSlackWarnings } from './order-panel.js';
 import { renderOptions } from './render-options.js';

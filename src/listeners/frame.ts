@@ -1,6 +1,6 @@
 import type { AnyMiddlewareArgs, Context, Middleware, RespondFn } from '@slack/bolt';
-import type { AppDeps } from '../app/deps.js';
 import { renderNotice } from '../blocks/index.js';
+import type { AppDeps } from '../flows/deps.js';
 import { reply } from '../flows/respond.js';
 import { logUnexpected } from '../logger.js';
 

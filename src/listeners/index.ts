@@ -1,8 +1,8 @@
 import type { App, BlockAction } from '@slack/bolt';
-import type { AppDeps } from '../app/deps.js';
 import { ActionIds, EXPORT_CALLBACK_ID, SEARCH_CALLBACK_ID } from '../blocks/index.js';
 import { EntityActionIds } from '../blocks/order-entity.js';
 import { SUBSCRIBE_CALLBACK_ID } from '../blocks/subscribe-modal.js';
+import type { AppDeps } from '../flows/deps.js';
 import { runAccountBalanceStep } from '../flows/steps/account-balance.js';
 import { runLookupOrderStep } from '../flows/steps/lookup-order.js';
 import { entityNotifyMeAction } from './actions/entity-panel.js';

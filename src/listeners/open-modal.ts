@@ -1,5 +1,5 @@
 import type { AllMiddlewareArgs, types } from '@slack/bolt';
-import { slackErrorCode } from '../services/slack-delivery.js';
+import { slackErrorCode } from '../slack/slack-delivery.js';
 import type { ListenerDeps } from './frame.js';
 
 /**

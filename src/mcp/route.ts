@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isValidSlackRequest } from '@slack/bolt';
-import type { AppDeps } from '../app/deps.js';
 import { TIMED_OUT, within } from '../deadline.js';
+import type { AppDeps } from '../flows/deps.js';
 import { readBody } from '../read-body.js';
 import type { SharedState } from '../state/index.js';
 import { MCP_PATH } from './path.js';

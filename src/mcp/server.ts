@@ -2,8 +2,8 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { type RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
 import { z } from 'zod';
-import type { AppDeps } from '../app/deps.js';
 import { type Block, renderAccessDenied, renderNotice, type SlackMessage } from '../blocks/index.js';
+import type { AppDeps } from '../flows/deps.js';
 import { logUnexpected } from '../logger.js';
 import { TOOLS, type ToolAccess, type ToolAnswer, type ToolName, type ToolOutcome } from './tools.js';
 

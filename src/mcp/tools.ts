@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { AppDeps } from '../app/deps.js';
 import { balanceBlocks, spendBlocks } from '../blocks/home.js';
 import {
   type Block,
@@ -18,7 +17,8 @@ import {
 import { recentOrdersBlocks } from '../blocks/messages.js';
 import { header } from '../blocks/primitives.js';
 import type { BalanceState } from '../finance/balance-reading.js';
-import { financeView } from '../finance/finance-view.js';
+import { financeView, spendView } from '../finance/finance-view.js';
+import type { AppDeps } from '../flows/deps.js';
 import { findOrder } from '../flows/find-order.js';
 import { recentOrders } from '../flows/recent-orders.js';
 import { renderOptions } from '../flows/render-options.js';
@@ -349,7 +349,7 @@ async function financeAnswer(
   const blocks: Block[] = [
     header('Account balance'),
     ...balanceBlocks(state, options, { refresh: false }),
-    ...spendBlocks(spend, state, options),
+    ...spendBlocks(spendView(state, spend), options),
   ];
   return {
     // What could not be read is said in words beside what could: an answer, not a failed call.

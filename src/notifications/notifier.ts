@@ -1,3 +1,4 @@
+import type { Authorizer } from '../access/authorization.js';
 import {
   renderSubscriptionPost,
   renderWatchExpired,
@@ -9,8 +10,7 @@ import type { AppLogger } from '../logger.js';
 import type { OrderCopy, OrderEvent } from '../orders/order-copy.js';
 import type { OutboxEntry, OutboxStore } from '../outbox/index.js';
 import type { OrderSummary } from '../partner-api/index.js';
-import type { Authorizer } from '../services/authorization.js';
-import type { OrderLinks } from '../services/order-links.js';
+import type { OrderLinks } from '../partner-api/order-links.js';
 import type { SharedState } from '../state/shared-state.js';
 import { subscriptionMatches, watchAnswered } from './filters.js';
 import type { NotificationStore, Subscription, Watch } from './notification-store.js';

@@ -3,14 +3,14 @@ import { setMaxListeners } from 'node:events';
 import type { WebClient } from '@slack/web-api';
 import { systemClock } from '../jobs/index.js';
 import type { AppLogger } from '../logger.js';
-import type { RichBlocks } from '../services/rich-blocks.js';
+import type { RichBlocks } from '../slack/rich-blocks.js';
 import {
   type DeliveryKind,
   openDirectMessage,
   retryAdvice,
   type SlackDelivery,
   slackErrorCode,
-} from '../services/slack-delivery.js';
+} from '../slack/slack-delivery.js';
 import type { SharedState } from '../state/index.js';
 import type { OutboxKind, OutboxStore, PendingPost } from './store.js';
 

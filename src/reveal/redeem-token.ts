@@ -1,3 +1,6 @@
+import type { AuditLog, KeysOutcome } from '../access/audit.js';
+import type { Authorizer } from '../access/authorization.js';
+import type { KeyRetrievalLimit } from '../access/key-limit.js';
 import type { AppLogger } from '../logger.js';
 import {
   type DecodedImage,
@@ -5,9 +8,6 @@ import {
   isPartnerApiError,
   type PartnerClient,
 } from '../partner-api/index.js';
-import type { AuditLog, KeysOutcome } from '../services/audit.js';
-import type { Authorizer } from '../services/authorization.js';
-import type { KeyRetrievalLimit } from '../services/key-limit.js';
 import type { SharedState } from '../state/index.js';
 import type { LinkSigningKey } from './link-key.js';
 import { type RevealClaims, type TokenCheck, verifyRevealToken } from './token.js';

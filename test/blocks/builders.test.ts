@@ -17,6 +17,8 @@ import {
   renderResultList,
   renderUnrelatedResults,
 } from '../../src/blocks/index.js';
+import type { BalanceState } from '../../src/finance/balance-reading.js';
+import { spendView } from '../../src/finance/finance-view.js';
 import { type OrderKeys, type OrderSummary, PartnerApiError } from '../../src/partner-api/index.js';
 import { statusLabel } from '../../src/partner-api/statuses.js';
 import { offerOn } from './offers.js';
@@ -264,6 +266,7 @@ describe('empty answers say what was seen, not more', () => {
         recent: { orders: [], hits: 0 },
         spend: {
           figures: undefined,
+          available: null,
           failure: {
             error: new PartnerApiError({ kind: 'timeout', operation: 'GET /v1/partners/orders' }),
             retryAt: new Date(options.now.getTime() + 60_000),
@@ -528,7 +531,7 @@ describe('the finance Home tab', () => {
         isFinance: true,
         balance: { kind: 'reading', reading },
         recent: { orders: [order(1)], hits: 1 },
-        spend: { figures: spend },
+        spend: spendView({ kind: 'reading', reading }, { figures: spend }),
       },
       options,
     );
@@ -540,21 +543,22 @@ describe('the finance Home tab', () => {
   });
 
   it('a failed read keeps the last balance on show, and the runway from it (not "unknown (no balance yet)")', () => {
+    const balance: BalanceState = {
+      kind: 'error',
+      error: new PartnerApiError({
+        kind: 'unavailable',
+        operation: 'GET /v1/partners/orders',
+        traceId: 't-2',
+      }),
+      retryAt: new Date(now.getTime() + 60_000),
+      last: reading,
+    };
     const failed = renderHome(
       {
         isFinance: true,
-        balance: {
-          kind: 'error',
-          error: new PartnerApiError({
-            kind: 'unavailable',
-            operation: 'GET /v1/partners/orders',
-            traceId: 't-2',
-          }),
-          retryAt: new Date(now.getTime() + 60_000),
-          last: reading,
-        },
+        balance,
         recent: { orders: [order(1)], hits: 1 },
-        spend: { figures: spend },
+        spend: spendView(balance, { figures: spend }),
       },
       options,
     );
@@ -676,18 +680,21 @@ describe('one snapshot per surface', () => {
             isFinance: true,
             balance: { kind: 'no_completed_order', checked: 125 },
             recent: { orders: [order(1, { status: 'PRE_ORDER' })], hits: 1 },
-            spend: {
-              figures: {
-                today: 0,
-                last7Days: 70,
-                last30Days: 300,
-                averagePerDay: 10,
-                daily: Array.from({ length: 30 }, (_, i) => i * 2),
-                ordersCounted: 40,
-                computedAt: now.toISOString(),
-                timeZone: 'Europe/Berlin',
+            spend: spendView(
+              { kind: 'no_completed_order', checked: 125 },
+              {
+                figures: {
+                  today: 0,
+                  last7Days: 70,
+                  last30Days: 300,
+                  averagePerDay: 10,
+                  daily: Array.from({ length: 30 }, (_, i) => i * 2),
+                  ordersCounted: 40,
+                  computedAt: now.toISOString(),
+                  timeZone: 'Europe/Berlin',
+                },
               },
-            },
+            ),
           },
           options,
         ),

@@ -6,6 +6,7 @@ import { spendBlocks } from '../../src/blocks/home.js';
 import { type DigestInput, renderDailyDigest, stampedFromCopy } from '../../src/blocks/index.js';
 import type { Block } from '../../src/blocks/types.js';
 import { summariseDay } from '../../src/finance/day-summary.js';
+import { financeView, spendAndRunway, spendView } from '../../src/finance/finance-view.js';
 import type { SpendFigures } from '../../src/finance/spend.js';
 
 // The chart builders at Slack's limits (docs/tables-and-charts.md): a pie of at most six segments
@@ -188,7 +189,8 @@ describe('where the charts are drawn', () => {
       timeZone: 'UTC',
       orders: { summary: summariseDay([], 'total'), source: { kind: 'partner' } },
       balance,
-      spend,
+      spend: spendAndRunway(spend, financeView(balance, undefined).available),
+      available: financeView(balance, undefined).available,
       sync: { intervalSeconds: 60, status: undefined },
     };
     const message = renderDailyDigest(input, options);
@@ -199,7 +201,7 @@ describe('where the charts are drawn', () => {
 
   it('figures computed on an earlier day: the bars are labelled with the figures’ own days', () => {
     const yesterday = { ...spend, computedAt: new Date(now.getTime() - 86_400_000).toISOString() };
-    const blocks = spendBlocks({ figures: yesterday }, balance, options, { charts: true });
+    const blocks = spendBlocks(spendView(balance, { figures: yesterday }), options, { charts: true });
     const bars = blocks.find((block) => block.type === ('data_visualization' as string)) as unknown as {
       chart: { series: Array<{ data: Array<{ label: string; value: number }> }> };
     };
@@ -211,7 +213,7 @@ describe('where the charts are drawn', () => {
   });
 
   it('the Home tab’s charts, with refunds and very large days: Slack takes them', () => {
-    const blocks = spendBlocks({ figures: spend }, balance, options, { charts: true });
+    const blocks = spendBlocks(spendView(balance, { figures: spend }), options, { charts: true });
     expect(blocksErrors(blocks, 'home')).toEqual([]);
     expect(blocks.filter((block) => block.type === ('data_visualization' as string))).toHaveLength(2);
   });

@@ -8,6 +8,7 @@ import {
 } from '../../src/blocks/index.js';
 import type { BalanceState } from '../../src/finance/balance-reading.js';
 import { summariseDay } from '../../src/finance/day-summary.js';
+import { financeView, spendAndRunway } from '../../src/finance/finance-view.js';
 import type { SpendFigures } from '../../src/finance/spend.js';
 import { type OrderSummary, PartnerApiError } from '../../src/partner-api/index.js';
 
@@ -66,7 +67,9 @@ function input(overrides: Partial<DigestInput> = {}): DigestInput {
       source: { kind: 'copy', syncedAt: '2026-11-22T09:00:00.000Z' },
     },
     balance: reading,
-    spend,
+    // The runway and the available funds as the digest job computes them (finance/finance-view.ts).
+    spend: spendAndRunway(spend, financeView(reading, undefined).available),
+    available: financeView(reading, undefined).available,
     sync: { intervalSeconds: 60, status: healthy },
     ...overrides,
   };

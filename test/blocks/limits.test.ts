@@ -34,7 +34,9 @@ import {
 } from '../../src/blocks/notifications.js';
 import { renderSubscribeModal } from '../../src/blocks/subscribe-modal.js';
 import { stepLookupFailed, stepSeveralOrders } from '../../src/blocks/workflow-steps.js';
+import type { BalanceState } from '../../src/finance/balance-reading.js';
 import { summariseDay } from '../../src/finance/day-summary.js';
+import { financeView, spendAndRunway, spendView } from '../../src/finance/finance-view.js';
 import type { SpendFigures } from '../../src/finance/spend.js';
 import { type OrderKeys, type OrderSummary, PartnerApiError } from '../../src/partner-api/index.js';
 import { cutToLength } from '../../src/text/cut.js';
@@ -47,6 +49,17 @@ import { offerOn } from './offers.js';
 // so that some cut falls inside an emoji or between a letter and its accent.
 
 const now = new Date('2026-11-22T12:00:00.000Z');
+/** The largest figures a balance can hold, with the longest trace ID. */
+const hugeBalance: BalanceState = {
+  kind: 'reading',
+  reading: {
+    balance: 1e21,
+    creditLimit: 1e21,
+    readAt: now,
+    sourceOrderId: 'ORDER00001',
+    traceId: 't'.repeat(128),
+  },
+};
 const options = {
   currency: 'EUR',
   now,
@@ -147,17 +160,9 @@ function digest(offset: number): DigestInput {
     day: '2026-11-21',
     timeZone: 'Europe/Amsterdam',
     orders: { summary: summariseDay(day, 'total'), source: { kind: 'partner' } },
-    balance: {
-      kind: 'reading',
-      reading: {
-        balance: 1e21,
-        creditLimit: 1e21,
-        readAt: now,
-        sourceOrderId: 'ORDER00001',
-        traceId: 't'.repeat(128),
-      },
-    },
-    spend,
+    balance: hugeBalance,
+    spend: spendAndRunway(spend, financeView(hugeBalance, undefined).available),
+    available: financeView(hugeBalance, undefined).available,
     sync: {
       intervalSeconds: 60,
       status: {
@@ -325,18 +330,9 @@ function cases(offset: number): Array<[string, () => Payload[]]> {
           view: renderHome(
             {
               isFinance: true,
-              balance: {
-                kind: 'reading',
-                reading: {
-                  balance: 1e21,
-                  creditLimit: 1e21,
-                  readAt: now,
-                  sourceOrderId: 'ORDER00001',
-                  traceId: 't'.repeat(128),
-                },
-              },
+              balance: hugeBalance,
               recent: { orders: orders(MANY, offset, true), hits: 1e9 },
-              spend: { figures: spend },
+              spend: spendView(hugeBalance, { figures: spend }),
               watches: Array.from({ length: 500 }, (_, n) => ({
                 orderId: `ORDER${String(n).padStart(5, '0')}`,
                 expiresAt: now,

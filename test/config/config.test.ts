@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { AppEnvSchema, ConfigError, parseEnv, partnerClientOptions } from '../../src/config/index.js';
+import { partnerClientOptions } from '../../src/app/partner-options.js';
+import { AppEnvSchema, ConfigError, parseEnv } from '../../src/config/index.js';
 
 const partnerEnv = { PARTNER_API_BASE_URL: 'http://127.0.0.1:4010', PARTNER_API_KEY: 'pk-secret-value' };
 

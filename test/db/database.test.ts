@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AuditRecord, createAuditStore } from '../../src/access/audit-store.js';
 import { DatabaseStartupError, type OrderDeskDb, openDatabase } from '../../src/db/index.js';
 import type { Database } from '../../src/db/schema.js';
-import { type AuditRecord, createAuditStore } from '../../src/services/audit-store.js';
 import { capturedLogger } from '../helpers/captured-logger.js';
 import {
   createDatabase,

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeSlack } from '../../sandbox/fake-slack/server.js';
 import type { PartnerSimulator } from '../../sandbox/simulator/server.js';
+import { type AuditRecord, createAuditStore } from '../../src/access/audit-store.js';
 import { openDatabase } from '../../src/db/index.js';
-import { type AuditRecord, createAuditStore } from '../../src/services/audit-store.js';
 import { capturedLogger } from '../helpers/captured-logger.js';
 import { wallClock } from '../helpers/clock.js';
 import {

@@ -2,9 +2,9 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PartnerSimulator } from '../../sandbox/simulator/server.js';
 import { type OrderDeskDb, openDatabase } from '../../src/db/index.js';
+import { createBalanceService } from '../../src/finance/balance.js';
 import { createLogger } from '../../src/logger.js';
 import { createOrderCopy } from '../../src/orders/order-copy.js';
-import { createBalanceService } from '../../src/services/balance.js';
 import { createMemoryState } from '../../src/state/index.js';
 import { clientFor, startTestSimulator } from '../helpers/partner.js';
 

@@ -8,7 +8,7 @@ import { type ExportRequest, runExport } from '../../src/finance/export-orders.j
 import { createLogger } from '../../src/logger.js';
 import { createOrderCopy } from '../../src/orders/order-copy.js';
 import { createOrderSync } from '../../src/orders/order-sync.js';
-import { createSlackDelivery } from '../../src/services/slack-delivery.js';
+import { createSlackDelivery } from '../../src/slack/slack-delivery.js';
 import { createMemoryState } from '../../src/state/index.js';
 import { clientFor, startTestSimulator } from '../helpers/partner.js';
 import { createDatabase, postgresTests, sharedPostgres } from '../helpers/postgres-server.js';

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postFile, UploadRequestError } from '../../src/finance/post-file.js';
-import { retryAdvice } from '../../src/services/slack-delivery.js';
+import { retryAdvice } from '../../src/slack/slack-delivery.js';
 
 describe("the export's upload POST (node:http, streamed from disk)", () => {
   let dir: string;

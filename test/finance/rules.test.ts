@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { sparkline } from '../../src/blocks/home.js';
 import {
   evaluateReading,
   evaluateWatched,
@@ -6,7 +7,7 @@ import {
   type WatchedState,
 } from '../../src/finance/alert-rules.js';
 import { withReading } from '../../src/finance/balance-watch.js';
-import { computeSpend, dayKey, lastDays, runwayDays, sparkline } from '../../src/finance/spend.js';
+import { computeSpend, dayKey, lastDays, runwayDays } from '../../src/finance/spend.js';
 import type { OrderSummary } from '../../src/partner-api/index.js';
 
 const order = (createdAt: string, amount: number, status = 'COMPLETED', quantity = 1): OrderSummary => ({

@@ -8,7 +8,7 @@ import { buildOrderDesk, type OrderDesk } from '../../src/app/create-app.js';
 import { AppEnvSchema, parseEnv, type Tuning } from '../../src/config/index.js';
 import type { JobClock } from '../../src/jobs/index.js';
 import { createLogger } from '../../src/logger.js';
-import { type RichSurface, refusalKey } from '../../src/services/rich-blocks.js';
+import { type RichSurface, refusalKey } from '../../src/slack/rich-blocks.js';
 import { createMemoryState, type SharedState } from '../../src/state/index.js';
 import { secretLeaks } from './hygiene.js';
 import { startTestSimulator } from './partner.js';

@@ -4,7 +4,7 @@ import { BOT } from '../../sandbox/fake-slack/server.js';
 import type { SimOrder } from '../../sandbox/simulator/data.js';
 import { TOOLS } from '../../src/mcp/tools.js';
 import { statusLabel } from '../../src/partner-api/statuses.js';
-import { refusalKey } from '../../src/services/rich-blocks.js';
+import { refusalKey } from '../../src/slack/rich-blocks.js';
 import { wallClock } from '../helpers/clock.js';
 import { assertNoSecretLeaks, type Harness, startHarness, USERS } from '../helpers/harness.js';
 import { buttonsIn, identityOf, type Slackbot, slackbotFor, type ToolResult } from '../helpers/slackbot.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PartnerSimulator } from '../../sandbox/simulator/server.js';
-import { createInflightTracker } from '../../src/app/inflight.js';
 import { type OrderDeskDb, openDatabase } from '../../src/db/index.js';
+import { createInflightTracker } from '../../src/jobs/inflight.js';
 import { createOrderCopy, type OrderCopy } from '../../src/orders/order-copy.js';
 import { withWriteThrough } from '../../src/orders/write-through.js';
 import { capturedLogger } from '../helpers/captured-logger.js';

@@ -12,8 +12,8 @@ import {
   type PostOutcome,
   type RelayOptions,
 } from '../../src/outbox/index.js';
-import { createRichBlocks } from '../../src/services/rich-blocks.js';
-import { createSlackDelivery } from '../../src/services/slack-delivery.js';
+import { createRichBlocks } from '../../src/slack/rich-blocks.js';
+import { createSlackDelivery } from '../../src/slack/slack-delivery.js';
 import { createMemoryState } from '../../src/state/index.js';
 import { BOT_TOKEN, startTestSlack } from '../helpers/harness.js';
 import { warningsDuring } from '../helpers/process-warnings.js';

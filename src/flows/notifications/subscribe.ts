@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { WebClient } from '@slack/web-api';
-import type { AppDeps } from '../../app/deps.js';
 import { renderSubscribed } from '../../blocks/notifications.js';
 import {
   EVENT_OPTIONS,
@@ -9,7 +8,8 @@ import {
   type SubscribeField,
 } from '../../blocks/subscribe-modal.js';
 import type { SubscriptionFilters } from '../../notifications/filters.js';
-import { slackErrorCode } from '../../services/slack-delivery.js';
+import { slackErrorCode } from '../../slack/slack-delivery.js';
+import type { AppDeps } from '../deps.js';
 
 /** The modal's fields as submitted (an empty optional field may come as null, or not at all). */
 export interface SubscribeForm {

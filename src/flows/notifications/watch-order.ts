@@ -1,4 +1,3 @@
-import type { AppDeps } from '../../app/deps.js';
 import {
   renderAlreadySettled,
   renderNotificationsUnavailable,
@@ -12,6 +11,7 @@ import type { SlackMessage } from '../../blocks/types.js';
 import { WATCH_DURATION_MS } from '../../notifications/notifier.js';
 import type { OrderSummary } from '../../partner-api/index.js';
 import { isSettled } from '../../partner-api/statuses.js';
+import type { AppDeps } from '../deps.js';
 import { type FindOrderDeps, findOrderById } from '../find-order.js';
 
 export type WatchDeps = FindOrderDeps &

@@ -1,5 +1,5 @@
-import type { AppDeps } from '../../app/deps.js';
 import { stepBalanceUnavailable, stepDenied, stepUserInputInvalid } from '../../blocks/workflow-steps.js';
+import type { AppDeps } from '../deps.js';
 import { definedOutputs, type StepOutcome, timestampOutput, userInput } from './step-outcome.js';
 
 export type BalanceStepDeps = Pick<AppDeps, 'auth' | 'balance'>;

@@ -1,4 +1,3 @@
-import type { AppDeps } from '../../app/deps.js';
 import {
   stepDenied,
   stepLookupFailed,
@@ -8,6 +7,7 @@ import {
   stepUserInputInvalid,
 } from '../../blocks/workflow-steps.js';
 import { faultOf, type OrderSummary } from '../../partner-api/index.js';
+import type { AppDeps } from '../deps.js';
 import { findOrder } from '../find-order.js';
 import type { LookupDeps } from '../lookup-order.js';
 import {

@@ -2,7 +2,7 @@ import type { AllMiddlewareArgs, BlockAction, SlackActionMiddlewareArgs } from '
 import { homeWithNotice, type SlackMessage } from '../../blocks/index.js';
 import type { Audience } from '../../flows/order-offer.js';
 import { postDirect, type ReplyMode, reply } from '../../flows/respond.js';
-import { slackErrorCode } from '../../services/slack-delivery.js';
+import { slackErrorCode } from '../../slack/slack-delivery.js';
 import type { ListenerDeps } from '../frame.js';
 
 export type ButtonClickArgs = SlackActionMiddlewareArgs<BlockAction> & AllMiddlewareArgs;

@@ -1,6 +1,6 @@
-import type { AppDeps } from '../../app/deps.js';
 import { renderAccessDenied } from '../../blocks/index.js';
 import { renderNotificationsUnavailable } from '../../blocks/notifications.js';
+import type { AppDeps } from '../../flows/deps.js';
 import { type HomeDeps, publishHome } from '../../flows/publish-home.js';
 import { isValidOrderId } from '../../partner-api/index.js';
 import { counted, type ListenerDeps } from '../frame.js';

@@ -1,6 +1,6 @@
 import type { SlackCommandMiddlewareArgs } from '@slack/bolt';
-import type { AppDeps } from '../../app/deps.js';
 import { AUDIT_USAGE, renderAccessDenied, renderAuditTrail, renderNotice } from '../../blocks/index.js';
+import type { AppDeps } from '../../flows/deps.js';
 import { reply } from '../../flows/respond.js';
 import { isValidOrderId } from '../../partner-api/index.js';
 import type { ListenerDeps } from '../frame.js';

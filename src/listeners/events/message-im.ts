@@ -2,7 +2,7 @@ import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import { renderNotice } from '../../blocks/index.js';
 import { answerDirectMessage, type DirectMessageDeps } from '../../flows/direct-message.js';
 import { type ReplyDeps, sendRich } from '../../flows/respond.js';
-import { slackErrorCode } from '../../services/slack-delivery.js';
+import { slackErrorCode } from '../../slack/slack-delivery.js';
 
 /**
  * A person wrote to Order Desk in its Messages tab (message.im): answered in the thread of their

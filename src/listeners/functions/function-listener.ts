@@ -1,9 +1,9 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
-import type { AppDeps } from '../../app/deps.js';
 import { type StepId, stepUnexpected } from '../../blocks/workflow-steps.js';
+import type { AppDeps } from '../../flows/deps.js';
 import type { StepOutcome } from '../../flows/steps/step-outcome.js';
 import { logUnexpected } from '../../logger.js';
-import { slackErrorCode } from '../../services/slack-delivery.js';
+import { slackErrorCode } from '../../slack/slack-delivery.js';
 import { counted } from '../frame.js';
 
 export type FunctionArgs = SlackEventMiddlewareArgs<'function_executed'> & AllMiddlewareArgs;

@@ -1,7 +1,7 @@
-import type { AppDeps } from '../../app/deps.js';
 import { EXPORT_FIELDS } from '../../blocks/index.js';
+import type { ExportClaim } from '../../finance/export-claims.js';
 import { checkExportRange, runExport } from '../../finance/export-orders.js';
-import type { ExportClaim } from '../../services/export-claims.js';
+import type { AppDeps } from '../../flows/deps.js';
 import type { ListenerDeps } from '../frame.js';
 import { submittedForm, type ViewArgs } from './form.js';
 

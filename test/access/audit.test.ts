@@ -1,9 +1,9 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createMetrics } from '../../src/app/metrics.js';
+import { createAuditLog } from '../../src/access/audit.js';
 import { createLogger } from '../../src/logger.js';
+import { createMetrics } from '../../src/observability/metrics.js';
 import type { OutboxEntry } from '../../src/outbox/index.js';
-import { createAuditLog } from '../../src/services/audit.js';
 
 // The audit channel's posts go through the outbox. While the database cannot be written, the audit
 // line is still in the log (written first) and /metrics counts the post that could not be kept.

@@ -2,7 +2,7 @@ import { getEventListeners } from 'node:events';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
-import { createSlackDelivery, eitherAborts, retryAdvice } from '../../src/services/slack-delivery.js';
+import { createSlackDelivery, eitherAborts, retryAdvice } from '../../src/slack/slack-delivery.js';
 import { warningsDuring } from '../helpers/process-warnings.js';
 import { createRecordedClock } from '../helpers/recorded-clock.js';
 

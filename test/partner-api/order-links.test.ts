@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createOrderLinks } from '../../src/services/order-links.js';
+import { createOrderLinks } from '../../src/partner-api/order-links.js';
 
 const links = createOrderLinks('https://partner.example.com/orders/{id}');
 const withSuffix = createOrderLinks('https://partner.example.com/o/{id}/summary?tab=keys');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRichBlocks, isNewBlockRefusal } from '../../src/services/rich-blocks.js';
+import { createRichBlocks, isNewBlockRefusal } from '../../src/slack/rich-blocks.js';
 import { createMemoryState, StateUnavailableError } from '../../src/state/index.js';
 import { capturedLogger } from '../helpers/captured-logger.js';
 

@@ -1,8 +1,8 @@
 import type { WebClient } from '@slack/web-api';
 import type { BackoffPolicy } from '../jobs/index.js';
 import type { AppLogger } from '../logger.js';
+import { slackErrorCode } from '../slack/slack-delivery.js';
 import { type CacheResult, readThrough, type SharedState } from '../state/index.js';
-import { slackErrorCode } from './slack-delivery.js';
 
 export interface UsergroupMembers {
   /**

@@ -1,6 +1,6 @@
+import type { AppEnv } from '../config/schema.js';
+import { TUNING, type Tuning } from '../config/tuning.js';
 import type { PartnerClientOptions } from '../partner-api/index.js';
-import type { AppEnv } from './schema.js';
-import { TUNING, type Tuning } from './tuning.js';
 
 /** Turns validated variables into the client's options: the client never reads the environment. */
 export function partnerClientOptions(env: AppEnv, tuning: Tuning = TUNING): PartnerClientOptions {

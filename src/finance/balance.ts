@@ -1,6 +1,6 @@
-import type { BalanceReading, BalanceState } from '../finance/balance-reading.js';
 import type { BackoffPolicy } from '../jobs/index.js';
 import type { AppLogger } from '../logger.js';
+import { asPartnerError, logFailure } from '../observability/partner-failures.js';
 import type { OrderCopy } from '../orders/order-copy.js';
 import { type AccountBalance, type PartnerClient, partnerErrorCodec } from '../partner-api/index.js';
 import {
@@ -12,7 +12,7 @@ import {
   SourceFailedError,
   storeCached,
 } from '../state/index.js';
-import { asPartnerError, logFailure } from './partner-failures.js';
+import type { BalanceReading, BalanceState } from './balance-reading.js';
 
 export interface BalanceService {
   /**

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { AppMetrics } from '../app/metrics.js';
 import { renderAuditLine, type SlackMessage } from '../blocks/index.js';
 import type { AppLogger } from '../logger.js';
+import type { AppMetrics } from '../observability/metrics.js';
+import { failureLogLevel, partnerFailureFields } from '../observability/partner-failures.js';
 import type { OutboxStore } from '../outbox/index.js';
 import type { PartnerApiError } from '../partner-api/index.js';
 import type { AuditStore } from './audit-store.js';
-import { failureLogLevel, partnerFailureFields } from './partner-failures.js';
 
 export type KeysOutcome = 'shown' | 'denied' | 'invalid_input' | 'rate_limited' | `failed:${string}`;
 

@@ -1,25 +1,25 @@
+import type { AuditLog } from '../access/audit.js';
+import type { AuditStore } from '../access/audit-store.js';
+import type { Authorizer } from '../access/authorization.js';
+import type { ChannelSharing } from '../access/channel-sharing.js';
+import type { KeyRetrievalLimit } from '../access/key-limit.js';
+import type { BalanceService } from '../finance/balance.js';
+import type { ExportClaims } from '../finance/export-claims.js';
 import type { SpendService } from '../finance/spend-service.js';
+import type { InflightTracker } from '../jobs/inflight.js';
 import type { AppLogger } from '../logger.js';
 import type { NotificationStore } from '../notifications/notification-store.js';
+import type { AppMetrics } from '../observability/metrics.js';
 import type { OrderCopy } from '../orders/order-copy.js';
 import type { OrderSync } from '../orders/order-sync.js';
 import type { OutboxRelay, OutboxStore } from '../outbox/index.js';
 import type { PartnerClient } from '../partner-api/index.js';
+import type { OrderLinks } from '../partner-api/order-links.js';
 import type { RevealLinks } from '../reveal/links.js';
-import type { AuditLog } from '../services/audit.js';
-import type { AuditStore } from '../services/audit-store.js';
-import type { Authorizer } from '../services/authorization.js';
-import type { BalanceService } from '../services/balance.js';
-import type { ChannelSharing } from '../services/channel-sharing.js';
-import type { EventDedup } from '../services/event-dedup.js';
-import type { ExportClaims } from '../services/export-claims.js';
-import type { KeyRetrievalLimit } from '../services/key-limit.js';
-import type { OrderExamples } from '../services/order-examples.js';
-import type { OrderLinks } from '../services/order-links.js';
-import type { RichBlocks } from '../services/rich-blocks.js';
-import type { SlackDelivery } from '../services/slack-delivery.js';
-import type { InflightTracker } from './inflight.js';
-import type { AppMetrics } from './metrics.js';
+import type { EventDedup } from '../slack/event-dedup.js';
+import type { RichBlocks } from '../slack/rich-blocks.js';
+import type { SlackDelivery } from '../slack/slack-delivery.js';
+import type { OrderExamples } from './order-examples.js';
 
 /** Everything a listener needs, passed in: tests build the app with real parts and no module mocks. */
 export interface AppDeps {

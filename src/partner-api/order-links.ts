@@ -1,5 +1,5 @@
-import { isValidOrderId } from '../partner-api/index.js';
 import { unescapeSlack } from '../text/slack-escapes.js';
+import { isValidOrderId } from './index.js';
 
 /** Links to the partner platform's page of an order (ORDER_LINK_TEMPLATE), both ways. */
 export interface OrderLinks {

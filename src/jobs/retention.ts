@@ -1,6 +1,6 @@
-import { createPeriodicJob, type Job, type JobClock } from '../jobs/index.js';
 import type { AppLogger } from '../logger.js';
 import type { SharedState } from '../state/index.js';
+import { createPeriodicJob, type Job, type JobClock } from './index.js';
 
 /** A round deletes each table's old rows, on the replica whose turn it is. */
 export type RetentionJob = Job<'done'>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createExportClaims } from '../../src/services/export-claims.js';
+import { createExportClaims } from '../../src/finance/export-claims.js';
 import { createMemoryState } from '../../src/state/index.js';
 
 describe('export claims', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createAuthorizer, decide } from '../../src/services/authorization.js';
-import type { OrgMembership } from '../../src/services/org-membership.js';
-import type { UsergroupMembers } from '../../src/services/usergroup-members.js';
+import { createAuthorizer, decide } from '../../src/access/authorization.js';
+import type { OrgMembership } from '../../src/access/org-membership.js';
+import type { UsergroupMembers } from '../../src/access/usergroup-members.js';
 
 /** A stand-in for the user-group cache that records how many lookups were waiting at once. */
 function recordingGroups(members: Record<string, string[] | undefined>) {

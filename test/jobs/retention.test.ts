@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { createRetentionJob } from '../../src/jobs/retention.js';
 import { createLogger } from '../../src/logger.js';
-import { createRetentionJob } from '../../src/services/retention.js';
 import { createMemoryState } from '../../src/state/index.js';
 
 describe('the retention job', () => {
