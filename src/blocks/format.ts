@@ -60,27 +60,30 @@ export function formatRunway(value: number | null): string {
   return `${value.toFixed(1)} days`;
 }
 
-/**
- * A Slack date token, so each viewer sees the time in their own zone, with a UTC fallback for
- * clients that cannot render it and a relative "2 days ago".
- */
-// Formats in UTC whatever the server's zone (shifting by the zone's offset, as before, read an hour
-// off around a daylight-saving change on a server not set to UTC).
-const UTC_TEXT = new Intl.DateTimeFormat('en-GB', {
+// One date rule for every surface (docs/usage.md, "Dates"): where Slack renders a date token, the
+// token, so each viewer reads "Yesterday at 23:04" or "Nov 30, 2026 at 17:40" in their own zone,
+// with a relative "2 days ago"; where it cannot (a table's cells, a fallback), the same words written
+// out in UTC: "Nov 30, 2026 at 17:40 UTC". Formats in UTC whatever the server's zone (shifting by the
+// zone's offset read an hour off around a daylight-saving change on a server not set to UTC).
+const UTC_DAY = new Intl.DateTimeFormat('en-US', {
   timeZone: 'UTC',
-  day: 'numeric',
   month: 'short',
+  day: 'numeric',
   year: 'numeric',
+});
+const UTC_TIME = new Intl.DateTimeFormat('en-GB', {
+  timeZone: 'UTC',
   hour: '2-digit',
   minute: '2-digit',
   hourCycle: 'h23',
 });
 
-/** "25 Nov 2026, 14:02 UTC": for text that cannot carry a Slack date token. */
+/** "Nov 25, 2026 at 14:02 UTC": Slack's token's words, for text that cannot carry the token. */
 export function utcText(date: Date): string {
-  return `${UTC_TEXT.format(date)} UTC`;
+  return `${UTC_DAY.format(date)} at ${UTC_TIME.format(date)} UTC`;
 }
 
+/** A Slack date token with the UTC words as its fallback, and a relative "2 days ago". */
 export function slackDate(iso: string | null, now: Date): string {
   if (!iso) return 'unknown';
   const date = new Date(iso);

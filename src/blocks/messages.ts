@@ -101,7 +101,8 @@ export function renderOrderHelp(
     searchButtonBlock(),
     section(KEYS_USAGE),
     divider(),
-    ...(listed ? [section('*Most recent orders*')] : []),
+    // A table's caption is its title: said once.
+    ...(listed && list !== 'table' ? [section('*Most recent orders*')] : []),
     ...recentOrdersBlocks(recent, options, list),
   ];
   if (!listed) return { text: 'How to use /order', blocks: help({}) };

@@ -252,8 +252,9 @@ export const TOOLS = {
     },
     async answer(deps: AppDeps, _input: unknown, userId: string): Promise<ToolAnswer> {
       const recent = await recentOrders(deps, { where: 'slackbot', userId });
+      // A table's caption is its title: the heading goes with the classic list only.
       const listed = (rows: 'table' | undefined) => [
-        header('Most recent orders'),
+        ...(rows === 'table' && !isPartnerApiError(recent) ? [] : [header('Most recent orders')]),
         ...recentOrdersBlocks(recent, renderOptions(deps), rows),
       ];
       const message = { text: 'The most recent orders', blocks: listed('table'), classic: listed(undefined) };

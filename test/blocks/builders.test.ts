@@ -80,7 +80,7 @@ describe('formatting', () => {
 
   it('dates become a Slack token with a UTC fallback and a relative time', () => {
     expect(slackDate('2026-11-20T09:30:00.000Z', now)).toBe(
-      '<!date^1795167000^{date_short_pretty} at {time}|20 Nov 2026, 09:30 UTC> (2 days ago)',
+      '<!date^1795167000^{date_short_pretty} at {time}|Nov 20, 2026 at 09:30 UTC> (2 days ago)',
     );
     expect(slackDate('not a date', now)).toBe('not a date');
     expect(slackDate(null, now)).toBe('unknown');
@@ -319,11 +319,11 @@ describe('dates said in UTC', () => {
     process.env.TZ = 'Europe/Berlin';
     try {
       // 01:30 UTC on the night Berlin moves its clocks: shifting by the server's offset read 00:30.
-      expect(utcText(new Date('2026-03-29T01:30:00Z'))).toBe('29 Mar 2026, 01:30 UTC');
-      expect(utcText(new Date('2026-11-25T14:02:00Z'))).toBe('25 Nov 2026, 14:02 UTC');
+      expect(utcText(new Date('2026-03-29T01:30:00Z'))).toBe('Mar 29, 2026 at 01:30 UTC');
+      expect(utcText(new Date('2026-11-25T14:02:00Z'))).toBe('Nov 25, 2026 at 14:02 UTC');
       // The fallback of a Slack date token, for clients that cannot render it.
       expect(slackDate('2026-03-29T01:30:00Z', new Date('2026-03-30T00:00:00Z'))).toContain(
-        '|29 Mar 2026, 01:30 UTC>',
+        '|Mar 29, 2026 at 01:30 UTC>',
       );
     } finally {
       if (zone === undefined) delete process.env.TZ;

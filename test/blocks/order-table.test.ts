@@ -204,7 +204,7 @@ describe('orderTable: cells', () => {
     expect(rows[1]?.[5]).toEqual({
       type: 'raw_number',
       value: Date.parse('2026-11-21T23:30:00.000Z'),
-      text: '21 Nov 2026, 23:30 UTC',
+      text: 'Nov 21, 2026 at 23:30 UTC',
     });
   });
 

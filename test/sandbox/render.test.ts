@@ -43,11 +43,11 @@ describe('sandbox mrkdwn renderer', () => {
 
   it('renders date tokens in the viewer’s time zone, with the fallback as a title', () => {
     const html = renderMrkdwn(
-      '<!date^1795167000^{date_short_pretty} at {time}|20 Nov 2026, 09:30 UTC>',
+      '<!date^1795167000^{date_short_pretty} at {time}|Nov 20, 2026 at 09:30 UTC>',
       context,
     );
     expect(html).toMatch(
-      /^<time class="date" title="20 Nov 2026, 09:30 UTC">Nov 20, 2026 at \d\d:\d\d<\/time>$/,
+      /^<time class="date" title="Nov 20, 2026 at 09:30 UTC">Nov 20, 2026 at \d\d:\d\d<\/time>$/,
     );
   });
 
