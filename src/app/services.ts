@@ -1,4 +1,4 @@
-import { WebClient } from '@slack/web-api';
+import { WebClient, type WebClientOptions } from '@slack/web-api';
 import { createAuditLog } from '../access/audit.js';
 import { createAuditStore } from '../access/audit-store.js';
 import { createAuthorizer } from '../access/authorization.js';
@@ -15,19 +15,19 @@ import { createSpendService } from '../finance/spend-service.js';
 import type { AppDeps } from '../flows/deps.js';
 import { createOrderExamples } from '../flows/order-examples.js';
 import type { JobClock } from '../jobs/index.js';
-import { createInflightTracker } from '../jobs/inflight.js';
+import { createInflightTracker, type InflightTracker } from '../jobs/inflight.js';
 import type { AppLogger } from '../logger.js';
 import { createNotificationStore } from '../notifications/notification-store.js';
-import { createMetrics } from '../observability/metrics.js';
+import { type AppMetrics, createMetrics } from '../observability/metrics.js';
 import { createOrderCopy } from '../orders/order-copy.js';
 import { createOrderSync } from '../orders/order-sync.js';
 import { withWriteThrough } from '../orders/write-through.js';
-import { createOutboxRelay, createOutboxStore } from '../outbox/index.js';
-import { createPartnerClient } from '../partner-api/index.js';
+import { createOutboxRelay, createOutboxStore, type OutboxStore } from '../outbox/index.js';
+import { createPartnerClient, type PartnerClient } from '../partner-api/index.js';
 import { createOrderLinks } from '../partner-api/order-links.js';
 import { createForgedTokenLog } from '../reveal/forged-tokens.js';
 import { createLinkSigningKey } from '../reveal/link-key.js';
-import { createRevealLinks } from '../reveal/links.js';
+import { createRevealLinks, type RevealLinks } from '../reveal/links.js';
 import type { RevealRouteDeps } from '../reveal/routes.js';
 import { createEventDedup } from '../slack/event-dedup.js';
 import { createRichBlocks } from '../slack/rich-blocks.js';
@@ -35,7 +35,7 @@ import { createSlackDelivery } from '../slack/slack-delivery.js';
 import { type CacheResult, createSharedState, type SharedState } from '../state/index.js';
 import { createPartnerGate } from './partner-gate.js';
 import { partnerClientOptions } from './partner-options.js';
-import { verifyBotToken, webClientOptions } from './slack-client.js';
+import { type BotIdentity, verifyBotToken, webClientOptions } from './slack-client.js';
 
 // Building Order Desk's services from its settings: the shared state, the database, the partner
 // client, Slack's Web API client, the access checks and every store and service the listeners use
@@ -76,14 +76,67 @@ export async function buildServices(options: BuildOptions) {
         commandTimeoutMs: tuning.redisCommandTimeoutMs,
       }),
   ]);
-  const partnerLog = logger.child({ component: 'partner-api' });
-
   // Opened right after the app listens (start()); DATABASE_URL set but PostgreSQL unreachable then ends
   // start-up with one line saying so.
   const db =
     options.db ?? databaseOpenedLater({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR, logger });
-  const auditStore = createAuditStore(db);
   const metrics = createMetrics();
+  metrics.sources.stateBackendUp = () => state.isUp();
+  metrics.sources.databaseWritable = () => db.health().writable;
+  const now = options.now ?? (() => new Date());
+  const tracker = createInflightTracker();
+  const core: Core = { env, tuning, logger, now, clock: options.jobClock, state, db, metrics, tracker };
+
+  const orders = buildOrderCopy(core, buildPartner(core));
+  const { slack, ...slackParts } = buildSlack(core, identity, clientOptions);
+  const notices = buildNotices(core, slack, slackParts);
+  const access = buildAccess(core, slack, identity, notices.outbox);
+  const finance = buildFinance(core, orders);
+  const { revealLinks, reveal } = buildReveal(core, { ...orders, ...access });
+  const deps: AppDeps = {
+    ...orders,
+    ...access,
+    ...finance,
+    ...notices,
+    ...slackParts,
+    revealLinks,
+    financeRefreshMs: env.BALANCE_WATCH_SECONDS * 1000,
+    reportTimeZone: env.REPORT_TIMEZONE,
+    auditRetentionDays: env.AUDIT_RETENTION_DAYS,
+    allowExternalSharing: env.ALLOW_EXTERNAL_SHARING,
+    maxWatchesPerUser: tuning.notifyMeMaxWatches,
+    panelDeadlineMs: tuning.workObjectPanelDeadlineMs,
+    metrics,
+    logger,
+    tracker,
+    currency: env.CURRENCY,
+    now,
+  };
+
+  return { deps, identity, clientOptions, state, db, slack, reveal, tuning };
+}
+
+/** What every part below is built on. */
+interface Core {
+  env: AppEnv;
+  tuning: Tuning;
+  logger: AppLogger;
+  now: () => Date;
+  /** The background jobs' clock, and the Slack deliveries' waits (BuildOptions.jobClock). */
+  clock: JobClock | undefined;
+  state: SharedState;
+  db: OrderDeskDb;
+  metrics: AppMetrics;
+  tracker: InflightTracker;
+}
+
+const countCache = (metrics: AppMetrics, cache: string) => (result: CacheResult) =>
+  metrics.cacheRequests.inc({ cache, result });
+const countSlackErrors = (metrics: AppMetrics) => (method: string) => metrics.slackApiErrors.inc({ method });
+
+/** The partner's API itself (no copy), behind the gate that every replica shares. */
+function buildPartner({ env, tuning, logger, state, metrics }: Core): PartnerClient {
+  const partnerLog = logger.child({ component: 'partner-api' });
   const gate = createPartnerGate(state, env.PARTNER_API_MAX_RPS || undefined);
   const directPartner = createPartnerClient({
     ...partnerClientOptions(env, tuning),
@@ -100,15 +153,18 @@ export async function buildServices(options: BuildOptions) {
   });
   metrics.sources.partnerQueueDepth = () => directPartner.metrics().queued;
   metrics.sources.partnerCooldownActive = () => gate.cooldownActive();
-  metrics.sources.stateBackendUp = () => state.isUp();
-  metrics.sources.databaseWritable = () => db.health().writable;
-  const tracker = createInflightTracker();
+  return directPartner;
+}
+
+/** The order copy, the sync that fills it, and the partner client the app reads through it. */
+function buildOrderCopy(
+  { env, tuning, logger, now, clock, state, db, metrics, tracker }: Core,
+  directPartner: PartnerClient,
+): Pick<AppDeps, 'partner' | 'orderCopy' | 'orderSync' | 'orderExamples' | 'orderLinks'> {
   const orderCopy = createOrderCopy(db, {
     logger,
     onRefused: (field) => metrics.ordersRefused.inc({ field }),
   });
-  const notifications = createNotificationStore(db);
-  const now = options.now ?? (() => new Date());
   // Everything the app reads from the partner also updates the copy; the sync reads directly.
   const partner = withWriteThrough(directPartner, orderCopy, {
     now,
@@ -123,10 +179,25 @@ export async function buildServices(options: BuildOptions) {
     intervalSeconds: Math.max(1, env.ORDER_SYNC_SECONDS),
     maxRps: tuning.orderSyncMaxRps,
     reconcileHours: tuning.orderReconcileHours,
-    clock: options.jobClock,
+    clock,
     onRequest: (kind, outcome) => metrics.syncRequests.inc({ kind, outcome }),
   });
   metrics.sources.orderSync = () => orderSync.snapshot();
+  return {
+    partner,
+    orderCopy,
+    orderSync,
+    orderExamples: createOrderExamples({ orderCopy, logger, now }),
+    orderLinks: createOrderLinks(env.ORDER_LINK_TEMPLATE),
+  };
+}
+
+/** Slack's side: the services' Web API client, deliveries that retry, rich blocks and sharing checks. */
+function buildSlack(
+  { env, tuning, logger, clock, state, metrics }: Core,
+  identity: BotIdentity,
+  clientOptions: WebClientOptions,
+): { slack: WebClient } & Pick<AppDeps, 'delivery' | 'richBlocks' | 'channelSharing' | 'eventDedup'> {
   // The services' own Web API client (same URL, retries and limits as Bolt's): built before the Bolt
   // app, so every service exists before the routes and listeners that use it.
   const slack = new WebClient(env.SLACK_BOT_TOKEN, clientOptions);
@@ -134,32 +205,18 @@ export async function buildServices(options: BuildOptions) {
     logger,
     maxWaitMs: tuning.slackDeliveryMaxWaitSeconds * 1000,
     // The app's one clock: a delivery waits out Retry-After and its back-off on it, as the jobs do.
-    clock: options.jobClock,
+    clock,
     metrics: {
       onRetry: (kind, reason) => metrics.slackDeliveryRetries.inc({ kind, reason }),
       onOutcome: (kind, outcome) => metrics.slackDeliveries.inc({ kind, outcome }),
     },
   });
-  const countCache = (cache: string) => (result: CacheResult) => metrics.cacheRequests.inc({ cache, result });
-  const onSlackError = (method: string) => metrics.slackApiErrors.inc({ method });
-  const groups = createUsergroupMembers({
-    client: slack,
-    state,
-    ttlSeconds: tuning.usergroupCacheSeconds,
-    logger,
-    onCache: countCache('usergroup_members'),
-    onSlackError,
-  });
-  const linkSigningKey = createLinkSigningKey({ configured: env.KEY_LINK_SECRET, db, now });
-  // Every post that must arrive once (order events, balance alerts, the digest, audit lines): one
-  // table, one relay; producers only enqueue, and the outbox's delivery job posts (jobs.ts).
-  const outbox = createOutboxStore(db);
   const channelSharing = createChannelSharing({
     client: slack,
     state,
     allowExternal: env.ALLOW_EXTERNAL_SHARING,
     logger,
-    onSlackError,
+    onSlackError: countSlackErrors(metrics),
   });
   // Tables and charts where Slack takes them; refused, the classic blocks for a day (every replica).
   const richBlocks = createRichBlocks({
@@ -168,6 +225,19 @@ export async function buildServices(options: BuildOptions) {
     workspace: identity.enterpriseId ?? identity.teamId ?? 'workspace',
     onRefused: (surface) => metrics.richBlocksRefused.inc({ surface }),
   });
+  return { slack, delivery, richBlocks, channelSharing, eventDedup: createEventDedup(state) };
+}
+
+/** Watches, subscriptions and every post that must arrive once. */
+function buildNotices(
+  { tuning, logger, now, state, db, metrics }: Core,
+  slack: WebClient,
+  { delivery, richBlocks, channelSharing }: Pick<AppDeps, 'delivery' | 'richBlocks' | 'channelSharing'>,
+): Pick<AppDeps, 'notifications' | 'outbox' | 'relay'> {
+  const notifications = createNotificationStore(db);
+  // Every post that must arrive once (order events, balance alerts, the digest, audit lines): one
+  // table, one relay; producers only enqueue, and the outbox's delivery job posts (jobs.ts).
+  const outbox = createOutboxStore(db);
   const relay = createOutboxRelay({
     store: outbox,
     delivery,
@@ -191,6 +261,26 @@ export async function buildServices(options: BuildOptions) {
   });
   // Not asked while the database is away: a scrape does not wait for it.
   metrics.sources.outboxPending = async () => (db.isUp() ? outbox.count('pending') : undefined);
+  return { notifications, outbox, relay };
+}
+
+/** Who may do what (members, groups, the allowlists), the key limit, and the audit trail. */
+function buildAccess(
+  { env, tuning, logger, now, state, db, metrics, tracker }: Core,
+  slack: WebClient,
+  identity: BotIdentity,
+  outbox: OutboxStore,
+): Pick<AppDeps, 'auth' | 'audit' | 'auditStore' | 'keyLimit'> {
+  const auditStore = createAuditStore(db);
+  const onSlackError = countSlackErrors(metrics);
+  const groups = createUsergroupMembers({
+    client: slack,
+    state,
+    ttlSeconds: tuning.usergroupCacheSeconds,
+    logger,
+    onCache: countCache(metrics, 'usergroup_members'),
+    onSlackError,
+  });
   const audit = createAuditLog(
     logger,
     { store: outbox },
@@ -216,7 +306,7 @@ export async function buildServices(options: BuildOptions) {
       enterpriseId: identity.enterpriseId,
       ttlSeconds: tuning.userInfoCacheSeconds,
       logger,
-      onCache: countCache('user_info'),
+      onCache: countCache(metrics, 'user_info'),
       onSlackError,
     }),
   );
@@ -226,13 +316,21 @@ export async function buildServices(options: BuildOptions) {
     logger,
     alert: (text) => audit.alert(text),
   });
+  return { auth, audit, auditStore, keyLimit };
+}
+
+/** The balance, spend and runway, and the one-export-at-a-time claims. */
+function buildFinance(
+  { env, tuning, logger, now, state, metrics }: Core,
+  { partner, orderCopy, orderSync }: Pick<AppDeps, 'partner' | 'orderCopy' | 'orderSync'>,
+): Pick<AppDeps, 'balance' | 'spend' | 'exportClaims'> {
   const balance = createBalanceService({
     partner,
     state,
     ttlSeconds: Math.min(tuning.balanceCacheSeconds, env.BALANCE_WATCH_SECONDS),
     logger,
-    onCache: countCache('balance'),
-    clock: options.now,
+    onCache: countCache(metrics, 'balance'),
+    clock: now,
     orderCopy,
   });
   const spend = createSpendService({
@@ -246,45 +344,22 @@ export async function buildServices(options: BuildOptions) {
     orderCopy,
     orderSync,
   });
-  const deps: AppDeps = {
-    partner,
-    auth,
-    richBlocks,
-    balance,
-    audit,
-    keyLimit,
-    revealLinks: createRevealLinks({
-      publicUrl: env.PUBLIC_URL,
-      signingKey: linkSigningKey,
-      ttlSeconds: tuning.keyLinkTtlSeconds,
-      now: () => now().getTime(),
-    }),
-    financeRefreshMs: env.BALANCE_WATCH_SECONDS * 1000,
-    reportTimeZone: env.REPORT_TIMEZONE,
-    spend,
-    exportClaims: createExportClaims(state),
-    auditStore,
-    auditRetentionDays: env.AUDIT_RETENTION_DAYS,
-    orderCopy,
-    orderSync,
-    orderExamples: createOrderExamples({ orderCopy, logger, now }),
-    allowExternalSharing: env.ALLOW_EXTERNAL_SHARING,
-    notifications,
-    maxWatchesPerUser: tuning.notifyMeMaxWatches,
-    outbox,
-    relay,
-    eventDedup: createEventDedup(state),
-    delivery,
-    metrics,
-    channelSharing,
-    orderLinks: createOrderLinks(env.ORDER_LINK_TEMPLATE),
-    panelDeadlineMs: tuning.workObjectPanelDeadlineMs,
-    logger,
-    tracker,
-    currency: env.CURRENCY,
-    now,
-  };
+  return { balance, spend, exportClaims: createExportClaims(state) };
+}
+
+/** The one-time links that show keys, and what their route needs to redeem them. */
+function buildReveal(
+  { env, tuning, logger, now, state, db, metrics, tracker }: Core,
+  { partner, auth, keyLimit, audit }: Pick<AppDeps, 'partner' | 'auth' | 'keyLimit' | 'audit'>,
+): { revealLinks: RevealLinks; reveal: RevealRouteDeps } {
+  const linkSigningKey = createLinkSigningKey({ configured: env.KEY_LINK_SECRET, db, now });
   const forgedTokens = createForgedTokenLog(logger);
+  const revealLinks = createRevealLinks({
+    publicUrl: env.PUBLIC_URL,
+    signingKey: linkSigningKey,
+    ttlSeconds: tuning.keyLinkTtlSeconds,
+    now: () => now().getTime(),
+  });
   const reveal: RevealRouteDeps = {
     redeem: {
       linkSigningKey,
@@ -304,15 +379,5 @@ export async function buildServices(options: BuildOptions) {
     onRefused: (reason) => metrics.reveals.inc({ outcome: reason }),
     track: (work) => tracker.track(work),
   };
-
-  return {
-    deps,
-    identity,
-    clientOptions,
-    state,
-    db,
-    slack,
-    reveal,
-    tuning,
-  };
+  return { revealLinks, reveal };
 }

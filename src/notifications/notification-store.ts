@@ -70,22 +70,47 @@ export interface NotificationStore {
 const iso = (date: Date) => date.toISOString();
 
 export function createNotificationStore(db: OrderDeskDb): NotificationStore {
-  const toWatch = (row: Selectable<OrderWatchesTable>): Watch => ({
-    userId: row.user_id,
-    orderId: row.order_id,
-    createdAt: new Date(row.created_at),
-    expiresAt: new Date(row.expires_at),
-  });
-  const toSubscription = (row: Selectable<SubscriptionsTable>): Subscription => ({
-    id: row.id,
-    channelId: row.channel_id,
-    createdBy: row.created_by,
-    createdAt: new Date(row.created_at),
-    filters: JSON.parse(row.filters) as SubscriptionFilters,
-    pausedAt: row.paused_at ? new Date(row.paused_at) : null,
-    pausedReason: row.paused_reason,
-  });
+  return {
+    ...watchChanges(db),
+    ...watchReads(db),
+    ...subscriptionChanges(db),
+    ...subscriptionReads(db),
+    ...orderThreads(db),
+    prune(before) {
+      return db.run(async (kysely) => {
+        const cutoff = iso(before);
+        const watches = await kysely
+          .deleteFrom('order_watches')
+          .where('ended_at', '<', cutoff)
+          .executeTakeFirst();
+        const threads = await kysely
+          .deleteFrom('order_threads')
+          .where('created_at', '<', cutoff)
+          .executeTakeFirst();
+        return Number(watches.numDeletedRows) + Number(threads.numDeletedRows);
+      });
+    },
+  };
+}
 
+const toWatch = (row: Selectable<OrderWatchesTable>): Watch => ({
+  userId: row.user_id,
+  orderId: row.order_id,
+  createdAt: new Date(row.created_at),
+  expiresAt: new Date(row.expires_at),
+});
+
+const toSubscription = (row: Selectable<SubscriptionsTable>): Subscription => ({
+  id: row.id,
+  channelId: row.channel_id,
+  createdBy: row.created_by,
+  createdAt: new Date(row.created_at),
+  filters: JSON.parse(row.filters) as SubscriptionFilters,
+  pausedAt: row.paused_at ? new Date(row.paused_at) : null,
+  pausedReason: row.paused_reason,
+});
+
+function watchChanges(db: OrderDeskDb): Pick<NotificationStore, 'watch' | 'endWatch'> {
   return {
     watch(userId, orderId, at, expiresAt, maxRunning) {
       return db.run(async (kysely) => {
@@ -141,6 +166,13 @@ export function createNotificationStore(db: OrderDeskDb): NotificationStore {
         return Number(ended.numUpdatedRows) > 0;
       });
     },
+  };
+}
+
+function watchReads(
+  db: OrderDeskDb,
+): Pick<NotificationStore, 'watchesOf' | 'runningWatchesOf' | 'expiredWatches'> {
+  return {
     async watchesOf(userId, limit) {
       const rows = await db.run((kysely) =>
         kysely
@@ -179,7 +211,13 @@ export function createNotificationStore(db: OrderDeskDb): NotificationStore {
       );
       return rows.map(toWatch);
     },
+  };
+}
 
+function subscriptionChanges(
+  db: OrderDeskDb,
+): Pick<NotificationStore, 'addSubscription' | 'removeSubscription' | 'pauseSubscription'> {
+  return {
     async addSubscription(subscription) {
       await db.run((kysely) =>
         kysely
@@ -198,6 +236,36 @@ export function createNotificationStore(db: OrderDeskDb): NotificationStore {
           .execute(),
       );
     },
+    removeSubscription(id, by, at) {
+      return db.run(async (kysely) => {
+        const removed = await kysely
+          .updateTable('subscriptions')
+          .set({ removed_at: iso(at), removed_by: by })
+          .where('id', '=', id)
+          .where('removed_at', 'is', null)
+          .executeTakeFirst();
+        return Number(removed.numUpdatedRows) > 0;
+      });
+    },
+    pauseSubscription(id, reason, at) {
+      return db.run(async (kysely) => {
+        const paused = await kysely
+          .updateTable('subscriptions')
+          .set({ paused_at: iso(at), paused_reason: reason })
+          .where('id', '=', id)
+          .where('paused_at', 'is', null)
+          .where('removed_at', 'is', null)
+          .executeTakeFirst();
+        return Number(paused.numUpdatedRows) > 0;
+      });
+    },
+  };
+}
+
+function subscriptionReads(
+  db: OrderDeskDb,
+): Pick<NotificationStore, 'activeSubscriptions' | 'listSubscriptions' | 'subscription'> {
+  return {
     async activeSubscriptions(channelId) {
       const rows = await db.run((kysely) => {
         let query = kysely
@@ -237,30 +305,11 @@ export function createNotificationStore(db: OrderDeskDb): NotificationStore {
       );
       return row ? toSubscription(row) : undefined;
     },
-    removeSubscription(id, by, at) {
-      return db.run(async (kysely) => {
-        const removed = await kysely
-          .updateTable('subscriptions')
-          .set({ removed_at: iso(at), removed_by: by })
-          .where('id', '=', id)
-          .where('removed_at', 'is', null)
-          .executeTakeFirst();
-        return Number(removed.numUpdatedRows) > 0;
-      });
-    },
-    pauseSubscription(id, reason, at) {
-      return db.run(async (kysely) => {
-        const paused = await kysely
-          .updateTable('subscriptions')
-          .set({ paused_at: iso(at), paused_reason: reason })
-          .where('id', '=', id)
-          .where('paused_at', 'is', null)
-          .where('removed_at', 'is', null)
-          .executeTakeFirst();
-        return Number(paused.numUpdatedRows) > 0;
-      });
-    },
+  };
+}
 
+function orderThreads(db: OrderDeskDb): Pick<NotificationStore, 'threadOf' | 'setThread'> {
+  return {
     async threadOf(channelId, orderId) {
       const row = await db.run((kysely) =>
         kysely
@@ -280,20 +329,6 @@ export function createNotificationStore(db: OrderDeskDb): NotificationStore {
           .onConflict((conflict) => conflict.columns(['channel_id', 'order_id']).doNothing())
           .execute(),
       );
-    },
-    prune(before) {
-      return db.run(async (kysely) => {
-        const cutoff = iso(before);
-        const watches = await kysely
-          .deleteFrom('order_watches')
-          .where('ended_at', '<', cutoff)
-          .executeTakeFirst();
-        const threads = await kysely
-          .deleteFrom('order_threads')
-          .where('created_at', '<', cutoff)
-          .executeTakeFirst();
-        return Number(watches.numDeletedRows) + Number(threads.numDeletedRows);
-      });
     },
   };
 }
