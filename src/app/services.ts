@@ -44,7 +44,7 @@ import { type BotIdentity, verifyBotToken, webClientOptions } from './slack-clie
 export interface BuildOptions {
   env: AppEnv;
   logger: AppLogger;
-  /** false: the balance watch and the digest do not run on their timers (tests run their rounds themselves). */
+  /** false: no background job runs on its timer, delivery included (tests run their rounds themselves). */
   watch?: boolean | undefined;
   /** A shared state built elsewhere (tests); otherwise REDIS_URL decides. */
   state?: SharedState | undefined;

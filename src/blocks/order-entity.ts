@@ -228,11 +228,12 @@ export function renderOrderPanel(order: OrderSummary, options: OrderPanelOptions
       value: JSON.stringify({ o: order.id }),
       style: 'primary',
     });
-  actions.push({
-    text: 'Open in the partner platform',
-    action_id: EntityActionIds.openInPartner,
-    url: options.url,
-  });
+  if (options.offer.partnerLink)
+    actions.push({
+      text: 'Open in the partner platform',
+      action_id: EntityActionIds.openInPartner,
+      url: options.url,
+    });
   const entity = baseEntity(order, options, fields);
   entity.entity_payload.actions = { primary_actions: actions };
   return entity;

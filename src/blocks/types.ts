@@ -12,7 +12,7 @@ export interface SlackMessage {
   blocks: Block[];
   /**
    * The same message in the blocks every Slack takes, set when `blocks` holds a table or a chart:
-   * sent instead where Slack refuses those (services/rich-blocks.ts).
+   * sent instead where Slack refuses those (slack/rich-blocks.ts).
    */
   classic?: Block[] | undefined;
 }

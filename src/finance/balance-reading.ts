@@ -1,7 +1,7 @@
 import type { PartnerApiError } from '../partner-api/index.js';
 
 // The account balance as Order Desk knows it: the partner reports it inside an order's keys answer
-// (see services/balance.ts), so a reading names the order it came from.
+// (see finance/balance.ts), so a reading names the order it came from.
 
 export interface BalanceReading {
   balance: number | null;

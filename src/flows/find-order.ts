@@ -22,6 +22,16 @@ export type Source =
       failure: PartnerApiError | undefined;
     };
 
+/**
+ * The copy stood in for a partner that is not answering: the answer is stamped with its age and why
+ * (a copy answer the partner merely had no exact match for is not).
+ */
+export function standsInForPartner(
+  source: Source,
+): source is Extract<Source, { from: 'copy' }> & { failure: PartnerApiError } {
+  return source.from === 'copy' && source.failure !== undefined;
+}
+
 /** One order by its exact ID or reference, as a value (callers build their own messages). */
 export type FoundOrder =
   | { kind: 'one'; order: OrderSummary; source: Source; traceId: string | undefined }

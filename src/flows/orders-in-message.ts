@@ -9,7 +9,7 @@ import {
 import type { FailureContext } from '../observability/partner-failures.js';
 import type { OrderSummary, PartnerApiError } from '../partner-api/index.js';
 import type { AppDeps } from './deps.js';
-import { type FindOrderDeps, findOrder, type Source } from './find-order.js';
+import { type FindOrderDeps, findOrder, type Source, standsInForPartner } from './find-order.js';
 import { type Audience, type OfferDeps, offerFor } from './order-offer.js';
 import { renderOptions } from './render-options.js';
 
@@ -74,7 +74,7 @@ export async function answerOrdersInMessage(
     if (result.kind === 'failed') failures.push(result.error);
     else if (result.kind !== 'none') {
       for (const order of result.kind === 'one' ? [result.order] : result.orders) found.set(order.id, order);
-      if (result.source.from === 'copy' && result.source.failure) fromCopy ??= result.source;
+      if (standsInForPartner(result.source)) fromCopy ??= result.source;
     }
   }
   const orders = [...found.values()];

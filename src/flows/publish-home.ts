@@ -81,7 +81,7 @@ export async function publishHome(
     subscriptions: lists?.subscriptions,
   };
   const classic = renderHome(input, renderOptions(deps));
-  // Finance's figures as Slack's charts, where its Home tab takes them (services/rich-blocks.ts).
+  // Finance's figures as Slack's charts, where its Home tab takes them (slack/rich-blocks.ts).
   const charted = spendFigures?.figures
     ? renderHome(input, renderOptions(deps), { charts: true })
     : undefined;

@@ -19,7 +19,7 @@ import { header } from '../blocks/primitives.js';
 import type { BalanceState } from '../finance/balance-reading.js';
 import { financeView, spendView } from '../finance/finance-view.js';
 import type { AppDeps } from '../flows/deps.js';
-import { findOrder } from '../flows/find-order.js';
+import { findOrder, standsInForPartner } from '../flows/find-order.js';
 import { recentOrders } from '../flows/recent-orders.js';
 import { renderOptions } from '../flows/render-options.js';
 import { answerOrderFilters, checkSearchForm, type SearchForm } from '../flows/search-orders.js';
@@ -35,7 +35,7 @@ import { statusLabel } from '../partner-api/statuses.js';
 // answer in Slackbot looks like the command's. Each gives data (the output schema) and the blocks a
 // person sees; the model reads the data itself (server.ts: its JSON is the text), never a second
 // rendering of it. No tool reads keys: the finance tool's balance is the only figure that comes from
-// the keys endpoint (services/balance.ts drops the keys at once).
+// the keys endpoint (finance/balance.ts drops the keys at once).
 
 export type ToolOutcome = 'ok' | 'no_match' | 'invalid_input' | 'partner_error' | 'unavailable';
 
@@ -133,35 +133,28 @@ export const TOOLS = {
           data: { match: 'none', orders: [], fromCopy: false, note: hint },
         };
       }
-      if (found.kind === 'several') {
-        const message = renderResultList(
-          { query, orders: found.orders, hits: found.orders.length, offset: 0 },
-          renderOptions(deps),
-        );
-        const fromCopy = found.source.from === 'copy';
-        return {
-          outcome: 'ok',
-          message,
-          data: { match: 'several', orders: found.orders.map(orderData), fromCopy },
-        };
-      }
-      const { source } = found;
-      const offer = orderOffer(
-        'slackbot',
-        { orders: true, keys: false },
-        { status: found.order.status, source: source.from === 'copy' ? 'copy' : 'live' },
-      );
-      const card = renderOrderCard(found.order, { ...renderOptions(deps), offer });
-      const stale =
-        source.from === 'copy' && source.failure
-          ? { coverage: source.coverage, failure: source.failure }
-          : undefined;
-      const message = stale
-        ? stampedFromCopy(card, stale.coverage, renderOptions(deps), stale.failure)
-        : card;
+      const options = renderOptions(deps);
+      // The copy standing in for a partner that is not answering: stamped, and said so, either way.
+      const stale = standsInForPartner(found.source) ? found.source : undefined;
+      const orders = found.kind === 'several' ? found.orders : [found.order];
+      const shown =
+        found.kind === 'several'
+          ? renderResultList({ query, orders, hits: orders.length, offset: 0 }, options)
+          : renderOrderCard(found.order, {
+              ...options,
+              offer: orderOffer(
+                'slackbot',
+                { orders: true, keys: false },
+                {
+                  status: found.order.status,
+                  source: stale ? 'copy' : 'live',
+                },
+              ),
+            });
+      const message = stale ? stampedFromCopy(shown, stale.coverage, options, stale.failure) : shown;
       const data = {
-        match: 'one',
-        orders: [orderData(found.order)],
+        match: found.kind === 'several' ? 'several' : 'one',
+        orders: orders.map(orderData),
         fromCopy: stale !== undefined,
         ...(stale ? { note: copyNote(stale.failure, stale.coverage.syncedAt) } : {}),
       };

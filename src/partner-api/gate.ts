@@ -1,7 +1,7 @@
 /**
  * What the transport asks before each request, so that replicas can share what the partner said:
  * a cooldown after a 429/503 with Retry-After, and a requests-per-second cap per API key. The client
- * only knows this interface; `services/partner-gate.ts` keeps it on the shared state.
+ * only knows this interface; `app/partner-gate.ts` keeps it on the shared state.
  */
 export interface PartnerGate {
   /**

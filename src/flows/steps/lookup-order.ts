@@ -8,7 +8,7 @@ import {
 } from '../../blocks/workflow-steps.js';
 import { faultOf, type OrderSummary } from '../../partner-api/index.js';
 import type { AppDeps } from '../deps.js';
-import { findOrder } from '../find-order.js';
+import { findOrder, standsInForPartner } from '../find-order.js';
 import type { LookupDeps } from '../lookup-order.js';
 import {
   definedOutputs,
@@ -23,7 +23,7 @@ export type LookupStepDeps = LookupDeps & Pick<AppDeps, 'auth'>;
 
 /**
  * The "Look up an order" step: one order by its exact ID or reference, for a person who may use
- * `/order` (the same check, before any partner request), by `/order`'s own lookup path. No order is
+ * `/order` (the same check, before any partner request), found by the one finder (find-order.ts). No order is
  * a normal answer (found = false), not a failure. The outputs are the order's summary: never keys.
  */
 export async function runLookupOrderStep(
@@ -45,7 +45,7 @@ export async function runLookupOrderStep(
     case 'one':
       return {
         kind: 'complete',
-        outputs: orderOutputs(found.order, found.source.from === 'copy'),
+        outputs: orderOutputs(found.order, standsInForPartner(found.source)),
         outcome: 'ok',
       };
     case 'none':
