@@ -18,9 +18,8 @@ export type Jobs = ReturnType<typeof buildJobs>;
 
 export function buildJobs(options: BuildOptions, services: Services) {
   const { env, logger } = options;
-  const { deps, state, slack, identity } = services;
-  const { notifications, outbox, relay, orderCopy, orderSync, auth, metrics, balance, spend, partner, now } =
-    deps;
+  const { deps, state, slack, identity, relay } = services;
+  const { notifications, outbox, orderCopy, orderSync, auth, metrics, balance, spend, partner, now } = deps;
   // The one deliverer of every post, and what follows each post by kind (its outcome hooks).
   const outboxDelivery = createOutboxDelivery({
     store: outbox,

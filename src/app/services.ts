@@ -22,7 +22,7 @@ import { type AppMetrics, createMetrics } from '../observability/metrics.js';
 import { createOrderCopy } from '../orders/order-copy.js';
 import { createOrderSync } from '../orders/order-sync.js';
 import { withWriteThrough } from '../orders/write-through.js';
-import { createOutboxRelay, createOutboxStore, type OutboxStore } from '../outbox/index.js';
+import { createOutboxRelay, createOutboxStore, type OutboxRelay, type OutboxStore } from '../outbox/index.js';
 import { createPartnerClient, type PartnerClient } from '../partner-api/index.js';
 import { createOrderLinks } from '../partner-api/order-links.js';
 import { createForgedTokenLog } from '../reveal/forged-tokens.js';
@@ -89,7 +89,8 @@ export async function buildServices(options: BuildOptions) {
 
   const orders = buildOrderCopy(core, buildPartner(core));
   const { slack, ...slackParts } = buildSlack(core, identity, clientOptions);
-  const notices = buildNotices(core, slack, slackParts);
+  // The relay is the delivery job's alone (jobs.ts): no flow posts, producers only enqueue.
+  const { relay, ...notices } = buildNotices(core, slack, slackParts);
   const access = buildAccess(core, slack, identity, notices.outbox);
   const finance = buildFinance(core, orders);
   const { revealLinks, reveal } = buildReveal(core, { ...orders, ...access });
@@ -113,7 +114,7 @@ export async function buildServices(options: BuildOptions) {
     now,
   };
 
-  return { deps, identity, clientOptions, state, db, slack, reveal, tuning };
+  return { deps, relay, identity, clientOptions, state, db, slack, reveal, tuning };
 }
 
 /** What every part below is built on. */
@@ -233,7 +234,7 @@ function buildNotices(
   { tuning, logger, now, state, db, metrics }: Core,
   slack: WebClient,
   { delivery, richBlocks, channelSharing }: Pick<AppDeps, 'delivery' | 'richBlocks' | 'channelSharing'>,
-): Pick<AppDeps, 'notifications' | 'outbox' | 'relay'> {
+): Pick<AppDeps, 'notifications' | 'outbox'> & { relay: OutboxRelay } {
   const notifications = createNotificationStore(db);
   // Every post that must arrive once (order events, balance alerts, the digest, audit lines): one
   // table, one relay; producers only enqueue, and the outbox's delivery job posts (jobs.ts).

@@ -12,6 +12,7 @@ import { untilAborted } from '../deadline.js';
 import { createPeriodicJob, type Job, type JobClock } from '../jobs/index.js';
 import type { AppLogger } from '../logger.js';
 import { insertOutboxRows, type OutboxEntry, type OutcomeHook } from '../outbox/index.js';
+import { isPartnerApiError } from '../partner-api/index.js';
 import type { SharedState } from '../state/index.js';
 import {
   type AlertEvent,
@@ -21,8 +22,9 @@ import {
   initialAlertState,
 } from './alert-rules.js';
 import type { BalanceService } from './balance.js';
-import { availableFunds, type BalanceReading, type BalanceState } from './balance-reading.js';
-import { dayKey, runwayDays } from './spend.js';
+import type { BalanceReading, BalanceState } from './balance-reading.js';
+import { financeView } from './finance-view.js';
+import { dayKey } from './spend.js';
 import type { SpendService } from './spend-service.js';
 
 /** A round reads the balance and says `read`; a stop leaves what was decided and not posted in the outbox. */
@@ -265,9 +267,11 @@ async function watchRound(watcher: Watcher, signal: AbortSignal): Promise<'read'
   } else {
     options.onReading?.('ok');
     const spend = await untilAborted(options.spend.refresh({ maxAgeMs: intervalMs / 2 }), signal);
-    const averagePerDay = 'averagePerDay' in spend ? spend.averagePerDay : null;
-    const available = availableFunds(reading.reading);
-    const runway = averagePerDay === null ? null : runwayDays(available, averagePerDay);
+    // The same arithmetic as the Home tab's and the digest's (finance-view.ts).
+    const view = financeView(reading, isPartnerApiError(spend) ? undefined : spend);
+    const { available } = view;
+    const averagePerDay = view.spend?.averagePerDay ?? null;
+    const runway = view.spend ? view.spend.runwayDays : null;
     const homeLink = await untilAborted(options.homeLink(), signal);
     const figures = { reading: reading.reading, available, runway, averagePerDay, homeLink };
     await decideAndAnnounce(watcher, decideOnReading(watcher, figures));

@@ -12,7 +12,7 @@ import type { NotificationStore } from '../notifications/notification-store.js';
 import type { AppMetrics } from '../observability/metrics.js';
 import type { OrderCopy } from '../orders/order-copy.js';
 import type { OrderSync } from '../orders/order-sync.js';
-import type { OutboxRelay, OutboxStore } from '../outbox/index.js';
+import type { OutboxStore } from '../outbox/index.js';
 import type { PartnerClient } from '../partner-api/index.js';
 import type { OrderLinks } from '../partner-api/order-links.js';
 import type { RevealLinks } from '../reveal/links.js';
@@ -41,9 +41,8 @@ export interface AppDeps {
   notifications: NotificationStore;
   /** tuning.notifyMeMaxWatches: running watches one person may have. */
   maxWatchesPerUser: number;
-  /** Every post that must arrive once, in the database, and the one relay that posts them. */
+  /** Every post that must arrive once, in the database (the outbox's delivery job posts them). */
   outbox: OutboxStore;
-  relay: OutboxRelay;
   /** Slack event redeliveries handled once across replicas. */
   eventDedup: EventDedup;
   /** Tables and charts where Slack takes them, else the classic blocks (for a day after a refusal). */

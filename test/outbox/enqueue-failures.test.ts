@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { OrderDeskDb } from '../../src/db/index.js';
 import { createBalanceWatch } from '../../src/finance/balance-watch.js';
 import { createLogger } from '../../src/logger.js';
+import { PartnerApiError } from '../../src/partner-api/index.js';
 import { createMemoryState } from '../../src/state/index.js';
 
 // While the database cannot be written, a balance alert cannot enter the outbox: the log has it, the
@@ -46,7 +47,8 @@ describe('a balance alert while the database cannot be written', () => {
           },
         }),
       },
-      spend: { refresh: async () => ({}) as never },
+      // No spend figures (they could not be computed): the alert is on the available funds alone.
+      spend: { refresh: async () => new PartnerApiError({ kind: 'unavailable', operation: 'spend' }) },
       state: createMemoryState(),
       db,
       deliverNow: async () => {
