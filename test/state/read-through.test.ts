@@ -10,6 +10,7 @@ import {
 import { createRedisState } from '../../src/state/redis-state.js';
 import { capturedLogger } from '../helpers/captured-logger.js';
 import { type RedisServer, redisTests, startRedisServer } from '../helpers/redis-server.js';
+import { until } from '../helpers/until.js';
 
 const BACKOFF = { firstMs: 30_000, maxMs: 600_000 };
 
@@ -131,16 +132,24 @@ function readThroughContract(name: string, make: () => Promise<{ state: SharedSt
     it('a slow read within its lease: the waiting replica takes its value and does not read too', async () => {
       const key = freshKey();
       let loads = 0;
+      // The load ends when the test says, not after a sleep: the other replica is waiting by then.
+      let finishLoad!: () => void;
+      const loaded = new Promise<void>((resolve) => {
+        finishLoad = resolve;
+      });
       const slowLoad = async () => {
         loads++;
-        await new Promise((resolve) => setTimeout(resolve, 400));
+        await loaded;
         return { value: 'figures', cache: true };
       };
       const read = (on: SharedState) =>
         readThrough({ state: on, key, ttlMs: 60_000, leaseMs: 2_000, load: slowLoad });
       const first = read(state);
-      await new Promise((resolve) => setTimeout(resolve, 30));
-      expect(await Promise.all([first, read(peer)])).toEqual(['figures', 'figures']);
+      await until('the first replica to hold the lease and load', () => loads === 1);
+      const second = read(peer);
+      await new Promise((resolve) => setImmediate(resolve));
+      finishLoad();
+      expect(await Promise.all([first, second])).toEqual(['figures', 'figures']);
       expect(loads).toBe(1);
     });
 

@@ -10,6 +10,7 @@ import {
 import { createRedisState } from '../../src/state/redis-state.js';
 import { capturedLogger } from '../helpers/captured-logger.js';
 import { type RedisServer, redisTests, startRedisServer } from '../helpers/redis-server.js';
+import { until } from '../helpers/until.js';
 import { startStallingProxy } from './stalling-proxy.js';
 
 /** One contract, run against every backend (as keyv does): the app must not care which it has. */
@@ -55,6 +56,11 @@ function stateContract(name: string, make: () => Promise<SharedState>) {
     it('reads through once for concurrent callers, and serves the cache within its TTL', async () => {
       let loads = 0;
       const results: CacheResult[] = [];
+      // The load ends once all three callers have asked, not after a sleep.
+      let finishLoad!: () => void;
+      const loaded = new Promise<void>((resolve) => {
+        finishLoad = resolve;
+      });
       const read = () =>
         readThrough({
           state,
@@ -62,12 +68,15 @@ function stateContract(name: string, make: () => Promise<SharedState>) {
           ttlMs: 60_000,
           load: async () => {
             loads++;
-            await new Promise((resolve) => setTimeout(resolve, 100));
+            await loaded;
             return { value: { balance: 42 }, cache: true };
           },
           onResult: (result) => results.push(result),
         });
-      const values = await Promise.all([read(), read(), read()]);
+      const concurrent = [read(), read(), read()];
+      await until('the first caller to load', () => loads === 1);
+      finishLoad();
+      const values = await Promise.all(concurrent);
       expect(values).toEqual([{ balance: 42 }, { balance: 42 }, { balance: 42 }]);
       expect(loads).toBe(1);
       expect(await read()).toEqual({ balance: 42 });
