@@ -50,16 +50,14 @@ import { offerOn } from './offers.js';
 
 const now = new Date('2026-11-22T12:00:00.000Z');
 /** The largest figures a balance can hold, with the longest trace ID. */
-const hugeBalance: BalanceState = {
-  kind: 'reading',
-  reading: {
-    balance: 1e21,
-    creditLimit: 1e21,
-    readAt: now,
-    sourceOrderId: 'ORDER00001',
-    traceId: 't'.repeat(128),
-  },
+const hugeReading = {
+  balance: 1e21,
+  creditLimit: 1e21,
+  readAt: now,
+  sourceOrderId: 'ORDER00001',
+  traceId: 't'.repeat(128),
 };
+const hugeBalance: BalanceState = { kind: 'reading', reading: hugeReading };
 const options = {
   currency: 'EUR',
   now,
@@ -414,13 +412,7 @@ function cases(offset: number): Array<[string, () => Payload[]]> {
                 { watched: 'funds', type: 'crossed', threshold: 1e21 },
                 { watched: 'runway', type: 'worse', threshold: 1e21 },
               ],
-              reading: {
-                balance: 1e21,
-                creditLimit: 1e21,
-                readAt: now,
-                sourceOrderId: 'ORDER00001',
-                traceId: 't'.repeat(128),
-              },
+              reading: hugeReading,
               available: 1e21,
               runwayDays: 1e21,
               averagePerDay: 1e21,
