@@ -202,7 +202,15 @@ export async function benchSlackApp(): Promise<BenchRow[]> {
       concurrency: 500,
       text: (i) => orderIds[i % orderIds.length] ?? '',
     });
+    // Work Object panels opened by the same person during the burst: each waits behind their queued
+    // lookups, gives up at its deadline (1.5 s) and shows the copy or the error form. A request given
+    // up must never reach the partner afterwards.
+    const panels = await openPanelsDuring(slack, orderIds.slice(1_000, 1_000 + PANELS));
     const burstAnswers = await waitForAnswers(slack, burst.timings, 120_000);
+    const sentLate = simulator.recorded.filter((request) => {
+      const gaveUpAt = panels.answeredAt.get(request.query.search ?? '');
+      return gaveUpAt !== undefined && request.at > gaveUpAt;
+    }).length;
     const health = (await (await fetch(`http://127.0.0.1:${slow.port}/healthz`)).json()) as Health;
     simulator.faults.reset();
     const slowSection = `3. Slow partner (2 s per answer, burst of 500, cap ${cap})`;
@@ -239,6 +247,26 @@ export async function benchSlackApp(): Promise<BenchRow[]> {
         unit: '',
         goal: '<= cap',
         met: simulator.stats.maxInFlight <= cap,
+      },
+      {
+        section: slowSection,
+        metric: `partner requests sent after their caller had given up (${PANELS} Work Object panels during the burst)`,
+        value: sentLate,
+        baseline: 0,
+        baselineLabel: 'none',
+        unit: '',
+        goal: '0',
+        met: sentLate === 0,
+      },
+      {
+        section: slowSection,
+        metric: 'Work Object panels filled while their trigger_id holds (3 s)',
+        value: (100 * panels.withinTrigger) / PANELS,
+        baseline: 100,
+        baselineLabel: 'all',
+        unit: '%',
+        goal: '100%',
+        met: panels.withinTrigger === PANELS,
       },
       {
         section: slowSection,
@@ -522,4 +550,24 @@ async function benchAnswerTime(
     for (const process of started) await process.stop();
     await partner.stop();
   }
+}
+
+const PANELS = 10;
+
+/** Opens a panel for each order, one after another, as the burst's user: when each was filled. */
+async function openPanelsDuring(slack: FakeSlack, ids: string[]) {
+  const answeredAt = new Map<string, number>();
+  let withinTrigger = 0;
+  for (const id of ids) {
+    const sent = performance.now();
+    const { triggerId } = await slack.requestEntityDetails({
+      user: 'U0BENCH',
+      url: `https://partner.example.com/orders/${id}`,
+      externalRefId: id,
+    });
+    await slack.waitForPanel(triggerId, 30_000);
+    answeredAt.set(id, performance.now());
+    if (performance.now() - sent <= 3_000) withinTrigger++;
+  }
+  return { answeredAt, withinTrigger };
 }

@@ -57,6 +57,8 @@ export interface RecordedRequest {
   query: Record<string, string>;
   authorized: boolean;
   status: number;
+  /** When it arrived (performance.now(), for a caller in this process). */
+  at: number;
 }
 
 export interface SimulatorStats {
@@ -258,6 +260,7 @@ export class PartnerSimulator {
       query: Object.fromEntries(url.searchParams),
       authorized,
       status: 0,
+      at: performance.now(),
     };
     if (this.recorded.length < RECORD_LIMIT) this.recorded.push(record);
     try {

@@ -8,6 +8,7 @@ export function partnerClientOptions(env: AppEnv, tuning: Tuning = TUNING): Part
     baseUrl: env.PARTNER_API_BASE_URL,
     apiKey: env.PARTNER_API_KEY,
     timeoutMs: tuning.partnerTimeoutMs,
+    turnWaitMs: tuning.partnerTurnWaitMs,
     maxResponseBytes: tuning.partnerMaxResponseBytes,
     retry: { limit: tuning.partnerRetryLimit, backoffMs: tuning.partnerRetryBackoffMs },
     maxConcurrency: env.PARTNER_API_MAX_CONCURRENCY,

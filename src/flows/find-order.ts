@@ -49,6 +49,8 @@ export interface FindOptions {
   idOnly?: boolean;
   /** Ask the copy first and take its one exact match without a partner request (only the ID is needed). */
   copyFirst?: boolean;
+  /** Ends with the caller (its deadline): a partner request still waiting for its turn is not sent. */
+  signal?: AbortSignal | undefined;
 }
 
 export type FindOrderDeps = Pick<AppDeps, 'logger' | 'orderCopy' | 'orderSync' | 'partner'>;
@@ -82,7 +84,7 @@ export async function findOrder(
   deps: FindOrderDeps,
   query: string,
   context?: FailureContext,
-  { idOnly = false, copyFirst = false }: FindOptions = {},
+  { idOnly = false, copyFirst = false, signal }: FindOptions = {},
 ): Promise<FoundOrder> {
   const wanted = query.toLowerCase();
   // An ID names one order (the first, should a partner list it twice).
@@ -97,7 +99,7 @@ export async function findOrder(
     if (known?.kind === 'one') return known;
   }
   const result = await partnerResult(deps, context, () =>
-    deps.partner.onBehalfOf(context?.userId).orders.find(query),
+    deps.partner.onBehalfOf(context?.userId).orders.find(query, { signal }),
   );
   if (isPartnerApiError(result)) {
     const copy = copyCanAnswer(result) ? await fromCopy(result, result.traceId) : undefined;
@@ -128,8 +130,9 @@ export async function findOrderById(
   deps: FindOrderDeps,
   orderId: string,
   context?: FailureContext,
+  options: Pick<FindOptions, 'copyFirst' | 'signal'> = {},
 ): Promise<OrderById> {
-  const found = await findOrder(deps, orderId, context, { idOnly: true });
+  const found = await findOrder(deps, orderId, context, { ...options, idOnly: true });
   // idOnly keeps at most one order: `several` does not come back.
   return found.kind === 'several' ? { kind: 'none', traceId: found.traceId } : found;
 }

@@ -167,24 +167,26 @@ async function inTime<T>(deps: PanelDeps, work: Promise<T>, orderId: string, wha
 }
 
 /**
- * The order live from the partner, waiting at most the panel's deadline; else (too slow, or a failure
- * the copy may answer) the copy's version of it. The partner read goes on in the background after the
- * deadline: its answer still updates the copy.
+ * The order live from the partner within the panel's deadline; else (too slow, or a failure the copy
+ * may answer) the copy's version of it. At the deadline the partner request is given up: one still
+ * waiting for its turn is never sent (nobody would see its answer).
  */
 async function readOrder(deps: PanelDeps, orderId: string, userId: string): Promise<PanelRead> {
-  const live = findOrderById(deps, orderId, { where: 'work object panel', userId });
-  const found = await inTime(deps, live, orderId, 'partner read');
-  if (found === TIMED_OUT) {
+  const signal = AbortSignal.timeout(deps.panelDeadlineMs);
+  const found = await findOrderById(deps, orderId, { where: 'work object panel', userId }, { signal });
+  if (found.kind === 'none') return found;
+  const failure =
+    found.kind === 'failed' ? found.error : found.source.from === 'copy' ? found.source.failure : undefined;
+  const timedOutMs = signal.aborted && failure?.kind === 'timeout' ? deps.panelDeadlineMs : undefined;
+  if (timedOutMs)
     deps.logger.info(
-      { orderId, userId, deadlineMs: deps.panelDeadlineMs },
+      { orderId, userId, deadlineMs: timedOutMs },
       "work object panel: the partner API did not answer in time, Order Desk's copy is shown",
     );
-    return fromCopy(deps, orderId, undefined, deps.panelDeadlineMs);
-  }
-  if (found.kind === 'none' || found.kind === 'failed') return found;
+  if (found.kind === 'failed') return timedOutMs ? fromCopy(deps, orderId, undefined, timedOutMs) : found;
   if (found.source.from === 'partner') return { kind: 'live', order: found.order };
   // The finder's copy answer; the copy's row, read by its ID, says when the partner last gave it.
-  return fromCopy(deps, orderId, found.source.failure, undefined);
+  return fromCopy(deps, orderId, timedOutMs ? undefined : failure, timedOutMs);
 }
 
 async function fromCopy(

@@ -2,16 +2,12 @@ import type { OrderSummary, PartnerClient } from '../partner-api/index.js';
 import type { OrderCopy } from './order-copy.js';
 
 /**
- * The partner client, with every order Order Desk sees in normal use (a lookup, a search, the recent
- * orders, a keys answer's status) also written to the order copy, with the time it was read. A
- * database that is down only means the copy learns less (its outage is logged once by the database
- * layer); a stopping process waits for the writes under way (they are tracked).
+ * The partner client, with every order it sees in normal use also written to the order copy. A
+ * database that is down only means the copy learns less; a stopping process waits for tracked writes.
  *
- * The write starts on a timer, after the code that asked has answered: the reply to Slack is written
- * to its socket a turn of the event loop after it is sent (fetch streams the body), and a write
- * started with the lookup ran first, on the event loop, and held every answer back until it was done.
- * Readers of the copy right after a lookup may not see that lookup's orders yet: they use the
- * partner's answer, which is newer (flows/lookup-order.ts).
+ * The write starts on a timer, after the caller has answered: the reply to Slack reaches its socket a
+ * turn of the event loop later, and a write started at once held every answer back until it was done.
+ * So the copy may not hold a lookup's orders right after it (flows/lookup-order.ts reads the answer).
  */
 export function withWriteThrough(
   partner: PartnerClient,
@@ -40,8 +36,8 @@ export function withWriteThrough(
       list: recording(orders.list),
       find: recording(orders.find),
       recent: recording(orders.recent),
-      async keys(orderId) {
-        const answer = await orders.keys(orderId);
+      async keys(orderId, request) {
+        const answer = await orders.keys(orderId, request);
         const seenAt = options.now();
         afterTheAnswer(() => copy.recordStatus(answer.orderId, answer.status, seenAt));
         return answer;

@@ -13,6 +13,7 @@ import { OrderKeysSchema, OrderListSchema, type OrderSummary, RawOrderSummary } 
 import type { JsonResult } from './to-partner-error.js';
 import {
   createTransport,
+  type RequestOptions,
   type Transport,
   type TransportMetrics,
   type TransportOptions,
@@ -31,6 +32,14 @@ export interface PartnerClientOptions extends TransportOptions {
   queryParams: QueryParamNames;
 }
 
+/**
+ * The caller's signal: when it ends (the person has gone: a panel's or Slackbot's deadline passed), a
+ * request still waiting for its turn leaves the queue unsent, and one under way is abandoned.
+ */
+export interface CallerSignal {
+  signal?: AbortSignal | undefined;
+}
+
 export interface HistoryOptions {
   pageSize?: number | undefined;
   /** Pages fetched ahead of the reader; defaults to the concurrency cap. */
@@ -40,11 +49,11 @@ export interface HistoryOptions {
 export interface PartnerClient {
   orders: {
     list(params?: ListParams): Promise<OrderPage>;
-    find(query: string): Promise<OrderSearchResult>;
+    find(query: string, request?: CallerSignal): Promise<OrderSearchResult>;
     pages(options?: HistoryOptions): AsyncGenerator<OrderPage>;
     all(options?: HistoryOptions): AsyncGenerator<OrderSummary>;
-    recent(count: number): Promise<RecentOrders>;
-    keys(orderId: string): Promise<OrderKeys>;
+    recent(count: number, request?: CallerSignal): Promise<RecentOrders>;
+    keys(orderId: string, request?: CallerSignal): Promise<OrderKeys>;
   };
   /**
    * This client, its requests made for a person (a Slack user ID): they take that person's turns at
@@ -106,9 +115,9 @@ function clientFor(transport: Transport, options: PartnerClientOptions, requeste
     };
   }
 
-  async function find(rawQuery: string): Promise<OrderSearchResult> {
+  async function find(rawQuery: string, { signal }: CallerSignal = {}): Promise<OrderSearchResult> {
     const query = cleanSearchText(rawQuery, `GET /${ORDERS_PATH}`);
-    const page = await list({ search: query, limit: SEARCH_LIMIT });
+    const page = await list({ search: query, limit: SEARCH_LIMIT, signal });
     const exact = page.orders.filter((order) => isExactMatch(order, query));
     const rest = page.orders.filter((order) => !isExactMatch(order, query));
     return {
@@ -131,15 +140,22 @@ function clientFor(transport: Transport, options: PartnerClientOptions, requeste
     for await (const page of pages(history)) yield* page.orders;
   }
 
-  function recent(count: number): Promise<RecentOrders> {
+  function recent(count: number, { signal }: CallerSignal = {}): Promise<RecentOrders> {
     return findRecentOrders(
-      (page, limit) => list({ page, limit }),
+      (page, limit) => list({ page, limit, signal }),
       Math.min(Math.max(1, count), MAX_PAGE_SIZE),
     );
   }
 
   const client: PartnerClient = {
-    orders: { list, find, pages, all, recent, keys: (orderId) => fetchKeys(transport, orderId, requester) },
+    orders: {
+      list,
+      find,
+      pages,
+      all,
+      recent,
+      keys: (orderId, { signal } = {}) => fetchKeys(transport, orderId, { requester, signal }),
+    },
     onBehalfOf: (userId) => (userId ? clientFor(transport, options, userId) : client),
     metrics: transport.metrics,
   };
@@ -185,13 +201,15 @@ function parseOrderList(result: JsonResult, operation: string) {
 }
 
 /** One order's keys, fetched for `requester`; an answer about another order is refused. */
-async function fetchKeys(transport: Transport, rawOrderId: string, requester: string): Promise<OrderKeys> {
+async function fetchKeys(
+  transport: Transport,
+  rawOrderId: string,
+  request: RequestOptions,
+): Promise<OrderKeys> {
   const operation = KEYS_OPERATION;
   const orderId = rawOrderId.trim();
   const segment = orderIdPathSegment(orderId, operation);
-  const result = await transport.getJson(`${ORDERS_PATH}/${segment}/keys`, undefined, operation, {
-    requester,
-  });
+  const result = await transport.getJson(`${ORDERS_PATH}/${segment}/keys`, undefined, operation, request);
   const data = parsePayload(result, OrderKeysSchema, operation);
   // Keys of another order must never reach the agent as if they were this order's. Case apart,
   // the IDs must agree; an answer that names no order cannot contradict the request.

@@ -31,6 +31,8 @@ export interface TransportOptions {
   maxConcurrency: number;
   retry?: Partial<RetryPolicy> | undefined;
   onEvent?: ((event: TransportEvent) => void) | undefined;
+  /** The longest a request with no caller's signal waits for its turn; then it fails as a timeout, unsent. */
+  turnWaitMs?: number | undefined;
   /** Shared cooldown and rate cap (across replicas); without one, each request goes at once. */
   gate?: PartnerGate | undefined;
 }
@@ -60,6 +62,9 @@ export interface Transport {
   metrics(): TransportMetrics;
 }
 
+/** A person who has waited this long for an answer has most likely gone (Slackbot gives up at 60 s). */
+const DEFAULT_TURN_WAIT_MS = 30_000;
+
 /** Fits a page of 500 orders (about 0.1 to 1 MB) and an order of a hundred large image keys. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 
@@ -85,6 +90,7 @@ export function createTransport(options: TransportOptions): Transport {
   // The turns count the requests under way and waiting; the peaks are kept here.
   const peaks = { maxActive: 0, maxQueueWaitMs: 0 };
   const send = createSend(options, policy, secrets);
+  const turnWaitMs = options.turnWaitMs ?? DEFAULT_TURN_WAIT_MS;
 
   async function getJson(
     path: string,
@@ -98,9 +104,25 @@ export function createTransport(options: TransportOptions): Transport {
       peaks.maxActive = Math.max(peaks.maxActive, turns.active);
       return send(path, searchParams, operation, signal);
     };
-    // A caller that stops (a job's round at shutdown) takes its waiting request out of its queue.
-    const text = await turns.run(requester, attempt, signal);
-    return parseSuccessBody(text, operation, secrets);
+    // The wait for a turn ends with the caller (who has gone: a deadline passed, a job stopped), or,
+    // for a caller with no signal, after the client's turnWaitMs: the request then leaves its queue
+    // unsent, never sent late to a partner that is usually slow because it is struggling.
+    const turnWait = signal ?? AbortSignal.timeout(turnWaitMs);
+    try {
+      const text = await turns.run(requester, attempt, turnWait);
+      return parseSuccessBody(text, operation, secrets);
+    } catch (error) {
+      if (!(error instanceof DOMException && error.name === 'TimeoutError')) throw error;
+      throw new PartnerApiError({
+        kind: 'timeout',
+        operation,
+        cause: new Error(
+          signal
+            ? "The caller's deadline passed before the partner answered"
+            : `No turn at the partner within ${turnWaitMs} ms: not sent`,
+        ),
+      });
+    }
   }
 
   return {

@@ -156,6 +156,59 @@ describe('partner client against the simulator', () => {
     }
   });
 
+  it('find and keys take the caller’s signal: a caller whose deadline passes leaves the queue, unsent, answered as a timeout', async () => {
+    const client = clientFor(simulator, { maxConcurrency: 1 });
+    const [ahead, gone, later] = simulator.allOrders().slice(0, 3);
+    if (!ahead || !gone || !later) throw new Error('fixture: three orders');
+    simulator.faults.set({ latencyMs: 50 });
+    simulator.resetStats();
+    try {
+      const first = client.onBehalfOf('U-AHEAD').orders.find(ahead.id);
+      const deadline = new AbortController();
+      const find = client.onBehalfOf('U-GONE').orders.find(gone.id, { signal: deadline.signal });
+      const keys = client.onBehalfOf('U-GONE').orders.keys(gone.id, { signal: deadline.signal });
+      expect(client.metrics()).toMatchObject({ active: 1, queued: 2 });
+      // The panel's (or Slackbot's) deadline passes while both wait for their turn.
+      deadline.abort(new DOMException('The deadline passed', 'TimeoutError'));
+      await expect(find).rejects.toMatchObject({ name: 'PartnerApiError', kind: 'timeout' });
+      await expect(keys).rejects.toMatchObject({ name: 'PartnerApiError', kind: 'timeout' });
+      expect(client.metrics().queued).toBe(0);
+      await first;
+      // However long the test waits: a later request is answered, and the one given up never went.
+      await client.onBehalfOf('U-LATER').orders.find(later.id);
+      const searched = simulator.recorded.map((request) => `${request.path}?${request.query.search ?? ''}`);
+      expect(searched.some((line) => line.endsWith(`?${later.id}`))).toBe(true);
+      expect(searched.filter((line) => line.includes(gone.id))).toEqual([]);
+    } finally {
+      simulator.faults.reset();
+    }
+  });
+
+  it('a request whose caller set no deadline waits for its turn at most turnWaitMs, then fails as a timeout, unsent', async () => {
+    const client = clientFor(simulator, { maxConcurrency: 1, turnWaitMs: 20 });
+    const [ahead, waiting, later] = simulator.allOrders().slice(3, 6);
+    if (!ahead || !waiting || !later) throw new Error('fixture: three orders');
+    // The request ahead holds the only slot far longer than the wait allowed.
+    simulator.faults.set({ latencyMs: 1_000 });
+    simulator.resetStats();
+    try {
+      const first = client.orders.find(ahead.id);
+      const late = client.onBehalfOf('U-WAITING').orders.find(waiting.id);
+      await expect(late).rejects.toMatchObject({
+        kind: 'timeout',
+        cause: { message: 'No turn at the partner within 20 ms: not sent' },
+      });
+      await first;
+      simulator.faults.reset();
+      await client.orders.find(later.id);
+      const queries = simulator.recorded.map((request) => request.query.search);
+      expect(queries).toContain(later.id);
+      expect(queries).not.toContain(waiting.id);
+    } finally {
+      simulator.faults.reset();
+    }
+  });
+
   it('stops cleanly when the reader breaks out early: the pages read ahead and still waiting are never sent', async () => {
     const client = clientFor(simulator, { maxConcurrency: 1 });
     simulator.resetStats();
