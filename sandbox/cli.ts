@@ -9,7 +9,8 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startFakeSlack } from './fake-slack/server.js';
 import { partnerHistoryControls } from './partner-controls.js';
-import { attachSandboxPage, type SandboxUser } from './server.js';
+import { SANDBOX_CHANNELS as CHANNELS, SANDBOX_USERS as USERS } from './people.js';
+import { attachSandboxPage } from './server.js';
 import { addShowcaseOrders } from './showcase.js';
 import { historyFromEnv } from './simulator/history.js';
 import { realisticProfile } from './simulator/realism.js';
@@ -18,49 +19,6 @@ import { startSimulator } from './simulator/server.js';
 // `npm run sandbox`: the partner API simulator, the real app (src/main.ts, HTTP mode, signed
 // requests) and a local Slack in the browser, with no Slack workspace and no partner credentials.
 // This is a command-line tool, so it prints to the console.
-
-const USERS: SandboxUser[] = [
-  {
-    id: 'U0AGENT',
-    name: 'ana.agent',
-    realName: 'Ana Agent (support, may see keys)',
-    role: 'Support agent in KEYS_ALLOWED_USERS: can retrieve keys.',
-  },
-  {
-    id: 'U0GROUPIE',
-    name: 'gus.group',
-    realName: 'Gus Group (support, keys via user group)',
-    role: 'Member of the user group S0KEYS, which may retrieve keys.',
-  },
-  {
-    id: 'U0FINANCE',
-    name: 'fin.lead',
-    realName: 'Fin Lead (finance)',
-    role: 'In FINANCE_ALLOWED_USERS: sees the balance on the Home tab.',
-  },
-  {
-    id: 'U0MEMBER',
-    name: 'max.member',
-    realName: 'Max Member (ordinary member)',
-    role: 'Can look orders up and share them; no keys, no balance.',
-  },
-  {
-    id: 'U0GUEST',
-    name: 'gia.guest',
-    realName: 'Gia Guest (guest account)',
-    role: 'A multi-channel guest: Order Desk shows guests no order data (ORDER_ALLOWED_USERS names no guest).',
-    guest: 'multi-channel',
-  },
-];
-const CHANNELS = [
-  { id: 'C0SUPPORT', name: 'support' },
-  { id: 'C0GENERAL', name: 'general' },
-  { id: 'C0AUDIT', name: 'order-desk-audit' },
-  // Balance alerts (FINANCE_ALERT_CHANNEL_ID).
-  { id: 'C0FINANCE', name: 'finance' },
-  // Shared with a reseller (Slack Connect): cards there come without "Share in channel".
-  { id: 'C0CONNECT', name: 'shared-with-reseller', externallyShared: true },
-];
 
 /** A port to tell the app before it starts (PUBLIC_URL must name it); 0 picks a free one. */
 async function appPortFor(wanted: number): Promise<number> {

@@ -4,6 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FakeUser } from './fake-slack/model.js';
 import { type FakeSlack, findButton } from './fake-slack/server.js';
 import type { PartnerHistoryControls } from './partner-controls.js';
+import { refusedBySlack, sandboxDirectory } from './slack-connect.js';
 import { slackbotRoute } from './slackbot-routes.js';
 import { panelState, workObjectRoute } from './work-object-routes.js';
 import { workflowStepRoute } from './workflow-steps.js';
@@ -130,8 +131,8 @@ export function attachSandboxPage(slack: FakeSlack, users: SandboxUser[], contro
     switch (`${req.method} ${route}`) {
       case 'GET setup':
         return json(res, 200, {
-          users,
-          channels: slack.channels,
+          // Each person with whether they are of another organisation; each channel with its members.
+          ...sandboxDirectory(slack, users),
           commands: SANDBOX_COMMANDS,
           shortcuts: MESSAGE_SHORTCUTS,
           unfurlDomains: slack.unfurlDomains,
@@ -251,6 +252,8 @@ export function attachSandboxPage(slack: FakeSlack, users: SandboxUser[], contro
         const command = SANDBOX_COMMANDS.find((known) => known === match?.[1]);
         if (!command)
           return json(res, 400, { error: `Only ${SANDBOX_COMMANDS.join(', ')} are available here.` });
+        const refused = refusedBySlack(slack, user, channel, 'command');
+        if (refused) return json(res, 403, { error: refused });
         const sent = await slack.runCommand({
           user,
           channel,
@@ -271,6 +274,8 @@ export function attachSandboxPage(slack: FakeSlack, users: SandboxUser[], contro
           (threadTs !== undefined && typeof threadTs !== 'string')
         )
           return json(res, 400, { error: 'A message needs a known user, a channel and text.' });
+        const refused = refusedBySlack(slack, user, channel, 'message');
+        if (refused) return json(res, 403, { error: refused });
         if (threadTs !== undefined) {
           const parent = slack.messages.find((m) => m.channel === channel && m.ts === threadTs && !m.deleted);
           if (!parent || parent.visibleTo !== undefined || parent.threadTs !== undefined)
@@ -290,6 +295,8 @@ export function attachSandboxPage(slack: FakeSlack, users: SandboxUser[], contro
         // Slack offers message shortcuts on messages everyone sees, not on ephemeral ones.
         if (!message || message.deleted || message.visibleTo !== undefined)
           return json(res, 404, { error: 'That message is gone.' });
+        const refused = refusedBySlack(slack, user, message.channel, 'shortcut');
+        if (refused) return json(res, 403, { error: refused });
         const sent = await slack.runMessageShortcut({
           user,
           channel: message.channel,

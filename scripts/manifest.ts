@@ -202,26 +202,61 @@ export function manifestFor(template: string, settings: ManifestSettings, versio
   return doc.toString({ lineWidth: 0 });
 }
 
-function main(): void {
-  loadDotEnv();
+/** `npm run manifest -- --help`: what the command reads, writes and takes. */
+export const MANIFEST_USAGE = `Usage: npm run -s manifest -- [--out FILE] [--socket-mode]
+
+Writes the Slack app manifest for this deployment: manifest.yml (the template) filled in from these
+settings, read from .env and the environment (which wins), and no others, so it runs before there
+are any tokens:
+  PUBLIC_URL, SLACK_APP_TOKEN, ORDER_LINK_TEMPLATE,
+  ${USERGROUP_SETTINGS.join(', ')}
+Paste its output at https://api.slack.com/apps ("From an app manifest", or App Manifest for the
+existing app), and run it again after each upgrade or change of one of those settings.
+
+Options:
+  --out FILE      write the manifest to FILE instead of standard output
+  --socket-mode   Socket Mode before its app-level token exists (SLACK_APP_TOKEN unset): a first install
+  -h, --help      print this and exit
+
+HTTP mode (no SLACK_APP_TOKEN, no --socket-mode) needs an https PUBLIC_URL for Slack's request URLs.
+See docs/operations.md, "Settings, then the manifest".
+`;
+
+/** The command line, or a ManifestError naming what is wrong with it. */
+function commandLine(): { out?: string | undefined; socketMode: boolean; help: boolean } {
   try {
-    // --socket-mode: a first install in Socket Mode, before the app and its app-level token exist.
-    const { values } = (() => {
-      try {
-        return parseArgs({ options: { out: { type: 'string' }, 'socket-mode': { type: 'boolean' } } });
-      } catch (error) {
-        throw new ManifestError([`${(error as Error).message} (it takes --out FILE and --socket-mode)`]);
-      }
-    })();
+    const { values } = parseArgs({
+      options: {
+        out: { type: 'string' },
+        'socket-mode': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+    return { out: values.out, socketMode: values['socket-mode'] === true, help: values.help === true };
+  } catch (error) {
+    throw new ManifestError([`${(error as Error).message} (it takes --out FILE, --socket-mode and --help)`]);
+  }
+}
+
+function main(): void {
+  try {
+    const args = commandLine();
+    // Asked for help: the usage alone, whatever the settings (none may be set yet).
+    if (args.help) {
+      process.stdout.write(MANIFEST_USAGE);
+      return;
+    }
+    loadDotEnv();
     const settings = manifestSettingsFrom(process.env);
-    if (values['socket-mode'] && !settings.socketMode) settings.socketMode = '--socket-mode';
+    // --socket-mode: a first install in Socket Mode, before the app and its app-level token exist.
+    if (args.socketMode && !settings.socketMode) settings.socketMode = '--socket-mode';
     const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
       version: string;
     };
     const manifest = manifestFor(readFileSync(TEMPLATE_PATH, 'utf8'), settings, version);
-    if (values.out) {
-      writeFileSync(values.out, manifest);
-      process.stderr.write(`Wrote the Slack app manifest to ${values.out}\n`);
+    if (args.out) {
+      writeFileSync(args.out, manifest);
+      process.stderr.write(`Wrote the Slack app manifest to ${args.out}\n`);
     } else process.stdout.write(manifest);
   } catch (error) {
     if (!(error instanceof ManifestError)) throw error;

@@ -507,4 +507,22 @@ describe('npm run manifest, as a command', () => {
         '--socket-mode`)\n',
     );
   });
+
+  it('prints its usage for --help (and -h), with no settings at all, and names --help when refusing an option', async () => {
+    rmSync(join(dir, '.env'), { force: true });
+    for (const flag of ['--help', '-h']) {
+      const help = await run(dir, {}, [flag]);
+      expect(help.stderr).toBe('');
+      expect(help.code).toBe(0);
+      expect(help.stdout).toMatch(/^Usage: npm run -s manifest -- \[--out FILE\] \[--socket-mode\]\n/);
+      for (const part of ['--out FILE', '--socket-mode', '-h, --help', 'PUBLIC_URL', 'KEYS_ALLOWED_USERS'])
+        expect(help.stdout).toContain(part);
+    }
+    const unknown = await run(dir, {}, ['--verbose']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stdout).toBe('');
+    expect(unknown.stderr).toBe(
+      "Cannot write the manifest: Unknown option '--verbose' (it takes --out FILE, --socket-mode and --help)\n",
+    );
+  });
 });

@@ -1,8 +1,9 @@
-import { directChannelOf } from './model.js';
+import { BOT, directChannelOf } from './model.js';
+import { membersOf } from './organisations.js';
 import type { WebApiFamily } from './web-api.js';
 
-// conversations.*: opening the bot's DM with a user (made on first use, as in Slack) and what a
-// channel is (private, shared through Slack Connect).
+// conversations.*: opening the bot's DM with a user (made on first use, as in Slack), what a channel
+// is (private, shared through Slack Connect) and who is in it (organisations.ts).
 
 export const conversationsMethods: WebApiFamily = {
   'conversations.open': (args, slack) => {
@@ -28,7 +29,11 @@ export const conversationsMethods: WebApiFamily = {
         is_private: channel.isPrivate === true,
         is_shared: channel.externallyShared === true,
         is_ext_shared: channel.externallyShared === true,
+        is_pending_ext_shared: false,
         is_org_shared: false,
+        // The workspace asking, and the one that made the channel: the app's, in this fake.
+        context_team_id: BOT.teamId,
+        conversation_host_id: BOT.teamId,
         is_member: channel.botIsMember !== false,
         is_archived: channel.isArchived === true,
       },
@@ -40,7 +45,7 @@ export const conversationsMethods: WebApiFamily = {
     const channel = slack.channels.find((candidate) => candidate.id === String(args.channel ?? ''));
     if (!channel || (channel.isPrivate && channel.botIsMember === false))
       return { ok: false, error: 'channel_not_found' };
-    const all = channel.members ?? slack.users.map((user) => user.id);
+    const all = membersOf(channel, slack.users);
     const limit = Math.max(1, Math.min(Number(args.limit ?? 100) || 100, 1000));
     const start = Number(args.cursor ?? 0) || 0;
     const members = all.slice(start, start + limit);

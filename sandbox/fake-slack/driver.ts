@@ -259,7 +259,7 @@ export class SlackClientDriver {
     if (!button) throw new Error(`no button ${input.actionId} on ${input.user}'s home`);
     const triggerId = this.slack.newTrigger(input.user);
     return this.sendPayload(
-      homeClickPayload({ user: userRef(input.user), view, actionId: input.actionId, button, triggerId }),
+      homeClickPayload({ user: this.user(input.user), view, actionId: input.actionId, button, triggerId }),
     );
   }
 
@@ -523,7 +523,7 @@ export class SlackClientDriver {
     if (!modal) throw new Error(`no modal open for ${input.user}`);
     const triggerId = this.slack.newTrigger(input.user, modal.channel);
     const result = await this.sendPayload(
-      viewSubmissionPayload({ user: userRef(input.user), modal, values: input.values, triggerId }),
+      viewSubmissionPayload({ user: this.user(input.user), modal, values: input.values, triggerId }),
     );
     let body: Record<string, unknown> | undefined;
     try {
@@ -571,7 +571,8 @@ export class SlackClientDriver {
   }
 
   private user(id: string): UserRef {
-    return userRef(id, this.slack.users.find((u) => u.id === id)?.name);
+    const user = this.slack.users.find((u) => u.id === id);
+    return userRef(id, user?.name, user?.teamId);
   }
 
   private channel(id: string): ChannelRef {

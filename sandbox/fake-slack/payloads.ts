@@ -17,9 +17,12 @@ export interface ChannelRef {
   name: string;
 }
 
-/** The user as payloads name them; Slack sends the handle, or 'user' when the fake does not know it. */
-export function userRef(id: string, name = 'user'): UserRef {
-  return { id, username: name, name, team_id: BOT.teamId };
+/**
+ * The user as payloads name them; Slack sends the handle, or 'user' when the fake does not know it,
+ * and their own workspace's ID (another organisation's, for a Slack Connect user).
+ */
+export function userRef(id: string, name = 'user', teamId: string = BOT.teamId): UserRef {
+  return { id, username: name, name, team_id: teamId };
 }
 
 const TEAM = { id: BOT.teamId, domain: 'sandbox' } as const;

@@ -32,6 +32,24 @@ function userName(id) {
   return state.users.find((u) => u.id === id)?.name ?? id;
 }
 
+/** The person picked: a person of another organisation (Slack Connect) gets no app shortcuts. */
+function currentUser() {
+  return state.users.find((u) => u.id === state.user);
+}
+
+/** The channels (not DMs) the person is in: Slack lists no other, as for Rex, who is in only one. */
+function channelsOf(userId) {
+  return state.channels.filter((c) => !c.id.startsWith('D') && (c.members ?? [userId]).includes(userId));
+}
+
+/** `view` if the person may see it, else their first channel (their DM for a DM: everyone has one). */
+function viewFor(userId, view) {
+  if (view === 'home') return view;
+  if (view.startsWith('D')) return `D${userId.slice(1)}`;
+  const theirs = channelsOf(userId);
+  return theirs.some((c) => c.id === view) ? view : (theirs[0]?.id ?? `D${userId.slice(1)}`);
+}
+
 function context() {
   return {
     users: state.users,
@@ -56,8 +74,7 @@ function renderSidebar() {
     .filter((c) => c.id === `D${state.user.slice(1)}`)
     .map((c) => navItem(c, `💬 ${escapeHtml(c.name)}`))
     .join('');
-  $('channel-list').innerHTML = state.channels
-    .filter((c) => !c.id.startsWith('D'))
+  $('channel-list').innerHTML = channelsOf(state.user)
     .map(
       (c) =>
         `<button type="button" class="nav-item${state.view === c.id ? ' active' : ''}" data-target="${escapeHtml(c.id)}"># ${escapeHtml(c.name)}</button>`,
@@ -104,15 +121,17 @@ function messageActions(m, inThread) {
   const reply = inThread
     ? ''
     : `<button type="button" class="msg-action" data-thread="${escapeHtml(m.ts)}" aria-label="Reply in thread" title="Reply in thread">💬</button>`;
+  // Slack offers an app's shortcuts only to the workspace that installed it, not over Slack Connect.
+  const items = currentUser()?.ofAnotherOrganisation
+    ? '<p class="menu-note">No Order Desk shortcuts: Slack offers them only to the workspace that installed it.</p>'
+    : state.shortcuts
+        .map(
+          (s) =>
+            `<button type="button" role="menuitem" class="menu-item" data-shortcut="${escapeHtml(s.callbackId)}" data-message="${escapeHtml(m.id)}">${escapeHtml(s.name)} <span class="menu-app">Order Desk</span></button>`,
+        )
+        .join('');
   const menu =
-    state.menuFor === m.id
-      ? `<div class="menu" role="menu" aria-label="More actions">${state.shortcuts
-          .map(
-            (s) =>
-              `<button type="button" role="menuitem" class="menu-item" data-shortcut="${escapeHtml(s.callbackId)}" data-message="${escapeHtml(m.id)}">${escapeHtml(s.name)} <span class="menu-app">Order Desk</span></button>`,
-          )
-          .join('')}</div>`
-      : '';
+    state.menuFor === m.id ? `<div class="menu" role="menu" aria-label="More actions">${items}</div>` : '';
   return `<div class="message-actions">${reply}<button type="button" class="msg-action" data-more="${escapeHtml(m.id)}" aria-label="More actions" title="More actions" aria-haspopup="menu" aria-expanded="${state.menuFor === m.id}">⋯</button>${menu}</div>`;
 }
 
@@ -203,7 +222,7 @@ async function runShortcut(callbackId, messageId) {
     $('composer-hint').textContent =
       `Ran the shortcut; the app acknowledged in ${Math.round(result.ackMs)} ms.`;
   } catch (error) {
-    $('composer-hint').textContent = `Shortcut failed: ${error.message}`;
+    $('composer-hint').textContent = `Not run: ${error.message}`;
   }
 }
 
@@ -373,10 +392,12 @@ async function init() {
   state.user = localStorage.getItem('sandbox.user') ?? data.users[0].id;
   if (!state.users.some((u) => u.id === state.user)) state.user = data.users[0].id;
   const savedView = localStorage.getItem('sandbox.view');
-  state.view =
+  state.view = viewFor(
+    state.user,
     savedView && (savedView === 'home' || state.channels.some((c) => c.id === savedView))
       ? savedView
-      : data.channels[0].id;
+      : data.channels[0].id,
+  );
 
   // The hint under the message box as a newcomer first reads it: what the last person did is theirs.
   const firstHint = $('composer-hint').innerHTML;
@@ -385,8 +406,9 @@ async function init() {
     localStorage.setItem('sandbox.user', state.user);
     $('composer-hint').innerHTML = firstHint;
     $('thread-hint').textContent = '';
-    // Each person has their own DM with Order Desk: from one DM to the next person's.
-    await show(state.view.startsWith('D') ? `D${state.user.slice(1)}` : state.view);
+    // Each person has their own DM with Order Desk: from one DM to the next person's; from a channel
+    // the next person is not in (Rex is in one only), to one of theirs.
+    await show(viewFor(state.user, state.view));
   });
   document.body.addEventListener('click', async (event) => {
     // Before any wait: the browser must not follow a Work Object link itself.
@@ -532,7 +554,8 @@ async function init() {
         $('composer-hint').textContent =
           `Sent ${name}; the app acknowledged in ${Math.round(result.ackMs)} ms.`;
       } catch (error) {
-        $('composer-hint').textContent = `Command failed: ${error.message}`;
+        // The app's failure, or Slack's refusal (a person of another organisation has no commands).
+        $('composer-hint').textContent = `Not sent: ${error.message}`;
       }
       return;
     }

@@ -1,4 +1,4 @@
-import type { AppEnv } from '../../src/config/index.js';
+import { type AppEnv, TUNING } from '../../src/config/index.js';
 import {
   isPartnerApiError,
   type OrderSummary,
@@ -6,15 +6,17 @@ import {
   type PartnerClient,
 } from '../../src/partner-api/index.js';
 import { orderToCompare, readAmount } from './amount.js';
-import { decide, type Finding, fix, ok } from './findings.js';
+import { decide, type Finding, fix, notChecked, ok } from './findings.js';
+import { listNotFound, listUnanswered } from './partner-address.js';
 
-// The partner's side of the check: the key, the search parameter and what item.amount means. At most
-// four list requests (the newest orders, a search) and one keys request, each under the client's timeout.
+// The partner's side of the check: the address, the key, the search parameter and what item.amount
+// means. At most four list requests (the newest orders, a search) and one keys request, each under the
+// client's timeout. When the list cannot be read, the checks that need an order say they did not run.
 
 /** Orders read to find the newest one and one that can tell what item.amount is. */
 const ORDERS_READ = 100;
 
-type PartnerSettings = Pick<AppEnv, 'PARTNER_API_SEARCH_PARAM' | 'ORDER_AMOUNT_IS'>;
+type PartnerSettings = Pick<AppEnv, 'PARTNER_API_BASE_URL' | 'PARTNER_API_SEARCH_PARAM' | 'ORDER_AMOUNT_IS'>;
 
 export async function checkPartner(client: PartnerClient, env: PartnerSettings): Promise<Finding[]> {
   let newest: OrderSummary[];
@@ -26,9 +28,13 @@ export async function checkPartner(client: PartnerClient, env: PartnerSettings):
     if (recent.hits > 0 && newest.length === 0)
       return [
         fix(`The partner says it has ${recent.hits} orders but listed none: ${askPartner(recent.traceId)}`),
+        ...needingAnOrder(env, 'because the partner listed no order'),
       ];
   } catch (error) {
-    return [partnerFailure('The partner refused to list orders', error)];
+    return [
+      await listFailure(error, env),
+      ...needingAnOrder(env, 'because the order list could not be read'),
+    ];
   }
   const findings = [ok(`The partner key works: the partner listed its orders (${hits} in all).`)];
   const first = newest[0];
@@ -117,6 +123,32 @@ async function checkAmount(
   );
 }
 
+/** The two checks that read an order: said not to have run, rather than left out. */
+function needingAnOrder(env: PartnerSettings, why: string): Finding[] {
+  return [
+    notChecked(`whether the partner reads PARTNER_API_SEARCH_PARAM=${env.PARTNER_API_SEARCH_PARAM}`, why),
+    notChecked(`what item.amount is (ORDER_AMOUNT_IS=${env.ORDER_AMOUNT_IS})`, why),
+  ];
+}
+
+/**
+ * The list is the first request: a 404 there, or no answer at all, is most likely the address in
+ * PARTNER_API_BASE_URL (partner-address.ts); any other failure is said as for any request.
+ */
+async function listFailure(error: unknown, env: PartnerSettings): Promise<Finding> {
+  const what = 'The partner refused to list orders';
+  if (!isPartnerApiError(error)) return partnerFailure(what, error);
+  if (error.kind === 'not_found') return listNotFound(env.PARTNER_API_BASE_URL, error.status, error.traceId);
+  if (error.kind === 'unavailable' && error.status === undefined)
+    return listUnanswered(env.PARTNER_API_BASE_URL, (where) =>
+      fix(
+        `The order list request got no answer, though ${where} (PARTNER_API_BASE_URL) accepts ` +
+          `connections: ${askPartner(error.traceId)}`,
+      ),
+    );
+  return partnerFailure(what, error);
+}
+
 function partnerFailure(what: string, error: unknown): Finding {
   if (!isPartnerApiError(error)) return fix(`${what}: ${(error as Error).message}`);
   const trace = error.traceId ? ` (trace_id ${error.traceId})` : '';
@@ -129,7 +161,9 @@ function partnerFailure(what: string, error: unknown): Finding {
           'the key of this PARTNER_API_BASE_URL.',
       );
     case 'timeout':
-      return fix(`${what}: no answer within 10 s${trace}. Check PARTNER_API_BASE_URL.`);
+      return fix(
+        `${what}: no answer within ${TUNING.partnerTimeoutMs / 1000} s${trace}. Check PARTNER_API_BASE_URL.`,
+      );
     case 'invalid_response':
       return fix(
         `${what}: the answer is not the partner API's${status}${trace}. Check PARTNER_API_BASE_URL.`,

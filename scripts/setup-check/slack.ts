@@ -1,13 +1,18 @@
 import type { WebClient } from '@slack/web-api';
 import { ACCESS_SETTINGS, type AppEnv } from '../../src/config/index.js';
-import { decide, type Finding, fix, ok } from './findings.js';
+import { decide, type Finding, fix, notChecked, ok } from './findings.js';
 
 // Slack's side of the check, read only: auth.test (the token and its scopes), conversations.info for
-// each configured channel, and usergroups.list once when user groups are configured.
+// each configured channel, and usergroups.list once when user groups are configured. When the token
+// cannot be checked, each channel and user group check says it did not run, and why.
 
 type SlackSettings = Pick<
   AppEnv,
-  'AUDIT_CHANNEL_ID' | 'FINANCE_ALERT_CHANNEL_ID' | 'DIGEST_CHANNEL_ID' | (typeof ACCESS_SETTINGS)[number]
+  | 'SLACK_API_URL'
+  | 'AUDIT_CHANNEL_ID'
+  | 'FINANCE_ALERT_CHANNEL_ID'
+  | 'DIGEST_CHANNEL_ID'
+  | (typeof ACCESS_SETTINGS)[number]
 >;
 
 const CHANNEL_SETTINGS = ['AUDIT_CHANNEL_ID', 'FINANCE_ALERT_CHANNEL_ID', 'DIGEST_CHANNEL_ID'] as const;
@@ -24,11 +29,62 @@ function slackErrorOf(error: unknown): { code: string | undefined; needed?: stri
   return { code: data?.error, needed: data?.needed };
 }
 
-function unreachable(what: string, error: unknown): Finding {
+/**
+ * The innermost reason a request failed without an answer ("connect ECONNREFUSED 127.0.0.1:9"): the
+ * Web API client wraps it as "A request error occurred: fetch failed", which says nothing.
+ */
+export function networkReason(error: unknown): string {
+  let reason = error as { message?: string; original?: unknown; cause?: unknown } | undefined;
+  let message = reason?.message ?? String(error);
+  for (let depth = 0; reason && depth < 5; depth += 1) {
+    if (reason.message) message = reason.message;
+    reason = (reason.original ?? reason.cause) as typeof reason;
+  }
+  return message;
+}
+
+function unreachable(what: string, error: unknown, env: SlackSettings): Finding {
   const { code } = slackErrorOf(error);
-  return code
-    ? fix(`${what}: Slack answered ${code}.`)
-    : fix(`${what}: Slack could not be reached (${(error as Error).message}).`);
+  if (code) return fix(`${what}: Slack answered ${code}.`);
+  const where = env.SLACK_API_URL
+    ? `check SLACK_API_URL (${env.SLACK_API_URL}), or unset it for Slack's own address`
+    : "check this machine's connection to slack.com (a proxy, a firewall)";
+  return fix(`${what}: Slack could not be reached (${networkReason(error)}): ${where}.`);
+}
+
+const REFUSED_TOKEN = new Set(['invalid_auth', 'not_authed', 'account_inactive', 'token_revoked']);
+
+type AuthTest = Awaited<ReturnType<WebClient['auth']['test']>>;
+
+/** auth.test: the bot token's workspace and scopes, or the finding that says why there are none. */
+async function checkToken(
+  client: WebClient,
+  env: SlackSettings,
+): Promise<{ auth: AuthTest } | { finding: Finding; why: string }> {
+  let auth: AuthTest;
+  try {
+    auth = await client.auth.test();
+  } catch (error) {
+    const { code } = slackErrorOf(error);
+    if (code && REFUSED_TOKEN.has(code))
+      return {
+        finding: fix(
+          `Slack refused SLACK_BOT_TOKEN (${code}): copy the Bot User OAuth Token again (OAuth & Permissions), ` +
+            'or reinstall the app if it was removed.',
+        ),
+        why: 'because Slack refused SLACK_BOT_TOKEN',
+      };
+    const why = code ? `because auth.test failed (${code})` : 'because Slack could not be reached';
+    return { finding: unreachable('The bot token could not be checked', error, env), why };
+  }
+  if (!auth.bot_id)
+    return {
+      finding: fix(
+        'SLACK_BOT_TOKEN is not a bot token: use the Bot User OAuth Token (xoxb-…), under OAuth & Permissions.',
+      ),
+      why: 'because SLACK_BOT_TOKEN is not a bot token',
+    };
+  return { auth };
 }
 
 export async function checkSlack(
@@ -36,31 +92,9 @@ export async function checkSlack(
   env: SlackSettings,
   expectedScopes: readonly string[],
 ): Promise<Finding[]> {
-  let auth: Awaited<ReturnType<WebClient['auth']['test']>>;
-  try {
-    auth = await client.auth.test();
-  } catch (error) {
-    const { code } = slackErrorOf(error);
-    if (
-      code === 'invalid_auth' ||
-      code === 'not_authed' ||
-      code === 'account_inactive' ||
-      code === 'token_revoked'
-    )
-      return [
-        fix(
-          `Slack refused SLACK_BOT_TOKEN (${code}): copy the Bot User OAuth Token again (OAuth & Permissions), ` +
-            'or reinstall the app if it was removed.',
-        ),
-      ];
-    return [unreachable('The bot token could not be checked', error)];
-  }
-  if (!auth.bot_id)
-    return [
-      fix(
-        'SLACK_BOT_TOKEN is not a bot token: use the Bot User OAuth Token (xoxb-…), under OAuth & Permissions.',
-      ),
-    ];
+  const token = await checkToken(client, env);
+  if (!('auth' in token)) return [token.finding, ...notCheckedWithoutToken(env, token.why)];
+  const { auth } = token;
   const findings = [
     ok(`The bot token works: @${auth.user ?? auth.user_id} in the workspace ${auth.team ?? auth.team_id}.`),
     scopesFinding(auth.response_metadata?.scopes, expectedScopes),
@@ -69,6 +103,16 @@ export async function checkSlack(
   const usergroups = await checkUsergroups(client, env);
   if (usergroups) findings.push(usergroups);
   return findings;
+}
+
+/** Each channel and user group check the token's failure kept from running, one line each. */
+function notCheckedWithoutToken(env: SlackSettings, why: string): Finding[] {
+  const channels = [...configuredChannels(env)].map(([channel, settings]) =>
+    notChecked(`whether the bot is in ${channel} (${settings.join(', ')})`, why),
+  );
+  const groups = settingsNamingGroups(env);
+  if (groups.length === 0) return channels;
+  return [...channels, notChecked(`the user groups in ${groups.join(', ')}`, why)];
 }
 
 /** The token's scopes (Slack's x-oauth-scopes header) against those `npm run manifest` declares. */
@@ -87,15 +131,25 @@ export function scopesFinding(granted: readonly string[] | undefined, declared: 
   );
 }
 
-/** Each configured channel once (with every setting that names it); the bot must be a member. */
-async function checkChannels(client: WebClient, env: SlackSettings): Promise<Finding[]> {
+/** Each configured channel once, with every setting that names it. */
+function configuredChannels(env: SlackSettings): Map<string, string[]> {
   const settingsOf = new Map<string, string[]>();
   for (const setting of CHANNEL_SETTINGS) {
     const channel = env[setting];
     if (channel) settingsOf.set(channel, [...(settingsOf.get(channel) ?? []), setting]);
   }
+  return settingsOf;
+}
+
+/** The access settings that name at least one user group (`S…`). */
+function settingsNamingGroups(env: SlackSettings): (typeof ACCESS_SETTINGS)[number][] {
+  return ACCESS_SETTINGS.filter((setting) => groupsIn(env[setting]).length > 0);
+}
+
+/** Each configured channel once (with every setting that names it); the bot must be a member. */
+async function checkChannels(client: WebClient, env: SlackSettings): Promise<Finding[]> {
   const findings: Finding[] = [];
-  for (const [channel, settings] of settingsOf) {
+  for (const [channel, settings] of configuredChannels(env)) {
     const named = `${channel} (${settings.join(', ')})`;
     try {
       const info = await client.conversations.info({ channel });
@@ -120,7 +174,7 @@ async function checkChannels(client: WebClient, env: SlackSettings): Promise<Fin
         );
       else if (code === 'missing_scope')
         findings.push(fix(`The bot token may not read ${named} (missing_scope): ${REINSTALL}.`));
-      else findings.push(unreachable(`${named} could not be checked`, error));
+      else findings.push(unreachable(`${named} could not be checked`, error, env));
     }
   }
   return findings;
@@ -128,7 +182,7 @@ async function checkChannels(client: WebClient, env: SlackSettings): Promise<Fin
 
 /** User groups need a paid plan and usergroups:read; the configured IDs must be the workspace's. */
 async function checkUsergroups(client: WebClient, env: SlackSettings): Promise<Finding | undefined> {
-  const configured = ACCESS_SETTINGS.filter((setting) => groupsIn(env[setting]).length > 0);
+  const configured = settingsNamingGroups(env);
   if (configured.length === 0) return undefined;
   const names = configured.join(', ');
   try {
@@ -151,6 +205,6 @@ async function checkUsergroups(client: WebClient, env: SlackSettings): Promise<F
       );
     if (code === 'missing_scope')
       return fix(`${names} need the bot scope ${needed ?? 'usergroups:read'}: ${REINSTALL}.`);
-    return unreachable(`The user groups in ${names} could not be checked`, error);
+    return unreachable(`The user groups in ${names} could not be checked`, error, env);
   }
 }

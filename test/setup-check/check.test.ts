@@ -11,6 +11,7 @@ import { startFakeSlack } from '../../sandbox/fake-slack/server.js';
 import type { PartnerSimulator } from '../../sandbox/simulator/server.js';
 import { runCheck } from '../../scripts/setup-check/run.js';
 import { childEnv } from '../helpers/app-process.js';
+import { freePort } from '../helpers/free-port.js';
 import { startTestSimulator } from '../helpers/partner.js';
 
 // `npm run check` against the partner simulator and the fake Slack: what it reports for a good setup
@@ -211,6 +212,94 @@ describe('npm run check', () => {
   });
 });
 
+// A wrong setting is the operator's to fix: the line names it, and does not send them to the partner.
+describe('npm run check blames the setting that is wrong', () => {
+  const lines = (found: { lines: string[] }, verdict: string) =>
+    found.lines.filter((line) => line.startsWith(verdict.padEnd(6)));
+
+  it.each([
+    ['ending in /v1', '/v1', /PARTNER_API_BASE_URL has \/v1 in it, .*\/v1\/v1\/partners\/orders .*HTTP 404/],
+    [
+      'ending in another path',
+      '/api/partner',
+      /HTTP 404 \(not found\) for its order list .*most likely PARTNER_API_BASE_URL is wrong, not the partner.*\(\/api\/partner\)/,
+    ],
+  ])('PARTNER_API_BASE_URL %s (a 404 on the order list): names the setting', async (_case, path, words) => {
+    const found = await check({ PARTNER_API_BASE_URL: `${simulator.url}${path}` });
+    expect(found.fixes).toEqual([expect.stringMatching(words)]);
+    expect(found.output).not.toContain('try again');
+    expect(found.output).not.toContain('ask the partner');
+    if (path === '/v1') expect(found.fixes[0]).toContain(`without /v1 and what follows (${simulator.url})`);
+    // The checks that need an order say they did not run, and why.
+    expect(lines(found, 'skip')).toEqual([
+      expect.stringMatching(
+        /^skip {4}Not checked: whether the partner reads PARTNER_API_SEARCH_PARAM=search, because the order list could not be read/,
+      ),
+      expect.stringMatching(/^skip {4}Not checked: what item\.amount is \(ORDER_AMOUNT_IS=total\), because/),
+    ]);
+    expect(found.lines.at(-1)).toMatch(/^1 to fix, 0 to decide, 2 not checked\./);
+    expect(found.code).toBe(1);
+  });
+
+  it('PARTNER_API_BASE_URL on a port where nothing listens: names the setting and its host and port', async () => {
+    const port = await freePort();
+    const found = await check({ PARTNER_API_BASE_URL: `http://127.0.0.1:${port}` });
+    expect(found.fixes).toEqual([
+      `fix     Nothing answers at 127.0.0.1:${port}, the host and port of PARTNER_API_BASE_URL (connection refused): ` +
+        'most likely PARTNER_API_BASE_URL names a wrong port or host. If it is right, the partner API is down: try again in a few minutes.',
+    ]);
+    expect(lines(found, 'skip')).toHaveLength(2);
+    expect(found.code).toBe(1);
+  });
+
+  it('PARTNER_API_BASE_URL with https:// for a server that speaks http: says it is not TLS there', async () => {
+    const found = await check({ PARTNER_API_BASE_URL: simulator.url.replace('http://', 'https://') });
+    expect(found.fixes).toEqual([
+      expect.stringMatching(
+        /^fix {5}PARTNER_API_BASE_URL is an https:\/\/ address, but 127\.0\.0\.1:\d+ does not answer in TLS .*should start with http:\/\//,
+      ),
+    ]);
+  });
+
+  it('Slack out of reach: the token line names SLACK_API_URL, and each channel and user group says it was not checked', async () => {
+    const port = await freePort();
+    const found = await check({ SLACK_API_URL: `http://127.0.0.1:${port}/api/` });
+    expect(found.fixes).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^fix {5}The bot token could not be checked: Slack could not be reached \\(.*ECONNREFUSED.*\\): check SLACK_API_URL \\(http://127\\.0\\.0\\.1:${port}/api/\\)`,
+        ),
+      ),
+    ]);
+    expect(lines(found, 'skip')).toEqual([
+      'skip    Not checked: whether the bot is in C0AUDIT (AUDIT_CHANNEL_ID), because Slack could not be reached. Run the check again once that is fixed.',
+      'skip    Not checked: whether the bot is in C0FINANCE (FINANCE_ALERT_CHANNEL_ID), because Slack could not be reached. Run the check again once that is fixed.',
+      'skip    Not checked: the user groups in KEYS_ALLOWED_USERS, because Slack could not be reached. Run the check again once that is fixed.',
+    ]);
+    // The partner's checks ran as usual.
+    expect(found.output).toContain('ok      The partner key works');
+    expect(found.lines.at(-1)).toMatch(/^1 to fix, 0 to decide, 3 not checked\./);
+    expect(found.code).toBe(1);
+  });
+
+  it('a bot token Slack refuses: the channels and user groups are not checked either, and the line says so', async () => {
+    const found = await check({ SLACK_BOT_TOKEN: 'xoxb-not-the-bot-token-4c1d', DIGEST_CHANNEL_ID: AUDIT });
+    expect(found.output).not.toContain('xoxb-not-the-bot-token-4c1d');
+    expect(found.fixes).toEqual([
+      expect.stringMatching(/^fix {5}Slack refused SLACK_BOT_TOKEN \(invalid_auth\)/),
+    ]);
+    expect(lines(found, 'skip')).toEqual([
+      expect.stringContaining(
+        'whether the bot is in C0AUDIT (AUDIT_CHANNEL_ID, DIGEST_CHANNEL_ID), because Slack refused SLACK_BOT_TOKEN',
+      ),
+      expect.stringContaining(
+        'whether the bot is in C0FINANCE (FINANCE_ALERT_CHANNEL_ID), because Slack refused',
+      ),
+      expect.stringContaining('the user groups in KEYS_ALLOWED_USERS, because Slack refused'),
+    ]);
+  });
+});
+
 describe('npm run check as its own process', () => {
   let cwd: string;
   beforeAll(async () => {
@@ -219,8 +308,8 @@ describe('npm run check as its own process', () => {
   });
   afterAll(() => rm(cwd, { recursive: true, force: true }));
 
-  async function runProcess(env: Record<string, string>) {
-    const child = spawn(join(REPO, 'node_modules/.bin/tsx'), [join(REPO, 'scripts/check.ts')], {
+  async function runProcess(env: Record<string, string>, args: string[] = []) {
+    const child = spawn(join(REPO, 'node_modules/.bin/tsx'), [join(REPO, 'scripts/check.ts'), ...args], {
       cwd,
       env: childEnv(env),
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -254,5 +343,15 @@ describe('npm run check as its own process', () => {
     expect(output).not.toContain('not-a-token');
     expect(output).toContain('See .env.example');
     expect(code).toBe(1);
+  });
+
+  it('prints its usage for --help, asking nothing, and refuses an option it does not know', async () => {
+    const help = await runProcess({}, ['--help']);
+    expect(help.output).toMatch(/^Usage: npm run check\n/);
+    expect(help.output).toContain('skip (not checked');
+    expect(help.code).toBe(0);
+    const unknown = await runProcess({}, ['--fix']);
+    expect(unknown.output).toBe("Unknown option '--fix': npm run check takes no options but --help.\n");
+    expect(unknown.code).toBe(1);
   });
 });

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { orderToCompare, readAmount } from '../../scripts/setup-check/amount.js';
-import { decide, exitCodeOf, fix, ok, withoutSecrets } from '../../scripts/setup-check/findings.js';
+import {
+  decide,
+  exitCodeOf,
+  fix,
+  notChecked,
+  ok,
+  summaryLine,
+  withoutSecrets,
+} from '../../scripts/setup-check/findings.js';
+import { listNotFound, shownUrl } from '../../scripts/setup-check/partner-address.js';
 import { checkSettings } from '../../scripts/setup-check/settings.js';
 import { scopesFinding } from '../../scripts/setup-check/slack.js';
 import type { OrderSummary } from '../../src/partner-api/index.js';
@@ -85,9 +94,55 @@ describe('the outcome', () => {
     expect(exitCodeOf([ok('a'), fix('b')])).toBe(1);
   });
 
+  it('counts the checks that did not run, without failing on them alone', () => {
+    const skipped = notChecked(
+      'whether the bot is in C1 (AUDIT_CHANNEL_ID)',
+      'because Slack could not be reached',
+    );
+    expect(skipped).toEqual({
+      verdict: 'skip',
+      text: 'Not checked: whether the bot is in C1 (AUDIT_CHANNEL_ID), because Slack could not be reached. Run the check again once that is fixed.',
+    });
+    expect(exitCodeOf([ok('a'), skipped])).toBe(0);
+    expect(summaryLine([fix('a'), skipped, skipped])).toMatch(/^1 to fix, 0 to decide, 2 not checked\./);
+    expect(summaryLine([ok('a')])).toMatch(/^Nothing to fix, 0 to decide\. /);
+  });
+
   it('scrubs secrets and Slack tokens from a library message', () => {
     expect(withoutSecrets('failed with key sekret-123 and xoxb-1-abc', ['sekret-123'])).toBe(
       'failed with key [redacted] and [redacted]',
     );
+  });
+});
+
+describe('a 404 on the order list: PARTNER_API_BASE_URL, not the partner', () => {
+  it.each([
+    ['https://api.partner.test/v1', 'https://api.partner.test'],
+    ['https://api.partner.test/v1/', 'https://api.partner.test'],
+    ['https://api.partner.test/v1/partners/orders', 'https://api.partner.test'],
+    ['https://gateway.test/partner/V1', 'https://gateway.test/partner'],
+  ])('%s: set it without /v1 (%s)', (base, suggested) => {
+    const finding = listNotFound(base, 404, 'abc123');
+    expect(finding.verdict).toBe('fix');
+    expect(finding.text).toMatch(/^PARTNER_API_BASE_URL has \/v1 in it/);
+    expect(finding.text).toContain(
+      `(trace_id abc123): set PARTNER_API_BASE_URL without /v1 and what follows (${suggested});`,
+    );
+  });
+
+  it('another path: says the setting is most likely wrong and shows the path', () => {
+    const finding = listNotFound('https://api.partner.test/orders-api', 410);
+    expect(finding.text).toBe(
+      'The partner answered HTTP 410 (not found) for its order list at https://api.partner.test/orders-api/v1/partners/orders: ' +
+        "most likely PARTNER_API_BASE_URL is wrong, not the partner. It is the partner API's address without /v1 " +
+        '(Order Desk adds /v1/partners/orders): check its path (/orders-api).',
+    );
+  });
+
+  it('never shows a user name, password or query the URL may carry', () => {
+    expect(shownUrl(new URL('https://ops:hunter2@api.partner.test/v2/?token=x#y'))).toBe(
+      'https://api.partner.test/v2',
+    );
+    expect(listNotFound('https://ops:hunter2@api.partner.test', 404).text).not.toContain('hunter2');
   });
 });
