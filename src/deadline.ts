@@ -1,12 +1,10 @@
 // A leaf any layer may use (like logger.ts): racing a promise against a deadline or an abort, written once.
 
-/** What `within` gives when the deadline comes first. */
 export const TIMED_OUT: unique symbol = Symbol('timed out');
 
 /**
- * `work`'s value, or TIMED_OUT when `ms` pass first. The work goes on after the deadline: a late
- * failure is the caller's to log (it never becomes an unhandled rejection). The timer is cleared as
- * soon as the race is decided and never keeps the process alive.
+ * `work`'s value, or TIMED_OUT when `ms` pass first. The work goes on: a late failure is the caller's
+ * to log (never an unhandled rejection). The timer never keeps the process alive.
  */
 export async function within<T>(work: Promise<T>, ms: number): Promise<T | typeof TIMED_OUT> {
   let timer: NodeJS.Timeout | undefined;
@@ -23,9 +21,8 @@ export async function within<T>(work: Promise<T>, ms: number): Promise<T | typeo
 }
 
 /**
- * `work`'s value, or a rejection with `signal`'s reason as soon as it aborts. The work is not
- * cancelled, only no longer waited for: a read shared with others (a cached balance a user waits for
- * too), the partner gate's wait.
+ * `work`'s value, or a rejection with `signal`'s reason once it aborts. The work is not cancelled, only
+ * no longer waited for (a read shared with others, the partner gate's wait).
  */
 export function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) return Promise.reject(signal.reason);

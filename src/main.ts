@@ -2,7 +2,6 @@ import { AppEnvSchema, ConfigError, loadDotEnv, parseEnv } from './config/index.
 import { createLogger } from './logger.js';
 import { FORGET_REFUSALS_MESSAGE } from './slack/rich-blocks.js';
 
-// The entry point: configuration, logger, app, signals. Everything else lives in the modules.
 loadDotEnv();
 let env: ReturnType<typeof parseEnv<typeof AppEnvSchema>>;
 try {
@@ -33,9 +32,8 @@ try {
   const { buildOrderDesk } = await import('./app/create-app.js');
   const desk = await buildOrderDesk({ env, logger });
   await desk.start();
-  // Only a parent process that started the app with an IPC channel can send this: the sandbox, whose
-  // "Slack without tables and charts" switch, turned off again, must find tables at once. Nothing
-  // Slack sends reaches it, and a deployed app has no such parent: production keeps its day.
+  // Only a parent with an IPC channel can send this: the sandbox, whose "no tables" switch, turned off,
+  // must find tables at once. A deployed app has no such parent: production keeps its day.
   process.on('message', (message) => {
     if (message !== FORGET_REFUSALS_MESSAGE) return;
     void desk.deps.richBlocks
@@ -48,9 +46,8 @@ try {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'stopping: no new requests, finishing replies under way');
-    // Exits whatever happens in the stop, and at the latest 10 s after the signal: a deploy must not
-    // wait on a partner request that hangs. The stop itself ends within 8 s (jobs aborted, receiver
-    // closed, replies drained for the time left).
+    // Exits at the latest 10 s after the signal: a deploy must not wait on a partner request that
+    // hangs. The stop itself ends within 8 s.
     setTimeout(() => process.exit(0), 10_000).unref();
     void desk
       .stop()
@@ -60,16 +57,13 @@ try {
   process.once('SIGTERM', () => shutdown('SIGTERM'));
   process.once('SIGINT', () => shutdown('SIGINT'));
 } catch (error) {
-  // Errors that name their cause in one line (SlackStartupError, DatabaseStartupError, RedisStartupError:
-  // a rejected token, Redis or PostgreSQL out of reach).
+  // Errors that name their cause in one line (SlackStartupError, DatabaseStartupError, RedisStartupError).
   if (error instanceof Error && error.name.endsWith('StartupError')) {
     logger.fatal(error.message);
     process.stderr.write(`Order Desk cannot start: ${error.message}\n`);
     process.exit(1);
   }
-  logger.fatal(
-    { error: { name: (error as Error).name, message: (error as Error).message } },
-    'start-up failed',
-  );
+  const { name, message } = error as Error;
+  logger.fatal({ error: { name, message } }, 'start-up failed');
   process.exit(1);
 }

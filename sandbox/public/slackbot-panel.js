@@ -98,25 +98,45 @@ function renderAnswer(answer) {
     <h3 class="sb-heading">What the person sees</h3><div id="sb-blocks">${blocks}</div>`;
 }
 
-async function callTool(event) {
-  event.preventDefault();
-  const tool = selectedTool();
-  if (!tool) return;
+/** One tools/call as the person you are now; its answer replaces the last one, as Slack replaces it. */
+async function ask(name, args) {
   const button = $('sb-call');
   button.disabled = true;
   $('sb-result').innerHTML = '<p class="wf-meta">Asking Order Desk…</p>';
   try {
-    const answer = await api('slackbot/call', {
-      user: currentUser(),
-      tool: tool.name,
-      arguments: readArguments(),
-    });
+    const answer = await api('slackbot/call', { user: currentUser(), tool: name, arguments: args });
     $('sb-result').innerHTML = renderAnswer(answer);
+    $('sb-result').dataset.tool = name;
   } catch (error) {
     $('sb-result').innerHTML = `<p class="field-error">Not asked: ${escapeHtml(error.message)}</p>`;
   } finally {
     button.disabled = false;
   }
+}
+
+function callTool(event) {
+  event.preventDefault();
+  const tool = selectedTool();
+  if (tool) void ask(tool.name, readArguments());
+}
+
+/**
+ * A button in an answer, as Slackbot runs it: `tool:<name>` is a call of that tool with its value's
+ * JSON as the arguments (checked by the app as any call); Slack strips any other action, so it does
+ * nothing here either.
+ */
+function clickInAnswer(event) {
+  const button = event.target.closest('button.block-button');
+  const tool = /^tool:(\w+)$/.exec(button?.dataset.actionId ?? '')?.[1];
+  if (!button || !tool) return;
+  event.preventDefault();
+  let args;
+  try {
+    args = JSON.parse(button.dataset.value || '{}');
+  } catch {
+    return;
+  }
+  void ask(tool, args);
 }
 
 /** Opens with the tools the app lists to the person you are now. */
@@ -179,6 +199,7 @@ async function init() {
   $('sb-close').addEventListener('click', close);
   $('sb-tool').addEventListener('change', renderArguments);
   $('sb-form').addEventListener('submit', callTool);
+  $('sb-result').addEventListener('click', clickInAnswer);
   box.addEventListener('click', (event) => {
     if (event.target === box) close();
   });

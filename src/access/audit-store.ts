@@ -16,7 +16,6 @@ export interface AuditStore {
   record(entry: AuditRecord): Promise<void>;
   /** An order's lines, newest first, at most `limit`; `total` counts them all. */
   forOrder(orderId: string, limit: number): Promise<{ lines: AuditRecord[]; total: number }>;
-  /** Deletes lines older than `before`; returns how many. */
   prune(before: Date): Promise<number>;
 }
 

@@ -18,40 +18,21 @@ export interface KeysAuditEntry {
   keyCount: number;
   traceId: string | undefined;
   via: 'command' | 'button' | 'reveal';
-  /**
-   * The partner failure the user was shown, when there was one. The audit line then doubles as the
-   * failure's one log line (at its level, with operation, status, kind and code), so a trace ID
-   * finds exactly one line.
-   */
+  /** The partner failure the user was shown: the audit line is its one log line (a trace ID finds one). */
   failure?: PartnerApiError | undefined;
 }
 
 export interface AuditLog {
-  /**
-   * Writes the log line at once; the channel post is enqueued in the outbox in the background (handed
-   * to `track` so a graceful stop waits for it), and the outbox's delivery job posts it: the caller
-   * never waits for Slack.
-   */
+  /** Writes the log line at once; the channel post is enqueued in the background (`track`ed for a stop). */
   keysRequest(entry: KeysAuditEntry): Promise<void>;
   /** A warning for whoever watches the audit channel (and the log), e.g. a user near the key limit. */
   alert(text: string): Promise<void>;
 }
 
-/** Where the audit channel's posts go: the outbox (its delivery job posts them at once). */
-export interface AuditOutbox {
-  store: Pick<OutboxStore, 'enqueue'>;
-}
-
-/**
- * One structured line per keys request, allowed or denied. With AUDIT_CHANNEL_ID, the same line goes
- * to that channel too, through the outbox (the log line is written first, whatever happens to the
- * post): its delivery job posts it at once, retried while Slack limits or fails, after a restart too.
- * A post that cannot even be enqueued (the database away) is logged and counted, never shown to the
- * user.
- */
+/** One structured line per keys request, allowed or denied; with AUDIT_CHANNEL_ID, posted there too. */
 export function createAuditLog(
   logger: AppLogger,
-  outbox: AuditOutbox,
+  outbox: { store: Pick<OutboxStore, 'enqueue'> },
   channelId: string | undefined,
   metrics?: Pick<AppMetrics, 'keyRetrievals' | 'outboxEnqueueFailures'>,
   track: <T>(work: Promise<T>) => Promise<T> = (work) => work,
@@ -66,14 +47,8 @@ export function createAuditLog(
       // The log line keeps what was asked for, cut short: JSON escapes it, so it cannot forge a field.
       const line = { ...fields, event: 'keys_request', orderId: entry.orderId.slice(0, 100) };
       if (failure) {
-        const {
-          event: _failureEvent,
-          where: _where,
-          userId: _userId,
-          ...partner
-        } = partnerFailureFields(failure, {
-          where: entry.via,
-        });
+        const failed = partnerFailureFields(failure, { where: entry.via });
+        const { event: _event, where: _where, userId: _userId, ...partner } = failed;
         audit[failureLogLevel(failure)]({ ...line, ...partner }, 'keys request');
       } else {
         audit.info(line, 'keys request');
@@ -82,22 +57,12 @@ export function createAuditLog(
       if (store)
         void track(
           store
-            .record({
-              at: now(),
-              userId: entry.userId,
-              channelId: entry.channelId,
-              orderId: entry.orderId,
-              outcome: entry.outcome,
-              via: entry.via,
-              keyCount: entry.keyCount,
-              traceId: entry.traceId,
-            })
+            .record({ ...fields, at: now() })
             .catch((error: unknown) =>
               audit.error({ error: (error as Error).message }, 'audit line not stored in the database'),
             ),
         );
-      if (!channelId) return;
-      void track(post(renderAuditLine(fields)));
+      if (channelId) void track(post(renderAuditLine(fields)));
     },
     async alert(text) {
       audit.warn({ event: 'keys_alert' }, text.replace(/:[a-z_]+: /, ''));
@@ -113,7 +78,6 @@ export function createAuditLog(
     if (!channelId) return;
     const dedupeKey = `audit:${randomUUID()}`;
     try {
-      // The enqueue wakes the outbox's delivery job: posted at once, by it.
       await outbox.store.enqueue([{ dedupeKey, kind, target: channelId, body: message }], now());
     } catch (error) {
       metrics?.outboxEnqueueFailures.inc({ kind });

@@ -8,7 +8,14 @@ export type AccessDecision =
   | { allowed: true; via: 'user' | 'usergroup' | 'member' }
   | {
       allowed: false;
-      reason: 'not_listed' | 'lookup_failed' | 'nobody_configured' | 'guest' | 'external' | 'deactivated';
+      reason:
+        | 'not_listed'
+        | 'lookup_failed'
+        | 'nobody_configured'
+        | 'guest'
+        | 'external'
+        | 'deactivated'
+        | 'unknown_user';
     };
 
 export interface Authorizer {
@@ -41,10 +48,8 @@ export async function decide(
 }
 
 /**
- * Every decision starts with membership: people of another organisation are refused before any list
- * is read, and guests too unless ORDER_ALLOWED_USERS names them (their ID, or a group of theirs): a
- * guest is never one of "every member". Then the feature's own list: keys and finance must be
- * listed; orders are open to every member unless ORDER_ALLOWED_USERS narrows them.
+ * Membership first: other organisations are refused, guests too unless ORDER_ALLOWED_USERS names them.
+ * Then the feature's list: keys and finance must be listed; orders are open to members unless narrowed.
  */
 export function createAuthorizer(
   rules: {
@@ -63,8 +68,7 @@ export function createAuthorizer(
     open: boolean,
     options: { fresh?: boolean } = {},
   ): Promise<AccessDecision> => {
-    // Membership and the lists are read together (one round trip of waiting, not two); the
-    // membership answer still decides first.
+    // Read together (one round trip of waiting, not two); membership still decides first.
     const [member, listed] = await Promise.all([
       membership.check(userId),
       open && rule.length === 0

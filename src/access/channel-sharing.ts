@@ -13,10 +13,9 @@ export interface ChannelSharing {
 const CACHE_MS = 60_000;
 
 /**
- * "Share in channel" refuses a channel shared with another organisation (Slack Connect:
- * `is_ext_shared`, or an invitation pending) unless ALLOW_EXTERNAL_SHARING is set. conversations.info
- * needs channels:read, groups:read, im:read and mpim:read; when Slack cannot say (a private channel
- * the bot is not in), sharing is refused: order data never leaves the organisation on a guess.
+ * "Share in channel" refuses a channel shared with another organisation (Slack Connect, or an
+ * invitation pending) unless ALLOW_EXTERNAL_SHARING is set (conversations.info: channels:read,
+ * groups:read, im:read, mpim:read); when Slack cannot say, too: order data never leaves on a guess.
  */
 export function createChannelSharing(options: {
   client: WebClient;

@@ -18,10 +18,8 @@ const HOUR_MS = 3_600_000;
 const WARN_AT = 0.8;
 
 /**
- * KEYS_MAX_RETRIEVALS_PER_HOUR per user, counted on the shared state (so across every replica) by
- * rate-limiter-flexible: an hour from the first retrieval counted. Every `/order-keys`, Show keys click
- * and image reveal counts. The audit channel hears when a user passes 80% and when they hit the limit,
- * once each per user per hour. When the shared state cannot count, retrieval fails closed.
+ * KEYS_MAX_RETRIEVALS_PER_HOUR per user across replicas; the audit channel hears at 80% and at the limit
+ * (once each per user per hour). When the shared state cannot count, retrieval fails closed.
  */
 export function createKeyRetrievalLimit(options: {
   state: SharedState;

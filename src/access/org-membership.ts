@@ -4,7 +4,7 @@ import { type CacheResult, readThrough, type SharedState } from '../state/index.
 
 export type MembershipDecision =
   | { allowed: true }
-  | { allowed: false; reason: 'guest' | 'external' | 'deactivated' | 'lookup_failed' };
+  | { allowed: false; reason: 'guest' | 'external' | 'deactivated' | 'unknown_user' | 'lookup_failed' };
 
 export interface OrgMembership {
   /** Whether the user is a full member of the app's own workspace or organisation (a guest is told apart). */
@@ -23,7 +23,7 @@ export interface OrgMembershipOptions {
   onSlackError?: ((method: string) => void) | undefined;
 }
 
-/** What Order Desk keeps of users.info: who the user belongs to and whether they are a guest. */
+/** What Order Desk keeps of users.info. */
 interface UserFacts {
   teamId: string | null;
   enterpriseId: string | null;
@@ -32,15 +32,13 @@ interface UserFacts {
 }
 
 /**
- * Order data is for the partner's own staff. users.info (scope users:read) says whether a user is a
- * guest (`is_restricted`, `is_ultra_restricted`) and which workspace or organisation they belong to (a
- * Slack Connect user's `team_id` is their own). The answer is cached on the shared state; a lookup that
- * fails denies (fail closed) and is not cached.
+ * Order data is for the partner's own staff: users.info (users:read) tells guests and Slack Connect users
+ * (whose `team_id` is their own) apart. Cached; a lookup that fails denies (fail closed), uncached.
  */
 export function createOrgMembership(options: OrgMembershipOptions): OrgMembership {
   const { client, state, logger } = options;
 
-  async function lookUp(userId: string): Promise<{ value: UserFacts | null; cache: boolean }> {
+  async function lookUp(userId: string): Promise<{ value: UserFacts | 'unknown' | null; cache: boolean }> {
     try {
       const { user } = await client.users.info({ user: userId });
       if (!user) return { value: null, cache: false };
@@ -57,6 +55,11 @@ export function createOrgMembership(options: OrgMembershipOptions): OrgMembershi
     } catch (error) {
       options.onSlackError?.('users.info');
       const code = (error as { data?: { error?: string } }).data?.error ?? (error as Error).message;
+      // Slack's own answer that no such user exists: permanent, so said as such (and cached).
+      if (code === 'user_not_found') {
+        logger.info({ userId }, 'users.info: Slack knows no such user; order data stays hidden');
+        return { value: 'unknown', cache: true };
+      }
       logger.warn({ userId, error: code }, 'users.info failed: order data stays hidden from this user');
       return { value: null, cache: false };
     }
@@ -73,6 +76,7 @@ export function createOrgMembership(options: OrgMembershipOptions): OrgMembershi
         onResult: options.onCache,
       });
       if (!facts) return { allowed: false, reason: 'lookup_failed' };
+      if (facts === 'unknown') return { allowed: false, reason: 'unknown_user' };
       if (facts.deleted) return { allowed: false, reason: 'deactivated' };
       const sameTeam = options.teamId !== undefined && facts.teamId === options.teamId;
       const sameOrg = options.enterpriseId !== undefined && facts.enterpriseId === options.enterpriseId;

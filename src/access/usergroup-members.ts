@@ -5,11 +5,7 @@ import { slackErrorCode } from '../slack/slack-delivery.js';
 import { type CacheResult, readThrough, type SharedState } from '../state/index.js';
 
 export interface UsergroupMembers {
-  /**
-   * Members of a user group, or undefined when Slack could not say (callers must then deny).
-   * `fresh`: ask Slack now rather than trust the cache (a reveal, whose link may be older than it);
-   * during a back-off after a failed lookup, undefined (deny) without asking.
-   */
+  /** A user group's members; undefined (deny) when Slack could not say. `fresh`: not from the cache. */
   members(usergroupId: string, options?: { fresh?: boolean }): Promise<ReadonlySet<string> | undefined>;
 }
 
@@ -22,18 +18,12 @@ export interface UsergroupMembersOptions {
   onSlackError?: ((method: string) => void) | undefined;
 }
 
-/**
- * After a failed lookup (rate limit, plan without user groups) no replica asks again for 15 s,
- * doubling to 2 minutes: a burst of clicks must not become a burst of calls to a tier-2 method, and
- * access through the group is denied meanwhile (fail closed) for a short time only.
- */
+// After a failed lookup no replica asks again for 15 s, doubling to 2 minutes: a burst of clicks must
+// not become a burst of calls to a tier-2 method, and access is denied meanwhile for a short time only.
 const USERGROUP_BACKOFF: BackoffPolicy = { firstMs: 15_000, maxMs: 120_000 };
 
-/**
- * `usergroups.users.list`, cached on the shared state: Slack rate-limits it at about 20 calls a
- * minute per workspace, not per replica, so one lookup per TTL serves every replica, and concurrent
- * lookups (in this process or on others) share one call and its failure.
- */
+// `usergroups.users.list`, cached on the shared state: Slack allows about 20 calls a minute per
+// workspace, so one lookup per TTL serves every replica, and concurrent lookups share one call.
 export function createUsergroupMembers(options: UsergroupMembersOptions): UsergroupMembers {
   const { client, state, ttlSeconds, logger } = options;
 
@@ -60,8 +50,6 @@ export function createUsergroupMembers(options: UsergroupMembersOptions): Usergr
           state,
           key: `usergroup:${usergroupId}`,
           ttlMs: ttlSeconds * 1000,
-          // Fresh: read from Slack now (once across replicas), yet not during a back-off after Slack
-          // failed: a reveal must not add calls to a tier-2 method that is already refusing.
           maxAgeMs: request.fresh ? 1 : undefined,
           load: () => lookUp(usergroupId),
           backoff: USERGROUP_BACKOFF,

@@ -11,6 +11,14 @@ const BOLT_TO_PINO: Record<LogLevel, string> = {
   [LogLevel.ERROR]: 'error',
 };
 
+/**
+ * Slack's explanation of a call it refused, which the Web API client logs at error level ("unsupported
+ * type: data_visualization [json-pointer:/blocks/2/type]"). The caller handles the refusal and logs
+ * its outcome at the level it deserves (a chart refused falls back to classic blocks), so the
+ * explanation is `info`: error lines are for what needs a person.
+ */
+const SLACK_EXPLANATION = /\[json-pointer:[^\]]*\]/;
+
 /** Bolt's logger interface over pino, so Bolt's own lines are JSON and scrubbed like ours. */
 export function boltLogger(logger: AppLogger): BoltLogger {
   const child = logger.child({ component: 'bolt' });
@@ -24,7 +32,11 @@ export function boltLogger(logger: AppLogger): BoltLogger {
     debug: (...parts) => child.debug(text(parts)),
     info: (...parts) => child.info(text(parts)),
     warn: (...parts) => child.warn(text(parts)),
-    error: (...parts) => child.error(text(parts)),
+    error: (...parts) => {
+      const line = text(parts);
+      if (SLACK_EXPLANATION.test(line)) child.info(line);
+      else child.error(line);
+    },
     setLevel: (level) => {
       child.level = BOLT_TO_PINO[level] ?? 'info';
     },

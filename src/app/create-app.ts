@@ -1,10 +1,10 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { App } from '@slack/bolt';
+import { App, HTTPReceiver } from '@slack/bolt';
 import { within } from '../deadline.js';
 import type { AppDeps } from '../flows/deps.js';
 import { registerListeners } from '../listeners/index.js';
-import { mcpRoute } from '../mcp/route.js';
+import { mcpRoute, signedNearNow } from '../mcp/route.js';
 import { metricsRoute } from '../observability/metrics.js';
 import { revealRoutes } from '../reveal/routes.js';
 import { boltLogger } from './bolt-logger.js';
@@ -76,11 +76,24 @@ function boltApp(
   const { env, logger } = options;
   const { deps, identity, clientOptions, state, db, reveal, tuning } = services;
   const startedAt = Date.now();
+  const customRoutes = [
+    ...healthRoutes({ mode, startedAt, tracker: deps.tracker, partner: deps.partner, state, db, orderSync }),
+    metricsRoute(deps.metrics),
+    ...revealRoutes(reveal),
+    mcpRoute({
+      deps,
+      state,
+      signingSecret: env.SLACK_SIGNING_SECRET,
+      perPersonPerMinute: tuning.slackbotCallsPerPersonPerMinute,
+      deadlineMs: tuning.slackbotDeadlineMs,
+    }),
+  ];
+  const bolt = boltLogger(logger);
   const app = new App({
     token: env.SLACK_BOT_TOKEN,
     botId: identity.botId,
     botUserId: identity.botUserId,
-    logger: boltLogger(logger),
+    logger: bolt,
     clientOptions,
     ...(mode === 'socket'
       ? {
@@ -89,29 +102,19 @@ function boltApp(
           // The Socket Mode client has a Web API client of its own (for apps.connections.open): it
           // gets the same base URL and bounded retries, not its default of 100 retries.
           installerOptions: { clientOptions },
+          port: env.PORT,
+          customRoutes,
         }
-      : { signingSecret: env.SLACK_SIGNING_SECRET, processBeforeResponse: false }),
-    port: env.PORT,
-    customRoutes: [
-      ...healthRoutes({
-        mode,
-        startedAt,
-        tracker: deps.tracker,
-        partner: deps.partner,
-        state,
-        db,
-        orderSync,
-      }),
-      metricsRoute(deps.metrics),
-      ...revealRoutes(reveal),
-      mcpRoute({
-        deps,
-        state,
-        signingSecret: env.SLACK_SIGNING_SECRET,
-        perPersonPerMinute: tuning.slackbotCallsPerPersonPerMinute,
-        deadlineMs: tuning.slackbotDeadlineMs,
-      }),
-    ],
+      : {
+          receiver: refusingFarSignatures(
+            new HTTPReceiver({
+              signingSecret: env.SLACK_SIGNING_SECRET ?? '',
+              customRoutes,
+              logger: bolt,
+              processBeforeResponse: false,
+            }),
+          ),
+        }),
   });
   registerListeners(app, deps);
   app.error(async (error) => {
@@ -121,6 +124,21 @@ function boltApp(
     );
   });
   return app;
+}
+
+/**
+ * Bolt's check of Slack's signature refuses a time more than five minutes old, not one ahead: such a
+ * request to its endpoint is refused here, before Bolt reads the body, as Bolt refuses a bad signature
+ * (401, no body). One without the time is Bolt's to refuse (or, for Slack's SSL check, to answer).
+ */
+function refusingFarSignatures(receiver: HTTPReceiver): HTTPReceiver {
+  const bolt = receiver.requestListener;
+  receiver.requestListener = (req, res) => {
+    const signed = req.method === 'POST' && 'x-slack-request-timestamp' in req.headers;
+    if (!signed || !req.url?.startsWith('/slack/events') || signedNearNow(req.headers)) return bolt(req, res);
+    res.writeHead(401).end();
+  };
+  return receiver;
 }
 
 /** Settings that leave a feature to nobody: said once at start-up. */

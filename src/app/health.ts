@@ -27,9 +27,8 @@ export function healthStatus(sources: HealthSources) {
   ];
   return {
     status: 'ok',
-    // Degraded: the shared state or the database is unreachable, or the database cannot be written;
-    // every user is still answered, and what needs them says so (see README). Still 200: this is the
-    // liveness answer, and a restart mends none of these.
+    // Every user is still answered (what needs the missing part says so), and a restart mends none of
+    // these: still 200, this being the liveness answer.
     state: reasons.length === 0 ? 'ok' : 'degraded',
     reasons,
     stateBackend: sources.state.backend,
@@ -38,12 +37,7 @@ export function healthStatus(sources: HealthSources) {
     mode: sources.mode,
     uptimeSeconds: Math.round((Date.now() - sources.startedAt) / 1000),
     inflightReplies: sources.tracker.size,
-    partnerRequests: {
-      active: metrics.active,
-      queued: metrics.queued,
-      maxActive: metrics.maxActive,
-      maxQueueWaitMs: Math.round(metrics.maxQueueWaitMs),
-    },
+    partnerRequests: { ...metrics, maxQueueWaitMs: Math.round(metrics.maxQueueWaitMs) },
     memoryMb: { rss: Math.round(process.memoryUsage.rss() / 2 ** 20) },
   };
 }
@@ -54,9 +48,8 @@ function json(res: ServerResponse, status: number, body: unknown) {
 }
 
 /**
- * GET /healthz, the liveness answer: always 200 while the process serves, "degraded" with the
- * reasons. GET /readyz, the readiness answer: 503 while the database cannot be written (what must
- * be kept, such as the audit trail, would be lost), 200 otherwise.
+ * GET /healthz (liveness): always 200, "degraded" with the reasons. GET /readyz (readiness): 503 while
+ * the database cannot be written (what must be kept, such as the audit trail, would be lost).
  */
 export function healthRoutes(sources: HealthSources) {
   return [

@@ -8,11 +8,8 @@ import { createOutboxDelivery, type OutcomeHook, type OutcomeHooks } from '../ou
 import type { BuildOptions, Services } from './services.js';
 import type { BotIdentity } from './slack-client.js';
 
-// The background jobs (src/jobs/periodic.ts gives them one shape), built on the services: the outbox's
-// delivery job (every replica, every second and at each enqueue: the one that posts), retention (one
-// replica an hour), the order events job, the balance watch (BALANCE_WATCH_SECONDS) and the daily
-// digest (checked every minute, posted once a day). The order sync (ORDER_SYNC_SECONDS) is a service
-// too (the copy's freshness is read everywhere), so it comes built.
+// The background jobs (src/jobs/README.md lists them), built on the services. The order sync is a
+// service too (the copy's freshness is read everywhere), so it comes built.
 
 export type Jobs = ReturnType<typeof buildJobs>;
 
@@ -20,7 +17,6 @@ export function buildJobs(options: BuildOptions, services: Services) {
   const { env, logger } = options;
   const { deps, state, slack, identity, relay } = services;
   const { notifications, outbox, orderCopy, orderSync, auth, metrics, balance, spend, partner, now } = deps;
-  // The one deliverer of every post, and what follows each post by kind (its outcome hooks).
   const outboxDelivery = createOutboxDelivery({
     store: outbox,
     relay,
@@ -81,7 +77,6 @@ export function buildJobs(options: BuildOptions, services: Services) {
   return { outboxDelivery, balanceWatch, dailyDigest, retention, orderSync, notifier };
 }
 
-/** Retention (one replica an hour): what is past its keep time is deleted. */
 function retentionJob(options: BuildOptions, services: Services) {
   const { env, logger } = options;
   const { auditStore, notifications, outbox, now } = services.deps;
@@ -92,8 +87,7 @@ function retentionJob(options: BuildOptions, services: Services) {
     clock: options.jobClock,
     prune: [
       { name: 'audit_log', keepDays: env.AUDIT_RETENTION_DAYS, run: (before) => auditStore.prune(before) },
-      // Posts made or dropped (every kind), ended watches and order threads: kept as long as the
-      // events they came from.
+      // Posts made or dropped, ended watches and order threads: kept as long as their events.
       { name: 'outbox', keepDays: env.ORDER_EVENTS_RETENTION_DAYS, run: (before) => outbox.prune(before) },
       {
         name: 'notifications',
@@ -104,10 +98,7 @@ function retentionJob(options: BuildOptions, services: Services) {
   });
 }
 
-/**
- * What follows a post, by kind: the outbox's delivery job runs these after every post's outcome
- * (sent, retried, dropped), whoever enqueued it (outbox/delivery.ts).
- */
+/** What follows a post, by kind: run after every post's outcome, whoever enqueued it (outbox/delivery.ts). */
 function outcomeHooks(options: BuildOptions, services: Services): OutcomeHooks {
   const { env, logger } = options;
   const { metrics, notifications, outbox, now } = services.deps;
@@ -136,10 +127,7 @@ function outcomeHooks(options: BuildOptions, services: Services): OutcomeHooks {
   };
 }
 
-/**
- * A link that opens Order Desk's Home tab in Slack, for the finance alerts. The app's ID comes from
- * bots.info (users:read), asked once.
- */
+/** A link to Order Desk's Home tab, for the finance alerts (app ID: bots.info, users:read, asked once). */
 function homeTabLink(client: WebClient, identity: BotIdentity): () => Promise<string | undefined> {
   let appId: Promise<string | undefined> | undefined;
   return async () => {

@@ -1,28 +1,20 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { PartnerGate } from '../partner-api/index.js';
 import type { SharedState } from '../state/index.js';
-
-export interface SharedPartnerGate extends PartnerGate {
-  /** Whether this replica currently knows of a cooldown (for the metrics gauge). */
-  cooldownActive(): boolean;
-}
 
 const COOLDOWN_KEY = 'partner:cooldown-until';
 
 /**
- * The partner's limits are per API key, not per process: a Retry-After one replica receives holds
- * every replica's new requests until it passes, and PARTNER_API_MAX_RPS is counted across all of
- * them. Both live on the shared state; when it is down, each replica keeps to its own view (the
- * cooldown it saw itself, a per-process rate cap) rather than stopping.
+ * The partner's limits are per API key: a Retry-After one replica receives holds every replica's new
+ * requests, and PARTNER_API_MAX_RPS counts across all of them, on the shared state. When it is down,
+ * each replica keeps to its own view (its own cooldown, a per-process cap) rather than stopping.
  */
 export function createPartnerGate(
   state: SharedState,
   maxRps: number | undefined,
-  now: () => number = Date.now,
-): SharedPartnerGate {
+): PartnerGate & { cooldownActive(): boolean } {
   let knownUntil = 0;
-  const limiter: RateLimiterAbstract | undefined = maxRps
+  const limiter = maxRps
     ? state.limiter({ name: 'partner-rps', points: maxRps, durationSeconds: 1, whenDown: 'per-process' })
     : undefined;
 
@@ -47,10 +39,10 @@ export function createPartnerGate(
 
   return {
     async beforeRequest(maxWaitMs) {
-      const startedAt = now();
+      const startedAt = Date.now();
       for (;;) {
-        const cooldownWait = (await cooldownUntil()) - now();
-        const waited = now() - startedAt;
+        const cooldownWait = (await cooldownUntil()) - Date.now();
+        const waited = Date.now() - startedAt;
         if (cooldownWait > 0) {
           if (waited + cooldownWait > maxWaitMs) return { refusedForMs: cooldownWait };
           await sleep(cooldownWait);
@@ -63,7 +55,7 @@ export function createPartnerGate(
       }
     },
     async cooldown(seconds) {
-      const until = now() + seconds * 1000;
+      const until = Date.now() + seconds * 1000;
       // The same Retry-After seen twice (by ky's retry check, then by the final error) is one cooldown.
       if (until <= knownUntil + 1_000) return false;
       knownUntil = until;
@@ -72,6 +64,6 @@ export function createPartnerGate(
       await state.set(COOLDOWN_KEY, until, seconds * 1000).catch(() => undefined);
       return true;
     },
-    cooldownActive: () => knownUntil > now(),
+    cooldownActive: () => knownUntil > Date.now(),
   };
 }

@@ -37,9 +37,8 @@ import { createPartnerGate } from './partner-gate.js';
 import { partnerClientOptions } from './partner-options.js';
 import { type BotIdentity, verifyBotToken, webClientOptions } from './slack-client.js';
 
-// Building Order Desk's services from its settings: the shared state, the database, the partner
-// client, Slack's Web API client, the access checks and every store and service the listeners use
-// (AppDeps). Nothing here listens or runs on a timer: create-app.ts does that with what this returns.
+// Order Desk's services from its settings: every store and service the listeners use (AppDeps).
+// Nothing here listens or runs on a timer: create-app.ts does that with what this returns.
 
 export interface BuildOptions {
   env: AppEnv;
@@ -57,15 +56,13 @@ export interface BuildOptions {
   tuning?: Partial<Tuning> | undefined;
 }
 
-/** The services, and what the app's routes, jobs and stop need beside them. */
 export type Services = Awaited<ReturnType<typeof buildServices>>;
 
 export async function buildServices(options: BuildOptions) {
   const { env, logger } = options;
   const tuning: Tuning = { ...TUNING, ...options.tuning };
   const clientOptions = webClientOptions(env.SLACK_API_URL, logger, tuning.slackRetryFirstWaitMs);
-  // The token check and the shared state's connection are independent: start-up waits for both at once.
-  // REDIS_URL set but Redis unreachable ends start-up here, with one line saying so.
+  // The token check and Redis's connection at once; REDIS_URL set but unreachable ends start-up here.
   const [identity, state] = await Promise.all([
     verifyBotToken(env.SLACK_BOT_TOKEN, clientOptions),
     options.state ??
@@ -76,8 +73,7 @@ export async function buildServices(options: BuildOptions) {
         commandTimeoutMs: tuning.redisCommandTimeoutMs,
       }),
   ]);
-  // Opened right after the app listens (start()); DATABASE_URL set but PostgreSQL unreachable then ends
-  // start-up with one line saying so.
+  // Opened right after the app listens (start()), where an unreachable PostgreSQL ends start-up.
   const db =
     options.db ?? databaseOpenedLater({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR, logger });
   const metrics = createMetrics();
@@ -89,7 +85,7 @@ export async function buildServices(options: BuildOptions) {
 
   const orders = buildOrderCopy(core, buildPartner(core));
   const { slack, ...slackParts } = buildSlack(core, identity, clientOptions);
-  // The relay is the delivery job's alone (jobs.ts): no flow posts, producers only enqueue.
+  // The relay is the delivery job's alone (jobs.ts).
   const { relay, ...notices } = buildNotices(core, slack, slackParts);
   const access = buildAccess(core, slack, identity, notices.outbox);
   const finance = buildFinance(core, orders);
@@ -117,13 +113,11 @@ export async function buildServices(options: BuildOptions) {
   return { deps, relay, identity, clientOptions, state, db, slack, reveal, tuning };
 }
 
-/** What every part below is built on. */
 interface Core {
   env: AppEnv;
   tuning: Tuning;
   logger: AppLogger;
   now: () => Date;
-  /** The background jobs' clock, and the Slack deliveries' waits (BuildOptions.jobClock). */
   clock: JobClock | undefined;
   state: SharedState;
   db: OrderDeskDb;
@@ -167,10 +161,7 @@ function buildOrderCopy(
     onRefused: (field) => metrics.ordersRefused.inc({ field }),
   });
   // Everything the app reads from the partner also updates the copy; the sync reads directly.
-  const partner = withWriteThrough(directPartner, orderCopy, {
-    now,
-    track: (work) => tracker.track(work),
-  });
+  const partner = withWriteThrough(directPartner, orderCopy, { now, track: (work) => tracker.track(work) });
   const orderSync = createOrderSync({
     partner: directPartner,
     orderCopy,
@@ -199,13 +190,12 @@ function buildSlack(
   identity: BotIdentity,
   clientOptions: WebClientOptions,
 ): { slack: WebClient } & Pick<AppDeps, 'delivery' | 'richBlocks' | 'channelSharing' | 'eventDedup'> {
-  // The services' own Web API client (same URL, retries and limits as Bolt's): built before the Bolt
-  // app, so every service exists before the routes and listeners that use it.
+  // The services' own Web API client (same options as Bolt's): built before the Bolt app, so every
+  // service exists before the routes and listeners that use it.
   const slack = new WebClient(env.SLACK_BOT_TOKEN, clientOptions);
   const delivery = createSlackDelivery({
     logger,
     maxWaitMs: tuning.slackDeliveryMaxWaitSeconds * 1000,
-    // The app's one clock: a delivery waits out Retry-After and its back-off on it, as the jobs do.
     clock,
     metrics: {
       onRetry: (kind, reason) => metrics.slackDeliveryRetries.inc({ kind, reason }),
@@ -219,7 +209,6 @@ function buildSlack(
     logger,
     onSlackError: countSlackErrors(metrics),
   });
-  // Tables and charts where Slack takes them; refused, the classic blocks for a day (every replica).
   const richBlocks = createRichBlocks({
     state,
     logger,
@@ -236,8 +225,7 @@ function buildNotices(
   { delivery, richBlocks, channelSharing }: Pick<AppDeps, 'delivery' | 'richBlocks' | 'channelSharing'>,
 ): Pick<AppDeps, 'notifications' | 'outbox'> & { relay: OutboxRelay } {
   const notifications = createNotificationStore(db);
-  // Every post that must arrive once (order events, balance alerts, the digest, audit lines): one
-  // table, one relay; producers only enqueue, and the outbox's delivery job posts (jobs.ts).
+  // Every post that must arrive once: one table, one relay; producers only enqueue.
   const outbox = createOutboxStore(db);
   const relay = createOutboxRelay({
     store: outbox,
@@ -320,7 +308,6 @@ function buildAccess(
   return { auth, audit, auditStore, keyLimit };
 }
 
-/** The balance, spend and runway, and the one-export-at-a-time claims. */
 function buildFinance(
   { env, tuning, logger, now, state, metrics }: Core,
   { partner, orderCopy, orderSync }: Pick<AppDeps, 'partner' | 'orderCopy' | 'orderSync'>,
@@ -348,13 +335,11 @@ function buildFinance(
   return { balance, spend, exportClaims: createExportClaims(state) };
 }
 
-/** The one-time links that show keys, and what their route needs to redeem them. */
 function buildReveal(
   { env, tuning, logger, now, state, db, metrics, tracker }: Core,
   { partner, auth, keyLimit, audit }: Pick<AppDeps, 'partner' | 'auth' | 'keyLimit' | 'audit'>,
 ): { revealLinks: RevealLinks; reveal: RevealRouteDeps } {
   const linkSigningKey = createLinkSigningKey({ configured: env.KEY_LINK_SECRET, db, now });
-  const forgedTokens = createForgedTokenLog(logger);
   const revealLinks = createRevealLinks({
     publicUrl: env.PUBLIC_URL,
     signingKey: linkSigningKey,
@@ -369,7 +354,7 @@ function buildReveal(
       keyLimit,
       partner,
       audit,
-      onForgedToken: forgedTokens.record,
+      onForgedToken: createForgedTokenLog(logger).record,
       logger,
       now,
     },

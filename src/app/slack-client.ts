@@ -3,10 +3,7 @@ import { TUNING } from '../config/index.js';
 import type { AppLogger } from '../logger.js';
 import { boltLogger } from './bolt-logger.js';
 
-/**
- * Web API client options: bounded retries (the default policy retries for about 30 minutes), and a
- * 429 is returned to the caller instead of being waited out, so a rate limit never piles up work.
- */
+/** Bounded retries (the default retries for about 30 minutes), and a 429 returned, never waited out here. */
 export function webClientOptions(
   apiUrl: string | undefined,
   logger: AppLogger,
@@ -33,10 +30,7 @@ export interface BotIdentity {
   enterpriseId?: string | undefined;
 }
 
-/**
- * Checks the bot token once at start-up. Bolt would otherwise call auth.test itself inside its
- * constructor, where a rejection is unhandled and crashes the process without a useful message.
- */
+/** Checks the bot token at start-up: Bolt's own auth.test would crash the process without a useful message. */
 export async function verifyBotToken(token: string, options: WebClientOptions): Promise<BotIdentity> {
   const client = new WebClient(token, {
     ...options,

@@ -1,7 +1,6 @@
-import { adminNote } from './admin-note.js';
 import { escapeCut, plural, SHOWN } from './format.js';
 import { renderNotice } from './messages.js';
-import { changeBlocks } from './primitives.js';
+import { adminNote, changeBlocks } from './primitives.js';
 import type { SlackMessage } from './types.js';
 
 export type DenialReason =
@@ -10,17 +9,15 @@ export type DenialReason =
   | 'nobody_configured'
   | 'guest'
   | 'external'
-  | 'deactivated';
+  | 'deactivated'
+  | 'unknown_user';
 
 const STAFF_ONLY = ':lock: *Order Desk is for the partner’s staff.*';
 
 /** What the user reads, and, for the admin in small print, the setting that decides it. */
-interface Denial {
-  text: string;
-  admin?: string;
-}
+type Denial = { text: string; admin?: string };
 
-const SHARED: Record<'guest' | 'external' | 'deactivated', Denial> = {
+const SHARED: Record<'guest' | 'external' | 'deactivated' | 'unknown_user', Denial> = {
   guest: {
     text: `${STAFF_ONLY} Guest accounts cannot see order data. If you need it, ask your Order Desk admin.`,
     admin:
@@ -30,6 +27,12 @@ const SHARED: Record<'guest' | 'external' | 'deactivated', Denial> = {
     text: `${STAFF_ONLY} People from other organisations cannot see order data here, even in a shared channel.`,
   },
   deactivated: { text: `${STAFF_ONLY} This account is deactivated.` },
+  // Slack's answer, not a passing failure: trying again will not change it.
+  unknown_user: {
+    text: ':no_entry: *Slack does not know this user account*, so Order Desk shows no order data. Trying again will not change that: ask your Order Desk admin.',
+    admin:
+      'users.info answered user_not_found for this user ID: it is not a user of the workspace Order Desk is installed in.',
+  },
 };
 
 export type Feature = 'orders' | 'keys' | 'audit' | 'subscriptions';
@@ -98,7 +101,6 @@ export function renderAccessDenied(feature: Feature, reason: DenialReason): Slac
   return notice(DENIALS[feature][reason]);
 }
 
-/** A notice with its admin's small print, when it has one. */
 function notice({ text, admin }: Denial, detail?: string): SlackMessage {
   const message = renderNotice(text, detail);
   return admin ? changeBlocks(message, (blocks) => [...blocks, adminNote(admin)]) : message;
@@ -128,17 +130,15 @@ export function renderKeyLimit(
   limit: { reason: 'limit'; retryAfterMs: number; max: number } | { reason: 'unavailable' },
   now: Date,
 ): SlackMessage {
-  if (limit.reason === 'unavailable') {
+  if (limit.reason === 'unavailable')
     return renderNotice(
       ':no_entry: *Key retrieval is paused:* Order Desk cannot count key retrievals right now (its shared state is unreachable), so it shows no keys. Order lookups still work. Try again in a few minutes.',
     );
-  }
   const at = new Date(now.getTime() + limit.retryAfterMs);
-  const seconds = Math.floor(at.getTime() / 1000);
   const minutes = Math.max(1, Math.ceil(limit.retryAfterMs / 60_000));
   return notice(
     {
-      text: `:no_entry: *You have reached the limit of ${plural(limit.max, 'key retrieval')} within an hour.* You can retrieve keys again at <!date^${seconds}^{time}|${at.toISOString().slice(11, 16)} UTC> (in ${plural(minutes, 'minute')}).`,
+      text: `:no_entry: *You have reached the limit of ${plural(limit.max, 'key retrieval')} within an hour.* You can retrieve keys again at <!date^${Math.floor(at.getTime() / 1000)}^{time}|${at.toISOString().slice(11, 16)} UTC> (in ${plural(minutes, 'minute')}).`,
       admin: 'the limit is `KEYS_MAX_RETRIEVALS_PER_HOUR`.',
     },
     'The limit protects the account if a session is misused. If you need more, ask your Order Desk admin.',

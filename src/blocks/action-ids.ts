@@ -9,13 +9,13 @@ export const ActionIds = {
   resultsPage: 'results_page',
   refreshHome: 'home_refresh',
   exportOrders: 'home_export',
-  /** "Search orders" (in /order's help, on the Home tab, under a search's results): opens the search modal. */
+  /** "Search orders" (/order's help, the Home tab, under a search's results): opens the search modal. */
   searchOrders: 'orders_search',
-  /** Previous / Next of a search from the modal (search_page_prev, search_page_next); the filters are in the value. */
+  /** Previous / Next of a search from the modal (search_page_prev, _next); the filters are in the value. */
   searchPage: 'search_page',
   /** Prefix of the "View image key" link buttons (one per image key: keys_reveal_<key>_<block>). */
   viewImageKey: 'keys_reveal',
-  /** "Open in the partner platform": a link button on order cards (ORDER_LINK_TEMPLATE); the click is only acked. */
+  /** "Open in the partner platform" (ORDER_LINK_TEMPLATE): a link button; the click is only acked. */
   openInPartner: 'order_partner_link',
   /** "Notify me" on a card of an order that has not settled: a direct message when it does. */
   notifyMe: 'order_notify_me',

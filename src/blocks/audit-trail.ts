@@ -1,4 +1,4 @@
-import { auditAction, auditOutcome } from './audit.js';
+import { auditAction, auditOutcome, mention } from './audit.js';
 import { escapeMrkdwn, plural, slackDate } from './format.js';
 import { renderNotice } from './messages.js';
 import { context, section } from './primitives.js';
@@ -15,15 +15,10 @@ export interface AuditTrailLine {
   traceId: string | undefined;
 }
 
-const USER_ID = /^[UW][A-Z0-9]{2,20}$/;
-
 export const AUDIT_USAGE =
   'Usage: `/order-audit <order ID>`: who retrieved the keys of that order, and when.';
 
-/**
- * `/order-audit <order>`: who asked for the keys of one order, when, how and with what outcome,
- * newest first. For the person who asked only (ephemeral); never a key, only how many were shown.
- */
+/** `/order-audit <order>`: who asked for one order's keys, when, how, and the outcome; never a key. */
 export function renderAuditTrail(
   input: { orderId: string; lines: AuditTrailLine[]; total: number; retentionDays: number },
   options: RenderOptions,
@@ -34,11 +29,10 @@ export function renderAuditTrail(
       `:mag: *Nobody has asked for the keys of order ${order}* in the last ${plural(input.retentionDays, 'day')} (as long as Order Desk keeps its audit trail).`,
     );
   const rows = input.lines.map((line) => {
-    const who = USER_ID.test(line.userId) ? `<@${line.userId}>` : 'someone (unknown user)';
     const { emoji, words } = auditOutcome(line.outcome);
     const keys = line.outcome === 'shown' ? ` (${plural(line.keyCount, 'key')})` : '';
     const trace = line.traceId ? ` · trace ID \`${escapeMrkdwn(line.traceId)}\`` : '';
-    return `${emoji} ${slackDate(line.at.toISOString(), options.now)}: ${who} ${auditAction(line, undefined)}: *${escapeMrkdwn(words)}*${keys}${trace}`;
+    return `${emoji} ${slackDate(line.at.toISOString(), options.now)}: ${mention(line.userId)} ${auditAction(line, undefined)}: *${escapeMrkdwn(words)}*${keys}${trace}`;
   });
   const blocks: Block[] = [
     section(`*Keys of order ${order}: ${plural(input.total, 'request')}*, newest first`),

@@ -18,12 +18,11 @@ export interface AuditLineInput {
 
 // Slack IDs are checked before they become mentions: anything else would be markup from outside.
 const USER_ID = /^[UW][A-Z0-9]{2,20}$/;
+export const mention = (userId: string) => (USER_ID.test(userId) ? `<@${userId}>` : 'someone (unknown user)');
 // A direct message (D…) is said as such: Slack shows no channel name for it.
 const CHANNEL_ID = /^[CG][A-Z0-9]{2,20}$/;
 
 const FAILURES: Record<string, string> = {
-  not_found: 'order not found',
-  not_ready: 'keys not available yet',
   mismatch: 'the partner answered for another order',
   unavailable: 'partner API unavailable',
   timeout: 'partner API not answering',
@@ -36,10 +35,19 @@ const FAILURES: Record<string, string> = {
   limit_unavailable: 'retrieval limit could not be counted',
   state_unavailable: 'shared state unreachable',
   tampered: 'link not valid',
-  expired: 'link expired',
-  used: 'link already used',
   gone: 'key no longer in the order',
-  ambiguous: 'several orders have that reference',
+};
+
+/**
+ * Outcomes where nothing failed: the person was answered, and the line says it in the words they
+ * read (a mistyped order is "Order not found", not a failure with a trace ID they never saw).
+ */
+const ANSWERED: Record<string, { emoji: string; words: string }> = {
+  not_found: { emoji: ':mag:', words: 'Order not found' },
+  ambiguous: { emoji: ':mag:', words: 'Several orders have that reference: none chosen' },
+  not_ready: { emoji: ':hourglass_flowing_sand:', words: 'Keys not available yet' },
+  expired: { emoji: ':no_entry:', words: 'Refused: link expired' },
+  used: { emoji: ':no_entry:', words: 'Refused: link already used' },
 };
 
 /** The outcome in words, with an emoji a reader of the channel can scan for. */
@@ -49,17 +57,15 @@ export function auditOutcome(outcome: string): { emoji: string; words: string } 
   if (outcome === 'invalid_input') return { emoji: ':no_entry:', words: 'Refused: not a valid order ID' };
   if (outcome === 'rate_limited') return { emoji: ':no_entry:', words: 'Refused: retrieval limit reached' };
   const why = outcome.startsWith('failed:') ? outcome.slice('failed:'.length) : outcome;
+  const answered = ANSWERED[why];
+  if (answered) return answered;
   return { emoji: ':warning:', words: `Failed: ${FAILURES[why] ?? cutToLength(why, 40)}` };
 }
 
 const VIA: Record<string, string> = { command: '`/order-keys`', button: 'Show keys' };
 const VIA_PLAIN: Record<string, string> = { command: '/order-keys', button: 'Show keys' };
 
-/**
- * What the person did, in words: "asked for the keys of order `X` in #support with `/order-keys`",
- * or "opened an image key of order `X` from a reveal link" (said once, not "from … via …"). Without
- * an order (the audit trail of one order), the same words without it.
- */
+/** What the person did: "asked for the keys of order `X` in #support with `/order-keys`". */
 export function auditAction(
   entry: { via: string; channelId: string | undefined },
   order: string | undefined,
@@ -73,14 +79,9 @@ export function auditAction(
   return `asked for the keys${of} ${where} with ${how}`;
 }
 
-/**
- * One audit line for the audit channel: the outcome in words, who asked for which order where and
- * how, then how many keys and the trace ID in small print. Only a valid order ID is echoed (typed
- * text could end a code span and mention the channel); everything else is escaped. The top-level
- * text is a readable one-line fallback for notifications, and never a key.
- */
+/** One line for the audit channel, never a key; only a valid order ID is echoed, the rest escaped. */
 export function renderAuditLine(entry: AuditLineInput): SlackMessage {
-  const who = USER_ID.test(entry.userId) ? `<@${entry.userId}>` : 'someone (unknown user)';
+  const who = mention(entry.userId);
   const validOrder = isValidOrderId(entry.orderId);
   const order = validOrder ? `order \`${entry.orderId}\`` : 'an order (not a valid order ID)';
   const { emoji, words } = auditOutcome(entry.outcome);

@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { isValidOrderId, MAX_SEARCH_LENGTH } from '../partner-api/index.js';
 
-// Button values come back from Slack in the click payload, so they carry state (which order, which
-// page) instead of a server-side session: any replica can serve the click. They never carry a secret,
-// and they are parsed as untrusted input on the way back in.
+// Button values carry state (which order, which page) instead of a server-side session, so any replica
+// can serve the click. They never carry a secret, and come back in as untrusted input.
 
 const OrderIdSchema = z.string().refine(isValidOrderId);
 
@@ -12,15 +11,13 @@ export const OrderButtonSchema = z.object({
   q: z.string().max(MAX_SEARCH_LENGTH).optional(),
   p: z.number().int().min(0).max(10_000).optional(),
 });
-export type OrderButton = z.output<typeof OrderButtonSchema>;
 
 export const PageButtonSchema = z.object({
   q: z.string().max(MAX_SEARCH_LENGTH),
   p: z.number().int().min(0).max(10_000),
 });
-export type PageButton = z.output<typeof PageButtonSchema>;
 
-export function encodeButton(value: OrderButton | PageButton): string {
+export function encodeButton(value: z.output<typeof OrderButtonSchema | typeof PageButtonSchema>): string {
   return JSON.stringify(value);
 }
 

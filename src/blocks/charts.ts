@@ -1,39 +1,26 @@
 import { cutToLength } from '../text/cut.js';
 import type { Block } from './types.js';
 
-// Charts as Slack's data_visualization block: Slack draws them, so no image is hosted. Limits from
-// Slack's reference (docs/tables-and-charts.md): a title of at most 50 characters, labels of at most
-// 20, at most 6 series or pie segments, and (reported by other apps) two charts a message. The block
-// is newer than @slack/types, so its shape is written here. A chart never stands alone: the message
-// says in words what it shows, for screen readers, notifications and Slack clients without charts.
+// Charts as Slack's data_visualization block (Slack draws them; no image is hosted). Limits from Slack's
+// reference (docs/tables-and-charts.md): titles of 50 characters, labels of 20, 6 series or pie segments,
+// two charts a message (reported by other apps). The block is newer than @slack/types, so its shape is
+// written here. A chart never stands alone: the message says in words what it shows.
 
-export interface ChartPoint {
-  label: string;
-  value: number;
-}
-
-interface Series {
-  name: string;
-  data: ChartPoint[];
-}
+export type ChartPoint = { label: string; value: number };
 
 type Chart =
-  | { type: 'bar' | 'line' | 'area'; series: Series[]; axis_config: AxisConfig }
+  | {
+      type: 'bar' | 'line' | 'area';
+      series: Array<{ name: string; data: ChartPoint[] }>;
+      axis_config: { categories: string[]; x_label: string; y_label: string };
+    }
   | { type: 'pie'; segments: ChartPoint[] };
 
-interface AxisConfig {
-  categories: string[];
-  x_label: string;
-  y_label: string;
-}
-
-export const CHART_TITLE_MAX = 50;
-export const CHART_LABEL_MAX = 20;
-export const PIE_MAX_SEGMENTS = 6;
+const CHART_TITLE_MAX = 50;
+const CHART_LABEL_MAX = 20;
+const PIE_MAX_SEGMENTS = 6;
 /** Points a series, categories an axis: from two libraries that check the block (the page is silent). */
 export const CHART_MAX_POINTS = 20;
-/** Charts one message may hold (from other apps' reports of Slack's answer; not in the docs). */
-export const CHARTS_PER_MESSAGE = 2;
 
 const label = (text: string) => cutToLength(text.trim() || '—', CHART_LABEL_MAX);
 /** Money to the cent; what is not a finite number is drawn as nothing spent. */
@@ -69,10 +56,7 @@ export function seriesChart(
   });
 }
 
-/**
- * Shares of a whole: the largest first, at most six slices (the five largest and "Other" beyond
- * that). Only what is above zero has a share; nothing above zero, no chart.
- */
+/** Shares of a whole above zero, largest first: at most six slices (the rest as "Other"); none, no chart. */
 export function pieChart(title: string, parts: readonly ChartPoint[]): Block | undefined {
   const positive = parts
     .map((part) => ({ label: part.label, value: amount(part.value) }))

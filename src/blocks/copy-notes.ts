@@ -3,10 +3,10 @@ import { escapeMrkdwn, plural, slackDate } from './format.js';
 import { changeBlocks, context } from './primitives.js';
 import type { Block, CopyCoverage, RenderOptions, SlackMessage } from './types.js';
 
-/** "synced <date>": how fresh the copy is. */
-export function synced(coverage: CopyCoverage, options: RenderOptions): string {
-  return `synced ${slackDate(coverage.syncedAt, options.now)}`;
-}
+const synced = (coverage: CopyCoverage, options: RenderOptions) =>
+  `synced ${slackDate(coverage.syncedAt, options.now)}`;
+
+type CopyFailure = Pick<PartnerApiError, 'kind' | 'traceId' | 'retryAfterSeconds'> | undefined;
 
 /** A small-print line saying the list comes from Order Desk's copy, and how complete it is. */
 export function copySourceNote(
@@ -22,15 +22,8 @@ export function copySourceNote(
   );
 }
 
-/**
- * Why the copy answers instead of the partner, in words: rate-limited (and when it answers again,
- * from its Retry-After), unavailable, not answering, or an answer that could not be read; with the
- * partner's trace ID.
- */
-export function whyFromCopy(
-  failure: Pick<PartnerApiError, 'kind' | 'traceId' | 'retryAfterSeconds'> | undefined,
-  options: RenderOptions,
-): string {
+/** Why the copy answers instead of the partner, in words, with the partner's trace ID. */
+function whyFromCopy(failure: CopyFailure, options: RenderOptions): string {
   const trace = failure?.traceId ? ` (partner trace ID \`${escapeMrkdwn(failure.traceId)}\`)` : '';
   switch (failure?.kind) {
     case 'rate_limited': {
@@ -53,7 +46,7 @@ export function whyFromCopy(
 export function copyStamp(
   coverage: CopyCoverage,
   options: RenderOptions,
-  failure: Pick<PartnerApiError, 'kind' | 'traceId' | 'retryAfterSeconds'> | undefined,
+  failure: CopyFailure,
   movedOn = 'statuses may have moved on since.',
 ): Block {
   return context(
@@ -61,16 +54,12 @@ export function copyStamp(
   );
 }
 
-/**
- * An answer read from the copy because the partner API is not answering: the message as it would be,
- * with a stamp at the top saying where it comes from, why and how old it is. What a card read from the
- * copy does not offer (Share, Show keys) the card says itself (blocks/order-policy.ts).
- */
+/** An answer read from the copy because the partner API is not answering, with the stamp on top. */
 export function stampedFromCopy(
   message: SlackMessage,
   coverage: CopyCoverage,
   options: RenderOptions,
-  failure: Pick<PartnerApiError, 'kind' | 'traceId' | 'retryAfterSeconds'> | undefined,
+  failure: CopyFailure,
 ): SlackMessage {
   const stamp = copyStamp(coverage, options, failure);
   return changeBlocks(message, (blocks) => [stamp, ...blocks]);

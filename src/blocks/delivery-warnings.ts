@@ -12,10 +12,7 @@ const WITHDRAWN =
 const IN_PROGRESS =
   /^(processing|pending|in_process|in_progress|pre_order|partially_delivered|partial|awaiting_delivery|on_hold|backorder)$/i;
 
-/**
- * What the agent must know before handing these keys to a customer: an order that is not completed
- * (refunded keys may no longer work) and a delivery that is not complete ("3 of 5 keys so far").
- */
+/** What the agent must know before handing these keys over: an order or a delivery not complete. */
 export function deliveryWarnings(order: OrderKeys): Block[] {
   const blocks: Block[] = [];
   const delivered = order.products.reduce((sum, product) => sum + product.keys.length, 0);
@@ -23,30 +20,18 @@ export function deliveryWarnings(order: OrderKeys): Block[] {
   const canonical = canonicalStatus(order.status);
   const status = escapeMrkdwn(statusLabel(order.status));
   if (canonical && canonical !== 'COMPLETED') {
-    if (WITHDRAWN.test(canonical)) {
-      blocks.push(
-        section(
-          `:warning: *Status: ${status}. These keys may no longer work.* Check with the partner before giving them to a customer.`,
-        ),
-      );
-    } else if (IN_PROGRESS.test(canonical)) {
-      blocks.push(
-        section(`:hourglass_flowing_sand: *Status: ${status}.* The partner is still delivering this order.`),
-      );
-    } else {
-      blocks.push(
-        section(
-          `:warning: *Status: ${status}, not completed.* Check with the partner before giving these keys to a customer.`,
-        ),
-      );
-    }
+    const warning = WITHDRAWN.test(canonical)
+      ? `:warning: *Status: ${status}. These keys may no longer work.* Check with the partner before giving them to a customer.`
+      : IN_PROGRESS.test(canonical)
+        ? `:hourglass_flowing_sand: *Status: ${status}.* The partner is still delivering this order.`
+        : `:warning: *Status: ${status}, not completed.* Check with the partner before giving these keys to a customer.`;
+    blocks.push(section(warning));
   }
-  if (ordered > delivered) {
+  if (ordered > delivered)
     blocks.push(
       section(
         `:hourglass_flowing_sand: *${delivered} of ${plural(ordered, 'key')} delivered so far.* Run \`/order-keys ${escapeMrkdwn(order.orderId)}\` again later for the rest.`,
       ),
     );
-  }
   return blocks;
 }

@@ -4,9 +4,8 @@ import type { SpendAndRunway } from '../finance/finance-view.js';
 import type { HistorySource } from '../finance/history-source.js';
 import { isPartnerApiError, type OrderSummary, type PartnerApiError } from '../partner-api/index.js';
 import { cutToLength } from '../text/cut.js';
-import { adminNote } from './admin-note.js';
 import { dayLabel, pieChart, seriesChart } from './charts.js';
-import { noCompletedOrderText } from './finance.js';
+import { missingFigures, noCompletedOrderText } from './finance.js';
 import {
   escapeCut,
   escapeMrkdwn,
@@ -21,7 +20,7 @@ import {
   traceSentence,
 } from './format.js';
 import { partnerFailureBlocks } from './messages.js';
-import { context, divider, fields, header, section } from './primitives.js';
+import { adminNote, context, divider, fields, header, section } from './primitives.js';
 import type { Block, RenderOptions, SlackMessage } from './types.js';
 
 /** Refunded and failed orders listed by ID in the digest; the rest are counted. */
@@ -72,7 +71,6 @@ function orderLine(order: OrderSummary, options: RenderOptions): string {
   return `• \`${escapeCut(order.id.replace(/`/g, 'ˋ'), SHOWN.id)}\`${reference} · ${formatMoney(order.item.amount, options.currency)}${title}`;
 }
 
-/** The listed orders, at most DIGEST_LIST_LIMIT, and how to find the others. */
 function orderList(heading: string, status: string, orders: readonly OrderSummary[], options: RenderOptions) {
   const shown = orders.slice(0, DIGEST_LIST_LIMIT).map((order) => orderLine(order, options));
   const more = orders.length - shown.length;
@@ -105,30 +103,24 @@ function spendCharts(input: DigestInput, options: RenderOptions): Block[] {
     );
   }
   const figures = isPartnerApiError(input.spend) ? undefined : input.spend;
-  if (figures) {
-    const { days } = figures;
-    const end = days.indexOf(input.day);
-    if (end >= 0) {
-      const shown = days.slice(Math.max(0, end - DIGEST_DAYS + 1), end + 1);
-      const spend = figures.daily.slice(Math.max(0, end - DIGEST_DAYS + 1), end + 1);
-      const points = shown.map((day, i) => ({ label: dayLabel(day), value: spend[i] ?? 0 }));
-      charts.push(
-        seriesChart(
-          'bar',
-          `Spend per day, last ${shown.length} days`,
-          { name: 'Spend', points },
-          { x: 'Day', y: options.currency ?? 'Amount' },
-        ),
-      );
-      const total = spend.reduce((sum, value) => sum + value, 0);
-      const highest = points.reduce((top, point) => (point.value > top.value ? point : top), {
-        label: '',
-        value: 0,
-      });
-      words.push(
-        `*Spend per day, last ${shown.length} days (chart):* ${money(total)} in all${highest.value > 0 ? `; the most on ${highest.label}, ${money(highest.value)}` : ''}.`,
-      );
-    }
+  const end = figures?.days.indexOf(input.day) ?? -1;
+  if (figures && end >= 0) {
+    const from = Math.max(0, end - DIGEST_DAYS + 1);
+    const points = figures.days
+      .slice(from, end + 1)
+      .map((day, i) => ({ label: dayLabel(day), value: figures.daily[from + i] ?? 0 }));
+    const title = `Spend per day, last ${points.length} days`;
+    charts.push(
+      seriesChart('bar', title, { name: 'Spend', points }, { x: 'Day', y: options.currency ?? 'Amount' }),
+    );
+    const total = points.reduce((sum, point) => sum + point.value, 0);
+    const highest = points.reduce((top, point) => (point.value > top.value ? point : top), {
+      label: '',
+      value: 0,
+    });
+    words.push(
+      `*${title} (chart):* ${money(total)} in all${highest.value > 0 ? `; the most on ${highest.label}, ${money(highest.value)}` : ''}.`,
+    );
   }
   return charts.length > 0 ? [section(words.join('\n')), ...charts] : [];
 }
@@ -189,6 +181,7 @@ function balanceBlocks(input: DigestInput, options: RenderOptions): Block[] {
     ? `unknown: spend could not be computed.${traceSentence(spend.traceId)}`
     : formatRunway(spend.runwayDays);
   const readAt = `Read ${slackDate(reading.readAt.toISOString(), options.now)}`;
+  const missing = missingFigures(reading);
   return [
     heading,
     fields([
@@ -198,10 +191,10 @@ function balanceBlocks(input: DigestInput, options: RenderOptions): Block[] {
       `*Runway*\n${runway}`,
       ...(isPartnerApiError(spend)
         ? []
-        : [`*Average spend per day (7 days)*\n${money(spend.averagePerDay)}`]),
+        : [`*Average spend per day (last 7 whole days)*\n${money(spend.averagePerDay)}`]),
     ]),
     context(
-      `${readAt} · available funds = balance + credit limit · runway = available funds ÷ average daily spend of the last 7 days`,
+      `${readAt} · available funds = balance + credit limit · runway = available funds ÷ average daily spend of the last 7 whole days${missing ? ` · ${missing}` : ''}`,
     ),
   ];
 }
@@ -260,9 +253,8 @@ function digestText(input: DigestInput): string {
 }
 
 /**
- * The daily digest for the channel finance chose (DIGEST_CHANNEL_ID): a day's orders by status, spend,
- * refunds and failures with their order IDs, balance, available funds and runway, and how the order
- * copy is doing. Each part that could not be read says so, with the trace ID; the rest still shows.
+ * The daily digest for finance's channel (DIGEST_CHANNEL_ID): the day's orders, balance and runway, and
+ * the order copy's health. Each part that could not be read says so, with the trace ID; the rest shows.
  */
 export function renderDailyDigest(input: DigestInput, options: RenderOptions): SlackMessage {
   const digest = (charts: Block[]): Block[] => [

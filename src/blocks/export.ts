@@ -89,10 +89,7 @@ export const exportMessages = {
       : '';
     const text = `:warning: The export of ${orders(scope)} ${range(scope)} stopped after ${plural(read, 'order')}, and no file was sent: start the export again from the Home tab. ${error.userMessage}${trace}`;
     const admin = partnerAdminNote(error);
-    return {
-      text,
-      blocks: admin.length ? [section(text), ...admin] : [],
-    };
+    return { text, blocks: admin.length ? [section(text), ...admin] : [] };
   },
   slackFailed(scope: ExportScope, written: number): SlackMessage {
     return {

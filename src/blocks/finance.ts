@@ -3,7 +3,7 @@ import type { PartnerApiError } from '../partner-api/index.js';
 import { dayLabel, seriesChart } from './charts.js';
 import { formatMoney, formatRunway, plural, slackDate, traceSentence } from './format.js';
 import { partnerAdminNote } from './messages.js';
-import { context, fields, section } from './primitives.js';
+import { context, fields, message, section } from './primitives.js';
 import type { Block, RenderOptions, SlackMessage } from './types.js';
 
 /** One watched figure that crossed its threshold, fell further, or recovered. */
@@ -47,7 +47,7 @@ function changeSentence(change: FinanceAlertChange, input: FinanceAlertInput, cu
   }[change.type];
 }
 
-/** The notification line: "Available funds and runway alert: €3,000.00 (threshold €5,000.00), 4.2 days (…)". */
+/** The notification line: "Available funds alert: €3,000.00 (threshold €5,000.00)". */
 function alertNotification(input: FinanceAlertInput, currency: string | undefined): string {
   const subjects = input.changes.map((change) => (change.watched === 'funds' ? 'available funds' : 'runway'));
   const subject = subjects.join(' and ');
@@ -61,10 +61,7 @@ function alertNotification(input: FinanceAlertInput, currency: string | undefine
   return text.replace(/[<>&]/g, '');
 }
 
-/**
- * Balance alerts for the finance channel: what changed (both figures in one message when they moved
- * together), the figures, when they were read. No trace ID: nothing failed (failures say theirs).
- */
+/** Balance alerts for finance's channel: what changed, and the figures. No trace ID: nothing failed. */
 export function renderFinanceAlert(input: FinanceAlertInput, options: RenderOptions): SlackMessage {
   const money = (value: number | null) => formatMoney(value, options.currency);
   const { reading } = input;
@@ -76,7 +73,7 @@ export function renderFinanceAlert(input: FinanceAlertInput, options: RenderOpti
       `*Runway*\n${formatRunway(input.runwayDays)}`,
       `*Balance*\n${money(reading.balance)}`,
       `*Credit limit*\n${money(reading.creditLimit)}`,
-      `*Average spend per day (7 days)*\n${money(input.averagePerDay)}`,
+      `*Average spend per day (last 7 whole days)*\n${money(input.averagePerDay)}`,
     ]),
     context(
       `Read ${slackDate(reading.readAt.toISOString(), options.now)} · available funds = balance + credit limit · ${input.homeLink ? `<${input.homeLink}|Open the Home tab>` : 'details on Order Desk’s Home tab'}`,
@@ -106,28 +103,35 @@ export function renderFinanceAlert(input: FinanceAlertInput, options: RenderOpti
 
 /** Three readings in a row failed: not news about money, news that nobody can see it. */
 export function renderBalanceUnreadable(error: PartnerApiError, failures: number): SlackMessage {
-  return {
-    text: 'The balance cannot be read from the partner API',
-    blocks: [
-      section(
-        `:grey_question: *The balance cannot be read:* the last ${failures} readings failed, so balance alerts are paused. Nothing to do here: Order Desk keeps trying at each check (less often while the partner API fails) and posts here when it can read the balance again.${traceSentence(error.traceId)}`,
-      ),
-      ...partnerAdminNote(error),
-    ],
-  };
+  return message('The balance cannot be read from the partner API', [
+    section(
+      `:grey_question: *The balance cannot be read:* the last ${failures} readings failed, so balance alerts are paused. Nothing to do here: Order Desk keeps trying at each check (less often while the partner API fails) and posts here when it can read the balance again.${traceSentence(error.traceId)}`,
+    ),
+    ...partnerAdminNote(error),
+  ]);
 }
 
 export function renderBalanceReadableAgain(): SlackMessage {
-  return {
-    text: 'The balance can be read again',
-    blocks: [section(':white_check_mark: *The balance can be read again;* balance alerts are back on.')],
-  };
+  return message('The balance can be read again', [
+    section(':white_check_mark: *The balance can be read again;* balance alerts are back on.'),
+  ]);
 }
 
 /**
- * "The balance is not available yet": what Order Desk looked at and found no completed order in
- * (the partner API reports the balance only with a completed order's keys), in words.
+ * Which figure a partner answer did not carry, said beside the ones it did (a credit limit without
+ * the balance is still the credit limit); undefined when it carried both.
  */
+export function missingFigures(reading: Pick<BalanceReading, 'balance' | 'creditLimit'>): string | undefined {
+  const { balance, creditLimit } = reading;
+  if (balance !== null && creditLimit !== null) return undefined;
+  if (balance === null && creditLimit === null)
+    return "The partner's answer carried neither the balance nor the credit limit.";
+  return balance === null
+    ? "The partner's answer carried the credit limit but not the balance: available funds and the runway need it."
+    : "The partner's answer carried the balance but not the credit limit: available funds are the balance alone.";
+}
+
+/** "The balance is not available yet": where Order Desk found no completed order, in words. */
 export function noCompletedOrderText(state: Extract<BalanceState, { kind: 'no_completed_order' }>): string {
   const seen =
     state.checked === undefined

@@ -3,7 +3,6 @@ import { formatDistanceStrict } from 'date-fns/formatDistanceStrict';
 import { statusLabel } from '../partner-api/statuses.js';
 import { cutToLength } from '../text/cut.js';
 
-/** Escapes the three characters Slack's mrkdwn treats as control characters. */
 export function escapeMrkdwn(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
@@ -49,22 +48,17 @@ export function formatMoney(amount: number | null, currency: string | undefined)
   return moneyFormat(currency).format(amount);
 }
 
-/**
- * A runway in words: "6.5 days" while it is short enough to watch by the day, whole days up to a
- * year, and "more than a year" beyond (at a tiny spend, 439,211.0 days is no information).
- */
+/** A runway in words: "6.5 days", whole days from 100, and "more than a year" (not 439,211.0 days). */
 export function formatRunway(value: number | null): string {
-  if (value === null) return 'no spend in the last 7 days';
+  if (value === null) return 'no spend in the last 7 whole days';
   if (value > 365) return 'more than a year';
   if (value >= 100) return `${Math.floor(value)} days`;
   return `${value.toFixed(1)} days`;
 }
 
-// One date rule for every surface (docs/usage.md, "Dates"): where Slack renders a date token, the
-// token, so each viewer reads "Yesterday at 23:04" or "Nov 30, 2026 at 17:40" in their own zone,
-// with a relative "2 days ago"; where it cannot (a table's cells, a fallback), the same words written
-// out in UTC: "Nov 30, 2026 at 17:40 UTC". Formats in UTC whatever the server's zone (shifting by the
-// zone's offset read an hour off around a daylight-saving change on a server not set to UTC).
+// One date rule for every surface (docs/usage.md, "Dates"): Slack's date token where Slack renders one
+// (each viewer reads it in their own zone), else the same words in UTC. Formatted in UTC whatever the
+// server's zone (shifting by the zone's offset read an hour off around a daylight-saving change).
 const UTC_DAY = new Intl.DateTimeFormat('en-US', {
   timeZone: 'UTC',
   month: 'short',
@@ -102,35 +96,22 @@ export function traceSentence(traceId: string | undefined): string {
   return traceId ? ` Trace ID \`${escapeMrkdwn(traceId)}\`.` : '';
 }
 
-/**
- * The top-level `text` of a message: what notifications and screen readers show. Slack parses it as
- * mrkdwn too, so data from users or the API is escaped there as well (a reference of "<!channel>" must
- * not ping a channel).
- */
+/** A message's top-level `text`: Slack parses it as mrkdwn too, so it is escaped ("<!channel>" pings). */
 export function notificationText(text: string): string {
   return escapeMrkdwn(cutToLength(text, 300));
 }
 
-/**
- * How much of a partner's value is shown where a line holds several (lists, small print): enough to
- * recognise it, and short enough that every part of the line fits Slack's limits whatever was sent.
- */
+/** How much of a partner's value a line of several shows: enough to recognise, and within Slack's limits. */
 export const SHOWN = { id: 64, reference: 100, title: 500 } as const;
 
-/** How much of what a user typed is quoted back: enough to recognise it, never a wall of text. */
-export const ECHO_LENGTH = 60;
+const ECHO_LENGTH = 60;
 
 /** User input quoted back, on one line and cut to ECHO_LENGTH; not escaped (see `typedText`). */
 export function shorten(text: string): string {
   return cutToLength(text.replace(/\s+/g, ' ').trim(), ECHO_LENGTH);
 }
 
-/**
- * Look-alikes for mrkdwn's formatting marks. mrkdwn has no escape character, so what a user typed
- * (`*bold* _it_ ~x~ \`code\``) would be echoed back as formatting: where a mark could open or close
- * formatting it is swapped for a character that looks the same and means nothing to Slack. Marks
- * inside a word (`PO_2026_0045`) cannot format and stay as typed.
- */
+/** Look-alikes for mrkdwn's marks (it has no escape); a mark inside a word (`PO_2026_0045`) cannot format. */
 const MARK_LOOKALIKES: Record<string, string> = {
   '*': '\u2217', // ∗ asterisk operator
   _: '\u02CD', // ˍ modifier letter low macron
@@ -138,7 +119,6 @@ const MARK_LOOKALIKES: Record<string, string> = {
   '`': '\u02CB', // ˋ modifier letter grave accent
 };
 
-/** Neutralises the formatting marks of user text quoted inside mrkdwn (see MARK_LOOKALIKES). */
 export function neutraliseMarks(text: string): string {
   return text.replace(/[*_~`]/g, (mark, at: number) => {
     const before = text[at - 1];
@@ -148,29 +128,20 @@ export function neutraliseMarks(text: string): string {
   });
 }
 
-function isWordChar(char: string | undefined): boolean {
-  return char !== undefined && /[\p{L}\p{N}]/u.test(char);
-}
+const isWordChar = (char: string | undefined) => char !== undefined && /[\p{L}\p{N}]/u.test(char);
 
-/**
- * What a person typed, quoted back exactly as typed, as inline code (shortened to one line): mrkdwn
- * does not format inside code, so `*bold* _x_` reads as typed. Only a backtick, which would end the
- * code, is swapped for a look-alike; `&`, `<` and `>` are escaped, as Slack shows them as typed there.
- */
+/** What a person typed, as inline code on one line (mrkdwn does not format there); a backtick is swapped. */
 export function typedText(text: string): string {
   const shown = shorten(text).replace(/`/g, '\u02CB');
   return `\`${escapeMrkdwn(shown || ' ')}\``;
 }
 
-/** "1 key", "3 keys", "12,000 orders": the count in words, singular or plural. */
+/** "1 key", "3 keys", "12,000 orders". */
 export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
   return `${count.toLocaleString('en-US')} ${count === 1 ? singular : pluralForm}`;
 }
 
-/**
- * Text from outside (the partner, a user), escaped for mrkdwn and cut so that the escaped text fits in
- * `max`: the cut falls between characters as shown, never inside an escape such as `&amp;`.
- */
+/** Text from outside, escaped for mrkdwn and cut to `max` as escaped, never inside an escape (`&amp;`). */
 export function escapeCut(text: string, max: number): string {
   const escaped = escapeMrkdwn(text);
   // Nearly always: the value fits, and is escaped once.

@@ -5,13 +5,9 @@ import { describeFilters } from './notifications.js';
 import { button, context, divider, header, section } from './primitives.js';
 import type { Block, RenderOptions } from './types.js';
 
-// The Home tab's "Orders you are watching" and "Channel subscriptions": each with its own button
-// (one action ID per row, as the Home tab's other rows), checked again at the click.
+// The Home tab's watches and subscriptions: one action ID per row's button, checked again at the click.
 
-export interface WatchShown {
-  orderId: string;
-  expiresAt: Date;
-}
+export type WatchShown = { orderId: string; expiresAt: Date };
 
 export interface SubscriptionShown {
   id: string;
@@ -24,24 +20,20 @@ export interface SubscriptionShown {
 }
 
 /** Some of the subscriptions (the viewer's own first), and how many there are in all. */
-export interface SubscriptionsShown {
-  rows: readonly SubscriptionShown[];
-  total: number;
-}
+export type SubscriptionsShown = { rows: readonly SubscriptionShown[]; total: number };
 
 /** Rows shown per list: the Home tab holds at most 100 blocks in all. */
 export const HOME_LIST_ROWS = 10;
+
+const unavailable = (what: string) =>
+  section(`:warning: ${what} cannot be listed right now: Order Desk's database cannot be reached.`);
 
 export function watchesBlocks(
   watches: readonly WatchShown[] | 'unavailable',
   options: RenderOptions,
 ): Block[] {
   const blocks: Block[] = [divider(), header('Orders you are watching')];
-  if (watches === 'unavailable')
-    return [
-      ...blocks,
-      section(":warning: Your watches cannot be listed right now: Order Desk's database cannot be reached."),
-    ];
+  if (watches === 'unavailable') return [...blocks, unavailable('Your watches')];
   if (watches.length === 0)
     return [
       ...blocks,
@@ -68,11 +60,7 @@ export function subscriptionsBlocks(
   options: RenderOptions,
 ): Block[] {
   const blocks: Block[] = [divider(), header('Channel subscriptions')];
-  if (subscriptions === 'unavailable')
-    return [
-      ...blocks,
-      section(":warning: Subscriptions cannot be listed right now: Order Desk's database cannot be reached."),
-    ];
+  if (subscriptions === 'unavailable') return [...blocks, unavailable('Subscriptions')];
   if (subscriptions.total === 0 || subscriptions.rows.length === 0)
     return [
       ...blocks,

@@ -6,7 +6,7 @@ import { type DenialReason, renderAccessDenied } from './access.js';
 import { ActionIds } from './action-ids.js';
 import { CHART_MAX_POINTS, dayLabel, seriesChart } from './charts.js';
 import { exportButtonBlock } from './export.js';
-import { noCompletedOrderText } from './finance.js';
+import { missingFigures, noCompletedOrderText } from './finance.js';
 import { escapeMrkdwn, formatMoney, formatRunway, slackDate, traceSentence } from './format.js';
 import {
   type SubscriptionsShown,
@@ -26,10 +26,7 @@ export interface HomeInput {
   recent: RecentOrdersShown | PartnerApiError;
   /** Set when the user may not see order data (a guest, another organisation's user). */
   ordersDenied?: DenialReason | undefined;
-  /**
-   * Finance only: spend and runway from the history; undefined figures are being computed, unless
-   * the last scan failed (then `failure` says when it will be tried again).
-   */
+  /** Finance only: spend and runway from the history. */
   spend?: SpendView | undefined;
   /** The viewer's "Notify me" watches (absent: the section is not shown). */
   watches?: readonly WatchShown[] | 'unavailable' | undefined;
@@ -37,9 +34,8 @@ export interface HomeInput {
   subscriptions?: SubscriptionsShown | 'unavailable' | undefined;
 }
 
-/** Finance's figures as the finance view computed them (finance/finance-view.ts), and what failed. */
+/** Finance's figures (finance/finance-view.ts; undefined while being computed), and what failed. */
 export interface SpendView {
-  /** Undefined while being computed. */
   figures: SpendAndRunway | undefined;
   /** Available funds from the last balance reading; null without one. */
   available: number | null;
@@ -59,7 +55,6 @@ export function sparkline(values: readonly number[]): string {
     .join('');
 }
 
-/** The failed scan: what failed, the partner's sentence, when it is tried again; the trace ID below. */
 function spendFailureBlocks(failure: NonNullable<SpendView['failure']>, options: RenderOptions): Block[] {
   return partnerFailureBlocks(
     `:warning: The order history could not be read to compute spend; Order Desk tries again ${slackDate(failure.retryAt.toISOString(), options.now)}.`,
@@ -67,11 +62,7 @@ function spendFailureBlocks(failure: NonNullable<SpendView['failure']>, options:
   );
 }
 
-/**
- * Spend, runway and the daily spend of the last 30 days, for finance: as Slack's charts (`charts`:
- * spend per day, and the available funds ahead at the current spend), or as a sparkline. Never
- * waits for a scan: old figures say their age.
- */
+/** Spend, runway and the last 30 days' daily spend, as charts or a sparkline; never waits for a scan. */
 export function spendBlocks(spend: SpendView, options: RenderOptions, { charts = false } = {}): Block[] {
   const heading = header('Spend and runway');
   const { failure, figures, available } = spend;
@@ -102,7 +93,11 @@ export function spendBlocks(spend: SpendView, options: RenderOptions, { charts =
           `Spend per day, last ${CHART_MAX_POINTS} days`,
           {
             name: 'Spend',
-            points: days.map((day, i) => ({ label: dayLabel(day), value: figures.daily[i] ?? 0 })),
+            // The last bar is the figures' own today, which had only begun: labelled so.
+            points: days.map((day, i) => ({
+              label: i === days.length - 1 ? `${dayLabel(day)} so far` : dayLabel(day),
+              value: figures.daily[i] ?? 0,
+            })),
           },
           { x: 'Day', y: options.currency ?? 'Amount' },
         ),
@@ -111,22 +106,22 @@ export function spendBlocks(spend: SpendView, options: RenderOptions, { charts =
     : [
         // The bars have no axis: the lowest and highest day's amounts give them a scale.
         section(
-          `\`${sparkline(figures.daily)}\`  daily spend, last 30 days (oldest left) · ${scale} (the tallest bar)`,
+          `\`${sparkline(figures.daily)}\`  daily spend, last 30 days and today so far (the last bar) · ${scale}`,
         ),
       ];
   return [
     heading,
     fields([
-      `*Today*\n${money(figures.today)}`,
-      `*Last 7 days*\n${money(figures.last7Days)}`,
-      `*Last 30 days*\n${money(figures.last30Days)}`,
-      `*Average per day (7 days)*\n${money(figures.averagePerDay)}`,
+      `*Today so far*\n${money(figures.today)}`,
+      `*Last 7 days (to yesterday)*\n${money(figures.last7Days)}`,
+      `*Last 30 days (to yesterday)*\n${money(figures.last30Days)}`,
+      `*Average per day (last 7 whole days)*\n${money(figures.averagePerDay)}`,
       `*Runway*\n${runway === null && available === null ? 'unknown (no balance read yet)' : formatRunway(runway)}`,
     ]),
     ...drawn,
     ...(failure ? spendFailureBlocks(failure, options) : []),
     context(
-      `Completed orders only, days in ${escapeMrkdwn(figures.timeZone)} · runway = available funds ÷ average daily spend of the last 7 days · computed ${slackDate(figures.computedAt, options.now)}`,
+      `Completed orders only, days in ${escapeMrkdwn(figures.timeZone)} · lowest, highest and average use whole days · runway = available funds ÷ average daily spend of the last 7 whole days · computed ${slackDate(figures.computedAt, options.now)}`,
     ),
   ];
 }
@@ -205,18 +200,18 @@ export function balanceBlocks(
 }
 
 function readingBlocks(reading: BalanceReading, options: RenderOptions, read = 'Read'): Block[] {
-  const available =
-    reading.balance !== null && reading.creditLimit !== null
-      ? [`*Available funds*\n${formatMoney(reading.balance + reading.creditLimit, options.currency)}`]
-      : [];
+  // Every figure the partner sent, and in words the one it did not.
+  // As finance/balance-reading.ts's availableFunds: the balance alone while the credit limit is unknown.
+  const available = reading.balance === null ? null : reading.balance + (reading.creditLimit ?? 0);
+  const missing = missingFigures(reading);
   return [
     fields([
       `*Balance*\n${formatMoney(reading.balance, options.currency)}`,
       `*Credit limit*\n${formatMoney(reading.creditLimit, options.currency)}`,
-      ...available,
+      ...(available === null ? [] : [`*Available funds*\n${formatMoney(available, options.currency)}`]),
     ]),
     context(
-      `${read} ${slackDate(reading.readAt.toISOString(), options.now)} from the partner API. Available funds = balance + credit limit.`,
+      `${read} ${slackDate(reading.readAt.toISOString(), options.now)} from the partner API. Available funds = balance + credit limit.${missing ? ` ${missing}` : ''}`,
     ),
   ];
 }
@@ -251,21 +246,17 @@ export function renderHome(
   blocks.push(divider(), header('Most recent orders'));
   if (input.ordersDenied) {
     blocks.push(...renderAccessDenied('orders', input.ordersDenied).blocks);
-  } else blocks.push(...recentOrdersBlocks(input.recent, options, { actionIdPerRow: true }));
-  // Search by product, status, day or amount: for everyone who may look orders up.
-  if (!input.ordersDenied) blocks.push(searchButtonBlock());
-  if (!input.ordersDenied && input.watches) blocks.push(...watchesBlocks(input.watches, options));
-  if (!input.ordersDenied && input.subscriptions)
-    blocks.push(...subscriptionsBlocks(input.subscriptions, options));
+    return { type: 'home', blocks };
+  }
+  blocks.push(...recentOrdersBlocks(input.recent, options, { actionIdPerRow: true }), searchButtonBlock());
+  if (input.watches) blocks.push(...watchesBlocks(input.watches, options));
+  if (input.subscriptions) blocks.push(...subscriptionsBlocks(input.subscriptions, options));
   return { type: 'home', blocks };
 }
 
 const HOME_NOTICE = 'home_notice';
 
-/**
- * The Home tab as the person sees it, with a line under the block they clicked saying where the
- * answer went (a Home tab click has no reply of its own); an earlier such line goes.
- */
+/** The Home tab with a line under the clicked block saying where the answer went (a click has no reply). */
 export function homeWithNotice(blocks: readonly Block[], actionId: string, text: string): types.HomeView {
   const kept = blocks.filter((block) => block.block_id !== HOME_NOTICE);
   // Found by the button's action ID: Home rows have one each, and Slack may rename block IDs.

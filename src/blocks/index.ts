@@ -5,8 +5,7 @@ export {
   renderSharingRefused,
 } from './access.js';
 export { ActionIds } from './action-ids.js';
-export type { AuditLineInput } from './audit.js';
-export { renderAuditLine } from './audit.js';
+export { type AuditLineInput, renderAuditLine } from './audit.js';
 export { AUDIT_USAGE, renderAuditTrail } from './audit-trail.js';
 export { decodeButton, OrderButtonSchema, PageButtonSchema } from './button-values.js';
 export { stampedFromCopy } from './copy-notes.js';
@@ -15,8 +14,7 @@ export type { CopySyncState, DigestInput } from './digest.js';
 export { DIGEST_LIST_LIMIT, describeDay, renderDailyDigest } from './digest.js';
 export { EXPORT_CALLBACK_ID, EXPORT_FIELDS, exportMessages, renderExportModal } from './export.js';
 export { renderBalanceReadableAgain, renderBalanceUnreadable, renderFinanceAlert } from './finance.js';
-export type { HomeInput } from './home.js';
-export { homeWithNotice, renderHome, sentToDirectText } from './home.js';
+export { type HomeInput, homeWithNotice, renderHome, sentToDirectText } from './home.js';
 export { classifyKey } from './key-classification.js';
 export { renderKeyMessages } from './key-messages.js';
 export { renderNoOrderNamed, renderSeveralOrders } from './keys-resolution.js';
@@ -32,19 +30,9 @@ export {
 } from './messages.js';
 export { renderOrderCard } from './order-card.js';
 export { RESULTS_PER_PAGE, renderResultList } from './order-list.js';
-export {
-  CHANNEL_AUDIENCE,
-  type OfferNote,
-  type OrderOffer,
-  type OrderShown,
-  orderOffer,
-  SURFACES,
-  type Surface,
-  type Viewer,
-} from './order-policy.js';
+export { CHANNEL_AUDIENCE, type OrderOffer, orderOffer, type Surface } from './order-policy.js';
 export { TABLE_MAX_ROWS } from './order-table.js';
 export { renderOrderUnfurl } from './order-unfurl.js';
-export type { SearchField, SearchFilters } from './search-orders.js';
 export {
   describeSearch,
   encodeSearchPage,
@@ -57,6 +45,8 @@ export {
   SEARCH_CALLBACK_ID,
   SEARCH_FIELDS,
   SEARCH_STATUSES,
+  type SearchField,
+  type SearchFilters,
   SearchPageSchema,
   searchButtonBlock,
 } from './search-orders.js';

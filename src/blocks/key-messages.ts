@@ -1,17 +1,13 @@
 import type { DigitalKey, OrderKeys } from '../partner-api/index.js';
 import { ActionIds } from './action-ids.js';
-import { adminNote } from './admin-note.js';
 import { deliveryWarnings } from './delivery-warnings.js';
-import { escapeCut, escapeMrkdwn, notificationText, plural, SHOWN } from './format.js';
+import { escapeCut, escapeMrkdwn, plural, SHOWN } from './format.js';
 import { classifyKey } from './key-classification.js';
-import { actions, button, context, section } from './primitives.js';
+import { actions, adminNote, button, context, message, section } from './primitives.js';
 import type { Block, SlackMessage } from './types.js';
 
-// Packs the keys of an order into Slack messages: grouped by product, in as few blocks as the limits
-// allow, each key shown as key-classification.ts decides, under the warnings of delivery-warnings.ts.
-
-// Slack's limits (see shared/SLACK-NOTES.md): 3,000 characters a section, 50 blocks a message, and
-// 5 posts to one response_url. Keys are packed within them; what does not fit is counted and said.
+// Packs an order's keys, by product, into as few blocks as Slack's limits allow: 3,000 characters a
+// section, 50 blocks a message, 5 posts to one response_url. What does not fit is counted and said.
 const SECTION_LIMIT = 3_000;
 const BLOCKS_PER_MESSAGE = 50;
 const FRAME_BLOCKS = 6; // intro, up to two warnings, closing context, "not shown" note, actions
@@ -27,10 +23,7 @@ const PUBLIC_URL_HINT =
 /** Gives the one-time link for the key at (product, key) of the answer; undefined without PUBLIC_URL. */
 export type RevealLinkFor = (product: number, key: number) => string | undefined;
 
-interface Piece {
-  block: Block;
-  keys: number;
-}
+type Piece = { block: Block; keys: number };
 
 /** Groups consecutive keys of one kind into as few blocks as the section limit allows. */
 function piecesForKeys(
@@ -96,16 +89,9 @@ function piecesForKeys(
   return pieces;
 }
 
-export interface KeyMessages {
-  messages: SlackMessage[];
-  totalKeys: number;
-  shownKeys: number;
-}
+export type KeyMessages = { messages: SlackMessage[]; totalKeys: number; shownKeys: number };
 
-/**
- * The keys of an order, grouped by product, as up to five ephemeral messages. Each carries a
- * "Hide keys" button. The notification text says how many keys, never what they are.
- */
+/** The keys of an order by product, in up to five ephemeral messages; their text says how many keys only. */
 export function renderKeyMessages(
   order: OrderKeys,
   revealLink: RevealLinkFor = () => undefined,
@@ -133,9 +119,8 @@ export function renderKeyMessages(
       pieces.push({ block: context('No keys were delivered for this product.'), keys: 0 });
     pieces.push(...piecesForKeys(product.keys, (key) => revealLink(productIndex, key), seen));
   }
-  if (order.products.length === 0) {
+  if (order.products.length === 0)
     pieces.push({ block: section('The partner API returned no products for this order.'), keys: 0 });
-  }
   // An image key without a link: the admin's setting once, in small print, after the keys.
   if (seen.imageWithoutLink) pieces.push({ block: adminNote(PUBLIC_URL_HINT), keys: 0 });
 
@@ -161,22 +146,17 @@ export function renderKeyMessages(
       ...warnings,
       ...group.map((piece) => piece.block),
     ];
-    const isLast = index === shownGroups.length - 1;
-    if (isLast && notShown > 0) {
+    if (index === shownGroups.length - 1 && notShown > 0)
       blocks.push(
         section(
           `:warning: *${notShown} of ${plural(totalKeys, 'key')} ${notShown === 1 ? 'is' : 'are'} not shown.* Slack allows only ${MAX_KEY_MESSAGES} replies to one command, and they are full. Retrieve the rest from the partner platform.`,
         ),
       );
-    }
     blocks.push(
       context('Only visible to you. Order Desk never posts keys in channels and does not store them.'),
       actions('keys_actions', [button(ActionIds.hideKeys, 'Hide keys', 'hide')]),
     );
-    return {
-      text: notificationText(`Keys for order ${order.orderId}: ${totalKeys} ${keyWord}${part}`),
-      blocks,
-    };
+    return message(`Keys for order ${order.orderId}: ${totalKeys} ${keyWord}${part}`, blocks);
   });
   return { messages, totalKeys, shownKeys };
 }

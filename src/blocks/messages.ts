@@ -5,48 +5,40 @@ import {
   type PartnerApiError,
 } from '../partner-api/index.js';
 import { cutToLength } from '../text/cut.js';
-import { adminNote } from './admin-note.js';
 import { copyStamp } from './copy-notes.js';
-import { escapeCut, escapeMrkdwn, notificationText, plural, SHOWN, shorten, typedText } from './format.js';
+import { escapeCut, escapeMrkdwn, plural, SHOWN, shorten, typedText } from './format.js';
 import { orderRows, type RowOptions } from './order-list.js';
 import { orderTable } from './order-table.js';
-import { context, divider, section } from './primitives.js';
+import { adminNote, context, divider, message, section } from './primitives.js';
 import { SEARCH_PARAM_HINT } from './search-notes.js';
 import { searchButtonBlock } from './search-orders.js';
 import type { Block, ExampleOrder, RecentOrdersShown, RenderOptions, SlackMessage } from './types.js';
 
-/** `/order X` for each way of naming the example order, as inline code: "`/order A` or `/order B`". */
-function exampleCommands(command: string, example: ExampleOrder, withReference: boolean): string {
+/** ", e.g. `/order A` or `/order B`": the example order's names as commands; nothing without one. */
+function forExample(command: string, example: ExampleOrder | undefined, withReference: boolean): string {
+  if (!example) return '';
   const forms = [example.id, ...(withReference && example.reference ? [example.reference] : [])];
-  return forms.map((form) => `\`${command} ${escapeCode(form)}\``).join(' or ');
+  return `, e.g. ${forms.map((form) => `\`${command} ${escapeCode(form)}\``).join(' or ')}`;
 }
 
 /** How to use `/order`, with the example order when there is one (a real order, never an invented one). */
 export function orderUsage(example: ExampleOrder | undefined): string {
-  const forExample = example ? `, e.g. ${exampleCommands('/order', example, true)}` : '';
-  return `*How to look up an order:* \`/order <order ID or reference>\`${forExample}. A partial reference lists every match.`;
+  return `*How to look up an order:* \`/order <order ID or reference>\`${forExample('/order', example, true)}. A partial reference lists every match.`;
 }
-export const SEARCH_USAGE =
-  '*Know only the product, the day or the amount?* Search by any of them, and by status:';
+const SEARCH_USAGE = '*Know only the product, the day or the amount?* Search by any of them, and by status:';
 /** `/order-keys` with no order ID: how to use it, with the example order when there is one. */
 export function keysUsage(example: ExampleOrder | undefined): string {
-  const forExample = example ? `, e.g. ${exampleCommands('/order-keys', example, false)}` : '';
-  return `*Which order?* Type \`/order-keys <order ID or reference>\`${forExample}. Use \`/order\` to find an order.`;
+  return `*Which order?* Type \`/order-keys <order ID or reference>\`${forExample('/order-keys', example, false)}. Use \`/order\` to find an order.`;
 }
 
 /** Inline code cannot hold a backtick; an ID or reference never should, but one from the API might. */
-function escapeCode(text: string): string {
-  return escapeCut(text.replace(/`/g, 'ˋ'), SHOWN.reference);
-}
+const escapeCode = (text: string) => escapeCut(text.replace(/`/g, 'ˋ'), SHOWN.reference);
 
 export const KEYS_USAGE =
   '*How to get an order’s keys:* `/order-keys <order ID or reference>` (authorised agents only; the keys are shown only to you).';
 
-/**
- * No recent orders came back. Only when the partner API's own total agrees is that "no orders yet";
- * an empty list beside a positive total is what was seen, and is said as such.
- */
-export function noRecentOrders(recent: RecentOrdersShown): Block[] {
+/** No recent orders: "no orders yet" only when the partner's own total agrees, else what was seen. */
+function noRecentOrders(recent: RecentOrdersShown): Block[] {
   if (recent.hits <= 0) return [section('There are no orders on the account yet.')];
   return [
     section(
@@ -56,11 +48,7 @@ export function noRecentOrders(recent: RecentOrdersShown): Block[] {
   ];
 }
 
-/**
- * The most recent orders, for `/order` with no text and the Home tab alike: as rows with Open
- * (`rows`) or as Slack's table (`'table'`), under the copy's stamp when the copy answered for the
- * partner; "none", or the failure with its reference below it.
- */
+/** The most recent orders (`/order` alone, the Home tab): as rows with Open, or as a table (`'table'`). */
 export function recentOrdersBlocks(
   recent: RecentOrdersShown | PartnerApiError,
   options: RenderOptions,
@@ -69,20 +57,15 @@ export function recentOrdersBlocks(
   if (isPartnerApiError(recent))
     return partnerFailureBlocks(':warning: *The most recent orders could not be loaded.*', recent);
   if (recent.orders.length === 0) return noRecentOrders(recent);
-  const stamp = recent.fromCopy
-    ? [copyStamp(recent.fromCopy.coverage, options, recent.fromCopy.failure)]
-    : [];
   const list =
     rows === 'table'
       ? orderTable(recent.orders, options, 'Most recent orders').blocks
       : orderRows(recent.orders, options, rows);
-  return [...stamp, ...list];
+  if (!recent.fromCopy) return list;
+  return [copyStamp(recent.fromCopy.coverage, options, recent.fromCopy.failure), ...list];
 }
 
-/**
- * A partner failure inside a larger view: what could not be done and the partner's sentence, then
- * the trace ID on its own line below ("escalate with the reference below"), then the admin's note.
- */
+/** A partner failure inside a larger view: the lead and the partner's sentence, the trace ID below it. */
 export function partnerFailureBlocks(lead: string, error: PartnerApiError): Block[] {
   return [section(`${lead} ${error.userMessage}`), ...traceContext(error), ...partnerAdminNote(error)];
 }
@@ -109,12 +92,10 @@ export function renderOrderHelp(
   return { text: 'How to use /order', blocks: help('table'), classic: help({}) };
 }
 
-/** The example form of an order just read. */
 export function toExample(order: OrderSummary): ExampleOrder {
   return { id: order.id, reference: order.referenceId, productTitle: order.item.title };
 }
 
-/** "Search by the full order ID (e.g. `X`) or …": how to search, with the example order's names. */
 function howToSearch(example: ExampleOrder | undefined): string {
   const id = example ? ` (e.g. \`${escapeCode(example.id)}\`)` : '';
   const reference = example?.reference ? ` (e.g. \`${escapeCode(example.reference)}\`)` : '';
@@ -132,30 +113,23 @@ export function renderNoMatch(
   traceId?: string,
   example?: ExampleOrder,
 ): SlackMessage {
-  if (hits > 0) {
-    return {
-      text: notificationText(`The partner API listed no orders for “${shorten(query)}”`),
-      blocks: [
-        section(
-          `:grey_question: The partner API listed no orders for ${typedText(query)}, although it reports ${plural(hits, 'match', 'matches')}. Try again in a minute; if it keeps happening, escalate with the trace ID.`,
-        ),
-        ...(traceId ? [context(`Trace ID \`${escapeMrkdwn(traceId)}\``)] : []),
-      ],
-    };
-  }
+  if (hits > 0)
+    return message(`The partner API listed no orders for “${shorten(query)}”`, [
+      section(
+        `:grey_question: The partner API listed no orders for ${typedText(query)}, although it reports ${plural(hits, 'match', 'matches')}. Try again in a minute; if it keeps happening, escalate with the trace ID.`,
+      ),
+      ...(traceId ? [context(`Trace ID \`${escapeMrkdwn(traceId)}\``)] : []),
+    ]);
   // `/order` looks in IDs, references and titles; the form searches by amount, day and status too.
   const amount = AMOUNT.test(query.trim())
     ? ' It looks like an amount: `/order` searches IDs, references and product names, and *Search orders* searches by amount.'
     : '';
-  return {
-    text: notificationText(`No order matches “${shorten(query)}”`),
-    blocks: [
-      section(`:mag: No order matches ${typedText(query)}.${amount}`),
-      context(`${howToSearch(example)} Type \`/order\` alone to see the most recent orders.`),
-      section(SEARCH_USAGE),
-      searchButtonBlock(),
-    ],
-  };
+  return message(`No order matches “${shorten(query)}”`, [
+    section(`:mag: No order matches ${typedText(query)}.${amount}`),
+    context(`${howToSearch(example)} Type \`/order\` alone to see the most recent orders.`),
+    section(SEARCH_USAGE),
+    searchButtonBlock(),
+  ]);
 }
 
 /** Orders came back, but none contains the search text: most likely the API ignored the search. */
@@ -165,20 +139,17 @@ export function renderUnrelatedResults(
   traceId: string | undefined,
 ): SlackMessage {
   const orders = returned === 1 ? 'an order' : `${returned.toLocaleString('en-US')} orders`;
-  return {
-    text: notificationText(`The partner API returned orders that do not match “${shorten(query)}”`),
-    blocks: [
-      section(
-        `:warning: *The partner API returned ${orders} that ${returned === 1 ? 'does' : 'do'} not match* ${typedText(query)}: none of them contains it in its order ID or reference, so they are not listed. If this keeps happening, ask your Order Desk admin.`,
-      ),
-      ...(traceId ? [context(`Trace ID \`${escapeMrkdwn(traceId)}\``)] : []),
-      adminNote(SEARCH_PARAM_HINT),
-    ],
-  };
+  return message(`The partner API returned orders that do not match “${shorten(query)}”`, [
+    section(
+      `:warning: *The partner API returned ${orders} that ${returned === 1 ? 'does' : 'do'} not match* ${typedText(query)}: none of them contains it in its order ID or reference, so they are not listed. If this keeps happening, ask your Order Desk admin.`,
+    ),
+    ...(traceId ? [context(`Trace ID \`${escapeMrkdwn(traceId)}\``)] : []),
+    adminNote(SEARCH_PARAM_HINT),
+  ]);
 }
 
 /** A failure's trace ID on its own line below the sentence that points to it ("the reference below"). */
-export function traceContext(error: PartnerApiError): Block[] {
+function traceContext(error: PartnerApiError): Block[] {
   return error.traceId
     ? [context(`Reference for escalation: trace ID \`${escapeMrkdwn(error.traceId)}\``)]
     : [];
@@ -197,13 +168,6 @@ const ERROR_TITLES: Record<PartnerApiError['kind'], string> = {
   mismatch: ':no_entry: The partner API answered for another order',
 };
 
-function errorTitle(error: PartnerApiError): string {
-  // A 400 from the API is not the agent's typing: Order Desk's request was refused.
-  if (error.kind === 'invalid_input' && error.status !== undefined)
-    return ':warning: The partner API refused the request';
-  return ERROR_TITLES[error.kind];
-}
-
 const PARTNER_MESSAGE_SHOWN = 200;
 
 /** The partner's own words, when it sent any: often the most useful line for the agent. */
@@ -217,12 +181,9 @@ function partnerSaid(error: PartnerApiError): Block[] {
   ];
 }
 
-/**
- * The setting behind a failure that only an admin can fix, for the admin in small print; the message
- * itself tells the agent to ask them.
- */
+/** The setting behind a failure that only an admin can fix, in the admin's small print. */
 export function partnerAdminNote(error: PartnerApiError): Block[] {
-  const status = error.status;
+  const { status } = error;
   if (error.kind === 'unauthorized') return [adminNote('check the partner API key, `PARTNER_API_KEY`.')];
   if (error.kind === 'invalid_input' && status !== undefined)
     return [
@@ -239,21 +200,22 @@ export function partnerAdminNote(error: PartnerApiError): Block[] {
 
 /** One clear message per error kind, with the trace ID for escalation; never a stack or a body. */
 export function renderPartnerError(error: PartnerApiError, subject?: string): SlackMessage {
-  const title = errorTitle(error);
+  // A 400 from the API is not the agent's typing: Order Desk's request was refused.
+  const title =
+    error.kind === 'invalid_input' && error.status !== undefined
+      ? ':warning: The partner API refused the request'
+      : ERROR_TITLES[error.kind];
   const about = subject ? ` (${typedText(subject)})` : '';
   const other =
     error.kind === 'mismatch'
       ? `\nThe answer named ${error.answeredOrderId ? `order \`${error.answeredOrderId}\`` : 'an order ID that is not valid'}.`
       : '';
-  return {
-    text: notificationText(`${title.replace(/^:[a-z_]+: /, '')}${subject ? ` (${shorten(subject)})` : ''}`),
-    blocks: [
-      section(`*${title}*${about}\n${error.userMessage}${other}`),
-      ...partnerSaid(error),
-      ...traceContext(error),
-      ...partnerAdminNote(error),
-    ],
-  };
+  return message(`${title.replace(/^:[a-z_]+: /, '')}${subject ? ` (${shorten(subject)})` : ''}`, [
+    section(`*${title}*${about}\n${error.userMessage}${other}`),
+    ...partnerSaid(error),
+    ...traceContext(error),
+    ...partnerAdminNote(error),
+  ]);
 }
 
 export function renderNotice(text: string, detail?: string): SlackMessage {
@@ -272,19 +234,13 @@ export function renderNoOrdersInMessage(
   const what =
     searched.length === 0
       ? ':mag: *No order ID or reference found in that message.*'
-      : `:mag: *No order matches ${searched
-          .slice(0, 5)
-          .map((word) => typedText(word))
-          .join(', ')}${searched.length > 5 ? ` or ${searched.length - 5} more` : ''}* from that message.`;
-  return {
-    text: 'No order found in that message',
-    blocks: [
-      section(what),
-      context(
-        `To search by hand, type \`/order <order ID or reference>\` in a channel (slash commands do not work in threads)${example ? `, e.g. ${exampleCommands('/order', example, false)}` : ''}; part of a reference or a product name also works.`,
-      ),
-    ],
-  };
+      : `:mag: *No order matches ${searched.slice(0, 5).map(typedText).join(', ')}${searched.length > 5 ? ` or ${searched.length - 5} more` : ''}* from that message.`;
+  return message('No order found in that message', [
+    section(what),
+    context(
+      `To search by hand, type \`/order <order ID or reference>\` in a channel (slash commands do not work in threads)${forExample('/order', example, false)}; part of a reference or a product name also works.`,
+    ),
+  ]);
 }
 
 export interface OrdersInMessage {
@@ -310,13 +266,10 @@ export function renderOrdersInMessage(input: OrdersInMessage, options: RenderOpt
     );
   }
   const count = input.orders.length;
-  return {
-    text: notificationText(`${count} order${count === 1 ? '' : 's'} found in that message`),
-    blocks: [
-      section(`*${count} order${count === 1 ? '' : 's'} found in that message*`),
-      divider(),
-      ...orderRows(input.orders.slice(0, 20), options),
-      ...(notes.length ? [context(notes.join('\n'))] : []),
-    ],
-  };
+  return message(`${count} order${count === 1 ? '' : 's'} found in that message`, [
+    section(`*${count} order${count === 1 ? '' : 's'} found in that message*`),
+    divider(),
+    ...orderRows(input.orders.slice(0, 20), options),
+    ...(notes.length ? [context(notes.join('\n'))] : []),
+  ]);
 }

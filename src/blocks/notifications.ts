@@ -6,7 +6,6 @@ import {
   escapeMrkdwn,
   formatMoney,
   neutraliseMarks,
-  notificationText,
   SHOWN,
   slackDate,
   statusWithEmoji,
@@ -15,7 +14,7 @@ import {
 import { renderOrderCard } from './order-card.js';
 import type { OrderChange } from './order-entity.js';
 import type { OrderOffer } from './order-policy.js';
-import { context, section } from './primitives.js';
+import { context, message, section } from './primitives.js';
 import type { RenderOptions, SlackMessage } from './types.js';
 
 // "Notify me" and channel subscriptions: what Order Desk says when someone asks, and what it posts
@@ -26,96 +25,65 @@ const code = (orderId: string) => `\`${escapeMrkdwn(orderId)}\``;
 const WATCH_ENDS = 'completes, fails, is cancelled or refunded';
 
 export function renderWatchStarted(orderId: string, expiresAt: Date, options: RenderOptions): SlackMessage {
-  return {
-    text: notificationText(`Order Desk will tell you when order ${orderId} ${WATCH_ENDS}`),
-    blocks: [
-      section(`:bell: *I'll send you a direct message when order ${code(orderId)} ${WATCH_ENDS}.*`),
-      context(
-        `The watch ends by itself ${slackDate(expiresAt.toISOString(), options.now)} if the order has not settled by then. Your watches are on Order Desk's Home tab, with Stop.`,
-      ),
-    ],
-  };
+  return message(`Order Desk will tell you when order ${orderId} ${WATCH_ENDS}`, [
+    section(`:bell: *I'll send you a direct message when order ${code(orderId)} ${WATCH_ENDS}.*`),
+    context(
+      `The watch ends by itself ${slackDate(expiresAt.toISOString(), options.now)} if the order has not settled by then. Your watches are on Order Desk's Home tab, with Stop.`,
+    ),
+  ]);
 }
 
 export function renderWatchExists(orderId: string, expiresAt: Date, options: RenderOptions): SlackMessage {
-  return {
-    text: notificationText(`You are already watching order ${orderId}`),
-    blocks: [
-      section(`:bell: You are already watching order ${code(orderId)}.`),
-      context(
-        `Until ${slackDate(expiresAt.toISOString(), options.now)}; stop it from Order Desk's Home tab.`,
-      ),
-    ],
-  };
+  return message(`You are already watching order ${orderId}`, [
+    section(`:bell: You are already watching order ${code(orderId)}.`),
+    context(`Until ${slackDate(expiresAt.toISOString(), options.now)}; stop it from Order Desk's Home tab.`),
+  ]);
 }
 
 export function renderAlreadySettled(order: OrderSummary): SlackMessage {
-  return {
-    text: notificationText(`Order ${order.id} is already ${statusLabel(order.status)}`),
-    blocks: [
-      section(
-        `Order \`${escapeCut(order.id, SHOWN.id)}\` is already ${statusWithEmoji(order.status)}: there is nothing to wait for.`,
-      ),
-    ],
-  };
+  return message(`Order ${order.id} is already ${statusLabel(order.status)}`, [
+    section(
+      `Order \`${escapeCut(order.id, SHOWN.id)}\` is already ${statusWithEmoji(order.status)}: there is nothing to wait for.`,
+    ),
+  ]);
 }
 
-/** The person already has as many running watches as one person may. */
 export function renderWatchLimitReached(orderId: string, limit: number): SlackMessage {
-  return {
-    text: notificationText(
-      `You are already watching ${limit} orders, the most Order Desk keeps for one person`,
+  return message(`You are already watching ${limit} orders, the most Order Desk keeps for one person`, [
+    section(
+      `:no_entry: *You are already watching ${limit.toLocaleString('en-US')} orders, the most Order Desk keeps for one person,* so it is not watching order ${code(orderId)}. Stop a watch you no longer need on Order Desk's Home tab (_Orders you are watching_), or wait until one of those orders settles, then press Notify me again.`,
     ),
-    blocks: [
-      section(
-        `:no_entry: *You are already watching ${limit.toLocaleString('en-US')} orders, the most Order Desk keeps for one person,* so it is not watching order ${code(orderId)}. Stop a watch you no longer need on Order Desk's Home tab (_Orders you are watching_), or wait until one of those orders settles, then press Notify me again.`,
-      ),
-    ],
-  };
+  ]);
 }
 
 /** The partner has no order with this ID: there is nothing to watch, and nothing is stored. */
 export function renderWatchUnknownOrder(orderId: string): SlackMessage {
-  return {
-    text: notificationText(`The partner has no order ${orderId}: Order Desk is not watching it`),
-    blocks: [
-      section(
-        `:mag: *The partner has no order ${code(orderId)},* so Order Desk is not watching it. Check the ID with \`/order\`, then press Notify me on the order's card.`,
-      ),
-    ],
-  };
+  return message(`The partner has no order ${orderId}: Order Desk is not watching it`, [
+    section(
+      `:mag: *The partner has no order ${code(orderId)},* so Order Desk is not watching it. Check the ID with \`/order\`, then press Notify me on the order's card.`,
+    ),
+  ]);
 }
 
 /** The partner could not say whether the order exists: nothing is stored; try again. */
 export function renderWatchNotChecked(orderId: string, error: PartnerApiError): SlackMessage {
-  return {
-    text: notificationText(
-      `Order Desk could not check order ${orderId} with the partner: not watching it yet`,
+  return message(`Order Desk could not check order ${orderId} with the partner: not watching it yet`, [
+    section(
+      `:warning: *Order Desk could not check order ${code(orderId)} with the partner, so it is not watching it yet.* ${error.userMessage}${traceSentence(error.traceId)} Press Notify me again in a minute.`,
     ),
-    blocks: [
-      section(
-        `:warning: *Order Desk could not check order ${code(orderId)} with the partner, so it is not watching it yet.* ${error.userMessage}${traceSentence(error.traceId)} Press Notify me again in a minute.`,
-      ),
-    ],
-  };
+  ]);
 }
 
 /** Notify me, subscriptions and the Home lists need the database; said plainly when it is away. */
 export function renderNotificationsUnavailable(what: string): SlackMessage {
-  return {
-    text: `${what} is not available right now`,
-    blocks: [
-      section(
-        `:warning: *${what} is not available right now:* Order Desk's database cannot be reached. Lookups still work; try again in a few minutes, and if it keeps happening, ask your Order Desk admin.`,
-      ),
-    ],
-  };
+  return message(`${what} is not available right now`, [
+    section(
+      `:warning: *${what} is not available right now:* Order Desk's database cannot be reached. Lookups still work; try again in a few minutes, and if it keeps happening, ask your Order Desk admin.`,
+    ),
+  ]);
 }
 
-/**
- * The direct message a watch ends with: the order as it is now, with what the watcher is offered
- * (Show keys when it completed and they may see keys).
- */
+/** The direct message a watch ends with: the order as it is now, with what the watcher is offered. */
 export function renderWatchNotification(
   order: OrderSummary,
   event: OrderChange,
@@ -125,28 +93,22 @@ export function renderWatchNotification(
   // A status change says from what; an order first seen already settled has no "from".
   const change =
     event.kind === 'status' ? ` (${statusLabel(event.fromStatus)} → ${statusLabel(event.toStatus)})` : '';
-  return {
-    text: notificationText(`Order ${order.id} is now ${statusLabel(order.status)}${change}`),
-    blocks: [
-      section(
-        `:bell: *Order \`${escapeCut(order.id, SHOWN.id)}\` is now ${escapeMrkdwn(statusLabel(order.status))}*${escapeMrkdwn(change)}.`,
-      ),
-      ...card.blocks,
-      context('You asked to be told when this order changed; this watch has ended.'),
-    ],
-  };
+  return message(`Order ${order.id} is now ${statusLabel(order.status)}${change}`, [
+    section(
+      `:bell: *Order \`${escapeCut(order.id, SHOWN.id)}\` is now ${escapeMrkdwn(statusLabel(order.status))}*${escapeMrkdwn(change)}.`,
+    ),
+    ...card.blocks,
+    context('You asked to be told when this order changed; this watch has ended.'),
+  ]);
 }
 
 export function renderWatchExpired(orderId: string): SlackMessage {
-  return {
-    text: notificationText(`Order Desk stopped watching order ${orderId} after 30 days`),
-    blocks: [
-      section(
-        `:hourglass_flowing_sand: *Order Desk stopped watching order ${code(orderId)}:* 30 days passed and it has not completed, failed, been cancelled or refunded.`,
-      ),
-      context(`To keep waiting, open it with \`/order ${escapeMrkdwn(orderId)}\` and press Notify me again.`),
-    ],
-  };
+  return message(`Order Desk stopped watching order ${orderId} after 30 days`, [
+    section(
+      `:hourglass_flowing_sand: *Order Desk stopped watching order ${code(orderId)}:* 30 days passed and it has not completed, failed, been cancelled or refunded.`,
+    ),
+    context(`To keep waiting, open it with \`/order ${escapeMrkdwn(orderId)}\` and press Notify me again.`),
+  ]);
 }
 
 /** What a subscription posts for, in words: "new orders; status changes to Refunded; at least €100". */
@@ -183,21 +145,14 @@ export function renderSubscriptionPost(
     event.kind === 'new'
       ? `New order ${order.id}: ${statusLabel(order.status)}`
       : `Order ${order.id}: ${statusLabel(event.fromStatus)} → ${statusLabel(event.toStatus)}`;
-  if (options.inThread) {
-    return {
-      text: notificationText(text),
-      blocks: [section(`${what} · seen ${slackDate(event.seenAt.toISOString(), options.now)}`)],
-    };
-  }
-  return {
-    text: notificationText(text),
-    blocks: [
-      section(
-        `${what}\n${order.referenceId ? escapeCut(order.referenceId, SHOWN.reference) : 'no reference'} · ${statusWithEmoji(order.status)} · ${escapeCut(order.item.title ?? 'Untitled item', SHOWN.title)}${quantity} · ${formatMoney(order.item.amount, options.currency)}`,
-      ),
-      context(`Later changes of this order go in this thread · \`/order ${id}\` for the card`),
-    ],
-  };
+  if (options.inThread)
+    return message(text, [section(`${what} · seen ${slackDate(event.seenAt.toISOString(), options.now)}`)]);
+  return message(text, [
+    section(
+      `${what}\n${order.referenceId ? escapeCut(order.referenceId, SHOWN.reference) : 'no reference'} · ${statusWithEmoji(order.status)} · ${escapeCut(order.item.title ?? 'Untitled item', SHOWN.title)}${quantity} · ${formatMoney(order.item.amount, options.currency)}`,
+    ),
+    context(`Later changes of this order go in this thread · \`/order ${id}\` for the card`),
+  ]);
 }
 
 /** Said in the channel when it is subscribed, so its members know what will come and from whom. */
@@ -207,15 +162,12 @@ export function renderSubscribed(
   currency: string | undefined,
 ): SlackMessage {
   const what = describeFilters(filters, currency);
-  return {
-    text: notificationText(`Order Desk will post order events here: ${what}`),
-    blocks: [
-      section(`:bell: <@${userId}> subscribed this channel to order events: *${what}*.`),
-      context(
-        "Each order's first event is posted here; its later events go in that message's thread. Remove the subscription from Order Desk's Home tab.",
-      ),
-    ],
-  };
+  return message(`Order Desk will post order events here: ${what}`, [
+    section(`:bell: <@${userId}> subscribed this channel to order events: *${what}*.`),
+    context(
+      "Each order's first event is posted here; its later events go in that message's thread. Remove the subscription from Order Desk's Home tab.",
+    ),
+  ]);
 }
 
 export function renderSubscriptionPaused(
@@ -244,15 +196,12 @@ export function renderSubscriptionPaused(
     `Slack refused to post there (${escapeCut(reason, SHOWN.id)})`,
     'make sure Order Desk is in the channel (`/invite @Order Desk`)',
   ];
-  return {
-    text: notificationText('Order Desk paused a channel subscription'),
-    blocks: [
-      section(
-        `:pause_button: *Order Desk paused your subscription of <#${channelId}>* (${describeFilters(filters, currency)}): ${said}.`,
-      ),
-      context(
-        `Nothing more is posted for it. To receive order events there again, ${fix}, then subscribe again with \`/order-subscribe\`; remove the paused one from the Home tab.`,
-      ),
-    ],
-  };
+  return message('Order Desk paused a channel subscription', [
+    section(
+      `:pause_button: *Order Desk paused your subscription of <#${channelId}>* (${describeFilters(filters, currency)}): ${said}.`,
+    ),
+    context(
+      `Nothing more is posted for it. To receive order events there again, ${fix}, then subscribe again with \`/order-subscribe\`; remove the paused one from the Home tab.`,
+    ),
+  ]);
 }

@@ -3,10 +3,11 @@ import { statusLabel } from '../partner-api/statuses.js';
 import { cutToLength } from '../text/cut.js';
 import { ActionIds } from './action-ids.js';
 import { encodeButton } from './button-values.js';
-import { escapeCut, formatMoney, notificationText, SHOWN, slackDate, statusWithEmoji } from './format.js';
+import { escapeCut, formatMoney, SHOWN, slackDate, statusWithEmoji } from './format.js';
 import type { OfferNote, OrderOffer } from './order-policy.js';
-import { actions, button, context, fields, header, linkButton } from './primitives.js';
+import { actions, button, context, fields, header, linkButton, message } from './primitives.js';
 import { otherOrdersNote } from './search-notes.js';
+import { refreshOrderButton } from './slackbot.js';
 import type { Block, Button, RenderOptions, SlackMessage } from './types.js';
 
 /** Why an action is not on the card, or where it is: the policy's notes in words. */
@@ -75,7 +76,7 @@ export function renderOrderCard(order: OrderSummary, options: OrderCardOptions):
     orderFields(order, options),
     context(`Item ID \`${escapeCut(order.item.id ?? 'unknown', SHOWN.id)}\``),
   ];
-  const { offer } = options;
+  const { offer, orderLink, backTo } = options;
   const buttons: Button[] = [];
   // Buttons carry the order ID, which a click must find valid: an ID the partner sent that is not one
   // (too long for a button's value, too) gets no buttons that could not work.
@@ -85,25 +86,16 @@ export function renderOrderCard(order: OrderSummary, options: OrderCardOptions):
     buttons.push(button(ActionIds.shareOrder, 'Share in channel', value, 'primary'));
   if (actionable && offer.showKeys) buttons.push(button(ActionIds.showKeys, 'Show keys', value));
   if (actionable && offer.notifyMe) buttons.push(notifyMeButton(order.id));
-  if (actionable && offer.partnerLink && options.orderLink) {
-    buttons.push(
-      linkButton(ActionIds.openInPartner, 'Open in the partner platform', options.orderLink(order.id)),
-    );
-  }
-  if (options.backTo) {
-    buttons.push(
-      button(
-        ActionIds.resultsPage,
-        'Back to results',
-        encodeButton({ q: options.backTo.query, p: options.backTo.offset }),
-      ),
-    );
-  }
+  if (actionable && offer.partnerLink && orderLink)
+    buttons.push(linkButton(ActionIds.openInPartner, 'Open in the partner platform', orderLink(order.id)));
+  if (actionable && offer.refresh) buttons.push(...refreshOrderButton(order.id));
+  const back = backTo && encodeButton({ q: backTo.query, p: backTo.offset });
+  if (back) buttons.push(button(ActionIds.resultsPage, 'Back to results', back));
   if (buttons.length > 0) blocks.push(actions('order_actions', buttons));
   if (options.otherOrders)
     blocks.push(...otherOrdersNote(options.otherOrders.query, options.otherOrders.count));
   blocks.push(...offerNotes(offer.notes, order.id));
   if (options.sharedBy) blocks.push(context(`Shared by <@${options.sharedBy}>`));
   const text = `Order ${order.id} (${order.referenceId ?? 'no reference'}): ${statusLabel(order.status)}`;
-  return { text: notificationText(text), blocks };
+  return message(text, blocks);
 }

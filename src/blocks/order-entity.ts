@@ -3,7 +3,6 @@ import type { OrderSummary, PartnerApiError } from '../partner-api/index.js';
 import { canonicalStatus, statusLabel } from '../partner-api/statuses.js';
 import { cutToLength } from '../text/cut.js';
 
-type EntityActionButton = types.EntityActionButton;
 type EntityCustomField = types.EntityCustomField;
 export type EntityMetadata = types.EntityMetadata;
 
@@ -11,22 +10,18 @@ import { ActionIds } from './action-ids.js';
 import { formatMoney } from './format.js';
 import type { OrderOffer } from './order-policy.js';
 
-// Orders as Slack Work Objects (docs.slack.dev/messaging/work-objects-implementation): the entity
-// under an order link or on a shared card, and the flexpane a person opens from it. An `item` entity
-// has no typed fields, so everything is a custom field. Values are plain text (no `format`), so
-// nothing is escaped; Slack documents no lengths, so every value is cut to a bound of our own.
-// Never a key, never a reveal link: only what the order card shows.
+// Orders as Slack Work Objects (docs.slack.dev/messaging/work-objects-implementation): the entity under
+// an order link or a shared card, and its flexpane. An `item` entity has no typed fields: all are custom,
+// plain text (nothing escaped), cut to bounds of our own. Never a key or reveal link: only what a card shows.
 
 export const ORDER_ENTITY_TYPE = 'slack#/entities/item';
-/** The `external_ref.type`: order IDs are unique on their own; the type says what the ID names. */
-export const ORDER_REF_TYPE = 'order';
 /** Action IDs of the flexpane's buttons (a click arrives as block_actions, container `entity_detail`). */
 export const EntityActionIds = {
   notifyMe: 'entity_notify_me',
   openInPartner: ActionIds.openInPartner,
 } as const;
 
-/** Our bounds on what Slack does not bound in its docs: enough to recognise, never a wall of text. */
+/** Our bounds on what Slack's docs do not bound: enough to recognise, never a wall of text. */
 export const ENTITY_SHOWN = { title: 255, value: 500, long: 2_000, url: 3_000 } as const;
 
 /** Read from Order Desk's copy, not live: how fresh, and why the partner did not answer. */
@@ -67,6 +62,11 @@ export interface OrderPanelOptions extends OrderEntityOptions {
 
 const cut = (text: string, max: number = ENTITY_SHOWN.value) => cutToLength(text, max);
 
+/** A plain-text field; a `long` one takes the panel's whole width. */
+function textField(key: string, label: string, value: string, long = false): EntityCustomField {
+  return { key, label, type: 'string', ...(long ? { long } : {}), value };
+}
+
 const TAG_COLOR: Record<string, string> = {
   COMPLETED: 'green',
   REFUNDED: 'blue',
@@ -75,41 +75,25 @@ const TAG_COLOR: Record<string, string> = {
   FAILED: 'red',
 };
 
-function statusField(order: OrderSummary): EntityCustomField {
-  const canonical = canonicalStatus(order.status);
-  return {
-    key: 'status',
-    label: 'Status',
-    type: 'string',
-    value: cut(statusLabel(order.status), 100),
-    tag_color: TAG_COLOR[canonical] ?? (order.status ? 'yellow' : 'gray'),
-  };
-}
-
-function createdField(order: OrderSummary): EntityCustomField | undefined {
-  if (!order.createdAt) return undefined;
-  const at = new Date(order.createdAt);
-  return Number.isNaN(at.getTime()) ? undefined : timeField('created', 'Created', at);
-}
-
 /** A moment as Slack shows it, in each viewer's zone: every date of an entity is one of these. */
 function timeField(key: string, label: string, at: Date): EntityCustomField {
   return { key, label, type: 'slack#/types/timestamp', value: Math.floor(at.getTime() / 1000) };
 }
 
-/** What the order card and the unfurl show: status, created, quantity, amount. */
 function orderFields(order: OrderSummary, currency: string | undefined): EntityCustomField[] {
-  const fields: EntityCustomField[] = [statusField(order)];
-  const created = createdField(order);
-  if (created) fields.push(created);
+  const status: EntityCustomField = {
+    key: 'status',
+    label: 'Status',
+    type: 'string',
+    value: cut(statusLabel(order.status), 100),
+    tag_color: TAG_COLOR[canonicalStatus(order.status)] ?? (order.status ? 'yellow' : 'gray'),
+  };
+  const fields = [status];
+  const created = order.createdAt ? new Date(order.createdAt) : undefined;
+  if (created && !Number.isNaN(created.getTime())) fields.push(timeField('created', 'Created', created));
   if (order.item.quantity !== null)
     fields.push({ key: 'quantity', label: 'Quantity', type: 'integer', value: order.item.quantity });
-  fields.push({
-    key: 'amount',
-    label: 'Amount',
-    type: 'string',
-    value: formatMoney(order.item.amount, currency),
-  });
+  fields.push(textField('amount', 'Amount', formatMoney(order.item.amount, currency)));
   return fields;
 }
 
@@ -122,8 +106,9 @@ function baseEntity(
   const id = cut(order.id, 100);
   return {
     entity_type: ORDER_ENTITY_TYPE,
-    // Slack refers back to the entity by this ID (entity_details_requested): the order ID alone.
-    external_ref: { id: order.id, type: ORDER_REF_TYPE },
+    // Slack refers back to the entity by this ID (entity_details_requested): the order ID alone, unique
+    // on its own; the type says what the ID names.
+    external_ref: { id: order.id, type: 'order' },
     url: options.url,
     ...(options.appUnfurlUrl ? { app_unfurl_url: options.appUnfurlUrl } : {}),
     entity_payload: {
@@ -139,10 +124,7 @@ function baseEntity(
   };
 }
 
-/**
- * The entity of an order link's unfurl or of a shared order card: what the blocks beside it show
- * (status, created, quantity, amount, the product in the title), nothing more; no buttons.
- */
+/** The entity under an order link's unfurl or a shared card: what the blocks beside it show; no buttons. */
 export function renderOrderEntity(order: OrderSummary, options: OrderEntityOptions): EntityMetadata {
   const fields = orderFields(order, options.currency);
   if (options.fromCopy) fields.push(...copyFields(options.fromCopy));
@@ -150,20 +132,11 @@ export function renderOrderEntity(order: OrderSummary, options: OrderEntityOptio
 }
 
 function copyFields(fromCopy: EntityFromCopy): EntityCustomField[] {
-  const source: EntityCustomField = {
-    key: 'source',
-    label: 'Read from',
-    type: 'string',
-    long: true,
-    value: cut(copyText(fromCopy), ENTITY_SHOWN.long),
-  };
+  const source = textField('source', 'Read from', cut(copyText(fromCopy), ENTITY_SHOWN.long), true);
   return fromCopy.lastSeenAt ? [timeField('last_read', 'Last read', fromCopy.lastSeenAt), source] : [source];
 }
 
-/**
- * A change as a dated field, as Created is: "First seen by Order Desk" is when the sync met the
- * order, which can be long after it was created.
- */
+/** A change as a dated field: "First seen by Order Desk" is when the sync met the order, maybe long after. */
 function changeField(change: OrderChange, index: number): EntityCustomField {
   const label =
     change.kind === 'new'
@@ -187,38 +160,17 @@ function copyText(fromCopy: EntityFromCopy): string {
   return `Order Desk's copy of the order history, ${synced}: ${why}, so the status may have moved on since. Open or refresh the panel to read it live.`;
 }
 
-/**
- * The flexpane for one person who may see orders: the order (live, or the copy with why), its
- * reference and product, its recent changes, and the buttons: "Notify me when ready" while it has not
- * settled, "Open in the partner platform". Never keys: those stay with `/order-keys`.
- */
+/** The flexpane for one person who may see orders, with the offer's buttons. Never keys (`/order-keys`). */
 export function renderOrderPanel(order: OrderSummary, options: OrderPanelOptions): EntityMetadata {
   const fields = orderFields(order, options.currency);
   fields.push(
-    {
-      key: 'product',
-      label: 'Product',
-      type: 'string',
-      value: cut(order.item.title?.trim() || 'Untitled item'),
-    },
-    {
-      key: 'reference',
-      label: 'Reference',
-      type: 'string',
-      value: order.referenceId ? cut(order.referenceId, 100) : '—',
-    },
+    textField('product', 'Product', cut(order.item.title?.trim() || 'Untitled item')),
+    textField('reference', 'Reference', order.referenceId ? cut(order.referenceId, 100) : '—'),
+    ...options.changes.map(changeField),
   );
-  fields.push(...options.changes.map(changeField));
-  if (options.notice)
-    fields.push({
-      key: 'notify',
-      label: 'Notify me',
-      type: 'string',
-      long: true,
-      value: cut(options.notice),
-    });
+  if (options.notice) fields.push(textField('notify', 'Notify me', cut(options.notice), true));
   if (options.fromCopy) fields.push(...copyFields(options.fromCopy));
-  const actions: EntityActionButton[] = [];
+  const actions: types.EntityActionButton[] = [];
   // A person with a watch on it, or whose click just answered, reads the notice instead.
   if (options.offer.notifyMe && options.notice === undefined)
     actions.push({
@@ -239,24 +191,9 @@ export function renderOrderPanel(order: OrderSummary, options: OrderPanelOptions
   return entity;
 }
 
-/** Why a panel shows no order: each in words for the person who opened it. */
-export type PanelRefusal =
-  | 'guest'
-  | 'external'
-  | 'not_listed'
-  | 'nobody_configured'
-  | 'deactivated'
-  | 'lookup_failed'
-  | 'not_found'
-  | 'partner_failed';
+export type PanelError = { status: string; custom_title?: string; custom_message?: string };
 
-export interface PanelError {
-  status: string;
-  custom_title?: string;
-  custom_message?: string;
-}
-
-const REFUSALS: Record<Exclude<PanelRefusal, 'not_found'>, { title: string; message: string }> = {
+const REFUSALS = {
   guest: {
     title: 'Order details are for the team',
     message:
@@ -277,6 +214,10 @@ const REFUSALS: Record<Exclude<PanelRefusal, 'not_found'>, { title: string; mess
     message: 'Nobody may look orders up in Order Desk yet. Ask your Order Desk admin.',
   },
   deactivated: { title: 'Order details are for the team', message: 'This account is deactivated.' },
+  unknown_user: {
+    title: 'Order details are for the team',
+    message: 'Slack does not know this user account, so Order Desk shows no order details.',
+  },
   lookup_failed: {
     title: 'Order Desk could not check your access',
     message:
@@ -287,7 +228,10 @@ const REFUSALS: Record<Exclude<PanelRefusal, 'not_found'>, { title: string; mess
     message:
       'The partner API is not answering and Order Desk has no copy of this order. Refresh the panel in a few minutes.',
   },
-};
+} satisfies Record<string, { title: string; message: string }>;
+
+/** Why a panel shows no order: each in words for the person who opened it. */
+export type PanelRefusal = keyof typeof REFUSALS | 'not_found';
 
 /** The panel's error form (entity.presentDetails `error`). */
 export function panelError(reason: PanelRefusal, traceId?: string | undefined): PanelError {

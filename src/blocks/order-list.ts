@@ -20,16 +20,13 @@ import type { Block, Button, CopyCoverage, RenderOptions, SlackMessage } from '.
 
 export const RESULTS_PER_PAGE = 10;
 /** The most rows one list shows (the orders a message names): 20 blocks of a message's 50. */
-export const MAX_ROWS = 20;
+const MAX_ROWS = 20;
 
 /** One line per order with an "Open" button; shared by search results, /order help and the Home tab. */
 export interface RowOptions {
   /** Where "Back to results" returns to, carried in each Open button. */
   back?: { query: string; offset: number } | undefined;
-  /**
-   * Each Open button gets its own action ID (order_open_0, order_open_1, …): on the Home tab a click
-   * is told apart by its action ID alone (the sandbox's local Slack finds a Home button that way).
-   */
+  /** Each Open its own action ID (order_open_0, …): on the Home tab a click is told apart by it alone. */
   actionIdPerRow?: boolean | undefined;
 }
 
@@ -39,7 +36,6 @@ export function orderRows(
   rows: RowOptions = {},
 ): Block[] {
   const { back, actionIdPerRow = false } = rows;
-  // A message holds 50 blocks: no list shows more rows than this, whatever it is given.
   return orders.slice(0, MAX_ROWS).map((order, index) => {
     const quantity = order.item.quantity === null ? '' : ` × ${order.item.quantity}`;
     const line = [
@@ -48,14 +44,9 @@ export function orderRows(
     ].join('\n');
     // Open carries the order ID, which the click must find valid: an ID that is not one gets no button.
     if (!isValidOrderId(order.id)) return section(line);
-    return section(
-      line,
-      button(
-        actionIdPerRow ? `${ActionIds.openOrder}_${index}` : ActionIds.openOrder,
-        'Open',
-        encodeButton(back ? { o: order.id, q: back.query, p: back.offset } : { o: order.id }),
-      ),
-    );
+    const value = encodeButton(back ? { o: order.id, q: back.query, p: back.offset } : { o: order.id });
+    const actionId = actionIdPerRow ? `${ActionIds.openOrder}_${index}` : ActionIds.openOrder;
+    return section(line, button(actionId, 'Open', value));
   });
 }
 
@@ -94,22 +85,14 @@ export function matchCount(count: number, atLeast = false): string {
   return `${plural(count, 'order')} ${count === 1 ? 'matches' : 'match'}`;
 }
 
-/**
- * The matches in all: the total the partner (or the copy) counted when it is more than were fetched,
- * else the orders fetched. Not beside unrelated orders: the partner's total counts them too.
- */
+/** The matches in all: the counted total when above the orders fetched, unless unrelated ones inflate it. */
 function totalOf(input: ResultListInput): { count: number; atLeast: boolean } {
   const { hits, orders } = input;
   if ((input.others ?? 0) > 0 || hits <= orders.length) return { count: orders.length, atLeast: false };
   return { count: hits, atLeast: input.hitsAtLeast ?? false };
 }
 
-/**
- * Several matches: up to 100 in one Slack-paged table (`blocks`), and as today's list of ten a page
- * with Previous/Next (`classic`) for a Slack without tables. A page past the first is asked for only
- * from the classic list's Next, so it is answered in classic blocks alone. Both say the total of
- * matches, and how many of them the list holds when that is fewer.
- */
+/** Several matches: a table of up to 100 (`blocks`), and pages of ten (`classic`) where tables fail. */
 export function renderResultList(input: ResultListInput, options: RenderOptions): SlackMessage {
   const { query, orders } = input;
   const total = totalOf(input);

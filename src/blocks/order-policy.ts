@@ -1,10 +1,9 @@
 import { canonicalStatus, isSettled } from '../partner-api/statuses.js';
 
 // What each person is offered on each surface an order appears on: one pure function, asked by every
-// builder (the card, the Work Object panel, the notification, Slackbot's answers). Builders render
-// what it returns and never filter buttons afterwards; a new surface is a new row in SURFACES and a
-// new column in test/blocks/order-policy.test.ts. The click's own check (authorisation, the channel,
-// the partner) still runs at every click: the policy only keeps buttons that could not work away.
+// builder (card, Work Object panel, notification, Slackbot's answers), which never filters buttons after.
+// A new surface is a new row in SURFACES and a new column in test/blocks/order-policy.test.ts. Every click
+// is still checked (authorisation, channel, partner): the policy only keeps buttons that could not work away.
 
 /** Every place an order is shown. */
 export const SURFACES = [
@@ -75,14 +74,8 @@ export interface OrderShown {
   source: 'live' | 'copy';
 }
 
-/**
- * The channel of a `channel_answer`: may an order card be posted for everyone there? `external`:
- * shared with another organisation; `unknown`: Slack could not say (refused: fail closed). Other
- * surfaces have no Share, and no place to give.
- */
-export interface Place {
-  sharing: 'allowed' | 'external' | 'unknown';
-}
+/** A `channel_answer`'s channel: may a card be posted there? `unknown`: Slack could not say (fail closed). */
+export type Place = { sharing: 'allowed' | 'external' | 'unknown' };
 
 /** A line under the order that says why an action is not there, or where it is. */
 export type OfferNote =
@@ -102,10 +95,19 @@ export interface OrderOffer {
   showKeys: boolean;
   notifyMe: boolean;
   partnerLink: boolean;
+  /** Read the order again: in Slackbot a button is a call of find_order, which replaces the answer. */
+  refresh: boolean;
   notes: OfferNote[];
 }
 
-const NOTHING: OrderOffer = { share: false, showKeys: false, notifyMe: false, partnerLink: false, notes: [] };
+const NOTHING: OrderOffer = {
+  share: false,
+  showKeys: false,
+  notifyMe: false,
+  partnerLink: false,
+  refresh: false,
+  notes: [],
+};
 
 /** What `viewer` is offered for `order` on `surface` (in `place`, for a channel answer). */
 export function orderOffer(surface: Surface, viewer: Viewer, order: OrderShown, place?: Place): OrderOffer {
@@ -133,6 +135,7 @@ export function orderOffer(surface: Surface, viewer: Viewer, order: OrderShown, 
     showKeys,
     notifyMe: NOTIFY_ME_OFFERED.has(surface) && !isSettled(order.status),
     partnerLink: PARTNER_LINK_OFFERED.has(surface),
+    refresh: surface === 'slackbot',
     notes,
   };
 }

@@ -7,16 +7,15 @@ import { formatMoney, plural, utcText } from './format.js';
 import { plainText } from './primitives.js';
 import type { Block, RenderOptions, TableCell } from './types.js';
 
-// A list of orders as Slack's data_table block: Slack pages, sorts and filters it, so one message
-// holds up to 100 orders where the classic list shows ten a page. Limits from Slack's reference
-// (docs/tables-and-charts.md): 1-100 rows under the header, at most 20 columns, 10,000 characters
-// across all cells; a cell holds text, a number or rich text (a link), never a button.
+// A list of orders as Slack's data_table block, which Slack pages, sorts and filters. Limits from Slack's
+// reference (docs/tables-and-charts.md): 1-100 rows under the header, at most 20 columns, 10,000
+// characters across all cells; a cell holds text, a number or rich text (a link), never a button.
 
 /** The most orders one table holds; past it, the total and how to narrow the search, as before. */
 export const TABLE_MAX_ROWS = 100;
 /** Rows a page of the table shows before Slack's own Previous/Next. */
 export const TABLE_PAGE_SIZE = 10;
-export const TABLE_MAX_CHARACTERS = 10_000;
+const TABLE_MAX_CHARACTERS = 10_000;
 
 const HEADER = ['Order', 'Reference', 'Product', 'Status', 'Amount', 'Created'];
 /** Longest product title a row shows when the table has room; cut further when 100 rows need it. */
@@ -30,13 +29,9 @@ const rawText = (text: string): TableCell => ({ type: 'raw_text', text: text || 
 function cellLength(cell: TableCell): number {
   if (cell.type !== 'rich_text') return cell.text.length;
   // A link counts by the text it shows, as any cell does (docs/tables-and-charts.md: not confirmed).
-  return orderCellText(cell).length;
-}
-
-function orderCellText(cell: TableCell): string {
-  const section = cell.type === 'rich_text' ? cell.elements[0] : undefined;
+  const section = cell.elements[0];
   const link = section?.type === 'rich_text_section' ? section.elements[0] : undefined;
-  return link?.type === 'link' ? (link.text ?? link.url) : '';
+  return link?.type === 'link' ? (link.text ?? link.url).length : 0;
 }
 
 function orderCell(order: OrderSummary, options: RenderOptions): TableCell {
@@ -73,11 +68,7 @@ function row(order: OrderSummary, options: RenderOptions, titleMax: number): Tab
 const tableLength = (rows: readonly TableCell[][]) =>
   rows.reduce((total, cells) => total + cells.reduce((sum, cell) => sum + cellLength(cell), 0), 0);
 
-/**
- * Rows for at most 100 orders within the 10,000 characters: product titles are cut (between
- * graphemes) as far as the others' room needs, never below a readable length; a table that would
- * still not fit keeps fewer rows.
- */
+/** Rows for at most 100 orders within 10,000 characters: titles cut (but readable), else fewer rows. */
 export function orderTableRows(orders: readonly OrderSummary[], options: RenderOptions): TableCell[][] {
   const header = HEADER.map(rawText);
   const shown = orders.slice(0, TABLE_MAX_ROWS);
@@ -100,12 +91,7 @@ function openValue(orderId: string, back: { query: string; offset: number } | un
   return withBack && withBack.length <= OPTION_VALUE_MAX ? withBack : encodeButton({ o: orderId });
 }
 
-/**
- * The orders as a data_table, with "Open one of N orders" below it. A cell cannot hold a button: the
- * Order cell links to the order's page where ORDER_LINK_TEMPLATE is set (its Work Object in Slack),
- * and the menu opens Order Desk's card in place of the list, as Open does on a classic row, with
- * "Back to results" to the list `back` names, when there is one.
- */
+/** The orders as a data_table, with "Open one of N orders" below it: a cell cannot hold a button. */
 export function orderTable(
   orders: readonly OrderSummary[],
   options: RenderOptions,

@@ -11,12 +11,7 @@ export interface UnfurlFromCopy {
   failure?: Pick<PartnerApiError, 'kind' | 'traceId' | 'retryAfterSeconds'> | undefined;
 }
 
-/**
- * The compact card under a posted link to an order's page on the partner platform. Everyone in the
- * conversation sees it, so it holds what a shared card holds and no buttons: no Share (it is shared
- * already), no Show keys (keys are asked for with `/order-keys`, only ever shown to one person), and
- * no link (the link is right above it).
- */
+/** The compact card under a posted order link, seen by everyone there: no buttons (nor keys, nor link). */
 export function renderOrderUnfurl(
   order: OrderSummary,
   options: RenderOptions,

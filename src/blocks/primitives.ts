@@ -1,16 +1,14 @@
 import type { types } from '@slack/bolt';
 import { cutToLength } from '../text/cut.js';
+import { notificationText } from './format.js';
 import type { Block, Button, SlackMessage } from './types.js';
 
-// Block Kit's small parts, written once for every builder. Text is cut only where it would pass
-// Slack's limit (Slack refuses the whole message then); escaping what came from outside is the
-// caller's job (format.ts).
+// Block Kit's small parts. Text is cut only where it would pass Slack's limit (Slack refuses the whole
+// message then); escaping what came from outside is the caller's job (format.ts).
 
-/** Slack's limit for a section's text. */
 const SECTION_TEXT_LIMIT = 3_000;
 /** Small print is kept shorter than a section: 2,000 characters a context line. */
 const CONTEXT_TEXT_LIMIT = 2_000;
-/** Slack's limit for a header's text. */
 const HEADER_TEXT_LIMIT = 150;
 
 export function mrkdwn(text: string): types.MrkdwnElement {
@@ -64,16 +62,18 @@ export function context(text: string, blockId?: string): types.ContextBlock {
   };
 }
 
-/**
- * A heading in large plain text. `emoji: false` where the text comes from outside, so that a value
- * such as `:key:` reads as typed.
- */
+/** A heading in large plain text; `emoji: false` where the text comes from outside (`:key:` as typed). */
 export function header(text: string, options: { emoji?: false } = {}): types.HeaderBlock {
   return { type: 'header', text: { ...plainText(cutToLength(text, HEADER_TEXT_LIMIT)), ...options } };
 }
 
 export function divider(): types.DividerBlock {
   return { type: 'divider' };
+}
+
+/** Small print naming the setting for whoever runs Order Desk; the message tells the agent to ask them. */
+export function adminNote(text: string): Block {
+  return context(`For your Order Desk admin: ${text}`);
 }
 
 /** A row of buttons; `blockId` tells the click where it came from. */
@@ -91,19 +91,17 @@ export function button(actionId: string, text: string, value: string, style?: 'p
   };
 }
 
-/**
- * A button that opens `url` in the browser. Slack also sends the app the click (block_actions), which
- * only needs an ack.
- */
+/** A button that opens `url` in the browser; Slack still sends the click, which only needs an ack. */
 export function linkButton(actionId: string, text: string, url: string): Button {
   return { type: 'button', action_id: actionId, text: { type: 'plain_text', text, emoji: true }, url };
 }
 
-/**
- * The message with `change` made to its blocks, and to its classic blocks when it has them (a Slack
- * without tables gets them): a wrapper that added a stamp or took a button off one form only would
- * send the other without it.
- */
+/** A message whose notification text is `text`, escaped and cut (format.ts `notificationText`). */
+export function message(text: string, blocks: Block[]): SlackMessage {
+  return { text: notificationText(text), blocks };
+}
+
+/** The message with `change` made to its blocks and its classic blocks alike, so neither form misses it. */
 export function changeBlocks(message: SlackMessage, change: (blocks: Block[]) => Block[]): SlackMessage {
   return {
     ...message,

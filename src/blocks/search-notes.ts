@@ -1,16 +1,12 @@
-import { adminNote } from './admin-note.js';
 import { plural, typedText } from './format.js';
-import { context } from './primitives.js';
+import { adminNote, context } from './primitives.js';
 import type { Block } from './types.js';
 
 /** The admin's lead when searches come back with orders that do not match: the search parameter's name. */
 export const SEARCH_PARAM_HINT =
   'if searches keep returning orders that do not contain the search text, check `PARTNER_API_SEARCH_PARAM` (the name of the partner API’s search parameter).';
 
-/**
- * The partner returned, beside the matches, orders that do not contain the search text: they are not
- * listed, and the agent is told how many, with the admin's hint once, in small print.
- */
+/** The partner also returned orders without the search text: counted, not listed, with the admin's hint. */
 export function otherOrdersNote(query: string, others: number): Block[] {
   if (others <= 0) return [];
   return [

@@ -7,7 +7,7 @@ import { copySourceNote } from './copy-notes.js';
 import { escapeMrkdwn, formatMoney, notificationText, typedText } from './format.js';
 import { matchCount, orderRows, pageButtons, RESULTS_PER_PAGE } from './order-list.js';
 import { orderTable } from './order-table.js';
-import { actions, button, context, divider, input, plainText, section } from './primitives.js';
+import { actions, button, context, divider, input, message, plainText, section } from './primitives.js';
 import type { Block, Button, CopyCoverage, ExampleOrder, RenderOptions, SlackMessage } from './types.js';
 
 export const SEARCH_CALLBACK_ID = 'search_orders';
@@ -21,10 +21,7 @@ export const SEARCH_FIELDS = {
 } as const;
 export type SearchField = keyof typeof SEARCH_FIELDS;
 
-/**
- * The statuses people know, as the modal offers them: each option's value is the platform's status,
- * and the spellings the platform may also use for it are searched with it.
- */
+/** The statuses the modal offers (the platform's), each with the spellings searched with it. */
 export const SEARCH_STATUSES: Readonly<Record<string, readonly string[]>> = {
   COMPLETED: ['COMPLETED'],
   PROCESSING: ['PROCESSING'],
@@ -43,11 +40,7 @@ export function isCalendarDay(value: string): boolean {
   return !Number.isNaN(time) && new Date(time).toISOString().slice(0, 10) === value;
 }
 
-/**
- * A search from the modal, checked. Also what Previous/Next carry in their value (short keys: the
- * value must stay under Slack's 2,000 characters; it is at most about 350), so any replica can serve
- * the click and nothing is kept on the server.
- */
+/** A checked search; also Previous/Next's value (short keys: Slack takes 2,000 characters; ~350 at most). */
 export const SearchPageSchema = z.object({
   /** Contained in the order ID, reference or product title. */
   t: z.string().min(1).max(MAX_SEARCH_LENGTH).optional(),
@@ -67,8 +60,7 @@ export type SearchPage = z.output<typeof SearchPageSchema>;
 export type SearchFilters = Omit<SearchPage, 'p'>;
 
 export function encodeSearchPage(filters: SearchFilters, offset: number): string {
-  const value: SearchPage = { ...filters, p: offset };
-  return JSON.stringify(value);
+  return JSON.stringify({ ...filters, p: offset } satisfies SearchPage);
 }
 
 /** The "Search orders" button, for /order's help and the Home tab (the click checks access). */
@@ -76,7 +68,6 @@ export function searchOrdersButton(text = 'Search orders'): Button {
   return button(ActionIds.searchOrders, text, 'search');
 }
 
-/** The "Search orders" button in a block of its own. */
 export function searchButtonBlock(): Block {
   return actions('orders_search', [searchOrdersButton()]);
 }
@@ -148,10 +139,7 @@ export function renderSearchModal(settings: {
   };
 }
 
-/**
- * The modal once submitted (response_action update): a submission has no reply of its own, so the
- * modal says where the orders go, and what was searched for.
- */
+/** The modal once submitted (a submission has no reply of its own): where the orders go, and for what. */
 export function renderSearchSent(filters: SearchFilters, currency: string | undefined) {
   return {
     type: 'modal' as const,
@@ -166,10 +154,7 @@ export function renderSearchSent(filters: SearchFilters, currency: string | unde
   };
 }
 
-/**
- * The search in words, as mrkdwn (the typed text quoted, shortened and escaped): “office” · Completed or
- * Refunded · created 2026-11-01 to 2026-11-21 · amount €10.00 to €50.00.
- */
+/** The search in mrkdwn: `office` · Completed or Refunded · created 2026-11-01 to 2026-11-21. */
 export function describeSearch(filters: SearchFilters, currency: string | undefined): string {
   const parts: string[] = [];
   if (filters.t) parts.push(typedText(filters.t));
@@ -205,11 +190,7 @@ export interface SearchResultsInput {
   timeZone: string;
 }
 
-/**
- * A search from the modal: up to 100 matches in one Slack-paged table (`blocks`), and as today's page
- * of ten with Open, Previous/Next (`classic`) for a Slack without tables. Pages past the first come
- * only from the classic Next, in classic blocks alone.
- */
+/** Search results: a table of up to 100 (`blocks`), and pages of ten (`classic`) where tables are refused. */
 export function renderSearchResults(input: SearchResultsInput, options: RenderOptions): SlackMessage {
   const { filters, orders, total, offset } = input;
   const matches = matchCount(total, input.totalAtLeast);
@@ -217,16 +198,17 @@ export function renderSearchResults(input: SearchResultsInput, options: RenderOp
   const searched = describeSearch(filters, options.currency);
   const page = orders.slice(0, RESULTS_PER_PAGE);
   const shownTo = offset + page.length;
+  const nav = pageButtons(ActionIds.searchPage, { start: offset, shownTo, total }, (start) =>
+    encodeSearchPage(filters, start),
+  );
   const classic: Block[] = [
     section(`*${matches}* ${searched}. Showing ${offset + 1}–${shownTo}, newest first.`),
     divider(),
     // No "Back to results" on the cards: Open replaces this list with the card, as in /order's lists.
     ...orderRows(page, options),
+    actions('search_nav', [...nav, searchOrdersButton('New search')]),
+    ...searchNotes(input, options),
   ];
-  const shown = { start: offset, shownTo, total };
-  const nav = pageButtons(ActionIds.searchPage, shown, (start) => encodeSearchPage(filters, start));
-  classic.push(actions('search_nav', [...nav, searchOrdersButton('New search')]));
-  classic.push(...searchNotes(input, options));
   if (offset > 0) return { text, blocks: classic };
   // The table's caption is the list's one title; under it, what was searched and what is not shown.
   const table = orderTable(orders, options, `${matches} your search`);
@@ -241,38 +223,30 @@ export function renderSearchResults(input: SearchResultsInput, options: RenderOp
   return { text, blocks, classic };
 }
 
-/** Nothing in the copy matches the search. */
-export function renderSearchNoMatch(
-  input: Pick<SearchResultsInput, 'filters' | 'coverage' | 'timeZone'>,
-  options: RenderOptions,
-): SlackMessage {
-  return {
-    text: 'No order matches your search',
-    blocks: [
-      section(`:mag: *No order matches* ${describeSearch(input.filters, options.currency)}.`),
-      context(
-        'Try fewer statuses, a longer date range, a wider amount range, or part of the product title. `/order &lt;order ID or reference&gt;` asks the partner API directly.',
-      ),
-      actions('search_nav', [searchOrdersButton('New search')]),
-      ...searchNotes(input, options),
-    ],
-  };
+/** What a search's notes need: the copy's coverage, and the time zone of its days. */
+type SearchContext = Pick<SearchResultsInput, 'filters' | 'coverage' | 'timeZone'>;
+
+export function renderSearchNoMatch(input: SearchContext, options: RenderOptions): SlackMessage {
+  return message('No order matches your search', [
+    section(`:mag: *No order matches* ${describeSearch(input.filters, options.currency)}.`),
+    context(
+      'Try fewer statuses, a longer date range, a wider amount range, or part of the product title. `/order &lt;order ID or reference&gt;` asks the partner API directly.',
+    ),
+    actions('search_nav', [searchOrdersButton('New search')]),
+    ...searchNotes(input, options),
+  ]);
 }
 
 /** The copy cannot answer: the sync never ran, or the database cannot be read. */
 export function renderSearchUnavailable(): SlackMessage {
   const unavailable =
     "Search by product, status, date or amount needs Order Desk's copy of the order history, which is not available right now";
-  return {
-    text: notificationText(unavailable),
-    blocks: [section(`:warning: ${unavailable}; \`/order &lt;ID or reference&gt;\` still works.`)],
-  };
+  return message(unavailable, [
+    section(`:warning: ${unavailable}; \`/order &lt;ID or reference&gt;\` still works.`),
+  ]);
 }
 
-function searchNotes(
-  input: Pick<SearchResultsInput, 'filters' | 'coverage' | 'timeZone'>,
-  options: RenderOptions,
-): Block[] {
+function searchNotes(input: SearchContext, options: RenderOptions): Block[] {
   const notes: Block[] = [copySourceNote(input.coverage, options, false)];
   if (input.filters.f || input.filters.u)
     notes.push(context(`Dates are days in ${escapeMrkdwn(input.timeZone)} time.`));

@@ -2,8 +2,6 @@ import { statusLabel } from '../partner-api/statuses.js';
 import { input, plainText, section } from './primitives.js';
 import { SEARCH_STATUSES } from './search-orders.js';
 
-// `/order-subscribe`: the modal that subscribes a channel to order events.
-
 export const SUBSCRIBE_CALLBACK_ID = 'order_subscribe';
 export const SUBSCRIBE_FIELDS = {
   channel: { block: 'subscribe_channel', action: 'channel' },

@@ -10,10 +10,7 @@ export interface SlackMessage {
   /** What notifications and screen readers show; never holds a secret. */
   text: string;
   blocks: Block[];
-  /**
-   * The same message in the blocks every Slack takes, set when `blocks` holds a table or a chart:
-   * sent instead where Slack refuses those (slack/rich-blocks.ts).
-   */
+  /** The message without tables or charts, sent where Slack refuses them (slack/rich-blocks.ts). */
   classic?: Block[] | undefined;
 }
 
@@ -21,23 +18,12 @@ export interface SlackMessage {
 export interface RenderOptions {
   currency: string | undefined;
   now: Date;
-  /**
-   * The order's page on the partner platform (ORDER_LINK_TEMPLATE): a card's link button (where the
-   * policy offers it) and a table's Order cells. Unset: neither links to it.
-   */
+  /** The order's page on the partner platform (ORDER_LINK_TEMPLATE), for link buttons and table cells. */
   orderLink?: ((orderId: string) => string) | undefined;
 }
 
-/**
- * An order to quote in "e.g. `/order …`" hints: one that exists where the hint is shown (the newest
- * order Order Desk knows of), so an example typed as shown finds something. Absent, hints show a
- * placeholder that is clearly one (`<order ID>`), never an invented ID.
- */
-export interface ExampleOrder {
-  id: string;
-  reference: string | null;
-  productTitle: string | null;
-}
+/** A real order (the newest known) to quote in "e.g. `/order …`" hints: never an invented ID. */
+export type ExampleOrder = { id: string; reference: string | null; productTitle: string | null };
 
 /** How far Order Desk's copy of the order history goes, for a note under answers read from it. */
 export interface CopyCoverage {

@@ -1,12 +1,12 @@
+import type { BalanceReading, BalanceState } from '../finance/balance-reading.js';
 import type { PartnerApiError } from '../partner-api/index.js';
 import { cutToLength } from '../text/cut.js';
 import type { DenialReason } from './access.js';
-import { noCompletedOrderText } from './finance.js';
-import { plural, SHOWN, shorten } from './format.js';
+import { missingFigures, noCompletedOrderText } from './finance.js';
+import { formatMoney, plural, SHOWN, shorten } from './format.js';
 
-// What a Workflow Builder step says when it fails: the text of functions.completeError, which Slack
-// shows the workflow's author (and whoever ran the workflow) in a message from Slackbot. Written for
-// someone who built a workflow, not for a support agent mid-lookup: what happened, then what to do.
+// What a Workflow Builder step says when it fails (functions.completeError, which Slackbot shows the
+// workflow's author and runner): for someone who built a workflow, what happened, then what to do.
 // Plain sentences: no emoji codes, no mrkdwn, nothing a mention could be made of, and never a key.
 
 /** The step names as Workflow Builder shows them (manifest.yml `functions.*.title`). */
@@ -18,22 +18,12 @@ export const STEP_TITLES = {
 export type StepId = keyof typeof STEP_TITLES;
 
 /** User input quoted back on one line, short, without the angle brackets a mention is made of. */
-function quoted(text: string): string {
-  return `“${shorten(text).replace(/[<>]/g, '')}”`;
-}
+const quoted = (text: string) => `“${shorten(text).replace(/[<>]/g, '')}”`;
+const who = (userId: string) => `the person this step ran for (user ${userId})`;
+const traceSentence = (traceId: string | undefined) =>
+  traceId ? ` Reference (partner trace ID): ${traceId}.` : '';
 
-function who(userId: string): string {
-  return `the person this step ran for (user ${userId})`;
-}
-
-function traceSentence(traceId: string | undefined): string {
-  return traceId ? ` Reference (partner trace ID): ${traceId}.` : '';
-}
-
-/**
- * The partner's sentence, then its reference: in one paragraph the reference follows rather than
- * being "below", and without a trace ID the time of the run is what the admin finds it by.
- */
+/** The partner's sentence, then its reference, which here follows (without one: the time of the run). */
 function partnerSentence(error: PartnerApiError): string {
   const pointer = error.traceId ? 'the reference that follows' : 'the time the workflow ran';
   return `${error.userMessage.replace('the reference below', pointer)}${traceSentence(error.traceId)}`;
@@ -44,7 +34,6 @@ export function stepUserInputInvalid(step: StepId): string {
   return `${STEP_TITLES[step]}: the step's person input is empty or is not a Slack user. Open the workflow in Workflow Builder and set it to "Person who used this workflow", so Order Desk can check who the step runs for.`;
 }
 
-/** The lookup was given nothing to look for. */
 export function stepOrderInputEmpty(): string {
   return `${STEP_TITLES.lookup_order}: the "Order ID or reference" input is empty. Give the step an order ID or reference, e.g. from a form question the workflow asks, and make that question required.`;
 }
@@ -55,17 +44,21 @@ export function stepOrderInputNumber(): string {
 }
 
 /** A guest, a Slack Connect user or a deactivated account sees no `what`, whatever the step. */
-function staffOnly(what: string): Record<'guest' | 'external' | 'deactivated', (userId: string) => string> {
+function staffOnly(
+  what: string,
+): Record<'guest' | 'external' | 'deactivated' | 'unknown_user', (userId: string) => string> {
   return {
     guest: (userId) =>
       `Order Desk shows no ${what}: ${who(userId)} has a guest account, and Order Desk is for your organisation's own staff. Keep this workflow to full members, or ask your Order Desk admin (a guest is let in only when ORDER_ALLOWED_USERS names them).`,
     external: (userId) =>
       `Order Desk shows no ${what}: ${who(userId)} belongs to another organisation (Slack Connect), and Order Desk data stays inside your organisation. Keep this workflow to your own members, e.g. out of shared channels.`,
     deactivated: (userId) => `Order Desk shows no ${what}: the account of ${who(userId)} is deactivated.`,
+    unknown_user: (userId) =>
+      `Order Desk shows no ${what}: Slack does not know ${who(userId)} (no such user in this workspace). Check the step's person input; running it again will not change this.`,
   };
 }
 
-/** Why a step shows nothing to the person it ran for: the lookup by /order's rule, the balance by the Home tab's. */
+/** Why a step shows nothing to its person: the lookup by /order's rule, the balance by the Home tab's. */
 const STEP_DENIED: Record<StepId, Record<DenialReason, (userId: string) => string>> = {
   lookup_order: {
     ...staffOnly('order data'),
@@ -112,12 +105,7 @@ export function stepSeveralOrders(
 }
 
 /** Why there are no balance figures to give, from the balance source's own state. */
-export function stepBalanceUnavailable(
-  state:
-    | { kind: 'no_completed_order'; checked?: number | undefined; copyChecked?: boolean | undefined }
-    | { kind: 'not_reported'; orderId: string; traceId: string | undefined }
-    | { kind: 'error'; error: PartnerApiError },
-): string {
+export function stepBalanceUnavailable(state: Exclude<BalanceState, { kind: 'reading' }>): string {
   const title = `${STEP_TITLES.account_balance}: `;
   switch (state.kind) {
     case 'no_completed_order':
@@ -128,6 +116,16 @@ export function stepBalanceUnavailable(
       // The partner's sentence says when to try again: one figure, not a second one of ours.
       return `${title}the balance could not be read. ${partnerSentence(state.error)}`;
   }
+}
+
+/** A reading without the balance: what it did carry (the credit limit), and which figure is missing. */
+export function stepBalanceMissing(
+  reading: Pick<BalanceReading, 'balance' | 'creditLimit' | 'traceId'>,
+  currency: string | undefined,
+): string {
+  const limit =
+    reading.creditLimit === null ? '' : ` The credit limit is ${formatMoney(reading.creditLimit, currency)}.`;
+  return `${STEP_TITLES.account_balance}: ${missingFigures(reading)}${limit}${traceSentence(reading.traceId)} If this lasts, ask your account manager on the platform.`;
 }
 
 /** A bug: the author gets an ID to give their admin, who finds it in the log. */

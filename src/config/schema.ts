@@ -9,6 +9,7 @@ import {
   integer,
   oneOf,
   optionalAmount,
+  optionalHttpUrl,
   optionalMatching,
   optionalText,
   optionalUrl,
@@ -20,9 +21,8 @@ import {
   timeZone,
 } from './setting-kinds.js';
 
-// Every variable the app reads, grouped by feature, each with what it does. The schemas validate the
-// environment once at start-up; `npm run docs:config` writes docs/configuration.md and .env.example
-// from the same groups (test/config/config-docs.test.ts fails when either is stale).
+// Every variable the app reads, grouped by feature: validated once at start-up, and written to
+// docs/configuration.md and .env.example by `npm run docs:config` (a test fails when they are stale).
 
 type ShapeOf<Settings extends Record<string, Setting>> = {
   [Name in keyof Settings]: Settings[Name]['schema'];
@@ -115,12 +115,8 @@ const slack = group(
         '`npm run manifest` turns Socket Mode on.',
       { secret: true, example: 'xapp-your-app-token' },
     ),
-    SLACK_API_URL: optionalUrl(
-      ['http:', 'https:'],
-      'must be an http(s) URL',
-      '`http://` or `https://` URL',
-      'unset (Slack)',
-      (value) => (value.endsWith('/') ? value : `${value}/`),
+    SLACK_API_URL: optionalHttpUrl('unset (Slack)', (value) =>
+      value.endsWith('/') ? value : `${value}/`,
     ).doc(
       "Slack's Web API base address. Unset: Slack's own (`https://slack.com/api/`). Set it for a Slack " +
         'served at another address, or for the sandbox and the tests (a local fake Slack).',
@@ -137,13 +133,7 @@ const server = group(
       'HTTP port: `/slack/events` (HTTP mode only), `/healthz`, `/metrics` and the reveal page ' +
         '`/keys/reveal`, in both modes.',
     ),
-    PUBLIC_URL: optionalUrl(
-      ['http:', 'https:'],
-      'must be an http(s) URL',
-      '`http://` or `https://` URL',
-      'unset (no image key links)',
-      (value) => value.replace(/\/+$/, ''),
-    ).doc(
+    PUBLIC_URL: optionalHttpUrl('unset (no image key links)', (value) => value.replace(/\/+$/, '')).doc(
       "The app's public base address, reaching `PORT`. Set it to enable one-time reveal links for " +
         'image keys (`<PUBLIC_URL>/keys/reveal#…`).',
       { example: 'https://order-desk.example.com' },

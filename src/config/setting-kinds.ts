@@ -1,9 +1,8 @@
 import { z } from 'zod';
 
-// The kinds of value a setting can hold. Each builder returns the zod schema that reads the variable
-// AND how that schema is documented (its default and the values it accepts), from the same arguments,
-// so docs/configuration.md and .env.example (scripts/config-docs.ts) cannot drift from the validation.
-// Messages name the rule, never the value: some variables are secrets, and a config error is printed.
+// The kinds of value a setting can hold: each builder returns the zod schema AND its documented default
+// and accepted values, from the same arguments, so the docs (scripts/config-docs.ts) cannot drift from
+// the validation. Messages name the rule, never the value: some are secrets, and a config error is printed.
 
 /** How one setting is documented. Written by `kind.doc(…)` beside the schema, read by the docs script. */
 export interface SettingDoc {
@@ -11,7 +10,6 @@ export interface SettingDoc {
   description: string;
   /** The default as a reader sees it: a value, "unset (…)", "required", … */
   default: string;
-  /** The values it accepts. */
   allowed: string;
   /** A secret: never logged or printed, kept out of version control. */
   secret: boolean;
@@ -68,10 +66,7 @@ export class SettingKind<S extends z.ZodType> {
   }
 }
 
-/**
- * A secret never runs with a value anyone can read: empty, a `your-…` placeholder, or the example the
- * docs and `.env.example` show. Checked on the value as given, before it is trimmed or parsed.
- */
+/** A secret is never empty, a `your-…` placeholder or the docs' example; checked before it is trimmed. */
 export function placeholderProblem(value: string, example: string | undefined): string | undefined {
   if (value.trim() === '') return 'is set but empty: set the real value, or remove the line';
   if (/your-/i.test(value) || value === example)
@@ -91,15 +86,13 @@ const refusingPlaceholders = (example: string | undefined) =>
 const grouped = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 
 /**
- * The shape most kinds share: the text trimmed; unset or empty gives `fallback`; otherwise `parse`
- * gives the value, or undefined to refuse it with `message` (which never echoes the value: some
- * settings are secrets, and a config error is printed). The fallback is also the documented default
- * and the value `.env` is given, unless there is none (`defaultText` then says what unset means).
+ * The shape most kinds share: trimmed; unset or empty gives `fallback` (also the documented default, if
+ * any); otherwise `parse` gives the value, or undefined to refuse it with `message`.
  */
 const parsedKind = <T, F>(
   fallback: F,
   parse: (value: string) => T | undefined,
-  message: string,
+  message: string | ((value: string) => string),
   allowed: string,
   defaultText = String(fallback),
 ) =>
@@ -112,7 +105,7 @@ const parsedKind = <T, F>(
         if (!value) return fallback;
         const result = parse(value);
         if (result !== undefined) return result;
-        ctx.addIssue({ code: 'custom', message });
+        ctx.addIssue({ code: 'custom', message: typeof message === 'string' ? message : message(value) });
         return z.NEVER;
       }),
     defaultText,
@@ -184,10 +177,12 @@ export const queryParamName = (fallback: string) =>
     '1 to 64 letters, digits, `_ . - [ ]`',
   );
 
+const HTTP = ['http:', 'https:'];
+
 /** An http(s) URL, required. */
 export const httpUrl = (what: string) =>
   new SettingKind(
-    requiredText(what).refine((value) => urlWithProtocol(value, ['http:', 'https:']) !== undefined, {
+    requiredText(what).refine((value) => urlWithProtocol(value, HTTP) !== undefined, {
       error: 'must be an http(s) URL',
     }),
     'required',
@@ -222,20 +217,18 @@ export const optionalUrl = (
     defaultText,
   );
 
-/**
- * Who has a role: Slack user IDs (U…, W…) and user group IDs (S…) together, comma-separated (the
- * prefix tells them apart); empty by default.
- */
+/** An optional http(s) URL; `normalize` adjusts an accepted value. */
+export const optionalHttpUrl = (defaultText: string, normalize: (value: string) => string) =>
+  optionalUrl(HTTP, 'must be an http(s) URL', '`http://` or `https://` URL', defaultText, normalize);
+
+/** Who has a role: Slack user IDs (U…, W…) and user group IDs (S…) together, comma-separated. */
 export const accessList = () =>
   new SettingKind(
     z
       .string()
       .optional()
       .transform((value, ctx) => {
-        const ids = (value ?? '')
-          .split(/[\s,]+/)
-          .map((id) => id.trim())
-          .filter(Boolean);
+        const ids = (value ?? '').split(/[\s,]+/).filter(Boolean);
         if (ids.some((id) => !/^[UWS][A-Z0-9]{2,}$/.test(id))) {
           ctx.addIssue({
             code: 'custom',
@@ -282,26 +275,17 @@ export const channelId = (prefixes: 'CG' | 'CGD', defaultText: string) =>
   );
 
 /**
- * The partner platform's page of one order, with `{id}` where the order ID goes (once, after the host:
- * the host is what Slack's unfurl_domains names). https, or http for this machine only (a local
- * partner platform); no user name or password, which every card would carry.
+ * An order's page, with `{id}` once, after the host (what Slack's unfurl_domains names). https, or http
+ * for this machine only; no user name or password, which every card would carry.
  */
 export const orderLinkTemplate = () =>
-  new SettingKind(
-    z
-      .string()
-      .trim()
-      .optional()
-      .transform((value, ctx) => {
-        if (!value) return undefined;
-        const problem = orderLinkTemplateProblem(value);
-        if (!problem) return value;
-        ctx.addIssue({ code: 'custom', message: problem });
-        return z.NEVER;
-      }),
-    'unset (no link, no unfurls)',
+  parsedKind(
+    undefined,
+    (value) => (orderLinkTemplateProblem(value) ? undefined : value),
+    (value) => orderLinkTemplateProblem(value) ?? '',
     '`https://` URL (`http://` only for `localhost`, `127.0.0.1`) with `{id}` once, after the host; ' +
       'no user name or password',
+    'unset (no link, no unfurls)',
   );
 
 function orderLinkTemplateProblem(template: string): string | undefined {

@@ -8,10 +8,7 @@ import type { Database } from './schema.js';
 export interface DatabaseHealth {
   /** It answers (false: PostgreSQL unreachable). */
   up: boolean;
-  /**
-   * What Order Desk writes is kept: it answers, no write failed for lack of room or a broken disk
-   * since the last probe, and the SQLite file is still the one it opened.
-   */
+  /** It answers, no write failed for the storage's sake since the last probe, the SQLite file is the same. */
   writable: boolean;
   /** Why not, one sentence for an operator; null when all is well. */
   problem: string | null;
@@ -21,9 +18,8 @@ export interface DatabaseHealth {
 const PROBE_EVERY_MS = 1_000;
 
 /**
- * A failure of the storage itself, not of the query: SQLite's full disk, I/O errors, a file that may
- * not be written or is damaged; PostgreSQL's insufficient resources (53xxx: a full disk is 53100), a
- * read-only server (25006), an I/O error (58030).
+ * A failure of the storage, not the query: SQLite's full disk, I/O errors, a read-only or damaged file;
+ * PostgreSQL's insufficient resources (53xxx), a read-only server (25006), an I/O error (58030).
  */
 export function isStorageFailure(error: unknown): boolean {
   const code = String((error as { code?: unknown } | undefined)?.code ?? '');
@@ -36,9 +32,8 @@ export function isStorageFailure(error: unknown): boolean {
 }
 
 /**
- * Keeps whether the database can be written. A write that fails for the storage's sake marks it not
- * writable, logged once with the real error; a probe write (a table created and dropped in one
- * transaction: it needs a new page, and a commit) marks it writable again.
+ * Keeps whether the database can be written: a write failing for the storage's sake marks it not (logged
+ * once); a probe write (a table created and dropped: a new page, and a commit) marks it writable again.
  */
 export function writeHealth(options: {
   kysely: Kysely<Database>;
@@ -111,9 +106,8 @@ export function writeHealth(options: {
 }
 
 /**
- * The SQLite file's identity (device and inode) as opened: a file deleted or replaced while Order
- * Desk runs is noticed at the next health check and logged once. SQLite goes on writing to the
- * deleted file without an error, and all of it is gone at the next start.
+ * Notices (logged once) the SQLite file deleted or replaced while Order Desk runs, by its device and
+ * inode: SQLite goes on writing to a deleted file without an error, all lost at the next start.
  */
 export function watchSqliteFile(path: string, log?: AppLogger): () => string | undefined {
   const opened = statSync(path);

@@ -18,19 +18,15 @@ export interface OrderDeskDb {
   readonly engine: Engine;
   /** False after a query failed because the database could not be reached, until one succeeds. */
   isUp(): boolean;
-  /**
-   * Whether it can be written, and why not (a full disk, the SQLite file deleted), for /healthz and
-   * the metrics: never waits (a check that is due starts in the background).
-   */
+  /** Whether it can be written, and why not, for /healthz and the metrics: never waits. */
   health(): DatabaseHealth;
-  /** The same, after checking again when a write failed (a probe write, at most once a second): for /readyz. */
+  /** The same, after a probe write if a write failed (at most once a second): for /readyz. */
   checkHealth(): Promise<DatabaseHealth>;
   /** Runs `query`, keeping isUp() current; rethrows. */
   run<T>(query: (db: Kysely<Database>) => Promise<T>): Promise<T>;
   /**
-   * Runs a read built with Kysely (compiled) through a prepared statement that returns each row as an
-   * array, its columns in select order, keeping isUp() current. For reads of a hundred thousand rows
-   * (the CSV export): Kysely's object rows, a new object with its keys per row, cost far more there.
+   * Runs a Kysely read through a prepared statement returning each row as an array (select order). For
+   * reads of a hundred thousand rows (the CSV export), where Kysely's object rows cost far more.
    */
   arrayRows(query: (db: Kysely<Database>) => Compilable): Promise<unknown[][]>;
   close(): Promise<void>;
@@ -55,16 +51,13 @@ const OPENING: DatabaseHealth = {
 // One lock ID for Order Desk's migrations: replicas starting together apply them one at a time.
 const MIGRATION_LOCK_ID = 7_160_240_901;
 
+type OpenOptions = { databaseUrl: string | undefined; dataDir: string; logger: AppLogger };
+
 /**
- * The database, opened when first needed or when `open()` is called (after the app listens: start-up
- * does not wait for the drivers, Kysely and the migrations). Queries wait for it; an opening that
- * fails rejects `open()`, which start-up turns into its one-line exit.
+ * The database, opened by the first query or `open()` (after the app listens: start-up does not wait
+ * for the drivers and the migrations). A failed opening rejects `open()`: start-up's one-line exit.
  */
-export function databaseOpenedLater(options: {
-  databaseUrl: string | undefined;
-  dataDir: string;
-  logger: AppLogger;
-}): OrderDeskDb & { open(): Promise<OrderDeskDb> } {
+export function databaseOpenedLater(options: OpenOptions): OrderDeskDb & { open(): Promise<OrderDeskDb> } {
   let opening: Promise<OrderDeskDb> | undefined;
   let opened: OrderDeskDb | undefined;
   const open = () => {
@@ -91,17 +84,13 @@ export function databaseOpenedLater(options: {
   };
 }
 
-/**
- * Opens the database and brings its schema up to date. The drivers are loaded only for the engine
- * in use: a single process with SQLite never loads `pg`, and the other way round.
- */
-export async function openDatabase(options: {
-  databaseUrl: string | undefined;
-  dataDir: string;
-  logger: AppLogger;
-  /** The schema's migrations; tests pass the real ones plus a later one, to run the runner on it. */
-  migrations?: MigrationProvider;
-}): Promise<OrderDeskDb> {
+/** Opens the database and migrates it, loading only the engine's driver (SQLite never loads `pg`). */
+export async function openDatabase(
+  options: OpenOptions & {
+    /** The schema's migrations; tests pass the real ones plus a later one, to run the runner on it. */
+    migrations?: MigrationProvider;
+  },
+): Promise<OrderDeskDb> {
   const log = options.logger.child({ component: 'database' });
   const provider = options.migrations ?? migrationProvider(options.databaseUrl ? 'postgres' : 'sqlite');
   if (options.databaseUrl) return openPostgres(options.databaseUrl, log, provider);
@@ -122,27 +111,19 @@ async function openSqlite(
   try {
     if (path !== ':memory:') mkdirSync(dataDir, { recursive: true });
     database = new SQLite(path);
-    // WAL: readers do not wait for the writer. NORMAL: a commit is not flushed to disk on its own
-    // (the WAL is, at each checkpoint). A crash of Order Desk loses nothing committed; a power cut or
-    // an OS crash may lose the last commits, never the file's consistency. better-sqlite3 opens a file
-    // already in WAL mode with NORMAL, but the process that created the file stayed at FULL, where
-    // every commit waited for the disk on the event loop: said here, for all.
+    // WAL, NORMAL and a memory map: see docs/operations.md, "The database" (a mapped read is faster;
+    // a disk failing under it ends the process). NORMAL said here: the file's creator stays at FULL.
     database.pragma('journal_mode = WAL');
     database.pragma('synchronous = NORMAL');
     database.pragma('busy_timeout = 5000');
-    // Reads map the file instead of copying each page through a read call, so an export reads its
-    // range faster. Mapped pages are the file's, shared with the OS cache, not the heap's. The cost:
-    // a disk that fails under a read (or a file cut short by something else) ends the process with
-    // SIGBUS instead of an error to log.
     database.pragma(`mmap_size = ${MMAP_BYTES}`);
   } catch (error) {
     throw new DatabaseStartupError(sqliteOpenFailure(error, dataDir, path));
   }
   const prepare = cachedPrepare((sql) => database.prepare(sql), STATEMENT_CACHE_SIZE);
   const opened = database;
-  // SQLite itself rolls back a transaction a full disk (or an I/O error) broke; Kysely's ROLLBACK then
-  // fails with "cannot rollback - no transaction is active", and that error would replace the real
-  // one. Rolled back already: nothing to do, and the real error is what the caller sees.
+  // SQLite itself rolls back a transaction a full disk or I/O error broke; Kysely's ROLLBACK would then
+  // fail ("no transaction is active") and replace the real error.
   class Driver extends SqliteDriver {
     override async rollbackTransaction(connection: DatabaseConnection) {
       if (opened.inTransaction) await super.rollbackTransaction(connection);
@@ -164,9 +145,8 @@ async function openSqlite(
       : error;
   }
   log.info({ engine: 'sqlite', path }, 'database ready');
-  // Prepared once per SQL text (better-sqlite3 sets the array shape on the statement, so these are not
-  // Kysely's statements). It runs while holding Kysely's one connection, so it never reads in the
-  // middle of another query's transaction.
+  // Statements of their own (better-sqlite3 sets the array shape on the statement), run holding
+  // Kysely's one connection: never in the middle of another query's transaction.
   const arrays = cachedPrepare((sql) => database.prepare(sql).raw(true), STATEMENT_CACHE_SIZE);
   const prepared = (query: CompiledQuery) =>
     kysely.connection().execute(async () => arrays(query.sql).all(...query.parameters) as unknown[][]);
@@ -174,11 +154,7 @@ async function openSqlite(
   return wrap('sqlite', kysely, path, log, prepared, fileProblem);
 }
 
-/**
- * Why the SQLite file could not be opened, in words that name the cause: better-sqlite3 says
- * "unable to open database file" for a directory it may not write in, and a damaged file is no
- * matter of permissions.
- */
+/** Why the SQLite file could not be opened, naming the cause (better-sqlite3 says only "unable to open"). */
 function sqliteOpenFailure(error: unknown, dataDir: string, path: string): string {
   const code = String((error as { code?: unknown }).code ?? '');
   const message = (error as Error).message;
@@ -318,18 +294,7 @@ function isConnectionFailure(error: unknown): boolean {
   const code = (error as { code?: string }).code ?? '';
   const message = (error as Error).message ?? '';
   return (
-    [
-      'ECONNREFUSED',
-      'ECONNRESET',
-      'ETIMEDOUT',
-      'EPIPE',
-      '57P01',
-      '57P02',
-      '57P03',
-      '08006',
-      '08001',
-      '08003',
-    ].includes(code) ||
+    /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|57P01|57P02|57P03|08001|08003|08006)$/.test(code) ||
     /Connection terminated|timeout exceeded when trying to connect|connect ECONNREFUSED/i.test(message)
   );
 }

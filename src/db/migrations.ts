@@ -2,15 +2,9 @@ import type { ColumnDefinitionBuilder, Kysely, MigrationProvider } from 'kysely'
 
 export type Engine = 'sqlite' | 'postgres';
 
-// The schema, in code (no files to find at run time), applied in name order at start-up. Order Desk
-// was not released before 0001, so 0001 is the whole schema of a new database. Until the first
-// release 0001 itself may still change (the outbox lost an unused event_id column and its body became
-// NOT NULL): a database made before keeps the older shape, which the code still reads and writes.
-// From the first release, each change is a migration of its own, added below it (later-migration
-// tests show the runner applying one to a database in use). A migration never imports application
-// code: what it writes is frozen here, so a later change to the app cannot change what an old
-// migration did. Each works on both engines; where they differ (an auto-increment key, the trigram
-// index), the engine is passed in.
+// The schema, applied in name order at start-up. 0001 may change until the first release (an older
+// database keeps its shape, which the code still reads and writes); then each change is a migration.
+// A migration never imports application code, so a change to the app cannot change what one did.
 
 /** Creates the whole schema of a new database. */
 async function createBaseline(db: Kysely<unknown>, engine: Engine): Promise<void> {
@@ -18,7 +12,6 @@ async function createBaseline(db: Kysely<unknown>, engine: Engine): Promise<void
   await createOrderCopy(db, engine);
   await createOrderNotices(db);
   await createOutbox(db, engine);
-  // Secrets Order Desk makes for itself (the reveal links' signing key).
   await db.schema
     .createTable('app_secrets')
     .addColumn('name', 'text', (column) => column.primaryKey())
@@ -32,9 +25,11 @@ const idType = (engine: Engine) => (engine === 'postgres' ? 'bigserial' : 'integ
 const autoId = (engine: Engine) => (column: ColumnDefinitionBuilder) =>
   engine === 'postgres' ? column.primaryKey() : column.primaryKey().autoIncrement();
 
+const createIndex = (db: Kysely<unknown>, name: string, table: string, columns: string[]) =>
+  db.schema.createIndex(name).on(table).columns(columns).execute();
+
 async function createAuditLog(db: Kysely<unknown>, engine: Engine): Promise<void> {
-  // One line per keys request, reveal or denial. `/order-audit <order>` reads one order's lines
-  // newest first; retention deletes by time.
+  // `/order-audit <order>` reads one order's lines newest first; retention deletes by time.
   await db.schema
     .createTable('audit_log')
     .addColumn('id', idType(engine), autoId(engine))
@@ -47,13 +42,12 @@ async function createAuditLog(db: Kysely<unknown>, engine: Engine): Promise<void
     .addColumn('key_count', 'integer', (column) => column.notNull().defaultTo(0))
     .addColumn('trace_id', 'text')
     .execute();
-  await db.schema.createIndex('audit_log_order_at').on('audit_log').columns(['order_id', 'at']).execute();
-  await db.schema.createIndex('audit_log_at').on('audit_log').column('at').execute();
+  await createIndex(db, 'audit_log_order_at', 'audit_log', ['order_id', 'at']);
+  await createIndex(db, 'audit_log_at', 'audit_log', ['at']);
 }
 
 /** The order copy, its events and the sync's state. */
 async function createOrderCopy(db: Kysely<unknown>, engine: Engine): Promise<void> {
-  // The order copy: the last summary seen of each order.
   await db.schema
     .createTable('orders')
     .addColumn('id', 'text', (column) => column.primaryKey())
@@ -69,29 +63,18 @@ async function createOrderCopy(db: Kysely<unknown>, engine: Engine): Promise<voi
     .addColumn('last_seen_at', 'text', (column) => column.notNull())
     .addColumn('status_version', 'integer', (column) => column.notNull().defaultTo(0))
     .addColumn('missing_since', 'text')
-    // When an unsettled order is to be searched for again, and how often it has been (its back-off).
     .addColumn('next_check_at', 'text')
     .addColumn('checks', 'integer', (column) => column.notNull().defaultTo(0))
     .execute();
   // Newest first is how every list is read; history reads page by (created_at, id).
-  await db.schema.createIndex('orders_created_at').on('orders').column('created_at').execute();
-  await db.schema.createIndex('orders_created_id').on('orders').columns(['created_at', 'id']).execute();
-  await db.schema
-    .createIndex('orders_status_created')
-    .on('orders')
-    .columns(['status', 'created_at'])
-    .execute();
-  await db.schema.createIndex('orders_next_check').on('orders').column('next_check_at').execute();
-  // The Search orders form's amount filter: the orders in a narrow range are read, then sorted,
-  // instead of walking every order newest first.
-  await db.schema
-    .createIndex('orders_amount_created')
-    .on('orders')
-    .columns(['amount', 'created_at'])
-    .execute();
+  await createIndex(db, 'orders_created_at', 'orders', ['created_at']);
+  await createIndex(db, 'orders_created_id', 'orders', ['created_at', 'id']);
+  await createIndex(db, 'orders_status_created', 'orders', ['status', 'created_at']);
+  await createIndex(db, 'orders_next_check', 'orders', ['next_check_at']);
+  // The amount filter reads the orders in a narrow range, then sorts them (not every order newest first).
+  await createIndex(db, 'orders_amount_created', 'orders', ['amount', 'created_at']);
   await createTrigramIndex(db, engine);
 
-  // Each new order and status change, once across replicas (the same change seen twice has one key).
   await db.schema
     .createTable('order_events')
     .addColumn('id', idType(engine), autoId(engine))
@@ -102,9 +85,9 @@ async function createOrderCopy(db: Kysely<unknown>, engine: Engine): Promise<voi
     .addColumn('seen_at', 'text', (column) => column.notNull())
     .addColumn('dedupe_key', 'text', (column) => column.notNull().unique())
     .execute();
-  await db.schema.createIndex('order_events_seen_at').on('order_events').column('seen_at').execute();
+  await createIndex(db, 'order_events_seen_at', 'order_events', ['seen_at']);
   // The Work Object panel lists one order's newest events.
-  await db.schema.createIndex('order_events_order').on('order_events').columns(['order_id', 'id']).execute();
+  await createIndex(db, 'order_events_order', 'order_events', ['order_id', 'id']);
   await db.schema
     .createTable('sync_state')
     .addColumn('name', 'text', (column) => column.primaryKey())
@@ -115,8 +98,8 @@ async function createOrderCopy(db: Kysely<unknown>, engine: Engine): Promise<voi
 
 async function createTrigramIndex(db: Kysely<unknown>, engine: Engine): Promise<void> {
   const { sql } = await import('kysely');
-  // Substring search over a million orders in milliseconds: trigram indexes (SQLite's FTS5 with the
-  // trigram tokenizer, kept in step by triggers; PostgreSQL's pg_trgm GIN index for LIKE).
+  // Substring search over a million orders in milliseconds: SQLite's FTS5 trigram tokenizer (kept in
+  // step by triggers), PostgreSQL's pg_trgm GIN index for LIKE.
   if (engine === 'postgres') {
     await sql`create extension if not exists pg_trgm`.execute(db);
     await sql`create index orders_search_trgm on orders using gin (search_text gin_trgm_ops)`.execute(db);
@@ -148,12 +131,8 @@ async function createOrderNotices(db: Kysely<unknown>): Promise<void> {
     .addColumn('end_reason', 'text')
     .addPrimaryKeyConstraint('order_watches_pk', ['user_id', 'order_id'])
     .execute();
-  await db.schema.createIndex('order_watches_order').on('order_watches').column('order_id').execute();
-  await db.schema
-    .createIndex('order_watches_expires')
-    .on('order_watches')
-    .columns(['ended_at', 'expires_at'])
-    .execute();
+  await createIndex(db, 'order_watches_order', 'order_watches', ['order_id']);
+  await createIndex(db, 'order_watches_expires', 'order_watches', ['ended_at', 'expires_at']);
   await db.schema
     .createTable('subscriptions')
     .addColumn('id', 'text', (column) => column.primaryKey())
@@ -166,7 +145,7 @@ async function createOrderNotices(db: Kysely<unknown>): Promise<void> {
     .addColumn('removed_at', 'text')
     .addColumn('removed_by', 'text')
     .execute();
-  await db.schema.createIndex('subscriptions_channel').on('subscriptions').column('channel_id').execute();
+  await createIndex(db, 'subscriptions_channel', 'subscriptions', ['channel_id']);
   await db.schema
     .createTable('order_threads')
     .addColumn('channel_id', 'text', (column) => column.notNull())
@@ -178,7 +157,6 @@ async function createOrderNotices(db: Kysely<unknown>): Promise<void> {
 }
 
 async function createOutbox(db: Kysely<unknown>, engine: Engine): Promise<void> {
-  // Every post that must arrive once, under a unique key (the same post decided twice has one key).
   await db.schema
     .createTable('outbox')
     .addColumn('id', idType(engine), autoId(engine))
@@ -196,9 +174,9 @@ async function createOutbox(db: Kysely<unknown>, engine: Engine): Promise<void> 
     .addColumn('ts', 'text')
     .addColumn('last_error', 'text')
     .execute();
-  await db.schema.createIndex('outbox_due').on('outbox').columns(['status', 'next_attempt_at']).execute();
+  await createIndex(db, 'outbox_due', 'outbox', ['status', 'next_attempt_at']);
   // Each channel's waiting posts in order: a busy channel does not hold back the others.
-  await db.schema.createIndex('outbox_target').on('outbox').columns(['target', 'status', 'id']).execute();
+  await createIndex(db, 'outbox_target', 'outbox', ['target', 'status', 'id']);
 }
 
 export function migrationProvider(engine: Engine): MigrationProvider {

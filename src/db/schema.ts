@@ -82,11 +82,7 @@ export interface SubscriptionsTable {
   removed_by: string | null;
 }
 
-/**
- * Every post Order Desk must make once (order events, balance alerts, the daily digest, audit lines):
- * one row per post under a unique key, from "pending" to "sent" (with the message's ts) or "dropped"
- * (with why).
- */
+/** Every post Order Desk must make once, under a unique key (see outbox/store.ts). */
 export interface OutboxTable {
   id: Generated<number>;
   dedupe_key: string;
@@ -114,10 +110,7 @@ export interface OrderThreadsTable {
   created_at: string;
 }
 
-/**
- * Secrets Order Desk makes for itself, by name: the reveal links' signing key when KEY_LINK_SECRET is
- * unset (made once by the first replica to need it, then read by every replica and after restarts).
- */
+/** Secrets Order Desk makes for itself: the reveal links' signing key when KEY_LINK_SECRET is unset. */
 export interface AppSecretsTable {
   name: string;
   value: string;

@@ -1,8 +1,6 @@
 /**
- * SQLite compiles a statement each time it is prepared (tens of microseconds, on the event loop), and
- * Kysely's SQLite driver prepares every query it runs. This keeps the most recently used statements
- * (better-sqlite3 statements are bound anew at each run), up to `limit`: query texts that differ only
- * in the length of an IN list are distinct, so the cache is bounded, the least recently used first out.
+ * Kysely's SQLite driver prepares every query, and SQLite compiles each (tens of µs on the event loop).
+ * Keeps the `limit` most recently used statements: IN lists of each length are distinct texts.
  */
 export function cachedPrepare<Statement>(
   prepare: (sql: string) => Statement,

@@ -1,5 +1,4 @@
-// When a balance reading becomes a message to finance. Pure: the state it reads and returns is kept on
-// the shared state by the watch, so a restart or a second replica does not alert again.
+// When a balance reading becomes a message to finance. Pure: the watch keeps the state (balance-watch.ts).
 
 export type Watched = 'funds' | 'runway';
 
@@ -13,9 +12,7 @@ export interface WatchedState {
 export interface AlertState {
   funds: WatchedState;
   runway: WatchedState;
-  /** Readings that failed in a row. */
   failures: number;
-  /** Finance was told that the balance cannot be read. */
   unreadableAnnounced: boolean;
 }
 
@@ -37,9 +34,8 @@ export interface AlertEvent {
 export const RECOVERY_MARGIN = 0.1;
 
 /**
- * Once per crossing; again only when the value falls a further half-threshold below the last alert;
- * recovered when back above the threshold plus a 10% margin. A null value (runway with no spend) is
- * "nothing to worry about".
+ * Once per crossing; again when the value falls a further half-threshold below the last alert; recovered
+ * above the threshold plus the margin. A null value (runway with no spend) is nothing to worry about.
  */
 export function evaluateWatched(
   previous: WatchedState,
@@ -49,21 +45,16 @@ export function evaluateWatched(
 ): { next: WatchedState; event?: AlertEvent } {
   if (threshold === undefined) return { next: previous };
   const below = value !== null && value < threshold;
-  if (!previous.active) {
-    return below
-      ? { next: { active: true, lastAlerted: value }, event: { watched, type: 'crossed', value, threshold } }
-      : { next: previous };
-  }
+  const alert = (type: AlertEvent['type'], next: WatchedState) => ({
+    next,
+    event: { watched, type, value, threshold },
+  });
+  if (!previous.active)
+    return below ? alert('crossed', { active: true, lastAlerted: value }) : { next: previous };
   if (below && previous.lastAlerted !== null && value <= previous.lastAlerted - threshold / 2)
-    return {
-      next: { active: true, lastAlerted: value },
-      event: { watched, type: 'worse', value, threshold },
-    };
+    return alert('worse', { active: true, lastAlerted: value });
   if (value === null || value >= threshold * (1 + RECOVERY_MARGIN))
-    return {
-      next: { active: false, lastAlerted: null },
-      event: { watched, type: 'recovered', value, threshold },
-    };
+    return alert('recovered', { active: false, lastAlerted: null });
   return { next: previous };
 }
 

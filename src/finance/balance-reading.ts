@@ -1,8 +1,5 @@
 import type { PartnerApiError } from '../partner-api/index.js';
 
-// The account balance as Order Desk knows it: the partner reports it inside an order's keys answer
-// (see finance/balance.ts), so a reading names the order it came from.
-
 export interface BalanceReading {
   balance: number | null;
   creditLimit: number | null;
@@ -14,10 +11,7 @@ export interface BalanceReading {
 
 export type BalanceState =
   | { kind: 'reading'; reading: BalanceReading }
-  /**
-   * No completed order was found among the orders looked at. `checked` says how many that was, when
-   * known: "none among the 125 newest" is what was seen, "the account has none" would be a guess.
-   */
+  /** No completed order among the `checked` newest ("the account has none" would be a guess). */
   | {
       kind: 'no_completed_order';
       checked?: number | undefined;
@@ -26,10 +20,7 @@ export type BalanceState =
     }
   /** A completed order's keys answer came without the balance. */
   | { kind: 'not_reported'; orderId: string; traceId: string | undefined }
-  /**
-   * `retryAt`: before then Order Desk does not ask the partner again (the back-off after a failed
-   * read); `read: false` when this answer is that back-off, with no read behind it.
-   */
+  /** `retryAt`: the end of the back-off after a failed read; `read: false`: this answer is that back-off. */
   | {
       kind: 'error';
       error: PartnerApiError;

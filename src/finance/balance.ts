@@ -16,13 +16,9 @@ import type { BalanceReading, BalanceState } from './balance-reading.js';
 
 export interface BalanceService {
   /**
-   * The cached reading when fresh (younger than `maxAgeMs`, default the cache's TTL); otherwise one
-   * is read, once across every replica. After a failed read, background reads (`background`: the
-   * balance watch, the digest) wait for the back-off to end; a person's question (the Home tab, a
-   * workflow step) goes past it once the last failed read is 30 s old (one read per 30 s across
-   * replicas), so a question after the partner recovers is answered by the recovered partner, not
-   * by the old error until a back-off of up to 10 minutes ends. `force` (a Refresh click) reads
-   * even when a reading is fresh.
+   * The cached reading when younger than `maxAgeMs` (default the TTL), else one read across replicas.
+   * After a failed read, `background` reads (the watch, the digest) wait out the back-off; a person's
+   * question goes past it once the failure is 30 s old. `force` (Refresh) reads even when fresh.
    */
   current(options?: { force?: boolean; maxAgeMs?: number; background?: boolean }): Promise<BalanceState>;
   /** Every successful keys answer carries the balance: keep it, so finance sees it fresh for free. */
@@ -36,10 +32,7 @@ export interface BalanceServiceOptions {
   logger: AppLogger;
   onCache?: ((result: CacheResult) => void) | undefined;
   clock?: (() => Date) | undefined;
-  /**
-   * Order Desk's copy of the order history: when the partner's newest orders hold no completed one,
-   * the copy's newest completed order gives the balance (the copy knows every order).
-   */
+  /** When the partner's newest orders hold no completed one, the copy's newest completed one is used. */
   orderCopy?: Pick<OrderCopy, 'search'> | undefined;
 }
 
@@ -56,34 +49,25 @@ const BALANCE_KEY = 'balance';
 const LAST_KEY = 'balance:last';
 const LAST_KEPT_MS = 30 * 24 * 3_600_000;
 
-/** As stored on the shared state: JSON, so the date is text. */
 interface StoredReading extends Omit<BalanceReading, 'readAt'> {
   readAt: string;
 }
 
 type StoredState = { kind: 'reading'; reading: StoredReading } | Exclude<BalanceState, { kind: 'reading' }>;
 
-function revive(state: StoredState): BalanceState {
-  return state.kind === 'reading'
-    ? { kind: 'reading', reading: { ...state.reading, readAt: new Date(state.reading.readAt) } }
-    : state;
-}
+const reviveReading = (stored: StoredReading): BalanceReading => ({
+  ...stored,
+  readAt: new Date(stored.readAt),
+});
 
 /**
- * The partner API reports the balance only inside an order's keys answer. So the balance is read
- * from the keys of the most recent completed order; the keys themselves are dropped on the spot
- * (only `balance` leaves this function) and never stored, logged or shown. The reading is kept on the
- * shared state: one partner read per cache period (tuning.balanceCacheSeconds) serves every replica.
+ * The partner API reports the balance only inside an order's keys answer, so it is read from the
+ * newest completed order's keys, which are dropped on the spot (never stored, logged or shown).
  */
 export function createBalanceService(options: BalanceServiceOptions): BalanceService {
   const { partner, state, logger } = options;
   const clock = options.clock ?? (() => new Date());
   const ttlMs = options.ttlSeconds * 1000;
-
-  async function lastReading(): Promise<BalanceReading | undefined> {
-    const stored = await peekCached<StoredReading>(state, LAST_KEY);
-    return stored ? { ...stored.value, readAt: new Date(stored.value.readAt) } : undefined;
-  }
 
   function keepLast(reading: StoredReading): void {
     void storeCached(state, LAST_KEY, reading, LAST_KEPT_MS, () => clock().getTime()).catch(() => undefined);
@@ -102,11 +86,7 @@ export function createBalanceService(options: BalanceServiceOptions): BalanceSer
   async function read(): Promise<{ value: StoredState; cache: boolean }> {
     try {
       const found = await findCompletedOrder(partner, options.orderCopy);
-      if (!('id' in found))
-        return {
-          value: { kind: 'no_completed_order', checked: found.checked, copyChecked: found.copyChecked },
-          cache: true,
-        };
+      if (!('id' in found)) return { value: { kind: 'no_completed_order', ...found }, cache: true };
       const orderId = found.id;
       const { balance, traceId } = await partner.orders.keys(orderId);
       // Not a failure, and nothing to keep: the next read asks again.
@@ -140,17 +120,19 @@ export function createBalanceService(options: BalanceServiceOptions): BalanceSer
           onResult: options.onCache,
           now: () => clock().getTime(),
         });
-        return revive(stored);
+        return stored.kind === 'reading'
+          ? { kind: 'reading', reading: reviveReading(stored.reading) }
+          : stored;
       } catch (error) {
         if (!(error instanceof SourceFailedError)) throw error;
-        // Anything that is not the partner's failure (a fault of Order Desk's own) is still said on
-        // the Home tab, plainly, and is in the log with its cause.
+        // A fault of Order Desk's own is still said on the Home tab, plainly, and logged with its cause.
+        const last = await peekCached<StoredReading>(state, LAST_KEY);
         return {
           kind: 'error',
           error: asPartnerError(error.error, 'balance', 'read the balance'),
           retryAt: error.retryAt,
           read: error.read,
-          last: await lastReading(),
+          last: last && reviveReading(last.value),
         };
       }
     },
@@ -171,34 +153,19 @@ async function findCompletedOrder(
   const recent = await partner.orders.recent(RECENT_WINDOW);
   const completed = recent.orders.find((order) => order.status?.toUpperCase() === 'COMPLETED');
   if (completed) return { id: completed.id };
-  const fromCopy = await newestCompletedInCopy(orderCopy);
-  if (fromCopy.id) return { id: fromCopy.id };
+  // The copy knows every order; undefined when there is none or it could not be read.
+  const fromCopy = await orderCopy?.search({ statuses: ['COMPLETED'], limit: 1 }).catch(() => undefined);
+  const copied = fromCopy?.orders[0]?.id;
+  if (copied) return { id: copied };
   let seen = 0;
   for await (const order of partner.orders.all({ pageSize: 100, prefetch: 1 })) {
     if (order.status?.toUpperCase() === 'COMPLETED') return { id: order.id };
     if (++seen >= SCAN_LIMIT) break;
   }
-  return { checked: Math.max(seen, recent.orders.length), copyChecked: fromCopy.checked };
+  return { checked: Math.max(seen, recent.orders.length), copyChecked: fromCopy !== undefined };
 }
 
-/** The copy's newest completed order (its keys answer carries the balance), and whether the copy was read. */
-async function newestCompletedInCopy(
-  orderCopy: BalanceServiceOptions['orderCopy'],
-): Promise<{ id?: string | undefined; checked: boolean }> {
-  if (!orderCopy) return { checked: false };
-  try {
-    const found = await orderCopy.search({ statuses: ['COMPLETED'], limit: 1 });
-    return { id: found.orders[0]?.id, checked: true };
-  } catch {
-    return { checked: false };
-  }
-}
-
-/**
- * A person's question goes past a running back-off (see `current`) once the last failed read is
- * PERSON_READ_EVERY_MS old, unless a fresh reading is there: during an outage people asking add
- * at most one partner read per 30 s; after a recovery the next question is answered by the partner.
- */
+/** A person's question goes past a running back-off (see `current`) unless a fresh reading is there. */
 async function pastBackoff(state: SharedState, clock: () => Date, maxAgeMs: number): Promise<boolean> {
   const now = clock().getTime();
   const failure = await peekFailure(state, BALANCE_KEY, now);

@@ -1,43 +1,36 @@
-// Calendar days and times of day in REPORT_TIMEZONE, as UTC instants. No library: Intl knows every
-// IANA zone's offset at any instant, which is all these need.
+// Calendar days and times in REPORT_TIMEZONE, as UTC instants: no library, Intl knows every zone's offsets.
 
 const DAY_MS = 86_400_000;
 
-const offsetFormats = new Map<string, Intl.DateTimeFormat>();
+/** An Intl format per zone, each built once: building one is slow, and some run for every order. */
+export function formatPerZone(locale: string, options: Intl.DateTimeFormatOptions) {
+  const formats = new Map<string, Intl.DateTimeFormat>();
+  return (timeZone: string) => {
+    const format = formats.get(timeZone) ?? new Intl.DateTimeFormat(locale, { ...options, timeZone });
+    formats.set(timeZone, format);
+    return format;
+  };
+}
+
+const wallClock = formatPerZone('en-US', {
+  hourCycle: 'h23',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+});
 
 /** How far `timeZone`'s wall clock is ahead of UTC at `instant`, in ms. */
 function offsetAt(instant: number, timeZone: string): number {
-  let format = offsetFormats.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
-    offsetFormats.set(timeZone, format);
-  }
-  const parts = format.formatToParts(new Date(instant));
+  const parts = wallClock(timeZone).formatToParts(new Date(instant));
   const get = (type: string) => Number(parts.find((part) => part.type === type)?.value);
-  const asUtc = Date.UTC(
-    get('year'),
-    get('month') - 1,
-    get('day'),
-    get('hour'),
-    get('minute'),
-    get('second'),
-  );
-  return asUtc - Math.floor(instant / 1000) * 1000;
+  const wall = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
+  return wall - Math.floor(instant / 1000) * 1000;
 }
 
-/**
- * The instant the wall clock in `timeZone` shows `time` (HH:MM) on `day` (YYYY-MM-DD). A time that a
- * daylight-saving change skips lands just after the change.
- */
+/** The instant `timeZone`'s clock shows `time` (HH:MM) on `day`; a time DST skips lands just after it. */
 export function instantAt(day: string, time: string, timeZone: string): Date {
   const guess = Date.parse(`${day}T${time}:00Z`);
   let instant = guess - offsetAt(guess, timeZone);
@@ -46,7 +39,6 @@ export function instantAt(day: string, time: string, timeZone: string): Date {
   return new Date(instant);
 }
 
-/** The UTC instant a calendar day starts in `timeZone`. */
 export function startOfDay(day: string, timeZone: string): Date {
   return instantAt(day, '00:00', timeZone);
 }

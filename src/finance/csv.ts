@@ -19,7 +19,6 @@ export const CSV_COLUMNS = [
 /** A cell as csv-stringify takes it: a number stays a number (see ROW_OPTIONS), null is empty. */
 export type CsvCell = string | number | null;
 
-/** A number as a spreadsheet reads one; empty when there is none. */
 const numberCell = (value: number | null): CsvCell =>
   value === null || !Number.isFinite(value) ? null : value;
 
@@ -38,12 +37,9 @@ export function csvRow(order: OrderSummary, currency: string | undefined): CsvCe
   ];
 }
 
-// RFC 4180 rows: CRLF between records, and a cell holding a line break of its own (a lone \n or \r
-// in a product title) quoted. csv-stringify leaves those unquoted once the record delimiter is
-// set, unless told: such a row split in two in a spreadsheet.
-// A text cell a spreadsheet would run as a formula (OWASP's list: = + - @ tab, carriage return, and
-// their full-width forms) gets a leading apostrophe (escape_formulas), so it shows as the text it is.
-// Numbers are given as numbers, which that leaves alone: -12.5 stays a number a spreadsheet can add up.
+// RFC 4180 rows: CRLF between records; a lone \n or \r in a cell quoted (csv-stringify leaves it
+// unquoted once the record delimiter is set, and the row splits in a spreadsheet). A text cell a
+// spreadsheet would run as a formula (OWASP's list) gets a leading apostrophe; numbers stay numbers.
 const ROW_OPTIONS = {
   record_delimiter: '\r\n',
   quote_record_delimiter: true,
@@ -51,32 +47,14 @@ const ROW_OPTIONS = {
 } as const;
 
 /** The BOM (so spreadsheet apps read accents right) and the header line. */
-const CSV_HEADER = stringify([], {
-  ...ROW_OPTIONS,
-  columns: [...CSV_COLUMNS],
-  header: true,
-  bom: true,
-});
+const CSV_HEADER = stringify([], { ...ROW_OPTIONS, columns: [...CSV_COLUMNS], header: true, bom: true });
 
-/** Rows as CSV lines, each ending with CRLF. */
 export function csvLines(rows: CsvCell[][]): string {
   return rows.length === 0 ? '' : stringify(rows, ROW_OPTIONS);
 }
 
-export interface CsvFileWriter {
-  /** Writes CSV lines after the header; waits only when the disk is behind (backpressure). */
-  write(lines: string): Promise<void>;
-  /** Ends the file; resolves with its size in bytes. */
-  close(): Promise<number>;
-  /** Stops writing (a failed export): the caller deletes the file. */
-  abort(): void;
-}
-
-/**
- * RFC 4180 CSV (CRLF, quoted where needed) in UTF-8 with a byte-order mark, streamed to a file a page
- * at a time: memory stays flat whatever the history.
- */
-export function openCsvFile(path: string): CsvFileWriter {
+/** The CSV file, streamed a page at a time: memory stays flat whatever the history. */
+export function openCsvFile(path: string) {
   // A buffer of several pages: the next page is read and formatted while the disk writes the last
   // ones (with the default 16 kB, every 120 kB page waited for its own write).
   const file = createWriteStream(path, { highWaterMark: 4 << 20 });
@@ -86,7 +64,8 @@ export function openCsvFile(path: string): CsvFileWriter {
   });
   file.write(CSV_HEADER);
   return {
-    async write(lines) {
+    /** Writes CSV lines after the header; waits only when the disk is behind (backpressure). */
+    async write(lines: string) {
       if (failure) throw failure;
       if (lines.length > 0 && !file.write(lines)) await once(file, 'drain');
     },
@@ -97,6 +76,7 @@ export function openCsvFile(path: string): CsvFileWriter {
       if (failure) throw failure;
       return file.bytesWritten;
     },
+    /** Stops writing (a failed export): the caller deletes the file. */
     abort() {
       file.destroy();
     },

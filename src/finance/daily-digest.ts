@@ -15,16 +15,11 @@ import { type HistoryDeps, historyBetween } from './history-source.js';
 import { type AmountMeaning, dayKey } from './spend.js';
 import type { SpendService } from './spend-service.js';
 
+/** A check's outcome (beside the job's own: skipped, backing_off). */
 export type DigestOutcome =
-  /** No DIGEST_CHANNEL_ID. */
   | 'off'
-  /** Today's DIGEST_TIME has not come yet. */
   | 'not_due'
   | 'already_sent'
-  /** Another replica is composing or posting it, or has the job's turn, or its next try is not due yet. */
-  | 'skipped'
-  /** A failure earlier: the next try waits for its back-off. */
-  | 'backing_off'
   /** The app stopped while it composed or posted: not posted; the next start posts it. */
   | 'stopped'
   | 'sent'
@@ -35,7 +30,6 @@ export type DigestOutcome =
   /** Slack refused it for hours: not tried again today. */
   | 'gave_up';
 
-/** A check every minute (when DIGEST_CHANNEL_ID is set) posts today's digest if it is due and not posted yet. */
 export type DailyDigest = Job<DigestOutcome>;
 
 export interface DailyDigestOptions {
@@ -47,20 +41,15 @@ export interface DailyDigestOptions {
   timeZone: string;
   amountIs: AmountMeaning;
   currency: string | undefined;
-  /** The job's lease and back-off. */
   state: SharedState;
   /** The day's digest is a row there (`digest:<channel>:<day>`): "already sent" is that row. */
   outbox: Pick<OutboxStore, 'find' | 'enqueue'>;
-  /**
-   * The outbox delivery job's round, now, on this replica (outbox/delivery.ts): awaited after the
-   * digest is enqueued, so the check says whether it went out.
-   */
+  /** The outbox delivery job's round on this replica, awaited so the check says whether it went out. */
   deliverNow?: (() => Promise<void>) | undefined;
   /** A digest composed while the database could not be written (it is in the log). */
   onEnqueueFailure?: (() => void) | undefined;
   balance: Pick<BalanceService, 'current'>;
   spend: Pick<SpendService, 'refresh'>;
-  /** The day's orders, and the order copy's sync status the digest reports. */
   history: Omit<HistoryDeps, 'now'>;
   /** ORDER_SYNC_SECONDS (0: the sync is off), for the digest's word on the copy. */
   syncIntervalSeconds: number;
@@ -74,8 +63,7 @@ const CHECK_EVERY_MS = 60_000;
 const FIGURES_MAX_AGE_MS = 5 * 60_000;
 const FIRST_BACKOFF_MS = 60_000;
 const MAX_BACKOFF_MS = 30 * 60_000;
-// Orders that cannot be read are waited for until this long after DIGEST_TIME; then the digest goes out
-// saying so.
+// Orders that cannot be read are waited for this long after DIGEST_TIME; then the digest says so.
 const ORDERS_WAIT_MS = 60 * 60_000;
 
 /** Which day a digest due at `at` reports (yesterday in `timeZone`), and when it is due (today at `time`). */
@@ -86,14 +74,9 @@ export function digestSchedule(at: Date, time: string, timeZone: string): { day:
 
 /** What Slack's refusal asks of an admin, in the log line that reports it. */
 function whatToDo(code: string): string {
-  if (code === 'not_in_channel' || code === 'channel_not_found' || code === 'is_archived')
+  if (['not_in_channel', 'channel_not_found', 'is_archived'].includes(code))
     return 'invite the bot to DIGEST_CHANNEL_ID (/invite @Order Desk), unarchive it, or set DIGEST_CHANNEL_ID to a channel it is in';
-  if (
-    code === 'invalid_auth' ||
-    code === 'not_authed' ||
-    code === 'token_revoked' ||
-    code === 'account_inactive'
-  )
+  if (['invalid_auth', 'not_authed', 'token_revoked', 'account_inactive'].includes(code))
     return 'check SLACK_BOT_TOKEN: Slack does not accept it';
   if (code === 'missing_scope') return 'reinstall the app with the chat:write scope';
   if (code === 'slack_webapi_rate_limited_error' || code === 'ratelimited')
@@ -101,7 +84,6 @@ function whatToDo(code: string): string {
   return 'see the error; Slack may be having an outage';
 }
 
-/** The digest's options and log. */
 interface Digest {
   options: DailyDigestOptions;
   log: AppLogger;
@@ -121,41 +103,32 @@ async function readDay({ options, log }: Digest, day: string, signal: AbortSigna
       return { error: asPartnerError(error, 'digest', 'read the orders') };
     }
   };
-  const readBalance = async (): Promise<BalanceState> => {
-    try {
-      return await options.balance.current({ maxAgeMs: FIGURES_MAX_AGE_MS, background: true });
-    } catch (error) {
-      log.error({ error: (error as Error).message }, 'the balance could not be read for the digest');
-      return { kind: 'error', error: asPartnerError(error, 'balance', 'read the balance') };
-    }
-  };
-  const readSpend = async () => {
-    try {
-      return await options.spend.refresh({ maxAgeMs: FIGURES_MAX_AGE_MS });
-    } catch (error) {
-      log.error({ error: (error as Error).message }, 'spend could not be computed for the digest');
-      return asPartnerError(error, 'spend', 'read spend');
-    }
-  };
   // The reads may be shared with users (cached figures): a stop ends the wait, not the reads.
   const [orders, balance, spend, status] = await untilAborted(
     Promise.all([
       readOrders(),
-      readBalance(),
-      readSpend(),
+      options.balance
+        .current({ maxAgeMs: FIGURES_MAX_AGE_MS, background: true })
+        .catch((error: unknown): BalanceState => {
+          log.error({ error: (error as Error).message }, 'the balance could not be read for the digest');
+          return { kind: 'error', error: asPartnerError(error, 'balance', 'read the balance') };
+        }),
+      options.spend.refresh({ maxAgeMs: FIGURES_MAX_AGE_MS }).catch((error: unknown) => {
+        log.error({ error: (error as Error).message }, 'spend could not be computed for the digest');
+        return asPartnerError(error, 'spend', 'read spend');
+      }),
       // The copy's sync status unread (the database did not answer): the digest says so.
       options.history.orderSync?.status().catch(() => undefined),
     ]),
     signal,
   );
   const sync = { intervalSeconds: options.syncIntervalSeconds, status };
-  // The figures with their runway, and the available funds: the one finance view's arithmetic.
   const { available } = financeView(balance, undefined);
   const figures = isPartnerApiError(spend) ? spend : spendAndRunway(spend, available);
   return { day, timeZone: options.timeZone, orders, balance, spend: figures, available, sync };
 }
 
-/** Composes the day's digest and enqueues it; undefined when its orders could not be read yet. */
+/** Composes the day's digest and enqueues it (undefined), unless its orders cannot be read yet. */
 async function composeAndEnqueue(
   digest: Digest,
   channelId: string,
@@ -190,7 +163,6 @@ async function composeAndEnqueue(
   return undefined;
 }
 
-/** One check: the day's digest composed and enqueued if it is due and not in the outbox yet. */
 async function check(digest: Digest, signal: AbortSignal): Promise<DigestOutcome> {
   const { options } = digest;
   const { channelId, outbox } = options;
@@ -214,10 +186,7 @@ async function check(digest: Digest, signal: AbortSignal): Promise<DigestOutcome
   return status === 'sent' ? 'sent' : status === 'dropped' ? 'gave_up' : 'pending';
 }
 
-/**
- * The `digest` kind's outcome hook: the digest posted, or not yet (once, at its first failure: what
- * to do; the delivery job tries it every minute for six hours), or given up for the day.
- */
+/** The `digest` kind's outcome hook: posted, not yet (logged at the first failure only), or given up. */
 export function digestOutcomes(logger: AppLogger): OutcomeHook {
   const log = logger.child({ component: 'daily-digest' });
   return ({ outcome, post, error, attempts }) => {
@@ -238,18 +207,7 @@ export function digestOutcomes(logger: AppLogger): OutcomeHook {
   };
 }
 
-/**
- * Once a day, at DIGEST_TIME in REPORT_TIMEZONE, one replica posts yesterday's digest in
- * DIGEST_CHANNEL_ID. The replica with the job's turn (jobs/periodic.ts) checks each minute: a day
- * whose digest is in the outbox (key `digest:<channel>:<day>`) is not composed again; otherwise it is
- * composed and enqueued, and the outbox's delivery job posts it at once (claimed, so once across
- * replicas; in the database, so once across restarts): the check waits for that round and says what
- * became of it. An app started after DIGEST_TIME posts the day's digest at its first check. Slack
- * refusing it (after the delivery waited out any 429) leaves it in the outbox, tried again every
- * minute, and after six hours the day's digest is given up; orders that cannot be read are waited
- * for until an hour after DIGEST_TIME (the job backs off, 1 minute doubling to 30), then the digest
- * goes out saying so.
- */
+/** Once a day at DIGEST_TIME (REPORT_TIMEZONE), one replica posts yesterday's digest through the outbox. */
 export function createDailyDigest(options: DailyDigestOptions): DailyDigest {
   const digest: Digest = { options, log: options.logger.child({ component: 'daily-digest' }) };
   const job = createPeriodicJob({
@@ -262,15 +220,10 @@ export function createDailyDigest(options: DailyDigestOptions): DailyDigest {
     backoff: { firstMs: FIRST_BACKOFF_MS, maxMs: MAX_BACKOFF_MS },
     clock: options.clock,
     now: options.now,
-    // A check that throws (the database or the shared state away) is logged by the job, which backs
-    // off; the next check starts over.
     round: (signal) => check(digest, signal),
   });
   return {
-    async runOnce() {
-      if (!options.channelId) return 'off';
-      return job.runOnce();
-    },
+    runOnce: async () => (options.channelId ? job.runOnce() : 'off'),
     start() {
       if (options.channelId) job.start();
     },

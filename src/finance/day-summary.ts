@@ -27,7 +27,6 @@ export function summariseDay(orders: Iterable<OrderSummary>, meaning: AmountMean
   const failures: OrderSummary[] = [];
   let total = 0;
   let spend = 0;
-  let completed = 0;
   let refundedAmount = 0;
   const byProduct = new Map<string, number>();
   for (const order of orders) {
@@ -37,7 +36,6 @@ export function summariseDay(orders: Iterable<OrderSummary>, meaning: AmountMean
     if (label === 'Completed') {
       const amount = orderAmount(order, meaning);
       spend += amount;
-      completed++;
       const title = order.item.title ?? 'Untitled item';
       byProduct.set(title, (byProduct.get(title) ?? 0) + amount);
     } else if (REFUND_LABELS.has(label)) {
@@ -53,7 +51,7 @@ export function summariseDay(orders: Iterable<OrderSummary>, meaning: AmountMean
       .map(([label, count]) => ({ label, count }))
       .sort((a, b) => b.count - a.count || a.label.localeCompare(b.label)),
     spend: roundToCents(spend),
-    completed,
+    completed: counts.get('Completed') ?? 0,
     refunds: refunds.sort(newestFirst),
     refundedAmount: roundToCents(refundedAmount),
     failures: failures.sort(newestFirst),

@@ -7,10 +7,7 @@ export interface ExportClaim {
 }
 
 export interface ExportClaims {
-  /**
-   * One export per user at a time, across replicas: a claim, or undefined when one is running.
-   * Throws StateUnavailableError when the shared state cannot say.
-   */
+  /** One export per user at a time, across replicas; throws StateUnavailableError if the state cannot say. */
   claim(userId: string): Promise<ExportClaim | undefined>;
 }
 

@@ -9,7 +9,7 @@ import { logPartnerFailure } from '../observability/partner-failures.js';
 import { isPartnerApiError } from '../partner-api/index.js';
 import { openDirectMessage, type SlackDelivery } from '../slack/slack-delivery.js';
 import { dayRange, startOfDay } from './calendar.js';
-import { type CsvCell, csvLines, csvRow, openCsvFile } from './csv.js';
+import { csvLines, csvRow, openCsvFile } from './csv.js';
 import { type HistoryDeps, type HistorySource, historyBetween } from './history-source.js';
 import { uploadFile } from './slack-upload.js';
 import { dayKey } from './spend.js';
@@ -50,7 +50,6 @@ export interface ExportDeps extends HistoryDeps {
   logger: AppLogger;
   currency: string | undefined;
   timeZone: string;
-  /** How often the progress message is updated at most. */
   progressEveryMs?: number;
 }
 
@@ -64,15 +63,13 @@ export interface ExportResult {
 }
 
 /**
- * Reads the history for the range (only as far back as needed): from Order Desk's copy when it covers
- * the range, else from the partner, page by page through one CSV writer into a temporary file, which is
- * then uploaded to the user's DM with Order Desk and deleted. Slack's upload wants the file's length
- * first, so the file is written whole before the upload starts. A DM message says how far it got, and
- * ends with the file or with what went wrong (with the trace ID). A failure leaves no file.
+ * Reads the range's history page by page into a temporary CSV file (Slack's upload wants the length
+ * first), uploads it to the user's DM and deletes it. A DM message says how far it got and how it ended.
  */
 export async function runExport(deps: ExportDeps, request: ExportRequest): Promise<ExportResult> {
-  const { client, logger, now } = deps;
-  const log = logger.child({ component: 'export', userId: request.userId });
+  const { client, logger, now, timeZone } = deps;
+  const { from, to, userId } = request;
+  const log = logger.child({ component: 'export', userId });
   const { opening, update, throwIfNotOpened } = openProgress(deps, request, log);
 
   let read = 0;
@@ -80,9 +77,9 @@ export async function runExport(deps: ExportDeps, request: ExportRequest): Promi
   const every = deps.progressEveryMs ?? 2_000;
   let lastUpdate = now().getTime();
   const started = performance.now();
-  const filename = `orders-${request.from}-to-${request.to}${request.completedOnly ? '-completed' : ''}.csv`;
-  const since = startOfDay(request.from, deps.timeZone);
-  const { until } = dayRange(request.to, deps.timeZone);
+  const filename = `orders-${from}-to-${to}${request.completedOnly ? '-completed' : ''}.csv`;
+  const since = startOfDay(from, timeZone);
+  const { until } = dayRange(to, timeZone);
 
   const path = join(tmpdir(), `order-desk-export-${randomBytes(8).toString('hex')}.csv`);
   const writer = openCsvFile(path);
@@ -91,18 +88,16 @@ export async function runExport(deps: ExportDeps, request: ExportRequest): Promi
     try {
       // Its pages take the requester's turns at the partner, beside other people's lookups.
       const history = await historyBetween(
-        { ...deps, partner: deps.partner.onBehalfOf(request.userId) },
+        { ...deps, partner: deps.partner.onBehalfOf(userId) },
         since,
         until,
       );
       source = history.source;
       for await (const page of history.pages) {
         throwIfNotOpened();
-        const rows: CsvCell[][] = [];
-        for (const order of page) {
-          if (request.completedOnly && order.status?.toUpperCase() !== 'COMPLETED') continue;
-          rows.push(csvRow(order, deps.currency));
-        }
+        const rows = page
+          .filter((order) => !request.completedOnly || order.status?.toUpperCase() === 'COMPLETED')
+          .map((order) => csvRow(order, deps.currency));
         read += page.length;
         written += rows.length;
         await writer.write(csvLines(rows));
@@ -113,7 +108,7 @@ export async function runExport(deps: ExportDeps, request: ExportRequest): Promi
       }
     } catch (error) {
       if (!isPartnerApiError(error)) throw error;
-      logPartnerFailure(logger, error, { where: 'export', userId: request.userId });
+      logPartnerFailure(logger, error, { where: 'export', userId });
       await update(exportMessages.partnerFailed(request, read, error), true);
       return { outcome: 'partner_failed', orders: written, bytes: 0 };
     }
@@ -134,16 +129,7 @@ export async function runExport(deps: ExportDeps, request: ExportRequest): Promi
     await update(exportMessages.ready(request, written, read, source), true);
     // The two durations say where a slow export spent its time: the history (partner or copy) or Slack.
     log.info(
-      {
-        event: 'export',
-        orders: written,
-        bytes,
-        from: request.from,
-        to: request.to,
-        source: source.kind,
-        readMs,
-        uploadMs,
-      },
+      { event: 'export', orders: written, bytes, from, to, source: source.kind, readMs, uploadMs },
       'orders exported',
     );
     return { outcome: 'uploaded', orders: written, bytes, readMs, uploadMs };
@@ -154,10 +140,7 @@ export async function runExport(deps: ExportDeps, request: ExportRequest): Promi
   }
 }
 
-/**
- * The DM and its progress message, set up while the history is already being read. An export whose
- * DM cannot be opened stops at the next page (nobody could be told about it) and throws.
- */
+/** The DM and its progress message, opened while the history is read (the export stops if it cannot be). */
 function openProgress(deps: ExportDeps, request: ExportRequest, log: AppLogger) {
   const { client } = deps;
   const opening = (async () => {

@@ -1,8 +1,7 @@
 import { availableFunds, type BalanceReading, type BalanceState, lastReading } from './balance-reading.js';
 import { lastDays, runwayDays, type SpendFigures } from './spend.js';
 
-// What finance reads, wherever it is shown (the Home tab, the daily digest, Slackbot's
-// account_finances): the arithmetic once, here; the builders only lay it out.
+// What finance reads, wherever it is shown: the arithmetic once, here; the builders only lay it out.
 
 export interface SpendAndRunway extends SpendFigures {
   /** The calendar days of `daily`, oldest first, ending on the day the figures were computed. */
@@ -18,7 +17,6 @@ export interface FinanceView {
   reading: BalanceReading | undefined;
   /** `reading` is the latest read (false: a newer read failed). */
   current: boolean;
-  /** Balance + credit limit (the balance alone while the credit limit is unknown); null without one. */
   available: number | null;
   /** Undefined while the figures are being computed. */
   spend: SpendAndRunway | undefined;
@@ -39,14 +37,15 @@ export function financeView(
   };
 }
 
-/** The figures with their days, and the runway at `available` funds. */
 export function spendAndRunway(figures: SpendFigures, available: number | null): SpendAndRunway {
+  const wholeDays = figures.daily.slice(0, -1);
   return {
     ...figures,
     days: lastDays(new Date(figures.computedAt), figures.timeZone),
     runwayDays: runwayDays(available, figures.averagePerDay),
-    lowestDay: figures.daily.length > 0 ? Math.min(...figures.daily) : 0,
-    highestDay: figures.daily.length > 0 ? Math.max(...figures.daily) : 0,
+    // Whole days only: today so far is not a day yet.
+    lowestDay: wholeDays.length > 0 ? Math.min(...wholeDays) : 0,
+    highestDay: wholeDays.length > 0 ? Math.max(...wholeDays) : 0,
   };
 }
 

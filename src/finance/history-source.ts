@@ -7,8 +7,7 @@ import { ordersBetween } from './history-window.js';
 /** Where a range of the history was read, for the message that comes with figures or a file. */
 export type HistorySource = { kind: 'copy'; syncedAt: string } | { kind: 'partner' };
 
-// Pages of 500 from the copy, as from the partner (its largest page): each page's rows are garbage by
-// the next, so memory stays flat however long the range.
+// Pages of 500, as from the partner (its largest page): memory stays flat however long the range.
 const COPY_PAGE = 500;
 
 export interface HistoryDeps {
@@ -18,10 +17,7 @@ export interface HistoryDeps {
   now: () => Date;
 }
 
-/**
- * The orders created in a range, page by page: from Order Desk's copy while it is current (the one
- * rule, orders/copy-rule.ts), else from the partner API. Says which, so the answer can.
- */
+/** A range's orders, page by page: from the copy while current (orders/copy-rule.ts), else the partner. */
 export async function historyBetween(
   deps: HistoryDeps,
   since: Date,

@@ -3,10 +3,9 @@ import { detectOrdering, type OrderSummary, type PartnerClient, timeOf } from '.
 const PAGE_SIZE = 500;
 
 /**
- * The orders created from `since` to `until`, page by page, reading the history only as far back as
- * needed. The API's ordering is "not shown": page 1 says which end is newest. Newest first, pages are
- * read forwards (with the client's read-ahead) until one reaches past `since`; oldest first, from the
- * last page backwards. When the ordering cannot be told, every page is read.
+ * The orders created from `since` to `until`, page by page, reading only as far back as needed. Page 1
+ * says which end is newest (the API does not): newest first, pages are read forwards until one reaches
+ * past `since`; oldest first, from the last page backwards; unknown, every page.
  */
 export async function* ordersBetween(
   partner: PartnerClient,

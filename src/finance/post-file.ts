@@ -3,10 +3,8 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { pipeline } from 'node:stream/promises';
 
-/** What the upload URL answered. */
 export interface PostFileAnswer {
   status: number;
-  /** The Retry-After header, as sent. */
   retryAfter: string | undefined;
 }
 
@@ -20,11 +18,8 @@ export class UploadRequestError extends Error {
 const READ_CHUNK = 4 << 20;
 
 /**
- * POSTs a CSV file's `bytes` (sent as Content-Length) to a URL (Slack's upload URL), streamed from
- * disk: memory stays flat whatever the file. Resolves with the answer, or rejects with an
- * UploadRequestError when there is none (refused, reset, silent for `timeoutMs`). node:http rather
- * than fetch: fetch sends a Node stream through a web stream, a detour that slows a large
- * export. The URL is Slack's; it is never logged.
+ * POSTs a CSV file to Slack's upload URL (never logged), streamed from disk. node:http, not fetch:
+ * fetch's detour through a web stream slows a large export.
  */
 export function postFile(
   url: string,

@@ -2,9 +2,6 @@ import type { WebClient } from '@slack/web-api';
 import type { SlackDelivery } from '../slack/slack-delivery.js';
 import { postFile } from './post-file.js';
 
-// An export's file to the user's DM, through Slack's external upload: its steps, each retried by the
-// delivery while Slack limits or fails.
-
 // The upload's connection silent this long: given up on, and tried again (the delivery's retry).
 const UPLOAD_IDLE_TIMEOUT_MS = 60_000;
 
@@ -20,9 +17,8 @@ class UploadHttpError extends Error {
 }
 
 /**
- * Slack's external upload, streamed from disk (files.uploadV2 would read the whole file into memory):
- * ask for an upload URL, POST the bytes, complete the upload into the DM. Each step is retried while
- * Slack limits or fails (after Retry-After); the file is read from disk again for each try.
+ * An export's file to the user's DM through Slack's external upload, streamed from disk (files.uploadV2
+ * reads the whole file into memory). Each step is retried while Slack limits or fails.
  */
 export async function uploadFile(
   client: WebClient,
@@ -32,10 +28,9 @@ export async function uploadFile(
   bytes: number,
   channel: string,
 ) {
-  const target = await delivery.call('export_file', () =>
+  const { upload_url: uploadUrl, file_id: fileId } = await delivery.call('export_file', () =>
     client.files.getUploadURLExternal({ filename, length: bytes }),
   );
-  const { upload_url: uploadUrl, file_id: fileId } = target;
   if (!uploadUrl || !fileId) throw new Error('files.getUploadURLExternal returned no URL');
   await delivery.call('export_file', async () => {
     const answer = await postFile(uploadUrl, path, bytes, UPLOAD_IDLE_TIMEOUT_MS);
@@ -48,7 +43,6 @@ export async function uploadFile(
       );
     }
   });
-  // Completed into the DM, where it shows as a message with the file.
   await delivery.call('export_file', () =>
     client.files.completeUploadExternal({ files: [{ id: fileId, title: filename }], channel_id: channel }),
   );

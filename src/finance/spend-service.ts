@@ -6,7 +6,6 @@ import { peekCached, peekFailure, readThrough, type SharedState, SourceFailedErr
 import { type HistoryDeps, historyBetween } from './history-source.js';
 import { type AmountMeaning, computeSpend, type SpendFigures } from './spend.js';
 
-/** What the Home tab shows: the last figures (any replica's), and the running back-off if the last scan failed. */
 export interface SpendSnapshot {
   figures: SpendFigures | undefined;
   failure?: { error: PartnerApiError; retryAt: Date } | undefined;
@@ -15,15 +14,11 @@ export interface SpendSnapshot {
 export interface SpendService {
   /** The last figures computed (by any replica) and the last failure's back-off; never reads the partner. */
   snapshot(): Promise<SpendSnapshot>;
-  /**
-   * Reads the last 30 days of history (once across replicas) unless figures younger than `maxAgeMs`
-   * are stored, or a failed scan's back-off is running (then its failure comes back at once).
-   */
+  /** Reads the last 30 days (once across replicas) unless fresh figures or a failed scan's back-off exist. */
   refresh(options?: { maxAgeMs?: number; force?: boolean }): Promise<SpendFigures | PartnerApiError>;
   /**
-   * Starts a refresh in the background when the figures are older than `maxAgeMs` (or missing) and no
-   * back-off is running (`force`, a Refresh click: always), and calls `landed` once per `key` (a user's Home tab) when it ends, whatever
-   * its outcome. `landed` must not ask again: a refresh never triggers the next one.
+   * Starts a refresh when the figures are older than `maxAgeMs` and no back-off runs (`force`: always),
+   * and calls `landed` once per `key` (a user's Home tab) when it ends; `landed` must not ask again.
    */
   refreshInBackground(
     request: { maxAgeMs: number; force?: boolean },
@@ -35,8 +30,7 @@ export interface SpendService {
 const SPEND_KEY = 'finance:spend';
 // Kept until replaced: old figures with their age beat no figures.
 const KEEP_MS = 7 * 86_400_000;
-// A 30-day scan of a large account from the partner takes a while: the lease outlasts the longest
-// one expected, so another replica waits for it (and reads for itself if the scanning one died).
+// A large account's 30-day partner scan takes a while: the lease outlasts it, so another replica waits.
 const SCAN_LEASE_MS = 300_000;
 
 /** With the order copy covering the last 30 days, the figures are computed from it (no partner scan). */
@@ -91,7 +85,6 @@ export function createSpendService(
     }
   }
 
-  /** The stored figures and a failed scan's running back-off, as of `at`: never reads the partner. */
   const peek = (at: number) =>
     Promise.all([peekCached<SpendFigures>(state, SPEND_KEY), peekFailure(state, SPEND_KEY, at)]);
 

@@ -1,45 +1,38 @@
 import type { OrderSummary } from '../partner-api/index.js';
-import { previousDay } from './calendar.js';
+import { formatPerZone, previousDay } from './calendar.js';
 
-// Spend and runway from the order history. Only completed orders count: they are what was debited.
-// Days are calendar days in REPORT_TIMEZONE.
+// Spend and runway from the order history: only completed orders count (they are what was debited).
 
 export type AmountMeaning = 'total' | 'unit';
 
+// Today has only begun: it is shown as today so far, and every figure that compares days (the
+// totals, the average, the lowest and highest day, the runway) uses whole days, up to yesterday.
 export interface SpendFigures {
-  /** Spend on today's date, in the last 7 and 30 days (today included). */
+  /** Spend on today's date so far. */
   today: number;
+  /** Spend in the last 7 and 30 whole days (yesterday and before). */
   last7Days: number;
   last30Days: number;
-  /** The last 7 days' spend divided by 7: what the runway is measured with. */
+  /** The last 7 whole days' spend divided by 7: what the runway is measured with. */
   averagePerDay: number;
-  /** Spend per day for the last 30 days, oldest first (the sparkline). */
+  /** Spend per day for the last 30 whole days, then today so far: 31 values, oldest first. */
   daily: number[];
   ordersCounted: number;
   computedAt: string;
   timeZone: string;
 }
 
-const DAYS = 30;
+/** 30 whole days and today. */
+const DAYS = 31;
 
-const dayFormats = new Map<string, Intl.DateTimeFormat>();
+const dayFormat = formatPerZone('en-CA', { year: 'numeric', month: '2-digit', day: '2-digit' });
 
 /** "2026-11-22": the calendar day of `date` in `timeZone`. */
 export function dayKey(date: Date, timeZone: string): string {
-  let format = dayFormats.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-CA', {
-      timeZone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-    });
-    dayFormats.set(timeZone, format);
-  }
-  return format.format(date);
+  return dayFormat(timeZone).format(date);
 }
 
-/** The last 30 calendar days in `timeZone`, oldest first, ending today. */
+/** The last 31 calendar days in `timeZone` (30 whole days and today), oldest first. */
 export function lastDays(now: Date, timeZone: string): string[] {
   const days = [dayKey(now, timeZone)];
   while (days.length < DAYS) days.unshift(previousDay(days[0] as string));
@@ -72,11 +65,12 @@ export function computeSpend(
     counted++;
   }
   const sum = (values: number[]) => roundToCents(values.reduce((total, value) => total + value, 0));
-  const last7Days = sum(daily.slice(-7));
+  const wholeDays = daily.slice(0, -1);
+  const last7Days = sum(wholeDays.slice(-7));
   return {
     today: roundToCents(daily.at(-1) ?? 0),
     last7Days,
-    last30Days: sum(daily),
+    last30Days: sum(wholeDays),
     averagePerDay: roundToCents(last7Days / 7),
     daily: daily.map(roundToCents),
     ordersCounted: counted,

@@ -5,23 +5,13 @@ import type { AppDeps } from './deps.js';
 // Matches read from the copy for one list (the list pages ten at a time through them).
 const COPY_MATCHES = 100;
 
-/** Answers from Order Desk's copy of the order history (while the partner is not answering). */
 export type CopyDeps = Pick<AppDeps, 'orderCopy' | 'orderSync'>;
 
-/** Orders whose ID, reference or title contains `query`, newest first; undefined when none or the database is down. */
-async function copyMatches(deps: Pick<CopyDeps, 'orderCopy'>, query: string) {
-  try {
-    const found = await deps.orderCopy.search({ text: query, limit: COPY_MATCHES });
-    return found.total > 0 ? found : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The copy's matches for the text, and how far the copy goes (either undefined when it cannot say). */
+/** The copy's matches for `query` (newest first) and its coverage; either undefined when it cannot say. */
 export async function readCopy(deps: CopyDeps, query: string) {
-  const [found, coverage] = await Promise.all([copyMatches(deps, query), coverageOfCopy(deps)]);
-  return { found, coverage };
+  const search = deps.orderCopy.search({ text: query, limit: COPY_MATCHES }).catch(() => undefined);
+  const [found, coverage] = await Promise.all([search, coverageOfCopy(deps)]);
+  return { found: found && found.total > 0 ? found : undefined, coverage };
 }
 
 /**

@@ -23,12 +23,8 @@ import type { AppDeps } from './deps.js';
 import { type FindOrderDeps, type FoundOrder, findOrder, partnerResult } from './find-order.js';
 import { reply } from './respond.js';
 
-/** What delivering keys needs (the command and the Show keys click pass it on). */
 export type KeysDeps = FindOrderDeps &
-  Pick<
-    AppDeps,
-    'audit' | 'auth' | 'balance' | 'keyLimit' | 'logger' | 'now' | 'orderExamples' | 'partner' | 'revealLinks'
-  >;
+  Pick<AppDeps, 'audit' | 'auth' | 'balance' | 'keyLimit' | 'now' | 'orderExamples' | 'revealLinks'>;
 
 export interface KeysRequest {
   userId: string;
@@ -39,10 +35,9 @@ export interface KeysRequest {
 }
 
 /**
- * The one path to keys, for `/order-keys` and for every "Show keys" click: authorise (fail closed),
- * name the order (a click carries its ID; the command's text is resolved as `/order` resolves it),
- * count, fetch, deliver only as ephemeral replies to the requester, audit. Keys never leave this
- * function except inside those replies.
+ * The one path to keys, for `/order-keys` and every "Show keys" click: authorise (fail closed), name
+ * the order (a click carries its ID; the command's text is resolved as `/order` resolves it), count,
+ * fetch, deliver only as ephemeral replies to the requester (keys leave in nothing else), audit.
  */
 export async function deliverKeys(deps: KeysDeps, request: KeysRequest): Promise<void> {
   const typed = request.rawOrderId.trim();
@@ -76,12 +71,12 @@ export async function deliverKeys(deps: KeysDeps, request: KeysRequest): Promise
       : keysUsage(await deps.orderExamples.current());
     return refuse({ outcome: 'invalid_input', traceId: undefined }, renderNotice(message));
   }
-  // A click carries an order ID, and so does most command text: its keys are read at once, one
-  // partner request. Only text that cannot be an ID, or an ID the partner has no order for, is
-  // resolved as `/order` resolves it (a reference, any case); only the ID it resolves to reaches the
-  // keys endpoint, and the keys answer must name that order (the client checks).
+  // A click carries an order ID, and so does most command text: its keys are read at once. Only text
+  // that cannot be an ID, or an ID the partner has no order for, is resolved as `/order` resolves it
+  // (a reference, any case), the copy first; only the ID it resolves to reaches the keys endpoint.
   const resolve = async (beforeRefusal?: () => Promise<void>): Promise<boolean> => {
-    const found = await orderNamed(deps, typed, request.userId);
+    const asUser = { ...deps, partner: deps.partner.onBehalfOf(request.userId) };
+    const found = await findOrder(asUser, typed, undefined, { copyFirst: true });
     if (found.kind === 'one') {
       orderId = found.order.id;
       reference = found.order.referenceId;
@@ -131,10 +126,7 @@ export async function deliverKeys(deps: KeysDeps, request: KeysRequest): Promise
   });
 }
 
-/**
- * The keys as ephemeral replies to the requester alone, image keys as one-time links made for them
- * (see src/reveal/). Returns how many keys were shown, or undefined when a reply did not go out.
- */
+/** The keys as ephemeral replies, image keys as one-time links (src/reveal/); undefined: a reply failed. */
 async function sendKeys(
   deps: KeysDeps,
   request: KeysRequest,
@@ -152,13 +144,6 @@ async function sendKeys(
   return rendered.shownKeys;
 }
 
-/** The order the text names: the copy's when it knows exactly one, else the finder's (the partner first). */
-function orderNamed(deps: KeysDeps, typed: string, userId: string): Promise<FoundOrder> {
-  return findOrder({ ...deps, partner: deps.partner.onBehalfOf(userId) }, typed, undefined, {
-    copyFirst: true,
-  });
-}
-
 /** Text that names no one order: what the agent sees, and what the audit trail keeps. */
 function unresolved(
   found: Exclude<FoundOrder, { kind: 'one' }>,
@@ -172,12 +157,10 @@ function unresolved(
   if (found.kind === 'several')
     return {
       message: renderSeveralOrders(typed, found.orders),
-      audit: { outcome: 'failed:ambiguous', traceId: found.traceId },
+      // The person was answered without a trace ID: the audit line says what they read.
+      audit: { outcome: 'failed:ambiguous', traceId: undefined },
     };
-  return {
-    message: renderNoOrderNamed(typed),
-    audit: { outcome: 'failed:not_found', traceId: found.traceId },
-  };
+  return { message: renderNoOrderNamed(typed), audit: { outcome: 'failed:not_found', traceId: undefined } };
 }
 
 /** The partner's refusal, with "Notify me" when the keys are only not ready yet. */

@@ -1,64 +1,23 @@
 import type { WebClient } from '@slack/web-api';
-import {
-  renderBalanceAnswer,
-  renderBalanceFinanceOnly,
-  renderDirectHelp,
-  renderKeysElsewhere,
-  suggestedPrompts,
-} from '../blocks/direct-messages.js';
+import { renderDirectHelp, renderKeysElsewhere, suggestedPrompts } from '../blocks/direct-messages.js';
+import { renderFinanceBrief, renderFinanceOnly } from '../blocks/finance-brief.js';
 import { renderAccessDenied, type SlackMessage } from '../blocks/index.js';
-import { isValidOrderId, MAX_SEARCH_LENGTH } from '../partner-api/index.js';
+import { financeView } from '../finance/finance-view.js';
+import { MAX_SEARCH_LENGTH } from '../partner-api/index.js';
 import { slackErrorCode } from '../slack/slack-delivery.js';
-import { unescapeSlack } from '../text/slack-escapes.js';
 import type { AppDeps } from './deps.js';
 import { answerOrderSearch, type LookupDeps } from './lookup-order.js';
+import { answerCandidates, type MessageLookupDeps } from './orders-in-message.js';
+import { readDirectMessage } from './read-message.js';
 import { renderOptions } from './render-options.js';
 
-/** What answering a direct message to Order Desk (its Messages tab) needs. */
-export type DirectMessageDeps = LookupDeps & Pick<AppDeps, 'auth' | 'balance'>;
+export { type DirectAsk, readDirectMessage } from './read-message.js';
 
-/** What a direct message asks for, read from its words alone: the same text, the same answer. */
-export type DirectAsk =
-  | { kind: 'help' }
-  | { kind: 'balance' }
-  | { kind: 'keys'; orderId: string | undefined }
-  | { kind: 'orders'; text: string };
+export type DirectMessageDeps = LookupDeps &
+  MessageLookupDeps &
+  Pick<AppDeps, 'auth' | 'balance' | 'spend' | 'tracker' | 'financeRefreshMs'>;
 
-/** More words than this is a sentence, not an order ID, a reference or a product name: help. */
-const MAX_SEARCH_WORDS = 8;
-
-/**
- * Reads a direct message: "balance", a mention of keys, a greeting or a sentence (help), else the
- * text `/order` would be given. Slack escapes `&`, `<` and `>` in message text: undone here.
- */
-export function readDirectMessage(raw: string): DirectAsk {
-  const text = unescapeSlack(raw.replace(/<@[A-Z0-9]+>/g, ' '))
-    .replace(/\s+/g, ' ')
-    .trim();
-  const words = text
-    .toLowerCase()
-    .replace(/[?!.]+$/, '')
-    .split(' ')
-    .filter(Boolean);
-  const said = words.join(' ');
-  if (/^(?:(?:the|our|my|account)\s+)?balance$/.test(said)) return { kind: 'balance' };
-  if (words.some((word) => /^(?:keys?|licen[cs]es?)$/.test(word)))
-    return {
-      kind: 'keys',
-      orderId: text
-        .split(' ')
-        .map((word) => word.replace(/[?!.,:;]+$/, ''))
-        .find((word) => /\d/.test(word) && isValidOrderId(word)),
-    };
-  if (said === '' || /^(?:help|hi|hello|hey|thanks|thank you)$/.test(said) || words.length > MAX_SEARCH_WORDS)
-    return { kind: 'help' };
-  return { kind: 'orders', text };
-}
-
-/**
- * The answer to one direct message from `userId`, deterministic (no model): guests and other
- * organisations are refused in words before anything is read, as `/order` refuses them.
- */
+/** The answer to one direct message (no model): guests and other organisations are refused as by `/order`. */
 export async function answerDirectMessage(
   deps: DirectMessageDeps,
   userId: string,
@@ -67,28 +26,36 @@ export async function answerDirectMessage(
   const access = await deps.auth.canUseOrders(userId);
   if (!access.allowed) return renderAccessDenied('orders', access.reason);
   const ask = readDirectMessage(text);
+  const where = { where: 'direct message', userId };
+  const audience = { surface: 'direct_message' as const, userId };
   switch (ask.kind) {
     case 'help':
       return renderDirectHelp(await deps.orderExamples.current());
     case 'keys':
       return renderKeysElsewhere(ask.orderId);
     case 'balance':
-      if (!(await deps.auth.isFinance(userId)).allowed) return renderBalanceFinanceOnly();
-      return renderBalanceAnswer(await deps.balance.current(), renderOptions(deps));
+      if (!(await deps.auth.isFinance(userId)).allowed) return renderFinanceOnly();
+      return answerFinance(deps, userId);
     case 'orders':
-      return answerOrderSearch(
-        deps,
-        ask.text,
-        { where: 'direct message', userId },
-        { surface: 'direct_message', userId },
-      );
+      return answerOrderSearch(deps, ask.text, where, audience);
+    case 'several':
+      return answerCandidates(deps, ask.candidates, where, audience);
   }
 }
 
+/** Finance's figures as the Home tab reads them; old ones are recomputed in the background, not awaited. */
+async function answerFinance(deps: DirectMessageDeps, userId: string): Promise<SlackMessage> {
+  const [state, spend] = await Promise.all([deps.balance.current(), deps.spend.snapshot()]);
+  void deps.tracker.track(
+    deps.spend.refreshInBackground({ maxAgeMs: deps.financeRefreshMs }, `dm:${userId}`, async () => {}),
+  );
+  const options = { ...renderOptions(deps), spendFailed: Boolean(spend.failure) };
+  return renderFinanceBrief(state, financeView(state, spend.figures), options);
+}
+
 /**
- * The Messages tab was opened (agent messaging experience): suggest what to ask, from a real order,
- * "balance" for finance. For an agent app the call names the DM only: a thread_ts makes Slack drop it
- * silently. A guest or another organisation's person gets none (they are refused anyway).
+ * The Messages tab was opened: suggest what to ask, from a real order, "balance" for finance; none for
+ * those refused anyway. For an agent app the call names the DM only (a thread_ts is dropped silently).
  */
 export async function suggestPrompts(
   deps: Pick<DirectMessageDeps, 'auth' | 'logger' | 'orderExamples'>,

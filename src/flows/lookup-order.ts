@@ -27,27 +27,14 @@ import { type Audience, type OfferDeps, offerFor } from './order-offer.js';
 import { recentOrders } from './recent-orders.js';
 import { type RenderDeps, renderOptions } from './render-options.js';
 
-/** What answering `/order` (and its result pages) needs: the card asks the policy what to offer. */
-export type LookupDeps = Pick<
-  AppDeps,
-  | 'auth'
-  | 'channelSharing'
-  | 'currency'
-  | 'logger'
-  | 'now'
-  | 'orderExamples'
-  | 'orderCopy'
-  | 'orderLinks'
-  | 'orderSync'
-  | 'partner'
->;
+export type LookupDeps = FindOrderDeps &
+  Pick<AppDeps, 'auth' | 'channelSharing' | 'currency' | 'now' | 'orderExamples' | 'orderLinks'>;
 
 /**
- * `/order <text>`: help and recent orders, one card, a list, or a clear "no match". An exact order ID
- * or reference shows the card live from the partner. Other text is looked up in Order Desk's copy of
- * the order history too (IDs, references and product titles), and while that copy is still being
- * filled, the partner's matches are added. When the partner API is not answering, the copy answers,
- * stamped with how old it is.
+ * `/order <text>`: help and recent orders, one card, a list, or a clear "no match". An exact ID or
+ * reference shows the card live. Other text is looked up in the copy too (IDs, references, titles),
+ * with the partner's matches added while the copy is being filled. While the partner API is not
+ * answering, the copy answers, stamped with its age.
  */
 export async function answerOrderSearch(
   deps: LookupDeps,
@@ -65,12 +52,10 @@ export async function answerOrderSearch(
 }
 
 /**
- * The copy's matches as a list (merged with the partner's while the copy is incomplete), or
- * undefined when the copy has none (the partner's answer is then shown as before). Where the partner
- * has just answered for an order the list shows, its version wins: it is the newer, and the lookup's
- * write to the copy comes after the answer (write-through.ts). While the partner is not answering
- * (`failure`), the copy answers alone, stamped with its age: the one exact ID or reference as a card
- * without Share (a shared card would look current), else the list.
+ * The copy's matches as a list (merged with the partner's while the copy is incomplete), or undefined
+ * when it has none. The partner's version of an order wins: it is newer than the copy's (the write to
+ * the copy comes after the answer, write-through.ts). While the partner is not answering (`failure`),
+ * the copy answers alone, stamped: the one exact match as a card without Share, else the list.
  */
 async function listFromCopy(
   deps: LookupDeps,
@@ -95,7 +80,7 @@ async function listFromCopy(
   const source = failure ? 'copy' : 'live';
   const message = card
     ? renderOrderCard(card, {
-        ...renderOptions(deps),
+        ...options,
         offer: await offerFor(deps, audience, { status: card.status, source }),
       })
     : renderResultList(
@@ -118,9 +103,8 @@ function newestFirst<T extends OrderSummary>(orders: T[]): T[] {
 }
 
 /**
- * A result page for Previous/Next/Back: the query is run again, so any replica can serve it. The
- * `firstAnswer` to `/order <text>` shows one order's card instead of a list (the exact order ID or
- * reference, or the only match), with a note of the other orders the partner returned.
+ * A result page for Previous/Next/Back, the query run again (any replica can serve it). The
+ * `firstAnswer` shows the exact match's or only match's card instead, noting the partner's other orders.
  */
 export async function answerResultsPage(
   deps: LookupDeps,
@@ -130,13 +114,12 @@ export async function answerResultsPage(
   audience: Audience,
   { firstAnswer = false } = {},
 ): Promise<SlackMessage> {
-  // Words (text that cannot be an order ID) find nothing at the partner, whose search reads IDs and
-  // references: while the copy is current (orders/copy-rule.ts) and has matches but no one exact order,
-  // it answers alone. With no match it does not: a reference may hold spaces or slashes ("PO 2026/17")
-  // and name an order placed since the last sync. Text that may be an ID or a reference asks the
-  // partner first (its answer is live, and may name an order the copy has not read); the copy is read
-  // only if that answer is not a card.
+  // Words (not an order ID) find nothing at the partner, whose search reads IDs and references: while
+  // the copy is current (orders/copy-rule.ts) and has matches but no exact order, it answers alone.
+  // With no match it does not: a reference may hold spaces ("PO 2026/17") and name a newer order.
+  // Text that may be an ID asks the partner first; the copy is read only if that answer is no card.
   const copy = isValidOrderId(query) ? undefined : await readCopy(deps, query);
+  const copyNow = async () => copy ?? (await readCopy(deps, query));
   const noExactOrder = copy?.found?.orders.every((order) => !isExactMatch(order, query));
   if (copy && copyIsCurrent(copy.coverage, deps.now()) && noExactOrder) {
     const fromCopyAlone = await listFromCopy(deps, audience, { query, orders: [] }, offset, copy);
@@ -147,26 +130,13 @@ export async function answerResultsPage(
   );
   if (isPartnerApiError(result)) {
     const fromCopy = copyCanAnswer(result)
-      ? await listFromCopy(
-          deps,
-          audience,
-          { query, orders: [] },
-          offset,
-          copy ?? (await readCopy(deps, query)),
-          result,
-        )
+      ? await listFromCopy(deps, audience, { query, orders: [] }, offset, await copyNow(), result)
       : undefined;
     return fromCopy ?? renderPartnerError(result, query);
   }
   const exactCard = firstAnswer && result.exactMatches === 1 && result.orders[0];
   if (!exactCard) {
-    const fromCopyList = await listFromCopy(
-      deps,
-      audience,
-      result,
-      offset,
-      copy ?? (await readCopy(deps, query)),
-    );
+    const fromCopyList = await listFromCopy(deps, audience, result, offset, await copyNow());
     if (fromCopyList) return fromCopyList;
   }
   if (result.orders.length === 0)
@@ -192,11 +162,10 @@ export async function answerResultsPage(
 }
 
 /**
- * The order with exactly this ID, live from the partner, for a button that acts on it (open, share);
- * else the message to show instead. The copy does not stand in for a share: a shared card must be
- * current. To view one (`copyCardFor`: Open, for that audience), the copy's card answers while the
- * partner is not answering, stamped as `/order`'s is, so Open works on the orders the Home tab lists
- * from the copy.
+ * The order with exactly this ID, live, for a button that acts on it (open, share); else the message
+ * to show instead. A shared card must be current: the copy never stands in for it. To view one
+ * (`copyCardFor`: Open), the copy's card answers while the partner is not answering, stamped as
+ * `/order`'s is, so Open works on the orders the Home tab lists from the copy.
  */
 export async function loadOrder(
   deps: FindOrderDeps & RenderDeps & OfferDeps,

@@ -4,10 +4,8 @@ import type { AppLogger } from '../logger.js';
 import type { OrderCopy } from '../orders/order-copy.js';
 
 /**
- * The order that "e.g. `/order …`" hints quote: the newest one in Order Desk's copy of the history, so
- * an example typed as shown finds an order (in the sandbox a simulator order, in production a real
- * one). Read at most once a minute per process: a hint does not need the very newest order, and a
- * usage reply should not wait on the database.
+ * The order "e.g. `/order …`" hints quote: the newest in the copy, so an example typed finds an order.
+ * Read at most once a minute per process: a usage reply should not wait on the database.
  */
 export interface OrderExamples {
   /** The newest known order, or undefined (empty or unavailable copy): hints then show a placeholder. */
@@ -26,8 +24,7 @@ export function createOrderExamples(deps: {
 
   async function read(): Promise<ExampleOrder | undefined> {
     try {
-      const { orders } = await deps.orderCopy.search({ limit: 1 });
-      const newest = orders[0];
+      const [newest] = (await deps.orderCopy.search({ limit: 1 })).orders;
       const example = newest ? toExample(newest) : undefined;
       // An empty copy (the first sync has not run yet) is asked again next time, not for a minute.
       cached = example ? { example, readAt: deps.now().getTime() } : undefined;

@@ -7,41 +7,27 @@ import { slackErrorCode } from '../slack/slack-delivery.js';
 import type { AppDeps } from './deps.js';
 import { type FindOrderDeps, findOrderById } from './find-order.js';
 
-/** What filling the Work Object panel (flexpane) needs. */
 export type PanelDeps = FindOrderDeps &
-  Pick<
-    AppDeps,
-    | 'auth'
-    | 'currency'
-    | 'logger'
-    | 'metrics'
-    | 'notifications'
-    | 'orderCopy'
-    | 'orderLinks'
-    | 'panelDeadlineMs'
-  >;
+  Pick<AppDeps, 'auth' | 'currency' | 'metrics' | 'notifications' | 'orderLinks' | 'panelDeadlineMs'>;
 
 /** The order's changes the panel lists, newest first. */
 export const PANEL_CHANGES = 5;
 
-/** Someone opened (or refreshed, or clicked in) an order's panel. */
+/** Someone opened (or refreshed, or clicked in) an order's panel: theirs alone, checked for them. */
 export interface PanelRequest {
-  /** The person who opened it: the panel is theirs alone, checked for them. */
   user: string;
   triggerId: string;
   /** The entity's external_ref.id: the order ID (set by Order Desk's metadata). */
   externalRefId: string | undefined;
-  /** The entity's url: the order's partner page, which names the order when external_ref is missing. */
+  /** The order's partner page, which names the order when external_ref is missing. */
   entityUrl: string | undefined;
   eventId?: string | undefined;
-  /** The conversation of the message the Work Object is in (none when opened from elsewhere). */
   channel?: string | undefined;
-  /**
-   * After access is granted and before the order is read: the answer to a click in the panel
-   * (Notify me), shown in the panel in words.
-   */
+  /** After access is granted, before the order is read: a click's answer (Notify me), shown in words. */
   onAllowed?: ((orderId: string) => Promise<string>) | undefined;
 }
+
+type PanelArgs = { metadata?: ReturnType<typeof renderOrderPanel>; error?: PanelError };
 
 type PanelRead =
   | { kind: 'live'; order: OrderSummary }
@@ -55,11 +41,9 @@ type PanelRead =
   | { kind: 'failed'; error: PartnerApiError | undefined };
 
 /**
- * Fills the panel for the person who opened it, with the same rules as `/order` (members of the
- * organisation only; guests and people of other organisations get the error form in words for them):
- * the order read live from the partner within the panel's own deadline (Slack waits only seconds for
- * a trigger_id), else Order Desk's copy, stamped; its recent changes from the order events; Notify me
- * and Open in partner. Never keys. Returns the outcome (for the log).
+ * Fills the panel with `/order`'s rules (guests and other organisations get the error form): the order
+ * live within the deadline, else the copy, stamped; its recent changes; Notify me, Open in partner;
+ * never keys.
  */
 export async function presentOrderPanel(
   deps: PanelDeps,
@@ -70,10 +54,7 @@ export async function presentOrderPanel(
   const where = { eventId: request.eventId, userId: request.user };
   const orderId =
     request.externalRefId ?? (request.entityUrl ? deps.orderLinks?.orderIdIn(request.entityUrl) : undefined);
-  const finish = async (
-    outcome: string,
-    args: { metadata?: ReturnType<typeof renderOrderPanel>; error?: PanelError },
-  ) => {
+  const finish = async (outcome: string, args: PanelArgs) => {
     const shown = await present(deps, client, request.triggerId, args, { ...where, orderId });
     const result = shown ? outcome : 'slack_failed';
     deps.metrics.workObjectPanels.inc({ outcome: result });
@@ -84,16 +65,14 @@ export async function presentOrderPanel(
     return result;
   };
   if (!orderId || !isValidOrderId(orderId)) return finish('not_found', { error: panelError('not_found') });
-  // A panel is the person's own (Slack sends per-user flexpane metadata), like /order's answer: the
-  // person is checked, not the conversation it was opened from (unfurls and shared cards, seen by the
-  // whole conversation, keep the rule on Slack Connect channels).
+  // A panel is the person's own (per-user flexpane metadata), like /order's answer: the person is
+  // checked, not the conversation (unfurls and shared cards, seen by all, keep the Slack Connect rule).
   const access = await deps.auth.canUseOrders(request.user);
   if (!access.allowed) return finish(`refused_${access.reason}`, { error: panelError(access.reason) });
 
-  // Together, each within the panel's deadline (Slack takes the trigger_id for seconds only): what
-  // the click did, the order, and its changes from the database.
+  // Together, each within the panel's deadline (Slack takes the trigger_id for seconds only).
   const [clicked, read, changes, watching] = await Promise.all([
-    request.onAllowed ? inTime(deps, request.onAllowed(orderId), orderId, 'click') : undefined,
+    request.onAllowed ? inTime(deps, request.onAllowed(orderId), orderId) : undefined,
     readOrder(deps, orderId, request.user),
     recentChanges(deps, orderId),
     request.onAllowed ? false : isWatching(deps, request.user, orderId),
@@ -107,19 +86,13 @@ export async function presentOrderPanel(
     return finish('partner_failed', { error: panelError('partner_failed', read.error?.traceId) });
   const url = deps.orderLinks?.linkFor(read.order.id) ?? request.entityUrl;
   if (!url) return finish('not_found', { error: panelError('not_found') });
+  const source = read.kind === 'live' ? 'live' : 'copy';
   const metadata = renderOrderPanel(read.order, {
     url,
     currency: deps.currency,
     changes,
     notice,
-    offer: orderOffer(
-      'work_object',
-      { orders: true, keys: false },
-      {
-        status: read.order.status,
-        source: read.kind === 'live' ? 'live' : 'copy',
-      },
-    ),
+    offer: orderOffer('work_object', { orders: true, keys: false }, { status: read.order.status, source }),
     fromCopy:
       read.kind === 'copy'
         ? { lastSeenAt: lastSeenOf(read.order), failure: read.failure, timedOutMs: read.timedOutMs }
@@ -127,7 +100,7 @@ export async function presentOrderPanel(
   });
   // Slack fills the panel only with the entity it asked about: its ID exactly as Slack sent it.
   metadata.external_ref = { ...metadata.external_ref, id: orderId };
-  return finish(read.kind === 'live' ? 'live' : 'copy', { metadata });
+  return finish(source, { metadata });
 }
 
 /** When the partner last gave Order Desk this order, for an order read from the copy. */
@@ -136,7 +109,6 @@ export function lastSeenOf(order: OrderSummary): Date | undefined {
   return seen instanceof Date ? seen : undefined;
 }
 
-/** Said in the panel of an order the person already watches. */
 export const ALREADY_WATCHING =
   'You are watching this order: Order Desk will send you a direct message when it is ready. Your watches are on the Home tab, with Stop.';
 
@@ -149,27 +121,25 @@ async function isWatching(deps: PanelDeps, userId: string, orderId: string): Pro
   }
 }
 
-/** Said when a click's work outlasts the panel's deadline. */
 export const STILL_CHECKING =
   'Order Desk is still checking this order with the partner API. If the partner knows it, you are watching it: your watches are on the Home tab.';
 
 /** `work` waited for at most the panel's deadline; it goes on after it, and a late failure is logged. */
-async function inTime<T>(deps: PanelDeps, work: Promise<T>, orderId: string, what: string) {
+async function inTime<T>(deps: PanelDeps, work: Promise<T>, orderId: string) {
   const done = await within(work, deps.panelDeadlineMs);
   if (done === TIMED_OUT)
     work.catch((error: unknown) =>
       deps.logger.warn(
         { orderId, error: (error as Error).message },
-        `work object panel: the late ${what} failed`,
+        'work object panel: the late click failed',
       ),
     );
   return done;
 }
 
 /**
- * The order live from the partner within the panel's deadline; else (too slow, or a failure the copy
- * may answer) the copy's version of it. At the deadline the partner request is given up: one still
- * waiting for its turn is never sent (nobody would see its answer).
+ * The order live within the panel's deadline; else (too slow, or a failure the copy may answer) the
+ * copy's. At the deadline a partner request still waiting for its turn is never sent.
  */
 async function readOrder(deps: PanelDeps, orderId: string, userId: string): Promise<PanelRead> {
   const signal = AbortSignal.timeout(deps.panelDeadlineMs);
@@ -190,7 +160,7 @@ async function readOrder(deps: PanelDeps, orderId: string, userId: string): Prom
 }
 
 async function fromCopy(
-  deps: Pick<PanelDeps, 'orderCopy' | 'logger'>,
+  deps: PanelDeps,
   orderId: string,
   failure: PartnerApiError | undefined,
   timedOutMs: number | undefined,
@@ -207,10 +177,7 @@ async function fromCopy(
   return { kind: 'failed', error: failure };
 }
 
-async function recentChanges(
-  deps: Pick<PanelDeps, 'orderCopy' | 'logger'>,
-  orderId: string,
-): Promise<OrderChange[]> {
+async function recentChanges(deps: PanelDeps, orderId: string): Promise<OrderChange[]> {
   try {
     return await deps.orderCopy.eventsOf(orderId, PANEL_CHANGES);
   } catch (error) {
@@ -225,14 +192,13 @@ async function recentChanges(
 
 /**
  * entity.presentDetails, once: a trigger_id lives seconds and is spent by its first use, so a refusal
- * (invalid_trigger_id: expired or used) is logged and never retried. Slack answers a payload it only
- * partly accepts with ok and a warning: that is logged too.
+ * (invalid_trigger_id) is logged and never retried; so is an ok with a warning (partly accepted).
  */
 async function present(
-  deps: Pick<PanelDeps, 'logger'>,
+  deps: PanelDeps,
   client: WebClient,
   triggerId: string,
-  args: { metadata?: ReturnType<typeof renderOrderPanel>; error?: PanelError },
+  args: PanelArgs,
   where: Record<string, unknown>,
 ): Promise<boolean> {
   try {

@@ -16,10 +16,9 @@ import { renderOptions } from './render-options.js';
 export const MAX_CANDIDATES = 10;
 
 /**
- * The words of a message that could be an order ID or a reference: 5 to 64 letters, digits, `-` or `_`,
- * with at least one digit, or written in capitals in parts joined by `-` or `_` (`PO-DEMO-IMAGES`):
- * order IDs and references look like that; ordinary words do not. Slack markup is read as Slack shows
- * it: a link's label, no user or channel mentions.
+ * Words that could be an order ID or a reference: 5 to 64 letters, digits, `-` or `_`, with a digit or
+ * in capitals in parts joined by `-` or `_` (`PO-DEMO-IMAGES`); ordinary words do not look like that.
+ * Slack markup is read as Slack shows it: a link's label, no user or channel mentions.
  */
 function looksLikeOrderName(word: string): boolean {
   return /\d/.test(word) || /^[A-Z0-9]+(?:[-_][A-Z0-9]+)+$/.test(word);
@@ -32,29 +31,24 @@ export function orderCandidates(text: string): string[] {
     )
     .replace(/<([@#!][^>]*)>/g, ' ')
     .replace(/<([^>]*)>/g, ' $1 ');
-  const seen = new Set<string>();
-  const candidates: string[] = [];
+  // The first spelling of each word, any case.
+  const byKey = new Map<string, string>();
   for (const raw of visible.split(/[^A-Za-z0-9_-]+/)) {
     const word = raw.replace(/^[-_]+|[-_]+$/g, '');
-    if (word.length < 5 || word.length > 64 || !looksLikeOrderName(word)) continue;
     const key = word.toLowerCase();
-    if (seen.has(key)) continue;
-    seen.add(key);
-    candidates.push(word);
+    if (word.length < 5 || word.length > 64 || !looksLikeOrderName(word) || byKey.has(key)) continue;
+    byKey.set(key, word);
   }
-  return candidates;
+  return [...byKey.values()];
 }
 
-/** What Look up orders (the message shortcut) needs. */
 export type MessageLookupDeps = FindOrderDeps &
   OfferDeps &
   Pick<AppDeps, 'currency' | 'logger' | 'now' | 'orderExamples' | 'orderLinks' | 'partner'>;
 
 /**
- * The "Look up orders" message shortcut: every order whose ID or reference appears in the message,
- * exactly, as one card or one list; or what was looked for and how to search by hand. Each word is
- * resolved by findOrder, as `/order` resolves one: while the partner is not answering, the
- * order copy answers, and the answer carries the copy's stamp.
+ * The "Look up orders" message shortcut: every order whose ID or reference is in the message, as one
+ * card or list, each resolved as `/order` resolves one; else what was looked for and how to search.
  */
 export async function answerOrdersInMessage(
   deps: MessageLookupDeps,
@@ -62,7 +56,16 @@ export async function answerOrdersInMessage(
   context: FailureContext,
   audience: Audience,
 ): Promise<SlackMessage> {
-  const all = orderCandidates(text);
+  return answerCandidates(deps, orderCandidates(text), context, audience);
+}
+
+/** The orders named by `all` (words of a message that could be IDs or references), as above. */
+export async function answerCandidates(
+  deps: MessageLookupDeps,
+  all: readonly string[],
+  context: FailureContext,
+  audience: Audience,
+): Promise<SlackMessage> {
   const candidates = all.slice(0, MAX_CANDIDATES);
   if (candidates.length === 0) return renderNoOrdersInMessage([], await deps.orderExamples.current());
   const results = await Promise.all(candidates.map((candidate) => findOrder(deps, candidate, context)));
@@ -89,7 +92,7 @@ export async function answerOrdersInMessage(
   if (only && orders.length === 1 && failures.length === 0 && all.length <= MAX_CANDIDATES) {
     const source = fromCopy ? 'copy' : 'live';
     const offer = await offerFor(deps, audience, { status: only.status, source });
-    return stamp(renderOrderCard(only, { ...renderOptions(deps), offer }));
+    return stamp(renderOrderCard(only, { ...options, offer }));
   }
   return stamp(
     renderOrdersInMessage(

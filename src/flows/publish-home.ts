@@ -4,33 +4,17 @@ import { type HomeInput, renderHome } from '../blocks/index.js';
 import { spendView } from '../finance/finance-view.js';
 import { slackErrorCode } from '../slack/slack-delivery.js';
 import type { AppDeps } from './deps.js';
-import { type RecentAnswer, recentOrders } from './recent-orders.js';
-import { renderOptions } from './render-options.js';
+import { type RecentAnswer, type RecentOrdersDeps, recentOrders } from './recent-orders.js';
+import { type RenderDeps, renderOptions } from './render-options.js';
 
-/** What publishing a Home tab needs (the Home listeners pass it on as is). */
-export type HomeDeps = Pick<
-  AppDeps,
-  | 'auth'
-  | 'balance'
-  | 'currency'
-  | 'financeRefreshMs'
-  | 'logger'
-  | 'metrics'
-  | 'notifications'
-  | 'richBlocks'
-  | 'now'
-  | 'orderCopy'
-  | 'orderLinks'
-  | 'orderSync'
-  | 'partner'
-  | 'spend'
-  | 'tracker'
->;
+export type HomeDeps = RecentOrdersDeps &
+  RenderDeps &
+  Pick<
+    AppDeps,
+    'auth' | 'balance' | 'financeRefreshMs' | 'metrics' | 'notifications' | 'richBlocks' | 'spend' | 'tracker'
+  >;
 
-/**
- * Builds and publishes one user's Home tab. Finance status is checked on every publish (and so on
- * every Refresh click); the balance is looked up only for finance users.
- */
+/** One user's Home tab: finance status is checked on every publish, the balance read only for finance. */
 export async function publishHome(
   deps: HomeDeps,
   client: WebClient,
@@ -38,10 +22,7 @@ export async function publishHome(
   options: {
     /** A Refresh click: read the balance and spend anew, even during a back-off. */
     forceBalance?: boolean;
-    /**
-     * Set when publishing again because spend figures landed: that publish asks for no new figures
-     * (no refresh loop, even when nothing could be stored) and shows the recent orders already read.
-     */
+    /** Publishing again because spend figures landed: shows the recent orders already read. */
     landed?: { recent: RecentAnswer | undefined };
   } = {},
 ): Promise<void> {
@@ -49,21 +30,17 @@ export async function publishHome(
   // Guests and other organisations' users see what the app is, and no order data.
   const [recent, balance, spendFigures, lists] = await Promise.all([
     !orders.allowed
-      ? Promise.resolve(undefined)
+      ? undefined
       : options.landed
-        ? Promise.resolve(options.landed.recent)
+        ? options.landed.recent
         : recentOrders(deps, { where: 'home', userId }),
-    finance.allowed
-      ? deps.balance.current({ force: options.forceBalance ?? false })
-      : Promise.resolve(undefined),
-    finance.allowed ? deps.spend.snapshot() : Promise.resolve(undefined),
-    orders.allowed ? notificationLists(deps, userId) : Promise.resolve(undefined),
+    finance.allowed ? deps.balance.current({ force: options.forceBalance ?? false }) : undefined,
+    finance.allowed ? deps.spend.snapshot() : undefined,
+    orders.allowed ? notificationLists(deps, userId) : undefined,
   ]);
   if (finance.allowed && !options.landed) {
-    // Never waits for a scan: the figures shown are the last computed; a stale or missing set is
-    // recomputed in the background (unless a failed scan's back-off runs), and the Home tab is
-    // published once more when it ends. That publish asks for nothing: no refresh loop, even when
-    // nothing could be stored. Tracked: a graceful stop waits for it, and so can a test.
+    // Never waits for a scan: stale or missing figures are recomputed in the background, then the Home tab
+    // published once more, asking for nothing (no refresh loop). Tracked: a graceful stop waits for it.
     const request = { maxAgeMs: deps.financeRefreshMs, force: options.forceBalance ?? false };
     void deps.tracker.track(
       deps.spend.refreshInBackground(request, `home:${userId}`, () =>
@@ -82,9 +59,7 @@ export async function publishHome(
   };
   const classic = renderHome(input, renderOptions(deps));
   // Finance's figures as Slack's charts, where its Home tab takes them (slack/rich-blocks.ts).
-  const charted = spendFigures?.figures
-    ? renderHome(input, renderOptions(deps), { charts: true })
-    : undefined;
+  const charted = spendFigures?.figures && renderHome(input, renderOptions(deps), { charts: true });
   const message = charted ? { blocks: charted.blocks, classic: classic.blocks } : { blocks: classic.blocks };
   try {
     await deps.richBlocks.send('views', message, (blocks) =>
@@ -102,8 +77,7 @@ async function notificationLists(
   userId: string,
 ): Promise<{ watches: HomeInput['watches']; subscriptions: HomeInput['subscriptions'] }> {
   try {
-    // The viewer's own subscriptions first (they may remove those): the list shows a few rows and
-    // says how many more there are in all.
+    // The viewer's own subscriptions first (they may remove those); a few rows, and how many in all.
     const [watches, listed] = await Promise.all([
       deps.notifications.watchesOf(userId, 200),
       deps.notifications.listSubscriptions({ limit: HOME_LIST_ROWS, firstOf: userId }),
@@ -112,16 +86,11 @@ async function notificationLists(
     const admin = listed.subscriptions.some((subscription) => subscription.createdBy !== userId)
       ? (await deps.auth.isSubscriptionAdmin(userId)).allowed
       : false;
-    return {
-      watches,
-      subscriptions: {
-        total: listed.total,
-        rows: listed.subscriptions.map((subscription) => ({
-          ...subscription,
-          canRemove: admin || subscription.createdBy === userId,
-        })),
-      },
-    };
+    const rows = listed.subscriptions.map((row) => ({
+      ...row,
+      canRemove: admin || row.createdBy === userId,
+    }));
+    return { watches, subscriptions: { total: listed.total, rows } };
   } catch {
     return { watches: 'unavailable', subscriptions: 'unavailable' };
   }

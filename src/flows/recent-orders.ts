@@ -5,9 +5,8 @@ import { isPartnerApiError, type PartnerApiError, type RecentOrders } from '../p
 import type { AppDeps } from './deps.js';
 import { partnerResult } from './find-order.js';
 
-// The most recent orders, one answer for `/order` with no text and the Home tab: the copy while it is
-// current (orders/copy-rule.ts), else the partner, and the copy again, stamped, when the partner is
-// not answering. Both surfaces say the same thing at the same moment.
+// The most recent orders, one answer for `/order` with no text and the Home tab: the copy while current
+// (orders/copy-rule.ts), else the partner, else the copy again, stamped.
 
 export const RECENT_ORDERS_SHOWN = 5;
 

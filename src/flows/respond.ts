@@ -22,13 +22,11 @@ export function sendRich<T>(
   return deps.richBlocks.send(surface, message, (blocks) => post(blocks ?? []));
 }
 
-/** The three ways Order Desk answers through a response_url. */
 export type ReplyMode = 'new_ephemeral' | 'replace' | 'in_channel';
 
 /**
- * Posts through the response_url, which works in DMs and private channels the bot is not in.
- * Every post says explicitly whether it replaces the original and who sees it: a keys reply to a
- * click on a shared card must never replace that card or become visible to the channel.
+ * Posts through the response_url (it works where the bot is not), saying whether it replaces the
+ * original and who sees it: a keys reply to a shared card must never replace it or show in the channel.
  */
 export async function reply(
   respond: RespondFn,
@@ -53,10 +51,7 @@ export async function reply(
   }
 }
 
-/**
- * Posts into the user's direct messages with Order Desk: the answer to a click that came with no
- * response_url (a button on the Home tab). Never used for keys, which go only through response_urls.
- */
+/** Answers a click with no response_url (the Home tab) in the user's DM with Order Desk. Never keys. */
 export async function postDirect(
   client: WebClient,
   userId: string,

@@ -9,17 +9,14 @@ import { logSlackWarnings } from './order-panel.js';
 export type ShareWorkObjectDeps = Pick<AppDeps, 'currency' | 'logger' | 'orderLinks'>;
 
 /**
- * How the Work Object share went: `posted`; `not_posted` (not tried: no ORDER_LINK_TEMPLATE, an entity
- * needs the order's url; or Slack refused it: the bot is not in the channel, a DM, the metadata), so
- * the caller shares through the response_url as without Work Objects; or `unknown` (no answer, or a
- * 5xx: Slack may have posted it), so the caller must not post it again.
+ * `not_posted`: not tried (no ORDER_LINK_TEMPLATE: an entity needs the order's url) or refused: share
+ * through the response_url. `unknown`: no answer or a 5xx (Slack may have posted it): do not post again.
  */
 export type WorkObjectShare = 'posted' | 'not_posted' | 'unknown';
 
 /**
- * Posts a shared order card as the bot with the order's Work Object (chat.postMessage takes entity
- * metadata; Slack's docs say nothing of a response_url taking it). A share never fails because of
- * Work Objects, and is never posted twice.
+ * Posts a shared order card as the bot with its Work Object (a response_url is not documented to take
+ * entity metadata). A share never fails because of Work Objects, and is never posted twice.
  */
 export async function postSharedWorkObject(
   deps: ShareWorkObjectDeps,

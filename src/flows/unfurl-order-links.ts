@@ -4,37 +4,17 @@ import { type EntityMetadata, renderOrderEntity } from '../blocks/order-entity.j
 import { failureLogLevel, partnerFailureFields } from '../observability/partner-failures.js';
 import { slackErrorCode } from '../slack/slack-delivery.js';
 import type { AppDeps } from './deps.js';
-import { findOrderById, type OrderById } from './find-order.js';
+import { type FindOrderDeps, findOrderById, type OrderById } from './find-order.js';
 import { lastSeenOf, logSlackWarnings } from './order-panel.js';
 import { renderOptions } from './render-options.js';
 
-/** What unfurling a posted order link needs. */
-export type UnfurlDeps = Pick<
-  AppDeps,
-  | 'auth'
-  | 'channelSharing'
-  | 'currency'
-  | 'delivery'
-  | 'logger'
-  | 'metrics'
-  | 'now'
-  | 'orderCopy'
-  | 'orderLinks'
-  | 'orderSync'
-  | 'partner'
->;
+export type UnfurlDeps = FindOrderDeps &
+  Pick<AppDeps, 'auth' | 'channelSharing' | 'currency' | 'delivery' | 'metrics' | 'now' | 'orderLinks'>;
 
-/**
- * Order links unfurled per message. Each costs a partner request, and five cards already fill a
- * screen: a message pasting a whole list of orders should not flood the partner API or bury the
- * conversation. The links past the limit stay plain links (the log says how many).
- */
+/** Order links unfurled per message: each costs a partner request, and five cards fill a screen. */
 export const MAX_UNFURLS_PER_MESSAGE = 5;
 
-/**
- * How long a chat.unfurl that Slack limits (429) or fails keeps being retried. An unfurl is only
- * worth it right after the link was posted; later, the conversation has moved on.
- */
+/** How long a chat.unfurl Slack limits or fails is retried: later, the conversation has moved on. */
 export const UNFURL_MAX_WAIT_MS = 30_000;
 
 /** A link_shared event, as far as an unfurl needs it. */
@@ -62,16 +42,11 @@ const OUTCOMES = {
 type UnfurlOutcome = keyof typeof OUTCOMES;
 
 /**
- * Unfurls the links to an order's page on the partner platform (ORDER_LINK_TEMPLATE) with a compact
- * card, found the way `/order <ID>` finds it. Slack sends link_shared for every conversation where a
- * link is posted, whether or not Order Desk is in it, and everyone there sees the unfurl; so:
- * - only once the message is posted (in the composer the conversation is not known yet);
- * - not in a channel shared with another organisation (Slack Connect) unless ALLOW_EXTERNAL_SHARING,
- *   nor where Slack cannot say whether it is (a private conversation Order Desk is not in);
- * - only for a poster who may look orders up (no guests, no other organisations' users);
- * - never keys, and no buttons.
- * An order not found, or a partner failure, means no unfurl for that link, and a log line with the
- * trace ID: nothing is written into someone else's conversation. Returns the event's outcome.
+ * Unfurls links to an order's partner page (ORDER_LINK_TEMPLATE) with a compact card, found as
+ * `/order <ID>` finds it. Slack sends link_shared wherever a link is posted, Order Desk there or not,
+ * and everyone there sees the unfurl; so: only once posted; not in a Slack Connect channel unless
+ * ALLOW_EXTERNAL_SHARING, nor where Slack cannot say; only for a poster who may look orders up; never
+ * keys or buttons. An order not found or a partner failure: no unfurl, a log line with the trace ID.
  */
 export async function unfurlOrderLinks(
   deps: UnfurlDeps,
@@ -124,10 +99,8 @@ export async function unfurlOrderLinks(
 }
 
 /**
- * The unfurl of each link whose order can be shown, and its Work Object (clients with Work Objects
- * show these and their panel, others the blocks); each link that cannot is counted and logged with
- * its order ID. Looked up together, the poster's requests (they take the poster's turns at the
- * partner); the cards keep the order of the links in the message.
+ * Each link's unfurl and Work Object, where its order can be shown (else counted and logged); looked up
+ * together, as the poster (their turns at the partner), in the order of the links.
  */
 async function renderUnfurls(
   deps: UnfurlDeps,
@@ -166,7 +139,6 @@ async function renderUnfurls(
     const copy =
       source.from === 'copy' && source.failure ? { ...source, failure: source.failure } : undefined;
     unfurls[url] = renderOrderUnfurl(order, options, copy);
-    // Its partner page, and the exact link posted.
     entities.push(
       renderOrderEntity(order, {
         url: orderLinks.linkFor(order.id),
@@ -193,9 +165,8 @@ const METADATA_ERRORS = new Set([
 ]);
 
 /**
- * chat.unfurl with the blocks and the Work Object metadata together. An unfurl never fails because of
- * Work Objects: metadata Slack refuses is logged and the blocks are sent again without it; metadata
- * it accepts with a warning (an entity dropped) is logged.
+ * chat.unfurl with the blocks and the Work Object metadata. An unfurl never fails because of Work
+ * Objects: refused metadata is logged and the blocks sent again without it.
  */
 async function unfurlWithWorkObjects(
   deps: Pick<UnfurlDeps, 'delivery' | 'logger'>,
@@ -205,18 +176,11 @@ async function unfurlWithWorkObjects(
   entities: EntityMetadata[],
   where: Record<string, unknown>,
 ): Promise<void> {
-  const send = (metadata: { entities: EntityMetadata[] } | undefined) =>
-    deps.delivery.call(
-      'unfurl',
-      () =>
-        client.chat.unfurl({
-          channel: shared.channel,
-          ts: shared.messageTs,
-          unfurls,
-          ...(metadata ? { metadata } : {}),
-        }),
-      { maxWaitMs: UNFURL_MAX_WAIT_MS },
-    );
+  const call = { channel: shared.channel, ts: shared.messageTs, unfurls };
+  const send = (metadata?: { entities: EntityMetadata[] }) =>
+    deps.delivery.call('unfurl', () => client.chat.unfurl(metadata ? { ...call, metadata } : call), {
+      maxWaitMs: UNFURL_MAX_WAIT_MS,
+    });
   try {
     logSlackWarnings(deps.logger, 'chat.unfurl', await send({ entities }), where);
   } catch (error) {
@@ -226,6 +190,6 @@ async function unfurlWithWorkObjects(
       { ...where, error: code },
       'chat.unfurl refused the Work Object metadata: unfurled without it',
     );
-    await send(undefined);
+    await send();
   }
 }

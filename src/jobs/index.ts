@@ -1,4 +1,4 @@
-export { type Backoff, type BackoffPolicy, backOff } from '../state/backoff.js';
+export type { BackoffPolicy } from '../state/backoff.js';
 export {
   createPeriodicJob,
   type Job,

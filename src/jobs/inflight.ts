@@ -1,9 +1,6 @@
 import { TIMED_OUT, within } from '../deadline.js';
 
-/**
- * Tracks work that continues after ack() (the replies, and the copy writes of what they read), so a
- * graceful stop can wait for it: a user who typed a command just before a deploy still gets an answer.
- */
+/** Work that goes on after ack(), so a stop waits for it: a command just before a deploy is answered. */
 export interface InflightTracker {
   track<T>(work: Promise<T>): Promise<T>;
   /** Resolves true when all tracked work finished, false when the timeout came first. */
@@ -15,10 +12,7 @@ export function createInflightTracker(): InflightTracker {
   const pending = new Set<Promise<unknown>>();
   return {
     track(work) {
-      const settled = work.then(
-        () => undefined,
-        () => undefined,
-      );
+      const settled = work.catch(() => undefined);
       pending.add(settled);
       void settled.then(() => pending.delete(settled));
       return work;

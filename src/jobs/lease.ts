@@ -8,7 +8,6 @@ export type JobLease = ReturnType<typeof createJobLease>;
 export function createJobLease(options: {
   name: string;
   state: SharedState;
-  /** How long the lease outlives its holder. */
   leaseMs: number;
   sleep: (ms: number, signal: AbortSignal) => Promise<void>;
   log: AppLogger;

@@ -31,10 +31,7 @@ export interface PeriodicJobOptions<R extends string> {
   everyMs: number;
   /** The first round this long after start (default `everyMs`). */
   firstAfterMs?: number | undefined;
-  /**
-   * How long the lease outlives its holder (default: a round's interval and 30 s, so a replica that
-   * died is replaced about one interval later).
-   */
+  /** How long the lease outlives its holder (default `everyMs` + 30 s: a dead replica is replaced then). */
   leaseMs?: number | undefined;
   /** After a failed round no replica runs one for `firstMs`, doubling per failure up to `maxMs`. */
   backoff: BackoffPolicy;
@@ -59,19 +56,15 @@ export interface PeriodicJob<R extends string> {
   start(): void;
   /** Ends the loop, aborts the round in flight and resolves once it has ended; releases the lease. */
   stop(): Promise<void>;
-  /** True while this replica holds the job's lease. */
   isLeader(): boolean;
 }
 
 /**
- * The one shape of a background job: one replica at a time holds the job's lease (renewed every
- * round, and while a long round runs; released on stop; another replica takes it once it lapses), a
- * failed round backs every replica off (kept on the shared state), and the next round is the loop's,
- * never the round's own call.
+ * The one shape of a background job (README.md): one replica at a time holds the job's lease, a
+ * failed round backs every replica off, and the next round is the loop's, never the round's own call.
  */
 export function createPeriodicJob<R extends string>(options: PeriodicJobOptions<R>): PeriodicJob<R> {
-  const { state, name } = options;
-  const now = options.now;
+  const { state, name, now } = options;
   const clock =
     options.clock ?? (now ? { now: () => now().getTime(), sleep: systemClock.sleep } : systemClock);
   // The job's logger already names its component (order-sync, balance-watch…): a second

@@ -2,27 +2,16 @@ import type { AppLogger } from '../logger.js';
 import type { SharedState } from '../state/index.js';
 import { createPeriodicJob, type Job, type JobClock } from './index.js';
 
-/** A round deletes each table's old rows, on the replica whose turn it is. */
 export type RetentionJob = Job<'done'>;
-
-interface Prune {
-  name: string;
-  keepDays: number;
-  run(before: Date): Promise<number>;
-}
 
 const HOUR_MS = 3_600_000;
 
-/**
- * Deletes what is past its retention (AUDIT_RETENTION_DAYS, …), once an hour, a periodic job (one
- * replica at a time). A table that could not be pruned is logged; the round counts as failed and the
- * job backs off (a minute doubling to an hour) before trying again.
- */
+/** Deletes what is past its retention, hourly; a table not pruned fails the round (backing off to 1 h). */
 export function createRetentionJob(options: {
   state: SharedState;
   logger: AppLogger;
   now: () => Date;
-  prune: Prune[];
+  prune: Array<{ name: string; keepDays: number; run(before: Date): Promise<number> }>;
   clock?: JobClock | undefined;
 }): RetentionJob {
   const log = options.logger.child({ component: 'retention' });

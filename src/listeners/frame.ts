@@ -7,16 +7,12 @@ import { logUnexpected } from '../logger.js';
 /** What the frame needs: the metrics, the log, the replies in flight (drained at shutdown), event claims. */
 export type FrameDeps = Pick<AppDeps, 'eventDedup' | 'logger' | 'metrics' | 'tracker'>;
 
-/**
- * What every listener may use beside its feature's own set (LookupDeps, KeysDeps, HomeDeps, …, beside
- * each flow): access checks, the log, metrics, and where Slack takes tables and charts.
- */
+/** What every listener may use beside its feature's own set (LookupDeps, KeysDeps, HomeDeps, …). */
 export type ListenerDeps = Pick<AppDeps, 'auth' | 'logger' | 'metrics' | 'richBlocks'>;
 
 /**
- * A click, a message shortcut or a workflow step whose work returns its outcome for the metrics
- * ('ok', 'denied', 'stale', …). Bolt gives the listener the frame's own context, which carries it.
- * A command needs none: it counts "ok" unless it throws.
+ * A listener whose work returns its outcome for the metrics ('ok', 'denied', …), carried to the frame
+ * on Bolt's context. A command needs none: it counts "ok" unless it throws.
  */
 export function counted<Args extends { context: Context }>(work: (args: Args) => Promise<string>) {
   return async (args: Args): Promise<void> => {
@@ -25,10 +21,7 @@ export function counted<Args extends { context: Context }>(work: (args: Args) =>
 }
 
 /** Where the frame counts a request, and the label it counts it under (a closed set). */
-interface Counted {
-  surface: 'command' | 'action' | 'function';
-  label: string;
-}
+type Counted = { surface: 'command' | 'action' | 'function'; label: string };
 
 function countedAs(body: Record<string, unknown>): Counted | undefined {
   if (typeof body.command === 'string') return { surface: 'command', label: body.command };
@@ -52,13 +45,11 @@ function count(metrics: FrameDeps['metrics'], { surface, label }: Counted, outco
 }
 
 /**
- * Every listener's common frame, once (Bolt global middleware, registered before the listeners).
- * A command, a click, a message shortcut or a workflow step is acked at once (Slack waits 3 s, the
- * partner API may take longer), then its listener runs; the ack and the whole answer are timed and
- * the listener's outcome counted (nothing is counted for a request no listener took). Every
- * listener's work is tracked, so a graceful stop waits for it, and a bug still leaves the user with
- * an answer and the log with the error (never with a key). An event, a step's included, is handled
- * once across replicas. Events were acked by Bolt already; views ack themselves (with the form's errors).
+ * Every listener's common frame (Bolt global middleware). A command, a click, a message shortcut or a
+ * workflow step is acked at once (Slack waits 3 s, the partner may take longer), then its listener
+ * runs, timed and counted (not when no listener took it). Every listener's work is tracked, so a
+ * graceful stop waits for it; a bug still leaves the user an answer and the log the error (never a
+ * key). An event is handled once across replicas. Bolt acks events; views ack themselves (with errors).
  */
 export function listenerFrame(deps: FrameDeps): Middleware<AnyMiddlewareArgs> {
   return async (args) => {
@@ -91,9 +82,8 @@ export function listenerFrame(deps: FrameDeps): Middleware<AnyMiddlewareArgs> {
 }
 
 /**
- * Slack redelivers an event it got no quick ack for, so a redelivery means Slack missed the ack, not
- * our work: whichever replica a delivery reaches, an event (a workflow step's included) is handled
- * once. False (and a log line) for a delivery already handled; true for anything that is not an event.
+ * Slack redelivers an event whose ack it missed, to any replica: an event (a workflow step's included)
+ * is handled once. False (and a log line) for a delivery already handled; true for anything else.
  */
 async function isFirstDelivery(deps: FrameDeps, { body, context }: AnyMiddlewareArgs & { context: Context }) {
   const { event_id: eventId, event } = body as {
@@ -102,9 +92,8 @@ async function isFirstDelivery(deps: FrameDeps, { body, context }: AnyMiddleware
   };
   if (eventId === undefined || (await deps.eventDedup.claimFirstDelivery(eventId, context.retryNum)))
     return true;
-  const functionExecutionId = event?.function_execution_id;
   deps.logger.info(
-    { eventId, retryNum: context.retryNum, functionExecutionId },
+    { eventId, retryNum: context.retryNum, functionExecutionId: event?.function_execution_id },
     'event already handled: skipped',
   );
   return false;

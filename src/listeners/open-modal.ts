@@ -2,10 +2,7 @@ import type { AllMiddlewareArgs, types } from '@slack/bolt';
 import { slackErrorCode } from '../slack/slack-delivery.js';
 import type { ListenerDeps } from './frame.js';
 
-/**
- * Opens a modal on a click's or a command's trigger (it lasts 3 seconds). False when Slack refused or
- * answered too late: counted as a Slack API error and logged with Slack's error code and the modal.
- */
+/** Opens a modal on a trigger (it lasts 3 s); false when Slack refused or was too late (counted, logged). */
 export async function openModal(
   deps: Pick<ListenerDeps, 'logger' | 'metrics'>,
   client: AllMiddlewareArgs['client'],

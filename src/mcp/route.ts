@@ -1,13 +1,12 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { isValidSlackRequest } from '@slack/bolt';
 import { TIMED_OUT, within } from '../deadline.js';
 import type { AppDeps } from '../flows/deps.js';
 import { readBody } from '../read-body.js';
 import type { SharedState } from '../state/index.js';
 import { MCP_PATH } from './path.js';
-import { buildServer } from './server.js';
-import { TOOLS } from './tools.js';
+import { buildServer, type ServerContext } from './server.js';
 
 // A tool call is a few hundred bytes; this leaves room for a 10,000-character argument in any script,
 // which the tool's schema then refuses in words.
@@ -24,15 +23,49 @@ export interface McpRouteOptions {
   deadlineMs: number;
 }
 
-interface RpcMessage {
-  id?: string | number;
-  method?: string;
-  params?: { name?: unknown };
+/**
+ * Slack's advice: refuse a request signed more than five minutes from now, either way (Bolt refuses only
+ * old ones). On the real clock, which Slack signs with and Bolt checks: not the app's, which tests move.
+ */
+export function signedNearNow(headers: IncomingHttpHeaders, nowMs = Date.now()): boolean {
+  const signedAt = Number(headers['x-slack-request-timestamp']);
+  return Number.isFinite(signedAt) && Math.abs(nowMs / 1000 - signedAt) <= 5 * 60;
 }
+
+/** The request as the SDK's web-standard transport reads it: its headers (the body is parsed already). */
+const webRequest = ({ headers }: IncomingMessage) =>
+  new Request(`http://order-desk.invalid${MCP_PATH}`, { method: 'POST', headers: headers as HeadersInit });
 
 function rpcError(res: ServerResponse, status: number, code: number, message: string): void {
   res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+}
+
+/**
+ * The SDK's answer, as its HTTP status. Stateless, one JSON answer per request (nothing to stream), so a
+ * request past its deadline can still get a JSON-RPC error; written here once, never after that error
+ * (the SDK's Node transport wrote late, and printed the failed write's stack with console.error).
+ */
+async function answerWithSdk(
+  context: ServerContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  body: unknown,
+) {
+  const server = buildServer(context);
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+  });
+  try {
+    await server.connect(transport);
+    const answer = await transport.handleRequest(webRequest(req), { parsedBody: body });
+    const text = await answer.text();
+    if (!res.headersSent) res.writeHead(answer.status, Object.fromEntries(answer.headers)).end(text);
+    return answer.status;
+  } finally {
+    await server.close();
+  }
 }
 
 /**
@@ -56,7 +89,7 @@ export function mcpRoute(options: McpRouteOptions) {
     );
   const count = (tool: string, outcome: string) => deps.metrics.slackbotToolCalls.inc({ tool, outcome });
 
-  async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async function serve(req: IncomingMessage, res: ServerResponse, deadline: AbortSignal): Promise<void> {
     const raw = await readBody(req, MAX_BODY);
     if (raw === undefined) return;
     if (raw === 'too_large') {
@@ -65,10 +98,11 @@ export function mcpRoute(options: McpRouteOptions) {
       return rpcError(res, 413, -32600, `The request is larger than ${MAX_BODY / 1024} KiB.`);
     }
     const headers = req.headers as unknown as Parameters<typeof isValidSlackRequest>[0]['headers'];
-    if (!signingSecret || !isValidSlackRequest({ signingSecret, headers, body: raw })) {
+    const signed = signingSecret && isValidSlackRequest({ signingSecret, headers, body: raw });
+    if (!signed || !signedNearNow(req.headers)) {
       count('none', 'unsigned');
       // Anyone can send one: counted, and only a debug line (the log is not theirs to fill).
-      deps.logger.debug('a request to /mcp was refused: not signed by Slack, or older than five minutes');
+      deps.logger.debug('a request to /mcp was refused: not signed by Slack within five minutes of now');
       return rpcError(res, 401, -32600, 'This endpoint answers only requests signed by Slack.');
     }
     let body: unknown;
@@ -79,36 +113,24 @@ export function mcpRoute(options: McpRouteOptions) {
       deps.logger.warn('a request to /mcp signed by Slack was not JSON');
       return rpcError(res, 400, -32700, 'The request body is not JSON.');
     }
-    const answered = new Set<string | number>();
-    const server = buildServer({ deps, perPerson, answered: (id) => answered.add(id) });
-    // Stateless, and one JSON answer per request (MCP allows it: there is nothing to stream), so a
-    // request past its deadline can still be answered with a JSON-RPC error.
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: true,
-    });
-    try {
-      await server.connect(transport);
-      await transport.handleRequest(req, res, body);
-    } finally {
-      await server.close();
-    }
-    // Calls the SDK answered without running a tool: an unknown tool, arguments its schema refused.
-    for (const message of (Array.isArray(body) ? body : [body]) as RpcMessage[]) {
-      if (message?.method !== 'tools/call' || message.id === undefined || answered.has(message.id)) continue;
-      const known = typeof message.params?.name === 'string' && Object.hasOwn(TOOLS, message.params.name);
-      count(known ? String(message.params?.name) : 'unknown', known ? 'invalid_input' : 'unknown_tool');
-    }
+    // The SDK's transport refused the request whole (not JSON-RPC, no text/event-stream in Accept).
+    const status = await answerWithSdk({ deps, perPerson, deadline }, req, res, body);
+    if (status >= 400) count('none', 'invalid_request');
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    // A write the SDK attempts after the deadline answered must not become an uncaught error.
+    // A client gone before its answer must not become an uncaught error.
     res.on('error', () => undefined);
-    const served = serve(req, res).catch((error: unknown) => {
+    // Ends at the deadline: a partner request still waiting for its turn is then never sent.
+    const deadline = new AbortController();
+    const served = serve(req, res, deadline.signal).catch((error: unknown) => {
       deps.logger.error({ error: (error as Error).message }, 'unexpected error serving /mcp');
       if (!res.headersSent) rpcError(res, 500, -32603, 'Something went wrong in Order Desk.');
     });
+    // Past its deadline the call still runs to its end: a stop waits for it too.
+    void deps.tracker.track(served);
     if ((await within(served, options.deadlineMs)) !== TIMED_OUT) return;
+    deadline.abort(new DOMException('Slackbot’s call ran past its deadline', 'TimeoutError'));
     count('none', 'timeout');
     deps.logger.warn({ deadlineMs: options.deadlineMs }, 'a request to /mcp ran past its deadline');
     if (res.headersSent) res.destroy();

@@ -1,5 +1,5 @@
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { type CallToolResult, ErrorCode, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { type RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
 import { z } from 'zod';
 import { type Block, renderAccessDenied, renderNotice, type SlackMessage } from '../blocks/index.js';
@@ -14,8 +14,8 @@ export interface ServerContext {
   deps: AppDeps;
   /** Tool calls per person per minute, across replicas. */
   perPerson: RateLimiterAbstract;
-  /** A tool call was answered (and counted): the route counts the calls the SDK refused itself. */
-  answered: (requestId: string | number) => void;
+  /** Ends when the call's answer has gone (its deadline): partner requests still queued are not sent. */
+  deadline: AbortSignal;
 }
 
 /** What Slack puts in `params._meta.slack` of a request (slack_identity_auth): who is asking. */
@@ -29,24 +29,6 @@ const INSTRUCTIONS =
   "Order Desk answers questions about the partner account's orders for the person asking, under Order Desk's rules: members of the organisation see orders; only finance sees the balance, spend and runway. It never gives digital keys or key links: people get keys by typing /order-keys <order ID> in Slack.";
 
 /**
- * Slack's docs do not say where a click in a tool answer goes, so only link buttons (which work
- * anywhere) stay; the text beside them says what the command's buttons would have done.
- */
-function linksOnly(blocks: readonly Block[]): Block[] {
-  return blocks.flatMap((block): Block[] => {
-    if (block.type === 'actions') {
-      const links = block.elements.filter((element) => element.type === 'button' && element.url);
-      return links.length > 0 ? [{ ...block, elements: links }] : [];
-    }
-    if (block.type === 'section' && block.accessory) {
-      const { accessory, ...rest } = block;
-      return accessory.type === 'button' && accessory.url ? [block] : [rest];
-    }
-    return [block];
-  });
-}
-
-/**
  * The answer as MCP carries it: the data as structured content, and its JSON as the text the model
  * reads (the protocol's advice for a tool with an output schema); an error's words otherwise. The
  * blocks are what a person sees.
@@ -55,7 +37,8 @@ function toolResult(
   answer: ToolAnswer | Refusal,
   blocks: readonly Block[] = answer.message.blocks,
 ): CallToolResult {
-  const slack = { slack: { blocks: linksOnly(blocks) } };
+  // The builders offer Slackbot only what runs there: link buttons and tool calls (blocks/slackbot.ts).
+  const slack = { slack: { blocks } };
   if ('data' in answer)
     return {
       content: [{ type: 'text', text: JSON.stringify(answer.data) }],
@@ -83,14 +66,10 @@ async function run(
   context: ServerContext,
   tool: ToolName,
   meta: Record<string, unknown> | undefined,
-  requestId: string | number,
   answer: (userId: string) => Promise<ToolAnswer>,
 ): Promise<CallToolResult> {
   const { deps } = context;
-  const count = (outcome: CallOutcome) => {
-    deps.metrics.slackbotToolCalls.inc({ tool, outcome });
-    context.answered(requestId);
-  };
+  const count = (outcome: CallOutcome) => deps.metrics.slackbotToolCalls.inc({ tool, outcome });
   const refuse = (outcome: CallOutcome, message: SlackMessage, userId?: string) => {
     deps.logger.info({ tool, userId, reason: outcome }, 'Slackbot tool call refused');
     count(outcome);
@@ -142,25 +121,86 @@ async function run(
   }
 }
 
-/** An MCP server for one request (stateless: nothing is kept between requests), with every tool. */
-export function buildServer(context: ServerContext): McpServer {
-  const server = new McpServer({ name: 'order-desk', version: '1.0.0' }, { instructions: INSTRUCTIONS });
-  for (const name of Object.keys(TOOLS) as ToolName[]) {
-    const tool = TOOLS[name];
-    server.registerTool(
-      name,
-      {
-        ...(tool.config as Omit<typeof tool.config, 'outputSchema'>),
-        outputSchema: tool.config.outputSchema as Record<string, z.ZodType>,
-        annotations: { readOnlyHint: true },
-        _meta: { slack: { supportsBlockKit: true } },
-      },
-      // Each tool's own arguments, as its input schema parsed them.
-      ((args: never, extra: { _meta?: Record<string, unknown>; requestId: string | number }) =>
-        run(context, name, extra._meta, extra.requestId, (userId) =>
-          tool.answer(context.deps, args, userId),
-        )) as never,
-    );
+const toJson = (shape: z.ZodRawShape, io: 'input' | 'output') =>
+  z.toJSONSchema(z.object(shape), { target: 'draft-2020-12', io }) as Tool['inputSchema'];
+
+/** Each tool as tools/list gives it: its arguments and its data as JSON Schema (2020-12, MCP's default). */
+const LISTED: Tool[] = (Object.keys(TOOLS) as ToolName[]).map((name) => {
+  const { inputSchema, outputSchema, ...words } = TOOLS[name].config;
+  const annotations = { readOnlyHint: true };
+  const json = { inputSchema: toJson(inputSchema, 'input'), outputSchema: toJson(outputSchema, 'output') };
+  return { name, ...words, ...json, annotations, _meta: { slack: { supportsBlockKit: true } } };
+});
+
+/** What the protocol's schema for tools/call asks, with its refusals in words. */
+const CallParams = z.object(
+  {
+    name: z.string({ error: 'must be the name of a tool, a string.' }),
+    arguments: z.record(z.string(), z.unknown(), { error: 'must be an object.' }).optional(),
+    _meta: z.record(z.string(), z.unknown()).optional(),
+  },
+  { error: 'tools/call needs params, an object naming the tool.' },
+);
+
+/** A JSON-RPC error as the SDK sends it (its McpError would put "MCP error -32602:" before the words). */
+const rpcError = (code: ErrorCode, message: string) => Object.assign(new Error(message), { code });
+
+/** A schema's refusal in words, each problem after the field it is about (not zod's JSON of its issues). */
+const inWords = (error: z.ZodError) =>
+  error.issues.map(({ path, message }) => [path.join('.'), message].filter(Boolean).join(': ')).join('; ');
+
+/**
+ * A tools/call as the protocol (2025-11-25) asks: parameters its schema refuses, and a tool that does
+ * not exist, are JSON-RPC errors -32602; arguments the tool's own schema refuses are a tool error in
+ * words, which the model can correct; the rest is `run`.
+ */
+async function callTool(context: ServerContext, params: unknown) {
+  const count = (tool: string, outcome: string) =>
+    context.deps.metrics.slackbotToolCalls.inc({ tool, outcome });
+  const call = CallParams.safeParse(params);
+  const named = (params as { name?: unknown } | undefined)?.name;
+  const name = (Object.keys(TOOLS) as ToolName[]).find((tool) => tool === named);
+  if (!call.success) {
+    count(name ?? 'unknown', name ? 'invalid_input' : 'unknown_tool');
+    throw rpcError(ErrorCode.InvalidParams, `Invalid tools/call parameters: ${inWords(call.error)}`);
   }
+  if (!name) {
+    count('unknown', 'unknown_tool');
+    throw rpcError(ErrorCode.InvalidParams, `Unknown tool: ${call.data.name.slice(0, 100)}`);
+  }
+  const args = z.object(TOOLS[name].config.inputSchema).safeParse(call.data.arguments ?? {});
+  if (!args.success) {
+    count(name, 'invalid_input');
+    const text = `Invalid arguments for ${name}: ${inWords(args.error)}`;
+    return toolResult({ text, message: renderNotice(text) });
+  }
+  return run(context, name, call.data._meta, (userId) =>
+    TOOLS[name].answer(context.deps, args.data as never, userId, context.deadline),
+  );
+}
+
+/** The tools this person may call: the finance tool only for finance (the others refuse in words). */
+async function toolsFor(context: ServerContext, meta: unknown): Promise<Tool[]> {
+  const userId = SlackIdentity.safeParse((meta as { slack?: unknown } | undefined)?.slack).data?.user_id;
+  // Fails closed: a lookup that fails lists the tools everyone has.
+  const finance = userId && (await context.deps.auth.isFinance(userId).catch(() => undefined))?.allowed;
+  return LISTED.filter((tool) => finance || TOOLS[tool.name as ToolName].access !== 'finance');
+}
+
+/**
+ * An MCP server for one request (stateless: nothing kept between requests). The fallback handler, not
+ * one registered per method, answers tools/*: the SDK parses a registered method's parameters with its
+ * own schema first, refusing with -32603 and zod's dump. No `listChanged`: no stream to say it on.
+ */
+export function buildServer(context: ServerContext): Server {
+  const server = new Server(
+    { name: 'order-desk', version: '1.0.0' },
+    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+  );
+  server.fallbackRequestHandler = async (request) => {
+    if (request.method === 'tools/call') return callTool(context, request.params);
+    if (request.method === 'tools/list') return { tools: await toolsFor(context, request.params?._meta) };
+    throw rpcError(ErrorCode.MethodNotFound, 'Method not found');
+  };
   return server;
 }

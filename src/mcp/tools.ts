@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { copyStamp } from '../blocks/copy-notes.js';
+import { missingFigures } from '../blocks/finance.js';
+import { formatMoney } from '../blocks/format.js';
 import { balanceBlocks, spendBlocks } from '../blocks/home.js';
 import {
   type Block,
@@ -9,13 +12,13 @@ import {
   renderNotice,
   renderOrderCard,
   renderPartnerError,
-  renderResultList,
   SEARCH_STATUSES,
   type SlackMessage,
   stampedFromCopy,
 } from '../blocks/index.js';
 import { recentOrdersBlocks } from '../blocks/messages.js';
-import { header } from '../blocks/primitives.js';
+import { actions, header, section } from '../blocks/primitives.js';
+import { slackbotOrderList, toolButton } from '../blocks/slackbot.js';
 import type { BalanceState } from '../finance/balance-reading.js';
 import { financeView, spendView } from '../finance/finance-view.js';
 import type { AppDeps } from '../flows/deps.js';
@@ -51,22 +54,29 @@ export type ToolAnswer = {
 /** Who may call a tool: as `/order` (canUseOrders) or as the Home tab's finance part (isFinance). */
 export type ToolAccess = 'orders' | 'finance';
 
+// A line total or a unit price is ORDER_AMOUNT_IS's to say, which the tools are not given: both are said.
+const AMOUNT =
+  "The order's amount as the partner reports it, in `currency`: the total of all its units (a unit price only where Order Desk is set up with ORDER_AMOUNT_IS=unit)";
 const order = z.object({
-  id: z.string(),
+  id: z.string().describe("The partner's order ID"),
   reference: z.string().nullable().describe("The customer's reference, when the order has one"),
   status: z.string().describe('In words, e.g. Completed, Processing, Refunded'),
-  amount: z.number().nullable(),
+  amount: z.number().nullable().describe(AMOUNT),
   item: z.string().nullable().describe('The product title'),
-  quantity: z.number().nullable(),
-  createdAt: z.string().nullable().describe('ISO 8601'),
+  quantity: z.number().nullable().describe('How many units of the product'),
+  createdAt: z.string().nullable().describe('When the order was placed (ISO 8601, UTC)'),
 });
 /** Words beside the data: where it came from, what was left out and how to get it. */
 const note = z
   .string()
   .optional()
   .describe('What to tell the person beside the data, when there is something');
+const currency = z.string().nullable().describe('ISO 4217 code of every amount, e.g. EUR; null: not set');
 const orders = z.array(order);
-const day = z.string().refine(isCalendarDay, 'Write a day as YYYY-MM-DD, e.g. 2026-06-30.');
+const day = z
+  .string()
+  .refine(isCalendarDay, 'Write a day as YYYY-MM-DD, e.g. 2026-06-30.')
+  .meta({ format: 'date' });
 const amount = z.number().min(0, 'An amount cannot be negative.');
 
 function orderData(summary: OrderSummary): z.infer<typeof order> {
@@ -100,18 +110,21 @@ export const TOOLS = {
     config: {
       title: 'Find an order',
       description:
-        'Finds one partner order by its exact order ID (e.g. PO-2026-000418) or customer reference and gives its status, amount, product, quantity and creation time, as /order does. Several orders sharing a reference are listed. It never gives digital keys or key links: people get keys with /order-keys in Slack.',
+        "Finds one partner order by its exact order ID (the partner's short code, e.g. K7QM2XWA9T) or the customer's reference (e.g. PO-2026-000418) and gives its status, amount, product, quantity and creation time, as /order does. Several orders sharing a reference are listed. It never gives digital keys or key links: people get keys with /order-keys in Slack.",
       inputSchema: {
         query: z
           .string()
           .trim()
           .min(1, 'Give an order ID or reference.')
           .max(MAX_SEARCH_LENGTH, `An order ID or reference has at most ${MAX_SEARCH_LENGTH} characters.`)
-          .describe('The exact order ID or customer reference'),
+          .describe("The exact order ID or the customer's reference, whole (search_orders finds parts)"),
       },
       outputSchema: {
-        match: z.enum(['one', 'several', 'none']),
-        orders,
+        match: z
+          .enum(['one', 'several', 'none'])
+          .describe('one: the order; several: orders sharing the reference; none: no order has it'),
+        orders: orders.describe('The order found, or the orders sharing the reference'),
+        currency,
         fromCopy: z
           .boolean()
           .describe(
@@ -120,8 +133,13 @@ export const TOOLS = {
         note,
       },
     },
-    async answer(deps: AppDeps, { query }: { query: string }, userId: string): Promise<ToolAnswer> {
-      const found = await findOrder(deps, query, { where: 'slackbot', userId });
+    async answer(
+      deps: AppDeps,
+      { query }: { query: string },
+      userId: string,
+      signal?: AbortSignal,
+    ): Promise<ToolAnswer> {
+      const found = await findOrder(deps, query, { where: 'slackbot', userId }, { signal });
       if (found.kind === 'failed')
         return partnerFailed(found.error, `look ${query} up`, renderPartnerError(found.error, query));
       if (found.kind === 'none') {
@@ -130,7 +148,7 @@ export const TOOLS = {
         return {
           outcome: 'no_match',
           message,
-          data: { match: 'none', orders: [], fromCopy: false, note: hint },
+          data: { match: 'none', orders: [], currency: deps.currency ?? null, fromCopy: false, note: hint },
         };
       }
       const options = renderOptions(deps);
@@ -139,7 +157,10 @@ export const TOOLS = {
       const orders = found.kind === 'several' ? found.orders : [found.order];
       const shown =
         found.kind === 'several'
-          ? renderResultList({ query, orders, hits: orders.length, offset: 0 }, options)
+          ? {
+              text: `${orders.length} orders have the reference ${query}`,
+              ...slackbotOrderList(orders, options, `${orders.length} orders have the reference “${query}”`),
+            }
           : renderOrderCard(found.order, {
               ...options,
               offer: orderOffer(
@@ -155,6 +176,7 @@ export const TOOLS = {
       const data = {
         match: found.kind === 'several' ? 'several' : 'one',
         orders: orders.map(orderData),
+        currency: deps.currency ?? null,
         fromCopy: stale !== undefined,
         ...(stale ? { note: copyNote(stale.failure, stale.coverage.syncedAt) } : {}),
       };
@@ -176,23 +198,44 @@ export const TOOLS = {
         statuses: z
           .array(z.enum(Object.keys(SEARCH_STATUSES) as [string, ...string[]]))
           .max(Object.keys(SEARCH_STATUSES).length)
-          .optional(),
-        from: day.optional().describe('Created on or after this day (YYYY-MM-DD, in the report time zone)'),
-        to: day.optional().describe('Created on or before this day, included (YYYY-MM-DD)'),
-        minAmount: amount.optional(),
-        maxAmount: amount.optional(),
+          .optional()
+          .describe('Only orders in one of these statuses'),
+        from: day
+          .optional()
+          .describe('Only orders created on or after this day (YYYY-MM-DD, report time zone)'),
+        to: day.optional().describe('Only orders created on or before this day, included (YYYY-MM-DD)'),
+        minAmount: amount.optional().describe('Only orders whose amount is at least this (see `amount`)'),
+        maxAmount: amount.optional().describe('Only orders whose amount is at most this, included'),
+        page: z
+          .number()
+          .int()
+          .min(1, 'Pages start at 1.')
+          .optional()
+          .describe(
+            'Which 10 matches to give, newest first: 1 (the default) the newest 10, 2 the next 10, …',
+          ),
       },
       outputSchema: {
         total: z.number().describe('How many orders match in all'),
         totalIsAtLeast: z.boolean().describe('The total is a floor: at least that many match'),
-        orders: orders.describe('The newest 10 matches, newest first'),
+        orders: orders.describe("This page's matches (at most 10), newest first"),
+        page: z.number().describe('This page (1: the newest 10)'),
+        pages: z.number().describe('How many pages of 10 the matches fill: ask for the others with `page`'),
+        currency,
         note,
       },
     },
     async answer(
       deps: AppDeps,
       // The form's fields, with the amounts as numbers.
-      input: Omit<SearchForm, 'minAmount' | 'maxAmount'> & { minAmount?: number; maxAmount?: number },
+      {
+        page = 1,
+        ...input
+      }: Omit<SearchForm, 'minAmount' | 'maxAmount'> & {
+        minAmount?: number;
+        maxAmount?: number;
+        page?: number;
+      },
     ): Promise<ToolAnswer> {
       const checked = checkSearchForm({
         ...input,
@@ -203,29 +246,41 @@ export const TOOLS = {
         const text = `The search was not run: ${Object.values(checked.errors).join(' ')}`;
         return { outcome: 'invalid_input', text, message: renderNotice(text) };
       }
-      const answer = await answerOrderFilters(deps, checked.filters, 0);
+      const answer = await answerOrderFilters(deps, checked.filters, (page - 1) * RESULTS_PER_PAGE);
       if (!answer.found)
         return {
           outcome: 'unavailable',
           text: "Order Desk's copy of the order history is not available right now, so it cannot search; find_order still finds an order by its exact ID or reference.",
           message: answer.message,
         };
-      // The model reads the newest ten, as the list used to show; the table in the blocks holds more.
+      // A page of ten, for the model and the person alike; Previous/Next call the tool again.
       const { total, totalAtLeast } = answer.found;
-      const newest = answer.found.orders.slice(0, RESULTS_PER_PAGE);
-      const cut = total > newest.length;
+      const shown = answer.found.orders.slice(0, RESULTS_PER_PAGE);
+      const pages = Math.max(1, Math.ceil(total / RESULTS_PER_PAGE));
+      const first = (page - 1) * RESULTS_PER_PAGE + 1;
+      const heading = `${total}${totalAtLeast ? ' or more' : ''} orders match: ${first}–${first + shown.length - 1}`;
+      const cut =
+        pages > 1
+          ? `Orders ${first}–${first + shown.length - 1} of ${total}${totalAtLeast ? ' or more' : ''}, newest first: call search_orders again with page ${page < pages ? page + 1 : page - 1} for ${page < pages ? 'the next' : 'the previous'} 10, or narrow the search (a status, days, amounts).`
+          : undefined;
+      const paging = { tool: 'search_orders', args: input, page, pages };
       return {
         outcome: answer.kind === 'results' ? 'ok' : 'no_match',
-        message: answer.message,
+        // No "New search" button here: Slackbot runs only tool calls. The words say what to change.
+        message:
+          shown.length > 0
+            ? { text: heading, ...slackbotOrderList(shown, renderOptions(deps), heading, paging) }
+            : renderNotice(
+                ':mag: *No order matches that search.* Try fewer statuses, a longer date range, a wider amount range, or part of the product title.',
+              ),
         data: {
           total,
           totalIsAtLeast: totalAtLeast,
-          orders: newest.map(orderData),
-          ...(cut
-            ? {
-                note: `The newest ${newest.length} of ${total}${totalAtLeast ? ' or more' : ''}: narrow the search (a status, days, amounts) for the others.`,
-              }
-            : {}),
+          orders: shown.map(orderData),
+          page,
+          pages,
+          currency: deps.currency ?? null,
+          ...(cut ? { note: cut } : {}),
         },
       };
     },
@@ -238,26 +293,42 @@ export const TOOLS = {
         'Gives the newest partner orders (the 5 most recent), as /order with no text and the Home tab show them. It never gives digital keys or key links.',
       inputSchema: {},
       outputSchema: {
-        orders,
+        orders: orders.describe('The newest orders, newest first'),
+        currency,
         fromCopy: z.boolean().describe("Read from Order Desk's copy: the partner API is not answering"),
         note,
       },
     },
     async answer(deps: AppDeps, _input: unknown, userId: string): Promise<ToolAnswer> {
       const recent = await recentOrders(deps, { where: 'slackbot', userId });
-      // A table's caption is its title: the heading goes with the classic list only.
-      const listed = (rows: 'table' | undefined) => [
-        ...(rows === 'table' && !isPartnerApiError(recent) ? [] : [header('Most recent orders')]),
-        ...recentOrdersBlocks(recent, renderOptions(deps), rows),
-      ];
-      const message = { text: 'The most recent orders', blocks: listed('table'), classic: listed(undefined) };
-      if (isPartnerApiError(recent)) return partnerFailed(recent, 'read the newest orders', message);
+      const options = renderOptions(deps);
+      const text = 'The most recent orders';
+      if (isPartnerApiError(recent) || recent.orders.length === 0) {
+        const message = { text, blocks: [header(text), ...recentOrdersBlocks(recent, options)] };
+        if (isPartnerApiError(recent)) return partnerFailed(recent, 'read the newest orders', message);
+        return {
+          outcome: 'no_match',
+          message,
+          data: { orders: [], currency: deps.currency ?? null, fromCopy: false },
+        };
+      }
+      // Open on each: a call of find_order. Stamped with its age when the copy stands in.
+      const stamp = recent.fromCopy
+        ? [copyStamp(recent.fromCopy.coverage, options, recent.fromCopy.failure)]
+        : [];
+      const list = slackbotOrderList(recent.orders, options, 'Most recent orders');
+      const message = {
+        text,
+        blocks: [...stamp, ...list.blocks],
+        classic: [...stamp, ...(list.classic ?? [])],
+      };
       const { fromCopy } = recent;
       return {
-        outcome: recent.orders.length ? 'ok' : 'no_match',
+        outcome: 'ok',
         message,
         data: {
           orders: recent.orders.map(orderData),
+          currency: deps.currency ?? null,
           fromCopy: fromCopy !== undefined,
           ...(fromCopy ? { note: copyNote(fromCopy.failure, fromCopy.coverage.syncedAt) } : {}),
         },
@@ -277,29 +348,37 @@ export const TOOLS = {
           .min(1, 'At least 1 day.')
           .max(30, 'Order Desk keeps daily spend for the last 30 days.')
           .optional()
-          .describe('How many of the last days to give the daily spend of (default 30)'),
+          .describe('How many of the last whole days to give the daily spend of (default 30)'),
       },
       outputSchema: {
-        currency: z.string().nullable(),
+        currency,
         balance: z
           .object({
-            balance: z.number().nullable(),
-            creditLimit: z.number().nullable(),
+            balance: z.number().nullable().describe("The account's balance as the partner reports it"),
+            creditLimit: z.number().nullable().describe('The credit the partner allows beyond the balance'),
             availableFunds: z.number().nullable().describe('Balance + credit limit'),
-            readAt: z.string(),
+            readAt: z.string().describe('When the partner reported these figures (ISO 8601)'),
             current: z.boolean().describe('False: the last good reading, the latest read failed'),
           })
-          .nullable(),
+          .nullable()
+          .describe('Null when no reading of the balance is known yet'),
         spend: z
           .object({
-            daily: z.array(z.object({ day: z.string(), amount: z.number() })).describe('Oldest first'),
-            today: z.number(),
-            last7Days: z.number(),
-            last30Days: z.number(),
-            averagePerDay: z.number().describe('The last 7 days divided by 7'),
+            daily: z
+              .array(
+                z.object({
+                  day: z.string().describe('YYYY-MM-DD, in `timeZone`'),
+                  amount: z.number().describe('Spend on orders completed that day'),
+                }),
+              )
+              .describe('The last `days` whole days, oldest first (today so far is `today`)'),
+            today: z.number().describe('Spend on orders completed today so far'),
+            last7Days: z.number().describe('Spend over the last 7 whole days (to yesterday)'),
+            last30Days: z.number().describe('Spend over the last 30 whole days (to yesterday)'),
+            averagePerDay: z.number().describe('The last 7 whole days divided by 7'),
             runwayDays: z.number().nullable().describe('Available funds ÷ average per day; null: no spend'),
-            computedAt: z.string(),
-            timeZone: z.string(),
+            computedAt: z.string().describe('When the figures were computed (ISO 8601)'),
+            timeZone: z.string().describe('The time zone of the days (IANA, e.g. Europe/Berlin)'),
           })
           .nullable()
           .describe('Null while the figures are being computed'),
@@ -319,6 +398,30 @@ function balanceProblem(state: BalanceState): string | undefined {
   return undefined;
 }
 
+/** The period asked for in words, and the other periods as calls of the tool (Slackbot's buttons). */
+function periodBlocks(
+  daily: Array<{ day: string; amount: number }> | undefined,
+  days: number,
+  options: ReturnType<typeof renderOptions>,
+): Block[] {
+  const others = FINANCE_PERIODS.filter((period) => period !== days).flatMap((period) =>
+    toolButton(`Last ${period} days`, 'account_finances', { days: period }),
+  );
+  const spent = daily?.reduce((sum, { amount }) => sum + amount, 0);
+  return [
+    ...(daily && spent !== undefined
+      ? [
+          section(
+            `*The last ${days} whole days:* ${formatMoney(spent, options.currency)} spent, ${formatMoney(spent / Math.max(1, daily.length), options.currency)} a day on average.`,
+          ),
+        ]
+      : []),
+    actions('slackbot_periods', others),
+  ];
+}
+
+const FINANCE_PERIODS = [7, 14, 30];
+
 async function financeAnswer(
   deps: AppDeps,
   { days = 30 }: { days?: number | undefined },
@@ -335,15 +438,22 @@ async function financeAnswer(
   const { reading, current, available, spend: figures } = financeView(state, spend.figures);
   const notes = [
     balanceProblem(state),
+    reading && missingFigures(reading),
     figures
       ? undefined
       : 'Spend and runway are being computed from the order history; ask again in a minute.',
     spend.failure && `The order history could not be read: ${failureText(spend.failure.error)}`,
   ].filter((line): line is string => Boolean(line));
+  // Whole days only: today so far is `today` (finance/spend.ts).
+  const daily = figures?.days
+    .map((day, i) => ({ day, amount: figures.daily[i] ?? 0 }))
+    .slice(0, -1)
+    .slice(-days);
   const blocks: Block[] = [
     header('Account balance'),
     ...balanceBlocks(state, options, { refresh: false }),
     ...spendBlocks(spendView(state, spend), options),
+    ...periodBlocks(daily, days, options),
   ];
   return {
     // What could not be read is said in words beside what could: an answer, not a failed call.
@@ -362,7 +472,7 @@ async function financeAnswer(
         : null,
       spend: figures
         ? {
-            daily: figures.days.map((day, i) => ({ day, amount: figures.daily[i] ?? 0 })).slice(-days),
+            daily,
             today: figures.today,
             last7Days: figures.last7Days,
             last30Days: figures.last30Days,

@@ -2,8 +2,6 @@ import type { OrderEvent } from '../orders/order-copy.js';
 import type { OrderSummary } from '../partner-api/index.js';
 import { canonicalStatus as canonical, isSettled } from '../partner-api/statuses.js';
 
-// Which order events a subscription or a watch is about. Pure: the router and the tests share it.
-
 /** What a channel subscribed to (`/order-subscribe`). The parts combine with AND. */
 export interface SubscriptionFilters {
   /** Orders created after the subscription. */
@@ -11,16 +9,13 @@ export interface SubscriptionFilters {
   /** Status changes: to any status (`toStatuses` empty), or to one of `toStatuses`. */
   statusChanges: boolean;
   toStatuses: string[];
-  /** Only orders of at least this amount. */
   minAmount: number | null;
   /** Only orders whose product title contains this text (case apart). */
   titleContains: string | null;
 }
 
-/**
- * A "new" event is also written when the sync first meets an old order (the backfill, a restart):
- * only orders created after the subscription (less this grace for the partner's clock) are news.
- */
+// A "new" event is also written when the sync first meets an old order (the backfill, a restart):
+// only orders created after the subscription (less this grace for the partner's clock) are news.
 export const NEW_ORDER_GRACE_MS = 10 * 60_000;
 
 export function subscriptionMatches(
@@ -40,20 +35,13 @@ export function subscriptionMatches(
     kindMatches = filters.toStatuses.length === 0 || filters.toStatuses.map(canonical).includes(to);
   }
   if (!kindMatches) return false;
-  if (filters.minAmount !== null) {
-    if (order.item.amount === null || order.item.amount < filters.minAmount) return false;
-  }
-  if (filters.titleContains) {
-    const title = order.item.title?.toLowerCase() ?? '';
-    if (!title.includes(filters.titleContains.toLowerCase())) return false;
-  }
-  return true;
+  const { amount, title } = order.item;
+  if (filters.minAmount !== null && (amount === null || amount < filters.minAmount)) return false;
+  const wanted = filters.titleContains?.toLowerCase();
+  return !wanted || (title?.toLowerCase() ?? '').includes(wanted);
 }
 
-/**
- * A watch is answered by the first event after it was made that shows the order settled: a status
- * change to a settled status, or the order first seen already settled (the copy did not know it).
- */
+/** A watch is answered by the first event after it that shows the order settled (or first seen settled). */
 export function watchAnswered(watchedSince: Date, event: OrderEvent): boolean {
   return event.seenAt >= watchedSince && isSettled(event.toStatus);
 }

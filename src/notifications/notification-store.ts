@@ -1,33 +1,13 @@
-import { type Selectable, sql } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import type { OrderDeskDb } from '../db/index.js';
-import type { OrderWatchesTable, SubscriptionsTable } from '../db/schema.js';
+import type { Database, OrderWatchesTable, SubscriptionsTable } from '../db/schema.js';
 import type { SubscriptionFilters } from './filters.js';
 
-// Watches, subscriptions and the order threads, in the database (SQLite or PostgreSQL): every replica
-// reads the same. The posts they make are in the outbox (outbox/), under keys that make each once.
-
-export interface Watch {
-  userId: string;
-  orderId: string;
-  createdAt: Date;
-  expiresAt: Date;
-}
-
-export interface Subscription {
-  id: string;
-  channelId: string;
-  createdBy: string;
-  createdAt: Date;
-  filters: SubscriptionFilters;
-  pausedAt: Date | null;
-  pausedReason: string | null;
-}
+export type Watch = ReturnType<typeof toWatch>;
+export type Subscription = ReturnType<typeof toSubscription>;
 
 export interface NotificationStore {
-  /**
-   * Starts watching; `exists` when this person already watches this order, `full` when they already
-   * have `maxRunning` running watches (nothing stored).
-   */
+  /** Starts watching; `full` when the person already has `maxRunning` running watches (nothing stored). */
   watch(
     userId: string,
     orderId: string,
@@ -44,15 +24,9 @@ export interface NotificationStore {
   expiredWatches(at: Date, limit: number): Promise<Watch[]>;
 
   addSubscription(subscription: Omit<Subscription, 'pausedAt' | 'pausedReason'>): Promise<void>;
-  /**
-   * Every active subscription (neither paused nor removed), oldest first; of one channel when given.
-   * Not capped: a subscription left out would hear nothing, and the order events job moves past it.
-   */
+  /** Every subscription neither paused nor removed, oldest first; not capped (one left out hears nothing). */
   activeSubscriptions(channelId?: string): Promise<Subscription[]>;
-  /**
-   * For a list people read (the Home tab): at most `limit` subscriptions not removed (paused ones too),
-   * those `firstOf` created first, then oldest first; and how many there are in all.
-   */
+  /** For the Home tab: at most `limit` subscriptions not removed, `firstOf`'s first, then oldest first. */
   listSubscriptions(options: {
     limit: number;
     firstOf?: string | undefined;
@@ -69,13 +43,68 @@ export interface NotificationStore {
 
 const iso = (date: Date) => date.toISOString();
 
+const runningWatches = (kysely: Kysely<Database>) =>
+  kysely.selectFrom('order_watches').where('ended_at', 'is', null);
+
+const notRemoved = (kysely: Kysely<Database>) =>
+  kysely.selectFrom('subscriptions').where('removed_at', 'is', null);
+
 export function createNotificationStore(db: OrderDeskDb): NotificationStore {
   return {
     ...watchChanges(db),
-    ...watchReads(db),
-    ...subscriptionChanges(db),
-    ...subscriptionReads(db),
-    ...orderThreads(db),
+    ...subscriptions(db),
+    async watchesOf(userId, limit) {
+      const rows = await db.run((kysely) =>
+        runningWatches(kysely)
+          .selectAll()
+          .where('user_id', '=', userId)
+          .orderBy('created_at', 'desc')
+          .limit(limit)
+          .execute(),
+      );
+      return rows.map(toWatch);
+    },
+    async runningWatchesOf(orderIds) {
+      if (orderIds.length === 0) return [];
+      const rows = await db.run((kysely) =>
+        runningWatches(kysely)
+          .selectAll()
+          .where('order_id', 'in', [...new Set(orderIds)])
+          .execute(),
+      );
+      return rows.map(toWatch);
+    },
+    async expiredWatches(at, limit) {
+      const rows = await db.run((kysely) =>
+        runningWatches(kysely)
+          .selectAll()
+          .where('expires_at', '<=', iso(at))
+          .orderBy('expires_at')
+          .limit(limit)
+          .execute(),
+      );
+      return rows.map(toWatch);
+    },
+    async threadOf(channelId, orderId) {
+      const row = await db.run((kysely) =>
+        kysely
+          .selectFrom('order_threads')
+          .select('ts')
+          .where('channel_id', '=', channelId)
+          .where('order_id', '=', orderId)
+          .executeTakeFirst(),
+      );
+      return row?.ts;
+    },
+    async setThread(channelId, orderId, ts, at) {
+      await db.run((kysely) =>
+        kysely
+          .insertInto('order_threads')
+          .values({ channel_id: channelId, order_id: orderId, ts, created_at: iso(at) })
+          .onConflict((conflict) => conflict.columns(['channel_id', 'order_id']).doNothing())
+          .execute(),
+      );
+    },
     prune(before) {
       return db.run(async (kysely) => {
         const cutoff = iso(before);
@@ -93,14 +122,14 @@ export function createNotificationStore(db: OrderDeskDb): NotificationStore {
   };
 }
 
-const toWatch = (row: Selectable<OrderWatchesTable>): Watch => ({
+const toWatch = (row: Selectable<OrderWatchesTable>) => ({
   userId: row.user_id,
   orderId: row.order_id,
   createdAt: new Date(row.created_at),
   expiresAt: new Date(row.expires_at),
 });
 
-const toSubscription = (row: Selectable<SubscriptionsTable>): Subscription => ({
+const toSubscription = (row: Selectable<SubscriptionsTable>) => ({
   id: row.id,
   channelId: row.channel_id,
   createdBy: row.created_by,
@@ -115,19 +144,15 @@ function watchChanges(db: OrderDeskDb): Pick<NotificationStore, 'watch' | 'endWa
     watch(userId, orderId, at, expiresAt, maxRunning) {
       return db.run(async (kysely) => {
         // Watching it already is said as such, even at the cap.
-        const already = await kysely
-          .selectFrom('order_watches')
+        const already = await runningWatches(kysely)
           .select('order_id')
           .where('user_id', '=', userId)
           .where('order_id', '=', orderId)
-          .where('ended_at', 'is', null)
           .executeTakeFirst();
         if (already) return 'exists';
-        const running = await kysely
-          .selectFrom('order_watches')
+        const running = await runningWatches(kysely)
           .select((eb) => eb.fn.countAll<number | string>().as('count'))
           .where('user_id', '=', userId)
-          .where('ended_at', 'is', null)
           .executeTakeFirstOrThrow();
         // Checked before the insert, not with it: two clicks at the same instant may pass it together
         // (a few over the cap at most); the cap only keeps one person from growing the table unbounded.
@@ -169,54 +194,17 @@ function watchChanges(db: OrderDeskDb): Pick<NotificationStore, 'watch' | 'endWa
   };
 }
 
-function watchReads(
+function subscriptions(
   db: OrderDeskDb,
-): Pick<NotificationStore, 'watchesOf' | 'runningWatchesOf' | 'expiredWatches'> {
-  return {
-    async watchesOf(userId, limit) {
-      const rows = await db.run((kysely) =>
-        kysely
-          .selectFrom('order_watches')
-          .selectAll()
-          .where('user_id', '=', userId)
-          .where('ended_at', 'is', null)
-          .orderBy('created_at', 'desc')
-          .limit(limit)
-          .execute(),
-      );
-      return rows.map(toWatch);
-    },
-    async runningWatchesOf(orderIds) {
-      if (orderIds.length === 0) return [];
-      const rows = await db.run((kysely) =>
-        kysely
-          .selectFrom('order_watches')
-          .selectAll()
-          .where('order_id', 'in', [...new Set(orderIds)])
-          .where('ended_at', 'is', null)
-          .execute(),
-      );
-      return rows.map(toWatch);
-    },
-    async expiredWatches(at, limit) {
-      const rows = await db.run((kysely) =>
-        kysely
-          .selectFrom('order_watches')
-          .selectAll()
-          .where('ended_at', 'is', null)
-          .where('expires_at', '<=', iso(at))
-          .orderBy('expires_at')
-          .limit(limit)
-          .execute(),
-      );
-      return rows.map(toWatch);
-    },
-  };
-}
-
-function subscriptionChanges(
-  db: OrderDeskDb,
-): Pick<NotificationStore, 'addSubscription' | 'removeSubscription' | 'pauseSubscription'> {
+): Pick<
+  NotificationStore,
+  | 'addSubscription'
+  | 'removeSubscription'
+  | 'pauseSubscription'
+  | 'activeSubscriptions'
+  | 'listSubscriptions'
+  | 'subscription'
+> {
   return {
     async addSubscription(subscription) {
       await db.run((kysely) =>
@@ -259,20 +247,9 @@ function subscriptionChanges(
         return Number(paused.numUpdatedRows) > 0;
       });
     },
-  };
-}
-
-function subscriptionReads(
-  db: OrderDeskDb,
-): Pick<NotificationStore, 'activeSubscriptions' | 'listSubscriptions' | 'subscription'> {
-  return {
     async activeSubscriptions(channelId) {
       const rows = await db.run((kysely) => {
-        let query = kysely
-          .selectFrom('subscriptions')
-          .selectAll()
-          .where('removed_at', 'is', null)
-          .where('paused_at', 'is', null);
+        let query = notRemoved(kysely).selectAll().where('paused_at', 'is', null);
         if (channelId !== undefined) query = query.where('channel_id', '=', channelId);
         return query.orderBy('created_at').orderBy('id').execute();
       });
@@ -280,11 +257,10 @@ function subscriptionReads(
     },
     async listSubscriptions({ limit, firstOf }) {
       return db.run(async (kysely) => {
-        const notRemoved = kysely.selectFrom('subscriptions').where('removed_at', 'is', null);
-        const counted = await notRemoved
+        const counted = await notRemoved(kysely)
           .select((eb) => eb.fn.countAll<number | string>().as('total'))
           .executeTakeFirstOrThrow();
-        const rows = await notRemoved
+        const rows = await notRemoved(kysely)
           .selectAll()
           .orderBy(sql`case when created_by = ${firstOf ?? ''} then 0 else 1 end`)
           .orderBy('created_at')
@@ -296,39 +272,9 @@ function subscriptionReads(
     },
     async subscription(id) {
       const row = await db.run((kysely) =>
-        kysely
-          .selectFrom('subscriptions')
-          .selectAll()
-          .where('id', '=', id)
-          .where('removed_at', 'is', null)
-          .executeTakeFirst(),
+        notRemoved(kysely).selectAll().where('id', '=', id).executeTakeFirst(),
       );
       return row ? toSubscription(row) : undefined;
-    },
-  };
-}
-
-function orderThreads(db: OrderDeskDb): Pick<NotificationStore, 'threadOf' | 'setThread'> {
-  return {
-    async threadOf(channelId, orderId) {
-      const row = await db.run((kysely) =>
-        kysely
-          .selectFrom('order_threads')
-          .select('ts')
-          .where('channel_id', '=', channelId)
-          .where('order_id', '=', orderId)
-          .executeTakeFirst(),
-      );
-      return row?.ts;
-    },
-    async setThread(channelId, orderId, ts, at) {
-      await db.run((kysely) =>
-        kysely
-          .insertInto('order_threads')
-          .values({ channel_id: channelId, order_id: orderId, ts, created_at: iso(at) })
-          .onConflict((conflict) => conflict.columns(['channel_id', 'order_id']).doNothing())
-          .execute(),
-      );
     },
   };
 }

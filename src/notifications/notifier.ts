@@ -15,13 +15,9 @@ import type { SharedState } from '../state/shared-state.js';
 import { subscriptionMatches, watchAnswered } from './filters.js';
 import type { NotificationStore, Subscription, Watch } from './notification-store.js';
 
-// Order events in Slack. One replica at a time (a periodic job, see jobs/) reads the order copy's
-// new events, decides who is told (watches, channel subscriptions), renders each post and writes one
-// outbox row per post under a unique key. It posts nothing itself: like every producer it only
-// enqueues, and the outbox's one delivery job (outbox/delivery.ts, on every replica) posts the rows
-// at once, at each channel's pace, and runs what follows a post (a subscription Slack refuses is
-// paused: paused.ts, the `subscription` kind's outcome hook). The rows are in the database, so a
-// restart, or another replica taking over, carries on where it stopped.
+// Order events in Slack. One replica at a time reads the order copy's new events, decides who is told
+// (watches, channel subscriptions) and writes one outbox row per post under a unique key; the outbox's
+// delivery job posts them. A restart, or another replica taking over, carries on where it stopped.
 
 /** A round routes new events and ends expired watches (a stop leaves the cursor where it was). */
 export type Notifier = PeriodicJob<'ran'>;
@@ -45,14 +41,11 @@ const INTERVAL_MS = 1_000;
 const EVENTS_PER_ROUND = 500;
 /** A round keeps routing while there is work, up to this long: a backlog is not paused by the tick. */
 const ROUND_BUDGET_MS = 30_000;
-const WATCH_DAYS = 30;
 /** How long a missing event ID may be a transaction still committing (PostgreSQL). */
 const GAP_WAIT_MS = 30_000;
 const MAX_BACKOFF_MS = 60_000;
+export const WATCH_DURATION_MS = 30 * 86_400_000;
 
-export const WATCH_DURATION_MS = WATCH_DAYS * 86_400_000;
-
-/** What routing needs beside its options: its log, and the gaps in the event IDs it is waiting on. */
 interface Routing {
   options: NotifierOptions;
   log: AppLogger;
@@ -139,9 +132,8 @@ async function route(routing: Routing): Promise<number> {
   const cursor = Number(stored);
   const events = await orderCopy.events(cursor, EVENTS_PER_ROUND);
   if (events.length === 0) return 0;
-  // Two reads a round, whatever the number of events: most events concern no one (the order is
-  // read only when a subscription or a watch could want it). Every active subscription, not the first so many:
-  // the cursor moves past these events, so one left out would never hear of them.
+  // Two reads a round, whatever the number of events (the order is read only when someone could want
+  // it). Every active subscription: the cursor moves past these events, so one left out would never hear.
   const subscriptions = await store.activeSubscriptions();
   const watches = new Map<string, Watch[]>();
   for (const watch of await store.runningWatchesOf(events.map((event) => event.orderId)))
@@ -168,12 +160,9 @@ async function route(routing: Routing): Promise<number> {
 }
 
 /**
- * Where the next round reads from. On PostgreSQL an event's ID is taken when it is inserted, not
- * when its transaction commits: a lower ID can become visible after a higher one was read. So the
- * cursor stops below the first gap in the IDs until that gap is GAP_WAIT_MS old (a transaction
- * still open); then the gap is taken as an ID never used (a conflict or a rollback spends one).
- * The events above it are read again next round: deciding an event twice changes nothing (the
- * outbox's unique keys).
+ * Where the next round reads from. On PostgreSQL a lower event ID can become visible after a higher
+ * one was read (IDs are taken at insert, not commit), so the cursor stops below the first gap until it
+ * is GAP_WAIT_MS old (a rollback spends an ID). Events read twice change nothing (unique keys).
  */
 function nextCursor(gapsSeen: Map<number, number>, cursor: number, events: readonly OrderEvent[]): number {
   let expected = cursor + 1;
@@ -213,7 +202,6 @@ export function createNotifier(options: NotifierOptions): Notifier {
   const routing: Routing = { options, log, gapsSeen: new Map() };
 
   async function round(signal: AbortSignal): Promise<'ran'> {
-    // While there is work, more of it in this round (a burst of events is not paced by the tick).
     const deadline = Date.now() + ROUND_BUDGET_MS;
     let routed = 0;
     for (;;) {

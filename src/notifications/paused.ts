@@ -14,11 +14,8 @@ export interface PauseOptions {
 }
 
 /**
- * The `subscription` kind's outcome hook: a post Slack will not take in a subscribed channel
- * (archived, the bot not in it or removed, the channel gone), or a channel shared with another
- * organisation since, is a refusal that waiting cannot fix. Whichever of the subscription's posts
- * meets it first (its "subscribed" notice included), the subscription is paused once: its waiting
- * posts dropped, its creator told in a direct message (through the outbox).
+ * The `subscription` kind's outcome hook: a refusal waiting cannot fix (channel archived or gone, bot
+ * removed, shared externally) pauses the subscription once, drops its posts and tells its creator.
  */
 export function pauseRefusedSubscription(options: PauseOptions): OutcomeHook {
   const log = options.logger.child({ component: 'notifier' });
@@ -31,20 +28,14 @@ export function pauseRefusedSubscription(options: PauseOptions): OutcomeHook {
     // Paused by this call only (another replica's hook may meet the same refusal): told once.
     if (!(await options.store.pauseSubscription(subscription.id, reason, at))) return;
     const dropped = await options.outbox.dropPendingOf(subscription.id, `subscription paused: ${reason}`, at);
+    const body = renderSubscriptionPaused(
+      subscription.channelId,
+      reason,
+      subscription.filters,
+      options.currency,
+    );
     await options.outbox.enqueue(
-      [
-        {
-          dedupeKey: `paused:${subscription.id}`,
-          kind: 'notice',
-          target: subscription.createdBy,
-          body: renderSubscriptionPaused(
-            subscription.channelId,
-            reason,
-            subscription.filters,
-            options.currency,
-          ),
-        },
-      ],
+      [{ dedupeKey: `paused:${subscription.id}`, kind: 'notice', target: subscription.createdBy, body }],
       at,
     );
     log.warn(

@@ -23,41 +23,19 @@ export interface MetricSources {
   outboxPending: () => Promise<number | undefined>;
 }
 
-export interface AppMetrics {
+export type AppMetrics = {
+  [K in keyof typeof COUNTERS]: Counter<(typeof COUNTERS)[K][2][number]>;
+} & {
   registry: Registry;
-  commands: Counter<'command' | 'outcome'>;
-  clicks: Counter<'action' | 'outcome'>;
   ackSeconds: Histogram<'surface'>;
   answerSeconds: Histogram<'surface'>;
-  partnerRequests: Counter<'operation' | 'outcome'>;
   partnerRequestSeconds: Histogram<'operation'>;
-  cacheRequests: Counter<'cache' | 'result'>;
-  keyRetrievals: Counter<'outcome'>;
-  slackApiErrors: Counter<'method'>;
-  balanceReadings: Counter<'outcome'>;
-  exports: Counter<'outcome'>;
-  reveals: Counter<'outcome'>;
-  unfurls: Counter<'outcome'>;
-  workObjectPanels: Counter<'outcome'>;
-  outboxPosts: Counter<'kind' | 'outcome'>;
-  outboxEnqueueFailures: Counter<'kind'>;
-  slackDeliveries: Counter<'kind' | 'outcome'>;
-  syncRequests: Counter<'kind' | 'outcome'>;
-  ordersRefused: Counter<'field'>;
-  slackDeliveryRetries: Counter<'kind' | 'reason'>;
-  workflowSteps: Counter<'step' | 'outcome'>;
-  slackbotToolCalls: Counter<'tool' | 'outcome'>;
-  richBlocksRefused: Counter<'surface'>;
   /** The gauges read these when scraped; set by services.ts once the parts they read exist. */
   sources: Partial<MetricSources>;
-}
-
-type CounterName = {
-  [K in keyof AppMetrics]: AppMetrics[K] extends Counter<string> ? K : never;
-}[keyof AppMetrics];
+};
 
 /** Every counter: its name, what it counts (the HELP line), its labels. */
-const COUNTERS: Record<CounterName, [name: string, help: string, labels: string[]]> = {
+const COUNTERS = {
   commands: [
     'order_desk_commands_total',
     'Slash commands handled, by command and outcome',
@@ -150,70 +128,56 @@ const COUNTERS: Record<CounterName, [name: string, help: string, labels: string[
     'Messages Slack refused for their tables or charts and that went in classic blocks instead, by surface (messages, views)',
     ['surface'],
   ],
-};
+} as const;
+
+type Read = (sources: Partial<MetricSources>) => number | undefined | Promise<number | undefined>;
 
 /** The gauges, read when scraped from what `sources` says (set once the parts they read exist). */
-const GAUGES: Array<
-  [
-    name: string,
-    help: string,
-    read: (sources: Partial<MetricSources>) => number | undefined | Promise<number | undefined>,
-  ]
-> = [
-  [
-    'order_desk_outbox_pending',
+const GAUGES: Record<string, [help: string, read: Read]> = {
+  order_desk_outbox_pending: [
     'Posts that must arrive once, waiting in the outbox (every kind; read from the database)',
     (sources) => sources.outboxPending?.().catch(() => undefined),
   ],
-  [
-    'order_desk_partner_queue_depth',
+  order_desk_partner_queue_depth: [
     'Partner API requests waiting for a free slot in this process',
     (sources) => sources.partnerQueueDepth?.(),
   ],
-  [
-    'order_desk_partner_cooldown_active',
+  order_desk_partner_cooldown_active: [
     '1 while the partner API has asked every replica to wait (Retry-After)',
     (sources) => (sources.partnerCooldownActive?.() ? 1 : 0),
   ],
-  [
-    'order_desk_state_backend_up',
+  order_desk_state_backend_up: [
     '1 when the shared state (Redis, or memory) can be reached',
     (sources) => (sources.stateBackendUp?.() ? 1 : 0),
   ],
-  [
-    'order_desk_database_writable',
+  order_desk_database_writable: [
     '1 when the database can be written; 0 while /readyz answers 503 (unreachable, a write failed for lack of room or a broken disk, the SQLite file deleted)',
     (sources) => (sources.databaseWritable?.() ? 1 : 0),
   ],
-  [
-    'order_desk_orders_in_copy',
+  order_desk_orders_in_copy: [
     'Orders in the order copy (as of the last sync round on this replica)',
     (sources) => sources.orderSync?.()?.orders ?? 0,
   ],
-  [
-    'order_desk_sync_backfill_pages',
+  order_desk_sync_backfill_pages: [
     'Pages the backfill has read (of order_desk_sync_backfill_pages_total)',
     (sources) => sources.orderSync?.()?.backfill.pagesRead ?? 0,
   ],
-  [
-    'order_desk_sync_backfill_done',
+  order_desk_sync_backfill_done: [
     '1 once the backfill has read the whole history',
     (sources) => (sources.orderSync?.()?.backfill.done ? 1 : 0),
   ],
-  [
-    'order_desk_sync_gaps',
+  order_desk_sync_gaps: [
     'Pages of the history the sync skipped as unreadable, waiting for the reconciliation to read them again',
     (sources) => sources.orderSync?.()?.gaps.length ?? 0,
   ],
-  [
-    'order_desk_sync_lag_seconds',
+  order_desk_sync_lag_seconds: [
     'Seconds since the newest orders were last read successfully',
     (sources) => {
       const at = sources.orderSync?.()?.lastFollowAt;
       return at ? Math.max(0, (Date.now() - Date.parse(at)) / 1000) : -1;
     },
   ],
-];
+};
 
 /** One registry per app (not prom-client's global one), so tests can run several apps in a process. */
 export function createMetrics(): AppMetrics {
@@ -221,7 +185,7 @@ export function createMetrics(): AppMetrics {
   collectDefaultMetrics({ register: registry });
   const sources: Partial<MetricSources> = {};
   const registers = [registry];
-  for (const [name, help, read] of GAUGES)
+  for (const [name, [help, read]] of Object.entries(GAUGES))
     new Gauge({
       name,
       help,
@@ -237,7 +201,7 @@ export function createMetrics(): AppMetrics {
       key,
       new Counter({ name, help, labelNames, registers }),
     ]),
-  ) as Pick<AppMetrics, CounterName>;
+  ) as Pick<AppMetrics, keyof typeof COUNTERS>;
   const seconds = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
   const histogram = (name: string, help: string, labelNames: string[], buckets: number[]) =>
     new Histogram({ name, help, labelNames, buckets, registers });

@@ -9,10 +9,7 @@ export interface FailureContext {
 
 const LEVELS = { ours: 'error', partner: 'warn', user: 'info' } as const;
 
-/**
- * The log line for a partner failure that a user is about to see: exactly one per failure, so the
- * trace ID in the user's message finds it. Only the error's plain fields go in: no body, no key.
- */
+/** The one log line for a partner failure a user is about to see (its trace ID finds it): no body, no key. */
 export function logPartnerFailure(logger: AppLogger, error: PartnerApiError, context: FailureContext): void {
   logger[failureLogLevel(error)](
     partnerFailureFields(error, context),

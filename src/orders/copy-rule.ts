@@ -1,12 +1,9 @@
 import type { PartnerApiError } from '../partner-api/index.js';
 import type { OrderSync } from './order-sync.js';
 
-// The one rule for when Order Desk's copy of the order history answers (docs/architecture.md, "When
-// the copy answers"). The copy can answer once the sync has read the newest orders at least once. It
-// answers in the partner's place, unstamped, only while it is current: the whole history read and the
-// newest orders read within CURRENT_WITHIN_MS. Otherwise it answers beside the partner (searches by
-// product, which the partner cannot do, marked as the copy's) or, stamped with its age, when the
-// partner is not answering.
+// The one rule for when the order copy answers (docs/architecture.md, "When the copy answers"): in the
+// partner's place, unstamped, only while current; otherwise beside the partner, or stamped with its age
+// when the partner is not answering.
 
 /** Twice the default sync interval: one late round does not send every answer back to the partner. */
 export const CURRENT_WITHIN_MS = 2 * 60_000;
@@ -21,9 +18,8 @@ export interface CopyCoverage {
 }
 
 /**
- * The copy's coverage as the sync's status says now; undefined when it cannot answer: no sync, the
- * database cannot be read, or the sync has never read the newest orders (ORDER_SYNC_SECONDS=0: the
- * copy then holds only what people looked up, too little to answer searches from).
+ * The copy's coverage now; undefined when it cannot answer: no sync, no database, or the newest orders
+ * never read (ORDER_SYNC_SECONDS=0: the copy holds only what people looked up).
  */
 export async function coverageOfCopy(deps: {
   orderSync?: Pick<OrderSync, 'status'> | undefined;

@@ -4,8 +4,7 @@ import { createOrderSearch, type OrderSearch, type OrderSearchOptions } from './
 import { createOrderStore, type OrderStore, type OrderStoreOptions } from './order-store.js';
 import { createSyncBookkeeping, type SyncBookkeeping } from './sync-bookkeeping.js';
 
-// The order copy: Order Desk's copy of the partner's order history, in the database. One object for
-// the app to pass around, made of four parts with one job each.
+// Order Desk's copy of the partner's order history, in the database: four parts with one job each.
 export { MATCH_COUNT_CAP } from './order-search.js';
 export type { CopiedOrder, CopySearch, OrderEvent, RecordResult } from './types.js';
 export type { OrderChangeLog, OrderSearch, OrderStore, SyncBookkeeping };

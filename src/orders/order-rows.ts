@@ -4,9 +4,7 @@ import { isoUtc } from '../partner-api/times.js';
 import { searchTextFor, storedTitle } from './search-text.js';
 import type { CopiedOrder } from './types.js';
 
-// An order as the copy stores it (a row of `orders`) and back. Its title is kept bounded and its
-// search text folded (search-text.ts); an order whose ID or reference is over the bound is refused
-// before it gets here (order-store.ts).
+// An order as the copy stores it (a row of `orders`) and back.
 
 export const searchTextOf = (order: OrderSummary) =>
   searchTextFor(order.id, order.referenceId, order.item.title);
@@ -34,7 +32,7 @@ export function rowOf(order: OrderSummary, seenAt: string): OrdersTable {
   };
 }
 
-// What a history read selects, in this order (the rows come back as arrays).
+// What a history read selects, in this order (the rows come back as arrays; PostgreSQL's numbers as text).
 export const HISTORY_COLUMNS = [
   'id',
   'reference_id',
@@ -45,16 +43,8 @@ export const HISTORY_COLUMNS = [
   'amount',
   'created_at',
 ] as const;
-export type HistoryRow = [
-  string,
-  string | null,
-  string | null,
-  string | null,
-  string | null,
-  number | string | null,
-  number | string | null,
-  string | null,
-];
+type Cell = string | null;
+export type HistoryRow = [string, Cell, Cell, Cell, Cell, Cell | number, Cell | number, Cell];
 
 export function summaryOf(row: HistoryRow): OrderSummary {
   return {

@@ -36,20 +36,22 @@ export interface OrderStoreOptions {
   onRefused?: ((field: 'id' | 'reference') => void) | undefined;
 }
 
-// Refused orders this process has already logged, by a hash of their ID (bounded: a partner that
-// sends many such orders is logged for each of the latest few thousand, not remembered for ever).
+// Refused orders already logged, by a hash of their ID: the latest few thousand, not all for ever.
 const REFUSALS_REMEMBERED = 5_000;
 
 /**
- * The store on the database: one query layer for SQLite and PostgreSQL. Writes are idempotent and
- * safe across replicas: an order is inserted once (ON CONFLICT DO NOTHING), a status change is
- * applied only to the version it was read at (compare-and-set), and its event carries a unique key.
- * An order whose ID or reference is longer than MAX_KEY_LENGTH is refused (logged and counted): it
- * cannot be cut (a cut ID names another order) and would make every search slower.
+ * Writes are idempotent and safe across replicas: an order is inserted once (ON CONFLICT DO NOTHING),
+ * a status change applies only to the version it was read at, and its event carries a unique key.
+ * An ID or reference over MAX_KEY_LENGTH is refused: a cut ID names another order.
  */
 export function createOrderStore(db: OrderDeskDb, options: OrderStoreOptions = {}): OrderStore {
   const admitted = refusalGate(options);
-  const get = (orderId: string) => getOrder(db, orderId);
+  const get = async (orderId: string): Promise<CopiedOrder | undefined> => {
+    const row = await db.run((kysely) =>
+      kysely.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirst(),
+    );
+    return row ? orderOf(row) : undefined;
+  };
   return {
     record(orders, seenAt) {
       return db.run((kysely) =>
@@ -62,8 +64,42 @@ export function createOrderStore(db: OrderDeskDb, options: OrderStoreOptions = {
       return db.run((kysely) => recordIn(kysely, admitted([{ ...known, status }]), seenAt.toISOString()));
     },
     get,
-    stats: () => countOrders(db),
-    between: (since, until, pageSize) => pagesBetween(db, since, until, pageSize),
+    stats: () =>
+      db.run(async (kysely) => {
+        const row = await kysely
+          .selectFrom('orders')
+          .select((eb) => eb.fn.countAll<number | string>().as('orders'))
+          .executeTakeFirstOrThrow();
+        return { orders: Number(row.orders) };
+      }),
+    async *between(since, until, pageSize) {
+      const from = since.toISOString();
+      let before = { createdAt: until.toISOString(), id: '\uffff', first: true };
+      for (;;) {
+        const cursor = before;
+        // Only the summary's columns, as arrays (far cheaper than Kysely's objects): exports read 100k rows.
+        const rows = (await db.arrayRows((kysely) =>
+          kysely
+            .selectFrom('orders')
+            .select([...HISTORY_COLUMNS])
+            .where('created_at', '>=', from)
+            // Keyset pages: one range read on the (created_at, id) index, however deep.
+            .where((eb) =>
+              cursor.first
+                ? eb('created_at', '<=', cursor.createdAt)
+                : eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(cursor.createdAt, cursor.id)),
+            )
+            .orderBy('created_at', 'desc')
+            .orderBy('id', 'desc')
+            .limit(pageSize),
+        )) as HistoryRow[];
+        if (rows.length === 0) return;
+        yield rows.map(summaryOf);
+        const last = rows[rows.length - 1] as HistoryRow;
+        before = { createdAt: last[7] ?? '', id: last[0], first: false };
+        if (rows.length < pageSize) return;
+      }
+    },
   };
 }
 
@@ -75,14 +111,12 @@ function refusalGate(
   const refusedSeen = new Set<string>();
   return (orders) => {
     const kept: OrderSummary[] = [];
-    let refused = 0;
     for (const order of orders) {
       const field = oversizedKey(order);
       if (!field) {
         kept.push(order);
         continue;
       }
-      refused++;
       const key = createHash('sha256').update(order.id).digest('base64url');
       if (refusedSeen.has(key)) continue;
       if (refusedSeen.size >= REFUSALS_REMEMBERED) refusedSeen.clear();
@@ -99,7 +133,7 @@ function refusalGate(
         `order not kept in the copy: its ${field === 'id' ? 'ID' : 'reference'} is longer than ${MAX_KEY_LENGTH} characters`,
       );
     }
-    return { orders: kept, refused };
+    return { orders: kept, refused: orders.length - kept.length };
   };
 }
 
@@ -109,26 +143,12 @@ async function recordIn(
   { orders, refused }: { orders: readonly OrderSummary[]; refused: number },
   seenAt: string,
 ): Promise<RecordResult> {
-  const result: RecordResult = {
-    inserted: 0,
-    statusChanges: 0,
-    ...(refused ? { refused } : {}),
-  };
+  const result: RecordResult = { inserted: 0, statusChanges: 0, ...(refused ? { refused } : {}) };
   const unique = [...new Map(orders.map((order) => [order.id, order])).values()];
   if (unique.length === 0) return result;
-  const existing = new Map(
-    (
-      await trx
-        .selectFrom('orders')
-        .selectAll()
-        .where(
-          'id',
-          'in',
-          unique.map((order) => order.id),
-        )
-        .execute()
-    ).map((row) => [row.id, row]),
-  );
+  const ids = unique.map((order) => order.id);
+  const rows = await trx.selectFrom('orders').selectAll().where('id', 'in', ids).execute();
+  const existing = new Map(rows.map((row) => [row.id, row]));
   for (const order of unique) {
     const known = existing.get(order.id);
     if (!known) {
@@ -166,19 +186,15 @@ async function updateKnown(
   order: OrderSummary,
   seenAt: string,
 ): Promise<boolean> {
-  // A sighting older than the copy's last one (a lookup's write landing after a sync round's, or
-  // another replica's) is not news: what was seen later stands. Checked here and, for writes that
-  // overlap on PostgreSQL's pool, in each UPDATE. "Older" is by when each answer arrived, by the
-  // clock of the replica that read it: replicas' clocks must agree (docs/operations.md).
+  // A sighting older than the copy's last one (a lookup's write landing after a sync round's) is not
+  // news. Checked here and, for overlapping writes on PostgreSQL, in each UPDATE. "Older" is by the
+  // reading replica's clock: replicas' clocks must agree (docs/operations.md).
   if (known.last_seen_at > seenAt) return false;
   const statusChanged = (known.status ?? '') !== (order.status ?? '');
   const version = Number(known.status_version);
   const createdAt = storedTime(order.createdAt) ?? known.created_at;
-  // The search text is written only when it changes: a changed one rewrites the order's trigram
-  // entries (SQLite's trigger).
   if (!statusChanged && sameContent(known, order, createdAt)) {
-    // Seen again, unchanged (most of a follow round, a reconciliation, every lookup's
-    // write-through): only when, which no index holds, so no index entry is rewritten.
+    // Seen again, unchanged (the usual case): only when, which no index holds, so no index is rewritten.
     await trx
       .updateTable('orders')
       .set({ last_seen_at: seenAt, missing_since: null })
@@ -187,6 +203,7 @@ async function updateKnown(
       .execute();
     return false;
   }
+  // The search text is written only when it changes: it rewrites the trigram entries (SQLite's trigger).
   const searchText = searchTextOf(order);
   const update = await trx
     .updateTable('orders')
@@ -229,58 +246,4 @@ async function addEvent(
     .values(event)
     .onConflict((conflict) => conflict.column('dedupe_key').doNothing())
     .execute();
-}
-
-async function getOrder(db: OrderDeskDb, orderId: string): Promise<CopiedOrder | undefined> {
-  const row = await db.run((kysely) =>
-    kysely.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirst(),
-  );
-  return row ? orderOf(row) : undefined;
-}
-
-function countOrders(db: OrderDeskDb): Promise<{ orders: number }> {
-  return db.run(async (kysely) => {
-    const row = await kysely
-      .selectFrom('orders')
-      .select((eb) => eb.fn.countAll<number | string>().as('orders'))
-      .executeTakeFirstOrThrow();
-    return { orders: Number(row.orders) };
-  });
-}
-
-/** Orders created from `since` to `until` (inclusive), newest first, `pageSize` at a time. */
-async function* pagesBetween(
-  db: OrderDeskDb,
-  since: Date,
-  until: Date,
-  pageSize: number,
-): AsyncGenerator<OrderSummary[]> {
-  const from = since.toISOString();
-  let before = { createdAt: until.toISOString(), id: '\uffff', first: true };
-  for (;;) {
-    const cursor = before;
-    // Keyset pages (created_at, id) descending: each page is one indexed range read, however deep.
-    // Only the summary's columns, as arrays through a prepared statement: an export reads a
-    // hundred thousand rows here, and Kysely's object rows of the whole table cost far more.
-    const rows = (await db.arrayRows((kysely) =>
-      kysely
-        .selectFrom('orders')
-        .select([...HISTORY_COLUMNS])
-        .where('created_at', '>=', from)
-        // A row-value comparison: one range read on the (created_at, id) index, however deep the page.
-        .where((eb) =>
-          cursor.first
-            ? eb('created_at', '<=', cursor.createdAt)
-            : eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(cursor.createdAt, cursor.id)),
-        )
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(pageSize),
-    )) as HistoryRow[];
-    if (rows.length === 0) return;
-    yield rows.map(summaryOf);
-    const last = rows[rows.length - 1] as HistoryRow;
-    before = { createdAt: last[7] ?? '', id: last[0], first: false };
-    if (rows.length < pageSize) return;
-  }
 }

@@ -18,7 +18,6 @@ import { backfill, reconcile, type WalkDeps } from './sync/walks.js';
 export type { SyncGap, SyncRequestKind } from './sync/store.js';
 
 export interface SyncStatus {
-  /** Orders in the copy. */
   orders: number;
   /** `done`: the whole history was read, and no skipped page (gap) waits to be read again. */
   backfill: { done: boolean; pagesRead: number; totalPages: number | null };
@@ -27,7 +26,7 @@ export interface SyncStatus {
   /** When the newest page was last read successfully (lag behind the partner is now minus this). */
   lastFollowAt: string | null;
   lastError: string | null;
-  /** True while this replica holds the sync lease. */
+  /** This replica holds the sync lease. */
   leader: boolean;
 }
 
@@ -57,9 +56,6 @@ export interface OrderSyncOptions {
   clock?: JobClock | undefined;
 }
 
-const FIRST_BACKOFF_MS = 30_000;
-const MAX_BACKOFF_MS = 600_000;
-
 async function readStatus(
   orderCopy: Pick<OrderCopy, 'stats'>,
   store: SyncStore,
@@ -75,15 +71,13 @@ async function readStatus(
   return {
     orders: stats.orders,
     backfill: {
-      // Not done while skipped pages wait for the reconciliation: the copy may lack their orders,
-      // so it does not cover the history (finance figures and exports read the partner meanwhile).
+      // Not done while skipped pages wait: the copy may lack their orders (finance reads the partner).
       done: (walk?.done ?? false) && gaps.length === 0,
       pagesRead: walk?.pagesRead ?? 0,
       totalPages: walk?.totalPages ?? null,
     },
     gaps,
-    // Written by the replica syncing: one that is not (composing the digest, serving an export)
-    // knows how fresh the copy is too.
+    // Written by the replica syncing, so the others know how fresh the copy is too.
     lastFollowAt: followed ?? null,
     lastError,
     leader,
@@ -91,12 +85,9 @@ async function readStatus(
 }
 
 /**
- * Follows the partner's order history into the copy, since the API sends no events: a periodic job
- * (one replica at a time, backing off 30 s doubling to 10 minutes after a failure), at the sync's own
- * budget (tuning.orderSyncMaxRps, counted across replicas), its requests taking the app's turns
- * beside people's at the partner. The backfill reads the whole history from its newest end and
- * keeps its cursor in the database, so a restart resumes it; pages that shift as new orders arrive are
- * harmless (orders are upserted by ID).
+ * Follows the partner's order history into the copy, since the API sends no events: a periodic job on
+ * one replica at a time, at the sync's own budget. The backfill reads the whole history from its newest
+ * end, its cursor in the database; pages that shift as orders arrive are harmless (upserts by ID).
  */
 export function createOrderSync(options: OrderSyncOptions): OrderSync {
   const { orderCopy, state, now } = options;
@@ -131,8 +122,7 @@ export function createOrderSync(options: OrderSyncOptions): OrderSync {
       // Once the backfill is done, the newest page is read once per interval, no more often.
       const followDue = now().getTime() - lastFollowMs >= intervalMs;
       if (saved?.done && !followDue) return 'skipped';
-      // During the backfill the newest page is still read once per interval, not once per round:
-      // the backfill's page reads stay close to the number of pages.
+      // During the backfill too, so its page reads stay close to the number of pages.
       const walk = saved && !followDue ? saved : await follow(signal, saved);
       await store.saveBackfill(walk);
       if (!walk.done) {
@@ -154,16 +144,14 @@ export function createOrderSync(options: OrderSyncOptions): OrderSync {
     name: 'order-sync',
     state,
     logger: log,
-    // While the backfill runs, rounds follow each other closely; the round reads the newest page once
-    // per interval.
+    // While the backfill runs, rounds follow each other closely.
     everyMs: Math.min(intervalMs, 5_000),
     firstAfterMs: 0,
     leaseMs: Math.max(intervalMs * 3, 30_000),
-    backoff: { firstMs: FIRST_BACKOFF_MS, maxMs: MAX_BACKOFF_MS },
+    backoff: { firstMs: 30_000, maxMs: 600_000 },
     clock: options.clock,
     now,
     round,
-    // The snapshot /healthz and /metrics read, as of this turn.
     onOutcome: () =>
       status().then(
         () => undefined,

@@ -1,25 +1,18 @@
 import { codePointLength } from '../text/code-points.js';
 import { cutToLength } from '../text/cut.js';
 
-// What the order copy stores to search in, and what it searches for, made comparable in one place:
-// the stored search text and a person's query go through the same fold, on both engines (never the
-// database's lower(), which depends on its locale and, in SQLite, knows ASCII only). And the bounds
-// that keep one order's text small, whatever the partner sends: a very long product title once
-// swelled the trigram index and made a search block the event loop for every other request.
+// Stored search text and queries go through the same fold, on both engines (not lower(): locale-bound,
+// ASCII-only in SQLite). Bounds keep one order's text small: a huge title once swelled the trigram index.
 
 /** A product title is kept to this many code points (cut between graphemes, ending in `…`). */
 export const MAX_TITLE_LENGTH = 500;
-/**
- * An order ID or a reference longer than this is refused, never cut: a cut one would name another
- * order. The partner's IDs are 64 at most (partner-api/inputs.ts); references are free text.
- */
+// An ID or reference longer than this is refused, never cut: a cut one would name another order. The
+// partner's IDs are 64 at most (partner-api/inputs.ts); references are free text.
 export const MAX_KEY_LENGTH = 100;
 /** Search text (the query) is matched on this many code points at most; longer text is cut. */
 export const MAX_QUERY_LENGTH = 100;
-/**
- * A row's search text, folded, is kept to this many code points: ID, reference and title fit (702 at
- * most) unless folding spells out many compatibility characters (one can become 18).
- */
+// A row's folded search text: ID, reference and title fit (702 at most) unless folding spells out many
+// compatibility characters (one can become 18).
 export const MAX_SEARCH_TEXT_LENGTH = 1_000;
 
 // Variation selectors (U+FE0E text, U+FE0F emoji presentation): the same character either way.
@@ -29,10 +22,8 @@ const VARIATION_SELECTORS = /[\uFE00-\uFE0F]/g;
 const ACCENTS = /(?=\p{M})\p{Diacritic}/gu;
 
 /**
- * The text as search compares it: compatibility forms spelled out (ﬁ → fi, full-width letters), accents
- * removed (a composed `é` and `e` + U+0301 both become `e`), and case folded (`Straße` → `strasse`,
- * `İstanbul` → `istanbul`, a final `ς` → `σ`). Applied per character, so a part of a text folds to a
- * part of its fold: substring search still holds.
+ * Compatibility forms spelled out (ﬁ → fi), accents removed (é and e + U+0301 → e), case folded
+ * (`Straße` → `strasse`, final `ς` → `σ`). Per character, so a part of a text folds to a part of its fold.
  */
 export function foldForSearch(text: string): string {
   return (
@@ -40,8 +31,7 @@ export function foldForSearch(text: string): string {
       .normalize('NFKD')
       .replace(ACCENTS, '')
       .replace(VARIATION_SELECTORS, '')
-      // Upper then lower is full case folding for what people type: ß → SS → ss, ǆ → Ǆ → ǆ; JavaScript's
-      // case maps are the locale-independent Unicode ones (no Turkish dotless i here).
+      // Upper then lower is full case folding (ß → SS → ss), locale-independent in JavaScript.
       .toUpperCase()
       .toLowerCase()
       .replace(/ς/g, 'σ')
@@ -63,19 +53,13 @@ export function searchTextFor(id: string, referenceId: string | null, title: str
 }
 
 /** Which key of an order is over MAX_KEY_LENGTH (the order is then refused), if any. */
-export function oversizedKey(order: {
-  id: string;
-  referenceId: string | null;
-}): 'id' | 'reference' | undefined {
+export function oversizedKey(order: { id: string; referenceId: string | null }) {
   if (codePointLength(order.id) > MAX_KEY_LENGTH) return 'id';
   if (order.referenceId !== null && codePointLength(order.referenceId) > MAX_KEY_LENGTH) return 'reference';
   return undefined;
 }
 
-/**
- * A person's search text as it is matched: trimmed, folded, and cut to MAX_QUERY_LENGTH code points
- * (the commands refuse longer text before it gets here).
- */
+/** A person's search text as it is matched: trimmed, folded, cut to MAX_QUERY_LENGTH code points. */
 export function searchQueryOf(raw: string | undefined): string {
   const text = foldForSearch(raw ?? '').trim();
   const kept = cutToLength(text, MAX_QUERY_LENGTH, codePointLength);

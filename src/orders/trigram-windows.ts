@@ -1,14 +1,9 @@
-// PostgreSQL's trigram index (pg_trgm's GIN) answers `search_text LIKE '%text%'` by reading the list
-// of rows holding each trigram of the text, whole. A trigram most orders share (the "202" and "026" of
-// every PO-2026-… reference, the "000" of zero-padded numbers) costs a list as long as the order copy,
-// where the text's rare trigrams alone name a few rows. So the index is asked only for the parts of
-// the text made of rare trigrams, and the whole text is then checked on those few rows: the same
-// answer, without reading the common lists. Which trigrams are rare is learnt from a sample of the
-// orders' search texts.
-//
-// Kept because it pays: without it, part of one reference searched at a million orders reaches the
-// p99 goal of the order copy search (docs/benchmarks.md) and takes several times longer at the median.
-// SQLite needs none of this: its FTS5 trigram index answers the same search well within that goal.
+// PostgreSQL's trigram index (pg_trgm's GIN) answers `LIKE '%text%'` by reading, whole, the list of rows
+// holding each trigram of the text. A trigram most orders share (the "202" of every PO-2026-… reference)
+// costs a list as long as the copy, where the rare trigrams alone name a few rows. So the index is
+// asked only for the parts made of rare trigrams (learnt from a sample of search texts), and the whole
+// text is checked on those rows. Without it, part of a reference searched at a million orders reaches
+// the p99 goal (docs/benchmarks.md). SQLite's FTS5 trigram index needs none of this.
 
 /** A sample of search texts: how many hold each trigram, and the texts (to count a part's matches). */
 export interface TrigramSample {
@@ -40,10 +35,9 @@ export function sampleOf(texts: readonly string[], orders: number): TrigramSampl
 }
 
 /**
- * The parts of `text` (lower case) to ask the trigram index for, each of them rare trigrams only; the
- * caller checks the whole text on the rows they find. Undefined when the index should be asked for the
- * whole text as it is: no part is rare, the rare parts still match too many orders, they are the whole
- * text anyway, or the sample is too small to tell.
+ * The parts of `text` (lower case) made of rare trigrams only. Undefined when the whole text is to be
+ * asked for: no part is rare, they still match too many orders, they are the whole text, or the sample
+ * is too small to tell.
  */
 export function rareWindows(text: string, sample: TrigramSample): string[] | undefined {
   if (sample.texts.length < 200) return undefined;
@@ -61,11 +55,9 @@ export function rareWindows(text: string, sample: TrigramSample): string[] | und
     }
     if (start >= 0) windows.push(word.slice(start));
   }
-  if (windows.length === 0) return undefined;
-  // Every trigram rare and the text one word: the windows would be the text itself.
-  if (windows.length === 1 && windows[0] === text) return undefined;
-  // The rows the windows find, estimated by the sample (the windows' trigrams are not independent:
-  // counted on the sample texts, not multiplied out).
+  // No rare part, or one window that is the whole text (every trigram rare, one word).
+  if (windows.length === 0 || (windows.length === 1 && windows[0] === text)) return undefined;
+  // Counted on the sample texts, not multiplied out: the windows' trigrams are not independent.
   const hits = sample.texts.filter((sampled) => windows.every((window) => sampled.includes(window))).length;
   if ((hits / sample.texts.length) * sample.orders > MAX_CANDIDATES) return undefined;
   return windows;

@@ -1,7 +1,5 @@
 import type { OrderSummary } from '../partner-api/index.js';
 
-// The order copy's own types: what its store, search and change log hand out.
-
 /** What one batch of seen orders changed in the copy. */
 export interface RecordResult {
   inserted: number;
@@ -12,10 +10,7 @@ export interface RecordResult {
 }
 
 export interface CopySearch {
-  /**
-   * Contained in the ID, reference or product title, case and accents apart (search-text.ts), its
-   * first MAX_QUERY_LENGTH code points. Empty: any order.
-   */
+  /** Contained in the ID, reference or title, case and accents apart (search-text.ts). Empty: any order. */
   text?: string | undefined;
   statuses?: readonly string[] | undefined;
   /** ISO times, inclusive from, exclusive to. */

@@ -10,24 +10,12 @@ import { createMemoryState } from '../state/index.js';
 import type { OutboxRelay, OutcomeHooks } from './relay.js';
 import type { OutboxStore } from './store.js';
 
-// The one owner of every post. Producers (the order events job, the balance watch, the digest, audit
-// lines, a subscription's notices) only write rows; this job posts them, every kind, through the
-// relay (relay.ts: claim, pace, post, mark), and after each post's outcome runs its kind's hooks
-// (`hooks`: a subscription Slack refuses is paused, a failed alert logged, every post counted), so
-// what follows a post is the same whoever enqueued it.
-//
-// When: an enqueue in this process starts a round at once (or, mid-round, a sweep of the channels
-// not being posted in), because an audit line, a balance alert or the digest is something someone
-// waits for, and its producer no longer posts it itself; a round every second besides catches what
-// is due again (a retry after Retry-After, what a stopped replica left). Every replica runs it, so a
-// post goes out from the replica that decided it, at once; each channel's turn on the shared state
-// (relay.ts) keeps one pace across them.
+// The one owner of every post: producers only write rows. An enqueue here starts a round at once (or a
+// sweep, mid-round); a round every second catches what is due again. On every replica. See
+// docs/architecture.md, "Posts to Slack: the outbox".
 
 export interface OutboxDelivery extends PeriodicJob<'ran'> {
-  /**
-   * A delivery round now on this replica (mid-round: a sweep of it); resolves once it has ended: what
-   * was due has been posted, or tried. Does nothing unless the job is started.
-   */
+  /** A round now (mid-round: a sweep), resolved once what was due is posted or tried; only once started. */
   deliverNow(): Promise<void>;
 }
 
@@ -43,6 +31,7 @@ export interface OutboxDeliveryOptions {
 
 const INTERVAL_MS = 1_000;
 const skipped = () => 'skipped' as const;
+const ignore = () => undefined;
 /** A round keeps sweeping while posts go out, up to this long: a backlog is not paced by the tick. */
 const ROUND_BUDGET_MS = 30_000;
 
@@ -74,9 +63,8 @@ function ticker(clock: JobClock, run: () => Promise<unknown>) {
 }
 
 /**
- * One round: sweeps what is due while posts go out, up to its budget; `started` hands out how an
- * enqueue meanwhile adds a sweep. Says how many posts were sent; a database failure in any sweep
- * fails the round once every sweep has ended (the job backs off, 2 s doubling to a minute).
+ * One round: sweeps while posts go out, up to its budget; `started` hands out how an enqueue adds a
+ * sweep. How many were sent; a database failure in any sweep fails the round once all have ended.
  */
 async function sweepWhilePosting(
   options: OutboxDeliveryOptions,
@@ -165,10 +153,7 @@ export function createOutboxDelivery(options: OutboxDeliveryOptions): OutboxDeli
         // Stopped meanwhile: no round (what is due waits for the next start).
         return ticks.running() ? runOnce() : undefined;
       })
-      .then(
-        () => undefined,
-        () => undefined,
-      );
+      .then(ignore, ignore);
     return queued;
   }
   options.store.onEnqueued(() => void deliverNow());

@@ -1,8 +1,7 @@
-export { createOutboxDelivery, type OutboxDelivery, type OutboxDeliveryOptions } from './delivery.js';
+export { createOutboxDelivery } from './delivery.js';
 export {
   createOutboxRelay,
   type Delivered,
-  type DeliverOutcome,
   type OutboxRelay,
   type OutcomeHook,
   type OutcomeHooks,
@@ -13,8 +12,6 @@ export {
   createOutboxStore,
   insertOutboxRows,
   type OutboxEntry,
-  type OutboxKind,
   type OutboxMessage,
   type OutboxStore,
-  type PendingPost,
 } from './store.js';

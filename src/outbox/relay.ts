@@ -14,20 +14,9 @@ import {
 import type { SharedState } from '../state/index.js';
 import type { OutboxKind, OutboxStore, PendingPost } from './store.js';
 
-// How the outbox posts, one path for every row: a post is claimed first (compare and set in the
-// database), so two replicas never both post a row; posted at NOTIFY_CHANNEL_POSTS_PER_SECOND per
-// channel at most, waiting out Slack's Retry-After; then marked sent, retried later (Retry-After, or
-// a back-off) or dropped; then its kind's outcome hooks run. Marked after Slack's "ok": a crash in
-// between posts that one again at the next start (at least once). Every row carries its message,
-// rendered when it was decided: the relay knows no kind's content, only where it goes. Only the
-// delivery job (delivery.ts) calls it.
-//
-// The pace: one poster per channel at a time, across replicas (its turn, a short lock on the shared
-// state: the delivery job runs on every replica), which picks the channel's next post only when that
-// post may go (alerts first, then the oldest): an alert decided while routine lines wait goes before
-// them, and nothing books a slot it is not yet sure to use. The next post waits a gap counted from
-// Slack's answer to the last one (real time, as Slack counts); where the gap ends is kept on the
-// shared state for the channel's next poster.
+// How the outbox posts every row: claim, post at the channel's pace, mark, run the kind's outcome hooks.
+// Marked after Slack's "ok": a crash in between posts it again (at least once). The pace and the rest:
+// docs/architecture.md, "Posts to Slack: the outbox". Only the delivery job (delivery.ts) calls it.
 
 /** Kinds whose target is a user: posted in the direct message channel with them. */
 const DIRECT: ReadonlySet<OutboxKind> = new Set(['watch', 'notice']);
@@ -47,10 +36,7 @@ export interface Delivered {
   post?: PendingPost | undefined;
   /** Slack's error code (or the failure's message) when not sent. */
   error?: string | undefined;
-  /**
-   * Why a dropped post was dropped: `refused` (Slack, or the relay's refusal, will not take it:
-   * waiting cannot fix it) or `too_old` (still failing when it was no longer worth posting).
-   */
+  /** `refused`: waiting cannot fix it (Slack or `refusal` said no); `too_old`: no longer worth posting. */
   dropped?: 'refused' | 'too_old' | undefined;
   /** Tries so far, this one included. */
   attempts: number;
@@ -66,11 +52,7 @@ export type OutcomeHook = (result: PostOutcome) => void | Promise<void>;
 export type OutcomeHooks = Partial<Record<OutboxKind, readonly OutcomeHook[]>>;
 
 export interface OutboxRelay {
-  /**
-   * Sends what is due, each channel's posts in order (alerts first), channels side by side, until
-   * `deadline` (Date.now() scale) or the signal, and runs each post's outcome `hooks`. Returns what
-   * happened to each post. A channel this process or another replica is posting in is left to it.
-   */
+  /** Sends what is due until `deadline` (Date.now() scale) or the signal, running each post's `hooks`. */
   deliverDue(options: {
     signal: AbortSignal;
     deadline?: number | undefined;
@@ -88,17 +70,14 @@ export interface RelayOptions {
   now: () => Date;
   /** Where each channel's turn and the end of its gap are kept, for every replica. */
   state: SharedState;
-  /** NOTIFY_CHANNEL_POSTS_PER_SECOND: Slack allows about one message per second per channel. */
+  /** Slack allows about one message per second per channel. */
   channelPostsPerSecond: number;
   /** Where each order's thread is in a channel (the first post about it there). */
   threads: {
     threadOf(channelId: string, orderId: string): Promise<string | undefined>;
     setThread(channelId: string, orderId: string, ts: string, at: Date): Promise<void>;
   };
-  /**
-   * Asked just before a post is sent: a reason not to send it drops it (a channel shared with another
-   * organisation since it was subscribed gets no order data); a throw: tried again later.
-   */
+  /** Asked just before sending: a reason drops the post (a channel now shared outside); a throw: later. */
   refusal?: ((post: PendingPost) => Promise<string | undefined>) | undefined;
 }
 
@@ -136,9 +115,8 @@ const POLICIES: Record<OutboxKind, Policy> = {
 };
 
 const TARGETS_PER_READ = 200;
-// A try of any post waits out 429s for a minute at most (less if the delivery's own limit is shorter):
-// a long Retry-After on one channel must not hold up the delivery round for long; the row is tried
-// again after Retry-After.
+// A try waits out 429s for a minute at most: a long Retry-After on one channel must not hold up the
+// round; the row is tried again after it.
 const TRY_MS = 60_000;
 /** A channel's turn outlives the longest try of one post: a replica that died holds it no longer. */
 const TURN_MS = 2 * TRY_MS;
@@ -154,7 +132,7 @@ interface Round {
 interface Relay extends RelayOptions {
   log: AppLogger;
   minGapMs: number;
-  /** When each channel (or DM) may next be posted to, as this process last knew it (the shared state may be away). */
+  /** When each channel may next be posted to, as this process last knew (the shared state may be away). */
   nextPostAt: Map<string, number>;
   /** The channels this process is posting in now: a second sweep leaves them to that turn. */
   turns: Map<string, Promise<Delivered[]>>;
@@ -214,8 +192,7 @@ async function failed(
     return { outcome: 'stopped', post: row, error: code, attempts };
   }
   const advice = retryAdvice(error);
-  // A refusal waiting cannot fix (channel_not_found, not_in_channel…: not a 429, a 5xx or the
-  // network; the database is not Slack).
+  // A refusal waiting cannot fix (channel_not_found…; not a 429, a 5xx, the network or the database).
   const refused = isSlackError(error) && advice === undefined && policy.refusalDrops;
   const tooOld =
     policy.giveUpAfterMs !== undefined && now().getTime() - row.createdAt.getTime() >= policy.giveUpAfterMs;
@@ -235,30 +212,28 @@ async function failed(
 }
 
 /** Claims, sends and marks one post (its channel's turn taken, its gap waited). */
-async function send(relay: Relay, row: PendingPost, signal: AbortSignal, answered: () => void) {
+async function send(
+  relay: Relay,
+  row: PendingPost,
+  signal: AbortSignal,
+  answered: () => void,
+): Promise<Delivered> {
   const { store, now } = relay;
-  // Claimed before it is sent (compare and set): a second round or replica that read the same row
-  // does not send it too, and if this one dies mid-post the row waits until the claim lapses (the
-  // delivery's longest try and a minute).
+  // Claimed (compare and set): no other round or replica sends it too; if this one dies mid-post the
+  // row waits until the claim lapses (the longest try and a minute).
   const claimUntil = new Date(now().getTime() + TRY_MS + 60_000);
   if (!(await store.claim(row.id, now(), claimUntil)))
-    return { outcome: 'busy', post: row, attempts: row.attempts } satisfies Delivered;
+    return { outcome: 'busy', post: row, attempts: row.attempts };
   const attempts = row.attempts + 1;
   try {
     const refused = await relay.refusal?.(row);
     if (refused) {
       await store.markDropped(row.id, refused, now());
-      return {
-        outcome: 'dropped',
-        dropped: 'refused',
-        post: row,
-        error: refused,
-        attempts,
-      } satisfies Delivered;
+      return { outcome: 'dropped', dropped: 'refused', post: row, error: refused, attempts };
     }
     const ts = await post(relay, row, signal, answered);
     await store.markSent(row.id, ts, now());
-    return { outcome: 'sent', post: row, attempts } satisfies Delivered;
+    return { outcome: 'sent', post: row, attempts };
   } catch (error) {
     return failed(relay, row, error, signal);
   }
@@ -282,9 +257,8 @@ async function runHooks(relay: Relay, result: Delivered, hooks: OutcomeHooks): P
 
 /** Waits until the channel's gap has passed; `stop` when the deadline or the signal comes first. */
 async function waitForGap(nextAt: number, round: Round): Promise<'waited' | 'now' | 'stop'> {
-  // On real time, not the app's clock: Slack counts real time (and a test holding its time still has
-  // its posts paced as Slack counts them). A loop: a timer can fire a little early (it counts from
-  // the event loop's cached time).
+  // Real time, not the app's clock: Slack counts real time (a test holding its time still is paced too).
+  // A loop: a timer can fire a little early (it counts from the event loop's cached time).
   let waited = false;
   while (nextAt > Date.now()) {
     if (nextAt > round.deadline) return 'stop';
@@ -296,10 +270,8 @@ async function waitForGap(nextAt: number, round: Round): Promise<'waited' | 'now
 }
 
 /**
- * Takes this channel's turn across replicas (its lock on the shared state; held elsewhere: that
- * replica posts the due rows, these too) and posts its due rows one by one until none is left, one is
- * not made (it holds back the later ones until the next round), the signal or the deadline. Says
- * what happened to each; the database failing rejects (what is not posted stays due).
+ * Takes the channel's turn across replicas (held elsewhere: left to that replica) and posts its due rows
+ * until none is left, one is not made, the signal or the deadline; the database failing rejects.
  */
 async function postInTurn(relay: Relay, target: string, round: Round, results: Delivered[]) {
   const { store, state, now } = relay;
@@ -329,8 +301,7 @@ async function postInTurn(relay: Relay, target: string, round: Round, results: D
         renewedAt = Date.now();
         await state.renew(turnKey, token, TURN_MS).catch(() => undefined);
       }
-      // Counted from Slack's answer: the next post cannot arrive closer than the gap.
-      // (+1: Date.now() is in whole milliseconds, Slack's clock is not.)
+      // Counted from Slack's answer (+1: Date.now() is in whole milliseconds, Slack's clock is not).
       const result = await send(relay, row, round.signal, () => {
         nextAt = Date.now() + relay.minGapMs + 1;
       });
@@ -372,8 +343,7 @@ export function createOutboxRelay(options: RelayOptions): OutboxRelay {
   return {
     async deliverDue({ signal, deadline = Number.POSITIVE_INFINITY, hooks = {} }) {
       if (signal.aborted) return [];
-      // Each channel's turn waits on the signal (its pace, its post): with more than ten channels at
-      // once, Node would warn of a leak there is not (each listener goes when its wait ends).
+      // Each turn waits on the signal: past ten channels Node would warn of a leak there is not.
       setMaxListeners(0, signal);
       const targets = await options.store.dueTargets(options.now(), TARGETS_PER_READ);
       // A channel this process is posting in already is left to that turn.

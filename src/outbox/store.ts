@@ -1,11 +1,9 @@
-import { type Kysely, type Selectable, sql } from 'kysely';
+import { type Kysely, type Selectable, sql, type Updateable } from 'kysely';
 import type { OrderDeskDb } from '../db/index.js';
 import type { Database, OutboxTable } from '../db/schema.js';
 
-// The outbox: every post that must arrive once (order events, balance alerts, the daily digest, audit
-// lines and alerts), one row each in the database under a unique key, from "pending" to "sent" (with
-// the message's ts) or "dropped" (with why). The same post decided twice, by another replica or after
-// a restart, has the same key: the second insert changes nothing.
+// The outbox: every post that must arrive once, a row each under a unique key, from "pending" to "sent"
+// or "dropped". The same post decided twice (another replica, a restart) has the same key: one row.
 
 export type OutboxKind =
   | 'watch'
@@ -25,10 +23,7 @@ export interface OutboxMessage {
   blocks?: object[] | undefined;
   /** The same post in classic blocks, when `blocks` holds a chart (sent where Slack refuses charts). */
   classic?: object[] | undefined;
-  /**
-   * The same post as a reply in its order's thread (an order event in a channel): the first post
-   * about an order in a channel is `text`/`blocks` and starts the thread, the later ones are this.
-   */
+  /** The post as a reply in its order's thread: the first post about an order in a channel starts it. */
   reply?: { text: string; blocks?: object[] | undefined } | undefined;
 }
 
@@ -54,26 +49,17 @@ export interface PendingPost extends OutboxEntry {
 }
 
 export interface OutboxStore {
-  /**
-   * Adds posts, due at once; one already decided (same key) is left as it is. Returns how many were
-   * new. Then tells every `onEnqueued` listener (the delivery job, which posts them at once).
-   */
+  /** Adds posts, due at once (a known key is left as it is), then rings `onEnqueued`; how many were new. */
   enqueue(entries: readonly OutboxEntry[], at: Date): Promise<number>;
   /** Called after each enqueue that added a post, in this process: the delivery job's doorbell. */
   onEnqueued(listener: () => void): void;
   /** The post with this key, whatever its status; undefined when it was never enqueued (or pruned). */
   find(dedupeKey: string): Promise<PendingPost | undefined>;
-  /**
-   * Channels (or users) with a post due now, the longest waiting first: a flood for one channel does
-   * not hold back the others.
-   */
+  /** Targets with a post due now, the longest waiting first: a flood for one holds back no other. */
   dueTargets(at: Date, limit: number): Promise<string[]>;
   /** The post due now that `target` should get next: its alerts first, then the oldest. */
   next(target: string, at: Date): Promise<PendingPost | undefined>;
-  /**
-   * Claims a due post for sending: it is not due again until `until`. False when another round (or
-   * replica) claimed it first: it is not sent here.
-   */
+  /** Claims a due post for sending, not due again until `until`; false: another round or replica has it. */
   claim(id: number, at: Date, until: Date): Promise<boolean>;
   markSent(id: number, ts: string | undefined, at: Date): Promise<void>;
   markRetry(id: number, nextAttemptAt: Date, error: string): Promise<void>;
@@ -111,9 +97,6 @@ export async function insertOutboxRows(
           attempts: 0,
           next_attempt_at: iso(at),
           created_at: iso(at),
-          sent_at: null,
-          ts: null,
-          last_error: null,
         })),
       )
       .onConflict((conflict) => conflict.column('dedupe_key').doNothing())
@@ -123,9 +106,7 @@ export async function insertOutboxRows(
   return added;
 }
 
-type Row = Selectable<OutboxTable>;
-
-function toPost(row: Row): PendingPost {
+function toPost(row: Selectable<OutboxTable>): PendingPost {
   return {
     id: Number(row.id),
     dedupeKey: row.dedupe_key,
@@ -196,6 +177,9 @@ function reads(db: OrderDeskDb): Pick<OutboxStore, 'find' | 'dueTargets' | 'next
 function moves(
   db: OrderDeskDb,
 ): Pick<OutboxStore, 'claim' | 'markSent' | 'markRetry' | 'markDropped' | 'dropPendingOf' | 'prune'> {
+  const update = async (id: number, values: Updateable<OutboxTable>) => {
+    await db.run((kysely) => kysely.updateTable('outbox').set(values).where('id', '=', id).execute());
+  };
   return {
     claim(id, at, until) {
       return db.run(async (kysely) => {
@@ -209,15 +193,7 @@ function moves(
         return Number(claimed.numUpdatedRows) > 0;
       });
     },
-    async markSent(id, ts, at) {
-      await db.run((kysely) =>
-        kysely
-          .updateTable('outbox')
-          .set({ status: 'sent', ts: ts ?? null, sent_at: iso(at) })
-          .where('id', '=', id)
-          .execute(),
-      );
-    },
+    markSent: (id, ts, at) => update(id, { status: 'sent', ts: ts ?? null, sent_at: iso(at) }),
     async markRetry(id, nextAttemptAt, error) {
       await db.run((kysely) =>
         kysely
@@ -232,15 +208,7 @@ function moves(
           .execute(),
       );
     },
-    async markDropped(id, reason, at) {
-      await db.run((kysely) =>
-        kysely
-          .updateTable('outbox')
-          .set({ status: 'dropped', last_error: reason, sent_at: iso(at) })
-          .where('id', '=', id)
-          .execute(),
-      );
-    },
+    markDropped: (id, reason, at) => update(id, { status: 'dropped', last_error: reason, sent_at: iso(at) }),
     dropPendingOf(subscriptionId, reason, at) {
       return db.run(async (kysely) => {
         const dropped = await kysely

@@ -1,10 +1,8 @@
 import { headerTraceId } from './error-mapping.js';
 
-// ky's `timeout` ends when the response headers arrive, and the body is then read with no limit of
-// time or size: a partner that sends its headers at once and then one byte a second held a request
-// slot for as long as it liked. This fetch, given to ky, reads each attempt's answer whole (headers
-// and body) under one deadline and one size limit, so ky's retries, hooks and errors see a complete,
-// bounded answer or a PartnerAnswerCut.
+// ky's `timeout` ends at the response headers, and the body is then read with no limit: a partner
+// sending one byte a second held a request slot as long as it liked. This fetch, given to ky, reads
+// each attempt's answer whole under one deadline and one size limit, or throws a PartnerAnswerCut.
 
 export interface AnswerBounds {
   /** One attempt's whole exchange: from sending the request to the body's last byte. */
@@ -37,12 +35,10 @@ export function createBoundedFetch(base: typeof fetch, bounds: AnswerBounds): ty
     const outer = init?.signal ?? (input instanceof Request ? input.signal : undefined);
     const signal = outer ? AbortSignal.any([outer, deadline.signal]) : deadline.signal;
     let response: Response | undefined;
-    let bytesRead = 0;
+    const read = { bytes: 0 };
     try {
       response = await base(input, { ...init, signal });
-      const body = await readBody(response, bounds.maxBytes, (bytes) => {
-        bytesRead = bytes;
-      });
+      const body = await readBody(response, bounds.maxBytes, read);
       return new Response(NULL_BODY_STATUSES.has(response.status) ? null : body, {
         status: response.status,
         statusText: response.statusText,
@@ -53,9 +49,9 @@ export function createBoundedFetch(base: typeof fetch, bounds: AnswerBounds): ty
       if (deadline.signal.aborted && !outer?.aborted) {
         throw new PartnerAnswerCut(
           'deadline',
-          { status: response?.status, traceId: headerTraceId(response?.headers), bytesRead },
+          { status: response?.status, traceId: headerTraceId(response?.headers), bytesRead: read.bytes },
           `The answer was not complete within ${bounds.timeoutMs} ms` +
-            (response ? ` (HTTP ${response.status}, ${bytesRead} bytes read)` : ' (no headers yet)'),
+            (response ? ` (HTTP ${response.status}, ${read.bytes} bytes read)` : ' (no headers yet)'),
         );
       }
       throw error;
@@ -65,15 +61,8 @@ export function createBoundedFetch(base: typeof fetch, bounds: AnswerBounds): ty
   };
 }
 
-/**
- * The body, read as a stream and stopped (connection closed) at the limit. When the signal given to
- * fetch aborts (the deadline), fetch errors the body, which ends the read.
- */
-async function readBody(
-  response: Response,
-  maxBytes: number,
-  progress: (bytes: number) => void,
-): Promise<Blob> {
+/** The body, read as a stream (counted in `read`) and stopped at the limit (or by fetch at the deadline). */
+async function readBody(response: Response, maxBytes: number, read: { bytes: number }): Promise<Blob> {
   const tooLarge = (bytesRead: number) =>
     new PartnerAnswerCut(
       'size',
@@ -88,14 +77,12 @@ async function readBody(
   const chunks: Uint8Array<ArrayBuffer>[] = [];
   if (!response.body) return new Blob(chunks);
   const reader = response.body.getReader();
-  let size = 0;
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      size += value.byteLength;
-      progress(size);
-      if (size > maxBytes) throw tooLarge(size);
+      read.bytes += value.byteLength;
+      if (read.bytes > maxBytes) throw tooLarge(read.bytes);
       chunks.push(value);
     }
   } catch (error) {

@@ -1,24 +1,20 @@
 import type { PartnerErrorKind } from './errors.js';
 import { CONTROL_CHARACTERS } from './inputs.js';
 
-// The spec shows no error at all ("not shown"), and comparable wholesale APIs disagree on everything:
-// `{kind, status, title, detail}`, `{code, message}`, `{error, error_description}`,
-// `{status: "ERROR", message, code}`, the success envelope with `success: false`, and HTTP 200 with
-// any of those inside. This module is the one place that reads such a body and decides what it means.
+// The spec shows no error at all ("not shown"), and wholesale APIs disagree on everything: `{kind,
+// status, title, detail}`, `{code, message}`, `{error, error_description}`, `{status: "ERROR"}`,
+// `success: false`, and HTTP 200 with any of those inside. This is the one place that reads them.
 
 /** What an error body says, in whichever shape it came. */
 export interface UpstreamError {
-  /** A machine code such as ORDER_NOT_COMPLETED, when the body has one. */
-  code: string | undefined;
-  /** The partner's own sentence, when the body has one (not yet scrubbed). */
-  message: string | undefined;
-  /** An HTTP-like status number the body reports about itself (the envelope mirrors it). */
-  bodyStatus: number | undefined;
-  /**
-   * When the keys are to be released (a pre-order), as a calendar day "2026-12-07", from a field
-   * such as `release_date` or from a date in the message ("its keys are released on 2026-12-07").
-   */
-  releaseDate: string | undefined;
+  /** A machine code such as ORDER_NOT_COMPLETED. */
+  code?: string | undefined;
+  /** The partner's own sentence (not yet scrubbed). */
+  message?: string | undefined;
+  /** An HTTP-like status number the body reports about itself. */
+  bodyStatus?: number | undefined;
+  /** When a pre-order's keys are to be released ("2026-12-07"), from a field or the message. */
+  releaseDate?: string | undefined;
 }
 
 const MESSAGE_FIELDS = ['detail', 'message', 'error_description', 'errorMessage', 'title', 'description'];
@@ -39,10 +35,7 @@ const ISO_DAY = /\b(\d{4})-(\d{2})-(\d{2})(?!\d)/;
 const RELEASE_IN_WORDS =
   /\b(?:releas\w*|availab\w*|expected|deliver\w*|ships?|shipping|launch\w*|due)\b[^.\d]{0,30}(\d{4}-\d{2}-\d{2})/i;
 
-/**
- * The calendar day an ISO 8601 date or timestamp names, as the partner wrote it ("2026-12-07");
- * undefined when there is none or it is not a real day (2026-02-31).
- */
+/** The calendar day an ISO 8601 date or timestamp names; undefined when none or not real (2026-02-31). */
 export function isoDay(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined;
   const match = ISO_DAY.exec(value);
@@ -52,8 +45,7 @@ export function isoDay(value: unknown): string | undefined {
   return real.toISOString().slice(0, 10) === day ? day : undefined;
 }
 
-// A code is a short machine word ("ORDER_NOT_COMPLETED", "invalid_token", "not-dispatched"); a field
-// such as `error` can hold either a code or a sentence, and only the former is read as a code.
+// A code is a short machine word ("ORDER_NOT_COMPLETED", "invalid_token"), never a sentence.
 const CODE_SHAPE = /^[A-Za-z][A-Za-z0-9_.:/-]{1,80}$/;
 
 function asRecord(value: unknown): Record<string, unknown> | undefined {
@@ -75,39 +67,20 @@ function codeFrom(value: unknown): string | undefined {
 
 /** Reads the code, the message and the self-reported status of an error body of any common shape. */
 export function readUpstreamError(body: unknown): UpstreamError {
-  const found: UpstreamError = {
-    code: undefined,
-    message: undefined,
-    bodyStatus: undefined,
-    releaseDate: undefined,
-  };
+  const found: UpstreamError = {};
   const seen = new Set<unknown>();
   const visit = (value: unknown, depth: number) => {
     const record = asRecord(value);
     if (!record || depth > 3 || seen.has(record)) return;
     seen.add(record);
-    if (found.bodyStatus === undefined && typeof record.status === 'number') found.bodyStatus = record.status;
-    if (!found.message) {
-      for (const field of MESSAGE_FIELDS) {
-        found.message = text(record[field]);
-        if (found.message) break;
-      }
-      // `error` is a sentence in some APIs ("Order not found") and a code in others ("invalid_token").
-      const error = text(record.error);
-      if (!found.message && error && /\s/.test(error)) found.message = error;
-    }
-    if (!found.code) {
-      for (const field of CODE_FIELDS) {
-        found.code = codeFrom(record[field]);
-        if (found.code) break;
-      }
-    }
-    if (!found.releaseDate) {
-      for (const field of RELEASE_FIELDS) {
-        found.releaseDate = isoDay(record[field]);
-        if (found.releaseDate) break;
-      }
-    }
+    const first = <T>(fields: string[], read: (value: unknown) => T | undefined) =>
+      fields.map((field) => read(record[field])).find(Boolean);
+    if (typeof record.status === 'number') found.bodyStatus ??= record.status;
+    // `error` is a sentence in some APIs ("Order not found") and a code in others ("invalid_token").
+    const error = text(record.error);
+    found.message ??= first(MESSAGE_FIELDS, text) ?? (error && /\s/.test(error) ? error : undefined);
+    found.code ??= first(CODE_FIELDS, codeFrom);
+    found.releaseDate ??= first(RELEASE_FIELDS, isoDay);
     for (const field of NESTED_FIELDS) visit(record[field], depth + 1);
   };
   visit(body, 0);
@@ -117,10 +90,7 @@ export function readUpstreamError(body: unknown): UpstreamError {
   return found;
 }
 
-/**
- * True when a 200 answer is a failure in disguise: `success: false`, `status: "ERROR"` (or "fail"),
- * a status number of 400 or more, or an `error`/`errors` field and no data.
- */
+/** A 200 answer that is a failure: `success: false`, `status: "ERROR"` or >= 400, or an error and no data. */
 export function isFailureBody(body: unknown): boolean {
   const record = asRecord(body);
   if (!record || Array.isArray(body)) return true;
@@ -149,8 +119,7 @@ function saysNotReady(upstream: UpstreamError): boolean {
   );
 }
 
-// Codes read when the HTTP status alone does not say what happened (400, 422, other 4xx, or a
-// failure inside a 200). Checked in this order; the first that matches wins.
+// Read when the HTTP status alone does not say what happened; the first that matches wins.
 const CODE_KINDS: Array<[RegExp, PartnerErrorKind]> = [
   [/not[\s_-]*found|unknown[\s_-]*order|no[\s_-]*such/i, 'not_found'],
   [/unauthori[sz]ed|unauthenticated|invalid[\s_-]*(api[\s_-]*)?(key|token)|api[\s_-]*key/i, 'unauthorized'],
@@ -161,10 +130,8 @@ const CODE_KINDS: Array<[RegExp, PartnerErrorKind]> = [
   [/invalid|validation|bad[\s_-]*request|malformed|missing/i, 'invalid_input'],
 ];
 
-/**
- * Which endpoint answered. Only an answer about an order's keys can mean "the keys are not there
- * yet"; the list endpoint saying "status must be one of pending, completed" is refusing our request.
- */
+// Only the keys endpoint can mean "the keys are not there yet"; the list endpoint saying "status must
+// be one of pending, completed" is refusing our request.
 export type PartnerEndpoint = 'keys' | 'list';
 
 /** The endpoint an operation name ("GET /v1/partners/orders/{order_id}/keys") belongs to. */
@@ -190,18 +157,9 @@ function kindFromStatus(status: number, endpoint: PartnerEndpoint): PartnerError
 // Statuses that say by themselves what happened; a body's code does not override them.
 const DEFINITE_STATUSES = new Set([401, 403, 404, 408, 410, 429]);
 
-/**
- * The one place a failure becomes an error kind. `status` is the HTTP status (200 for a failure
- * reported inside a successful answer); `endpoint` is which endpoint answered: "not completed",
- * "pending" and the like mean "keys not ready" only in an answer of the keys endpoint.
- */
-export function classifyFailure(
-  status: number,
-  upstream: UpstreamError,
-  endpoint: PartnerEndpoint,
-): PartnerErrorKind {
-  const isRedirect = status >= 300 && status < 400;
-  const definite = DEFINITE_STATUSES.has(status) || status >= 500 || isRedirect;
+/** The one place a failure becomes an error kind; `status` is 200 for a failure inside a successful answer. */
+export function classifyFailure(status: number, upstream: UpstreamError, endpoint: PartnerEndpoint) {
+  const definite = DEFINITE_STATUSES.has(status) || (status >= 300 && status < 400) || status >= 500;
   if (!definite && endpoint === 'keys' && saysNotReady(upstream)) return 'not_ready';
   if (definite) return kindFromStatus(status, endpoint);
   const byCode = CODE_KINDS.find(([pattern]) => upstream.code && pattern.test(upstream.code));

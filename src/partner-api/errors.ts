@@ -33,10 +33,10 @@ export interface PartnerApiErrorDetails {
   cause?: Error | undefined;
 }
 
-/**
- * The one error type the rest of the app sees from the partner API. It carries no API key, no key
- * value and no raw body, so it is safe to log whole.
- */
+const ifMatching = (value: string | undefined, pattern: RegExp) =>
+  value && pattern.test(value) ? value : undefined;
+
+/** The one error the app sees from the partner API: no API key, key value or raw body, so safe to log. */
 export class PartnerApiError extends Error {
   override readonly name = 'PartnerApiError';
   readonly kind: PartnerErrorKind;
@@ -54,9 +54,7 @@ export class PartnerApiError extends Error {
   constructor(details: PartnerApiErrorDetails) {
     const statusPart = details.status === undefined ? '' : `, HTTP ${details.status}`;
     const tracePart = details.traceId ? `, trace_id ${details.traceId}` : '';
-    super(`${details.operation} failed: ${details.kind}${statusPart}${tracePart}`, {
-      cause: details.cause,
-    });
+    super(`${details.operation} failed: ${details.kind}${statusPart}${tracePart}`, { cause: details.cause });
     this.kind = details.kind;
     this.operation = details.operation;
     this.status = details.status;
@@ -64,23 +62,16 @@ export class PartnerApiError extends Error {
     this.upstreamMessage = details.upstreamMessage;
     this.code = details.code;
     this.retryAfterSeconds = details.retryAfterSeconds;
-    this.releaseDate =
-      details.releaseDate && /^\d{4}-\d{2}-\d{2}$/.test(details.releaseDate)
-        ? details.releaseDate
-        : undefined;
-    this.answeredOrderId =
-      details.answeredOrderId && /^[A-Za-z0-9_-]{1,64}$/.test(details.answeredOrderId)
-        ? details.answeredOrderId
-        : undefined;
+    this.releaseDate = ifMatching(details.releaseDate, /^\d{4}-\d{2}-\d{2}$/);
+    this.answeredOrderId = ifMatching(details.answeredOrderId, /^[A-Za-z0-9_-]{1,64}$/);
     this.userMessage =
       details.userMessage ?? defaultUserMessage({ ...details, releaseDate: this.releaseDate });
   }
 }
 
 /**
- * Whose fault a failure is, which sets its log level: `ours` (Order Desk's configuration or request:
- * error), `partner` (the partner API failed or answered wrongly: warn), `user` (nothing is broken: the
- * order is not there or not ready, or the input was refused before any request: info).
+ * Whose fault a failure is, which sets its log level: `ours` (our configuration or request: error),
+ * `partner` (warn), `user` (nothing is broken: not found, not ready, input refused before sending: info).
  */
 export function faultOf(error: PartnerApiError): 'ours' | 'partner' | 'user' {
   switch (error.kind) {
@@ -139,12 +130,7 @@ function defaultUserMessage(details: PartnerApiErrorDetails): string {
   }
 }
 
-const DAY_FORMAT = new Intl.DateTimeFormat('en-GB', {
-  day: 'numeric',
-  month: 'long',
-  year: 'numeric',
-  timeZone: 'UTC',
-});
+const DAY_FORMAT = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeZone: 'UTC' });
 
 /** "2026-12-07" reads "7 December 2026": the day as the partner named it, in no one's time zone. */
 function formatDay(day: string): string {
@@ -157,10 +143,7 @@ function formatWait(seconds: number): string {
   return minutes === 1 ? '1 minute' : `${minutes} minutes`;
 }
 
-/**
- * A partner failure as plain JSON (no cause, no stack), to tell other replicas what failed; and back.
- * Nothing in it is secret: the error never holds a key, a body or the API key.
- */
+/** A partner failure as plain JSON (no cause, no stack: nothing secret), to tell other replicas; and back. */
 export const partnerErrorCodec = {
   encode(error: unknown): unknown {
     // Its own enumerable fields are the details it was built from; message, stack and cause are not.

@@ -3,10 +3,9 @@ import type { OrderPage } from './types.js';
 export type FetchPage = (page: number, signal: AbortSignal) => Promise<OrderPage>;
 
 /**
- * Walks every page in order, keeping up to `prefetch` pages in flight ahead of the reader. Memory
- * holds at most `prefetch` + 1 pages, whatever the length of the history. A reader that stops early
- * (an export whose range ends, a failure) ends the pages read ahead: those still waiting for a turn
- * at the partner are never sent, and the requester's next lookup is not queued behind them.
+ * Walks every page in order, up to `prefetch` pages in flight ahead of the reader. A reader that stops
+ * early ends the pages read ahead: those waiting for a turn are never sent, so its next lookup does
+ * not queue behind them.
  */
 export async function* walkPages(fetchPage: FetchPage, prefetch: number): AsyncGenerator<OrderPage> {
   const readAhead = new AbortController();

@@ -12,50 +12,38 @@ export function isValidOrderId(value: string): boolean {
   return ORDER_ID_PATTERN.test(value);
 }
 
+/** An input refused before any request, with the sentence the agent reads. */
+const refused = (operation: string, userMessage: string) =>
+  new PartnerApiError({ kind: 'invalid_input', operation, userMessage });
+
 /** Returns the order ID encoded as exactly one path segment, or throws invalid_input. */
 export function orderIdPathSegment(rawOrderId: string, operation: string): string {
   const orderId = rawOrderId.trim();
-  if (!isValidOrderId(orderId)) {
-    throw new PartnerApiError({
-      kind: 'invalid_input',
-      operation,
-      userMessage: `${describeInput(orderId)} is not a valid order ID. Order IDs use only letters, digits, \`-\` and \`_\` (1 to 64 characters).`,
-    });
-  }
-  return encodeURIComponent(orderId);
+  if (isValidOrderId(orderId)) return encodeURIComponent(orderId);
+  throw refused(
+    operation,
+    `${describeInput(orderId)} is not a valid order ID. Order IDs use only letters, digits, \`-\` and \`_\` (1 to 64 characters).`,
+  );
 }
 
 /** Trims search text, drops control characters and refuses text over the length cap. */
 export function cleanSearchText(raw: string, operation: string): string {
   const text = raw.replace(CONTROL_CHARACTERS, ' ').replace(/\s+/g, ' ').trim();
-  if (text.length > MAX_SEARCH_LENGTH) {
-    throw new PartnerApiError({
-      kind: 'invalid_input',
-      operation,
-      userMessage: `That search is ${text.length} characters long; the limit is ${MAX_SEARCH_LENGTH}. Search by order ID or reference.`,
-    });
-  }
-  return text;
+  if (text.length <= MAX_SEARCH_LENGTH) return text;
+  throw refused(
+    operation,
+    `That search is ${text.length} characters long; the limit is ${MAX_SEARCH_LENGTH}. Search by order ID or reference.`,
+  );
 }
 
 export function checkPageSize(limit: number, operation: string): void {
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
-    throw new PartnerApiError({
-      kind: 'invalid_input',
-      operation,
-      userMessage: `A page holds 1 to ${MAX_PAGE_SIZE} orders; ${String(limit)} was asked for.`,
-    });
-  }
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE)
+    throw refused(operation, `A page holds 1 to ${MAX_PAGE_SIZE} orders; ${String(limit)} was asked for.`);
 }
 
 export function checkPageNumber(page: number, operation: string): void {
-  if (!Number.isInteger(page) || page < 1) {
-    throw new PartnerApiError({
-      kind: 'invalid_input',
-      operation,
-      userMessage: `Pages are numbered from 1; ${String(page)} was asked for.`,
-    });
-  }
+  if (!Number.isInteger(page) || page < 1)
+    throw refused(operation, `Pages are numbered from 1; ${String(page)} was asked for.`);
 }
 
 /** Quotes user input for a message without echoing a wall of text back. */

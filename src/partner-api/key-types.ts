@@ -1,6 +1,5 @@
-// Key types are "not shown" in the spec beyond `text`. Wholesale APIs spell them as MIME types
-// (text/plain, image/png, image/jpeg, image/gif), as vendor words (TEXT / IMAGE; CODE_TEXT /
-// CODE_IMAGE / PRE_ORDER) or as plain words (url, link). The app works with five kinds.
+// Key types are "not shown" in the spec beyond `text`. Wholesale APIs spell them as MIME types, vendor
+// words (CODE_TEXT, CODE_IMAGE, PRE_ORDER) or plain words (url, link). The app works with five kinds.
 
 export type KeyKind = 'text' | 'image' | 'link' | 'pre_order' | 'unknown';
 
@@ -45,15 +44,9 @@ export type ImageFormat = 'PNG' | 'JPEG' | 'GIF';
 
 export interface DecodedImage {
   format: ImageFormat;
-  contentType: `image/${'png' | 'jpeg' | 'gif'}`;
+  contentType: `image/${Lowercase<ImageFormat>}`;
   bytes: Buffer;
 }
-
-const CONTENT_TYPES: Record<ImageFormat, DecodedImage['contentType']> = {
-  PNG: 'image/png',
-  JPEG: 'image/jpeg',
-  GIF: 'image/gif',
-};
 
 /** What the first bytes say, whatever the type field claimed. */
 export function sniffImageFormat(bytes: Uint8Array): ImageFormat | undefined {
@@ -69,10 +62,7 @@ export function sniffImageFormat(bytes: Uint8Array): ImageFormat | undefined {
 const BASE64 = /^[A-Za-z0-9+/_-]+={0,2}$/;
 const DATA_URI = /^data:([^,;]*)((?:;[^,;]*)*?)(;base64)?,(.*)$/is;
 
-/**
- * Decodes an image key delivered as raw base64 or as a `data:` URI and checks its first bytes. Returns
- * undefined when the value is not a PNG, JPEG or GIF image, whatever its type field said.
- */
+/** An image key sent as raw base64 or a `data:` URI; undefined unless its bytes are a PNG, JPEG or GIF. */
 export function decodeImageKey(value: string): DecodedImage | undefined {
   const trimmed = value.trim();
   const dataUri = DATA_URI.exec(trimmed);
@@ -85,7 +75,8 @@ export function decodeImageKey(value: string): DecodedImage | undefined {
   if (compact.length < 8 || !BASE64.test(compact)) return undefined;
   const bytes = Buffer.from(compact.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
   const format = sniffImageFormat(bytes);
-  return format ? { format, contentType: CONTENT_TYPES[format], bytes } : undefined;
+  if (!format) return undefined;
+  return { format, contentType: `image/${format.toLowerCase() as Lowercase<ImageFormat>}`, bytes };
 }
 
 /** "14 kB", "812 bytes": how big an image key is, for the agent. */

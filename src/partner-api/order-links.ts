@@ -3,20 +3,12 @@ import { isValidOrderId } from './index.js';
 
 /** Links to the partner platform's page of an order (ORDER_LINK_TEMPLATE), both ways. */
 export interface OrderLinks {
-  /** The order's page: the template with the ID URL-encoded in place of `{id}`. */
   linkFor(orderId: string): string;
-  /**
-   * The order ID a link names when the link is exactly the template with an order ID in place of
-   * `{id}` (same prefix, same suffix, nothing added); undefined for any other link, even on the same
-   * domain.
-   */
+  /** The order ID a link names when it is exactly the template with an ID in place of `{id}`. */
   orderIdIn(url: string): string | undefined;
 }
 
-/**
- * Built from a template the configuration has checked (exactly one `{id}`, after the host); no
- * template, no links.
- */
+/** From a template the configuration has checked (exactly one `{id}`, after the host). */
 export function createOrderLinks(template: string | undefined): OrderLinks | undefined {
   if (!template) return undefined;
   const at = template.indexOf('{id}');

@@ -4,11 +4,8 @@ import { EnvelopeSchema } from './schemas.js';
 import type { JsonResult } from './to-partner-error.js';
 
 /**
- * Checks the envelope, then the payload. A mismatch is invalid_response: the request worked, the
- * data did not. The message names the failing paths, never the values (they may be keys).
- *
- * `repair`, when given, gets one chance to make a refused payload readable (e.g. drop the one order in
- * a page that has no ID, rather than refuse the page); it runs only after the fast strict check failed.
+ * Checks the envelope, then the payload; a mismatch is invalid_response naming the paths, never the
+ * values (they may be keys). `repair` gets one chance at a payload the fast strict check refused.
  */
 export function parsePayload<Schema extends z.ZodType>(
   result: JsonResult,

@@ -34,11 +34,7 @@ const RETRY_STATUSES = [408, 429, 500, 502, 503, 504];
 // Requests carry order IDs in their paths; events and errors name the operation the caller gave.
 const operationIn = (kyOptions: { context: Record<string, unknown> }) => String(kyOptions.context.operation);
 
-/**
- * The ky instance every partner request goes through: the API key, no redirects, each attempt's
- * deadline and size limit (the bounded fetch), GET retries by the policy, and the shared gate before
- * every attempt.
- */
+/** The ky instance every partner request goes through: key, no redirects, bounds, retries, the gate. */
 export function createPartnerKy(options: PartnerKyOptions): KyInstance {
   const { policy, gate, noteRetryAfter } = options;
   return ky.create({
@@ -76,18 +72,13 @@ export function createPartnerKy(options: PartnerKyOptions): KyInstance {
     },
     hooks: {
       beforeRetry: [
-        ({ options: kyOptions, error, retryCount }) => {
+        ({ options: kyOptions, error, retryCount: attempt }) => {
           const reason = error instanceof HTTPError ? `HTTP ${error.response.status}` : error.name;
-          options.onEvent?.({
-            type: 'retry',
-            operation: operationIn(kyOptions),
-            attempt: retryCount,
-            reason,
-          });
+          options.onEvent?.({ type: 'retry', operation: operationIn(kyOptions), attempt, reason });
         },
       ],
-      // Every attempt waits for the shared cooldown and rate cap; a first attempt it would hold too long
-      // is refused with when to retry, a retry never is (the caller is already waiting).
+      // Every attempt waits for the shared gate; a first one it would hold too long is refused with
+      // when to retry, a retry never is (the caller is already waiting).
       beforeRequest: [
         async (request, kyOptions, { retryCount }) => {
           if (!gate) return;

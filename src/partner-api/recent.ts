@@ -23,35 +23,22 @@ export function detectOrdering(orders: readonly OrderSummary[]): RecentOrders['a
   return delta > 0 ? 'newest_first' : 'oldest_first';
 }
 
-/**
- * The `count` most recent orders. The API's ordering is "not shown", so page 1 is read first; when it
- * is oldest-first (or cannot be told), the last pages, which then hold the newest orders, are read too.
- */
+/** The `count` most recent orders (the API's ordering is "not shown": page 1, then the last pages). */
 export async function findRecentOrders(fetchPage: PageFetcher, count: number): Promise<RecentOrders> {
   // At least two per page so the direction can be read from the page itself.
   const limit = Math.max(count, 2);
   const first = await fetchPage(1, limit);
   const ordering = detectOrdering(first.orders);
   const totalPages = first.totalPages ?? 1;
-  if (ordering === 'newest_first' || totalPages <= 1) {
-    return {
-      orders: newestFirst(first.orders).slice(0, count),
-      hits: first.hits,
-      apiOrdering: ordering,
-      traceId: first.traceId,
-    };
-  }
+  const answer = (orders: OrderSummary[], traceId: string | undefined): RecentOrders => {
+    return { orders: newestFirst(orders).slice(0, count), hits: first.hits, apiOrdering: ordering, traceId };
+  };
+  if (ordering === 'newest_first' || totalPages <= 1) return answer(first.orders, first.traceId);
   const lastPage = await fetchPage(totalPages, limit);
   const candidates = [...first.orders, ...lastPage.orders];
   if (lastPage.orders.length < count && totalPages - 1 > 1) {
-    const beforeLast = await fetchPage(totalPages - 1, limit);
-    candidates.push(...beforeLast.orders);
+    candidates.push(...(await fetchPage(totalPages - 1, limit)).orders);
   }
   const unique = [...new Map(candidates.map((order) => [order.id, order])).values()];
-  return {
-    orders: newestFirst(unique).slice(0, count),
-    hits: first.hits,
-    apiOrdering: ordering,
-    traceId: lastPage.traceId ?? first.traceId,
-  };
+  return answer(unique, lastPage.traceId ?? first.traceId);
 }

@@ -1,26 +1,18 @@
 import { z } from 'zod';
 
-// The spec lists field types but not which fields are required or nullable ("not shown"), so
-// everything except the identifiers tolerates null or absence. Unknown extra fields pass: z.object
-// strips them instead of refusing them (and is zod's fast, compiled path).
-//
-// snake_case stops here. The raw schemas carry no per-field transforms; one transform per payload
-// maps the whole answer to camelCase in a plain loop, which keeps a 500-order page cheap to check
-// (see the history-scan benchmark).
+// The spec does not say which fields are required or nullable, so all but the identifiers tolerate null
+// or absence; unknown fields are stripped. snake_case stops here: one transform per payload maps it to
+// camelCase. Plain type checks only (no .int(), no unions), so zod stays on its compiled fast path and
+// a 500-order page stays cheap to check (the history-scan benchmark).
 
-// Plain type checks only: refinements such as .int() or unions take zod off its compiled fast path and
-// made each page much dearer to check, for no gain to the app (a quantity of 2.5 still renders).
 const optionalText = z.string().nullish();
 const optionalAmount = z.number().nullish();
 const optionalCount = z.number().nullish();
 
 const orNull = <T>(value: T | null | undefined): T | null => value ?? null;
 
-/**
- * The outer envelope; `details.data` is checked separately so a payload mismatch can name its path.
- * Failures were already told apart (isFailureBody) and the trace ID read (extractTraceId), so nothing
- * else of it is read: a `status` of "OK" or extensions of another shape do not make it unreadable.
- */
+// The outer envelope; `details.data` is checked separately so a mismatch can name its path. Failures
+// and the trace ID were already read, so nothing else of it is checked.
 export const EnvelopeSchema = z.object({ details: z.object({ data: z.unknown() }) });
 
 export const RawOrderSummary = z.object({
@@ -48,25 +40,21 @@ function toOrderSummary(order: z.output<typeof RawOrderSummary>) {
   };
 }
 
-// Many servers send `null` for an empty list, for the list itself as much as for its orders. The
-// schema stays strict (zod's fast path, see the history-scan benchmark); the client's repair step
-// turns those nulls into empty lists when the strict check refuses them (client.ts).
+// Many servers send `null` for an empty list; the schema stays strict (the fast path) and the client's
+// repair step turns those nulls into empty lists (client.ts).
 export const OrderListSchema = z
   .object({
     hits: optionalCount,
     orders: z.array(RawOrderSummary),
     pages: z.object({ page: optionalCount, total: optionalCount, limit: optionalCount }).nullish(),
   })
-  .transform((list) => {
-    const orders = list.orders;
-    return {
-      hits: list.hits ?? orders.length,
-      orders: orders.map(toOrderSummary),
-      page: orNull(list.pages?.page),
-      totalPages: orNull(list.pages?.total),
-      limit: orNull(list.pages?.limit),
-    };
-  });
+  .transform((list) => ({
+    hits: list.hits ?? list.orders.length,
+    orders: list.orders.map(toOrderSummary),
+    page: orNull(list.pages?.page),
+    totalPages: orNull(list.pages?.total),
+    limit: orNull(list.pages?.limit),
+  }));
 
 const RawKey = z.object({ value: optionalText, type: optionalText });
 
@@ -97,10 +85,7 @@ export const OrderKeysSchema = z
     })),
     totalDebit: orNull(order.total_debit),
     balance: order.balance
-      ? {
-          balance: orNull(order.balance.balance),
-          creditLimit: orNull(order.balance.credit_limit),
-        }
+      ? { balance: orNull(order.balance.balance), creditLimit: orNull(order.balance.credit_limit) }
       : null,
   }));
 

@@ -16,14 +16,12 @@ export function canonicalStatus(status: string | null | undefined): string {
     .replace(/^PREORDER$/, 'PRE_ORDER');
 }
 
-/** Completed, refunded, cancelled or failed. */
 export function isSettled(status: string | null | undefined): boolean {
   const wanted = canonicalStatus(status);
   return SETTLED_STATUSES.some((settled) => canonicalStatus(settled) === wanted);
 }
 
-// One readable form for every status, wherever a status is shown to a user (cards, lists, keys
-// messages, the digest); the CSV export keeps the raw value. Keys are canonical (canonicalStatus).
+// One readable form for every status shown to a user; the CSV export keeps the raw value.
 const STATUS_LABELS: Record<string, string> = {
   COMPLETED: 'Completed',
   PROCESSING: 'Processing',
@@ -38,10 +36,7 @@ const STATUS_LABELS: Record<string, string> = {
   ON_HOLD: 'On hold',
 };
 
-/**
- * "COMPLETED" reads "Completed", "PRE_ORDER" "Pre-order"; a status the spec does not show reads the
- * same way ("ON_HOLD_FOR_REVIEW" is "On hold for review"), never as a raw code beside a label.
- */
+/** "PRE_ORDER" reads "Pre-order"; an unknown one alike ("ON_HOLD_FOR_REVIEW": "On hold for review"). */
 export function statusLabel(status: string | null): string {
   const raw = status?.trim();
   if (!raw) return 'Unknown';

@@ -1,9 +1,8 @@
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 /**
- * A partner time as ISO 8601 in UTC with milliseconds, the form the spec shows; another form the
- * runtime can read (no milliseconds, an offset) is converted, anything else is kept as given. In this
- * form, times compare as text in time order: the order copy sorts and filters them as text.
+ * A partner time in the spec's form (ISO 8601, UTC, milliseconds), converted when readable, else kept.
+ * In this form times compare as text in time order: the order copy sorts and filters them as text.
  */
 export function isoUtc(value: string): string {
   if (ISO_UTC.test(value)) return value;

@@ -13,9 +13,8 @@ import {
 } from './error-mapping.js';
 import { PartnerApiError } from './errors.js';
 
-// Turns what came back over HTTP (a body that says it failed, an HTTP error, a timeout, a network
-// failure) into the one PartnerApiError the app sees. Nothing here keeps the request, a header or a
-// raw body: ky's error holds the Request, and the Request holds the API key.
+// Turns what came back over HTTP (a failure body, an HTTP error, a timeout, a network failure) into
+// the one PartnerApiError the app sees, keeping no request, header or raw body.
 
 const TOO_LARGE_MESSAGE =
   'The partner API sent an answer too large to read, so Order Desk stopped reading it. Try again; if it happens again, ask your Order Desk admin, with the reference below.';
@@ -42,7 +41,7 @@ export function parseSuccessBody(text: string, operation: string, secrets: reado
   const traceId = extractTraceId(body);
   if (isFailureBody(body)) {
     // Some APIs answer 200 and say inside that it failed: read it exactly as an HTTP error body.
-    throw upstreamError({ status: 200, body, operation, secrets, traceId, headers: undefined });
+    throw upstreamError({ status: 200, body, operation, secrets, traceId });
   }
   return { body, traceId };
 }
@@ -53,7 +52,7 @@ interface UpstreamFailure {
   operation: string;
   secrets: readonly string[];
   traceId: string | undefined;
-  headers: Headers | undefined;
+  headers?: Headers | undefined;
 }
 
 function upstreamError(failure: UpstreamFailure): PartnerApiError {
@@ -83,7 +82,11 @@ export async function toPartnerError(
   if (error instanceof PartnerApiError) return error;
   if (error instanceof HTTPError) {
     const { response } = error;
-    const body = await readErrorBody(response);
+    // Already bounded in time and size by the bounded fetch.
+    const body: unknown = await response
+      .text()
+      .then(JSON.parse)
+      .catch(() => undefined);
     // ky's error holds the Request, and the Request holds the API key: only plain values go on.
     return upstreamError({
       status: response.status,
@@ -108,15 +111,6 @@ export async function toPartnerError(
   }
   const networkCode = describeNetworkError(error);
   return new PartnerApiError({ kind: 'unavailable', operation, cause: new Error(networkCode) });
-}
-
-/** The error body's JSON, when it is JSON; already bounded in time and size by the bounded fetch. */
-async function readErrorBody(response: Response): Promise<unknown> {
-  try {
-    return JSON.parse(await response.text());
-  } catch {
-    return undefined;
-  }
 }
 
 function describeNetworkError(error: unknown): string {

@@ -69,11 +69,9 @@ const DEFAULT_TURN_WAIT_MS = 30_000;
 export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 
 /**
- * The longest one request may take once its turn comes, retries included: every attempt up to its
- * deadline, and every wait between attempts (a back-off, a Retry-After or the shared rate cap) at its
- * longest. Timeouts are not retried, so a silent partner costs one deadline, not this. The wait for a
- * turn is not counted: an export's read-ahead waits several turns of its requester's, and a page that
- * ran out of time unsent would end the whole export.
+ * The longest one request may take once its turn comes: every attempt to its deadline and every wait
+ * between attempts at its longest (timeouts are not retried, so a silent partner costs one deadline).
+ * The wait for a turn is not counted: an export's read-ahead waits several turns of its requester's.
  */
 export function requestBoundMs(timeoutMs: number, retry: Partial<RetryPolicy> = {}): number {
   const policy = { ...defaultRetryPolicy, ...retry };
@@ -83,8 +81,7 @@ export function requestBoundMs(timeoutMs: number, retry: Partial<RetryPolicy> = 
 
 export function createTransport(options: TransportOptions): Transport {
   const policy: RetryPolicy = { ...defaultRetryPolicy, ...options.retry };
-  // People take turns at the partner (turns.ts): one agent's lookup is not queued behind another's
-  // fifty.
+  // People take turns at the partner (turns.ts): one agent's lookup is not queued behind another's fifty.
   const turns = createTurns(options.maxConcurrency);
   const secrets = [options.apiKey];
   // The turns count the requests under way and waiting; the peaks are kept here.
@@ -131,10 +128,7 @@ export function createTransport(options: TransportOptions): Transport {
   };
 }
 
-/**
- * One request in its turn, retries included: the answer's text, or the PartnerApiError it came to;
- * its outcome and time are reported either way.
- */
+/** One request in its turn, retries included; its outcome and time are reported either way. */
 function createSend(options: TransportOptions, policy: RetryPolicy, secrets: readonly string[]) {
   const { gate } = options;
   const boundMs = requestBoundMs(options.timeoutMs, policy);
@@ -159,13 +153,10 @@ function createSend(options: TransportOptions, policy: RetryPolicy, secrets: rea
     signal: AbortSignal | undefined,
   ): Promise<string> {
     const startedAt = performance.now();
-    const report = (outcome: string) =>
-      options.onEvent?.({
-        type: 'request',
-        operation,
-        outcome,
-        seconds: (performance.now() - startedAt) / 1000,
-      });
+    const report = (outcome: string) => {
+      const seconds = (performance.now() - startedAt) / 1000;
+      options.onEvent?.({ type: 'request', operation, outcome, seconds });
+    };
     // The whole request, retries and waits included, ends by this deadline (see requestBoundMs).
     const overall = AbortSignal.timeout(boundMs);
     const requestSignal = signal ? AbortSignal.any([signal, overall]) : overall;

@@ -37,6 +37,5 @@ export interface ListParams {
   search?: string | undefined;
   page?: number | undefined;
   limit?: number | undefined;
-  /** Ends the request early (a background job stopping); it then rejects with the signal's reason. */
   signal?: AbortSignal | undefined;
 }

@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { OrderDeskDb } from '../db/index.js';
 
-// The key that signs the one-time reveal links, never derived from another credential (a key made
-// from a Slack secret left at its placeholder would let anyone mint a link for any agent):
-// KEY_LINK_SECRET, or 32 random bytes made once and kept in the database, so replicas on PostgreSQL
-// share it and a restart keeps sent links valid. Never logged.
+// The key that signs reveal links: KEY_LINK_SECRET, or 32 random bytes kept in the database (shared by
+// replicas, kept across restarts). Never derived from another credential (a Slack secret left at its
+// placeholder would let anyone mint links); never logged.
 
 export interface LinkSigningKey {
   /** The key; the first call reads it from the database (making it if no replica has yet). */

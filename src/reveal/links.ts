@@ -2,19 +2,11 @@ import type { LinkSigningKey } from './link-key.js';
 import { mintRevealToken } from './token.js';
 
 export interface RevealLinks {
-  /**
-   * What makes `${PUBLIC_URL}/keys/reveal#<token>` for one image key, for one user (undefined without
-   * PUBLIC_URL); resolves once the signing key is read.
-   */
+  /** Makes `${PUBLIC_URL}/keys/reveal#<token>` links (undefined without PUBLIC_URL), once the key is read. */
   minter(): Promise<(claims: LinkClaims) => string | undefined>;
 }
 
-export interface LinkClaims {
-  orderId: string;
-  product: number;
-  key: number;
-  userId: string;
-}
+type LinkClaims = Parameters<typeof mintRevealToken>[1];
 
 export const REVEAL_PATH = '/keys/reveal';
 
@@ -22,10 +14,9 @@ export function createRevealLinks(options: {
   publicUrl: string | undefined;
   signingKey: LinkSigningKey;
   ttlSeconds: number;
-  now?: (() => number) | undefined;
+  now: () => number;
 }): RevealLinks {
-  const { publicUrl, signingKey, ttlSeconds } = options;
-  const now = options.now ?? Date.now;
+  const { publicUrl, signingKey, ttlSeconds, now } = options;
   return {
     async minter() {
       if (!publicUrl) return () => undefined;

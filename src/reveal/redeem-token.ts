@@ -33,7 +33,6 @@ export type RevealError =
   | 'partner'
   | 'gone';
 
-/** What redeeming a reveal token needs: the parts, not the whole app. */
 export interface RevealDeps {
   linkSigningKey: LinkSigningKey;
   auth: Pick<Authorizer, 'canSeeKeys'>;
@@ -62,20 +61,17 @@ function refusal(
 }
 
 /**
- * POST /keys/reveal: everything is checked at this moment, in this order: the token's signature and
- * expiry; that it was not used (on any replica); that the user it names may still see keys (user
- * groups asked of Slack now: the link may be older than the cache); the retrieval limit; then the key is
- * fetched from the partner API again (nothing was stored) and served once. A token that is not ours
- * names nobody and is only logged (anyone on the internet can send one); every other outcome names a
- * user and is audited. If the partner fails, the link stays usable and the retrieval is not counted.
+ * POST /keys/reveal, everything checked now, in order: the token's signature and expiry; that it was
+ * not used (on any replica); that its user may still see keys (asked of Slack now: the link may be
+ * older than the cache); the retrieval limit; then the key is fetched again and served once. If the
+ * partner fails, the link stays usable and the retrieval is not counted.
  */
 export async function redeemRevealToken(deps: RevealDeps, token: unknown): Promise<RevealOutcome> {
   const check = verifyRevealToken(await deps.linkSigningKey.get(), token, deps.now().getTime());
   if (!check.ok) return refuseUnverified(deps, check);
   const { claims } = check;
-  // Claimed for the rest of the token's life, before anything is asked of Slack: a second use (a
-  // double click, here or on another replica) is refused at once. The claim carries this request's
-  // token, so only this request can give the link back, as it does whenever it shows no key.
+  // Claimed for the token's life before anything is asked of Slack: a second use (a double click, on
+  // any replica) is refused at once. Only this request (its owner token) can give the link back.
   const usedKey = `reveal-used:${claims.id}`;
   const owner = `${process.pid}:${Math.random().toString(36).slice(2)}`;
   const lifeMs = Math.max(1_000, claims.expiresAt * 1000 - deps.now().getTime() + 60_000);
@@ -119,9 +115,10 @@ async function refuseWithoutAccess(
   giveLinkBack: () => Promise<unknown>,
 ): Promise<Refusal | undefined> {
   const access = await deps.auth.canSeeKeys(claims.userId, { fresh: true });
-  if (!access.allowed && access.reason === 'lookup_failed') {
+  if (access.allowed) return undefined;
+  await giveLinkBack();
+  if (access.reason === 'lookup_failed') {
     // Slack could not say who is in the allowed groups (a limit, an outage): not a refusal of the person.
-    await giveLinkBack();
     await audit(deps, claims, 'failed:access_unavailable');
     return refusal(
       503,
@@ -130,17 +127,13 @@ async function refuseWithoutAccess(
       'Slack did not answer who may see keys. This link still works: press Reveal again in a minute.',
     );
   }
-  if (!access.allowed) {
-    await giveLinkBack();
-    await audit(deps, claims, 'denied');
-    return refusal(
-      403,
-      'not_allowed',
-      'You may no longer see keys',
-      'The person this link was made for is not allowed to retrieve keys now. Ask your Order Desk admin.',
-    );
-  }
-  return undefined;
+  await audit(deps, claims, 'denied');
+  return refusal(
+    403,
+    'not_allowed',
+    'You may no longer see keys',
+    'The person this link was made for is not allowed to retrieve keys now. Ask your Order Desk admin.',
+  );
 }
 
 /** Takes one retrieval from the user's limit; over it (or the limit unreadable), the link is given back. */

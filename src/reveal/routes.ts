@@ -70,16 +70,13 @@ function perClientBlock(address: string): string {
   const groups = plain.includes('::')
     ? [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right]
     : left;
-  return `${groups
-    .slice(0, 4)
-    .map((group) => group.toLowerCase().replace(/^0+(?=.)/, ''))
-    .join(':')}::/64`;
+  const prefix = groups.slice(0, 4).map((group) => group.toLowerCase().replace(/^0+(?=.)/, ''));
+  return `${prefix.join(':')}::/64`;
 }
 
 /**
- * The routes behind PUBLIC_URL: GET /keys/reveal (the page, nothing secret on it: an unfurler or a
- * preview that loads it reveals nothing), its script and style, and POST /keys/reveal (the reveal).
- * Anyone on the internet can POST here: each client address gets a few tries a minute (across
+ * GET /keys/reveal (the page, nothing secret: a preview that loads it reveals nothing), its script and
+ * style, and POST /keys/reveal. Anyone can POST: each client address gets a few tries a minute (across
  * replicas), bodies are tiny, and a token that is not ours is never written to Slack.
  */
 export function revealRoutes(deps: RevealRouteDeps) {
@@ -95,11 +92,8 @@ export function revealRoutes(deps: RevealRouteDeps) {
       path: REVEAL_PATH,
       method: ['GET', 'POST'],
       handler: (req: IncomingMessage, res: ServerResponse) => {
-        if (req.method === 'GET') {
-          send(res, 200, 'text/html; charset=utf-8', REVEAL_PAGE_HTML);
-          return;
-        }
-        void handleReveal(deps, perClient, req, res);
+        if (req.method === 'GET') send(res, 200, 'text/html; charset=utf-8', REVEAL_PAGE_HTML);
+        else void handleReveal(deps, perClient, req, res);
       },
     },
     {
@@ -123,10 +117,7 @@ async function handleReveal(
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
-  const json = (status: number, body: object, headers: Record<string, string> = {}) => {
-    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-    send(res, status, 'application/json', JSON.stringify(body));
-  };
+  const json = (status: number, body: object) => send(res, status, 'application/json', JSON.stringify(body));
   try {
     try {
       await perClient.consume(clientAddress(req, deps.trustedProxies));
@@ -134,26 +125,19 @@ async function handleReveal(
       if (!(rejection instanceof RateLimiterRes)) throw rejection;
       deps.onRefused('client_limit');
       const seconds = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
-      json(
-        429,
-        {
-          error: 'too_many_requests',
-          title: 'Too many attempts',
-          message: `Wait ${seconds} seconds, then press Reveal again.`,
-        },
-        { 'retry-after': String(seconds) },
-      );
+      res.setHeader('retry-after', String(seconds));
+      json(429, {
+        error: 'too_many_requests',
+        title: 'Too many attempts',
+        message: `Wait ${seconds} seconds, then press Reveal again.`,
+      });
       return;
     }
     const raw = await readBody(req, MAX_BODY);
     if (raw === 'too_large') {
       deps.onRefused('body_too_large');
       res.setHeader('connection', 'close');
-      json(413, {
-        error: 'too_large',
-        title: 'This request is not from the reveal page',
-        message: AGAIN,
-      });
+      json(413, { error: 'too_large', title: 'This request is not from the reveal page', message: AGAIN });
       return;
     }
     let token: unknown;

@@ -1,10 +1,8 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 // A one-time link to one image key: `${PUBLIC_URL}/keys/reveal#<token>`. The token sits in the URL
-// fragment, which browsers never send, so no unfurler, proxy or access log sees it. It names the order,
-// the key's place in the keys answer, the Slack user it was made for and when it expires, and carries
-// a random ID that the shared state remembers once it is used. It holds no key: the key is fetched
-// from the partner API again at reveal time.
+// fragment, which browsers never send, so no unfurler, proxy or access log sees it. It holds no key
+// (fetched again at reveal time), only which key, for whom, until when, and a random ID used once.
 
 export interface RevealClaims {
   orderId: string;
@@ -76,14 +74,7 @@ export function verifyRevealToken(key: Buffer, token: unknown, now: number = Dat
     !ID_PATTERN.test(id)
   )
     return { ok: false, reason: 'malformed' };
-  const claims: RevealClaims = {
-    orderId,
-    product: product as number,
-    key: keyIndex as number,
-    userId,
-    expiresAt: expiresAt as number,
-    id,
-  };
+  const claims = { orderId, product, key: keyIndex, userId, expiresAt, id } as RevealClaims;
   if (claims.expiresAt * 1000 <= now) return { ok: false, reason: 'expired', claims };
   return { ok: true, claims };
 }

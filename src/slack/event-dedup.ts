@@ -1,10 +1,7 @@
 import type { SharedState } from '../state/index.js';
 
 export interface EventDedup {
-  /**
-   * True for the first delivery of a Slack event across every replica. When the shared state is down,
-   * a retry (retryNum set) is skipped and a first delivery handled: better a rare duplicate than none.
-   */
+  /** True for an event's first delivery across replicas; the state down, unless a retry (twice beats never). */
   claimFirstDelivery(eventId: string | undefined, retryNum: number | undefined): Promise<boolean>;
 }
 

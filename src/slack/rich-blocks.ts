@@ -1,11 +1,9 @@
 import type { AppLogger } from '../logger.js';
 import type { SharedState } from '../state/index.js';
 
-// Tables and charts (data_table, data_visualization) are new to Block Kit: a workspace may not have
-// them yet, and Slack's docs do not say whether the Home tab and modals take them. A message that
-// holds one carries its classic blocks too (SlackMessage.classic); when Slack refuses the new blocks,
-// the classic ones go at once, and keep going on that surface for a day (in the shared state, so
-// every replica knows), so a person never sees an error because of a table or a chart.
+// Tables and charts are new to Block Kit: a workspace may not have them, and Slack does not say whether
+// the Home tab and modals take them. A message with one carries classic blocks too; when Slack refuses
+// the new ones, the classic go at once, and keep going on that surface for a day (on every replica).
 
 /** Messages (chat.*, response_url) and views (Home tab, modals): Slack may take the blocks in one only. */
 export type RichSurface = 'messages' | 'views';
@@ -20,32 +18,19 @@ export interface RichMessage<B extends object> {
 }
 
 export interface RichBlocks {
-  /**
-   * Sends `message` through `post`: its tables and charts, or its classic blocks where Slack refused
-   * those on this surface within the last day; a refusal now sends the classic blocks at once.
-   */
+  /** Sends `message` through `post`: classic blocks where Slack refused the new ones (now or within a day). */
   send<B extends object, T>(
     surface: RichSurface,
     message: RichMessage<B>,
     post: (blocks: B[] | undefined) => Promise<T>,
   ): Promise<T>;
-  /**
-   * The blocks for an answer whose refusal Order Desk never sees (Slackbot shows a tool's Block Kit):
-   * the classic ones where Slack refused tables and charts on this surface within the last day.
-   */
+  /** The blocks for an answer whose refusal Order Desk never sees (Slackbot shows a tool's Block Kit). */
   blocksFor<B extends object>(surface: RichSurface, message: RichMessage<B>): Promise<B[] | undefined>;
-  /**
-   * Forgets the refusals remembered for this workspace, on both surfaces: the next message tries
-   * tables and charts again. Only the sandbox asks (FORGET_REFUSALS_MESSAGE, main.ts), for the
-   * refusal its own switch caused; nothing Slack sends leads here, so production keeps its day.
-   */
+  /** Forgets this workspace's refusals on both surfaces; only the sandbox asks (main.ts). */
   forget(): Promise<void>;
 }
 
-/**
- * What the process that started the app (the sandbox, through Node's IPC channel) sends to have the
- * refusals forgotten; the app answers with the same message once they are.
- */
+/** What the sandbox sends over Node's IPC channel to have the refusals forgotten; echoed once they are. */
 export const FORGET_REFUSALS_MESSAGE = 'order-desk:forget-rich-blocks-refusals';
 
 export interface RichBlocksOptions {

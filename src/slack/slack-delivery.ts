@@ -25,7 +25,7 @@ export interface DeliveryOptions {
   metrics?: DeliveryMetrics | undefined;
   /** How long one delivery may keep trying (waits included) before it gives up. */
   maxWaitMs?: number | undefined;
-  /** Its waits (Retry-After, the back-off) and the time they count against: the app's clock (tests drive it). */
+  /** The clock its waits run on and count against (tests drive it). */
   clock?: JobClock | undefined;
 }
 
@@ -38,11 +38,10 @@ export interface CallOptions {
 
 export interface SlackDelivery {
   /**
-   * Runs one Slack call that must succeed: after a 429 it waits the Retry-After Slack asked for (at
-   * least 1 s), after a 5xx or a network failure it backs off (1 s doubling to 30 s), until
-   * `maxWaitMs` has passed since it was asked for. A refusal that waiting cannot fix
-   * (channel_not_found, not_in_channel, invalid_auth) is thrown at once. At least once: a post Slack
-   * took but answered with a 5xx is posted again (Slack gives no way to tell).
+   * Runs one Slack call that must succeed: waits out a 429's Retry-After (at least 1 s), backs off
+   * after a 5xx or a network failure (1 s doubling to 30 s), until `maxWaitMs` has passed; a refusal
+   * that waiting cannot fix is thrown at once. At least once: a post Slack took but answered with a
+   * 5xx is posted again (Slack gives no way to tell).
    */
   call<T>(kind: DeliveryKind, run: () => Promise<T>, options?: CallOptions): Promise<T>;
   /** Ends every wait at once (a stop): deliveries still waiting fail, and say so in the log. */
@@ -93,17 +92,13 @@ export async function openDirectMessage(client: WebClient, userId: string): Prom
 
 /** Slack's error code or message, for the log: never a token (the Web client does not put one there). */
 export function slackErrorCode(error: unknown): string {
-  return (
-    (error as { data?: { error?: string } }).data?.error ??
-    (error as { code?: string }).code ??
-    (error as Error).message
-  );
+  const failure = error as { data?: { error?: string }; code?: string; message: string };
+  return failure.data?.error ?? failure.code ?? failure.message;
 }
 
 /**
- * A signal that aborts when either does (with its reason), and `release` for when it is no longer
- * needed. Not AbortSignal.any: on Node 20 its sources keep an entry for every signal made from them,
- * and `a` here lives as long as the app.
+ * A signal that aborts when either does, and `release` once it is no longer needed. Not AbortSignal.any:
+ * on Node 20 its sources keep an entry for every signal made from them, and `a` lives as long as the app.
  */
 export function eitherAborts(a: AbortSignal, b: AbortSignal): { signal: AbortSignal; release(): void } {
   const either = new AbortController();
@@ -123,10 +118,9 @@ export function eitherAborts(a: AbortSignal, b: AbortSignal): { signal: AbortSig
 }
 
 /**
- * The Web API client is built with rejectRateLimitedCalls (app/slack-client.ts): its own wait for a
- * 429 cannot be cut short at a stop, counted, bounded per call or driven by the app's clock, and the
- * outbox would hold a claimed row for all of it. This is where a 429 is waited out instead; the pace
- * of posts per channel is the outbox relay's (outbox/relay.ts), not this.
+ * Where a 429 is waited out: the Web API client's own wait (off: app/slack-client.ts) cannot be cut
+ * short at a stop, counted, bounded per call or driven by the app's clock, and the outbox would hold
+ * a claimed row for all of it. The pace of posts per channel is the outbox relay's, not this.
  */
 export function createSlackDelivery(options: DeliveryOptions): SlackDelivery {
   const log = options.logger.child({ component: 'slack-delivery' });
@@ -179,11 +173,5 @@ export function createSlackDelivery(options: DeliveryOptions): SlackDelivery {
     }
   }
 
-  return {
-    call,
-    stop() {
-      stopping.abort();
-    },
-    isStopped: () => stopping.signal.aborted,
-  };
+  return { call, stop: () => stopping.abort(), isStopped: () => stopping.signal.aborted };
 }

@@ -12,11 +12,7 @@ export interface Backoff {
   until: number;
 }
 
-/**
- * One more failure after `previous` (a job's round, a cache's read): stored at `key` with `extra`
- * for every replica, and kept past its wait so that the next failure doubles the wait instead of
- * starting again. With the shared state down, only the sharing is lost.
- */
+/** One more failure after `previous`, stored at `key` with `extra`, kept so the next doubles the wait. */
 export async function backOff<E extends object>(
   state: SharedState,
   key: string,

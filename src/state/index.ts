@@ -8,10 +8,7 @@ export type { LimiterOptions, SharedState } from './shared-state.js';
 export { RedisStartupError, StateUnavailableError } from './shared-state.js';
 export { createMemoryState };
 
-/**
- * The composition root's one choice of backend: Redis when REDIS_URL is set, memory otherwise. The
- * Redis client (costly to load, in time and memory) is loaded only then: a single process never loads it.
- */
+/** Redis when REDIS_URL is set, memory otherwise; the Redis client (costly to load) only then. */
 export async function createSharedState(options: {
   redisUrl: string | undefined;
   prefix: string;
@@ -20,10 +17,5 @@ export async function createSharedState(options: {
 }): Promise<SharedState> {
   if (!options.redisUrl) return createMemoryState();
   const { createRedisState } = await import('./redis-state.js');
-  return createRedisState({
-    url: options.redisUrl,
-    prefix: options.prefix,
-    logger: options.logger,
-    commandTimeoutMs: options.commandTimeoutMs,
-  });
+  return createRedisState({ ...options, url: options.redisUrl });
 }

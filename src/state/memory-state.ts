@@ -17,10 +17,7 @@ export function memoryLimiter(options: LimiterOptions): RateLimiterMemory {
   });
 }
 
-/**
- * The default backend: one process, nothing to install. Values are stored as JSON text so that they
- * behave exactly as they do through Redis (no shared object references, dates come back as text).
- */
+/** The default backend, in this process. Values are kept as JSON text, to behave as through Redis. */
 export function createMemoryState(now: () => number = Date.now): SharedState {
   const entries = new Map<string, Entry>();
   const live = (key: string): Entry | undefined => {

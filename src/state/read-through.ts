@@ -16,19 +16,13 @@ export interface ReadThroughOptions<T> {
   state: SharedState;
   key: string;
   ttlMs: number;
-  /**
-   * Reads the value from its source; throws when the source failed. `cache: false` keeps a good answer
-   * out of the cache (one that says nothing yet, to be asked again next time).
-   */
+  /** Reads the source; throws when it failed. `cache: false` keeps an answer that says nothing yet out. */
   load: () => Promise<{ value: T; cache: boolean }>;
   /** Ignore a cached value and an active back-off: read anew (a Refresh click), still once across replicas. */
   force?: boolean | undefined;
   /** How old a cached value may be to be served (default ttlMs, which is also how long it is kept). */
   maxAgeMs?: number | undefined;
-  /**
-   * How long one replica holds the read before another reads for itself: as long as the load's own
-   * deadline, so it never needs renewing, and a replica that died holding it is replaced then.
-   */
+  /** How long one replica holds the read (the load's own deadline: never renewed) before another reads. */
   leaseMs?: number | undefined;
   /** After a failed read no replica reads the source again until the back-off ends. */
   backoff?: BackoffPolicy | undefined;
@@ -52,10 +46,7 @@ export interface StoredFailure extends Backoff {
   id: string;
 }
 
-/**
- * The source failed: either just now (for this caller or a caller it waited with), or earlier and the
- * back-off has not ended. `error` is the source's own error (rebuilt by the codec on other replicas).
- */
+/** The source failed, just now or earlier within the back-off; `error` is its own (rebuilt by the codec). */
 export class SourceFailedError extends Error {
   override readonly name = 'SourceFailedError';
   constructor(
@@ -111,15 +102,11 @@ const POLL_MAX_MS = 200;
 
 const failureKey = (key: string) => `backoff:${key}`;
 
-// Per state (so per app): the reads under way in this process. Keyed by the state object, so two apps
-// in one process never share them.
+// The reads under way in this process, per state object: two apps in one process never share them.
 const readsUnderWay = new WeakMap<SharedState, Map<string, Promise<unknown>>>();
 function loadsOf(state: SharedState): Map<string, Promise<unknown>> {
-  let loads = readsUnderWay.get(state);
-  if (!loads) {
-    loads = new Map();
-    readsUnderWay.set(state, loads);
-  }
+  const loads = readsUnderWay.get(state) ?? new Map<string, Promise<unknown>>();
+  readsUnderWay.set(state, loads);
   return loads;
 }
 
@@ -127,13 +114,9 @@ function loadsOf(state: SharedState): Map<string, Promise<unknown>> {
 const FORCE_EVERY_MS = 30_000;
 
 /**
- * A value cached on the shared state, read from its source at most once per TTL across every
- * replica: the replica that takes the key's lease reads, the others wait for it to let go and take
- * what it stored, or share its failure; callers in one process share one read. A failure starts a
- * back-off on the shared state: until it ends, no replica reads that source again; a forced read
- * goes past it at most once per FORCE_EVERY_MS. When the shared state is down, this process reads
- * for itself, one read at a time, with no cache and no back-off (the partner client's own cooldown
- * still holds, in this process).
+ * A value cached on the shared state, read once per TTL across replicas (see docs/architecture.md);
+ * callers in one process share one read. A forced read goes past a back-off once per FORCE_EVERY_MS.
+ * With the shared state down, this process reads for itself, one at a time, no cache, no back-off.
  */
 export async function readThrough<T>(options: ReadThroughOptions<T>): Promise<T> {
   const { state, key, onResult } = options;
@@ -148,8 +131,7 @@ export async function readThrough<T>(options: ReadThroughOptions<T>): Promise<T>
     const failure = options.backoff ? await state.get<StoredFailure>(failureKey(key)) : undefined;
     let force = options.force === true;
     if (failure && failure.until > askedAt) {
-      // Refresh during a back-off: one forced read per FORCE_EVERY_MS goes through, across replicas;
-      // the other presses wait for the back-off like everyone else.
+      // One forced read per FORCE_EVERY_MS goes through, across replicas; other presses wait it out.
       if (force) force = await state.claim(`forced:${key}`, FORCE_EVERY_MS);
       if (!force) throw refusal(options, failure, false);
     }
@@ -173,11 +155,7 @@ function single<T>(loads: Map<string, Promise<unknown>>, key: string, start: () 
   return read;
 }
 
-/**
- * Takes the key's lease and reads, or waits for the replica holding it to let go and takes its
- * answer: a value or a failure other than those of the first look (`before`) is new, whatever the
- * two replicas' clocks say.
- */
+/** Takes the key's lease and reads, or waits for its holder: an answer unlike `before` is new. */
 async function readOnce<T>(
   options: ReadThroughOptions<T>,
   askedAt: number,
@@ -205,8 +183,7 @@ async function readOnce<T>(
     const failure = options.backoff ? await state.get<StoredFailure>(failureKey(key)) : undefined;
     if (failure && failure.id !== before.failure?.id) throw refusal(options, failure, true);
     if (failure && !force && failure.until > at) throw refusal(options, failure, false);
-    // Nothing new (after a wait: the holder died, or its answer was not to be cached): this process
-    // reads, being already the one read of `key` here (see readThrough).
+    // Nothing new (the holder died, or its answer was not cached): this process reads (its one read).
     options.onResult?.('miss');
     return await runLoad(options);
   } finally {

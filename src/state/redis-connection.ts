@@ -41,11 +41,9 @@ async function answeredWithin<T>(work: Promise<T>, ms: number, what: string): Pr
 }
 
 /**
- * The connection to Redis. Commands fail at once while the connection is down (no offline queue, so
- * no request waits on a dead Redis); the client reconnects by itself with a capped backoff. A Redis
- * that stops answering is down too: a command not answered within the command timeout drops the
- * connection and starts connecting again. An outage is
- * logged once when it starts and once when it ends, never once per request.
+ * The connection to Redis. Commands fail at once while it is down (no offline queue: no request waits
+ * on a dead Redis); the client reconnects with a capped backoff. A command not answered in time drops
+ * the connection and connects again. An outage is logged when it starts and ends, never per request.
  */
 export async function connectRedis(options: RedisConnectionOptions): Promise<RedisConnection> {
   const where = describeUrl(options.url, 'REDIS_URL');
@@ -142,11 +140,7 @@ function createWatchedClient(url: string, connectTimeoutMs: number, health: Heal
 type Health = ReturnType<typeof createHealth>;
 type RedisClient = ReturnType<typeof createWatchedClient>;
 
-/**
- * Redis stopped answering: drop the connection, which fails every command waiting on it at once
- * (the rate limiters' too), then connect again in the background, each attempt bounded, from 100 ms
- * up to 2 s apart. Meanwhile commands fail at once, as when Redis is down.
- */
+/** Redis stopped answering: drop the connection (failing every waiting command), then connect again. */
 async function reconnect(
   client: RedisClient,
   health: Health,

@@ -7,22 +7,16 @@ export interface RedisStateOptions extends RedisConnectionOptions {
   prefix: string;
 }
 
-// Releases a lock only while it still holds the owner's token (GET and DEL in one step).
+// Release or renew a lock only while it holds the owner's token (GET, then DEL or PEXPIRE, in one step).
 const RELEASE_SCRIPT =
   "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
-
-// Extends a lock only while it still holds the owner's token.
 const RENEW_SCRIPT =
   "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end";
 
 type StoreCall = (...args: unknown[]) => Promise<unknown>;
 const storeCalls = RateLimiterRedis.prototype as unknown as Record<'_upsert' | '_get' | '_delete', StoreCall>;
 
-/**
- * RateLimiterRedis with each of its store calls (rate-limiter-flexible's extension points for a
- * store) bounded like every other command: a limit counted on a stalled Redis fails (or counts in
- * this process) instead of holding the request.
- */
+/** RateLimiterRedis with its store calls bounded: a limit on a stalled Redis never holds the request. */
 class BoundedRateLimiterRedis extends RateLimiterRedis {
   constructor(
     private readonly bounded: <T>(command: () => Promise<T>) => Promise<T>,
@@ -46,6 +40,8 @@ export async function createRedisState(options: RedisStateOptions): Promise<Shar
   const { prefix } = options;
   const { client, bounded, run, isUp, close } = await connectRedis(options);
   const key = (name: string) => `${prefix}${name}`;
+  const ms = (ttlMs: number) => Math.max(1, Math.round(ttlMs));
+  const expiresIn = (ttlMs: number) => ({ type: 'PX', value: ms(ttlMs) }) as const;
 
   return {
     backend: 'redis',
@@ -54,21 +50,14 @@ export async function createRedisState(options: RedisStateOptions): Promise<Shar
       return text === null ? undefined : (JSON.parse(text) as T);
     },
     async set(name, value, ttlMs) {
-      await run(() =>
-        client.set(key(name), JSON.stringify(value), {
-          expiration: { type: 'PX', value: Math.max(1, Math.round(ttlMs)) },
-        }),
-      );
+      await run(() => client.set(key(name), JSON.stringify(value), { expiration: expiresIn(ttlMs) }));
     },
     async delete(name) {
       await run(() => client.del(key(name)));
     },
     async claim(name, ttlMs, token = '1') {
       const result = await run(() =>
-        client.set(key(name), JSON.stringify(token), {
-          expiration: { type: 'PX', value: Math.max(1, Math.round(ttlMs)) },
-          condition: 'NX',
-        }),
+        client.set(key(name), JSON.stringify(token), { expiration: expiresIn(ttlMs), condition: 'NX' }),
       );
       return result === 'OK';
     },
@@ -79,7 +68,7 @@ export async function createRedisState(options: RedisStateOptions): Promise<Shar
       const result = await run(() =>
         client.eval(RENEW_SCRIPT, {
           keys: [key(name)],
-          arguments: [JSON.stringify(token), String(Math.max(1, Math.round(ttlMs)))],
+          arguments: [JSON.stringify(token), String(ms(ttlMs))],
         }),
       );
       return result === 1;

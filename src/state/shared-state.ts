@@ -15,26 +15,17 @@ export interface LimiterOptions {
   name: string;
   points: number;
   durationSeconds: number;
-  /**
-   * When the backend is down: `per-process` counts in this process instead (a rate cap that must
-   * not stop the app), `fail` refuses (a security limit that must fail closed).
-   */
+  /** Backend down: `per-process` counts here (a rate cap), `fail` refuses (a security limit fails closed). */
   whenDown: 'per-process' | 'fail';
 }
 
-/**
- * The one state every replica shares: Redis when REDIS_URL is set, this process's memory otherwise.
- * The app never knows which it has. Values are JSON; every method may throw StateUnavailableError.
- */
+/** What every replica shares (Redis, or this process's memory), in JSON; may throw StateUnavailableError. */
 export interface SharedState {
   readonly backend: 'memory' | 'redis';
   get<T>(key: string): Promise<T | undefined>;
   set(key: string, value: unknown, ttlMs: number): Promise<void>;
   delete(key: string): Promise<void>;
-  /**
-   * Sets `key` to `token` only if it is absent, for `ttlMs`: true when this call set it. A short lock,
-   * or "seen once" for de-duplication.
-   */
+  /** Sets `key` to `token` for `ttlMs` only if absent: true when this call set it (a lock, "seen once"). */
   claim(key: string, ttlMs: number, token?: string): Promise<boolean>;
   /** Deletes `key` only while it still holds `token`: a lock is released only by its owner. */
   release(key: string, token: string): Promise<void>;

@@ -1,20 +1,16 @@
-// Cutting text to a length limit (Slack's Block Kit limits, a column's width) without breaking what a
-// reader sees. Slack documents its limits in "characters" without saying which; JavaScript's length
-// (UTF-16 code units) is never below a count of code points, so text within it here is within Slack's
-// limit. A cut never falls inside a grapheme (an emoji of several code points such as 👩‍👩‍👧 or 🇫🇷,
-// a letter with its combining accents): Slack would show half of one as a broken character.
+// Cutting text to a length limit (Slack's Block Kit limits, a column's width). Slack's "characters" are
+// never more than JavaScript's length (UTF-16 units), so text within it fits. A cut never falls inside a
+// grapheme (👩‍👩‍👧, 🇫🇷, a letter with its accents): Slack would show half of one as a broken character.
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
-/** How long a piece of text counts: its UTF-16 length, unless the caller measures it another way. */
 export type Measure = (text: string) => number;
 
 const utf16: Measure = (text) => text.length;
 
 /**
- * `text` as it is when it fits in `max`, else its longest start of whole graphemes that fits with an
- * ellipsis after it. `measure` counts a grapheme as it will be sent (e.g. after escaping), so an
- * escape (`&amp;`) is never cut in two either: cut the raw text, then escape it.
+ * `text`, or its longest start of whole graphemes that fits in `max` with an ellipsis. `measure` counts
+ * a grapheme as it will be sent (e.g. escaped), so an escape is never cut either: cut, then escape.
  */
 export function cutToLength(text: string, max: number, measure: Measure = utf16): string {
   if (measure(text) <= max) return text;

@@ -44,7 +44,23 @@ describe('audit lines', () => {
   it.each([
     [{ outcome: 'denied', keyCount: 0 }, ':no_entry: *Denied: not authorised to see keys*', '0 keys'],
     [{ outcome: 'rate_limited', keyCount: 0 }, ':no_entry: *Refused: retrieval limit reached*', '0 keys'],
-    [{ outcome: 'failed:not_ready', keyCount: 0 }, ':warning: *Failed: keys not available yet*', '0 keys'],
+    // Nothing failed: the person was told so, and the line says it in their words.
+    [
+      { outcome: 'failed:not_ready', keyCount: 0 },
+      ':hourglass_flowing_sand: *Keys not available yet*',
+      '0 keys',
+    ],
+    [{ outcome: 'failed:not_found', keyCount: 0 }, ':mag: *Order not found*', '0 keys'],
+    [
+      { outcome: 'failed:ambiguous', keyCount: 0 },
+      ':mag: *Several orders have that reference: none chosen*',
+      '0 keys',
+    ],
+    [
+      { outcome: 'failed:used', keyCount: 0, via: 'reveal' as const },
+      ':no_entry: *Refused: link already used*',
+      '0 keys',
+    ],
     [{ outcome: 'shown', keyCount: 1, via: 'reveal' as const }, ':key: *Keys shown*', '1 key'],
     [{ outcome: 'failed:<odd>', keyCount: 0 }, ':warning: *Failed: &lt;odd&gt;*', '0 keys'],
     [{ outcome: 'failed:unavailable', keyCount: 0 }, ':warning: *Failed: partner API unavailable*', '0 keys'],

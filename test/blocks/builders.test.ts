@@ -465,7 +465,7 @@ describe('one readable form per status, and proper plurals', () => {
   });
 
   it.each([
-    [null, 'no spend in the last 7 days'],
+    [null, 'no spend in the last 7 whole days'],
     [6.44, '6.4 days'],
     [99.95, '100.0 days'],
     [250.9, '250 days'],
@@ -513,7 +513,7 @@ describe('the finance Home tab', () => {
     last7Days: 70,
     last30Days: 300,
     averagePerDay: 10,
-    daily: [...Array.from({ length: 28 }, () => 10), 0, 120.5],
+    daily: [...Array.from({ length: 29 }, () => 10), 0, 120.5],
     ordersCounted: 40,
     computedAt: now.toISOString(),
     timeZone: 'UTC',
@@ -570,13 +570,13 @@ describe('the finance Home tab', () => {
     expect(text).not.toContain('unknown');
   });
 
-  it('gives the sparkline a scale: the lowest and the highest day', () => {
+  it('gives the sparkline a scale: the lowest and the highest whole day (today so far is not one)', () => {
     const sections = (home().blocks as Array<{ text?: { text: string } }>).map(
       (block) => block.text?.text ?? '',
     );
     const line = sections.find((text) => text.includes('daily spend'));
     expect(line).toMatch(
-      /^`[▁▂▃▄▅▆▇█]{30}` {2}daily spend, last 30 days \(oldest left\) · lowest day €0\.00 · highest day €120\.50 \(the tallest bar\)$/,
+      /^`[▁▂▃▄▅▆▇█]{31}` {2}daily spend, last 30 days and today so far \(the last bar\) · lowest day €0\.00 · highest day €10\.00$/,
     );
   });
 });
@@ -688,7 +688,7 @@ describe('one snapshot per surface', () => {
                   last7Days: 70,
                   last30Days: 300,
                   averagePerDay: 10,
-                  daily: Array.from({ length: 30 }, (_, i) => i * 2),
+                  daily: Array.from({ length: 31 }, (_, i) => i * 2),
                   ordersCounted: 40,
                   computedAt: now.toISOString(),
                   timeZone: 'Europe/Berlin',

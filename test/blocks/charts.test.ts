@@ -172,7 +172,7 @@ describe('where the charts are drawn', () => {
     last30Days: 1e12,
     averagePerDay: 1e12 / 7,
     // The 30 days ending today: no spend, refunds (negative), and very large days.
-    daily: Array.from({ length: 30 }, (_, i) => [0, -250, 1e12][i % 3] as number),
+    daily: Array.from({ length: 31 }, (_, i) => [0, -250, 1e12][i % 3] as number),
     ordersCounted: 10,
     computedAt: now.toISOString(),
     timeZone: 'UTC',
@@ -206,8 +206,9 @@ describe('where the charts are drawn', () => {
       chart: { series: Array<{ data: Array<{ label: string; value: number }> }> };
     };
     const dayBefore = new Date(now.getTime() - 86_400_000).toISOString().slice(0, 10);
+    // The figures' own last day, so far when they were computed.
     expect(bars.chart.series[0]?.data.at(-1)).toEqual({
-      label: dayLabel(dayBefore),
+      label: `${dayLabel(dayBefore)} so far`,
       value: spend.daily.at(-1),
     });
   });

@@ -40,7 +40,7 @@ const spend = {
   computedAt: now.toISOString(),
   timeZone: 'UTC',
   // The 30 days ending on `now`'s day: day i spent i × 10.
-  daily: Array.from({ length: 30 }, (_, i) => i * 10),
+  daily: Array.from({ length: 31 }, (_, i) => i * 10),
 } as SpendFigures;
 const healthy: CopySyncState = {
   orders: 12_345,
@@ -318,8 +318,8 @@ describe('the daily digest’s charts', () => {
     expect(bars?.chart.type).toBe('bar');
     const points = bars?.chart.series?.[0]?.data ?? [];
     expect(points).toHaveLength(14);
-    // 21 Nov is the day before `now` (day 29 of the 30): it spent 28 × 10.
-    expect(points.at(-1)).toEqual({ label: 'Nov 21', value: 280 });
+    // 21 Nov is the day before `now` (day 30 of the 31): it spent 29 × 10.
+    expect(points.at(-1)).toEqual({ label: 'Nov 21', value: 290 });
     expect(shown(message)).toContain('*Spend by product (chart):*');
     expect(shown(message)).toContain('*Spend per day, last 14 days (chart):*');
     expect(chartsOf(message.classic ?? [])).toHaveLength(0);

@@ -141,7 +141,7 @@ const spend: SpendFigures = {
   last7Days: 1e21,
   last30Days: 1e21,
   averagePerDay: 1e21,
-  daily: Array.from({ length: 30 }, (_, i) => i * 1e19),
+  daily: Array.from({ length: 31 }, (_, i) => i * 1e19),
   ordersCounted: 500,
   computedAt: now.toISOString(),
   timeZone: 'Europe/Amsterdam',

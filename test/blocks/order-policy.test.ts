@@ -10,7 +10,7 @@ import {
 
 // The presentation policy as one table: every surface × person × order state (and, for a channel
 // answer, whether the channel may receive order data). A cell lists what is offered (Share, Keys,
-// Notify me, partner Link) and, in brackets, the notes that say why something is not there. A change
+// Notify me, partner Link, Refresh) and, in brackets, the notes that say why something is not there. A change
 // of policy is a change of this table; a new surface is a new block of rows.
 
 const PEOPLE: ReadonlyArray<[string, Viewer]> = [
@@ -52,6 +52,7 @@ function cell(offer: OrderOffer): string {
     offer.showKeys && 'Keys',
     offer.notifyMe && 'Notify',
     offer.partnerLink && 'Link',
+    offer.refresh && 'Refresh',
   ].filter(Boolean);
   const notes = offer.notes.map((note) => NOTE_WORDS[note]);
   return [offered.join(' ') || '-', notes.length > 0 ? `(${notes.join('; ')})` : ''].join(' ').trim();
@@ -119,11 +120,11 @@ subscription | processing | - | - | - | - | - | -
 subscription | refunded | - | - | - | - | - | -
 subscription | completed, copy | - | - | - | - | - | -
 subscription | processing, copy | - | - | - | - | - | -
-slackbot | completed | Link | Link | Link | Link | - | -
-slackbot | processing | Link | Link | Link | Link | - | -
-slackbot | refunded | Link | Link | Link | Link | - | -
-slackbot | completed, copy | Link | Link | Link | Link | - | -
-slackbot | processing, copy | Link | Link | Link | Link | - | -
+slackbot | completed | Link Refresh | Link Refresh | Link Refresh | Link Refresh | - | -
+slackbot | processing | Link Refresh | Link Refresh | Link Refresh | Link Refresh | - | -
+slackbot | refunded | Link Refresh | Link Refresh | Link Refresh | Link Refresh | - | -
+slackbot | completed, copy | Link Refresh | Link Refresh | Link Refresh | Link Refresh | - | -
+slackbot | processing, copy | Link Refresh | Link Refresh | Link Refresh | Link Refresh | - | -
 workflow_step | completed | - | - | - | - | - | -
 workflow_step | processing | - | - | - | - | - | -
 workflow_step | refunded | - | - | - | - | - | -

@@ -181,20 +181,22 @@ describe('the balance watch', () => {
   it('computes spend from the simulator’s orders in the last 30 days', async () => {
     const spend = await h.desk.deps.spend.refresh();
     if (!('last30Days' in spend)) throw new Error('spend not computed');
-    // Counted here independently: completed orders since the start of the day 29 days ago (UTC).
-    const start = Date.parse('2026-10-24T00:00:00.000Z');
-    const inWindow = h.simulator
-      .allOrders()
-      .filter(
-        (o) =>
-          o.status === 'COMPLETED' &&
-          Date.parse(o.created_at) >= start &&
-          Date.parse(o.created_at) <= now.getTime(),
-      );
-    const total = Math.round(inWindow.reduce((sum, o) => sum + o.item.amount, 0) * 100) / 100;
+    // Counted here independently: completed orders of the 30 whole days before today (UTC), then today's.
+    const start = Date.parse('2026-10-23T00:00:00.000Z');
+    const today = Date.parse('2026-11-22T00:00:00.000Z');
+    const completed = (from: number, to: number) =>
+      h.simulator
+        .allOrders()
+        .filter(
+          (o) =>
+            o.status === 'COMPLETED' && Date.parse(o.created_at) >= from && Date.parse(o.created_at) < to,
+        );
+    const wholeDays = completed(start, today);
+    const todaySoFar = completed(today, now.getTime() + 1);
+    const total = Math.round(wholeDays.reduce((sum, o) => sum + o.item.amount, 0) * 100) / 100;
     expect(spend.last30Days).toBeCloseTo(total, 2);
-    expect(spend.ordersCounted).toBe(inWindow.length);
-    expect(spend.daily).toHaveLength(30);
+    expect(spend.ordersCounted).toBe(wholeDays.length + todaySoFar.length);
+    expect(spend.daily).toHaveLength(31);
   });
 
   it('the Home tab shows finance spend and runway as two charts, said in words too, and never waits for a scan', async () => {

@@ -7,6 +7,7 @@ import {
   type WatchedState,
 } from '../../src/finance/alert-rules.js';
 import { withReading } from '../../src/finance/balance-watch.js';
+import { spendAndRunway } from '../../src/finance/finance-view.js';
 import { computeSpend, dayKey, lastDays, runwayDays } from '../../src/finance/spend.js';
 import type { OrderSummary } from '../../src/partner-api/index.js';
 
@@ -36,19 +37,40 @@ describe('spend figures', () => {
       'UTC',
       'total',
     );
+    // Today so far is today's alone: the totals and the average are whole days, to yesterday.
     expect(figures).toMatchObject({
       today: 100,
-      last7Days: 117,
-      last30Days: 1_120,
-      averagePerDay: 16.71,
+      last7Days: 1_017,
+      last30Days: 1_020,
+      averagePerDay: 145.29,
       ordersCounted: 5,
     });
-    expect(figures.daily).toHaveLength(30);
+    expect(figures.daily).toHaveLength(31);
     expect(figures.daily.at(-1)).toBe(100);
     // In Berlin the 23:30 UTC order is on the 22nd.
     expect(computeSpend([order('2026-11-21T23:30:00.000Z', 10)], now, 'Europe/Berlin', 'total').today).toBe(
       10,
     );
+  });
+
+  it('early in the morning, the day just begun is today so far, not a day: lowest, average and runway use whole days', () => {
+    const early = new Date('2026-11-22T03:45:00Z');
+    const everyDay = Array.from({ length: 30 }, (_, i) =>
+      order(new Date(Date.parse('2026-11-21T12:00:00Z') - i * 86_400_000).toISOString(), 400 + i),
+    );
+    const figures = computeSpend(
+      [...everyDay, order('2026-11-22T03:00:00.000Z', 11.61)],
+      early,
+      'UTC',
+      'total',
+    );
+    const view = spendAndRunway(figures, 4_000);
+    expect(view.today).toBe(11.61);
+    // The lowest whole day is yesterday's 400, not today's 11.61 so far.
+    expect(view.lowestDay).toBe(400);
+    expect(view.highestDay).toBe(429);
+    expect(view.averagePerDay).toBe(403);
+    expect(view.runwayDays).toBeCloseTo(4_000 / 403);
   });
 
   it('reads item.amount as a unit price when ORDER_AMOUNT_IS=unit', () => {
@@ -57,12 +79,12 @@ describe('spend figures', () => {
     ).toBe(10);
   });
 
-  it('lists the last 30 calendar days, across a daylight-saving change, each once', () => {
+  it('lists 30 whole calendar days and today, across a daylight-saving change, each once', () => {
     const days = lastDays(new Date('2026-11-10T12:00:00Z'), 'Europe/Berlin');
-    expect(days).toHaveLength(30);
-    expect(new Set(days).size).toBe(30);
+    expect(days).toHaveLength(31);
+    expect(new Set(days).size).toBe(31);
     expect(days.at(-1)).toBe('2026-11-10');
-    expect(days[0]).toBe('2026-10-12');
+    expect(days[0]).toBe('2026-10-11');
     expect(dayKey(new Date('2026-10-25T00:30:00Z'), 'Europe/Berlin')).toBe('2026-10-25');
   });
 

@@ -79,7 +79,7 @@ export function toolCall(name: string, args: unknown, who: SlackIdentity | undef
 }
 
 /** Every button in a result's blocks (actions elements and section accessories). */
-type Button = { type: string; action_id?: string; url?: string };
+type Button = { type: string; action_id?: string; url?: string; value?: string; text?: { text: string } };
 
 export function buttonsIn(result: ToolResult): Button[] {
   return (result._meta?.slack?.blocks ?? []).flatMap((block): Button[] => [

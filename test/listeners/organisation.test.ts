@@ -84,6 +84,14 @@ describe('order data for the partner’s staff only (default settings)', () => {
     expect(await command('U0NEWHIRE', '/order', 'PO-2026-0001')).toContain('orders match');
   });
 
+  it('a user ID of the right shape that Slack does not know is told so, as a lasting answer, not "try again"', async () => {
+    // No such user in the fake Slack: users.info answers user_not_found.
+    const answer = await command('U0NOBODY42', '/order', 'PO-2026-0001');
+    expect(answer).toContain('Slack does not know this user account');
+    expect(answer).not.toContain('Try again in a minute');
+    expect(answer).not.toContain('could not confirm');
+  });
+
   it('Share in channel is not offered in a Slack Connect channel; a click on an older one is refused, saying why', async () => {
     const sent = await h.slack.runCommand({
       user: USERS.agent,

@@ -1,12 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { blocksErrors } from '../../sandbox/fake-slack/block-kit.js';
 import { BOT } from '../../sandbox/fake-slack/server.js';
+import { connectSlackbot, type SlackIdentity } from '../../sandbox/fake-slack/slackbot.js';
 import type { SimOrder } from '../../sandbox/simulator/data.js';
 import { TOOLS } from '../../src/mcp/tools.js';
 import { statusLabel } from '../../src/partner-api/statuses.js';
 import { refusalKey } from '../../src/slack/rich-blocks.js';
 import { wallClock } from '../helpers/clock.js';
-import { assertNoSecretLeaks, type Harness, startHarness, USERS } from '../helpers/harness.js';
+import {
+  assertNoSecretLeaks,
+  type Harness,
+  SIGNING_SECRET,
+  startHarness,
+  USERS,
+} from '../helpers/harness.js';
 import { buttonsIn, identityOf, type Slackbot, slackbotFor, type ToolResult } from '../helpers/slackbot.js';
 import { until } from '../helpers/until.js';
 
@@ -28,13 +36,37 @@ function asData(order: SimOrder) {
   };
 }
 
-/** What a person sees is valid Block Kit for a message, and has no button a click would need the app for. */
+/**
+ * What a person sees is valid Block Kit for a message, and every button runs in Slackbot: a link, or
+ * a call of a tool (`tool:<name>`) whose value is the JSON of arguments that tool's schema takes.
+ */
 function expectBlocksForPeople(result: ToolResult) {
   const blocks = result._meta?.slack?.blocks ?? [];
   expect(blocks.length).toBeGreaterThan(0);
   expect(blocksErrors(blocks, 'message')).toEqual([]);
-  for (const button of buttonsIn(result)) expect(button.url).toEqual(expect.any(String));
+  for (const button of buttonsIn(result)) {
+    if (button.url) continue;
+    const tool = /^tool:(\w+)$/.exec(button.action_id ?? '')?.[1] as keyof typeof TOOLS;
+    expect(Object.keys(TOOLS)).toContain(tool);
+    expect((button.value ?? '').length).toBeLessThanOrEqual(2_000);
+    expect(z.object(TOOLS[tool].config.inputSchema).safeParse(JSON.parse(button.value ?? '')).success).toBe(
+      true,
+    );
+  }
 }
+
+/** The tool calls a result's buttons make: [label, tool, arguments]. */
+const clicksIn = (result: ToolResult) =>
+  buttonsIn(result)
+    .filter((button) => button.action_id?.startsWith('tool:'))
+    .map(
+      (button) =>
+        [
+          (button.text as { text: string }).text,
+          (button.action_id as string).slice('tool:'.length),
+          JSON.parse(button.value as string) as Record<string, unknown>,
+        ] as const,
+    );
 
 const textOf = (result: ToolResult) => result.content.map((part) => part.text).join('\n');
 const newestFirst = (orders: readonly SimOrder[]) =>
@@ -67,6 +99,8 @@ describe("Slackbot's tools, with the order copy synced", () => {
       20_000,
     );
     bot = await slackbotFor(h.appUrl);
+    // The SDK's client then checks every answer's data against the output schema it was listed.
+    await bot.client.listTools();
   }, 40_000);
   afterAll(async () => {
     await bot.close();
@@ -74,8 +108,22 @@ describe("Slackbot's tools, with the order copy synced", () => {
     assertNoSecretLeaks(h.slack, h.logs, h.simulator.apiKey);
   });
 
-  it('lists every tool, read-only, with Block Kit, its input and output schemas, and words that rule keys out', async () => {
-    const { tools } = await bot.client.listTools();
+  /** tools/list as Slack sends it for `who` (undefined: a request that names nobody). */
+  async function toolsListedFor(who: SlackIdentity | undefined) {
+    const client = await connectSlackbot({
+      appUrl: h.appUrl,
+      signingSecret: SIGNING_SECRET,
+      identity: () => who,
+    });
+    try {
+      return (await client.listTools()).tools;
+    } finally {
+      await client.close();
+    }
+  }
+
+  it('lists each person the tools they may call, read-only, with Block Kit, schemas and words that rule keys out', async () => {
+    const tools = await toolsListedFor(finance);
     expect(tools.map((tool) => tool.name).sort()).toEqual(Object.keys(TOOLS).sort());
     for (const tool of tools) {
       expect(tool.annotations?.readOnlyHint).toBe(true);
@@ -88,9 +136,66 @@ describe("Slackbot's tools, with the order copy synced", () => {
     expect(find?.inputSchema.properties?.query).toMatchObject({ type: 'string', maxLength: 100 });
     const search = tools.find((tool) => tool.name === 'search_orders');
     expect(Object.keys(search?.inputSchema.properties ?? {}).sort()).toEqual(
-      ['from', 'maxAmount', 'minAmount', 'statuses', 'text', 'to'].sort(),
+      ['from', 'maxAmount', 'minAmount', 'page', 'statuses', 'text', 'to'].sort(),
     );
     expect(tools.find((tool) => tool.name === 'account_finances')?.description).toMatch(/^For finance only/);
+    // Everyone else: the order tools only (calling the finance tool still gets a refusal in words).
+    const orderTools = Object.keys(TOOLS)
+      .filter((name) => name !== 'account_finances')
+      .sort();
+    for (const who of [member, identityOf(USERS.agent), identityOf(USERS.guest), undefined])
+      expect({ who, tools: (await toolsListedFor(who)).map((tool) => tool.name).sort() }).toEqual({
+        who,
+        tools: orderTools,
+      });
+  });
+
+  it('describes every argument and every field of the data, with the currency, dates and an order ID of the right shape', async () => {
+    const tools = await toolsListedFor(finance);
+    /** The paths of properties without a description, in a JSON Schema and all it nests. */
+    const undescribed = (schema: Record<string, unknown>, path: string): string[] => {
+      const nested = [
+        ...Object.values(schema.properties ?? {}),
+        schema.items,
+        ...((schema.anyOf ?? []) as unknown[]),
+      ];
+      const own = Object.entries((schema.properties ?? {}) as Record<string, Record<string, unknown>>)
+        .filter(
+          ([, property]) => typeof property.description !== 'string' || property.description.length < 10,
+        )
+        .map(([name]) => `${path}.${name}`);
+      return [
+        ...own,
+        ...nested.flatMap((child) =>
+          child && typeof child === 'object' ? undescribed(child as Record<string, unknown>, path) : [],
+        ),
+      ];
+    };
+    for (const tool of tools) {
+      expect(undescribed(tool.inputSchema, `${tool.name} arguments`)).toEqual([]);
+      expect(undescribed(tool.outputSchema ?? {}, `${tool.name} data`)).toEqual([]);
+      if (tool.name !== 'account_finances') expect(tool.outputSchema?.required).toContain('currency');
+    }
+    const search = tools.find((tool) => tool.name === 'search_orders');
+    for (const day of ['from', 'to'])
+      expect(search?.inputSchema.properties?.[day]).toMatchObject({
+        type: 'string',
+        format: 'date',
+        description: expect.stringContaining('YYYY-MM-DD'),
+      });
+    const find = tools.find((tool) => tool.name === 'find_order');
+    const data = JSON.stringify(find?.outputSchema);
+    // What `amount` is: the total of the order's units, in the data's currency.
+    expect(data).toMatch(/"amount":\{[^}]*"description":"[^"]*total of all its units/);
+    expect(data).toMatch(/"amount":\{[^}]*"description":"[^"]*`currency`/);
+    // The example order ID has the shape of the partner's IDs (a short code), not a reference's.
+    const example = /order ID \([^)]*e\.g\. ([^)\s]+)\)/.exec(find?.description ?? '')?.[1] ?? '';
+    const someId = (h.simulator.allOrders()[0] as SimOrder).id;
+    expect({ example, shape: example.replace(/[A-Z]/g, 'A').replace(/\d/g, '9').length }).toEqual({
+      example: expect.stringMatching(/^[A-Z0-9]+$/),
+      shape: someId.length,
+    });
+    expect(find?.description).toMatch(/reference \(e\.g\. PO-2026-\d{6}\)/);
   });
 
   it('find_order by ID and by reference: the card, its data and its words, as /order shows it', async () => {
@@ -98,13 +203,18 @@ describe("Slackbot's tools, with the order copy synced", () => {
     for (const query of [order.id, order.reference_id]) {
       const result = await bot.call(member, 'find_order', { query });
       expect(result.isError).toBeUndefined();
-      expect(result.structuredContent).toEqual({ match: 'one', orders: [asData(order)], fromCopy: false });
+      expect(result.structuredContent).toEqual({
+        match: 'one',
+        orders: [asData(order)],
+        currency: 'EUR',
+        fromCopy: false,
+      });
       // The model reads the data itself, as JSON: one rendering, not a second in prose.
       expect(JSON.parse(textOf(result))).toEqual(result.structuredContent);
       expectBlocksForPeople(result);
       expect(JSON.stringify(result._meta?.slack?.blocks)).toContain(`Order ${order.id}`);
-      // The card as shared in a channel: no Share, no Show keys, and no button needing the app.
-      expect(buttonsIn(result)).toEqual([]);
+      // No Share, no Show keys: Refresh, a call of find_order by the order's ID.
+      expect(clicksIn(result)).toEqual([['Refresh', 'find_order', { query: order.id }]]);
     }
   });
 
@@ -117,7 +227,12 @@ describe("Slackbot's tools, with the order copy synced", () => {
     expectBlocksForPeople(several);
     const none = await bot.call(member, 'find_order', { query: 'PO-NOWHERE-404' });
     expect(none.isError).toBeUndefined();
-    expect(none.structuredContent).toMatchObject({ match: 'none', orders: [], fromCopy: false });
+    expect(none.structuredContent).toMatchObject({
+      match: 'none',
+      orders: [],
+      currency: 'EUR',
+      fromCopy: false,
+    });
     expect(none.structuredContent?.note).toContain('No order has the ID or reference "PO-NOWHERE-404"');
     expect(JSON.parse(textOf(none))).toEqual(none.structuredContent);
   });
@@ -134,13 +249,25 @@ describe("Slackbot's tools, with the order copy synced", () => {
     );
     const byText = await bot.call(member, 'search_orders', { text: word });
     expect(byText.structuredContent).toMatchObject({
+      currency: 'EUR',
       total: matching.length,
       totalIsAtLeast: false,
       orders: matching.slice(0, 10).map(asData),
     });
-    // Cut short, it says so and how to get the rest.
-    if (matching.length > 10)
-      expect(byText.structuredContent?.note).toContain(`The newest 10 of ${matching.length}`);
+    // Cut short, it says so and how to get the rest: the next page, by a button or by `page`.
+    expect(matching.length).toBeGreaterThan(10);
+    expect(byText.structuredContent).toMatchObject({ page: 1, pages: Math.ceil(matching.length / 10) });
+    expect(byText.structuredContent?.note).toContain(
+      `Orders 1–10 of ${matching.length}, newest first: call search_orders again with page 2`,
+    );
+    const clicks = clicksIn(byText);
+    expect(clicks.filter(([, tool]) => tool === 'find_order').map(([, , args]) => args.query)).toEqual(
+      matching.slice(0, 10).map((o) => o.id),
+    );
+    expect(clicks.find(([label]) => label === 'Next →')?.slice(1)).toEqual([
+      'search_orders',
+      { text: word, page: 2 },
+    ]);
     expect(JSON.parse(textOf(byText))).toEqual(byText.structuredContent);
     expectBlocksForPeople(byText);
     const refunded = await bot.call(member, 'search_orders', { text: word, statuses: ['REFUNDED'] });
@@ -167,6 +294,7 @@ describe("Slackbot's tools, with the order copy synced", () => {
     const result = await bot.call(member, 'recent_orders');
     expect(result.structuredContent).toEqual({
       orders: newestFirst(h.simulator.allOrders()).slice(0, 5).map(asData),
+      currency: 'EUR',
       fromCopy: false,
     });
     expectBlocksForPeople(result);
@@ -206,12 +334,54 @@ describe("Slackbot's tools, with the order copy synced", () => {
       availableFunds: available,
       current: true,
     });
-    expect(data.spend.daily.map((d) => d.amount)).toEqual(figures?.daily.slice(-7));
+    // Whole days: the 7 before today (today so far is `today`).
+    expect(data.spend.daily.map((d) => d.amount)).toEqual(figures?.daily.slice(0, -1).slice(-7));
     expect(data.spend.last7Days).toBe(figures?.last7Days);
     expect(data.spend.runwayDays).toBeCloseTo(available / (figures?.averagePerDay ?? 1), 6);
     expect(JSON.parse(textOf(result))).toEqual(result.structuredContent);
     expectBlocksForPeople(result);
     // The Home tab's figures without its Refresh button (a click in Slackbot is not the app's).
     expect(JSON.stringify(result._meta?.slack?.blocks)).toContain('Spend and runway');
+  });
+
+  it('a click is a call of the tool it names, checked as any call: as a member, as finance, as a guest', async () => {
+    // A member pages a search and opens a row: each click is the tool call its button names.
+    const title = (h.simulator.allOrders()[0] as SimOrder).item.title;
+    const word = title.split(' ')[0] as string;
+    const first = await bot.call(member, 'search_orders', { text: word });
+    const [, nextTool, nextArgs] = clicksIn(first).find(([label]) => label === 'Next →') ?? [];
+    const second = await bot.call(member, nextTool as string, nextArgs);
+    expect(second.structuredContent).toMatchObject({ page: 2 });
+    const idsOf = (result: ToolResult) =>
+      ((result.structuredContent?.orders ?? []) as Array<{ id: string }>).map((o) => o.id);
+    const firstIds = idsOf(first);
+    const secondIds = idsOf(second);
+    expect(secondIds.length).toBeGreaterThan(0);
+    expect(secondIds.some((id) => firstIds.includes(id))).toBe(false);
+    expect(clicksIn(second).map(([label]) => label)).toEqual(
+      expect.arrayContaining(['← Previous', `Open ${secondIds[0]}`]),
+    );
+    expectBlocksForPeople(second);
+    const [, openTool, openArgs] = clicksIn(second).find(([label]) => label === `Open ${secondIds[0]}`) ?? [];
+    const opened = await bot.call(member, openTool as string, openArgs);
+    expect(opened.structuredContent).toMatchObject({ match: 'one', orders: [{ id: secondIds[0] }] });
+
+    // Finance is offered the other periods; a click gives that period.
+    const week = await bot.call(finance, 'account_finances', { days: 7 });
+    expect(clicksIn(week).map(([label]) => label)).toEqual(['Last 14 days', 'Last 30 days']);
+    const [, monthTool, monthArgs] = clicksIn(week).find(([label]) => label === 'Last 30 days') ?? [];
+    const month = await bot.call(finance, monthTool as string, monthArgs);
+    expect(month.isError).toBeUndefined();
+    expect(clicksIn(month).map(([label]) => label)).toEqual(['Last 7 days', 'Last 14 days']);
+
+    // The same buttons in other hands are checked again: a member gets no finance figures, and a
+    // guest no order, whatever the button's value says.
+    const memberClick = await bot.call(member, monthTool as string, monthArgs);
+    expect(memberClick.isError).toBe(true);
+    expect(textOf(memberClick)).toContain('visible to finance only');
+    const guestClick = await bot.call(identityOf(USERS.guest), openTool as string, openArgs);
+    expect(guestClick.isError).toBe(true);
+    expect(guestClick.structuredContent).toBeUndefined();
+    expect(JSON.stringify(guestClick)).not.toContain(secondIds[0]);
   });
 });

@@ -57,16 +57,14 @@ export function checkSubscribeForm(
 // Members read per channel at most (10 pages of 1,000): a larger channel is checked that far.
 const MEMBER_PAGES = 10;
 
-/** What subscribing a channel to order events needs (the command, the modal, the announcement). */
 export type SubscribeDeps = Pick<
   AppDeps,
   'allowExternalSharing' | 'channelSharing' | 'currency' | 'logger' | 'notifications' | 'now' | 'outbox'
 >;
 
 /**
- * The channel, as Slack sees it: Order Desk must be in it (it posts there), it must not be shared
- * with another organisation (unless ALLOW_EXTERNAL_SHARING), and the person must be a member (any
- * member may subscribe a channel they are in). Undefined when all is well; else what to tell them.
+ * The channel, as Slack sees it: Order Desk in it (it posts there), not shared with another organisation
+ * (unless ALLOW_EXTERNAL_SHARING), the person a member. Undefined when all is well, else what to say.
  */
 export async function checkChannel(
   deps: Pick<SubscribeDeps, 'channelSharing' | 'logger'>,
@@ -110,10 +108,7 @@ export async function checkChannel(
   return 'You are not in this channel: only its members may subscribe it. Join it first.';
 }
 
-/**
- * Saves the subscription, unless the channel has an active one with these very filters (submitted
- * twice: Slack retried a slow answer, or a double click): the same subscription once.
- */
+/** Saves the subscription, unless the channel has one with these filters (a retry or double click). */
 export async function saveSubscription(
   deps: Pick<SubscribeDeps, 'notifications' | 'logger' | 'now'>,
   userId: string,
@@ -152,11 +147,10 @@ export async function announceSubscription(
   channelId: string,
   filters: SubscriptionFilters,
 ): Promise<void> {
-  const dedupeKey = `subscribed:${id}`;
   const body = renderSubscribed(userId, filters, deps.currency);
   try {
     await deps.outbox.enqueue(
-      [{ dedupeKey, kind: 'subscription', target: channelId, subscriptionId: id, body }],
+      [{ dedupeKey: `subscribed:${id}`, kind: 'subscription', target: channelId, subscriptionId: id, body }],
       deps.now(),
     );
     // The delivery job posts it (the enqueue wakes it), retrying what Slack does not take now.

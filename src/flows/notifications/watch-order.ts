@@ -19,10 +19,8 @@ export type WatchDeps = FindOrderDeps &
 
 /**
  * "Notify me" clicked: one watch per person and order, ending by itself after 30 days, at most
- * NOTIFY_ME_MAX_WATCHES running per person. Only an order the partner has is watched: the copy knows
- * it, or the partner is asked (a button can be forged or outlive its order); an order already settled
- * has nothing to wait for, and is said so. Access to orders is checked by the click's frame, and again
- * when the message is sent.
+ * NOTIFY_ME_MAX_WATCHES per person. Only an order the partner has is watched (a button can be forged or
+ * outlive its order), unless settled. Access is checked by the click's frame, and again when sending.
  */
 export async function startWatch(deps: WatchDeps, userId: string, orderId: string): Promise<SlackMessage> {
   const at = deps.now();

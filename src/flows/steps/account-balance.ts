@@ -1,16 +1,18 @@
-import { stepBalanceUnavailable, stepDenied, stepUserInputInvalid } from '../../blocks/workflow-steps.js';
+import {
+  stepBalanceMissing,
+  stepBalanceUnavailable,
+  stepDenied,
+  stepUserInputInvalid,
+} from '../../blocks/workflow-steps.js';
 import type { AppDeps } from '../deps.js';
 import { definedOutputs, type StepOutcome, timestampOutput, userInput } from './step-outcome.js';
 
-export type BalanceStepDeps = Pick<AppDeps, 'auth' | 'balance'>;
+export type BalanceStepDeps = Pick<AppDeps, 'auth' | 'balance' | 'currency'>;
 
 /**
- * The "Account balance" step: balance, credit limit and available funds, only for a person in
- * finance (the Home tab's check). The figures come from the Home tab's own source, so a workflow
- * shares its cached reading; after a failed read a run is a person's question, as a Home tab open is:
- * it asks again once the failure is 30 s old (one read per 30 s across replicas), so a busy workflow
- * adds little during an outage and is answered at once after a recovery. The reading is taken from a
- * keys answer whose keys are dropped at once.
+ * The "Account balance" step, only for finance: the Home tab's cached reading (taken from a keys answer
+ * whose keys are dropped at once). After a failed read a run asks again as a Home tab open does (once
+ * the failure is 30 s old, across replicas): a busy workflow adds little during an outage.
  */
 export async function runAccountBalanceStep(
   deps: BalanceStepDeps,
@@ -32,30 +34,30 @@ export async function runAccountBalanceStep(
       outputs: definedOutputs({
         balance,
         credit_limit: reading.creditLimit,
-        // As the Home tab shows it: only when both figures are known.
+        // Only when both figures are known: a workflow has no place for the words that say otherwise.
         available_funds: reading.creditLimit === null ? undefined : balance + reading.creditLimit,
         read_at: timestampOutput(reading.readAt.toISOString()),
       }),
     };
   }
-  // A reading without the balance is said as the partner's answer without it.
-  const unavailable =
-    state.kind === 'reading'
-      ? {
-          kind: 'not_reported' as const,
-          orderId: state.reading.sourceOrderId,
-          traceId: state.reading.traceId,
-        }
-      : state;
+  // A reading without the balance: the step's balance output is required, so it fails, saying what
+  // the partner did send.
+  if (state.kind === 'reading')
+    return {
+      kind: 'fail',
+      error: stepBalanceMissing(state.reading, deps.currency),
+      outcome: 'unavailable',
+      traceId: state.reading.traceId,
+    };
   return {
     kind: 'fail',
-    error: stepBalanceUnavailable(unavailable),
-    outcome: unavailable.kind === 'error' ? 'partner_failed' : 'unavailable',
+    error: stepBalanceUnavailable(state),
+    outcome: state.kind === 'error' ? 'partner_failed' : 'unavailable',
     traceId:
-      unavailable.kind === 'error'
-        ? unavailable.error.traceId
-        : unavailable.kind === 'not_reported'
-          ? unavailable.traceId
+      state.kind === 'error'
+        ? state.error.traceId
+        : state.kind === 'not_reported'
+          ? state.traceId
           : undefined,
   };
 }

@@ -22,9 +22,8 @@ import {
 export type LookupStepDeps = LookupDeps & Pick<AppDeps, 'auth'>;
 
 /**
- * The "Look up an order" step: one order by its exact ID or reference, for a person who may use
- * `/order` (the same check, before any partner request), found by the one finder (find-order.ts). No order is
- * a normal answer (found = false), not a failure. The outputs are the order's summary: never keys.
+ * The "Look up an order" step: one order by its exact ID or reference, for a person who may use `/order`.
+ * No order is a normal answer (found = false), not a failure. The outputs are its summary: never keys.
  */
 export async function runLookupOrderStep(
   deps: LookupStepDeps,

@@ -6,14 +6,10 @@ import { answerClick, type ButtonClickArgs, clickedValue } from './click.js';
 export interface ButtonListenerOptions<Schema extends z.ZodType> {
   /** The shape of the button's value; anything else is a stale or tampered button. */
   schema: Schema;
-  /** What the user reads when the value does not parse. */
   staleText: string;
   /** Called before the stale notice, e.g. to audit a refused keys click. */
   onStale?: ((args: ButtonClickArgs) => Promise<void>) | undefined;
-  /**
-   * The clicker must be allowed to see order data (checked at every click: anyone who can see a
-   * message can click its buttons, guests and Slack Connect users included).
-   */
+  /** Checked at every click: anyone who sees a message can click it, guests and Slack Connect users too. */
   ordersAccess?: boolean | undefined;
 }
 
@@ -24,10 +20,7 @@ export const ORDER_BUTTON = {
   staleText: 'This button is out of date. Look the order up again with `/order`.',
 } satisfies ButtonListenerOptions<typeof OrderButtonSchema>;
 
-/**
- * A button that carries state, after the frame's ack (frame.ts): the value parsed as untrusted
- * input, the clicker's access checked when asked, then the work; counted "denied", "stale" or "ok".
- */
+/** A button that carries state: its value parsed as untrusted input, access checked if asked, then the work. */
 export function buttonListener<Schema extends z.ZodType>(
   deps: Pick<ListenerDeps, 'auth' | 'logger'>,
   options: ButtonListenerOptions<Schema>,

@@ -14,23 +14,16 @@ export function clickedValue(args: ButtonClickArgs): string | undefined {
   return action.type === 'button' ? action.value : undefined;
 }
 
-/** The channel the click came from, wherever Slack put it in the payload. */
 export function clickChannel(args: ButtonClickArgs): string | undefined {
   return args.body.channel?.id ?? (args.body.container as { channel_id?: string } | undefined)?.channel_id;
 }
 
-/**
- * Who the card a click opens is for, and where: the clicker, in the app's DM when the click came from
- * the Home tab or a message there (not an ephemeral reply in it), else in the click's channel.
- */
+/** Who a card opened by a click is for: the clicker, in the app's DM from the Home tab or a message there. */
 export function clickAudience(args: ButtonClickArgs): Audience {
   const channelId = clickChannel(args);
   const inMessagesTab = channelId?.startsWith('D') && !args.body.container?.is_ephemeral;
-  return {
-    surface: isHomeClick(args) || inMessagesTab ? 'direct_message' : 'channel_answer',
-    userId: args.body.user.id,
-    channelId,
-  };
+  const surface = isHomeClick(args) || inMessagesTab ? 'direct_message' : 'channel_answer';
+  return { surface, userId: args.body.user.id, channelId };
 }
 
 /** A click on the Home tab (a view): it comes with no response_url to answer through. */
@@ -38,10 +31,7 @@ export function isHomeClick(args: ButtonClickArgs): boolean {
   return (args.body.container as { type?: string } | undefined)?.type === 'view' || !args.respond;
 }
 
-/**
- * Answers a click: through its response_url when it has one (mode as for `reply`); a Home tab click
- * has none, so its answer goes to the user's direct messages with Order Desk.
- */
+/** Answers a click through its response_url; a Home tab click has none, so its answer goes to the user's DM. */
 export function answerClick(
   deps: Pick<ListenerDeps, 'logger'>,
   args: ButtonClickArgs,
@@ -53,10 +43,7 @@ export function answerClick(
     : reply(args.respond, message, mode, deps);
 }
 
-/**
- * Says on the Home tab, under the button clicked, where that click's answer went (views.publish of
- * the tab as shown, with its hash: a tab published meanwhile is left as it is).
- */
+/** Says on the Home tab, under the button clicked, where its answer went (a tab published since is kept). */
 export async function noticeOnHome(
   deps: Pick<ListenerDeps, 'logger'>,
   args: ButtonClickArgs,

@@ -13,7 +13,6 @@ export function exportOrdersAction(deps: Pick<ExportFeatureDeps, 'now' | 'report
     const now = deps.now();
     const to = dayKey(now, deps.reportTimeZone);
     const from = dayKey(new Date(now.getTime() - 29 * 86_400_000), deps.reportTimeZone);
-    const opened = await openModal(deps, client, body.trigger_id, renderExportModal({ from, to }));
-    return opened ? 'ok' : 'error';
+    return (await openModal(deps, client, body.trigger_id, renderExportModal({ from, to }))) ? 'ok' : 'error';
   });
 }

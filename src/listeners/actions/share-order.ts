@@ -9,10 +9,8 @@ import { buttonListener, ORDER_BUTTON } from './button-listener.js';
 import { clickChannel } from './click.js';
 
 /**
- * "Share in channel": posts a fresh copy of the card to the channel, with who shared it, then removes
- * the ephemeral preview. The shared card carries no Share button and no keys. With ORDER_LINK_TEMPLATE
- * it is posted by the bot with the order's Work Object where the bot may post, else (and without the
- * template) through the response_url, as before.
+ * "Share in channel": posts a fresh copy of the card (no Share button, no keys) with who shared it,
+ * then removes the ephemeral preview.
  */
 export function shareOrderAction(deps: LookupDeps & ListenerDeps) {
   return buttonListener(deps, ORDER_BUTTON, async (button, args) => {

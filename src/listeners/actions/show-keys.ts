@@ -1,13 +1,11 @@
 import { OrderButtonSchema } from '../../blocks/index.js';
 import { deliverKeys, type KeysDeps } from '../../flows/deliver-keys.js';
-import type { ListenerDeps } from '../frame.js';
+import { deleteOriginal } from '../../flows/respond.js';
+import { counted, type ListenerDeps } from '../frame.js';
 import { buttonListener } from './button-listener.js';
-import { clickChannel } from './click.js';
+import { type ButtonClickArgs, clickChannel } from './click.js';
 
-/**
- * "Show keys" on a card, wherever the card is (a preview, or a copy shared in a channel that anyone
- * can click): the clicker is authorised now, and keys go only to them, ephemerally.
- */
+/** "Show keys" on a card (anyone may click a shared one): the clicker authorised now, keys only to them. */
 export function showKeysAction(deps: KeysDeps & ListenerDeps) {
   return buttonListener(
     deps,
@@ -34,5 +32,12 @@ export function showKeysAction(deps: KeysDeps & ListenerDeps) {
         via: 'button',
         respond: args.respond,
       }),
+  );
+}
+
+/** "Hide keys": deletes the ephemeral keys message it sits in (only a response_url can). */
+export function hideKeysAction(deps: ListenerDeps) {
+  return counted<ButtonClickArgs>(async ({ respond }) =>
+    (await deleteOriginal(respond, deps.logger)) ? 'ok' : 'error',
   );
 }

@@ -7,9 +7,8 @@ import type { ListenerDeps } from '../frame.js';
 import { openModal } from '../open-modal.js';
 
 /**
- * `/order-subscribe`: opens the subscription modal, with the channel it was typed in chosen. The
- * modal opens first (its trigger lasts 3 seconds); who may subscribe, and the channel, are checked
- * when it is submitted (any member who may look orders up, in a channel they and Order Desk are in).
+ * `/order-subscribe`: opens the subscription modal for the channel it was typed in. The modal opens
+ * first (its trigger lasts 3 seconds); who may subscribe, and the channel, are checked at submission.
  */
 export function orderSubscribeCommand(deps: SubscribeDeps & ListenerDeps) {
   return async ({ command, respond, client }: SlackCommandMiddlewareArgs & AllMiddlewareArgs) => {

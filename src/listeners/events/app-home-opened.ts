@@ -2,10 +2,7 @@ import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import { type DirectMessageDeps, suggestPrompts } from '../../flows/direct-message.js';
 import { type HomeDeps, publishHome } from '../../flows/publish-home.js';
 
-/**
- * Publishes the Home tab when it is opened; the Messages tab (this event with tab "messages") gets
- * suggested prompts, which only a workspace with the agent messaging experience shows.
- */
+/** Publishes the Home tab when opened; the Messages tab gets suggested prompts (where Slack shows them). */
 export function appHomeOpened(deps: HomeDeps & DirectMessageDeps) {
   return async ({ event, client }: SlackEventMiddlewareArgs<'app_home_opened'> & AllMiddlewareArgs) => {
     if (event.tab !== 'home' && event.tab !== 'messages') return;

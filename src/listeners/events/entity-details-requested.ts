@@ -1,11 +1,7 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import { type PanelDeps, presentOrderPanel } from '../../flows/order-panel.js';
 
-/**
- * Someone opened (or refreshed) an order's Work Object panel (flexpane): Slack asks Order Desk to fill
- * it for that person, with entity.presentDetails on the event's trigger_id. Bolt 5 has no typed
- * listener of its own for it: `app.event` gives the @slack/types event.
- */
+/** Someone opened (or refreshed) an order's Work Object panel: filled for them with entity.presentDetails. */
 export function entityDetailsRequested(deps: PanelDeps) {
   return async ({
     event,

@@ -1,10 +1,7 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import { type UnfurlDeps, unfurlOrderLinks } from '../../flows/unfurl-order-links.js';
 
-/**
- * A message with a link on one of the app's unfurl domains was posted (or is being typed): links to
- * an order's page on the partner platform get a compact card (ORDER_LINK_TEMPLATE).
- */
+/** A link on the app's unfurl domains was posted (or is being typed): order links get a card. */
 export function linkShared(deps: UnfurlDeps) {
   let warnedNoTemplate = false;
   return async ({ event, body, client }: SlackEventMiddlewareArgs<'link_shared'> & AllMiddlewareArgs) => {

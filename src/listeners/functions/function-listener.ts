@@ -11,20 +11,16 @@ export type FunctionArgs = SlackEventMiddlewareArgs<'function_executed'> & AllMi
 export type FunctionListenerDeps = Pick<AppDeps, 'delivery' | 'logger' | 'metrics'>;
 
 /**
- * The common frame of a Workflow Builder step, after the frame's ack and its check that this is the
- * step's first delivery (frame.ts): always end it, with its outputs or with a message for the
- * workflow's author, a bug included. Ending the step must reach Slack: a workflow waits for it,
- * so it is retried while Slack limits or fails (through the delivery service). `complete` and
- * `fail` are Bolt's: they use the event's own workflow token, which is never logged.
+ * A Workflow Builder step, after the frame (frame.ts): always ended, with its outputs or a message for
+ * the workflow's author, a bug included. A workflow waits for the end, so it goes through the delivery
+ * service's retries. Bolt's `complete` and `fail` use the event's workflow token, never logged.
  */
 export function functionListener(
   deps: FunctionListenerDeps,
   step: StepId,
   work: (inputs: Record<string, unknown>) => Promise<StepOutcome>,
 ) {
-  return counted(run);
-
-  async function run({ event, complete, fail }: FunctionArgs): Promise<string> {
+  return counted(async ({ event, complete, fail }: FunctionArgs): Promise<string> => {
     const inputs = (event.inputs ?? {}) as Record<string, unknown>;
     const ids = {
       step,
@@ -61,5 +57,5 @@ export function functionListener(
       deps.logger.warn({ ...ids, method, error: code }, 'the workflow step could not be ended in Slack');
     }
     return outcome.outcome;
-  }
+  });
 }

@@ -9,10 +9,7 @@ export const LOOKUP_ORDERS = 'lookup_orders';
 
 type MessageShortcutArgs = SlackShortcutMiddlewareArgs<MessageShortcut> & AllMiddlewareArgs;
 
-/**
- * "Look up orders" on any message, threads included (where slash commands do not work): the orders
- * named in it, answered only to the person who clicked, through the shortcut's response_url.
- */
+/** "Look up orders" on any message, threads included (no slash commands there): only to the clicker. */
 export function lookupOrdersShortcut(deps: MessageLookupDeps & ListenerDeps) {
   return counted(async ({ shortcut, respond }: MessageShortcutArgs) => {
     const access = await deps.auth.canUseOrders(shortcut.user.id);

@@ -11,11 +11,7 @@ export type ExportFeatureDeps = Pick<
   'currency' | 'delivery' | 'exportClaims' | 'now' | 'orderCopy' | 'orderSync' | 'partner' | 'reportTimeZone'
 >;
 
-/**
- * The export modal submitted: checked before the ack (so the modal can show what is wrong), then the
- * export runs after it, in the background, tracked so a graceful stop waits for it. One export per
- * user at a time, across replicas.
- */
+/** The export modal submitted: checked before the ack, then run after it; one per user across replicas. */
 export function exportSubmitted(deps: ExportFeatureDeps & ListenerDeps) {
   return async ({ ack, body, view, client }: ViewArgs) => {
     const userId = body.user.id;
@@ -41,17 +37,7 @@ export function exportSubmitted(deps: ExportFeatureDeps & ListenerDeps) {
       });
     await ack();
     await runExport(
-      {
-        partner: deps.partner,
-        client,
-        delivery: deps.delivery,
-        orderCopy: deps.orderCopy,
-        orderSync: deps.orderSync,
-        now: deps.now,
-        logger: deps.logger,
-        currency: deps.currency,
-        timeZone: deps.reportTimeZone,
-      },
+      { ...deps, client, timeZone: deps.reportTimeZone },
       { userId, from: range.from, to: range.to, completedOnly: status === 'completed' },
     )
       .then((result) => deps.metrics.exports.inc({ outcome: result.outcome }))

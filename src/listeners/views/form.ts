@@ -2,10 +2,7 @@ import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } fro
 
 export type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 
-/**
- * A submitted modal, read by field name (`fields` gives each its block and action IDs), and its
- * answer with errors under the fields named: the modal stays open, showing what is wrong.
- */
+/** A submitted modal read by field name, and its answer with errors under the fields (the modal stays open). */
 export function submittedForm<Name extends string>(
   { ack, view }: Pick<ViewArgs, 'ack' | 'view'>,
   fields: Record<Name, { block: string; action: string }>,

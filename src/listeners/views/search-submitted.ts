@@ -6,15 +6,9 @@ import type { ListenerDeps } from '../frame.js';
 import { submittedForm, type ViewArgs } from './form.js';
 
 /**
- * The search modal submitted: checked before the ack (so the modal shows what is wrong under each
- * field), access checked again (the modal may have stayed open after the user lost it), then the
- * list is read from the copy after the ack.
- *
- * The list goes to the user's DM with Order Desk: a modal submission has no response_url, and a
- * DM needs no extra field (a conversation picker with response_url_enabled would make the user pick
- * where to be answered, and fails where the bot cannot post), stays after a reload, and its
- * Previous/Next clicks come with a response_url that replaces the list in place. The modal stays,
- * saying so.
+ * The search modal submitted: checked before the ack, access checked again (the modal may have outlived
+ * it), then the list goes to the user's DM: a submission has no response_url, a conversation picker
+ * would make the user choose (and fail where the bot cannot post), and Previous/Next replace it in place.
  */
 export function searchSubmitted(deps: SearchDeps & ListenerDeps) {
   return async ({ ack, body, view, client }: ViewArgs) => {

@@ -11,10 +11,8 @@ import type { ListenerDeps } from '../frame.js';
 import { submittedForm, type ViewArgs } from './form.js';
 
 /**
- * The subscription modal submitted: the form checked, access checked again, and the channel checked
- * with Slack (Order Desk in it, not Slack Connect unless allowed, the person a member), all before
- * the ack, so the modal shows what is wrong under its field. Then the subscription is saved and the
- * channel told.
+ * The subscription modal submitted: the form, access and the channel (with Slack) checked before the
+ * ack, so the modal shows what is wrong under its field; then the subscription is saved and announced.
  */
 export function subscribeSubmitted(deps: SubscribeDeps & ListenerDeps) {
   return async ({ ack, body, view, client }: ViewArgs) => {

@@ -1,26 +1,16 @@
 import { detectOrdering } from '../../partner-api/index.js';
-import type { OrderCopy } from '../order-copy.js';
-import type { SyncReads } from './reads.js';
-import { type PageWalk, type SyncStore, walkFromNewest } from './store.js';
+import { type PageWalk, walkFromNewest } from './store.js';
+import type { WalkDeps } from './walks.js';
 
 /**
- * Reads the newest page, and further (the next page toward older orders) while the page just read
- * held new or changed orders: a burst of more than a page between two rounds is read whole. At most
- * `pagesPerRound` pages a round; a burst longer than that is taken up again the next round, from
- * where this one stopped (pages shift as orders arrive: recording is by ID, so a page read twice
- * changes nothing). Returns the backfill's walk, started here when there was none.
+ * Reads the newest page, and on toward older orders while the page just read held news: a burst
+ * between two rounds is read whole, `pagesPerRound` pages a round (the next round goes on). Returns
+ * the backfill's walk, started here when there was none.
  */
-export type Follow = (signal: AbortSignal, backfill: PageWalk | undefined) => Promise<PageWalk>;
-
-export function createFollow(deps: {
-  reads: SyncReads;
-  orderCopy: Pick<OrderCopy, 'record'>;
-  store: SyncStore;
-  now: () => Date;
-  pagesPerRound: number;
-  /** The newest page was read and recorded: the next is due an interval from now. */
-  onNewestRead: () => void;
-}): Follow {
+export function createFollow(
+  /** `onNewestRead`: the newest page was read and recorded, the next is due an interval from now. */
+  deps: WalkDeps & { onNewestRead: () => void },
+): (signal: AbortSignal, backfill: PageWalk | undefined) => Promise<PageWalk> {
   const { reads, orderCopy, store, now } = deps;
   /** Where a burst the last follow could not read whole goes on (steps from the newest page). */
   let resumeAt: number | undefined;
@@ -45,8 +35,7 @@ export function createFollow(deps: {
     let step = resumeAt ?? 0;
     if (resumeAt !== undefined && backfill?.done) news = { inserted: page.orders.length, statusChanges: 0 };
     resumeAt = undefined;
-    // Further only while the page held new or changed orders: the next may hold more of them. (A
-    // quiet account reads the newest page alone; a busy minute costs one page more.)
+    // A quiet account reads the newest page alone; a busy minute costs one page more.
     const pageHeldNews = () => page.orders.length > 0 && news.inserted + news.statusChanges > 0;
     for (let pages = 1; pageHeldNews() && !signal.aborted; pages++) {
       const next = pageAt(step + 1);

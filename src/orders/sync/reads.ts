@@ -15,9 +15,8 @@ export interface SyncReads {
   /** A page of the history (or, with `search`, the orders matching it), counted by kind. */
   read(signal: AbortSignal, kind: SyncRequestKind, page: number, search?: string): Promise<OrderPage>;
   /**
-   * A page of a walk, tried PAGE_TRIES times while its answer cannot be read (malformed, not the
-   * orders' shape); then undefined: it is recorded as a gap, and the walk goes on. Other failures (the
-   * partner down, a timeout, a 429) end the round: the next page would fail alike.
+   * A page of a walk, tried PAGE_TRIES times while its answer cannot be read; then undefined, recorded
+   * as a gap. Other failures (the partner down, a 429) end the round: the next page would fail alike.
    */
   readPage(signal: AbortSignal, kind: 'backfill' | 'reconcile', page: number): Promise<OrderPage | undefined>;
 }
@@ -40,11 +39,8 @@ export function createSyncReads(options: {
     whenDown: 'per-process',
   });
 
-  /**
-   * Waits for the sync's budget. At the partner its requests then take the app's turns, one in each
-   * round of people's (partner-api/turns.ts): never ahead of a waiting person by more than one, and
-   * never starved by a steady stream of lookups, which would leave the copy stale.
-   */
+  // Then, at the partner, its requests take the app's turns beside people's (partner-api/turns.ts).
+
   async function takeTurn(signal: AbortSignal): Promise<void> {
     for (;;) {
       signal.throwIfAborted();

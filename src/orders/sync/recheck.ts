@@ -4,10 +4,9 @@ import type { SyncReads } from './reads.js';
 const RECHECK_FIRST_MS = 60_000;
 const RECHECK_MAX_MS = 3_600_000;
 const RECHECK_WINDOW_MS = 30 * 86_400_000;
-/** At most 10 re-checks an hour: with the newest page once a minute, a quiet account costs about 70
- * requests an hour, however many orders are stuck unsettled. */
+// With the newest page once a minute, a quiet account costs about 70 requests an hour, however many
+// orders are stuck unsettled.
 const RECHECKS_PER_HOUR = 10;
-/** Unsettled orders searched for again per round, at most. */
 const RECHECKS_PER_ROUND = 5;
 
 /**
@@ -21,8 +20,7 @@ export function createRecheck(deps: {
   now: () => Date;
 }): (signal: AbortSignal) => Promise<void> {
   const { reads, orderCopy, now } = deps;
-  // When the re-checks of the last hour were made (this replica is the one syncing): a sliding hour,
-  // any 60 minutes hold at most RECHECKS_PER_HOUR of them.
+  // When the re-checks of the last hour were made (a sliding hour, on this replica).
   const recent: number[] = [];
   return async (signal) => {
     const hourAgo = now().getTime() - 3_600_000;

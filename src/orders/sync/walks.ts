@@ -3,9 +3,7 @@ import type { OrderCopy } from '../order-copy.js';
 import type { SyncReads } from './reads.js';
 import { type PageWalk, type ReconcilePass, type SyncStore, walkFromNewest } from './store.js';
 
-// The two walks over the whole history, a few pages a round at the sync's budget, their cursors in
-// the database: the backfill (once, from the newest end), and the reconciliation (a pass every
-// reconcileHours, or at once when the backfill skipped pages).
+// The two walks over the whole history, a few pages a round, their cursors in the database.
 
 export interface WalkDeps {
   reads: SyncReads;
@@ -27,13 +25,8 @@ async function step<W extends PageWalk>(
   if (page) await deps.orderCopy.record(page.orders, deps.now());
   const totalPages = page?.totalPages ?? walk.totalPages;
   const nextPage = walk.nextPage + walk.direction;
-  return {
-    ...walk,
-    totalPages,
-    pagesRead: walk.pagesRead + 1,
-    nextPage,
-    done: page?.orders.length === 0 || nextPage < 1 || (totalPages !== null && nextPage > totalPages),
-  };
+  const done = page?.orders.length === 0 || nextPage < 1 || (totalPages !== null && nextPage > totalPages);
+  return { ...walk, totalPages, pagesRead: walk.pagesRead + 1, nextPage, done };
 }
 
 /** A round's pages of the backfill, its cursor saved after every page (a restart resumes from it). */
@@ -64,10 +57,9 @@ async function duePass(deps: WalkDeps, reconcileHours: number, backfillGaps: boo
 }
 
 /**
- * Every reconcileHours a full pass over the history, at the budget like the backfill: it catches late
- * changes (a completed order refunded) and marks orders no longer listed (never deleting them). Pages
- * the backfill skipped (gaps) make a pass due at once; a pass that ends has read every earlier gap
- * again, and keeps only the pages it could not read itself (for the next pass, on the usual schedule).
+ * Every reconcileHours a full pass: it catches late changes (a completed order refunded) and marks
+ * orders no longer listed (never deleting them). Pages the backfill skipped make a pass due at once;
+ * a pass that ends keeps only the gaps it left itself.
  */
 export async function reconcile(deps: WalkDeps, signal: AbortSignal, reconcileHours: number): Promise<void> {
   const { store, now } = deps;

@@ -156,6 +156,12 @@ describe('/order-keys', () => {
       '/v1/partners/orders/NOSUCHORDER/keys',
     ]);
     expect(auditLines(h).at(-1)).toMatchObject({ outcome: 'failed:not_found', keyCount: 0 });
+    // The audit channel says what the person read: nothing failed, and no trace ID they never saw.
+    const posted = await h.slack.waitFor(() =>
+      h.slack.messages.find((m) => m.channel === AUDIT_CHANNEL && m.text.includes('NOSUCHORDER')),
+    );
+    expect(textOf(posted.blocks)).toContain(':mag: *Order not found*');
+    expect(textOf(posted.blocks)).not.toMatch(/Failed|[Tt]race ID/);
     // The retrieval taken for the keys request was given back: the count is where it was.
     const after = await h.desk.deps.keyLimit.take(USERS.agent);
     await h.desk.deps.keyLimit.giveBack(USERS.agent);

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeMessage } from '../../../sandbox/fake-slack/model.js';
+import { formatRunway } from '../../../src/blocks/format.js';
+import { financeView } from '../../../src/finance/finance-view.js';
 import { wallClock } from '../../helpers/clock.js';
 import {
   BOT,
@@ -120,6 +122,72 @@ describe('the Messages tab: a person writes to Order Desk directly', () => {
     expect(blocks).toContain(`/order-keys ${order.id}`);
     for (const key of h.simulator.keysOf(order.id)) expect(textOf(reply)).not.toContain(key.value);
     expect(keysRequests()).toBe(keysBefore);
+  });
+
+  describe('sentences, as people write them', () => {
+    it('a sentence naming a reference: the card /order gives for that reference', async () => {
+      const order = h.simulator.allOrders().find((o) => o.reference_id.endsWith('00020'));
+      if (!order) throw new Error('fixture');
+      const { reply } = await ask(
+        USERS.agent,
+        `where is my order ${order.reference_id} please, the customer is waiting`,
+      );
+      const command = await orderCommand(USERS.agent, order.reference_id);
+      expect(reply.text).toBe(command.text);
+      expect(reply.text).toContain(order.id);
+      expect(textOf(reply.blocks)).toContain(`To share it, type \`/order ${order.id}\` in a channel.`);
+    });
+
+    it('a pasted customer message with two order IDs: both orders, as one list', async () => {
+      const [first, second] = h.simulator.allOrders().slice(3, 5);
+      const { reply } = await ask(
+        USERS.member,
+        `Hello, I ordered ${first?.id} and ${second?.id} last week and still have nothing. Regards, Anna`,
+      );
+      expect(reply.text).toBe('2 orders found in that message');
+      for (const order of [first, second]) expect(textOf(reply.blocks)).toContain(order?.id);
+    });
+
+    it('finance asks "what is the balance?": the finance view’s figures, in short', async () => {
+      const { reply } = await ask(USERS.finance, 'what is the balance?');
+      const blocks = textOf(reply.blocks);
+      for (const figure of ['€34,870.55', '€24,870.55', '€10,000.00', '<!date^'])
+        expect(blocks).toContain(figure);
+      expect(blocks).not.toContain('home_refresh');
+      // Spend figures missing were computed in the background: the next question has the runway.
+      expect(await h.desk.deps.tracker.drain(5_000)).toBe(true);
+      const again = await ask(USERS.finance, 'how long is our runway at this rate?');
+      const view = financeView(
+        await h.desk.deps.balance.current(),
+        (await h.desk.deps.spend.snapshot()).figures,
+      );
+      expect(view.spend?.runwayDays).toBeGreaterThan(0);
+      expect(textOf(again.reply.blocks)).toContain(
+        `*Runway:* ${formatRunway(view.spend?.runwayDays ?? null)}`,
+      );
+    });
+
+    it('a member asks about the runway: refused in words, and nothing is read', async () => {
+      const keysBefore = keysRequests();
+      const { reply } = await ask(USERS.member, 'how much runway do we have left?');
+      const blocks = textOf(reply.blocks);
+      expect(blocks).toContain('visible to finance only');
+      expect(blocks).not.toMatch(/€|Runway:/);
+      expect(keysRequests()).toBe(keysBefore);
+    });
+
+    it('a pasted request for a licence code points to /order-keys for that order, and carries no key', async () => {
+      const order = h.simulator.findOrder((o) => o.status === 'COMPLETED');
+      if (!order) throw new Error('fixture');
+      const keysBefore = keysRequests();
+      const { reply } = await ask(
+        USERS.agent,
+        `Customer writes: "I still have no licence code for order #${order.id}, can you resend it?"`,
+      );
+      expect(textOf(reply.blocks)).toContain(`/order-keys ${order.id}`);
+      for (const key of h.simulator.keysOf(order.id)) expect(textOf(reply)).not.toContain(key.value);
+      expect(keysRequests()).toBe(keysBefore);
+    });
   });
 
   it.each([

@@ -59,5 +59,30 @@ export function describeSlackbotPanel(shared: SandboxInBrowser): void {
       await page.click('#sb-close');
       await page.locator('#sb-panel').waitFor({ state: 'hidden' });
     });
+
+    it('a click in an answer runs as Slack runs it: the tool call, the blocks replaced (Next, then Open)', async () => {
+      await page.selectOption('#user-picker', 'U0MEMBER');
+      await page.waitForSelector('body[data-shown-user="U0MEMBER"]');
+      await page.click('#sb-open');
+      await page.waitForSelector('#sb-tool option[value="search_orders"]', { state: 'attached' });
+      await page.selectOption('#sb-tool', 'search_orders');
+      // Every order's ID holds a digit: a search for one matches many pages.
+      await page.fill('[data-arg="text"]', '2');
+      await page.click('#sb-call');
+      await page.waitForSelector('#sb-result [data-outcome="answered"]');
+      expect(await page.locator('#sb-text').innerText()).toContain('"page":1');
+      await page.click('#sb-blocks button[data-action-id="tool:search_orders"]:has-text("Next")');
+      await page.waitForFunction(() => document.querySelector('#sb-text')?.textContent?.includes('"page":2'));
+      const open = page.locator('#sb-blocks button[data-action-id="tool:find_order"]').first();
+      const orderId = JSON.parse((await open.getAttribute('data-value')) ?? '{}').query as string;
+      await open.click();
+      await page.waitForFunction(
+        (id) => document.querySelector('#sb-blocks')?.textContent?.includes(`Order ${id}`),
+        orderId,
+      );
+      expect(await page.locator('#sb-text').innerText()).toContain('"match":"one"');
+      await page.click('#sb-close');
+      await page.locator('#sb-panel').waitFor({ state: 'hidden' });
+    });
   });
 }

@@ -1,5 +1,5 @@
-import { renderOrderCard, sentToDirectText } from '../../blocks/index.js';
-import { type LookupDeps, loadOrder } from '../../flows/lookup-order.js';
+import { PageButtonSchema, renderOrderCard, sentToDirectText } from '../../blocks/index.js';
+import { answerResultsPage, type LookupDeps, loadOrder } from '../../flows/lookup-order.js';
 import { offerFor } from '../../flows/order-offer.js';
 import { renderOptions } from '../../flows/render-options.js';
 import { postDirect, reply } from '../../flows/respond.js';
@@ -9,10 +9,8 @@ import { buttonListener, ORDER_BUTTON } from './button-listener.js';
 import { clickAudience, isHomeClick, noticeOnHome } from './click.js';
 
 /**
- * "Open" on a result row: the list is replaced by that order's card, with a way back. On the Home
- * tab, which has no message to replace and no response_url, the card goes to the user's direct
- * messages with Order Desk (where Show keys works as on any card), and the Home tab says so. A list
- * answered in the Messages tab opens a card for the DM; one answered in a channel, for the channel.
+ * "Open" on a result row: the list is replaced by that order's card, with a way back. From the Home
+ * tab (no message to replace, no response_url) the card goes to the user's DM, and the tab says so.
  */
 export function openOrderAction(deps: LookupDeps & ListenerDeps) {
   return buttonListener(deps, ORDER_BUTTON, async (button, args) => {
@@ -40,4 +38,26 @@ export function openOrderAction(deps: LookupDeps & ListenerDeps) {
     const backTo = button.q !== undefined ? { query: button.q, offset: button.p ?? 0 } : undefined;
     await reply(respond, await cardOf(loaded.order, backTo), 'replace', deps);
   });
+}
+
+/** Previous / Next / Back to results: the state (query, offset) is in the button's value. */
+export function resultsPageAction(deps: LookupDeps & ListenerDeps) {
+  return buttonListener(
+    deps,
+    {
+      ordersAccess: true,
+      schema: PageButtonSchema,
+      staleText: 'This button is out of date. Search again with `/order`.',
+    },
+    async (page, args) => {
+      const message = await answerResultsPage(
+        deps,
+        page.q,
+        page.p,
+        { where: 'results page', userId: args.body.user.id },
+        clickAudience(args),
+      );
+      await reply(args.respond, message, 'replace', deps);
+    },
+  );
 }

@@ -24,10 +24,7 @@ export function stopWatchAction(deps: HomeDeps) {
   });
 }
 
-/**
- * "Remove" beside a channel subscription: its creator, or a subscription admin (SUBSCRIPTION_ADMINS_*),
- * checked again at the click. Posts still waiting for it are dropped.
- */
+/** "Remove" beside a channel subscription (its creator or a subscription admin); its waiting posts dropped. */
 export function removeSubscriptionAction(deps: HomeDeps & ListenerDeps & Pick<AppDeps, 'outbox'>) {
   return counted<ButtonClickArgs>(async (args) => {
     const userId = args.body.user.id;
@@ -64,4 +61,17 @@ export function removeSubscriptionAction(deps: HomeDeps & ListenerDeps & Pick<Ap
     await publishHome(deps, args.client, userId);
     return 'ok';
   });
+}
+
+/** "Refresh" on the Home tab: finance status is checked again, then the balance is read anew. */
+export function refreshHomeAction(deps: HomeDeps) {
+  return counted<ButtonClickArgs>(({ body, client }) =>
+    publishHome(deps, client, body.user.id, { forceBalance: true }).then(
+      () => 'ok',
+      (error: unknown) => {
+        deps.logger.error({ error: (error as Error).message }, 'home refresh failed');
+        return 'error';
+      },
+    ),
+  );
 }

@@ -1,0 +1,77 @@
+import { isValidOrderId, type OrderSummary } from '../partner-api/index.js';
+import { cutToLength } from '../text/cut.js';
+import { orderTableRows, TABLE_PAGE_SIZE } from './order-table.js';
+import { actions, button, section } from './primitives.js';
+import type { Block, Button, RenderOptions, SlackMessage } from './types.js';
+
+// Slackbot runs a button in a tool's answer as a call of that tool: `action_id` is `tool:<name>` and
+// `value` the JSON of its arguments (at most 2,000 characters); the result replaces the answer's
+// blocks. Any other action_id is stripped (the button goes inert), so an answer in Slackbot offers
+// only these and link buttons. The arguments carry nothing the person has not just been shown.
+
+const VALUE_MAX = 2_000;
+
+/** A button that calls `tool` with `args`; none when the arguments do not fit in a value. */
+export function toolButton(text: string, tool: string, args: Record<string, unknown>): Button[] {
+  const value = JSON.stringify(args);
+  return value.length > VALUE_MAX ? [] : [button(`tool:${tool}`, text, value)];
+}
+
+/** Refresh for an order Slackbot shows: find_order again, by its ID. */
+export function refreshOrderButton(orderId: string): Button[] {
+  return isValidOrderId(orderId) ? toolButton('Refresh', 'find_order', { query: orderId }) : [];
+}
+
+/** Previous and Next pages of a tool's list: the same arguments, another page. */
+export interface ToolPaging {
+  tool: string;
+  args: Record<string, unknown>;
+  page: number;
+  pages: number;
+}
+
+/**
+ * A list of orders in a Slackbot answer: a table (classic lines where Slack takes no tables), Open
+ * on each order (find_order by its ID), and Previous/Next as calls of the same tool.
+ */
+export function slackbotOrderList(
+  orders: readonly OrderSummary[],
+  options: RenderOptions,
+  heading: string,
+  paging?: ToolPaging,
+): Pick<SlackMessage, 'blocks' | 'classic'> {
+  const shown = orders.slice(0, TABLE_PAGE_SIZE);
+  const open = shown
+    .filter((order) => isValidOrderId(order.id))
+    .flatMap((order) => toolButton(`Open ${cutToLength(order.id, 60)}`, 'find_order', { query: order.id }));
+  const pages = paging
+    ? [
+        ...(paging.page > 1
+          ? toolButton('← Previous', paging.tool, { ...paging.args, page: paging.page - 1 })
+          : []),
+        ...(paging.page < paging.pages
+          ? toolButton('Next →', paging.tool, { ...paging.args, page: paging.page + 1 })
+          : []),
+      ]
+    : [];
+  const buttons: Block[] = [
+    ...(open.length > 0 ? [actions('slackbot_open', open)] : []),
+    ...(pages.length > 0 ? [actions('slackbot_pages', pages)] : []),
+  ];
+  const rows = orderTableRows(shown, options);
+  const table: Block = {
+    type: 'data_table',
+    caption: cutToLength(heading, 150),
+    page_size: TABLE_PAGE_SIZE,
+    rows,
+  };
+  // Without tables: one line an order, the table's cells in words.
+  const lines = rows
+    .slice(1)
+    .map((cells) => cells.map((cell) => (cell.type === 'rich_text' ? '' : cell.text)).filter(Boolean));
+  const classic = [
+    section(`*${heading}*`),
+    ...lines.map((cells, i) => section(`\`${shown[i]?.id ?? ''}\` · ${cells.slice(1).join(' · ')}`)),
+  ];
+  return { blocks: [table, ...buttons], classic: [...classic, ...buttons] };
+}
