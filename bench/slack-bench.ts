@@ -5,6 +5,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { type FakeSlack, startFakeSlack } from '../sandbox/fake-slack/server.js';
 import { connectSlackbot } from '../sandbox/fake-slack/slackbot.js';
 import { startSimulator } from '../sandbox/simulator/server.js';
+import { concurrentLoad, dmAnswers, slackbotClickAnswers } from './conversation-load.js';
 import { APP_ENTRY, BARE_ENTRY, type NodeProcess, PEER_ENTRY, startNodeProcess } from './processes.js';
 import { spawnSimulator } from './simulator-process.js';
 import { measureAnswerTimes, sendCommands, waitForAnswers } from './slack-load.js';
@@ -176,7 +177,11 @@ export async function benchSlackApp(): Promise<BenchRow[]> {
       responseUrlLimit: 5,
       users: [
         { id: 'U0BENCH', name: 'bench', realName: 'Bench User' },
-        ...SLACKBOT_USERS.map((id) => ({ id, name: id.toLowerCase(), realName: `Bench ${id}` })),
+        ...[...SLACKBOT_USERS, ...CLICK_USERS].map((id) => ({
+          id,
+          name: id.toLowerCase(),
+          realName: `Bench ${id}`,
+        })),
       ],
     });
     try {
@@ -205,6 +210,7 @@ export async function benchSlackApp(): Promise<BenchRow[]> {
     // Work Object panels opened by the same person during the burst: each waits behind their queued
     // lookups, gives up at its deadline (1.5 s) and shows the copy or the error form. A request given
     // up must never reach the partner afterwards.
+    slack.appUrl = `http://127.0.0.1:${slow.port}`;
     const panels = await openPanelsDuring(slack, orderIds.slice(1_000, 1_000 + PANELS));
     const burstAnswers = await waitForAnswers(slack, burst.timings, 120_000);
     const sentLate = simulator.recorded.filter((request) => {
@@ -260,13 +266,13 @@ export async function benchSlackApp(): Promise<BenchRow[]> {
       },
       {
         section: slowSection,
-        metric: 'Work Object panels filled while their trigger_id holds (3 s)',
-        value: (100 * panels.withinTrigger) / PANELS,
+        metric: 'Work Object panels filled within their deadline (1.5 s for the partner, then the copy: 2 s)',
+        value: (100 * panels.withinDeadline) / PANELS,
         baseline: 100,
         baselineLabel: 'all',
         unit: '%',
         goal: '100%',
-        met: panels.withinTrigger === PANELS,
+        met: panels.withinDeadline === PANELS,
       },
       {
         section: slowSection,
@@ -356,7 +362,9 @@ export async function benchSlackApp(): Promise<BenchRow[]> {
 }
 
 /** Who asks Slackbot in section 2: enough people that none reaches the per-person limit (30 a minute). */
-const SLACKBOT_USERS = Array.from({ length: 40 }, (_, i) => `U0ASK${String(i).padStart(2, '0')}`);
+const SLACKBOT_USERS = Array.from({ length: 50 }, (_, i) => `U0ASK${String(i).padStart(2, '0')}`);
+/** Who clicks Open in Slackbot's answers in section 2: people of their own, for the same reason. */
+const CLICK_USERS = Array.from({ length: 40 }, (_, i) => `U0CLICK${String(i).padStart(2, '0')}`);
 
 /**
  * Slackbot's find_order tool, one signed tools/call at a time (the SDK's client, as Slack calls it),
@@ -481,6 +489,8 @@ async function benchAnswerTime(
       ...(bare ? { bare: answers(bare) } : {}),
       ...(latencyMs > 0 ? { keys: answers(app, '/order-keys', keysText) } : {}),
       slackbot: slackbotAnswers(app, perRound, text),
+      dm: dmAnswers(slack, app, perRound, text),
+      click: slackbotClickAnswers(app, SIGNING_SECRET, CLICK_USERS, perRound),
     };
     const names = Object.keys(sides);
     const p50s: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]));
@@ -534,6 +544,49 @@ async function benchAnswerTime(
       goal: '<= 2 ms more',
       met: median(of('slackbot')) - median(of('app')) <= 2,
     });
+    result.push(
+      {
+        section,
+        metric: `Messages tab: a sentence with an order ID in it, message to reply, p50 (${span(of('dm'))} over the rounds)`,
+        value: median(of('dm')),
+        baseline: median(of('app')),
+        baselineLabel: '/order <ID>, same app and run',
+        unit: 'ms',
+        goal: '<= 2 ms more',
+        met: median(of('dm')) - median(of('app')) <= 2,
+      },
+      {
+        section,
+        metric: `Slackbot: Open clicked on a row (find_order from the button's value), p50 (${span(of('click'))} over the rounds)`,
+        value: median(of('click')),
+        baseline: median(of('slackbot')),
+        baselineLabel: 'find_order by ID, same app and run',
+        unit: 'ms',
+        goal: '<= 2 ms more',
+        met: median(of('click')) - median(of('slackbot')) <= 2,
+      },
+    );
+    if (latencyMs === 0) {
+      // 50 at once: tool calls (50 people) beside /order commands, alternating over three rounds.
+      const load = await concurrentLoad({
+        slack,
+        target: app,
+        signingSecret: SIGNING_SECRET,
+        users: SLACKBOT_USERS,
+        rounds: 3,
+        id: text,
+      });
+      result.push({
+        section,
+        metric: `50 concurrent Slackbot tool calls (find_order), p99, median of 3 alternating rounds (${span(load.tools)})`,
+        value: median(load.tools),
+        baseline: median(load.commands),
+        baselineLabel: '50 concurrent /order <ID>, p99, same app and run',
+        unit: 'ms',
+        goal: 'ratio <= 1.5',
+        met: median(load.tools) / median(load.commands) <= 1.5,
+      });
+    }
     if (latencyMs > 0)
       result.push({
         section,
@@ -557,7 +610,7 @@ const PANELS = 10;
 /** Opens a panel for each order, one after another, as the burst's user: when each was filled. */
 async function openPanelsDuring(slack: FakeSlack, ids: string[]) {
   const answeredAt = new Map<string, number>();
-  let withinTrigger = 0;
+  let withinDeadline = 0;
   for (const id of ids) {
     const sent = performance.now();
     const { triggerId } = await slack.requestEntityDetails({
@@ -567,7 +620,7 @@ async function openPanelsDuring(slack: FakeSlack, ids: string[]) {
     });
     await slack.waitForPanel(triggerId, 30_000);
     answeredAt.set(id, performance.now());
-    if (performance.now() - sent <= 3_000) withinTrigger++;
+    if (performance.now() - sent <= 2_000) withinDeadline++;
   }
-  return { answeredAt, withinTrigger };
+  return { answeredAt, withinDeadline };
 }

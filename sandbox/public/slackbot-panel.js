@@ -151,6 +151,14 @@ async function open() {
   try {
     const { tools } = await api('slackbot/tools', { user: currentUser() });
     panel.tools = tools;
+    if (tools.length === 0) {
+      // Order Desk lists a person only the tools they may call: a guest or another organisation's, none.
+      $('sb-description').textContent =
+        'Order Desk lists no tools to this person: they may see no order data, so Slackbot offers them none.';
+      $('sb-call').disabled = true;
+      return;
+    }
+    $('sb-call').disabled = false;
     $('sb-tool').innerHTML = tools
       .map(
         (t) =>

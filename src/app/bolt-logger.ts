@@ -12,12 +12,12 @@ const BOLT_TO_PINO: Record<LogLevel, string> = {
 };
 
 /**
- * Slack's explanation of a call it refused, which the Web API client logs at error level ("unsupported
- * type: data_visualization [json-pointer:/blocks/2/type]"). The caller handles the refusal and logs
- * its outcome at the level it deserves (a chart refused falls back to classic blocks), so the
- * explanation is `info`: error lines are for what needs a person.
+ * Slack's explanation of a table or chart it refused, which the Web API client logs at error level
+ * ("unsupported type: data_visualization [json-pointer:/blocks/2]"): a handled fallback (the classic
+ * blocks go out, slack/rich-blocks.ts), so `info`. Error lines are for what needs a person, and any
+ * other refused block may be one.
  */
-const SLACK_EXPLANATION = /\[json-pointer:[^\]]*\]/;
+const SLACK_EXPLANATION = /unsupported type: data_(table|visualization)\b/;
 
 /** Bolt's logger interface over pino, so Bolt's own lines are JSON and scrubbed like ours. */
 export function boltLogger(logger: AppLogger): BoltLogger {

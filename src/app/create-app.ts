@@ -29,18 +29,14 @@ export interface OrderDesk extends Jobs {
 /** How long a stop gives the jobs' rounds to end once aborted, and the receiver to close. */
 const STOP_STEP_MS = 2_000;
 
-/**
- * Order Desk as one object: its services (services.ts), its background jobs (jobs.ts), the Bolt app
- * with its HTTP routes and every listener registered. `start` listens and starts the jobs; `stop`
- * ends them, then the receiver, then waits for replies under way.
- */
+/** Order Desk as one object: its services (services.ts), its jobs (jobs.ts), the Bolt app and its routes. */
 export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> {
   const { env, logger } = options;
   const services = await buildServices(options);
   const { deps, identity, db, reveal } = services;
   const mode = env.SLACK_APP_TOKEN ? 'socket' : 'http';
   const jobs = buildJobs(options, services);
-  const app = boltApp(options, services, mode, jobs.orderSync);
+  const app = boltApp(options, services, mode, jobs);
   warnAboutSettings(options);
   return {
     app,
@@ -67,12 +63,7 @@ export async function buildOrderDesk(options: BuildOptions): Promise<OrderDesk> 
 }
 
 /** The Bolt app: HTTP mode or Socket Mode, the app's own HTTP routes, every listener. */
-function boltApp(
-  options: BuildOptions,
-  services: Services,
-  mode: OrderDesk['mode'],
-  orderSync: Jobs['orderSync'],
-): App {
+function boltApp(options: BuildOptions, services: Services, mode: OrderDesk['mode'], { orderSync }: Jobs) {
   const { env, logger } = options;
   const { deps, identity, clientOptions, state, db, reveal, tuning } = services;
   const startedAt = Date.now();
@@ -117,11 +108,8 @@ function boltApp(
         }),
   });
   registerListeners(app, deps);
-  app.error(async (error) => {
-    logger.error(
-      { error: { name: error.name, code: error.code, message: error.message } },
-      'unhandled Bolt error',
-    );
+  app.error(async ({ name, code, message }) => {
+    logger.error({ error: { name, code, message } }, 'unhandled Bolt error');
   });
   return app;
 }
@@ -154,36 +142,20 @@ function warnAboutSettings({ env, logger }: BuildOptions): void {
 }
 
 /** The stop, within `timeoutMs`: the jobs' rounds, deliveries waiting, the receiver, replies under way. */
-async function stopAll(
-  options: BuildOptions,
-  services: Services,
-  app: App,
-  jobs: Jobs,
-  timeoutMs: number,
-): Promise<void> {
+async function stopAll(options: BuildOptions, services: Services, app: App, jobs: Jobs, timeoutMs: number) {
   const { logger } = options;
   const { deps, state, db } = services;
   const deadline = Date.now() + timeoutMs;
+  const warn = (what: string) => (error: unknown) => logger.warn({ error: (error as Error).message }, what);
   // The jobs' rounds are aborted: a partner read or a post waiting out a 429 ends now, and what was
   // not posted stays in the outbox (the database) for the next start.
-  const stopped = Promise.all(
-    Object.values(jobs).map((job) =>
-      job.stop().catch((error: unknown) => {
-        logger.warn({ error: (error as Error).message }, 'stopping a background job failed');
-      }),
-    ),
+  const stopped = Object.values(jobs).map((job) =>
+    job.stop().catch(warn('stopping a background job failed')),
   );
-  await within(stopped, STOP_STEP_MS);
+  await within(Promise.all(stopped), STOP_STEP_MS);
   // Deliveries waiting out a Slack limit end now (an audit line is in the log already).
   deps.delivery.stop();
-  await within(
-    app
-      .stop()
-      .catch((error: unknown) =>
-        logger.warn({ error: (error as Error).message }, 'stopping the receiver failed'),
-      ),
-    STOP_STEP_MS,
-  );
+  await within(app.stop().catch(warn('stopping the receiver failed')), STOP_STEP_MS);
   const drained = await deps.tracker.drain(Math.max(0, deadline - Date.now()));
   // What the app built (not what it was given) is closed.
   if (options.state === undefined) await state.close().catch(() => undefined);

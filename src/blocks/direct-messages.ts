@@ -35,9 +35,10 @@ export function renderDirectHelp(example: ExampleOrder | undefined): SlackMessag
     section(
       [
         ':wave: *Ask Order Desk here, as you would with `/order`.* Write:',
-        `• an order ID or your reference${names}: the order’s card;`,
+        `• an order ID or your reference${names}, alone or in a sentence: the order’s card;`,
+        '• a customer’s message pasted as it is: the orders it names;',
         '• part of a reference or a product name (a few words): the matching orders;',
-        '• `balance`: the account balance and credit limit (finance only).',
+        '• a question about the balance, credit, funds or runway: the figures (finance only).',
       ].join('\n'),
     ),
     section(KEYS_ELSEWHERE),

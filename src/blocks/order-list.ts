@@ -28,6 +28,8 @@ export interface RowOptions {
   back?: { query: string; offset: number } | undefined;
   /** Each Open its own action ID (order_open_0, …): on the Home tab a click is told apart by it alone. */
   actionIdPerRow?: boolean | undefined;
+  /** Open as another surface runs it (in Slackbot, a call of find_order); default, the app's action. */
+  open?: ((orderId: string) => Button | undefined) | undefined;
 }
 
 export function orderRows(
@@ -44,6 +46,7 @@ export function orderRows(
     ].join('\n');
     // Open carries the order ID, which the click must find valid: an ID that is not one gets no button.
     if (!isValidOrderId(order.id)) return section(line);
+    if (rows.open) return section(line, rows.open(order.id));
     const value = encodeButton(back ? { o: order.id, q: back.query, p: back.offset } : { o: order.id });
     const actionId = actionIdPerRow ? `${ActionIds.openOrder}_${index}` : ActionIds.openOrder;
     return section(line, button(actionId, 'Open', value));

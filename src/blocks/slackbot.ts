@@ -1,7 +1,8 @@
 import { isValidOrderId, type OrderSummary } from '../partner-api/index.js';
 import { cutToLength } from '../text/cut.js';
+import { orderRows } from './order-list.js';
 import { orderTableRows, TABLE_PAGE_SIZE } from './order-table.js';
-import { actions, button, section } from './primitives.js';
+import { actions, button, context, section } from './primitives.js';
 import type { Block, Button, RenderOptions, SlackMessage } from './types.js';
 
 // Slackbot runs a button in a tool's answer as a call of that tool: `action_id` is `tool:<name>` and
@@ -30,9 +31,13 @@ export interface ToolPaging {
   pages: number;
 }
 
+/** Open on an order in Slackbot: a call of find_order by its ID. */
+const openInSlackbot = (orderId: string) =>
+  toolButton(`Open ${cutToLength(orderId, 60)}`, 'find_order', { query: orderId })[0];
+
 /**
- * A list of orders in a Slackbot answer: a table (classic lines where Slack takes no tables), Open
- * on each order (find_order by its ID), and Previous/Next as calls of the same tool.
+ * A list of orders in a Slackbot answer: a table with Open on each order below it, or, where Slack
+ * takes no tables, `/order`'s list lines with Open beside each; Previous/Next as calls of the same tool.
  */
 export function slackbotOrderList(
   orders: readonly OrderSummary[],
@@ -43,7 +48,7 @@ export function slackbotOrderList(
   const shown = orders.slice(0, TABLE_PAGE_SIZE);
   const open = shown
     .filter((order) => isValidOrderId(order.id))
-    .flatMap((order) => toolButton(`Open ${cutToLength(order.id, 60)}`, 'find_order', { query: order.id }));
+    .flatMap((order) => openInSlackbot(order.id) ?? []);
   const pages = paging
     ? [
         ...(paging.page > 1
@@ -54,10 +59,13 @@ export function slackbotOrderList(
           : []),
       ]
     : [];
-  const buttons: Block[] = [
-    ...(open.length > 0 ? [actions('slackbot_open', open)] : []),
-    ...(pages.length > 0 ? [actions('slackbot_pages', pages)] : []),
-  ];
+  // A list without pages says it shows the first ten (the tool's note says where the rest are).
+  const nav: Block[] =
+    pages.length > 0
+      ? [actions('slackbot_pages', pages)]
+      : orders.length > shown.length
+        ? [context(`The first ${shown.length} of ${orders.length}.`)]
+        : [];
   const rows = orderTableRows(shown, options);
   const table: Block = {
     type: 'data_table',
@@ -65,13 +73,8 @@ export function slackbotOrderList(
     page_size: TABLE_PAGE_SIZE,
     rows,
   };
-  // Without tables: one line an order, the table's cells in words.
-  const lines = rows
-    .slice(1)
-    .map((cells) => cells.map((cell) => (cell.type === 'rich_text' ? '' : cell.text)).filter(Boolean));
-  const classic = [
-    section(`*${heading}*`),
-    ...lines.map((cells, i) => section(`\`${shown[i]?.id ?? ''}\` · ${cells.slice(1).join(' · ')}`)),
-  ];
-  return { blocks: [table, ...buttons], classic: [...classic, ...buttons] };
+  return {
+    blocks: [table, ...(open.length > 0 ? [actions('slackbot_open', open)] : []), ...nav],
+    classic: [section(`*${heading}*`), ...orderRows(shown, options, { open: openInSlackbot }), ...nav],
+  };
 }

@@ -253,7 +253,7 @@ const finance = group(
       { example: '20000' },
     ),
     BALANCE_ALERT_RUNWAY_DAYS: optionalAmount('unset (no such alert)').doc(
-      'Alert when the runway (available funds ÷ average daily spend of the last 7 days) falls below ' +
+      'Alert when the runway (available funds ÷ average daily spend of the last 7 whole days) falls below ' +
         'this many days.',
       { example: '7' },
     ),

@@ -17,10 +17,7 @@ export interface SettingDoc {
   example: { value: string; set: boolean };
 }
 
-export interface Setting<S extends z.ZodType = z.ZodType> {
-  schema: S;
-  doc: SettingDoc;
-}
+export type Setting<S extends z.ZodType = z.ZodType> = { schema: S; doc: SettingDoc };
 
 export interface DocOptions {
   /** A value that shows the shape (for `.env.example`); the default is used when there is one. */
@@ -36,7 +33,6 @@ export interface DocOptions {
 export class SettingKind<S extends z.ZodType> {
   constructor(
     readonly schema: S,
-    /** The default as documented. */
     readonly defaultText: string,
     readonly allowed: string,
     /** The default as written in `.env` (undefined: no default, the variable is unset or required). */
@@ -85,10 +81,8 @@ const refusingPlaceholders = (example: string | undefined) =>
 
 const grouped = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 
-/**
- * The shape most kinds share: trimmed; unset or empty gives `fallback` (also the documented default, if
- * any); otherwise `parse` gives the value, or undefined to refuse it with `message`.
- */
+// The shape most kinds share: trimmed; unset or empty gives `fallback` (also the documented default, if
+// any); otherwise `parse` gives the value, or undefined to refuse it with `message`.
 const parsedKind = <T, F>(
   fallback: F,
   parse: (value: string) => T | undefined,
@@ -134,7 +128,6 @@ const requiredText = (what: string) =>
 /** Any text, required. */
 export const required = (what: string) => new SettingKind(requiredText(what), 'required', 'text');
 
-/** A bot token, required. */
 export const botToken = () =>
   new SettingKind(
     requiredText('the bot token, xoxb-…').refine((value) => value.startsWith('xoxb-'), {
@@ -179,24 +172,16 @@ export const queryParamName = (fallback: string) =>
 
 const HTTP = ['http:', 'https:'];
 
-/** An http(s) URL, required. */
 export const httpUrl = (what: string) =>
   new SettingKind(
-    requiredText(what).refine((value) => urlWithProtocol(value, HTTP) !== undefined, {
-      error: 'must be an http(s) URL',
-    }),
+    requiredText(what).refine((value) => isUrlOf(value, HTTP), { error: 'must be an http(s) URL' }),
     'required',
     '`http://` or `https://` URL',
   );
 
-/** The value when it is a URL of one of `protocols`; never echoed (a Redis URL may hold a password). */
-function urlWithProtocol(value: string, protocols: string[]): string | undefined {
-  try {
-    return protocols.includes(new URL(value).protocol) ? value : undefined;
-  } catch {
-    return undefined;
-  }
-}
+/** Whether `value` is a URL of one of `protocols` (never echoed: a Redis URL may hold a password). */
+const isUrlOf = (value: string, protocols: string[]) =>
+  URL.canParse(value) && protocols.includes(new URL(value).protocol);
 
 /** An optional URL of one of `protocols`; `normalize` may adjust an accepted value. Never echoes it. */
 export const optionalUrl = (
@@ -208,10 +193,7 @@ export const optionalUrl = (
 ) =>
   parsedKind(
     undefined,
-    (value) => {
-      const url = urlWithProtocol(value, protocols);
-      return url === undefined ? undefined : normalize(url);
-    },
+    (value) => (isUrlOf(value, protocols) ? normalize(value) : undefined),
     message,
     allowed,
     defaultText,
@@ -291,12 +273,9 @@ export const orderLinkTemplate = () =>
 function orderLinkTemplateProblem(template: string): string | undefined {
   const parts = template.split('{id}');
   if (parts.length !== 2) return 'must contain {id} exactly once, e.g. https://partner.example/orders/{id}';
-  let url: URL;
-  try {
-    url = new URL(template.replace('{id}', 'ORDER-ID'));
-  } catch {
-    return 'must be a URL, e.g. https://partner.example/orders/{id}';
-  }
+  const example = template.replace('{id}', 'ORDER-ID');
+  if (!URL.canParse(example)) return 'must be a URL, e.g. https://partner.example/orders/{id}';
+  const url = new URL(example);
   const local = url.hostname === 'localhost' || url.hostname === '127.0.0.1';
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && local))
     return 'must be an https URL (http only for localhost or 127.0.0.1)';

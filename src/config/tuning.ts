@@ -6,7 +6,7 @@ export const TUNING = {
   /** One attempt at a partner request, from sending it to the answer's last byte; not retried. */
   partnerTimeoutMs: 10_000,
   /** The longest a partner request waits for its turn when its caller set no deadline; then it is not sent. */
-  partnerTurnWaitMs: 30_000,
+  partnerTurnWaitMs: 60_000,
   /** The largest partner answer read (16 MiB holds a page of 500 orders, or a hundred 100 KB image keys). */
   partnerMaxResponseBytes: 16 * 1024 * 1024,
   /** Retries of a partner GET on 408, 429, 5xx or a network error. */

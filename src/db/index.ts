@@ -24,10 +24,7 @@ export interface OrderDeskDb {
   checkHealth(): Promise<DatabaseHealth>;
   /** Runs `query`, keeping isUp() current; rethrows. */
   run<T>(query: (db: Kysely<Database>) => Promise<T>): Promise<T>;
-  /**
-   * Runs a Kysely read through a prepared statement returning each row as an array (select order). For
-   * reads of a hundred thousand rows (the CSV export), where Kysely's object rows cost far more.
-   */
+  /** A Kysely read whose rows come as arrays (select order): for the CSV export's 100k rows, far cheaper. */
   arrayRows(query: (db: Kysely<Database>) => Compilable): Promise<unknown[][]>;
   close(): Promise<void>;
 }
@@ -38,7 +35,6 @@ export class DatabaseStartupError extends Error {
 
 // Prepared SQLite statements kept for reuse, per cache (Kysely's, and the array reads').
 const STATEMENT_CACHE_SIZE = 200;
-
 // SQLite maps up to this much of its file (the whole file, for a few million orders).
 const MMAP_BYTES = 1 << 30;
 
@@ -77,10 +73,7 @@ export function databaseOpenedLater(options: OpenOptions): OrderDeskDb & { open(
     run: async (query) => (await open()).run(query),
     arrayRows: async (query) => (await open()).arrayRows(query),
     open,
-    close: async () => {
-      const db = await opening?.catch(() => undefined);
-      await db?.close();
-    },
+    close: async () => (await opening?.catch(() => undefined))?.close(),
   };
 }
 
@@ -97,11 +90,7 @@ export async function openDatabase(
   return openSqlite(options.dataDir, log, provider);
 }
 
-async function openSqlite(
-  dataDir: string,
-  log: AppLogger,
-  provider: MigrationProvider,
-): Promise<OrderDeskDb> {
+async function openSqlite(dataDir: string, log: AppLogger, provider: MigrationProvider) {
   const [{ default: SQLite }, { Kysely, SqliteDialect, SqliteDriver }] = await Promise.all([
     import('better-sqlite3'),
     import('kysely'),
@@ -161,11 +150,7 @@ function sqliteOpenFailure(error: unknown, dataDir: string, path: string): strin
   const where = `Order Desk could not open its SQLite file ${path} (DATA_DIR)`;
   if (code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT'))
     return `${where}: the file is damaged or is not a SQLite database (${message}). Stop Order Desk, move the file aside and restore it from a backup; started without it, Order Desk creates an empty one (the audit trail and the order copy in the old file are then not used).`;
-  if (
-    ['EACCES', 'EPERM', 'EROFS'].includes(code) ||
-    code === 'SQLITE_CANTOPEN' ||
-    code.startsWith('SQLITE_READONLY')
-  )
+  if (['EACCES', 'EPERM', 'EROFS', 'SQLITE_CANTOPEN'].includes(code) || code.startsWith('SQLITE_READONLY'))
     return `${where}: ${dataDir} cannot be written by this process (${code}: ${message}). Order Desk writes the file and its -wal and -shm files there: give the user it runs as write access to ${dataDir} and the file, or set DATA_DIR to a writable persistent disk.`;
   if (code === 'SQLITE_FULL' || code === 'ENOSPC')
     return `${where}: the disk is full (${message}). Free space on the disk of ${dataDir}.`;
@@ -205,13 +190,8 @@ async function openPostgres(url: string, log: AppLogger, provider: MigrationProv
   // A named statement is parsed and planned once per connection, then only bound and run.
   const prepared = async (query: CompiledQuery) => {
     const name = `order_desk_${createHash('sha1').update(query.sql).digest('hex').slice(0, 16)}`;
-    const result = await pool.query<unknown[]>({
-      name,
-      text: query.sql,
-      values: [...query.parameters],
-      rowMode: 'array',
-    });
-    return result.rows;
+    const config = { name, text: query.sql, values: [...query.parameters], rowMode: 'array' as const };
+    return (await pool.query<unknown[]>(config)).rows;
   };
   return wrap('postgres', kysely, where, log, prepared, undefined);
 }

@@ -58,11 +58,8 @@ export interface DailyDigestOptions {
   clock?: JobClock | undefined;
 }
 
-const CHECK_EVERY_MS = 60_000;
 // Figures younger than this serve (the balance watch and Home tabs keep them fresh).
 const FIGURES_MAX_AGE_MS = 5 * 60_000;
-const FIRST_BACKOFF_MS = 60_000;
-const MAX_BACKOFF_MS = 30 * 60_000;
 // Orders that cannot be read are waited for this long after DIGEST_TIME; then the digest says so.
 const ORDERS_WAIT_MS = 60 * 60_000;
 
@@ -84,10 +81,7 @@ function whatToDo(code: string): string {
   return 'see the error; Slack may be having an outage';
 }
 
-interface Digest {
-  options: DailyDigestOptions;
-  log: AppLogger;
-}
+type Digest = { options: DailyDigestOptions; log: AppLogger };
 
 /** Reads the day's orders (the copy or the partner), the balance and spend; a failure is said in the digest. */
 async function readDay({ options, log }: Digest, day: string, signal: AbortSignal): Promise<DigestInput> {
@@ -214,10 +208,10 @@ export function createDailyDigest(options: DailyDigestOptions): DailyDigest {
     name: 'daily-digest',
     state: options.state,
     logger: digest.log,
-    everyMs: CHECK_EVERY_MS,
+    everyMs: 60_000,
     // At start too: an app started (or restarted) after DIGEST_TIME posts the day's digest at once.
     firstAfterMs: 0,
-    backoff: { firstMs: FIRST_BACKOFF_MS, maxMs: MAX_BACKOFF_MS },
+    backoff: { firstMs: 60_000, maxMs: 30 * 60_000 },
     clock: options.clock,
     now: options.now,
     round: (signal) => check(digest, signal),

@@ -64,12 +64,19 @@ export async function partnerResult<T>(
   deps: Pick<FindOrderDeps, 'logger'>,
   context: FailureContext | undefined,
   work: () => Promise<T>,
+  signal?: AbortSignal,
 ): Promise<T | PartnerApiError> {
   try {
     return await work();
   } catch (error) {
     if (!isPartnerApiError(error)) throw error;
-    if (context) logPartnerFailure(deps.logger, error, context);
+    // The caller had gone (its deadline passed): nobody was shown this failure, and nothing failed.
+    if (context && signal?.aborted)
+      deps.logger.info(
+        { ...context, kind: error.kind },
+        "partner request given up: its caller's deadline passed",
+      );
+    else if (context) logPartnerFailure(deps.logger, error, context);
     return error;
   }
 }
@@ -98,8 +105,11 @@ export async function findOrder(
     const known = await fromCopy(undefined, undefined);
     if (known?.kind === 'one') return known;
   }
-  const result = await partnerResult(deps, context, () =>
-    deps.partner.onBehalfOf(context?.userId).orders.find(query, { signal }),
+  const result = await partnerResult(
+    deps,
+    context,
+    () => deps.partner.onBehalfOf(context?.userId).orders.find(query, { signal }),
+    signal,
   );
   if (isPartnerApiError(result)) {
     const copy = copyCanAnswer(result) ? await fromCopy(result, result.traceId) : undefined;

@@ -31,12 +31,7 @@ type PanelArgs = { metadata?: ReturnType<typeof renderOrderPanel>; error?: Panel
 
 type PanelRead =
   | { kind: 'live'; order: OrderSummary }
-  | {
-      kind: 'copy';
-      order: OrderSummary;
-      failure: PartnerApiError | undefined;
-      timedOutMs: number | undefined;
-    }
+  | { kind: 'copy'; order: OrderSummary; failure?: PartnerApiError; timedOutMs?: number }
   | { kind: 'none' }
   | { kind: 'failed'; error: PartnerApiError | undefined };
 
@@ -45,11 +40,7 @@ type PanelRead =
  * live within the deadline, else the copy, stamped; its recent changes; Notify me, Open in partner;
  * never keys.
  */
-export async function presentOrderPanel(
-  deps: PanelDeps,
-  client: WebClient,
-  request: PanelRequest,
-): Promise<string> {
+export async function presentOrderPanel(deps: PanelDeps, client: WebClient, request: PanelRequest) {
   const startedAt = performance.now();
   const where = { eventId: request.eventId, userId: request.user };
   const orderId =
@@ -114,11 +105,8 @@ export const ALREADY_WATCHING =
 
 /** Whether the person has a running watch on the order (false when the database cannot say). */
 async function isWatching(deps: PanelDeps, userId: string, orderId: string): Promise<boolean> {
-  try {
-    return (await deps.notifications.runningWatchesOf([orderId])).some((watch) => watch.userId === userId);
-  } catch {
-    return false;
-  }
+  const watches = await deps.notifications.runningWatchesOf([orderId]).catch(() => []);
+  return watches.some((watch) => watch.userId === userId);
 }
 
 export const STILL_CHECKING =
@@ -127,15 +115,13 @@ export const STILL_CHECKING =
 /** `work` waited for at most the panel's deadline; it goes on after it, and a late failure is logged. */
 async function inTime<T>(deps: PanelDeps, work: Promise<T>, orderId: string) {
   const done = await within(work, deps.panelDeadlineMs);
-  if (done === TIMED_OUT)
-    work.catch((error: unknown) =>
-      deps.logger.warn(
-        { orderId, error: (error as Error).message },
-        'work object panel: the late click failed',
-      ),
-    );
+  if (done === TIMED_OUT) work.catch(warnOf(deps, orderId, 'work object panel: the late click failed'));
   return done;
 }
+
+/** Logs a failure the panel is shown without (or a late click's), as `message`. */
+const warnOf = (deps: PanelDeps, orderId: string, message: string) => (error: unknown) =>
+  deps.logger.warn({ orderId, error: (error as Error).message }, message);
 
 /**
  * The order live within the panel's deadline; else (too slow, or a failure the copy may answer) the
@@ -165,29 +151,18 @@ async function fromCopy(
   failure: PartnerApiError | undefined,
   timedOutMs: number | undefined,
 ): Promise<PanelRead> {
-  try {
-    const order = await deps.orderCopy.get(orderId);
-    if (order) return { kind: 'copy', order, failure, timedOutMs };
-  } catch (error) {
-    deps.logger.warn(
-      { orderId, error: (error as Error).message },
-      'work object panel: the copy could not be read',
-    );
-  }
-  return { kind: 'failed', error: failure };
+  const order = await deps.orderCopy
+    .get(orderId)
+    .catch(warnOf(deps, orderId, 'work object panel: the copy could not be read'));
+  return order ? { kind: 'copy', order, failure, timedOutMs } : { kind: 'failed', error: failure };
 }
 
 async function recentChanges(deps: PanelDeps, orderId: string): Promise<OrderChange[]> {
-  try {
-    return await deps.orderCopy.eventsOf(orderId, PANEL_CHANGES);
-  } catch (error) {
-    // The panel is still worth showing without its history.
-    deps.logger.warn(
-      { orderId, error: (error as Error).message },
-      'work object panel: order events not read',
-    );
+  // The panel is still worth showing without its history.
+  return deps.orderCopy.eventsOf(orderId, PANEL_CHANGES).catch((error: unknown) => {
+    warnOf(deps, orderId, 'work object panel: order events not read')(error);
     return [];
-  }
+  });
 }
 
 /**
@@ -224,15 +199,10 @@ export function logSlackWarnings(
   answer: { warning?: string; response_metadata?: { messages?: string[] } } | undefined,
   where: Record<string, unknown>,
 ): void {
-  const messages = answer?.response_metadata?.messages ?? [];
+  const messages = (answer?.response_metadata?.messages ?? []).slice(0, 10).map((m) => m.slice(0, 300));
   if (!answer?.warning && messages.length === 0) return;
   logger.warn(
-    {
-      ...where,
-      method,
-      warning: answer?.warning,
-      messages: messages.slice(0, 10).map((m) => m.slice(0, 300)),
-    },
+    { ...where, method, warning: answer?.warning, messages },
     `${method} accepted the call with warnings: the Work Object may be incomplete`,
   );
 }

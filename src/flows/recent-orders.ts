@@ -17,14 +17,22 @@ export type RecentAnswer =
   | (RecentOrders & { fromCopy?: { coverage: CopyCoverage; failure: PartnerApiError } | undefined })
   | PartnerApiError;
 
-export async function recentOrders(deps: RecentOrdersDeps, context: FailureContext): Promise<RecentAnswer> {
+/** `signal`: the caller's deadline (Slackbot's); a partner request still queued at its end is not sent. */
+export async function recentOrders(
+  deps: RecentOrdersDeps,
+  context: FailureContext,
+  signal?: AbortSignal,
+): Promise<RecentAnswer> {
   const coverage = await coverageOfCopy(deps);
   if (copyIsCurrent(coverage, deps.now())) {
     const copy = await newestInCopy(deps);
     if (copy) return copy;
   }
-  const recent = await partnerResult(deps, context, () =>
-    deps.partner.onBehalfOf(context.userId).orders.recent(RECENT_ORDERS_SHOWN),
+  const recent = await partnerResult(
+    deps,
+    context,
+    () => deps.partner.onBehalfOf(context.userId).orders.recent(RECENT_ORDERS_SHOWN, { signal }),
+    signal,
   );
   if (!isPartnerApiError(recent)) return recent;
   const copy = coverage && copyCanAnswer(recent) ? await newestInCopy(deps) : undefined;

@@ -46,12 +46,7 @@ function rpcError(res: ServerResponse, status: number, code: number, message: st
  * request past its deadline can still get a JSON-RPC error; written here once, never after that error
  * (the SDK's Node transport wrote late, and printed the failed write's stack with console.error).
  */
-async function answerWithSdk(
-  context: ServerContext,
-  req: IncomingMessage,
-  res: ServerResponse,
-  body: unknown,
-) {
+async function answerWithSdk(context: ServerContext, request: Request, res: ServerResponse, body: unknown) {
   const server = buildServer(context);
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
@@ -59,7 +54,7 @@ async function answerWithSdk(
   });
   try {
     await server.connect(transport);
-    const answer = await transport.handleRequest(webRequest(req), { parsedBody: body });
+    const answer = await transport.handleRequest(request, { parsedBody: body });
     const text = await answer.text();
     if (!res.headersSent) res.writeHead(answer.status, Object.fromEntries(answer.headers)).end(text);
     return answer.status;
@@ -114,7 +109,7 @@ export function mcpRoute(options: McpRouteOptions) {
       return rpcError(res, 400, -32700, 'The request body is not JSON.');
     }
     // The SDK's transport refused the request whole (not JSON-RPC, no text/event-stream in Accept).
-    const status = await answerWithSdk({ deps, perPerson, deadline }, req, res, body);
+    const status = await answerWithSdk({ deps, perPerson, deadline }, webRequest(req), res, body);
     if (status >= 400) count('none', 'invalid_request');
   }
 
@@ -142,12 +137,8 @@ export function mcpRoute(options: McpRouteOptions) {
     method: ['POST', 'GET', 'DELETE'],
     handler: (req: IncomingMessage, res: ServerResponse) => {
       // Stateless: no stream to open (GET) and no session to end (DELETE), as MCP allows.
-      if (req.method !== 'POST') {
-        res.writeHead(405, { allow: 'POST' });
-        res.end();
-        return;
-      }
-      void deps.tracker.track(handle(req, res));
+      if (req.method === 'POST') void deps.tracker.track(handle(req, res));
+      else res.writeHead(405, { allow: 'POST' }).end();
     },
   };
 }

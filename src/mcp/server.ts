@@ -29,9 +29,8 @@ const INSTRUCTIONS =
   "Order Desk answers questions about the partner account's orders for the person asking, under Order Desk's rules: members of the organisation see orders; only finance sees the balance, spend and runway. It never gives digital keys or key links: people get keys by typing /order-keys <order ID> in Slack.";
 
 /**
- * The answer as MCP carries it: the data as structured content, and its JSON as the text the model
- * reads (the protocol's advice for a tool with an output schema); an error's words otherwise. The
- * blocks are what a person sees.
+ * The answer as MCP carries it: the data as structured content and its JSON as the text the model reads
+ * (the protocol's advice for a tool with an output schema), or an error's words; blocks for a person.
  */
 function toolResult(
   answer: ToolAnswer | Refusal,
@@ -58,9 +57,8 @@ function denial(access: ToolAccess, reason: Parameters<typeof renderAccessDenied
 }
 
 /**
- * One tool call: who asks (as Slack names them), the per-person limit, then access as `/order` (or
- * the Home tab's finance part) checks it, before the tool reads anything. Refusals are logged with
- * the user ID, never what was asked.
+ * One tool call: who asks (as Slack names them), the per-person limit, then access as `/order` (or the
+ * Home tab's finance part) checks it, before the tool reads anything. Refusals log the user, not the ask.
  */
 async function run(
   context: ServerContext,
@@ -182,8 +180,13 @@ async function callTool(context: ServerContext, params: unknown) {
 /** The tools this person may call: the finance tool only for finance (the others refuse in words). */
 async function toolsFor(context: ServerContext, meta: unknown): Promise<Tool[]> {
   const userId = SlackIdentity.safeParse((meta as { slack?: unknown } | undefined)?.slack).data?.user_id;
-  // Fails closed: a lookup that fails lists the tools everyone has.
-  const finance = userId && (await context.deps.auth.isFinance(userId).catch(() => undefined))?.allowed;
+  // A client that names nobody (the protocol's own tools, an inspector) sees what a member may call;
+  // Slack always names the person, who is listed only what they may call: a guest, a person of
+  // another organisation or one Slack does not know, nothing. Fails closed: a failed lookup is a no.
+  const { auth } = context.deps;
+  const may = async (check: Promise<{ allowed: boolean }>) => (await check.catch(() => undefined))?.allowed;
+  if (userId && !(await may(auth.canUseOrders(userId)))) return [];
+  const finance = userId && (await may(auth.isFinance(userId)));
   return LISTED.filter((tool) => finance || TOOLS[tool.name as ToolName].access !== 'finance');
 }
 

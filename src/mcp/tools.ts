@@ -66,7 +66,6 @@ const order = z.object({
   quantity: z.number().nullable().describe('How many units of the product'),
   createdAt: z.string().nullable().describe('When the order was placed (ISO 8601, UTC)'),
 });
-/** Words beside the data: where it came from, what was left out and how to get it. */
 const note = z
   .string()
   .optional()
@@ -100,9 +99,16 @@ function partnerFailed(error: PartnerApiError, what: string, message: SlackMessa
 }
 
 /** Said when an answer comes from the copy because the partner is not answering. */
-function copyNote(failure: PartnerApiError, syncedAt: string): string {
-  return `The partner API is not answering (${failureText(failure)}): this is Order Desk's copy of the order history, last read from the partner ${syncedAt}.`;
+function copyNote({ failure, coverage }: { failure: PartnerApiError; coverage: { syncedAt: string } }) {
+  return `The partner API is not answering (${failureText(failure)}): this is Order Desk's copy of the order history, last read from the partner ${coverage.syncedAt}.`;
 }
+
+/** search_orders' arguments: the form's fields, with the amounts as numbers. */
+type SearchInput = Omit<SearchForm, 'minAmount' | 'maxAmount'> & {
+  minAmount?: number;
+  maxAmount?: number;
+  page?: number;
+};
 
 export const TOOLS = {
   find_order: {
@@ -166,19 +172,22 @@ export const TOOLS = {
               offer: orderOffer(
                 'slackbot',
                 { orders: true, keys: false },
-                {
-                  status: found.order.status,
-                  source: stale ? 'copy' : 'live',
-                },
+                { status: found.order.status, source: stale ? 'copy' : 'live' },
               ),
             });
       const message = stale ? stampedFromCopy(shown, stale.coverage, options, stale.failure) : shown;
+      // The list shows ten: more than that is said, with where the rest are (never cut in silence).
+      const more =
+        orders.length > RESULTS_PER_PAGE
+          ? `The list shows the first ${RESULTS_PER_PAGE} of the ${orders.length} orders with this reference; search_orders with text "${query}" pages through them all.`
+          : undefined;
+      const notes = [stale && copyNote(stale), more].filter(Boolean);
       const data = {
         match: found.kind === 'several' ? 'several' : 'one',
         orders: orders.map(orderData),
         currency: deps.currency ?? null,
         fromCopy: stale !== undefined,
-        ...(stale ? { note: copyNote(stale.failure, stale.coverage.syncedAt) } : {}),
+        ...(notes.length > 0 ? { note: notes.join(' ') } : {}),
       };
       return { outcome: 'ok', message, data };
     },
@@ -225,18 +234,7 @@ export const TOOLS = {
         note,
       },
     },
-    async answer(
-      deps: AppDeps,
-      // The form's fields, with the amounts as numbers.
-      {
-        page = 1,
-        ...input
-      }: Omit<SearchForm, 'minAmount' | 'maxAmount'> & {
-        minAmount?: number;
-        maxAmount?: number;
-        page?: number;
-      },
-    ): Promise<ToolAnswer> {
+    async answer(deps: AppDeps, { page = 1, ...input }: SearchInput): Promise<ToolAnswer> {
       const checked = checkSearchForm({
         ...input,
         minAmount: input.minAmount?.toString(),
@@ -256,7 +254,8 @@ export const TOOLS = {
       // A page of ten, for the model and the person alike; Previous/Next call the tool again.
       const { total, totalAtLeast } = answer.found;
       const shown = answer.found.orders.slice(0, RESULTS_PER_PAGE);
-      const pages = Math.max(1, Math.ceil(total / RESULTS_PER_PAGE));
+      // A total that is a floor ("1,000 or more") has a next page whatever it says.
+      const pages = Math.max(1, Math.ceil(total / RESULTS_PER_PAGE), totalAtLeast ? page + 1 : 1);
       const first = (page - 1) * RESULTS_PER_PAGE + 1;
       const heading = `${total}${totalAtLeast ? ' or more' : ''} orders match: ${first}–${first + shown.length - 1}`;
       const cut =
@@ -299,8 +298,8 @@ export const TOOLS = {
         note,
       },
     },
-    async answer(deps: AppDeps, _input: unknown, userId: string): Promise<ToolAnswer> {
-      const recent = await recentOrders(deps, { where: 'slackbot', userId });
+    async answer(deps: AppDeps, _input: unknown, userId: string, signal?: AbortSignal): Promise<ToolAnswer> {
+      const recent = await recentOrders(deps, { where: 'slackbot', userId }, signal);
       const options = renderOptions(deps);
       const text = 'The most recent orders';
       if (isPartnerApiError(recent) || recent.orders.length === 0) {
@@ -313,24 +312,17 @@ export const TOOLS = {
         };
       }
       // Open on each: a call of find_order. Stamped with its age when the copy stands in.
-      const stamp = recent.fromCopy
-        ? [copyStamp(recent.fromCopy.coverage, options, recent.fromCopy.failure)]
-        : [];
-      const list = slackbotOrderList(recent.orders, options, 'Most recent orders');
-      const message = {
-        text,
-        blocks: [...stamp, ...list.blocks],
-        classic: [...stamp, ...(list.classic ?? [])],
-      };
       const { fromCopy } = recent;
+      const stamp = fromCopy ? [copyStamp(fromCopy.coverage, options, fromCopy.failure)] : [];
+      const list = slackbotOrderList(recent.orders, options, 'Most recent orders');
       return {
         outcome: 'ok',
-        message,
+        message: { text, blocks: [...stamp, ...list.blocks], classic: [...stamp, ...(list.classic ?? [])] },
         data: {
           orders: recent.orders.map(orderData),
           currency: deps.currency ?? null,
           fromCopy: fromCopy !== undefined,
-          ...(fromCopy ? { note: copyNote(fromCopy.failure, fromCopy.coverage.syncedAt) } : {}),
+          ...(fromCopy ? { note: copyNote(fromCopy) } : {}),
         },
       };
     },
@@ -340,7 +332,7 @@ export const TOOLS = {
     config: {
       title: 'Balance, spend and runway (finance)',
       description:
-        "For finance only: the partner account's balance, credit limit and available funds, the spend on completed orders per day over the last days (at most 30), and the runway (how long the available funds last at the last 7 days' average daily spend), as the Home tab shows them. Refused to anyone not in finance. It never gives digital keys.",
+        "For finance only: the partner account's balance, credit limit and available funds, the spend on completed orders per day over the last days (at most 30), and the runway (how long the available funds last at the average daily spend of the last 7 whole days), as the Home tab shows them. Refused to anyone not in finance. It never gives digital keys.",
       inputSchema: {
         days: z
           .number()
@@ -407,16 +399,15 @@ function periodBlocks(
   const others = FINANCE_PERIODS.filter((period) => period !== days).flatMap((period) =>
     toolButton(`Last ${period} days`, 'account_finances', { days: period }),
   );
-  const spent = daily?.reduce((sum, { amount }) => sum + amount, 0);
+  const periods = actions('slackbot_periods', others);
+  if (!daily) return [periods];
+  const spent = daily.reduce((sum, { amount }) => sum + amount, 0);
+  const money = (amount: number) => formatMoney(amount, options.currency);
   return [
-    ...(daily && spent !== undefined
-      ? [
-          section(
-            `*The last ${days} whole days:* ${formatMoney(spent, options.currency)} spent, ${formatMoney(spent / Math.max(1, daily.length), options.currency)} a day on average.`,
-          ),
-        ]
-      : []),
-    actions('slackbot_periods', others),
+    section(
+      `*The last ${days} whole days:* ${money(spent)} spent, ${money(spent / Math.max(1, daily.length))} a day on average.`,
+    ),
+    periods,
   ];
 }
 
@@ -439,9 +430,7 @@ async function financeAnswer(
   const notes = [
     balanceProblem(state),
     reading && missingFigures(reading),
-    figures
-      ? undefined
-      : 'Spend and runway are being computed from the order history; ask again in a minute.',
+    !figures && 'Spend and runway are being computed from the order history; ask again in a minute.',
     spend.failure && `The order history could not be read: ${failureText(spend.failure.error)}`,
   ].filter((line): line is string => Boolean(line));
   // Whole days only: today so far is `today` (finance/spend.ts).

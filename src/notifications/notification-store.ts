@@ -1,4 +1,4 @@
-import { type Kysely, type Selectable, sql } from 'kysely';
+import { type Kysely, type Selectable, type SelectQueryBuilder, sql, type Updateable } from 'kysely';
 import type { OrderDeskDb } from '../db/index.js';
 import type { Database, OrderWatchesTable, SubscriptionsTable } from '../db/schema.js';
 import type { SubscriptionFilters } from './filters.js';
@@ -6,7 +6,7 @@ import type { SubscriptionFilters } from './filters.js';
 export type Watch = ReturnType<typeof toWatch>;
 export type Subscription = ReturnType<typeof toSubscription>;
 
-export interface NotificationStore {
+interface WatchChanges {
   /** Starts watching; `full` when the person already has `maxRunning` running watches (nothing stored). */
   watch(
     userId: string,
@@ -17,12 +17,9 @@ export interface NotificationStore {
   ): Promise<'created' | 'exists' | 'full'>;
   /** Ends a person's watch; false when there was none running. */
   endWatch(userId: string, orderId: string, at: Date, reason: string): Promise<boolean>;
-  watchesOf(userId: string, limit: number): Promise<Watch[]>;
-  /** The running watches of these orders (every one): one read per round instead of one per event. */
-  runningWatchesOf(orderIds: readonly string[]): Promise<Watch[]>;
-  /** Watches whose 30 days are over, not yet ended. */
-  expiredWatches(at: Date, limit: number): Promise<Watch[]>;
+}
 
+interface SubscriptionStore {
   addSubscription(subscription: Omit<Subscription, 'pausedAt' | 'pausedReason'>): Promise<void>;
   /** Every subscription neither paused nor removed, oldest first; not capped (one left out hears nothing). */
   activeSubscriptions(channelId?: string): Promise<Subscription[]>;
@@ -34,7 +31,14 @@ export interface NotificationStore {
   subscription(id: string): Promise<Subscription | undefined>;
   removeSubscription(id: string, by: string, at: Date): Promise<boolean>;
   pauseSubscription(id: string, reason: string, at: Date): Promise<boolean>;
+}
 
+export interface NotificationStore extends WatchChanges, SubscriptionStore {
+  watchesOf(userId: string, limit: number): Promise<Watch[]>;
+  /** The running watches of these orders (every one): one read per round instead of one per event. */
+  runningWatchesOf(orderIds: readonly string[]): Promise<Watch[]>;
+  /** Watches whose 30 days are over, not yet ended. */
+  expiredWatches(at: Date, limit: number): Promise<Watch[]>;
   threadOf(channelId: string, orderId: string): Promise<string | undefined>;
   setThread(channelId: string, orderId: string, ts: string, at: Date): Promise<void>;
   /** Retention: ended watches and threads older than `before` (the outbox prunes its own posts). */
@@ -49,42 +53,23 @@ const runningWatches = (kysely: Kysely<Database>) =>
 const notRemoved = (kysely: Kysely<Database>) =>
   kysely.selectFrom('subscriptions').where('removed_at', 'is', null);
 
+type WatchQuery = SelectQueryBuilder<Database, 'order_watches', Selectable<OrderWatchesTable>>;
+
 export function createNotificationStore(db: OrderDeskDb): NotificationStore {
+  /** The running watches `which` narrows down (and orders). */
+  const running = async (which: (query: WatchQuery) => WatchQuery) =>
+    (await db.run((kysely) => which(runningWatches(kysely).selectAll()).execute())).map(toWatch);
   return {
     ...watchChanges(db),
     ...subscriptions(db),
-    async watchesOf(userId, limit) {
-      const rows = await db.run((kysely) =>
-        runningWatches(kysely)
-          .selectAll()
-          .where('user_id', '=', userId)
-          .orderBy('created_at', 'desc')
-          .limit(limit)
-          .execute(),
-      );
-      return rows.map(toWatch);
-    },
+    watchesOf: (userId, limit) =>
+      running((query) => query.where('user_id', '=', userId).orderBy('created_at', 'desc').limit(limit)),
     async runningWatchesOf(orderIds) {
       if (orderIds.length === 0) return [];
-      const rows = await db.run((kysely) =>
-        runningWatches(kysely)
-          .selectAll()
-          .where('order_id', 'in', [...new Set(orderIds)])
-          .execute(),
-      );
-      return rows.map(toWatch);
+      return running((query) => query.where('order_id', 'in', [...new Set(orderIds)]));
     },
-    async expiredWatches(at, limit) {
-      const rows = await db.run((kysely) =>
-        runningWatches(kysely)
-          .selectAll()
-          .where('expires_at', '<=', iso(at))
-          .orderBy('expires_at')
-          .limit(limit)
-          .execute(),
-      );
-      return rows.map(toWatch);
-    },
+    expiredWatches: (at, limit) =>
+      running((query) => query.where('expires_at', '<=', iso(at)).orderBy('expires_at').limit(limit)),
     async threadOf(channelId, orderId) {
       const row = await db.run((kysely) =>
         kysely
@@ -139,7 +124,7 @@ const toSubscription = (row: Selectable<SubscriptionsTable>) => ({
   pausedReason: row.paused_reason,
 });
 
-function watchChanges(db: OrderDeskDb): Pick<NotificationStore, 'watch' | 'endWatch'> {
+function watchChanges(db: OrderDeskDb): WatchChanges {
   return {
     watch(userId, orderId, at, expiresAt, maxRunning) {
       return db.run(async (kysely) => {
@@ -194,17 +179,15 @@ function watchChanges(db: OrderDeskDb): Pick<NotificationStore, 'watch' | 'endWa
   };
 }
 
-function subscriptions(
-  db: OrderDeskDb,
-): Pick<
-  NotificationStore,
-  | 'addSubscription'
-  | 'removeSubscription'
-  | 'pauseSubscription'
-  | 'activeSubscriptions'
-  | 'listSubscriptions'
-  | 'subscription'
-> {
+function subscriptions(db: OrderDeskDb): SubscriptionStore {
+  /** Sets `values` on a subscription not removed (nor paused, with `unpausedOnly`): whether one changed. */
+  const change = (id: string, values: Updateable<SubscriptionsTable>, unpausedOnly = false) =>
+    db.run(async (kysely) => {
+      let update = kysely.updateTable('subscriptions').set(values).where('id', '=', id);
+      if (unpausedOnly) update = update.where('paused_at', 'is', null);
+      const changed = await update.where('removed_at', 'is', null).executeTakeFirst();
+      return Number(changed.numUpdatedRows) > 0;
+    });
   return {
     async addSubscription(subscription) {
       await db.run((kysely) =>
@@ -216,37 +199,12 @@ function subscriptions(
             created_by: subscription.createdBy,
             created_at: iso(subscription.createdAt),
             filters: JSON.stringify(subscription.filters),
-            paused_at: null,
-            paused_reason: null,
-            removed_at: null,
-            removed_by: null,
           })
           .execute(),
       );
     },
-    removeSubscription(id, by, at) {
-      return db.run(async (kysely) => {
-        const removed = await kysely
-          .updateTable('subscriptions')
-          .set({ removed_at: iso(at), removed_by: by })
-          .where('id', '=', id)
-          .where('removed_at', 'is', null)
-          .executeTakeFirst();
-        return Number(removed.numUpdatedRows) > 0;
-      });
-    },
-    pauseSubscription(id, reason, at) {
-      return db.run(async (kysely) => {
-        const paused = await kysely
-          .updateTable('subscriptions')
-          .set({ paused_at: iso(at), paused_reason: reason })
-          .where('id', '=', id)
-          .where('paused_at', 'is', null)
-          .where('removed_at', 'is', null)
-          .executeTakeFirst();
-        return Number(paused.numUpdatedRows) > 0;
-      });
-    },
+    removeSubscription: (id, by, at) => change(id, { removed_at: iso(at), removed_by: by }),
+    pauseSubscription: (id, reason, at) => change(id, { paused_at: iso(at), paused_reason: reason }, true),
     async activeSubscriptions(channelId) {
       const rows = await db.run((kysely) => {
         let query = notRemoved(kysely).selectAll().where('paused_at', 'is', null);

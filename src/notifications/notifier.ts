@@ -43,7 +43,6 @@ const EVENTS_PER_ROUND = 500;
 const ROUND_BUDGET_MS = 30_000;
 /** How long a missing event ID may be a transaction still committing (PostgreSQL). */
 const GAP_WAIT_MS = 30_000;
-const MAX_BACKOFF_MS = 60_000;
 export const WATCH_DURATION_MS = 30 * 86_400_000;
 
 interface Routing {
@@ -221,7 +220,7 @@ export function createNotifier(options: NotifierOptions): Notifier {
     logger: log,
     everyMs: INTERVAL_MS,
     leaseMs: 30_000,
-    backoff: { firstMs: INTERVAL_MS * 2, maxMs: MAX_BACKOFF_MS },
+    backoff: { firstMs: INTERVAL_MS * 2, maxMs: 60_000 },
     clock: options.clock ?? systemClock,
     round,
   });

@@ -235,15 +235,10 @@ export function metricsRoute(metrics: AppMetrics) {
     path: '/metrics',
     method: ['GET'],
     handler: (_req: IncomingMessage, res: ServerResponse) => {
+      const headers = { 'content-type': metrics.registry.contentType, 'cache-control': 'no-store' };
       metrics.registry.metrics().then(
-        (body) => {
-          res.writeHead(200, { 'content-type': metrics.registry.contentType, 'cache-control': 'no-store' });
-          res.end(body);
-        },
-        () => {
-          res.writeHead(500, { 'content-type': 'text/plain' });
-          res.end('metrics unavailable\n');
-        },
+        (body) => res.writeHead(200, headers).end(body),
+        () => res.writeHead(500, { 'content-type': 'text/plain' }).end('metrics unavailable\n'),
       );
     },
   };

@@ -65,7 +65,6 @@ async function amountPlanOf(kysely: Kysely<Database>, query: CopySearch): Promis
   return (await countUpTo(kysely, inRange, MANY_MATCHES)) < MANY_MATCHES ? 'index' : 'walk';
 }
 
-/** The rows `rows` selects, counted up to `cap`. */
 async function countUpTo(
   kysely: Kysely<Database>,
   rows: SelectQueryBuilder<Database, 'orders', object>,
@@ -215,10 +214,9 @@ function filtered(kysely: Kysely<Database>, planned: Planned) {
     );
   if (query.createdFrom) select = select.where('created_at', '>=', query.createdFrom);
   if (query.createdTo) select = select.where('created_at', '<', query.createdTo);
-  if (query.minAmount !== undefined)
-    select = select.where(column('amount', amountPlan !== 'walk'), '>=', query.minAmount);
-  if (query.maxAmount !== undefined)
-    select = select.where(column('amount', amountPlan !== 'walk'), '<=', query.maxAmount);
+  const amount = column('amount', amountPlan !== 'walk');
+  if (query.minAmount !== undefined) select = select.where(amount, '>=', query.minAmount);
+  if (query.maxAmount !== undefined) select = select.where(amount, '<=', query.maxAmount);
   return select;
 }
 

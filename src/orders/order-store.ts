@@ -104,12 +104,10 @@ export function createOrderStore(db: OrderDeskDb, options: OrderStoreOptions = {
 }
 
 /** The orders that may be written; the others are logged and counted once per process. */
-function refusalGate(
-  options: OrderStoreOptions,
-): (orders: readonly OrderSummary[]) => { orders: OrderSummary[]; refused: number } {
+function refusalGate(options: OrderStoreOptions) {
   const log = options.logger?.child({ component: 'order-copy' });
   const refusedSeen = new Set<string>();
-  return (orders) => {
+  return (orders: readonly OrderSummary[]) => {
     const kept: OrderSummary[] = [];
     for (const order of orders) {
       const field = oversizedKey(order);
@@ -168,14 +166,7 @@ async function insertNew(trx: Kysely<Database>, order: OrderSummary, seenAt: str
     .onConflict((conflict) => conflict.column('id').doNothing())
     .executeTakeFirst();
   if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return false;
-  await addEvent(trx, {
-    order_id: order.id,
-    kind: 'new',
-    from_status: null,
-    to_status: order.status,
-    seen_at: seenAt,
-    dedupe_key: `${order.id}|new`,
-  });
+  await addEvent(trx, order, seenAt, { kind: 'new', from_status: null, dedupe_key: `${order.id}|new` });
   return true;
 }
 
@@ -226,24 +217,21 @@ async function updateKnown(
     .executeTakeFirst();
   // Another write changed or saw it since it was read: what it wrote (and its event) stands.
   if (!statusChanged || Number(update.numUpdatedRows) === 0) return false;
-  await addEvent(trx, {
-    order_id: order.id,
-    kind: 'status',
-    from_status: known.status,
-    to_status: order.status,
-    seen_at: seenAt,
-    dedupe_key: `${order.id}|status|${version + 1}`,
-  });
+  const dedupeKey = `${order.id}|status|${version + 1}`;
+  await addEvent(trx, order, seenAt, { kind: 'status', from_status: known.status, dedupe_key: dedupeKey });
   return true;
 }
 
+/** The order's event, with what was seen and when; once (its key is unique). */
 async function addEvent(
   trx: Kysely<Database>,
-  event: Omit<Database['order_events'], 'id'> & { kind: 'new' | 'status' },
+  order: OrderSummary,
+  seenAt: string,
+  event: Pick<Database['order_events'], 'from_status' | 'dedupe_key'> & { kind: 'new' | 'status' },
 ): Promise<void> {
   await trx
     .insertInto('order_events')
-    .values(event)
+    .values({ ...event, order_id: order.id, to_status: order.status, seen_at: seenAt })
     .onConflict((conflict) => conflict.column('dedupe_key').doNothing())
     .execute();
 }

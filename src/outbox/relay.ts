@@ -21,18 +21,12 @@ import type { OutboxKind, OutboxStore, PendingPost } from './store.js';
 /** Kinds whose target is a user: posted in the direct message channel with them. */
 const DIRECT: ReadonlySet<OutboxKind> = new Set(['watch', 'notice']);
 
-export type DeliverOutcome =
-  | 'sent'
-  /** Not posted; due again later (Slack refused or limited it, or the database failed). */
-  | 'retry'
-  | 'dropped'
-  /** Not sent here: claimed by another round or replica, or no longer pending. */
-  | 'busy'
-  /** The caller stopped: due again at once, at the next start. */
-  | 'stopped';
-
 export interface Delivered {
-  outcome: DeliverOutcome;
+  /**
+   * retry: not posted, due again later (Slack refused or limited it, or the database failed); busy: not
+   * sent here (claimed by another round or replica, or no longer pending); stopped: due again at once.
+   */
+  outcome: 'sent' | 'retry' | 'dropped' | 'busy' | 'stopped';
   post?: PendingPost | undefined;
   /** Slack's error code (or the failure's message) when not sent. */
   error?: string | undefined;
@@ -53,11 +47,7 @@ export type OutcomeHooks = Partial<Record<OutboxKind, readonly OutcomeHook[]>>;
 
 export interface OutboxRelay {
   /** Sends what is due until `deadline` (Date.now() scale) or the signal, running each post's `hooks`. */
-  deliverDue(options: {
-    signal: AbortSignal;
-    deadline?: number | undefined;
-    hooks?: OutcomeHooks | undefined;
-  }): Promise<Delivered[]>;
+  deliverDue(options: { signal: AbortSignal } & Partial<Round>): Promise<Delivered[]>;
 }
 
 export interface RelayOptions {
@@ -122,11 +112,7 @@ const TRY_MS = 60_000;
 const TURN_MS = 2 * TRY_MS;
 
 /** One call of deliverDue: until when, and what runs after each post. */
-interface Round {
-  signal: AbortSignal;
-  deadline: number;
-  hooks: OutcomeHooks;
-}
+type Round = { signal: AbortSignal; deadline: number; hooks: OutcomeHooks };
 
 /** The relay's options and what this process remembers between rounds. */
 interface Relay extends RelayOptions {
@@ -137,11 +123,6 @@ interface Relay extends RelayOptions {
   /** The channels this process is posting in now: a second sweep leaves them to that turn. */
   turns: Map<string, Promise<Delivered[]>>;
   dmChannels: Map<string, string>;
-}
-
-/** A Slack Web API answer (not a database or programming error). */
-function isSlackError(error: unknown): boolean {
-  return ((error as { code?: string }).code ?? '').startsWith('slack_webapi_');
 }
 
 /** Posts the row's message where it goes (its DM, its order's thread); Slack's ts. */
@@ -193,7 +174,8 @@ async function failed(
   }
   const advice = retryAdvice(error);
   // A refusal waiting cannot fix (channel_not_found…; not a 429, a 5xx, the network or the database).
-  const refused = isSlackError(error) && advice === undefined && policy.refusalDrops;
+  const slackAnswered = ((error as { code?: string }).code ?? '').startsWith('slack_webapi_');
+  const refused = slackAnswered && advice === undefined && policy.refusalDrops;
   const tooOld =
     policy.giveUpAfterMs !== undefined && now().getTime() - row.createdAt.getTime() >= policy.giveUpAfterMs;
   if (refused || tooOld) {

@@ -1,4 +1,4 @@
-import { type Kysely, type Selectable, sql, type Updateable } from 'kysely';
+import { type Kysely, type Selectable, type SelectQueryBuilder, sql, type Updateable } from 'kysely';
 import type { OrderDeskDb } from '../db/index.js';
 import type { Database, OutboxTable } from '../db/schema.js';
 
@@ -75,11 +75,7 @@ export interface OutboxStore {
 const iso = (date: Date) => date.toISOString();
 
 /** Inserts posts with `kysely` (a transaction's, when the change that causes them is written with them). */
-export async function insertOutboxRows(
-  kysely: Kysely<Database>,
-  entries: readonly OutboxEntry[],
-  at: Date,
-): Promise<number> {
+export async function insertOutboxRows(kysely: Kysely<Database>, entries: readonly OutboxEntry[], at: Date) {
   let added = 0;
   // A few hundred rows per statement: well within both engines' parameter limits.
   for (let start = 0; start < entries.length; start += 200) {
@@ -106,6 +102,8 @@ export async function insertOutboxRows(
   return added;
 }
 
+type OutboxQuery = SelectQueryBuilder<Database, 'outbox', Selectable<OutboxTable>>;
+
 function toPost(row: Selectable<OutboxTable>): PendingPost {
   return {
     id: Number(row.id),
@@ -124,13 +122,12 @@ function toPost(row: Selectable<OutboxTable>): PendingPost {
 
 /** What a round reads: a post by its key, the channels with posts due, a channel's next post, a count. */
 function reads(db: OrderDeskDb): Pick<OutboxStore, 'find' | 'dueTargets' | 'next' | 'count'> {
+  const first = async (which: (query: OutboxQuery) => OutboxQuery) => {
+    const row = await db.run((kysely) => which(kysely.selectFrom('outbox').selectAll()).executeTakeFirst());
+    return row ? toPost(row) : undefined;
+  };
   return {
-    async find(dedupeKey) {
-      const row = await db.run((kysely) =>
-        kysely.selectFrom('outbox').selectAll().where('dedupe_key', '=', dedupeKey).executeTakeFirst(),
-      );
-      return row ? toPost(row) : undefined;
-    },
+    find: (dedupeKey) => first((query) => query.where('dedupe_key', '=', dedupeKey)),
     async dueTargets(at, limit) {
       const rows = await db.run((kysely) =>
         kysely
@@ -145,21 +142,16 @@ function reads(db: OrderDeskDb): Pick<OutboxStore, 'find' | 'dueTargets' | 'next
       );
       return rows.map((row) => row.target);
     },
-    async next(target, at) {
-      const row = await db.run((kysely) =>
-        kysely
-          .selectFrom('outbox')
-          .selectAll()
+    next: (target, at) =>
+      first((query) =>
+        query
           .where('target', '=', target)
           .where('status', '=', 'pending')
           .where('next_attempt_at', '<=', iso(at))
           .orderBy(sql`case when kind in (${sql.join(ALERT_KINDS)}) then 0 else 1 end`)
           .orderBy('id')
-          .limit(1)
-          .executeTakeFirst(),
-      );
-      return row ? toPost(row) : undefined;
-    },
+          .limit(1),
+      ),
     async count(status) {
       const row = await db.run((kysely) =>
         kysely

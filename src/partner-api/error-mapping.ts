@@ -37,8 +37,7 @@ const RELEASE_IN_WORDS =
 
 /** The calendar day an ISO 8601 date or timestamp names; undefined when none or not real (2026-02-31). */
 export function isoDay(value: unknown): string | undefined {
-  if (typeof value !== 'string') return undefined;
-  const match = ISO_DAY.exec(value);
+  const match = typeof value === 'string' ? ISO_DAY.exec(value) : null;
   if (!match) return undefined;
   const [day, year, month, date] = match as unknown as [string, string, string, string];
   const real = new Date(Date.UTC(Number(year), Number(month) - 1, Number(date)));
@@ -93,8 +92,7 @@ export function readUpstreamError(body: unknown): UpstreamError {
 /** A 200 answer that is a failure: `success: false`, `status: "ERROR"` or >= 400, or an error and no data. */
 export function isFailureBody(body: unknown): boolean {
   const record = asRecord(body);
-  if (!record || Array.isArray(body)) return true;
-  if (record.success === false) return true;
+  if (!record || Array.isArray(body) || record.success === false) return true;
   if (typeof record.status === 'string' && /^(error|errors|fail|failed|failure|ko)$/i.test(record.status))
     return true;
   if (typeof record.status === 'number' && record.status >= 400) return true;
@@ -178,8 +176,7 @@ export function parseRetryAfterSeconds(header: string | null, now: number = Date
   const trimmed = header.trim();
   if (/^\d+(\.\d+)?$/.test(trimmed)) return Number(trimmed);
   const date = Date.parse(trimmed);
-  if (Number.isNaN(date)) return undefined;
-  return Math.max(0, (date - now) / 1000);
+  return Number.isNaN(date) ? undefined : Math.max(0, (date - now) / 1000);
 }
 
 /** Finds `trace_id` where the envelope puts it, or at the top level of a non-envelope error body. */
@@ -207,11 +204,10 @@ const MAX_UPSTREAM_MESSAGE = 300;
 
 /** Removes secrets and control characters from a message that came from outside, and shortens it. */
 export function scrubMessage(message: string, secrets: readonly string[]): string {
-  let scrubbed = message;
-  for (const secret of secrets) {
-    if (secret.length >= 4) scrubbed = scrubbed.split(secret).join('[redacted]');
-  }
-  scrubbed = scrubbed.replace(CONTROL_CHARACTERS, ' ');
+  const scrubbed = secrets
+    .filter((secret) => secret.length >= 4)
+    .reduce((text, secret) => text.replaceAll(secret, '[redacted]'), message)
+    .replace(CONTROL_CHARACTERS, ' ');
   return scrubbed.length > MAX_UPSTREAM_MESSAGE ? `${scrubbed.slice(0, MAX_UPSTREAM_MESSAGE)}…` : scrubbed;
 }
 

@@ -49,6 +49,8 @@ export interface RevealDeps {
 export const AGAIN = 'Run /order-keys for the order again in Slack to get a new link.';
 
 type Refusal = Extract<RevealOutcome, { ok: false }>;
+/** Makes the link usable again (nothing was shown). */
+type GiveBack = () => Promise<unknown>;
 
 function refusal(
   status: number,
@@ -61,10 +63,9 @@ function refusal(
 }
 
 /**
- * POST /keys/reveal, everything checked now, in order: the token's signature and expiry; that it was
- * not used (on any replica); that its user may still see keys (asked of Slack now: the link may be
- * older than the cache); the retrieval limit; then the key is fetched again and served once. If the
- * partner fails, the link stays usable and the retrieval is not counted.
+ * POST /keys/reveal, everything checked now, in order: the token's signature and expiry; that it was not
+ * used (on any replica); that its user may still see keys (asked of Slack now: the link may be older than
+ * the cache); the retrieval limit; then the key is fetched again and served once.
  */
 export async function redeemRevealToken(deps: RevealDeps, token: unknown): Promise<RevealOutcome> {
   const check = verifyRevealToken(await deps.linkSigningKey.get(), token, deps.now().getTime());
@@ -91,10 +92,7 @@ export async function redeemRevealToken(deps: RevealDeps, token: unknown): Promi
 }
 
 /** A token that is not ours (only logged: it names nobody), or ours but expired (audited). */
-async function refuseUnverified(
-  deps: RevealDeps,
-  check: Extract<TokenCheck, { ok: false }>,
-): Promise<Refusal> {
+async function refuseUnverified(deps: RevealDeps, check: Extract<TokenCheck, { ok: false }>) {
   if (check.reason !== 'expired') {
     deps.onForgedToken();
     return refusal(400, 'tampered', 'This link is not valid', `It is incomplete or was changed. ${AGAIN}`);
@@ -109,11 +107,7 @@ async function refuseUnverified(
 }
 
 /** The user may no longer see keys, or Slack cannot say: the link is given back. */
-async function refuseWithoutAccess(
-  deps: RevealDeps,
-  claims: RevealClaims,
-  giveLinkBack: () => Promise<unknown>,
-): Promise<Refusal | undefined> {
+async function refuseWithoutAccess(deps: RevealDeps, claims: RevealClaims, giveLinkBack: GiveBack) {
   const access = await deps.auth.canSeeKeys(claims.userId, { fresh: true });
   if (access.allowed) return undefined;
   await giveLinkBack();
@@ -137,11 +131,7 @@ async function refuseWithoutAccess(
 }
 
 /** Takes one retrieval from the user's limit; over it (or the limit unreadable), the link is given back. */
-async function refuseOverLimit(
-  deps: RevealDeps,
-  claims: RevealClaims,
-  giveLinkBack: () => Promise<unknown>,
-): Promise<Refusal | undefined> {
+async function refuseOverLimit(deps: RevealDeps, claims: RevealClaims, giveLinkBack: GiveBack) {
   const limit = await deps.keyLimit.take(claims.userId);
   if (limit.allowed) return undefined;
   await giveLinkBack();
@@ -160,7 +150,7 @@ async function refuseOverLimit(
 async function revealKey(
   deps: RevealDeps,
   claims: RevealClaims,
-  giveLinkBack: () => Promise<unknown>,
+  giveLinkBack: GiveBack,
 ): Promise<RevealOutcome> {
   let keys: Awaited<ReturnType<PartnerClient['orders']['keys']>>;
   try {

@@ -7,10 +7,7 @@ import { type SharedState, StateUnavailableError } from './shared-state.js';
 export type CacheResult = 'hit' | 'miss' | 'shared' | 'bypass' | 'backoff';
 
 /** How a failure travels to other replicas through the shared state (JSON), and back. */
-export interface FailureCodec {
-  encode(error: unknown): unknown;
-  decode(stored: unknown): Error;
-}
+export type FailureCodec = { encode(error: unknown): unknown; decode(stored: unknown): Error };
 
 export interface ReadThroughOptions<T> {
   state: SharedState;
@@ -66,19 +63,12 @@ const plainCodec: FailureCodec = {
 };
 
 /** What the cache holds for `key` and when it was stored, without reading the source (undefined: nothing, or state down). */
-export async function peekCached<T>(
-  state: SharedState,
-  key: string,
-): Promise<{ value: T; storedAt: number } | undefined> {
+export async function peekCached<T>(state: SharedState, key: string): Promise<Stored<T> | undefined> {
   return state.get<Stored<T>>(key).catch(() => undefined);
 }
 
 /** The running back-off of `key`, if its last read failed and the wait has not ended. */
-export async function peekFailure(
-  state: SharedState,
-  key: string,
-  now: number = Date.now(),
-): Promise<StoredFailure | undefined> {
+export async function peekFailure(state: SharedState, key: string, now = Date.now()) {
   const stored = await state.get<StoredFailure>(failureKey(key)).catch(() => undefined);
   return stored && stored.until > now ? stored : undefined;
 }
@@ -89,8 +79,8 @@ export async function storeCached<T>(
   key: string,
   value: T,
   ttlMs: number,
-  now: () => number = Date.now,
-): Promise<void> {
+  now = Date.now,
+) {
   const stored: Stored<T> = { value, storedAt: now(), id: randomBytes(6).toString('hex') };
   await state.set(key, stored, ttlMs);
 }
@@ -219,11 +209,7 @@ async function runLoad<T>(options: ReadThroughOptions<T>): Promise<T> {
 }
 
 /** A failure that holds for this call: shared with the read it waited for, or a running back-off. */
-function refusal<T>(
-  options: ReadThroughOptions<T>,
-  failure: StoredFailure,
-  read: boolean,
-): SourceFailedError {
+function refusal<T>(options: ReadThroughOptions<T>, failure: StoredFailure, read: boolean) {
   options.onResult?.(read ? 'shared' : 'backoff');
   const codec = options.failureCodec ?? plainCodec;
   return new SourceFailedError(codec.decode(failure.error), new Date(failure.until), failure.failures, read);

@@ -39,9 +39,11 @@ describe("Slack's and Bolt's own log lines", () => {
     expect(logged.filter((line) => line.level >= 50)).toEqual([]);
   });
 
-  it("Bolt's own errors stay errors", () => {
+  it("Bolt's own errors, and any other block Slack refuses, stay errors", () => {
     const lines: string[] = [];
-    boltLogger(capturedLogger(lines)).error('An incoming event was not acknowledged within 3 seconds.');
-    expect(levels(lines).map((line) => line.level)).toEqual([50]);
+    const logger = boltLogger(capturedLogger(lines));
+    logger.error('An incoming event was not acknowledged within 3 seconds.');
+    logger.error('must be more than 0 characters [json-pointer:/blocks/0/text/text]');
+    expect(levels(lines).map((line) => line.level)).toEqual([50, 50]);
   });
 });

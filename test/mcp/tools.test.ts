@@ -143,11 +143,14 @@ describe("Slackbot's tools, with the order copy synced", () => {
     const orderTools = Object.keys(TOOLS)
       .filter((name) => name !== 'account_finances')
       .sort();
-    for (const who of [member, identityOf(USERS.agent), identityOf(USERS.guest), undefined])
+    for (const who of [member, identityOf(USERS.agent), undefined])
       expect({ who, tools: (await toolsListedFor(who)).map((tool) => tool.name).sort() }).toEqual({
         who,
         tools: orderTools,
       });
+    // A guest, a person of another organisation and one Slack does not know may call none.
+    for (const who of [USERS.guest, USERS.external, 'U0NOBODY42'].map(identityOf))
+      expect({ who, tools: await toolsListedFor(who) }).toEqual({ who, tools: [] });
   });
 
   it('describes every argument and every field of the data, with the currency, dates and an order ID of the right shape', async () => {
@@ -235,6 +238,19 @@ describe("Slackbot's tools, with the order copy synced", () => {
     });
     expect(none.structuredContent?.note).toContain('No order has the ID or reference "PO-NOWHERE-404"');
     expect(JSON.parse(textOf(none))).toEqual(none.structuredContent);
+  });
+
+  it('find_order: a reference twelve orders share gives all twelve as data, and says the list shows ten and where the rest are', async () => {
+    for (let i = 0; i < 12; i++) h.simulator.addOrder({ reference_id: 'PO-MANY-12', status: 'PROCESSING' });
+    const many = await bot.call(member, 'find_order', { query: 'PO-MANY-12' });
+    expect(many.structuredContent).toMatchObject({ match: 'several' });
+    expect(many.structuredContent?.orders).toHaveLength(12);
+    expect(many.structuredContent?.note).toBe(
+      'The list shows the first 10 of the 12 orders with this reference; search_orders with text "PO-MANY-12" pages through them all.',
+    );
+    expect(JSON.stringify(many._meta?.slack?.blocks)).toContain('The first 10 of 12.');
+    expect(clicksIn(many).filter(([, tool]) => tool === 'find_order')).toHaveLength(10);
+    expectBlocksForPeople(many);
   });
 
   it('search_orders: the newest 10 and the total from the copy, by text and by status', async () => {

@@ -214,7 +214,9 @@ describe('the Messages tab: a person writes to Order Desk directly', () => {
     const { reply } = await ask(USERS.member, text);
     const blocks = textOf(reply.blocks);
     expect(blocks).toContain('Ask Order Desk here');
-    expect(blocks).toContain('`balance`');
+    // What it reads, as it reads it: sentences, pasted messages, finance's questions.
+    expect(blocks).toContain('alone or in a sentence');
+    expect(blocks).toContain('a question about the balance, credit, funds or runway');
     expect(blocks).toContain('/order-keys');
     expect(h.simulator.allOrders().some((o) => blocks.includes(o.id))).toBe(true);
     expect(h.simulator.recorded.filter((r) => !r.path.endsWith('/orders')).length).toBe(requestsBefore);

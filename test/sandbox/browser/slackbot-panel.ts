@@ -36,7 +36,7 @@ export function describeSlackbotPanel(shared: SandboxInBrowser): void {
       };
     }
 
-    it('a member finds an order: the data for the model and the card; a guest is refused in words', async () => {
+    it('a member finds an order: the data for the model and the card; a guest is listed no tool', async () => {
       const listed = (await (
         await fetch(`${shared.sandbox.partnerUrl}/v1/partners/orders?page=1&limit=1`, {
           headers: { 'x-api-key': 'sim-partner-key-0000' },
@@ -52,10 +52,15 @@ export function describeSlackbotPanel(shared: SandboxInBrowser): void {
       await page.screenshot({ path: `${DOCS_SHOTS}/sandbox-slackbot.png` });
       await page.click('#sb-close');
 
-      const guest = await findOrder('U0GUEST', order.reference_id);
-      expect(guest.outcome).toBe('error');
-      expect(guest.text).toContain('Guest accounts cannot see order data');
-      expect(guest.blocks).not.toContain(order.id);
+      // A guest is listed no tool at all: Slackbot would offer them none.
+      await page.selectOption('#user-picker', 'U0GUEST');
+      await page.waitForSelector('body[data-shown-user="U0GUEST"]');
+      await page.click('#sb-open');
+      await page.waitForFunction(() =>
+        document.querySelector('#sb-description')?.textContent?.includes('lists no tools to this person'),
+      );
+      expect(await page.locator('#sb-tool option').count()).toBe(0);
+      expect(await page.locator('#sb-call').isDisabled()).toBe(true);
       await page.click('#sb-close');
       await page.locator('#sb-panel').waitFor({ state: 'hidden' });
     });
