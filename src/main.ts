@@ -27,8 +27,7 @@ const logger = createLogger({
 });
 
 try {
-  // The app is loaded once the configuration is known to be good: a mistyped variable is reported
-  // at once, before Bolt, the drivers and the rest of the app are read (about a second).
+  // Loaded once the configuration is good: a mistyped variable is reported before Bolt and the rest load.
   const { buildOrderDesk } = await import('./app/create-app.js');
   const desk = await buildOrderDesk({ env, logger });
   await desk.start();
@@ -46,8 +45,7 @@ try {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'stopping: no new requests, finishing replies under way');
-    // Exits at the latest 10 s after the signal: a deploy must not wait on a partner request that
-    // hangs. The stop itself ends within 8 s.
+    // Exits 10 s after the signal at the latest (the stop takes 8 s): a hung partner request holds no deploy.
     setTimeout(() => process.exit(0), 10_000).unref();
     void desk
       .stop()

@@ -30,15 +30,17 @@ export interface AuditLog {
 }
 
 /** One structured line per keys request, allowed or denied; with AUDIT_CHANNEL_ID, posted there too. */
-export function createAuditLog(
-  logger: AppLogger,
-  outbox: { store: Pick<OutboxStore, 'enqueue'> },
-  channelId: string | undefined,
-  metrics?: Pick<AppMetrics, 'keyRetrievals' | 'outboxEnqueueFailures'>,
-  track: <T>(work: Promise<T>) => Promise<T> = (work) => work,
-  store?: AuditStore,
-  now: () => Date = () => new Date(),
-): AuditLog {
+export function createAuditLog(options: {
+  logger: AppLogger;
+  outbox: Pick<OutboxStore, 'enqueue'>;
+  channelId: string | undefined;
+  metrics?: Pick<AppMetrics, 'keyRetrievals' | 'outboxEnqueueFailures'>;
+  track?: <T>(work: Promise<T>) => Promise<T>;
+  store?: AuditStore;
+  now?: () => Date;
+}): AuditLog {
+  const { logger, outbox, channelId, metrics, store, now = () => new Date() } = options;
+  const track = <T>(work: Promise<T>) => options.track?.(work) ?? work;
   const audit = logger.child({ component: 'audit' });
   return {
     async keysRequest(entry) {
@@ -78,7 +80,7 @@ export function createAuditLog(
     if (!channelId) return;
     const dedupeKey = `audit:${randomUUID()}`;
     try {
-      await outbox.store.enqueue([{ dedupeKey, kind, target: channelId, body: message }], now());
+      await outbox.enqueue([{ dedupeKey, kind, target: channelId, body: message }], now());
     } catch (error) {
       metrics?.outboxEnqueueFailures.inc({ kind });
       audit.error(

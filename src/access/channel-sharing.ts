@@ -13,9 +13,8 @@ export interface ChannelSharing {
 const CACHE_MS = 60_000;
 
 /**
- * "Share in channel" refuses a channel shared with another organisation (Slack Connect, or an
- * invitation pending) unless ALLOW_EXTERNAL_SHARING is set (conversations.info: channels:read,
- * groups:read, im:read, mpim:read); when Slack cannot say, too: order data never leaves on a guess.
+ * Refuses a channel shared with another organisation (Slack Connect, or an invitation pending) unless
+ * ALLOW_EXTERNAL_SHARING is set; when Slack cannot say, too: order data never leaves on a guess.
  */
 export function createChannelSharing(options: {
   client: WebClient;

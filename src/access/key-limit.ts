@@ -17,10 +17,7 @@ export interface KeyRetrievalLimit {
 const HOUR_MS = 3_600_000;
 const WARN_AT = 0.8;
 
-/**
- * KEYS_MAX_RETRIEVALS_PER_HOUR per user across replicas; the audit channel hears at 80% and at the limit
- * (once each per user per hour). When the shared state cannot count, retrieval fails closed.
- */
+/** KEYS_MAX_RETRIEVALS_PER_HOUR per user across replicas, audit alerts at 80% and the limit; fails closed. */
 export function createKeyRetrievalLimit(options: {
   state: SharedState;
   max: number;

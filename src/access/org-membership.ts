@@ -1,6 +1,5 @@
-import type { WebClient } from '@slack/web-api';
-import type { AppLogger } from '../logger.js';
-import { type CacheResult, readThrough, type SharedState } from '../state/index.js';
+import { readThrough } from '../state/index.js';
+import type { UsergroupMembersOptions } from './usergroup-members.js';
 
 export type MembershipDecision =
   | { allowed: true }
@@ -11,16 +10,10 @@ export interface OrgMembership {
   check(userId: string): Promise<MembershipDecision>;
 }
 
-export interface OrgMembershipOptions {
-  client: WebClient;
-  state: SharedState;
+export interface OrgMembershipOptions extends UsergroupMembersOptions {
   /** The app's own workspace and Enterprise Grid organisation, from auth.test at start-up. */
   teamId: string | undefined;
   enterpriseId: string | undefined;
-  ttlSeconds: number;
-  logger: AppLogger;
-  onCache?: ((result: CacheResult) => void) | undefined;
-  onSlackError?: ((method: string) => void) | undefined;
 }
 
 /** What Order Desk keeps of users.info. */

@@ -1,8 +1,7 @@
 import type { WebClient } from '@slack/web-api';
-import type { BackoffPolicy } from '../jobs/index.js';
 import type { AppLogger } from '../logger.js';
 import { slackErrorCode } from '../slack/slack-delivery.js';
-import { type CacheResult, readThrough, type SharedState } from '../state/index.js';
+import { type BackoffPolicy, type CacheResult, readThrough, type SharedState } from '../state/index.js';
 
 export interface UsergroupMembers {
   /** A user group's members; undefined (deny) when Slack could not say. `fresh`: not from the cache. */
@@ -22,8 +21,7 @@ export interface UsergroupMembersOptions {
 // not become a burst of calls to a tier-2 method, and access is denied meanwhile for a short time only.
 const USERGROUP_BACKOFF: BackoffPolicy = { firstMs: 15_000, maxMs: 120_000 };
 
-// `usergroups.users.list`, cached on the shared state: Slack allows about 20 calls a minute per
-// workspace, so one lookup per TTL serves every replica, and concurrent lookups share one call.
+// usergroups.users.list allows ~20 calls a minute: cached on the shared state, one call a TTL serves all.
 export function createUsergroupMembers(options: UsergroupMembersOptions): UsergroupMembers {
   const { client, state, ttlSeconds, logger } = options;
 

@@ -1,8 +1,7 @@
 import { type Logger as BoltLogger, LogLevel } from '@slack/bolt';
 import type { AppLogger } from '../logger.js';
 
-// Apart from logger.ts so that the logger can be made without loading Bolt: the entry point reports
-// a bad configuration before it reads the app.
+// Apart from logger.ts: the logger is made without loading Bolt, so a bad configuration is reported first.
 
 const BOLT_TO_PINO: Record<LogLevel, string> = {
   [LogLevel.DEBUG]: 'debug',
@@ -12,10 +11,8 @@ const BOLT_TO_PINO: Record<LogLevel, string> = {
 };
 
 /**
- * Slack's explanation of a table or chart it refused, which the Web API client logs at error level
- * ("unsupported type: data_visualization [json-pointer:/blocks/2]"): a handled fallback (the classic
- * blocks go out, slack/rich-blocks.ts), so `info`. Error lines are for what needs a person, and any
- * other refused block may be one.
+ * Slack's explanation of a table or chart it refused, which the Web API client logs at error level: a
+ * handled fallback (slack/rich-blocks.ts), so `info`. Any other refused block may need a person.
  */
 const SLACK_EXPLANATION = /unsupported type: data_(table|visualization)\b/;
 

@@ -90,8 +90,7 @@ function boltApp(options: BuildOptions, services: Services, mode: OrderDesk['mod
       ? {
           socketMode: true,
           appToken: env.SLACK_APP_TOKEN,
-          // The Socket Mode client has a Web API client of its own (for apps.connections.open): it
-          // gets the same base URL and bounded retries, not its default of 100 retries.
+          // The Socket Mode client's own Web API client: the same base URL and bounded retries (not 100).
           installerOptions: { clientOptions },
           port: env.PORT,
           customRoutes,
@@ -115,9 +114,8 @@ function boltApp(options: BuildOptions, services: Services, mode: OrderDesk['mod
 }
 
 /**
- * Bolt's check of Slack's signature refuses a time more than five minutes old, not one ahead: such a
- * request to its endpoint is refused here, before Bolt reads the body, as Bolt refuses a bad signature
- * (401, no body). One without the time is Bolt's to refuse (or, for Slack's SSL check, to answer).
+ * Bolt refuses a signature time more than five minutes old, not one ahead: such a request to its endpoint
+ * is refused here before Bolt reads the body, as Bolt would (401, no body). One without a time is Bolt's.
  */
 function refusingFarSignatures(receiver: HTTPReceiver): HTTPReceiver {
   const bolt = receiver.requestListener;
@@ -147,8 +145,7 @@ async function stopAll(options: BuildOptions, services: Services, app: App, jobs
   const { deps, state, db } = services;
   const deadline = Date.now() + timeoutMs;
   const warn = (what: string) => (error: unknown) => logger.warn({ error: (error as Error).message }, what);
-  // The jobs' rounds are aborted: a partner read or a post waiting out a 429 ends now, and what was
-  // not posted stays in the outbox (the database) for the next start.
+  // The jobs' rounds are aborted (a partner read or a 429's wait ends now); unposted rows stay in the outbox.
   const stopped = Object.values(jobs).map((job) =>
     job.stop().catch(warn('stopping a background job failed')),
   );

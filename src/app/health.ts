@@ -27,8 +27,7 @@ export function healthStatus(sources: HealthSources) {
   ];
   return {
     status: 'ok',
-    // Every user is still answered (what needs the missing part says so), and a restart mends none of
-    // these: still 200, this being the liveness answer.
+    // Every user is still answered and a restart mends none of these: still 200, the liveness answer.
     state: reasons.length === 0 ? 'ok' : 'degraded',
     reasons,
     stateBackend: sources.state.backend,

@@ -8,8 +8,7 @@ import { createOutboxDelivery, type OutcomeHook, type OutcomeHooks } from '../ou
 import type { BuildOptions, Services } from './services.js';
 import type { BotIdentity } from './slack-client.js';
 
-// The background jobs (src/jobs/README.md lists them), built on the services. The order sync is a
-// service too (the copy's freshness is read everywhere), so it comes built.
+// The background jobs (src/jobs/README.md), built on the services; the order sync, a service, comes built.
 
 export type Jobs = ReturnType<typeof buildJobs>;
 
@@ -80,6 +79,7 @@ export function buildJobs(options: BuildOptions, services: Services) {
 function retentionJob(options: BuildOptions, services: Services) {
   const { env, logger } = options;
   const { auditStore, notifications, outbox, now } = services.deps;
+  const keepEvents = env.ORDER_EVENTS_RETENTION_DAYS;
   return createRetentionJob({
     state: services.state,
     logger,
@@ -88,12 +88,8 @@ function retentionJob(options: BuildOptions, services: Services) {
     prune: [
       { name: 'audit_log', keepDays: env.AUDIT_RETENTION_DAYS, run: (before) => auditStore.prune(before) },
       // Posts made or dropped, ended watches and order threads: kept as long as their events.
-      { name: 'outbox', keepDays: env.ORDER_EVENTS_RETENTION_DAYS, run: (before) => outbox.prune(before) },
-      {
-        name: 'notifications',
-        keepDays: env.ORDER_EVENTS_RETENTION_DAYS,
-        run: (before) => notifications.prune(before),
-      },
+      { name: 'outbox', keepDays: keepEvents, run: (before) => outbox.prune(before) },
+      { name: 'notifications', keepDays: keepEvents, run: (before) => notifications.prune(before) },
     ],
   });
 }

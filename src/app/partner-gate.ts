@@ -5,9 +5,8 @@ import type { SharedState } from '../state/index.js';
 const COOLDOWN_KEY = 'partner:cooldown-until';
 
 /**
- * The partner's limits are per API key: a Retry-After one replica receives holds every replica's new
- * requests, and PARTNER_API_MAX_RPS counts across all of them, on the shared state. When it is down,
- * each replica keeps to its own view (its own cooldown, a per-process cap) rather than stopping.
+ * The partner's limits are per API key: a Retry-After one replica receives holds every replica, and
+ * PARTNER_API_MAX_RPS counts across all, on the shared state (down: each replica to its own view).
  */
 export function createPartnerGate(
   state: SharedState,

@@ -8,7 +8,7 @@ import { createOrgMembership } from '../access/org-membership.js';
 import { createUsergroupMembers } from '../access/usergroup-members.js';
 import { type AppEnv, TUNING, type Tuning } from '../config/index.js';
 import { databaseOpenedLater, type OrderDeskDb } from '../db/index.js';
-import { createBalanceService, SOURCE_BACKOFF } from '../finance/balance.js';
+import { createBalanceService } from '../finance/balance.js';
 import { createExportClaims } from '../finance/export-claims.js';
 import { createSpendService } from '../finance/spend-service.js';
 import type { AppDeps } from '../flows/deps.js';
@@ -36,8 +36,7 @@ import { createPartnerGate } from './partner-gate.js';
 import { partnerClientOptions } from './partner-options.js';
 import { type BotIdentity, verifyBotToken, webClientOptions } from './slack-client.js';
 
-// Order Desk's services from its settings: every store and service the listeners use (AppDeps).
-// Nothing here listens or runs on a timer: create-app.ts does that with what this returns.
+// Order Desk's services from its settings (AppDeps). Nothing here listens or runs on a timer: create-app.ts.
 
 export interface BuildOptions {
   env: AppEnv;
@@ -189,8 +188,7 @@ function buildSlack(
   identity: BotIdentity,
   clientOptions: WebClientOptions,
 ): { slack: WebClient } & Pick<AppDeps, 'delivery' | 'richBlocks' | 'channelSharing' | 'eventDedup'> {
-  // The services' own Web API client (same options as Bolt's): built before the Bolt app, so every
-  // service exists before the routes and listeners that use it.
+  // The services' own Web API client (Bolt's options), built before the routes and listeners using it.
   const slack = new WebClient(env.SLACK_BOT_TOKEN, clientOptions);
   const delivery = createSlackDelivery({
     logger,
@@ -237,8 +235,7 @@ function buildNotices(
     state,
     channelPostsPerSecond: tuning.channelPostsPerSecond,
     threads: notifications,
-    // A channel shared with another organisation since it was subscribed gets no more order data;
-    // Slack not saying for now: tried again later.
+    // A channel shared outside since it was subscribed gets no more order data; Slack not saying: later.
     async refusal(post) {
       if (post.kind !== 'subscription') return undefined;
       const sharing = await channelSharing.check(post.target);
@@ -260,24 +257,25 @@ function buildAccess(
   outbox: OutboxStore,
 ): Pick<AppDeps, 'auth' | 'audit' | 'auditStore' | 'keyLimit'> {
   const auditStore = createAuditStore(db);
-  const onSlackError = countSlackErrors(metrics);
-  const groups = createUsergroupMembers({
+  // Both Slack lookups: cached on the shared state, counted.
+  const lookup = (cache: string, ttlSeconds: number) => ({
     client: slack,
     state,
-    ttlSeconds: tuning.usergroupCacheSeconds,
+    ttlSeconds,
     logger,
-    onCache: countCache(metrics, 'usergroup_members'),
-    onSlackError,
+    onCache: countCache(metrics, cache),
+    onSlackError: countSlackErrors(metrics),
   });
-  const audit = createAuditLog(
+  const groups = createUsergroupMembers(lookup('usergroup_members', tuning.usergroupCacheSeconds));
+  const audit = createAuditLog({
     logger,
-    { store: outbox },
-    env.AUDIT_CHANNEL_ID,
+    outbox,
+    channelId: env.AUDIT_CHANNEL_ID,
     metrics,
-    (work) => tracker.track(work),
-    auditStore,
+    track: (work) => tracker.track(work),
+    store: auditStore,
     now,
-  );
+  });
   const auth = createAuthorizer(
     {
       orders: env.ORDER_ALLOWED_USERS,
@@ -288,14 +286,9 @@ function buildAccess(
     },
     groups,
     createOrgMembership({
-      client: slack,
-      state,
+      ...lookup('user_info', tuning.userInfoCacheSeconds),
       teamId: identity.teamId,
       enterpriseId: identity.enterpriseId,
-      ttlSeconds: tuning.userInfoCacheSeconds,
-      logger,
-      onCache: countCache(metrics, 'user_info'),
-      onSlackError,
     }),
   );
   const keyLimit = createKeyRetrievalLimit({
@@ -327,7 +320,6 @@ function buildFinance(
     amountIs: env.ORDER_AMOUNT_IS,
     logger,
     now,
-    backoff: SOURCE_BACKOFF,
     orderCopy,
     orderSync,
   });

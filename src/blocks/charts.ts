@@ -1,10 +1,8 @@
 import { cutToLength } from '../text/cut.js';
 import type { Block } from './types.js';
 
-// Charts as Slack's data_visualization block (Slack draws them; no image is hosted). Limits from Slack's
-// reference (docs/tables-and-charts.md): titles of 50 characters, labels of 20, 6 series or pie segments,
-// two charts a message (reported by other apps). The block is newer than @slack/types, so its shape is
-// written here. A chart never stands alone: the message says in words what it shows.
+// Charts as Slack's data_visualization block (no image hosted), within docs/tables-and-charts.md's limits;
+// newer than @slack/types, so typed here. A chart never stands alone: the message says what it shows.
 
 export type ChartPoint = { label: string; value: number };
 

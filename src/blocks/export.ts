@@ -76,8 +76,7 @@ export const exportMessages = {
         ? ` Read from Order Desk's copy of the order history, synced at ${source.syncedAt.slice(11, 19)} UTC.`
         : ' Read from the partner API.';
     return {
-      // How many were read only when it says more than the count written (orders outside the range
-      // or the status, read to find those inside).
+      // How many were read, only when more than were written (orders outside the range or status, read too).
       text: `:white_check_mark: Export ready: ${orders(scope, written)} ${range(scope)}${read !== written ? ` (${plural(read, 'order')} read)` : ''}, in the file below.${from}`,
       blocks: [],
     };

@@ -6,8 +6,7 @@ import { balanceBlocks } from './home.js';
 import { context, section } from './primitives.js';
 import type { RenderOptions, SlackMessage } from './types.js';
 
-// Finance's question in the Messages tab ("what is the balance?", "how long is our runway?"): the
-// figures of the one finance view (finance/finance-view.ts) in a few lines; the Home tab has the rest.
+// Finance's question in the Messages tab: the finance view's figures in a few lines (the Home tab has more).
 
 const HOME = 'The Home tab has the details, the charts and Refresh.';
 

@@ -117,10 +117,7 @@ export function renderBalanceReadableAgain(): SlackMessage {
   ]);
 }
 
-/**
- * Which figure a partner answer did not carry, said beside the ones it did (a credit limit without
- * the balance is still the credit limit); undefined when it carried both.
- */
+/** The figure a partner answer did not carry, said beside those it did; undefined when it carried both. */
 export function missingFigures(reading: Pick<BalanceReading, 'balance' | 'creditLimit'>): string | undefined {
   const { balance, creditLimit } = reading;
   if (balance !== null && creditLimit !== null) return undefined;

@@ -1,9 +1,8 @@
 import { canonicalStatus, isSettled } from '../partner-api/statuses.js';
 
 // What each person is offered on each surface an order appears on: one pure function, asked by every
-// builder (card, Work Object panel, notification, Slackbot's answers), which never filters buttons after.
-// A new surface is a new row in SURFACES and a new column in test/blocks/order-policy.test.ts. Every click
-// is still checked (authorisation, channel, partner): the policy only keeps buttons that could not work away.
+// builder, which never filters buttons after (a new surface: a row in SURFACES, a column in its test).
+// Every click is still checked: the policy only keeps buttons that could not work away.
 
 /** Every place an order is shown. */
 export const SURFACES = [

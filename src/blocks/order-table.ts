@@ -7,9 +7,8 @@ import { formatMoney, plural, utcText } from './format.js';
 import { plainText } from './primitives.js';
 import type { Block, RenderOptions, TableCell } from './types.js';
 
-// A list of orders as Slack's data_table block, which Slack pages, sorts and filters. Limits from Slack's
-// reference (docs/tables-and-charts.md): 1-100 rows under the header, at most 20 columns, 10,000
-// characters across all cells; a cell holds text, a number or rich text (a link), never a button.
+// A list of orders as Slack's data_table block, which Slack pages, sorts and filters, within the limits of
+// docs/tables-and-charts.md; a cell holds text, a number or rich text (a link), never a button.
 
 /** The most orders one table holds; past it, the total and how to narrow the search, as before. */
 export const TABLE_MAX_ROWS = 100;

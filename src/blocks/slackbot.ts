@@ -5,10 +5,8 @@ import { orderTableRows, TABLE_PAGE_SIZE } from './order-table.js';
 import { actions, button, context, section } from './primitives.js';
 import type { Block, Button, RenderOptions, SlackMessage } from './types.js';
 
-// Slackbot runs a button in a tool's answer as a call of that tool: `action_id` is `tool:<name>` and
-// `value` the JSON of its arguments (at most 2,000 characters); the result replaces the answer's
-// blocks. Any other action_id is stripped (the button goes inert), so an answer in Slackbot offers
-// only these and link buttons. The arguments carry nothing the person has not just been shown.
+// Slackbot runs a button in a tool's answer as a call of that tool and strips any other (docs/slackbot.md,
+// "Answers that can be clicked"). The arguments carry nothing the person has not just been shown.
 
 const VALUE_MAX = 2_000;
 

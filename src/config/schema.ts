@@ -21,8 +21,7 @@ import {
   timeZone,
 } from './setting-kinds.js';
 
-// Every variable the app reads, grouped by feature: validated once at start-up, and written to
-// docs/configuration.md and .env.example by `npm run docs:config` (a test fails when they are stale).
+// Every variable the app reads, by feature: checked at start-up, documented by `npm run docs:config`.
 
 type ShapeOf<Settings extends Record<string, Setting>> = {
   [Name in keyof Settings]: Settings[Name]['schema'];
@@ -47,8 +46,7 @@ function group<Settings extends Record<string, Setting>>(
   return { title, about, settings, shape };
 }
 
-// The local partner simulator's key (npm run simulator, the sandbox, the tests): accepted only when
-// PARTNER_API_BASE_URL is on this machine, never against a real partner.
+// The local simulator's key (npm run simulator, the sandbox, the tests): accepted only on this machine.
 const SIMULATOR_API_KEY = 'sim-partner-key-0000';
 const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 

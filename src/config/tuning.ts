@@ -43,10 +43,7 @@ export const TUNING = {
   redisPrefix: 'order-desk:',
   /** Slackbot's tool calls (POST /mcp) one person may make per minute, across replicas. */
   slackbotCallsPerPersonPerMinute: 30,
-  /**
-   * How long a request to /mcp may take, body and answer included, before it is answered with an
-   * error: a partner request and its retries, then the copy standing in for a partner that did not answer.
-   */
+  /** A /mcp request, body and answer, past this gets an error (room for partner retries, then the copy). */
   slackbotDeadlineMs: 30_000,
 };
 

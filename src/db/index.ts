@@ -11,7 +11,7 @@ import { cachedPrepare } from './statement-cache.js';
 
 export type { DatabaseHealth } from './health.js';
 export type { Engine } from './migrations.js';
-export type { AuditTable, Database } from './schema.js';
+export type { Database } from './schema.js';
 
 /** The database Order Desk keeps: SQLite in DATA_DIR by default, PostgreSQL with DATABASE_URL. */
 export interface OrderDeskDb {
@@ -202,8 +202,7 @@ async function migrate(db: Kysely<Database>, provider: MigrationProvider): Promi
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((result) => result.status === 'Error')?.migrationName;
-    // Kysely refuses a database that recorded migrations this build does not have: the pre-release
-    // builds' own, folded into 0001_baseline.
+    // Kysely refuses a database with migrations this build lacks: pre-release ones, now in 0001_baseline.
     if (/previously executed migration .* is missing/.test((error as Error).message))
       throw new DatabaseStartupError(
         'the database was made by a pre-release build of Order Desk, whose schema steps were since folded into one: ' +

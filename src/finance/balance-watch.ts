@@ -274,8 +274,7 @@ export function createBalanceWatch(options: BalanceWatchOptions): BalanceWatch {
     clock: options.clock,
     now: options.now,
     round: (signal) => watchRound(watcher, signal),
-    // A reading that failed is the balance's own affair (its back-off is shared with the Home tab);
-    // the job backs off only when a round itself broke (the database or the shared state away).
+    // A failed reading is the balance's affair (its back-off is shared); the job backs off if a round broke.
     failed: () => false,
     onOutcome(outcome) {
       if (outcome !== 'read' && outcome !== 'failed') options.onReading?.('skipped');

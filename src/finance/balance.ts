@@ -1,9 +1,9 @@
-import type { BackoffPolicy } from '../jobs/index.js';
 import type { AppLogger } from '../logger.js';
 import { asPartnerError, logFailure } from '../observability/partner-failures.js';
 import type { OrderCopy } from '../orders/order-copy.js';
 import { type AccountBalance, type PartnerClient, partnerErrorCodec } from '../partner-api/index.js';
 import {
+  type BackoffPolicy,
   type CacheResult,
   peekCached,
   peekFailure,

@@ -3,9 +3,8 @@ import { detectOrdering, type OrderSummary, type PartnerClient, timeOf } from '.
 const PAGE_SIZE = 500;
 
 /**
- * The orders created from `since` to `until`, page by page, reading only as far back as needed. Page 1
- * says which end is newest (the API does not): newest first, pages are read forwards until one reaches
- * past `since`; oldest first, from the last page backwards; unknown, every page.
+ * The orders created from `since` to `until`, page by page, only as far back as needed: page 1 says which
+ * end is newest (newest first: forwards past `since`; oldest first: back from the last page; unknown: all).
  */
 export async function* ordersBetween(
   partner: PartnerClient,

@@ -1,8 +1,8 @@
-import type { BackoffPolicy } from '../jobs/index.js';
 import type { AppLogger } from '../logger.js';
 import { asPartnerError, logFailure } from '../observability/partner-failures.js';
 import { type PartnerApiError, partnerErrorCodec } from '../partner-api/index.js';
 import { peekCached, peekFailure, readThrough, type SharedState, SourceFailedError } from '../state/index.js';
+import { SOURCE_BACKOFF } from './balance.js';
 import { type HistoryDeps, historyBetween } from './history-source.js';
 import { type AmountMeaning, computeSpend, type SpendFigures } from './spend.js';
 
@@ -40,7 +40,6 @@ export function createSpendService(
     timeZone: string;
     amountIs: AmountMeaning;
     logger: AppLogger;
-    backoff: BackoffPolicy;
   },
 ): SpendService {
   const { state, logger, now } = options;
@@ -75,7 +74,7 @@ export function createSpendService(
         force: request.force,
         leaseMs: SCAN_LEASE_MS,
         load: scan,
-        backoff: options.backoff,
+        backoff: SOURCE_BACKOFF,
         failureCodec: partnerErrorCodec,
         now: () => now().getTime(),
       });

@@ -14,10 +14,7 @@ export async function readCopy(deps: CopyDeps, query: string) {
   return { found: found && found.total > 0 ? found : undefined, coverage };
 }
 
-/**
- * The copy's orders with exactly this ID or reference, and how complete the copy is; undefined when
- * the copy cannot answer (as for a list: the database is down, or the sync has never run).
- */
+/** The copy's orders with exactly this ID or reference, and its coverage; undefined when it cannot answer. */
 export async function exactFromCopy(deps: CopyDeps, query: string) {
   const { found, coverage } = await readCopy(deps, query);
   if (!coverage) return undefined;

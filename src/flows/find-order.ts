@@ -5,12 +5,7 @@ import { isPartnerApiError, type OrderSummary, type PartnerApiError } from '../p
 import { exactFromCopy } from './copy-answers.js';
 import type { AppDeps } from './deps.js';
 
-// The one way to find an order by its exact ID or reference, for every caller: `/order`'s card, the
-// buttons that act on an order, order links (unfurls) and the details panel, Notify me, `/order-keys`,
-// the message shortcut, Slackbot's find_order and the workflow step. The copy rule is applied here
-// (orders/copy-rule.ts): the copy stands in while the partner is not answering, and where the partner
-// has no exact match for a reference. `/order <text>` lists matches too: it searches (lookup-order.ts)
-// and shows a card when the search finds one exact match.
+// The one way to find an order by its exact ID or reference, with the copy rule (orders/copy-rule.ts).
 
 /** Where an answer came from: the partner now, or Order Desk's copy (and why the copy answered). */
 export type Source =
@@ -22,10 +17,7 @@ export type Source =
       failure: PartnerApiError | undefined;
     };
 
-/**
- * The copy stood in for a partner that is not answering: the answer is stamped with its age and why
- * (a copy answer the partner merely had no exact match for is not).
- */
+/** The copy stood in for a partner not answering: stamped with its age and why (a mere no-match is not). */
 export function standsInForPartner(
   source: Source,
 ): source is Extract<Source, { from: 'copy' }> & { failure: PartnerApiError } {
@@ -82,10 +74,8 @@ export async function partnerResult<T>(
 }
 
 /**
- * The order with exactly this ID or reference: the partner first (through the app's partner client,
- * so what it returns is written to the copy too), unless `copyFirst`; then the copy, as FindOptions
- * says. With a `context`, a partner failure is logged once with its trace ID; without, the caller
- * logs it. Other errors propagate.
+ * The order with exactly this ID or reference: the partner first (its answer is written to the copy
+ * too), unless `copyFirst`; then the copy, as FindOptions says. Failures: as partnerResult.
  */
 export async function findOrder(
   deps: FindOrderDeps,

@@ -31,10 +31,8 @@ export type LookupDeps = FindOrderDeps &
   Pick<AppDeps, 'auth' | 'channelSharing' | 'currency' | 'now' | 'orderExamples' | 'orderLinks'>;
 
 /**
- * `/order <text>`: help and recent orders, one card, a list, or a clear "no match". An exact ID or
- * reference shows the card live. Other text is looked up in the copy too (IDs, references, titles),
- * with the partner's matches added while the copy is being filled. While the partner API is not
- * answering, the copy answers, stamped with its age.
+ * `/order <text>`: help and recent orders, one card, a list, or a clear "no match"; the copy's matches
+ * too, with the partner's while the copy is being filled, or stamped while the partner is not answering.
  */
 export async function answerOrderSearch(
   deps: LookupDeps,
@@ -52,10 +50,9 @@ export async function answerOrderSearch(
 }
 
 /**
- * The copy's matches as a list (merged with the partner's while the copy is incomplete), or undefined
- * when it has none. The partner's version of an order wins: it is newer than the copy's (the write to
- * the copy comes after the answer, write-through.ts). While the partner is not answering (`failure`),
- * the copy answers alone, stamped: the one exact match as a card without Share, else the list.
+ * The copy's matches as a list (merged with the partner's, whose version of an order is the newer,
+ * while the copy is incomplete), or undefined when it has none. While the partner is not answering
+ * (`failure`), the copy answers alone, stamped: the one exact match as a card without Share, else the list.
  */
 async function listFromCopy(
   deps: LookupDeps,
@@ -162,10 +159,9 @@ export async function answerResultsPage(
 }
 
 /**
- * The order with exactly this ID, live, for a button that acts on it (open, share); else the message
- * to show instead. A shared card must be current: the copy never stands in for it. To view one
- * (`copyCardFor`: Open), the copy's card answers while the partner is not answering, stamped as
- * `/order`'s is, so Open works on the orders the Home tab lists from the copy.
+ * The order with exactly this ID, live, for a button that acts on it (open, share); else the message to
+ * show instead. A shared card must be current; to view one (`copyCardFor`: Open, which the Home tab's
+ * copy lists need), the copy's card answers, stamped, while the partner is not answering.
  */
 export async function loadOrder(
   deps: FindOrderDeps & RenderDeps & OfferDeps,

@@ -30,8 +30,7 @@ export function createOrderExamples(deps: {
       cached = example ? { example, readAt: deps.now().getTime() } : undefined;
       return example;
     } catch (error) {
-      // Not worth more than a debug line: the hint falls back to its placeholder, and the copy's own
-      // health (/healthz, the sync's log) already says when the database is away.
+      // A debug line only: the hint falls back to its placeholder; /healthz says when the database is away.
       deps.logger.debug(
         { error: (error as Error).message },
         'no example order: the order copy could not be read',

@@ -22,7 +22,6 @@ export interface PanelRequest {
   /** The order's partner page, which names the order when external_ref is missing. */
   entityUrl: string | undefined;
   eventId?: string | undefined;
-  channel?: string | undefined;
   /** After access is granted, before the order is read: a click's answer (Notify me), shown in words. */
   onAllowed?: ((orderId: string) => Promise<string>) | undefined;
 }
@@ -36,9 +35,8 @@ type PanelRead =
   | { kind: 'failed'; error: PartnerApiError | undefined };
 
 /**
- * Fills the panel with `/order`'s rules (guests and other organisations get the error form): the order
- * live within the deadline, else the copy, stamped; its recent changes; Notify me, Open in partner;
- * never keys.
+ * Fills the panel with `/order`'s rules (guests and other organisations get the error form): the order live
+ * within the deadline, else the copy, stamped; its recent changes; Notify me, Open in partner; never keys.
  */
 export async function presentOrderPanel(deps: PanelDeps, client: WebClient, request: PanelRequest) {
   const startedAt = performance.now();
@@ -68,8 +66,7 @@ export async function presentOrderPanel(deps: PanelDeps, client: WebClient, requ
     recentChanges(deps, orderId),
     request.onAllowed ? false : isWatching(deps, request.user, orderId),
   ]);
-  // A click's work (a watch checked with the partner) may outlast the deadline. Someone already
-  // watching is told so, not offered Notify me again.
+  // A click's work may outlast the deadline; one already watching is told so, not offered Notify me.
   const notice =
     clicked === TIMED_OUT ? STILL_CHECKING : (clicked ?? (watching ? ALREADY_WATCHING : undefined));
   if (read.kind === 'none') return finish('not_found', { error: panelError('not_found') });

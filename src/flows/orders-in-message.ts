@@ -46,10 +46,7 @@ export type MessageLookupDeps = FindOrderDeps &
   OfferDeps &
   Pick<AppDeps, 'currency' | 'logger' | 'now' | 'orderExamples' | 'orderLinks' | 'partner'>;
 
-/**
- * The "Look up orders" message shortcut: every order whose ID or reference is in the message, as one
- * card or list, each resolved as `/order` resolves one; else what was looked for and how to search.
- */
+/** "Look up orders": every order the message names, as one card or list; else what was looked for. */
 export async function answerOrdersInMessage(
   deps: MessageLookupDeps,
   text: string,

@@ -40,9 +40,8 @@ const bare = (token: string) =>
 
 /**
  * Reads a direct message (no model), in this order: keys are never sent here; order IDs and references
- * found anywhere are looked up; a finance question is finance's; a few words that are not a sentence are
- * searched as `/order` searches; anything else gets the help. Slack's escapes of `&`, `<` and `>` are
- * undone for the words, kept for finding IDs in links.
+ * are looked up; a finance question is finance's; a few words are searched as `/order` searches; anything
+ * else gets the help. Slack's escapes are undone for the words, kept for finding IDs in links.
  */
 export function readDirectMessage(raw: string): DirectAsk {
   const text = unescapeSlack(raw.replace(/<@[A-Z0-9]+>/g, ' '))

@@ -5,8 +5,7 @@ import { isPartnerApiError, type PartnerApiError, type RecentOrders } from '../p
 import type { AppDeps } from './deps.js';
 import { partnerResult } from './find-order.js';
 
-// The most recent orders, one answer for `/order` with no text and the Home tab: the copy while current
-// (orders/copy-rule.ts), else the partner, else the copy again, stamped.
+// The most recent orders, for `/order` with no text and the Home tab, by the copy rule (copy-rule.ts).
 
 export const RECENT_ORDERS_SHOWN = 5;
 

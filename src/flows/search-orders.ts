@@ -114,10 +114,8 @@ export type SearchDeps = Pick<
 >;
 
 /**
- * One page of a search from the modal, read from Order Desk's copy of the order history (the partner
- * API cannot filter by product, status, date or amount). Each page is one query with an offset, so
- * the list pages through every match, however many. When the copy cannot answer (the sync never
- * ran, the database cannot be read), the answer says so.
+ * One page of a search from the modal, one query with an offset on Order Desk's copy (the partner API
+ * cannot filter by product, status, date or amount); when the copy cannot answer, the answer says so.
  */
 export async function answerOrderFilters(
   deps: SearchDeps,

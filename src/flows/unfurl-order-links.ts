@@ -42,11 +42,9 @@ const OUTCOMES = {
 type UnfurlOutcome = keyof typeof OUTCOMES;
 
 /**
- * Unfurls links to an order's partner page (ORDER_LINK_TEMPLATE) with a compact card, found as
- * `/order <ID>` finds it. Slack sends link_shared wherever a link is posted, Order Desk there or not,
- * and everyone there sees the unfurl; so: only once posted; not in a Slack Connect channel unless
- * ALLOW_EXTERNAL_SHARING, nor where Slack cannot say; only for a poster who may look orders up; never
- * keys or buttons. An order not found or a partner failure: no unfurl, a log line with the trace ID.
+ * Unfurls links to an order's partner page with a compact card, found as `/order <ID>` finds it. Slack
+ * sends link_shared wherever a link is posted and everyone there sees the unfurl: where and for whom,
+ * docs/usage.md ("Order links and unfurls").
  */
 export async function unfurlOrderLinks(
   deps: UnfurlDeps,

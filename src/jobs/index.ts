@@ -1,4 +1,3 @@
-export type { BackoffPolicy } from '../state/backoff.js';
 export {
   createPeriodicJob,
   type Job,

@@ -67,8 +67,7 @@ export function createPeriodicJob<R extends string>(options: PeriodicJobOptions<
   const { state, name, now } = options;
   const clock =
     options.clock ?? (now ? { now: () => now().getTime(), sleep: systemClock.sleep } : systemClock);
-  // The job's logger already names its component (order-sync, balance-watch…): a second
-  // `component` would be a duplicate key, of which log tools keep the last.
+  // The job's logger names its component: a second `component` is a duplicate key (log tools keep the last).
   const log = options.logger.child({ job: name });
   const lease = createJobLease({
     name,

@@ -26,8 +26,7 @@ type Counted = { surface: 'command' | 'action' | 'function'; label: string };
 function countedAs(body: Record<string, unknown>): Counted | undefined {
   if (typeof body.command === 'string') return { surface: 'command', label: body.command };
   if (body.type === 'block_actions') {
-    // One label per kind of button, not one per row or key: order_open_3 and keys_reveal_1_2 count
-    // as order_open and keys_reveal.
+    // One label per kind of button, not per row or key: order_open_3 counts as order_open.
     const actionId = (body.actions as { action_id: string }[])[0]?.action_id ?? '';
     return { surface: 'action', label: actionId.replace(/(_\d+)+$/, '') };
   }
@@ -45,11 +44,9 @@ function count(metrics: FrameDeps['metrics'], { surface, label }: Counted, outco
 }
 
 /**
- * Every listener's common frame (Bolt global middleware). A command, a click, a message shortcut or a
- * workflow step is acked at once (Slack waits 3 s, the partner may take longer), then its listener
- * runs, timed and counted (not when no listener took it). Every listener's work is tracked, so a
- * graceful stop waits for it; a bug still leaves the user an answer and the log the error (never a
- * key). An event is handled once across replicas. Bolt acks events; views ack themselves (with errors).
+ * Every listener's common frame (Bolt global middleware; docs/architecture.md). A command, a click, a
+ * shortcut or a workflow step is acked at once (Slack waits 3 s), then run, timed, counted and tracked;
+ * a bug still gets the user an answer. Bolt acks events; views ack themselves (with errors).
  */
 export function listenerFrame(deps: FrameDeps): Middleware<AnyMiddlewareArgs> {
   return async (args) => {

@@ -8,8 +8,7 @@ import type { SharedState } from '../state/index.js';
 import { MCP_PATH } from './path.js';
 import { buildServer, type ServerContext } from './server.js';
 
-// A tool call is a few hundred bytes; this leaves room for a 10,000-character argument in any script,
-// which the tool's schema then refuses in words.
+// A tool call is a few hundred bytes; this leaves room for a 10,000-character argument, refused in words.
 const MAX_BODY = 64 * 1024;
 
 export interface McpRouteOptions {
@@ -42,8 +41,7 @@ function rpcError(res: ServerResponse, status: number, code: number, message: st
 }
 
 /**
- * The SDK's answer, as its HTTP status. Stateless, one JSON answer per request (nothing to stream), so a
- * request past its deadline can still get a JSON-RPC error; written here once, never after that error
+ * The SDK's answer, as its HTTP status: one JSON answer, written here once, never after a deadline's error
  * (the SDK's Node transport wrote late, and printed the failed write's stack with console.error).
  */
 async function answerWithSdk(context: ServerContext, request: Request, res: ServerResponse, body: unknown) {
@@ -64,10 +62,8 @@ async function answerWithSdk(context: ServerContext, request: Request, res: Serv
 }
 
 /**
- * POST /mcp: Slackbot's tools (MCP's Streamable HTTP transport, stateless). Served in both modes on
- * PORT; it answers only requests Slack signed with the app's signing secret, so the manifest's
- * `mcp_servers` entry is what turns it on. The body is read up to a limit and its signature checked
- * before anything is parsed; the tools then check who asks (server.ts).
+ * POST /mcp: Slackbot's tools (MCP's Streamable HTTP transport, stateless), in both modes on PORT. The
+ * body is read up to a limit and Slack's signature checked before anything is parsed (docs/slackbot.md).
  */
 export function mcpRoute(options: McpRouteOptions) {
   const { deps, signingSecret } = options;

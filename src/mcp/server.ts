@@ -147,11 +147,7 @@ const rpcError = (code: ErrorCode, message: string) => Object.assign(new Error(m
 const inWords = (error: z.ZodError) =>
   error.issues.map(({ path, message }) => [path.join('.'), message].filter(Boolean).join(': ')).join('; ');
 
-/**
- * A tools/call as the protocol (2025-11-25) asks: parameters its schema refuses, and a tool that does
- * not exist, are JSON-RPC errors -32602; arguments the tool's own schema refuses are a tool error in
- * words, which the model can correct; the rest is `run`.
- */
+/** A tools/call, bad input sorted as the protocol (2025-11-25) asks (docs/slackbot.md); the rest: `run`. */
 async function callTool(context: ServerContext, params: unknown) {
   const count = (tool: string, outcome: string) =>
     context.deps.metrics.slackbotToolCalls.inc({ tool, outcome });
@@ -180,9 +176,8 @@ async function callTool(context: ServerContext, params: unknown) {
 /** The tools this person may call: the finance tool only for finance (the others refuse in words). */
 async function toolsFor(context: ServerContext, meta: unknown): Promise<Tool[]> {
   const userId = SlackIdentity.safeParse((meta as { slack?: unknown } | undefined)?.slack).data?.user_id;
-  // A client that names nobody (the protocol's own tools, an inspector) sees what a member may call;
-  // Slack always names the person, who is listed only what they may call: a guest, a person of
-  // another organisation or one Slack does not know, nothing. Fails closed: a failed lookup is a no.
+  // A client that names nobody (an inspector) sees what a member may call; a person Slack names, only
+  // what they may call. Fails closed: a failed lookup is a no.
   const { auth } = context.deps;
   const may = async (check: Promise<{ allowed: boolean }>) => (await check.catch(() => undefined))?.allowed;
   if (userId && !(await may(auth.canUseOrders(userId)))) return [];
@@ -191,9 +186,8 @@ async function toolsFor(context: ServerContext, meta: unknown): Promise<Tool[]> 
 }
 
 /**
- * An MCP server for one request (stateless: nothing kept between requests). The fallback handler, not
- * one registered per method, answers tools/*: the SDK parses a registered method's parameters with its
- * own schema first, refusing with -32603 and zod's dump. No `listChanged`: no stream to say it on.
+ * An MCP server for one request (stateless). The fallback handler answers tools/*: the SDK parses a
+ * registered method's parameters with its own schema first (-32603, zod's dump). No `listChanged`: no stream.
  */
 export function buildServer(context: ServerContext): Server {
   const server = new Server(

@@ -34,11 +34,8 @@ import {
 } from '../partner-api/index.js';
 import { statusLabel } from '../partner-api/statuses.js';
 
-// Slackbot's tools: each calls the flow its command calls and renders with the same builders, so an
-// answer in Slackbot looks like the command's. Each gives data (the output schema) and the blocks a
-// person sees; the model reads the data itself (server.ts: its JSON is the text), never a second
-// rendering of it. No tool reads keys: the finance tool's balance is the only figure that comes from
-// the keys endpoint (finance/balance.ts drops the keys at once).
+// Slackbot's tools: each calls its command's flow and renders with the same builders; the model reads the
+// data itself, never a second rendering of it. No tool reads keys (docs/slackbot.md, "What people can ask").
 
 export type ToolOutcome = 'ok' | 'no_match' | 'invalid_input' | 'partner_error' | 'unavailable';
 
@@ -419,8 +416,7 @@ async function financeAnswer(
   userId: string,
 ): Promise<ToolAnswer> {
   const [state, spend] = await Promise.all([deps.balance.current(), deps.spend.snapshot()]);
-  // As a Home open does: figures missing or older than the watch's interval are computed again in
-  // the background (tracked, so a stop waits for it); this answer says so and never waits for a scan.
+  // As a Home open does: stale figures are recomputed in the background (tracked); this never waits.
   void deps.tracker.track(
     deps.spend.refreshInBackground({ maxAgeMs: deps.financeRefreshMs }, `slackbot:${userId}`, async () => {}),
   );

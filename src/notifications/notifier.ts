@@ -15,9 +15,8 @@ import type { SharedState } from '../state/shared-state.js';
 import { subscriptionMatches, watchAnswered } from './filters.js';
 import type { NotificationStore, Subscription, Watch } from './notification-store.js';
 
-// Order events in Slack. One replica at a time reads the order copy's new events, decides who is told
-// (watches, channel subscriptions) and writes one outbox row per post under a unique key; the outbox's
-// delivery job posts them. A restart, or another replica taking over, carries on where it stopped.
+// Order events in Slack: one replica at a time reads the copy's new events, decides who is told and writes
+// one outbox row per post under a unique key (docs/notifications.md). A restart carries on where it stopped.
 
 /** A round routes new events and ends expired watches (a stop leaves the cursor where it was). */
 export type Notifier = PeriodicJob<'ran'>;
@@ -159,9 +158,8 @@ async function route(routing: Routing): Promise<number> {
 }
 
 /**
- * Where the next round reads from. On PostgreSQL a lower event ID can become visible after a higher
- * one was read (IDs are taken at insert, not commit), so the cursor stops below the first gap until it
- * is GAP_WAIT_MS old (a rollback spends an ID). Events read twice change nothing (unique keys).
+ * Where the next round reads from. On PostgreSQL a lower event ID can become visible after a higher one
+ * (IDs are taken at insert, not commit): the cursor waits below a gap GAP_WAIT_MS (a rollback leaves one).
  */
 function nextCursor(gapsSeen: Map<number, number>, cursor: number, events: readonly OrderEvent[]): number {
   let expected = cursor + 1;

@@ -2,8 +2,7 @@ import type { PartnerApiError } from '../partner-api/index.js';
 import type { OrderSync } from './order-sync.js';
 
 // The one rule for when the order copy answers (docs/architecture.md, "When the copy answers"): in the
-// partner's place, unstamped, only while current; otherwise beside the partner, or stamped with its age
-// when the partner is not answering.
+// partner's place, unstamped, only while current; else beside it, or stamped while it is not answering.
 
 /** Twice the default sync interval: one late round does not send every answer back to the partner. */
 export const CURRENT_WITHIN_MS = 2 * 60_000;

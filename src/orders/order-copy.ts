@@ -6,7 +6,7 @@ import { createSyncBookkeeping, type SyncBookkeeping } from './sync-bookkeeping.
 
 // Order Desk's copy of the partner's order history, in the database: four parts with one job each.
 export { MATCH_COUNT_CAP } from './order-search.js';
-export type { CopiedOrder, CopySearch, OrderEvent, RecordResult } from './types.js';
+export type { CopySearch, OrderEvent } from './types.js';
 export type { OrderChangeLog, OrderSearch, OrderStore, SyncBookkeeping };
 
 export type OrderCopy = OrderStore & OrderSearch & OrderChangeLog & SyncBookkeeping;

@@ -26,8 +26,7 @@ export interface OrderSearchOptions {
   shortTextWindow?: number | undefined;
 }
 
-// Past this a list says "1,000 or more": counting further reads every match (a common word matches a
-// quarter of the history) for a figure nobody pages through.
+// Past this a list says "1,000 or more": counting further reads every match, for a figure nobody pages.
 export const MATCH_COUNT_CAP = 1_000;
 // PostgreSQL: search texts sampled to tell rare trigrams (trigram-windows.ts), renewed past the age.
 const SAMPLE_SIZE = 5_000;

@@ -15,8 +15,6 @@ import {
 } from './sync/store.js';
 import { backfill, reconcile, type WalkDeps } from './sync/walks.js';
 
-export type { SyncGap, SyncRequestKind } from './sync/store.js';
-
 export interface SyncStatus {
   orders: number;
   /** `done`: the whole history was read, and no skipped page (gap) waits to be read again. */
@@ -85,9 +83,8 @@ async function readStatus(
 }
 
 /**
- * Follows the partner's order history into the copy, since the API sends no events: a periodic job on
- * one replica at a time, at the sync's own budget. The backfill reads the whole history from its newest
- * end, its cursor in the database; pages that shift as orders arrive are harmless (upserts by ID).
+ * Follows the partner's order history into the copy, since the API sends no events: a periodic job on one
+ * replica at a time, at the sync's own budget (docs/architecture.md, "The order copy and the sync").
  */
 export function createOrderSync(options: OrderSyncOptions): OrderSync {
   const { orderCopy, state, now } = options;

@@ -1,9 +1,6 @@
-// PostgreSQL's trigram index (pg_trgm's GIN) answers `LIKE '%text%'` by reading, whole, the list of rows
-// holding each trigram of the text. A trigram most orders share (the "202" of every PO-2026-… reference)
-// costs a list as long as the copy, where the rare trigrams alone name a few rows. So the index is
-// asked only for the parts made of rare trigrams (learnt from a sample of search texts), and the whole
-// text is checked on those rows. Without it, part of a reference searched at a million orders reaches
-// the p99 goal (docs/benchmarks.md). SQLite's FTS5 trigram index needs none of this.
+// PostgreSQL's trigram index reads, whole, the list of rows holding each trigram of the text: a trigram
+// most orders share costs a list as long as the copy. So it is asked only for the parts made of rare
+// trigrams (docs/architecture.md, "Search at scale"). SQLite's FTS5 trigram index needs none of this.
 
 /** A sample of search texts: how many hold each trigram, and the texts (to count a part's matches). */
 export interface TrigramSample {
@@ -35,9 +32,8 @@ export function sampleOf(texts: readonly string[], orders: number): TrigramSampl
 }
 
 /**
- * The parts of `text` (lower case) made of rare trigrams only. Undefined when the whole text is to be
- * asked for: no part is rare, they still match too many orders, they are the whole text, or the sample
- * is too small to tell.
+ * The parts of `text` (lower case) made of rare trigrams only; undefined when the whole text is to be asked
+ * for (no part is rare, they match too many orders or are the whole text, or the sample is too small).
  */
 export function rareWindows(text: string, sample: TrigramSample): string[] | undefined {
   if (sample.texts.length < 200) return undefined;

@@ -2,12 +2,9 @@ import type { OrderSummary, PartnerClient } from '../partner-api/index.js';
 import type { OrderCopy } from './order-copy.js';
 
 /**
- * The partner client, with every order it sees in normal use also written to the order copy. A
- * database that is down only means the copy learns less; a stopping process waits for tracked writes.
- *
- * The write starts on a timer, after the caller has answered: the reply to Slack reaches its socket a
- * turn of the event loop later, and a write started at once held every answer back until it was done.
- * So the copy may not hold a lookup's orders right after it (flows/lookup-order.ts reads the answer).
+ * The partner client, with every order it sees in normal use also written to the order copy, on a timer
+ * after the answer (docs/architecture.md, "Write-through"). A database that is down only means the copy
+ * learns less; a stopping process waits for tracked writes.
  */
 export function withWriteThrough(
   partner: PartnerClient,

@@ -10,9 +10,8 @@ import { createMemoryState } from '../state/index.js';
 import type { OutboxRelay, OutcomeHooks } from './relay.js';
 import type { OutboxStore } from './store.js';
 
-// The one owner of every post: producers only write rows. An enqueue here starts a round at once (or a
-// sweep, mid-round); a round every second catches what is due again. On every replica. See
-// docs/architecture.md, "Posts to Slack: the outbox".
+// The one owner of every post, on every replica (docs/architecture.md, "Posts to Slack: the outbox"):
+// producers only write rows; an enqueue starts a round (or a sweep) at once, and a round a second follows.
 
 export interface OutboxDelivery extends PeriodicJob<'ran'> {
   /** A round now (mid-round: a sweep), resolved once what was due is posted or tried; only once started. */

@@ -8,10 +8,4 @@ export {
   type PostOutcome,
   type RelayOptions,
 } from './relay.js';
-export {
-  createOutboxStore,
-  insertOutboxRows,
-  type OutboxEntry,
-  type OutboxMessage,
-  type OutboxStore,
-} from './store.js';
+export { createOutboxStore, insertOutboxRows, type OutboxEntry, type OutboxStore } from './store.js';

@@ -14,9 +14,8 @@ import {
 import type { SharedState } from '../state/index.js';
 import type { OutboxKind, OutboxStore, PendingPost } from './store.js';
 
-// How the outbox posts every row: claim, post at the channel's pace, mark, run the kind's outcome hooks.
-// Marked after Slack's "ok": a crash in between posts it again (at least once). The pace and the rest:
-// docs/architecture.md, "Posts to Slack: the outbox". Only the delivery job (delivery.ts) calls it.
+// How the outbox posts every row, for the delivery job alone: claim, post at the channel's pace, mark
+// after Slack's "ok" (a crash between posts it again), run the kind's hooks (docs/architecture.md).
 
 /** Kinds whose target is a user: posted in the direct message channel with them. */
 const DIRECT: ReadonlySet<OutboxKind> = new Set(['watch', 'notice']);
@@ -86,8 +85,7 @@ const ORDER_EVENT: Policy = {
   retryInMs: (attempts) => Math.min(60_000 * 2 ** Math.min(attempts, 5), 30 * 60_000),
   refusalDrops: true,
 };
-// One post each to a channel an admin chose: refused while the bot is not invited, tried every minute
-// until it is, or until it is no longer worth posting.
+// One post each to a channel an admin chose: tried every minute until the bot is invited, or too old.
 const channelPost = (delivery: DeliveryKind, giveUpAfterMs: number): Policy => ({
   delivery,
   retryInMs: () => 60_000,
@@ -105,8 +103,7 @@ const POLICIES: Record<OutboxKind, Policy> = {
 };
 
 const TARGETS_PER_READ = 200;
-// A try waits out 429s for a minute at most: a long Retry-After on one channel must not hold up the
-// round; the row is tried again after it.
+// A try waits out 429s for a minute at most: a long Retry-After must not hold up the round (retried after).
 const TRY_MS = 60_000;
 /** A channel's turn outlives the longest try of one post: a replica that died holds it no longer. */
 const TURN_MS = 2 * TRY_MS;

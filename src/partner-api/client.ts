@@ -56,9 +56,8 @@ export interface PartnerClient {
     keys(orderId: string, request?: CallerSignal): Promise<OrderKeys>;
   };
   /**
-   * This client, its requests made for a person (a Slack user ID): they take that person's turns at
-   * the partner, beside other people's (turns.ts). Undefined: this client as it is (the app's own,
-   * unless it was made for someone already).
+   * This client, its requests made for a person (a Slack user ID), in that person's turns (turns.ts).
+   * Undefined: this client as it is (the app's own, unless it was made for someone already).
    */
   onBehalfOf(userId: string | undefined): PartnerClient;
   metrics(): TransportMetrics;
@@ -211,8 +210,7 @@ async function fetchKeys(
   const segment = orderIdPathSegment(orderId, operation);
   const result = await transport.getJson(`${ORDERS_PATH}/${segment}/keys`, undefined, operation, request);
   const data = parsePayload(result, OrderKeysSchema, operation);
-  // Keys of another order must never reach the agent as if they were this order's. Case apart,
-  // the IDs must agree; an answer that names no order cannot contradict the request.
+  // Keys of another order must never reach the agent: the IDs must agree (case apart) unless none is named.
   if (data.orderId !== null && data.orderId.toLowerCase() !== orderId.toLowerCase()) {
     throw new PartnerApiError({
       kind: 'mismatch',

@@ -3,9 +3,8 @@ import type { OrderPage } from './types.js';
 export type FetchPage = (page: number, signal: AbortSignal) => Promise<OrderPage>;
 
 /**
- * Walks every page in order, up to `prefetch` pages in flight ahead of the reader. A reader that stops
- * early ends the pages read ahead: those waiting for a turn are never sent, so its next lookup does
- * not queue behind them.
+ * Walks every page in order, up to `prefetch` pages in flight ahead of the reader. A reader stopping early
+ * ends those: pages waiting for a turn are never sent, so its next lookup does not queue behind them.
  */
 export async function* walkPages(fetchPage: FetchPage, prefetch: number): AsyncGenerator<OrderPage> {
   const readAhead = new AbortController();

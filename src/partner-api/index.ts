@@ -1,12 +1,10 @@
-export type { HistoryOptions, PartnerClient, PartnerClientOptions, QueryParamNames } from './client.js';
+export type { PartnerClient, PartnerClientOptions } from './client.js';
 export { createPartnerClient, isExactMatch, orderContainsText } from './client.js';
 export { endpointOf } from './error-mapping.js';
-export type { PartnerErrorKind } from './errors.js';
 export { faultOf, isPartnerApiError, PartnerApiError, partnerErrorCodec } from './errors.js';
 export type { PartnerGate } from './gate.js';
 export { isValidOrderId, MAX_PAGE_SIZE, MAX_SEARCH_LENGTH } from './inputs.js';
-export type { DecodedImage, ImageFormat, KeyKind } from './key-types.js';
-export { decodeImageKey, describeSize, normalizeKeyType } from './key-types.js';
+export { type DecodedImage, decodeImageKey, describeSize, normalizeKeyType } from './key-types.js';
 export { detectOrdering, timeOf } from './recent.js';
-export type { RetryPolicy, TransportEvent, TransportMetrics } from './transport.js';
+export type { TransportEvent } from './transport.js';
 export type * from './types.js';

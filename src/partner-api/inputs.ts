@@ -1,7 +1,6 @@
 import { PartnerApiError } from './errors.js';
 
-// An allowlist, not a denylist: anything that could become a second path segment, a query or a
-// fragment ("../x", "a/b", "a?b", "%2e%2e") simply does not match and never reaches the network.
+// An allowlist: what could become a path segment, a query or a fragment ("../x", "a?b", "%2e%2e") fails it.
 const ORDER_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 export const MAX_SEARCH_LENGTH = 100;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is its purpose

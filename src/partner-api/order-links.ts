@@ -26,8 +26,7 @@ export function createOrderLinks(template: string | undefined): OrderLinks | und
       } catch {
         return undefined;
       }
-      // Whatever is not an order ID (another path below it, a query, "../x") is not an order link,
-      // and never reaches the partner API.
+      // Not an order ID (a path below it, a query, "../x"): not an order link, and never sent to the partner.
       return isValidOrderId(orderId) ? orderId : undefined;
     },
   };

@@ -13,8 +13,7 @@ import {
 } from './error-mapping.js';
 import { PartnerApiError } from './errors.js';
 
-// Turns what came back over HTTP (a failure body, an HTTP error, a timeout, a network failure) into
-// the one PartnerApiError the app sees, keeping no request, header or raw body.
+// What came back over HTTP, as the one PartnerApiError the app sees: no request, header or raw body kept.
 
 const TOO_LARGE_MESSAGE =
   'The partner API sent an answer too large to read, so Order Desk stopped reading it. Try again; if it happens again, ask your Order Desk admin, with the reference below.';

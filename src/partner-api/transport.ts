@@ -5,8 +5,6 @@ import { createPartnerKy, type RetryEvent, type RetryPolicy } from './partner-ky
 import { type JsonResult, parseSuccessBody, toPartnerError } from './to-partner-error.js';
 import { APP_REQUESTER, createTurns } from './turns.js';
 
-export type { RetryPolicy } from './partner-ky.js';
-
 export const defaultRetryPolicy: RetryPolicy = {
   limit: 2,
   backoffMs: 300,

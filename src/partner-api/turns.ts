@@ -1,11 +1,6 @@
 /**
- * At most `concurrency` pieces of work under way; the rest wait, taking turns between requesters.
- * Whoever has waited longest since their last turn goes next: first a requester who has had none
- * since every requester waiting had theirs (or never had one), in the order they came, then the
- * least recent. So someone who asks now and then starts at the next free slot, not behind the
- * backlog of someone who asked fifty times; whoever has work queued waits for at most one turn of
- * each other requester (one who has had a turn since goes behind them), so nobody is starved; each
- * requester's own work starts in the order it came.
+ * At most `concurrency` pieces of work under way; the rest wait, whoever has waited longest since their
+ * last turn going next (the rule and why: docs/architecture.md, "Turns between people").
  */
 export interface Turns {
   /** Runs `work` in its turn; a `signal` that ends while it waits takes it out of its queue, unstarted. */
@@ -22,8 +17,7 @@ export const APP_REQUESTER = 'the app';
 export function createTurns(concurrency: number): Turns {
   if (!Number.isInteger(concurrency) || concurrency < 1)
     throw new RangeError(`concurrency must be a whole number of at least 1, not ${concurrency}`);
-  // Each requester's work not yet started, in the order it came; requesters in the order they began
-  // waiting (a Map keeps insertion order).
+  // Each requester's unstarted work, in order; requesters in the order they began waiting (a Map keeps it).
   const queues = new Map<string, (() => void)[]>();
   // Requesters by their last turn, least recent first: a turn moves its requester to the back. One
   // who is not here had their last turn before every requester here (forgetOldTurns), or never had one.

@@ -5,8 +5,7 @@ export interface EventDedup {
   claimFirstDelivery(eventId: string | undefined, retryNum: number | undefined): Promise<boolean>;
 }
 
-// Slack redelivers an event (same event_id, with x-slack-retry-num) when it misses the ack; the
-// retry can reach any replica. Remembering the ID for an hour covers Slack's three retries.
+// Slack redelivers an event whose ack it missed (same event_id) to any replica; an hour covers its retries.
 const SEEN_FOR_MS = 60 * 60 * 1000;
 
 export function createEventDedup(state: SharedState): EventDedup {

@@ -38,10 +38,9 @@ export interface CallOptions {
 
 export interface SlackDelivery {
   /**
-   * Runs one Slack call that must succeed: waits out a 429's Retry-After (at least 1 s), backs off
-   * after a 5xx or a network failure (1 s doubling to 30 s), until `maxWaitMs` has passed; a refusal
-   * that waiting cannot fix is thrown at once. At least once: a post Slack took but answered with a
-   * 5xx is posted again (Slack gives no way to tell).
+   * Runs one Slack call that must succeed: waits out a 429's Retry-After (at least 1 s), backs off after a
+   * 5xx or a network failure (1 s doubling to 30 s), until `maxWaitMs`; a refusal waiting cannot fix is
+   * thrown at once. At least once: a post Slack took but answered with a 5xx is posted again.
    */
   call<T>(kind: DeliveryKind, run: () => Promise<T>, options?: CallOptions): Promise<T>;
   /** Ends every wait at once (a stop): deliveries still waiting fail, and say so in the log. */
@@ -118,17 +117,15 @@ export function eitherAborts(a: AbortSignal, b: AbortSignal): { signal: AbortSig
 }
 
 /**
- * Where a 429 is waited out: the Web API client's own wait (off: app/slack-client.ts) cannot be cut
- * short at a stop, counted, bounded per call or driven by the app's clock, and the outbox would hold
- * a claimed row for all of it. The pace of posts per channel is the outbox relay's, not this.
+ * Where a 429 is waited out, not in the Web API client (why: docs/architecture.md, "One pace"). The pace
+ * of posts per channel is the outbox relay's, not this.
  */
 export function createSlackDelivery(options: DeliveryOptions): SlackDelivery {
   const log = options.logger.child({ component: 'slack-delivery' });
   const maxWaitMs = options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
   const clock = options.clock ?? systemClock;
   const stopping = new AbortController();
-  // One listener on it per delivery under way, each removed when its delivery ends: with more than
-  // ten at once, Node's "possible memory leak" warning would tell operators of a leak there is not.
+  // One listener per delivery under way, removed when it ends: past ten, Node would warn of a false leak.
   setMaxListeners(0, stopping.signal);
 
   async function call<T>(

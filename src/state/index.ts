@@ -2,10 +2,10 @@ import type { AppLogger } from '../logger.js';
 import { createMemoryState } from './memory-state.js';
 import type { SharedState } from './shared-state.js';
 
-export type { CacheResult, FailureCodec, ReadThroughOptions, StoredFailure } from './read-through.js';
+export type { BackoffPolicy } from './backoff.js';
+export type { CacheResult } from './read-through.js';
 export { peekCached, peekFailure, readThrough, SourceFailedError, storeCached } from './read-through.js';
-export type { LimiterOptions, SharedState } from './shared-state.js';
-export { RedisStartupError, StateUnavailableError } from './shared-state.js';
+export { RedisStartupError, type SharedState, StateUnavailableError } from './shared-state.js';
 export { createMemoryState };
 
 /** Redis when REDIS_URL is set, memory otherwise; the Redis client (costly to load) only then. */

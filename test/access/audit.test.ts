@@ -31,9 +31,15 @@ describe('the audit log and the outbox', () => {
     });
     const metrics = createMetrics();
     const work: Promise<unknown>[] = [];
-    const audit = createAuditLog(logger, { store: { enqueue } }, 'C0AUDIT', metrics, (promise) => {
-      work.push(promise);
-      return promise;
+    const audit = createAuditLog({
+      logger,
+      outbox: { enqueue },
+      channelId: 'C0AUDIT',
+      metrics,
+      track: (promise) => {
+        work.push(promise);
+        return promise;
+      },
     });
     const failures = async (kind = 'audit') =>
       Number(

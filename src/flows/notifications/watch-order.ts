@@ -18,9 +18,8 @@ export type WatchDeps = FindOrderDeps &
   Pick<AppDeps, 'logger' | 'notifications' | 'now' | 'orderCopy' | 'currency' | 'maxWatchesPerUser'>;
 
 /**
- * "Notify me" clicked: one watch per person and order, ending by itself after 30 days, at most
- * NOTIFY_ME_MAX_WATCHES per person. Only an order the partner has is watched (a button can be forged or
- * outlive its order), unless settled. Access is checked by the click's frame, and again when sending.
+ * "Notify me" clicked: one watch per person and order, for 30 days at most (docs/notifications.md). Only
+ * an order the partner has is watched (a button can be forged or outlive its order), unless settled.
  */
 export async function startWatch(deps: WatchDeps, userId: string, orderId: string): Promise<SlackMessage> {
   const at = deps.now();

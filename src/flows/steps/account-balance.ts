@@ -10,9 +10,8 @@ import { definedOutputs, type StepOutcome, timestampOutput, userInput } from './
 export type BalanceStepDeps = Pick<AppDeps, 'auth' | 'balance' | 'currency'>;
 
 /**
- * The "Account balance" step, only for finance: the Home tab's cached reading (taken from a keys answer
- * whose keys are dropped at once). After a failed read a run asks again as a Home tab open does (once
- * the failure is 30 s old, across replicas): a busy workflow adds little during an outage.
+ * The "Account balance" step, only for finance: the Home tab's cached reading. After a failed read a run
+ * asks again as a Home tab open does (once the failure is 30 s old): a busy workflow adds little then.
  */
 export async function runAccountBalanceStep(
   deps: BalanceStepDeps,
@@ -40,8 +39,7 @@ export async function runAccountBalanceStep(
       }),
     };
   }
-  // A reading without the balance: the step's balance output is required, so it fails, saying what
-  // the partner did send.
+  // No balance in the reading: the step's balance output is required, so it fails, saying what was sent.
   if (state.kind === 'reading')
     return {
       kind: 'fail',

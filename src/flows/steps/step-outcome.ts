@@ -20,9 +20,8 @@ export function userInput(value: unknown): string | undefined {
 }
 
 /**
- * The step's order input (type string) as text; Workflow Builder passes a number when the author maps
- * one into it (an ID typed as digits is still an ID). `unreadable`: a number past 2^53, which JSON
- * cannot carry exactly (searching for it would find the wrong order or none).
+ * The step's order input as text: Workflow Builder passes a number when the author maps one into it.
+ * `unreadable`: a number past 2^53, which JSON cannot carry exactly (a search would find the wrong order).
  */
 export function orderInput(value: unknown): string | 'unreadable' {
   if (typeof value === 'string') return value.trim();

@@ -17,7 +17,6 @@ export function notifyMeAction(deps: WatchDeps & ListenerDeps) {
 interface EntityContainer {
   entity_url?: string;
   external_ref?: { id?: string };
-  channel_id?: string;
 }
 
 /**
@@ -33,7 +32,6 @@ export function entityNotifyMeAction(deps: PanelDeps & WatchDeps & ListenerDeps)
       triggerId: args.body.trigger_id,
       externalRefId: container.external_ref?.id ?? decodeButton(OrderButtonSchema, clickedValue(args))?.o,
       entityUrl: container.entity_url,
-      channel: container.channel_id,
       // The notification text is mrkdwn-escaped; the panel's fields are plain text.
       onAllowed: async (orderId) => unescapeSlack((await startWatch(deps, userId, orderId)).text),
     });

@@ -24,10 +24,7 @@ export function searchOrdersAction(deps: SearchDeps & ListenerDeps) {
   });
 }
 
-/**
- * Previous / Next under a search: the filters and offset are in the button's value (under Slack's
- * 2,000 chars), so any replica runs it again and nothing is kept on the server to expire.
- */
+/** Previous / Next under a search: the state is in the button's value (any replica, nothing to expire). */
 export function searchPageAction(deps: SearchDeps & ListenerDeps) {
   return buttonListener(
     deps,

@@ -8,10 +8,7 @@ import type { ListenerDeps } from '../frame.js';
 import { buttonListener, ORDER_BUTTON } from './button-listener.js';
 import { clickChannel } from './click.js';
 
-/**
- * "Share in channel": posts a fresh copy of the card (no Share button, no keys) with who shared it,
- * then removes the ephemeral preview.
- */
+/** "Share in channel": a fresh card (no Share, no keys) saying who shared it; the ephemeral preview goes. */
 export function shareOrderAction(deps: LookupDeps & ListenerDeps) {
   return buttonListener(deps, ORDER_BUTTON, async (button, args) => {
     const { respond, body } = args;

@@ -12,7 +12,6 @@ export function entityDetailsRequested(deps: PanelDeps) {
       eventId: body.event_id,
       user: event.user,
       triggerId: event.trigger_id,
-      channel: event.channel,
       externalRefId: event.external_ref?.id,
       entityUrl: event.entity_url ?? event.link?.url,
     }).catch((error: unknown) => {

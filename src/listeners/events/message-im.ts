@@ -5,9 +5,8 @@ import { type ReplyDeps, sendRich } from '../../flows/respond.js';
 import { slackErrorCode } from '../../slack/slack-delivery.js';
 
 /**
- * A person wrote to Order Desk in its Messages tab (message.im): answered in the thread of their
- * message, once whichever replica the delivery reaches. Only a person's new message in a direct
- * message is ours: the bot's own, edits, deletions and every other subtype are left alone.
+ * A person wrote to Order Desk in its Messages tab (message.im): answered in its thread, once across
+ * replicas. Only a person's new message is ours: the bot's own, edits and other subtypes are left alone.
  */
 export function messageIm(deps: DirectMessageDeps & ReplyDeps) {
   return async ({ event, client }: SlackEventMiddlewareArgs<'message'> & AllMiddlewareArgs) => {

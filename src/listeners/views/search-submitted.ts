@@ -1,7 +1,6 @@
 import { renderAccessDenied, renderSearchSent, SEARCH_FIELDS } from '../../blocks/index.js';
 import { postDirect } from '../../flows/respond.js';
-import type { SearchDeps } from '../../flows/search-orders.js';
-import { answerOrderFilters, checkSearchForm } from '../../flows/search-orders.js';
+import { answerOrderFilters, checkSearchForm, type SearchDeps } from '../../flows/search-orders.js';
 import type { ListenerDeps } from '../frame.js';
 import { submittedForm, type ViewArgs } from './form.js';
 

@@ -3,9 +3,8 @@ import { type PageWalk, walkFromNewest } from './store.js';
 import type { WalkDeps } from './walks.js';
 
 /**
- * Reads the newest page, and on toward older orders while the page just read held news: a burst
- * between two rounds is read whole, `pagesPerRound` pages a round (the next round goes on). Returns
- * the backfill's walk, started here when there was none.
+ * Reads the newest page, and on while the page just read held news, `pagesPerRound` pages a round
+ * (docs/architecture.md, "Follow"). Returns the backfill's walk, started here when there was none.
  */
 export function createFollow(
   /** `onNewestRead`: the newest page was read and recorded, the next is due an interval from now. */

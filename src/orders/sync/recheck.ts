@@ -4,16 +4,11 @@ import type { SyncReads } from './reads.js';
 const RECHECK_FIRST_MS = 60_000;
 const RECHECK_MAX_MS = 3_600_000;
 const RECHECK_WINDOW_MS = 30 * 86_400_000;
-// With the newest page once a minute, a quiet account costs about 70 requests an hour, however many
-// orders are stuck unsettled.
+// With the newest page once a minute, a quiet account costs ~70 requests an hour, however many are stuck.
 const RECHECKS_PER_HOUR = 10;
 const RECHECKS_PER_ROUND = 5;
 
-/**
- * Unsettled orders (not completed, refunded, cancelled or failed) beyond the newest page change
- * without moving: each is searched for by its ID on a back-off (1 minute doubling to 1 hour) until it
- * settles or is 30 days old.
- */
+/** Unsettled orders change in place: each is searched for by ID on a back-off (docs/architecture.md). */
 export function createRecheck(deps: {
   reads: SyncReads;
   orderCopy: Pick<OrderCopy, 'record' | 'dueForCheck' | 'scheduleCheck'>;

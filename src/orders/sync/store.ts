@@ -1,8 +1,7 @@
 import type { PartnerApiError } from '../../partner-api/index.js';
 import type { OrderCopy } from '../order-copy.js';
 
-// What the sync keeps in the database between rounds, as JSON by name: a restart, here or on another
-// replica, goes on from them.
+// What the sync keeps between rounds, as JSON by name in the database: a restart, anywhere, goes on from it.
 
 /** Which kind of read the sync made, for the metrics (a closed set). */
 export type SyncRequestKind = 'backfill' | 'follow' | 'recheck' | 'reconcile';

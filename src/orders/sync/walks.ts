@@ -57,9 +57,8 @@ async function duePass(deps: WalkDeps, reconcileHours: number, backfillGaps: boo
 }
 
 /**
- * Every reconcileHours a full pass: it catches late changes (a completed order refunded) and marks
- * orders no longer listed (never deleting them). Pages the backfill skipped make a pass due at once;
- * a pass that ends keeps only the gaps it left itself.
+ * Every reconcileHours a full pass (docs/architecture.md, "Reconcile"). Pages the backfill skipped make
+ * a pass due at once; a pass that ends keeps only the gaps it left itself.
  */
 export async function reconcile(deps: WalkDeps, signal: AbortSignal, reconcileHours: number): Promise<void> {
   const { store, now } = deps;
