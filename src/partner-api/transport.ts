@@ -105,9 +105,8 @@ export function createTransport(options: TransportOptions): Transport {
     // The wait for a turn ends with the caller (who has gone: a deadline passed, a job stopped), or,
     // for a caller with no signal, after the client's turnWaitMs: the request then leaves its queue
     // unsent, never sent late to a partner that is usually slow because it is struggling.
-    const turnWait = signal ?? AbortSignal.timeout(turnWaitMs);
     try {
-      const text = await turns.run(requester, attempt, turnWait);
+      const text = await turns.run(requester, attempt, signal, signal ? undefined : turnWaitMs);
       return parseSuccessBody(text, operation, secrets);
     } catch (error) {
       if (!(error instanceof DOMException && error.name === 'TimeoutError')) throw error;

@@ -3,8 +3,11 @@
  * last turn going next (the rule and why: docs/architecture.md, "Turns between people").
  */
 export interface Turns {
-  /** Runs `work` in its turn; a `signal` that ends while it waits takes it out of its queue, unstarted. */
-  run<T>(requester: string, work: () => Promise<T>, signal?: AbortSignal): Promise<T>;
+  /**
+   * Runs `work` in its turn; a `signal` that ends while it waits, or `maxWaitMs` passing first (a
+   * TimeoutError), takes it out of its queue, unstarted.
+   */
+  run<T>(requester: string, work: () => Promise<T>, signal?: AbortSignal, maxWaitMs?: number): Promise<T>;
   /** Work under way. */
   readonly active: number;
   /** Work waiting for its turn. */
@@ -67,7 +70,7 @@ export function createTurns(concurrency: number): Turns {
   }
 
   return {
-    run<T>(requester: string, work: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    run<T>(requester: string, work: () => Promise<T>, signal?: AbortSignal, maxWaitMs?: number): Promise<T> {
       return new Promise<T>((resolve, reject) => {
         if (signal?.aborted) {
           reject(signal.reason);
@@ -76,7 +79,10 @@ export function createTurns(concurrency: number): Turns {
         const ended = () => {
           if (withdraw(requester, start)) reject(signal?.reason);
         };
+        // Armed only while the work waits: most start at once and need no timer.
+        let timer: ReturnType<typeof setTimeout> | undefined;
         const start = () => {
+          clearTimeout(timer);
           signal?.removeEventListener('abort', ended);
           Promise.resolve()
             .then(work)
@@ -92,6 +98,10 @@ export function createTurns(concurrency: number): Turns {
         else queues.set(requester, [start]);
         waiting++;
         startNext();
+        if (maxWaitMs !== undefined && queues.get(requester)?.includes(start))
+          timer = setTimeout(() => {
+            if (withdraw(requester, start)) reject(new DOMException('No turn in time', 'TimeoutError'));
+          }, maxWaitMs);
       });
     },
     get active() {
